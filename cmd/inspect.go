@@ -1,0 +1,19 @@
+package cmd
+
+import (
+	"errors"
+
+	"github.com/spf13/cobra"
+
+	"github.com/openclaw-tools/oc/internal/cli"
+)
+
+func newInspectCmd(g *Globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "inspect",
+		Short: "(being built)",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cli.Incomplete(errors.New("inspect: not implemented yet"))
+		},
+	}
+}

@@ -1,0 +1,19 @@
+package cmd
+
+import (
+	"errors"
+
+	"github.com/spf13/cobra"
+
+	"github.com/openclaw-tools/oc/internal/cli"
+)
+
+func newRepairCmd(g *Globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "repair",
+		Short: "(being built)",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cli.Incomplete(errors.New("repair: not implemented yet"))
+		},
+	}
+}

@@ -1,0 +1,69 @@
+// Package cli holds what every oc command shares: terminal streams, styles,
+// progress reporting and the documented exit codes.
+package cli
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Exit codes, documented once in `oc help exit-codes` and the man page.
+const (
+	ExitOK         = 0 // success; nothing to report (or everything fixed)
+	ExitFindings   = 1 // check mode found something that needs attention
+	ExitUsage      = 2 // bad flags or arguments
+	ExitIncomplete = 3 // could not complete: I/O error, bad input, lock held, refused
+)
+
+// ExitCodesHelp is the text of `oc help exit-codes`.
+const ExitCodesHelp = `oc uses the same exit codes for every command:
+
+  0  OK          the command completed; nothing needs attention (or --fix fixed it)
+  1  FINDINGS    check mode (repair --check, doctor without --fix, inspect with
+                 findings of severity "error") found something that needs attention
+  2  USAGE       unknown command or flag, bad argument, invalid configuration
+  3  INCOMPLETE  the command could not complete: unreadable or malformed input,
+                 missing path, I/O error (disk full, read-only), a lock held by a
+                 live process, or a refusal (gateway running without --force)
+
+With several files, the highest code wins: a run where one file could not be
+processed exits 3 even if others were fine. Errors are printed on stderr as one
+line: "oc: <file>:<line>: <what went wrong>".`
+
+// ExitError carries an exit code up to Execute. Its message is printed once.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit %d", e.Code)
+	}
+	return e.Err.Error()
+}
+
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// Exit wraps err with an exit code. A nil err gives a silent exit with that code.
+func Exit(code int, err error) error { return &ExitError{Code: code, Err: err} }
+
+// Usagef is a usage error (exit 2).
+func Usagef(format string, args ...any) error {
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
+}
+
+// Incomplete wraps err as exit 3.
+func Incomplete(err error) error { return &ExitError{Code: ExitIncomplete, Err: err} }
+
+// CodeOf maps an error to its exit code: ExitError carries it; any other error is 3.
+func CodeOf(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		return ee.Code
+	}
+	return ExitIncomplete
+}

@@ -1,0 +1,192 @@
+// Package oracletest lets tests compare oc with OpenClaw 2026.5.6: it finds the
+// shared corpus, reads the oracle's stored answers for it, and runs the oracle
+// (../shared/oracle/oracle) in batch mode, one Node process per call.
+//
+// Everything here skips the calling test, with a loud message, when the corpus
+// or the oracle is not available, so `go test ./...` stays green on a machine
+// without them while CI (which installs the oracle) runs the comparisons.
+package oracletest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// SharedDir returns the ../shared folder beside the repository, or skips.
+func SharedDir(t testing.TB) string {
+	t.Helper()
+	if d := os.Getenv("OC_SHARED_DIR"); d != "" {
+		return d
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Skipf("oracletest: %v", err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			shared := filepath.Join(filepath.Dir(dir), "shared")
+			if _, err := os.Stat(shared); err != nil {
+				t.Skipf("SKIP (no shared corpus): %s not found; set OC_SHARED_DIR", shared)
+			}
+			return shared
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("SKIP: repository root not found")
+		}
+		dir = parent
+	}
+}
+
+// CorpusDir is ../shared/corpus/real.
+func CorpusDir(t testing.TB) string { return filepath.Join(SharedDir(t), "corpus", "real") }
+
+// Transcripts lists every transcript in the corpus: live (*.jsonl) and archived
+// (.jsonl.reset.*, .jsonl.deleted.*, .jsonl.bak-*, .checkpoint.*.jsonl) names,
+// without trajectories, locks and indexes. These are exactly the files the
+// stored oracle answers cover.
+func Transcripts(t testing.TB) []string {
+	t.Helper()
+	dir := CorpusDir(t)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Skipf("SKIP: %v", err)
+	}
+	var out []string
+	for _, e := range entries {
+		n := e.Name()
+		if !strings.Contains(n, "__sessions__") || !strings.Contains(n, ".jsonl") {
+			continue
+		}
+		if strings.HasSuffix(n, ".lock") || strings.Contains(n, ".trajectory") {
+			continue
+		}
+		out = append(out, filepath.Join(dir, n))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Answer is one stored or live oracle answer.
+type Answer struct {
+	ID    []string        `json:"id"`
+	OK    bool            `json:"ok"`
+	Out   json.RawMessage `json:"out"`
+	Error string          `json:"error"`
+}
+
+// StoredAnswers reads ../shared/corpus/oracle-answers.jsonl, keyed by the id
+// joined with "|" (e.g. "<file>|context", "<file>|payload|openai|openai-responses|gpt-5").
+func StoredAnswers(t testing.TB) map[string]Answer {
+	t.Helper()
+	path := filepath.Join(SharedDir(t), "corpus", "oracle-answers.jsonl")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Skipf("SKIP: stored oracle answers: %v", err)
+	}
+	defer f.Close()
+	out := map[string]Answer{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 256<<20)
+	for sc.Scan() {
+		var a Answer
+		if err := json.Unmarshal(sc.Bytes(), &a); err != nil {
+			t.Fatalf("oracle-answers.jsonl: %v", err)
+		}
+		out[strings.Join(a.ID, "|")] = a
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("oracle-answers.jsonl: %v", err)
+	}
+	return out
+}
+
+// Job is one oracle call: mode and its arguments (see ../shared/oracle/README.md).
+type Job struct {
+	ID   string   `json:"id"`
+	Mode string   `json:"mode"`
+	Args []string `json:"args"`
+}
+
+// Result is the oracle's answer to one Job.
+type Result struct {
+	ID    string          `json:"id"`
+	OK    bool            `json:"ok"`
+	Out   json.RawMessage `json:"out"`
+	Error string          `json:"error"`
+}
+
+// Oracle returns the path of the oracle script after making sure it is
+// installed, or skips the test loudly when it cannot be installed.
+func Oracle(t testing.TB) string {
+	t.Helper()
+	if os.Getenv("OC_SKIP_ORACLE") != "" {
+		t.Skip("SKIP: OC_SKIP_ORACLE is set: differential tests against OpenClaw 2026.5.6 not run")
+	}
+	script := filepath.Join(SharedDir(t), "oracle", "oracle")
+	setup := filepath.Join(SharedDir(t), "oracle", "setup")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, setup)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		msg := fmt.Sprintf("SKIP: *** the OpenClaw 2026.5.6 oracle could not be installed (%v): differential tests NOT run ***\n%s", err, lastLines(stderr.String(), 5))
+		fmt.Fprintln(os.Stderr, msg)
+		t.Skip(msg)
+	}
+	return script
+}
+
+// Batch runs jobs through one `oracle batch` process and returns the results
+// keyed by job id. timeout bounds the whole batch.
+func Batch(t testing.TB, jobs []Job, timeout time.Duration) map[string]Result {
+	t.Helper()
+	script := Oracle(t)
+	var in bytes.Buffer
+	enc := json.NewEncoder(&in)
+	for _, j := range jobs {
+		if err := enc.Encode(j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, script, "batch")
+	cmd.Stdin = &in
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("oracle batch: %v\n%s", err, lastLines(stderr.String(), 20))
+	}
+	out := map[string]Result{}
+	sc := bufio.NewScanner(&stdout)
+	sc.Buffer(make([]byte, 1<<20), 512<<20)
+	for sc.Scan() {
+		var r Result
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("oracle batch output: %v", err)
+		}
+		out[r.ID] = r
+	}
+	return out
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
