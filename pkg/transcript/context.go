@@ -1,0 +1,336 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"time"
+
+	gojson "github.com/goccy/go-json"
+
+	"github.com/openclaw-tools/oc/pkg/jsonl"
+)
+
+// Context is the model context OpenClaw 2026.5.6 builds when it opens a
+// transcript (pi's SessionManager.open(file).buildSessionContext()): the
+// active branch as model messages, the thinking level and the model in force.
+// Its JSON is the oracle's `context` output.
+type Context struct {
+	Messages []json.RawMessage `json:"messages"`
+	// ThinkingLevel is raw JSON; nil when a thinking_level_change set it to undefined.
+	ThinkingLevel json.RawMessage `json:"thinkingLevel,omitempty"`
+	Model         *ModelRef       `json:"model"`
+}
+
+// ModelRef is the provider and model id in force on the active branch.
+type ModelRef struct {
+	Provider json.RawMessage `json:"provider,omitempty"`
+	ModelID  json.RawMessage `json:"modelId,omitempty"`
+}
+
+// ContextPlan is the part of the context that can be computed from the index
+// alone: which entries produce messages and the settings in force.
+type ContextPlan struct {
+	// Entries are node indexes, in message order. Compaction is the index of the
+	// compaction whose summary comes first (-1: none).
+	Entries       []int
+	Compaction    int
+	ThinkingLevel json.RawMessage
+	Model         *ModelRef
+}
+
+// PlanContext walks the active branch as buildSessionContext does. A file
+// whose header is invalid opens as an empty session.
+func PlanContext(ix *Index, t *Tree) *ContextPlan {
+	cp := &ContextPlan{Compaction: -1, ThinkingLevel: json.RawMessage(`"off"`)}
+	if ix.Header == nil {
+		return cp
+	}
+	path := t.Path()
+	for _, i := range path {
+		n := &ix.Nodes[i]
+		switch {
+		case n.Type == TypeThinkingLevelChange:
+			cp.ThinkingLevel = n.ThinkingLevelRaw
+		case n.Type == TypeModelChange:
+			cp.Model = &ModelRef{Provider: n.ProviderRaw, ModelID: n.ModelRaw}
+		case n.Type == TypeMessage && n.Role == RoleAssistant:
+			cp.Model = &ModelRef{Provider: n.ProviderRaw, ModelID: n.ModelRaw}
+		case n.Type == TypeCompaction:
+			cp.Compaction = i
+		}
+	}
+	produces := func(i int) bool {
+		n := &ix.Nodes[i]
+		switch n.Type {
+		case TypeMessage, TypeCustomMessage:
+			return true
+		case TypeBranchSummary:
+			return n.SummaryTruthy
+		}
+		return false
+	}
+	if cp.Compaction < 0 {
+		for _, i := range path {
+			if produces(i) {
+				cp.Entries = append(cp.Entries, i)
+			}
+		}
+		return cp
+	}
+	comp := cp.Compaction
+	compID := t.id(comp)
+	firstKept := ix.Nodes[comp].FirstKept
+	if t.linear {
+		firstKept = Key{}
+		if k := ix.Nodes[comp].FirstKeptIndex; k >= 0 {
+			for j := range ix.Nodes {
+				if ix.Nodes[j].FileIndex == k {
+					firstKept = t.id(j)
+					break
+				}
+			}
+		}
+	}
+	compIdx := -1
+	for p, i := range path {
+		if ix.Nodes[i].Type == TypeCompaction && t.id(i) == compID {
+			compIdx = p
+			break
+		}
+	}
+	found := false
+	for p := 0; p < compIdx; p++ {
+		i := path[p]
+		if t.id(i) == firstKept {
+			found = true
+		}
+		if found && produces(i) {
+			cp.Entries = append(cp.Entries, i)
+		}
+	}
+	for p := compIdx + 1; p < len(path); p++ {
+		if produces(path[p]) {
+			cp.Entries = append(cp.Entries, path[p])
+		}
+	}
+	return cp
+}
+
+// MessageCount is the number of model messages the context holds.
+func (cp *ContextPlan) MessageCount() int {
+	n := len(cp.Entries)
+	if cp.Compaction >= 0 {
+		n++
+	}
+	return n
+}
+
+// LoadContext opens a transcript (plain, .gz or .zst; "-" is stdin) and builds
+// its context. It reads the file twice (index, then the lines on the active
+// branch) and holds only the branch's messages in memory; stdin is read once
+// into memory.
+func LoadContext(path string, stdin io.Reader) (*Context, error) {
+	open := func() (io.ReadCloser, error) { return jsonl.Open(path, stdin) }
+	if path == "-" {
+		src, err := jsonl.Open(path, stdin)
+		if err != nil {
+			return nil, err
+		}
+		data, err := io.ReadAll(src)
+		src.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", "<stdin>", err)
+		}
+		open = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+	}
+	src, err := open()
+	if err != nil {
+		return nil, err
+	}
+	ix, err := Scan(src, ScanOptions{})
+	src.Close()
+	if err != nil {
+		return nil, &LineError{Path: path, Line: lineOf(err), Err: err}
+	}
+	return BuildContext(ix, open)
+}
+
+// BuildContext builds the context from an index, re-reading the lines of the
+// entries on the active branch through open.
+func BuildContext(ix *Index, open func() (io.ReadCloser, error)) (*Context, error) {
+	t := NewTree(ix)
+	cp := PlanContext(ix, t)
+	ctx := &Context{Messages: make([]json.RawMessage, 0, cp.MessageCount()), ThinkingLevel: cp.ThinkingLevel, Model: cp.Model}
+	if cp.MessageCount() == 0 {
+		return ctx, nil
+	}
+	want := make(map[int64]int, cp.MessageCount())
+	for k, i := range cp.Entries {
+		want[ix.Nodes[i].Line] = k
+	}
+	if cp.Compaction >= 0 {
+		want[ix.Nodes[cp.Compaction].Line] = -1
+	}
+	byEntry := make([]json.RawMessage, len(cp.Entries))
+	var summary json.RawMessage
+	src, err := open()
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	rd := jsonl.NewReader(src)
+	for remaining := len(want); remaining > 0; {
+		line, err := rd.Next()
+		if err == io.EOF {
+			return nil, fmt.Errorf("transcript changed while it was read")
+		}
+		if err != nil {
+			return nil, err
+		}
+		k, ok := want[line.Num]
+		if !ok {
+			continue
+		}
+		remaining--
+		var e rawEntry
+		data := bytes.TrimPrefix(line.Data, bom)
+		if err := gojson.Unmarshal(data, &e); err != nil {
+			return nil, fmt.Errorf("line %d: %w", line.Num, err)
+		}
+		if k < 0 {
+			summary = compactionSummaryMessage(&e)
+			continue
+		}
+		byEntry[k] = entryMessage(ix.Nodes[cp.Entries[k]].Type, &e)
+	}
+	if cp.Compaction >= 0 {
+		ctx.Messages = append(ctx.Messages, summary)
+	}
+	ctx.Messages = append(ctx.Messages, byEntry...)
+	return ctx, nil
+}
+
+func entryMessage(typ string, e *rawEntry) json.RawMessage {
+	switch typ {
+	case TypeMessage:
+		if m := bytes.TrimSpace(e.Message); len(m) > 0 {
+			return append(json.RawMessage(nil), m...)
+		}
+		return json.RawMessage("null")
+	case TypeCustomMessage:
+		return object(
+			field{"role", json.RawMessage(`"custom"`)},
+			field{"customType", e.CustomType},
+			field{"content", e.Content},
+			field{"display", e.Display},
+			field{"details", e.Details},
+			field{"timestamp", jsDateMillis(e.Timestamp)},
+		)
+	case TypeBranchSummary:
+		return object(
+			field{"role", json.RawMessage(`"branchSummary"`)},
+			field{"summary", e.Summary},
+			field{"fromId", e.FromID},
+			field{"timestamp", jsDateMillis(e.Timestamp)},
+		)
+	}
+	return json.RawMessage("null")
+}
+
+func compactionSummaryMessage(e *rawEntry) json.RawMessage {
+	return object(
+		field{"role", json.RawMessage(`"compactionSummary"`)},
+		field{"summary", e.Summary},
+		field{"tokensBefore", e.TokensBefore},
+		field{"timestamp", jsDateMillis(e.Timestamp)},
+	)
+}
+
+type field struct {
+	key string
+	val []byte
+}
+
+// object writes a JSON object in the given key order, leaving out absent
+// values as JSON.stringify leaves out undefined.
+func object(fields ...field) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	first := true
+	for _, f := range fields {
+		v := bytes.TrimSpace(f.val)
+		if len(v) == 0 {
+			continue
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		b.WriteString(strconv.Quote(f.key))
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// jsDateMillis is `new Date(v).getTime()` as JSON: a number, or null for NaN.
+func jsDateMillis(raw gojson.RawMessage) json.RawMessage {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return json.RawMessage("null")
+	}
+	var ms float64
+	switch raw[0] {
+	case '"':
+		s, _ := str(raw)
+		t, ok := parseJSDate(s)
+		if !ok {
+			return json.RawMessage("null")
+		}
+		ms = float64(t.UnixMilli())
+	case 'n': // new Date(null) is the epoch
+		ms = 0
+	case 't':
+		ms = 1
+	case 'f':
+		ms = 0
+	case '{', '[':
+		return json.RawMessage("null")
+	default:
+		f, err := strconv.ParseFloat(string(raw), 64)
+		if err != nil || math.IsNaN(f) || math.Abs(f) > 8.64e15 {
+			return json.RawMessage("null")
+		}
+		ms = math.Trunc(f)
+	}
+	return json.RawMessage(strconv.FormatFloat(ms, 'f', -1, 64))
+}
+
+// parseJSDate accepts the ISO forms JavaScript's Date parses reliably.
+func parseJSDate(s string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.000Z07:00", "2006-01-02T15:04Z07:00", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	for _, layout := range []string{"2006-01-02T15:04:05.999999999", "2006-01-02T15:04"} {
+		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// lineOf extracts the line number from a reader error, if any.
+func lineOf(err error) int64 {
+	var le *LineError
+	if ok := asLineError(err, &le); ok {
+		return le.Line
+	}
+	return 0
+}

@@ -1,0 +1,233 @@
+// Package transcript models OpenClaw's JSONL session transcripts: the entry
+// types, the id/parentId tree, the active branch and the model context
+// OpenClaw builds from it, and the layout of a state directory.
+package transcript
+
+import (
+	"bytes"
+	"math"
+	"strconv"
+
+	gojson "github.com/goccy/go-json"
+)
+
+// Entry types written by OpenClaw 2026.5.6 (pi's SessionManager plus OpenClaw's additions).
+const (
+	TypeSession             = "session"
+	TypeMessage             = "message"
+	TypeThinkingLevelChange = "thinking_level_change"
+	TypeModelChange         = "model_change"
+	TypeCompaction          = "compaction"
+	TypeBranchSummary       = "branch_summary"
+	TypeCustom              = "custom"
+	TypeCustomMessage       = "custom_message"
+	TypeLabel               = "label"
+	TypeSessionInfo         = "session_info"
+)
+
+// Message roles.
+const (
+	RoleUser              = "user"
+	RoleAssistant         = "assistant"
+	RoleToolResult        = "toolResult"
+	RoleCustom            = "custom"
+	RoleBashExecution     = "bashExecution"
+	RoleBranchSummary     = "branchSummary"
+	RoleCompactionSummary = "compactionSummary"
+)
+
+// Key is a JSON value used as an entry id or parentId, compared the way a
+// JavaScript Map compares keys: strings by content, other values by their
+// JSON text. The zero Key is "absent" (undefined).
+type Key struct {
+	kind keyKind
+	text string
+}
+
+type keyKind uint8
+
+const (
+	keyAbsent keyKind = iota
+	keyNull
+	keyString
+	keyOther
+)
+
+// StringKey returns the Key of a string id.
+func StringKey(s string) Key { return Key{kind: keyString, text: s} }
+
+// Present reports whether the field exists (it may be null).
+func (k Key) Present() bool { return k.kind != keyAbsent }
+
+// IsString reports whether the key is a JSON string.
+func (k Key) IsString() bool { return k.kind == keyString }
+
+// Truthy is JavaScript truthiness: absent, null and "" are false.
+func (k Key) Truthy() bool {
+	switch k.kind {
+	case keyString:
+		return k.text != ""
+	case keyOther:
+		return k.text != "0" && k.text != "false" && k.text != "-0"
+	}
+	return false
+}
+
+// String is the id as text ("" when absent or null).
+func (k Key) String() string {
+	if k.kind == keyString || k.kind == keyOther {
+		return k.text
+	}
+	return ""
+}
+
+func keyOf(raw gojson.RawMessage) Key {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return Key{}
+	}
+	switch raw[0] {
+	case 'n':
+		return Key{kind: keyNull}
+	case '"':
+		var s string
+		if gojson.Unmarshal(raw, &s) == nil {
+			return Key{kind: keyString, text: s}
+		}
+	}
+	return Key{kind: keyOther, text: string(raw)}
+}
+
+// rawEntry is the lenient decoding of one line: every field OpenClaw's
+// readers look at, as raw JSON so that no type mismatch can fail the decode.
+type rawEntry struct {
+	Type      gojson.RawMessage `json:"type"`
+	ID        gojson.RawMessage `json:"id"`
+	ParentID  gojson.RawMessage `json:"parentId"`
+	Timestamp gojson.RawMessage `json:"timestamp"`
+	Version   gojson.RawMessage `json:"version"`
+	Cwd       gojson.RawMessage `json:"cwd"`
+	Message   gojson.RawMessage `json:"message"`
+
+	CustomType       gojson.RawMessage `json:"customType"`
+	Content          gojson.RawMessage `json:"content"`
+	Display          gojson.RawMessage `json:"display"`
+	Details          gojson.RawMessage `json:"details"`
+	Summary          gojson.RawMessage `json:"summary"`
+	FromID           gojson.RawMessage `json:"fromId"`
+	FirstKeptEntryID gojson.RawMessage `json:"firstKeptEntryId"`
+	FirstKeptIndex   gojson.RawMessage `json:"firstKeptEntryIndex"`
+	TokensBefore     gojson.RawMessage `json:"tokensBefore"`
+	ThinkingLevel    gojson.RawMessage `json:"thinkingLevel"`
+	Provider         gojson.RawMessage `json:"provider"`
+	ModelID          gojson.RawMessage `json:"modelId"`
+	TargetID         gojson.RawMessage `json:"targetId"`
+	Label            gojson.RawMessage `json:"label"`
+	Name             gojson.RawMessage `json:"name"`
+}
+
+// rawMessage is the lenient decoding of an entry's "message" object.
+type rawMessage struct {
+	Role       gojson.RawMessage `json:"role"`
+	Content    gojson.RawMessage `json:"content"`
+	Provider   gojson.RawMessage `json:"provider"`
+	Model      gojson.RawMessage `json:"model"`
+	API        gojson.RawMessage `json:"api"`
+	StopReason gojson.RawMessage `json:"stopReason"`
+	ErrorMsg   gojson.RawMessage `json:"errorMessage"`
+	ToolCallID gojson.RawMessage `json:"toolCallId"`
+	ToolUseID  gojson.RawMessage `json:"toolUseId"`
+	ToolName   gojson.RawMessage `json:"toolName"`
+	IsError    gojson.RawMessage `json:"isError"`
+	ResponseID gojson.RawMessage `json:"responseId"`
+	Timestamp  gojson.RawMessage `json:"timestamp"`
+	Provenance gojson.RawMessage `json:"provenance"`
+	Mirror     gojson.RawMessage `json:"openclawDeliveryMirror"`
+	ToolMirror gojson.RawMessage `json:"openclawMessageToolMirror"`
+	Summary    gojson.RawMessage `json:"summary"`
+	CustomType gojson.RawMessage `json:"customType"`
+	Excluded   gojson.RawMessage `json:"excludeFromContext"`
+}
+
+// rawBlock is one content block.
+type rawBlock struct {
+	Type        gojson.RawMessage `json:"type"`
+	ID          gojson.RawMessage `json:"id"`
+	Name        gojson.RawMessage `json:"name"`
+	Text        gojson.RawMessage `json:"text"`
+	Thinking    gojson.RawMessage `json:"thinking"`
+	Signature   gojson.RawMessage `json:"thinkingSignature"`
+	Redacted    gojson.RawMessage `json:"redacted"`
+	Data        gojson.RawMessage `json:"data"`
+	MimeType    gojson.RawMessage `json:"mimeType"`
+	Arguments   gojson.RawMessage `json:"arguments"`
+	Input       gojson.RawMessage `json:"input"`
+	PartialJSON gojson.RawMessage `json:"partialJson"`
+}
+
+// str decodes a JSON string; ok is false for any other JSON value.
+func str(raw gojson.RawMessage) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	// Fast path: no escapes.
+	inner := raw[1 : len(raw)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner), true
+	}
+	var s string
+	if gojson.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// isObject reports whether raw is a JSON object.
+func isObject(raw gojson.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == '{'
+}
+
+// isArray reports whether raw is a JSON array.
+func isArray(raw gojson.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && raw[0] == '['
+}
+
+// isTrue reports whether raw is the JSON literal true.
+func isTrue(raw gojson.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "true" }
+
+// jsNumber converts a header "version" the way JavaScript's relational
+// operators would (absent/null -> the caller's default, strings -> Number()).
+func jsNumber(raw gojson.RawMessage, absent float64) float64 {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return absent
+	}
+	switch raw[0] {
+	case 't':
+		return 1
+	case 'f':
+		return 0
+	case '"':
+		s, _ := str(raw)
+		s = string(bytes.TrimSpace([]byte(s)))
+		if s == "" {
+			return 0
+		}
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return f
+		}
+		return nan()
+	case '{', '[':
+		return nan()
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil {
+		return nan()
+	}
+	return f
+}
+
+func nan() float64 { return math.NaN() }

@@ -1,0 +1,136 @@
+package transcript
+
+// Tree is the id/parentId structure of a transcript, resolved the way pi's
+// SessionManager resolves it when OpenClaw opens the file.
+type Tree struct {
+	ix   *Index
+	byID map[Key]int // last entry with each id wins, as in a JavaScript Map
+	// Migrated: the header's version is below 3, so OpenClaw migrates the file
+	// on open (v1: every entry re-linked into one linear chain).
+	Migrated bool
+	linear   bool
+}
+
+// NewTree indexes the nodes. A version-1 transcript (no or old header
+// version) is re-linked into a linear chain in file order, as pi's v1->v2
+// migration does when OpenClaw opens it.
+func NewTree(ix *Index) *Tree {
+	t := &Tree{ix: ix, byID: make(map[Key]int, len(ix.Nodes))}
+	if ix.Header != nil {
+		v := ix.Header.version
+		if !(v >= 3) {
+			t.Migrated = true
+			t.linear = v < 2
+		}
+	}
+	for i := range ix.Nodes {
+		t.byID[t.id(i)] = i
+	}
+	return t
+}
+
+// id is node i's effective id (migrated v1 files get synthetic ones).
+func (t *Tree) id(i int) Key {
+	if t.linear {
+		return Key{kind: keyOther, text: "#" + itoa(i)}
+	}
+	return t.ix.Nodes[i].ID
+}
+
+// parent returns node i's parent index, or -1 for a root.
+func (t *Tree) parent(i int) int {
+	if t.linear {
+		return i - 1
+	}
+	p := t.ix.Nodes[i].ParentID
+	if !p.Truthy() {
+		return -1
+	}
+	j, ok := t.byID[p]
+	if !ok {
+		return -1
+	}
+	return j
+}
+
+// Leaf is the index of the entry OpenClaw treats as the current leaf: the
+// last entry in file order (-1 for an empty transcript, or when that entry's
+// id is null, which pi reads as "before the first entry").
+func (t *Tree) Leaf() int {
+	n := len(t.ix.Nodes)
+	if n == 0 {
+		return -1
+	}
+	last := n - 1
+	id := t.id(last)
+	if id.kind == keyNull {
+		return -1
+	}
+	if id.Truthy() {
+		if j, ok := t.byID[id]; ok {
+			return j
+		}
+	}
+	return last
+}
+
+// Path is the active branch: node indexes from the root to the leaf. A cycle
+// in parentId links ends the walk where it would revisit an entry (OpenClaw
+// itself would loop forever).
+func (t *Tree) Path() []int {
+	leaf := t.Leaf()
+	if leaf < 0 {
+		return nil
+	}
+	var rev []int
+	seen := make(map[int]bool)
+	for cur := leaf; cur >= 0 && !seen[cur]; cur = t.parent(cur) {
+		seen[cur] = true
+		rev = append(rev, cur)
+	}
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	return rev
+}
+
+// Children returns, for every node, the indexes of its children, and the roots.
+func (t *Tree) Children() (children [][]int, roots []int) {
+	children = make([][]int, len(t.ix.Nodes))
+	for i := range t.ix.Nodes {
+		p := t.parent(i)
+		if p < 0 || p == i {
+			roots = append(roots, i)
+			continue
+		}
+		children[p] = append(children[p], i)
+	}
+	return children, roots
+}
+
+// MissingParent reports whether node i names a parent that does not exist.
+func (t *Tree) MissingParent(i int) bool {
+	if t.linear {
+		return false
+	}
+	p := t.ix.Nodes[i].ParentID
+	if !p.Truthy() {
+		return false
+	}
+	_, ok := t.byID[p]
+	return !ok
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b [20]byte
+	n := len(b)
+	for i > 0 {
+		n--
+		b[n] = byte('0' + i%10)
+		i /= 10
+	}
+	return string(b[n:])
+}
