@@ -2,18 +2,340 @@ package cmd
 
 import (
 	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
+type inspectOptions struct {
+	Tree     bool
+	Archived bool
+	Jobs     int
+	All      bool // every finding in the human report, not the first few
+}
+
 func newInspectCmd(g *Globals) *cobra.Command {
-	return &cobra.Command{
-		Use:   "inspect",
-		Short: "(being built)",
+	opts := &inspectOptions{}
+	cmd := &cobra.Command{
+		Use:   "inspect [PATH...]",
+		Short: "Show what is in a transcript or a state dir, and what is wrong with it",
+		Long: `Inspect one transcript, a sessions folder or a whole state dir (default: the
+state dir). For a transcript: its header, counts by entry type, role,
+provider, model and api, tool calls and their results, thinking blocks,
+images, branches and the active branch (the messages OpenClaw's context holds),
+and findings: what repair would change, what providers would reject, and
+transcript-ownership problems. For a folder: one line per transcript, totals,
+and sessions.json cross-checked with the files.
+
+Inputs may be plain, .gz or .zst; "-" reads a transcript from stdin.`,
+		Example: `  oc inspect                                  # the default state dir
+  oc inspect ~/.openclaw/agents/main/sessions/0197a3c2.jsonl --tree
+  oc inspect --state-dir /srv/openclaw --json | jq .totals`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return cli.Incomplete(errors.New("inspect: not implemented yet"))
+			return runInspect(g, opts, args)
 		},
 	}
+	f := cmd.Flags()
+	f.BoolVar(&opts.Tree, "tree", false, "draw the branch structure of each transcript")
+	f.BoolVar(&opts.Archived, "archived", false, "also inspect archived transcripts (.reset, .deleted, .bak, checkpoints) in folders")
+	f.IntVar(&opts.Jobs, "jobs", 0, "transcripts inspected at once (default: number of CPUs)")
+	f.BoolVar(&opts.All, "all-findings", false, "list every finding (default: the first 20 per transcript)")
+	return cmd
+}
+
+func runInspect(g *Globals, opts *inspectOptions, args []string) error {
+	paths := args
+	if len(paths) == 0 {
+		paths = []string{g.ResolvedStateDir()}
+	}
+	files, _ := transcript.Discover(paths, opts.Archived)
+	progress := cli.NewProgress(g.IO, "inspecting", len(files))
+	rep, err := transcript.Inspect(paths, transcript.InspectOptions{
+		Archived: opts.Archived, Jobs: opts.Jobs, Stdin: g.IO.In,
+		Progress: func() { progress.Add(1) },
+	})
+	progress.Done()
+	if err != nil {
+		return cli.Incomplete(describeInputError(err))
+	}
+	if rep.Single && len(rep.Errors) == 1 {
+		return cli.Incomplete(errors.New(rep.Errors[0].Error))
+	}
+	var outlines map[string][]*transcript.Segment
+	if opts.Tree {
+		outlines = map[string][]*transcript.Segment{}
+		for _, s := range rep.Transcripts {
+			segs, err := transcript.OutlineFile(s.Path, g.IO.In)
+			if err == nil {
+				outlines[s.Path] = segs
+			}
+		}
+	}
+	if g.JSON {
+		if rep.Single && len(rep.Transcripts) == 1 {
+			if opts.Tree {
+				return writeJSON(g.IO, struct {
+					*transcript.Summary
+					Tree []*transcript.Segment `json:"tree"`
+				}{rep.Transcripts[0], outlines[rep.Transcripts[0].Path]})
+			}
+			if err := writeJSON(g.IO, rep.Transcripts[0]); err != nil {
+				return err
+			}
+		} else if err := writeJSON(g.IO, rep); err != nil {
+			return err
+		}
+	} else {
+		st := g.IO.Styles()
+		w := g.IO.Out
+		if rep.Single && len(rep.Transcripts) == 1 {
+			printSummary(w, st, rep.Transcripts[0], opts.All)
+			if opts.Tree {
+				printOutline(w, st, outlines[rep.Transcripts[0].Path])
+			}
+		} else {
+			printStateReport(w, st, rep, opts, outlines)
+		}
+	}
+	if len(rep.Errors) > 0 {
+		for _, e := range rep.Errors {
+			if !g.JSON {
+				fmt.Fprintf(g.IO.ErrOut, "oc: %s\n", e.Error)
+			}
+		}
+		return cli.Exit(cli.ExitIncomplete, nil)
+	}
+	return nil
+}
+
+// describeInputError turns a discovery error into one line naming the path.
+func describeInputError(err error) error {
+	return errors.New(oneLine(err.Error()))
+}
+
+func printSummary(w io.Writer, st *cli.Styles, s *transcript.Summary, all bool) {
+	label := func(l string) string { return st.Bold.Render(fmt.Sprintf("%-12s", l)) }
+	where := []string{}
+	if s.Agent != "" {
+		where = append(where, "agent "+s.Agent)
+	}
+	kind := string(s.Kind)
+	if s.Archive != "" {
+		kind += " (" + s.Archive + ")"
+	}
+	if kind != "" {
+		where = append(where, kind)
+	}
+	where = append(where, humanBytes(s.Size))
+	if s.Compression != "plain" {
+		where = append(where, s.Compression)
+	}
+	fmt.Fprintf(w, "%s %s  %s\n", label("Transcript"), st.Title.Render(s.Path), st.Dim.Render(strings.Join(where, ", ")))
+	if h := s.Header; h != nil {
+		v := string(h.Version)
+		if v == "" {
+			v = "1"
+		}
+		fmt.Fprintf(w, "%s session %s  v%s  %s  %s\n", label("Header"), h.ID, v, h.Timestamp, st.Dim.Render("cwd "+h.Cwd))
+	} else {
+		fmt.Fprintf(w, "%s %s\n", label("Header"), st.Error.Render("missing or damaged: OpenClaw would start this session over"))
+	}
+	lines := fmt.Sprintf("%d", s.Lines)
+	var extra []string
+	if s.BlankLines > 0 {
+		extra = append(extra, fmt.Sprintf("%d blank", s.BlankLines))
+	}
+	if n := len(s.Malformed); n > 0 {
+		extra = append(extra, st.Error.Render(fmt.Sprintf("%d malformed", n)))
+	}
+	if len(extra) > 0 {
+		lines += " (" + strings.Join(extra, ", ") + ")"
+	}
+	fmt.Fprintf(w, "%s %s\n", label("Lines"), lines)
+	fmt.Fprintf(w, "%s %d: %s\n", label("Entries"), s.Entries, countList(s.ByType))
+	if len(s.ByRole) > 0 {
+		fmt.Fprintf(w, "%s %s\n", label("Roles"), countList(s.ByRole))
+	}
+	if len(s.Providers) > 0 {
+		fmt.Fprintf(w, "%s %s\n", label("Providers"), countList(s.Providers))
+		fmt.Fprintf(w, "%s %s\n", label("Models"), countList(s.Models))
+	}
+	if len(s.APIs) > 0 {
+		fmt.Fprintf(w, "%s %s\n", label("APIs"), countList(s.APIs))
+	}
+	tc := s.ToolCalls
+	fmt.Fprintf(w, "%s %d total, %d paired, %d missing result, %d orphan results, %d duplicate ids\n", label("Tool calls"), tc.Total, tc.Paired, tc.MissingResult, tc.OrphanResults, tc.DuplicateIDs)
+	if s.Thinking.Blocks > 0 {
+		fmt.Fprintf(w, "%s %d blocks, %d signed, %d redacted\n", label("Thinking"), s.Thinking.Blocks, s.Thinking.Signed, s.Thinking.Redacted)
+	}
+	if s.Images.Count > 0 {
+		fmt.Fprintf(w, "%s %d (%s)\n", label("Images"), s.Images.Count, humanBytes(s.Images.Bytes))
+	}
+	fmt.Fprintf(w, "%s %d roots, %d leaves, %d forks; %d compactions; %d errors, %d aborted\n", label("Branches"), s.Branches.Roots, s.Branches.Leaves, s.Branches.Forks, s.Compactions, s.Errors, s.Aborted)
+	if s.Active.Leaf != "" || s.Active.Entries > 0 {
+		fmt.Fprintf(w, "%s leaf %s (line %d): %d entries, %s\n", label("Active"), s.Active.Leaf, s.Active.LeafLine, s.Active.Entries, st.Bold.Render(fmt.Sprintf("%d messages in context", s.Active.Messages)))
+	}
+	printFindings(w, st, s.Findings, all)
+}
+
+func printFindings(w io.Writer, st *cli.Styles, findings []transcript.Finding, all bool) {
+	if len(findings) == 0 {
+		fmt.Fprintf(w, "\n%s no findings\n", st.OK.Render("✓"))
+		return
+	}
+	fmt.Fprintf(w, "\n%s\n", st.Heading.Render(fmt.Sprintf("Findings (%d)", len(findings))))
+	limit := len(findings)
+	if !all && limit > 20 {
+		limit = 20
+	}
+	for _, f := range findings[:limit] {
+		where := "        "
+		if f.Line > 0 {
+			where = fmt.Sprintf("line %-3d", f.Line)
+		}
+		fmt.Fprintf(w, "  %s %s %s %s\n", st.Severity(fmt.Sprintf("%-7s", f.Severity)), st.Dim.Render(where), st.Key.Render(f.Rule), f.Message)
+	}
+	if limit < len(findings) {
+		fmt.Fprintf(w, "  %s\n", st.Dim.Render(fmt.Sprintf("… and %d more (--all-findings lists them, --json has them all)", len(findings)-limit)))
+	}
+}
+
+func printOutline(w io.Writer, st *cli.Styles, segs []*transcript.Segment) {
+	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Branches"))
+	var walk func(segs []*transcript.Segment, prefix string)
+	walk = func(segs []*transcript.Segment, prefix string) {
+		for i, s := range segs {
+			last := i == len(segs)-1
+			branch, next := "├─ ", "│  "
+			if last {
+				branch, next = "└─ ", "   "
+			}
+			lines := fmt.Sprintf("line %d", s.FirstLine)
+			if s.LastLine != s.FirstLine {
+				lines = fmt.Sprintf("lines %d–%d", s.FirstLine, s.LastLine)
+			}
+			text := fmt.Sprintf("%s %s … %s  %s", lines, s.FirstID, s.LastID, s.Kinds)
+			if s.Active {
+				text = st.Bold.Render(text)
+			} else {
+				text = st.Dim.Render(text)
+			}
+			mark := ""
+			if s.Leaf {
+				mark = " " + st.OK.Render("◀ active leaf")
+			}
+			fmt.Fprintf(w, "%s%s%s%s\n", prefix, branch, text, mark)
+			walk(s.Children, prefix+next)
+		}
+	}
+	walk(segs, "  ")
+}
+
+func printStateReport(w io.Writer, st *cli.Styles, rep *transcript.Report, opts *inspectOptions, outlines map[string][]*transcript.Segment) {
+	if len(rep.Transcripts) > 0 {
+		fmt.Fprintf(w, "%s\n", st.Heading.Render(fmt.Sprintf("%-8s %-44s %8s %6s %9s  %s", "AGENT", "TRANSCRIPT", "ENTRIES", "MSGS", "SIZE", "FINDINGS")))
+	}
+	for _, s := range rep.Transcripts {
+		e, wn, i := s.Counts()
+		var parts []string
+		if e > 0 {
+			parts = append(parts, st.Error.Render(plural(e, "error")))
+		}
+		if wn > 0 {
+			parts = append(parts, st.Warn.Render(plural(wn, "warning")))
+		}
+		if i > 0 {
+			parts = append(parts, st.Dim.Render(fmt.Sprintf("%d info", i)))
+		}
+		if len(parts) == 0 {
+			parts = append(parts, st.OK.Render("ok"))
+		}
+		name := filepath.Base(s.Path)
+		if len(name) > 44 {
+			name = name[:20] + "…" + name[len(name)-23:]
+		}
+		agent := s.Agent
+		if agent == "" {
+			agent = "-"
+		}
+		fmt.Fprintf(w, "%-8s %-44s %8d %6d %9s  %s\n", agent, name, s.Entries, s.Active.Messages, humanBytes(s.Size), strings.Join(parts, ", "))
+		if opts.Tree {
+			printOutline(w, st, outlines[s.Path])
+		}
+	}
+	t := rep.Totals
+	fmt.Fprintf(w, "\n%s %d transcripts, %d entries, %d context messages, %s; findings: %d error, %d warning, %d info",
+		st.Bold.Render("Totals:"), t.Transcripts, t.Entries, t.Messages, humanBytes(t.Bytes), t.Findings[transcript.SevError], t.Findings[transcript.SevWarning], t.Findings[transcript.SevInfo])
+	if t.Failed > 0 {
+		fmt.Fprintf(w, "; %s", st.Error.Render(fmt.Sprintf("%d could not be read", t.Failed)))
+	}
+	fmt.Fprintln(w)
+	if ix := rep.Index; ix != nil {
+		if len(ix.Checked) == 0 {
+			fmt.Fprintf(w, "%s no sessions.json found\n", st.Bold.Render("Index:"))
+		} else {
+			fmt.Fprintf(w, "%s %d sessions.json checked: %d missing files, %d orphan transcripts, %d dangling sessionFile\n",
+				st.Bold.Render("Index:"), len(ix.Checked), len(ix.MissingFiles), len(ix.OrphanFiles), len(ix.Dangling))
+			for _, m := range ix.MissingFiles {
+				fmt.Fprintf(w, "  %s %s: %s (%s)\n", st.Severity(transcript.SevWarning), m.Key, m.Reason, m.Path)
+			}
+			for _, o := range ix.OrphanFiles {
+				fmt.Fprintf(w, "  %s orphan transcript (no sessions.json entry): %s\n", st.Severity(transcript.SevInfo), o)
+			}
+			for _, d := range ix.Dangling {
+				fmt.Fprintf(w, "  %s %s: %s\n", st.Severity(transcript.SevWarning), d.Key, d.Reason)
+			}
+		}
+		for _, e := range ix.Errors {
+			fmt.Fprintf(w, "  %s %s\n", st.Severity(transcript.SevError), e.Error)
+		}
+	}
+	if t.Findings[transcript.SevError] > 0 {
+		fmt.Fprintf(w, "\nNext: %s shows one transcript's findings; %s fixes what it can.\n", st.Key.Render("oc inspect FILE"), st.Key.Render("oc repair"))
+	}
+}
+
+func countList(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
 }

@@ -82,6 +82,15 @@ func IsBlank(b []byte) bool {
 	return true
 }
 
+// LineError is a read error at a line (1-based).
+type LineError struct {
+	Line int64
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+func (e *LineError) Unwrap() error { return e.Err }
+
 // ErrLineTooLong is returned when a line exceeds the Reader's MaxLine.
 var ErrLineTooLong = errors.New("line too long")
 
@@ -132,11 +141,11 @@ func (r *Reader) Next() (Line, error) {
 			return r.emit(data, term, nl+1), nil
 		}
 		if r.maxLine > 0 && r.end-r.start > r.maxLine {
-			return Line{}, fmt.Errorf("line %d: %w (over %d bytes)", r.num+1, ErrLineTooLong, r.maxLine)
+			return Line{}, &LineError{Line: r.num + 1, Err: fmt.Errorf("%w (over %d bytes)", ErrLineTooLong, r.maxLine)}
 		}
 		if r.eof {
 			if r.err != nil {
-				return Line{}, fmt.Errorf("line %d: %w", r.num+1, r.err)
+				return Line{}, &LineError{Line: r.num + 1, Err: r.err}
 			}
 			if r.start == r.end {
 				return Line{}, io.EOF

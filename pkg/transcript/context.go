@@ -154,7 +154,7 @@ func LoadContext(path string, stdin io.Reader) (*Context, error) {
 	ix, err := Scan(src, ScanOptions{})
 	src.Close()
 	if err != nil {
-		return nil, &LineError{Path: path, Line: lineOf(err), Err: err}
+		return nil, atFile(path, err)
 	}
 	return BuildContext(ix, open)
 }
@@ -324,13 +324,4 @@ func parseJSDate(s string) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
-}
-
-// lineOf extracts the line number from a reader error, if any.
-func lineOf(err error) int64 {
-	var le *LineError
-	if ok := asLineError(err, &le); ok {
-		return le.Line
-	}
-	return 0
 }

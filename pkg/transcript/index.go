@@ -280,4 +280,16 @@ func cloneRaw(raw gojson.RawMessage) []byte {
 	return append([]byte(nil), raw...)
 }
 
-func asLineError(err error, target **LineError) bool { return errors.As(err, target) }
+// atFile names the file in err: a LineError gets the path, anything else is
+// wrapped in one (with the line number if the reader reported one).
+func atFile(path string, err error) error {
+	var le *LineError
+	if errors.As(err, &le) && le.Path == "" {
+		return &LineError{Path: path, Line: le.Line, Err: le.Err}
+	}
+	var je *jsonl.LineError
+	if errors.As(err, &je) {
+		return &LineError{Path: path, Line: je.Line, Err: je.Err}
+	}
+	return &LineError{Path: path, Err: err}
+}

@@ -1,0 +1,179 @@
+package transcript
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+)
+
+// InspectOptions select what Inspect looks at.
+type InspectOptions struct {
+	Archived bool      // include archived transcripts of folders
+	Jobs     int       // files inspected at once (0: one per CPU)
+	Stdin    io.Reader // for "-"
+	// Progress, when set, is called once per finished file.
+	Progress func()
+}
+
+// FileError is a transcript that could not be inspected.
+type FileError struct {
+	Path  string `json:"path"`
+	Error string `json:"error"`
+}
+
+// Totals add up the transcripts of a report.
+type Totals struct {
+	Transcripts int            `json:"transcripts"`
+	Failed      int            `json:"failed"`
+	Entries     int            `json:"entries"`
+	Messages    int            `json:"messages"` // context messages, summed
+	Bytes       int64          `json:"bytes"`
+	ByType      map[string]int `json:"byType"`
+	ByRole      map[string]int `json:"byRole"`
+	Findings    map[string]int `json:"findings"` // severity -> count
+}
+
+// IndexReport is every agent's sessions.json cross-checked with its files.
+type IndexReport struct {
+	MissingFiles []IndexRef `json:"missingFiles"`
+	OrphanFiles  []string   `json:"orphanFiles"`
+	Dangling     []IndexRef `json:"dangling"`
+	Checked      []string   `json:"checked"` // the sessions.json files read
+	Errors       []FileError `json:"errors,omitempty"`
+}
+
+// Report is the result of inspecting one or more paths.
+type Report struct {
+	// Single is true when exactly one transcript file was named.
+	Single      bool         `json:"-"`
+	Transcripts []*Summary   `json:"transcripts"`
+	Errors      []FileError  `json:"errors,omitempty"`
+	Totals      Totals       `json:"totals"`
+	Index       *IndexReport `json:"index,omitempty"`
+}
+
+// Inspect analyses every transcript the paths name (see Discover) and, for
+// state dirs and sessions folders, cross-checks their sessions.json.
+func Inspect(paths []string, opts InspectOptions) (*Report, error) {
+	files, err := Discover(paths, opts.Archived)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Totals: Totals{ByType: map[string]int{}, ByRole: map[string]int{}, Findings: map[string]int{}}}
+	rep.Single = len(paths) == 1 && len(files) == 1 && !isDir(paths[0])
+	summaries := make([]*Summary, len(files))
+	errs := make([]error, len(files))
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.NumCPU()
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				summaries[i], errs[i] = AnalyzeFile(files[i], opts.Stdin)
+				if opts.Progress != nil {
+					opts.Progress()
+				}
+			}
+		}()
+	}
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, s := range summaries {
+		if errs[i] != nil {
+			rep.Errors = append(rep.Errors, FileError{Path: files[i].Path, Error: describe(files[i].Path, errs[i])})
+			rep.Totals.Failed++
+			continue
+		}
+		rep.Transcripts = append(rep.Transcripts, s)
+		t := &rep.Totals
+		t.Transcripts++
+		t.Entries += s.Entries
+		t.Messages += s.Active.Messages
+		t.Bytes += s.Size
+		for k, v := range s.ByType {
+			t.ByType[k] += v
+		}
+		for k, v := range s.ByRole {
+			t.ByRole[k] += v
+		}
+		for _, f := range s.Findings {
+			t.Findings[f.Severity]++
+		}
+	}
+	if rep.Transcripts == nil {
+		rep.Transcripts = []*Summary{}
+	}
+	rep.Index = checkIndexes(paths)
+	return rep, nil
+}
+
+// describe turns an error into one line that names the file (and line).
+func describe(path string, err error) string {
+	var le *LineError
+	if errors.As(err, &le) {
+		return le.Error()
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Sprintf("%s: %v", pe.Path, pe.Err)
+	}
+	return fmt.Sprintf("%s: %v", path, err)
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// checkIndexes cross-checks the sessions.json of every folder among paths.
+func checkIndexes(paths []string) *IndexReport {
+	var agents []Agent
+	for _, p := range paths {
+		if !isDir(p) {
+			continue
+		}
+		if IsStateDir(p) {
+			if sd, err := OpenStateDir(p); err == nil {
+				agents = append(agents, sd.Agents...)
+			}
+			continue
+		}
+		a := Agent{ID: agentOf(filepath.Join(p, "x")), SessionsDir: p}
+		if _, err := os.Stat(filepath.Join(p, "sessions.json")); err == nil {
+			a.IndexPath = filepath.Join(p, "sessions.json")
+		}
+		agents = append(agents, a)
+	}
+	if len(agents) == 0 {
+		return nil
+	}
+	ir := &IndexReport{MissingFiles: []IndexRef{}, OrphanFiles: []string{}, Dangling: []IndexRef{}, Checked: []string{}}
+	for _, a := range agents {
+		if a.IndexPath == "" {
+			continue
+		}
+		ic, err := CheckIndex(a)
+		if err != nil {
+			ir.Errors = append(ir.Errors, FileError{Path: a.IndexPath, Error: describe(a.IndexPath, err)})
+			continue
+		}
+		ir.Checked = append(ir.Checked, a.IndexPath)
+		ir.MissingFiles = append(ir.MissingFiles, ic.MissingFiles...)
+		ir.OrphanFiles = append(ir.OrphanFiles, ic.OrphanFiles...)
+		ir.Dangling = append(ir.Dangling, ic.Dangling...)
+	}
+	return ir
+}
