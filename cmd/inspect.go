@@ -173,12 +173,12 @@ func printSummary(w io.Writer, st *cli.Styles, s *transcript.Summary, all bool) 
 	tc := s.ToolCalls
 	fmt.Fprintf(w, "%s %d total, %d paired, %d missing result, %d orphan results, %d duplicate ids\n", label("Tool calls"), tc.Total, tc.Paired, tc.MissingResult, tc.OrphanResults, tc.DuplicateIDs)
 	if s.Thinking.Blocks > 0 {
-		fmt.Fprintf(w, "%s %d blocks, %d signed, %d redacted\n", label("Thinking"), s.Thinking.Blocks, s.Thinking.Signed, s.Thinking.Redacted)
+		fmt.Fprintf(w, "%s %s, %d signed, %d redacted\n", label("Thinking"), plural(s.Thinking.Blocks, "block"), s.Thinking.Signed, s.Thinking.Redacted)
 	}
 	if s.Images.Count > 0 {
 		fmt.Fprintf(w, "%s %d (%s)\n", label("Images"), s.Images.Count, humanBytes(s.Images.Bytes))
 	}
-	fmt.Fprintf(w, "%s %d roots, %d leaves, %d forks; %d compactions; %d errors, %d aborted\n", label("Branches"), s.Branches.Roots, s.Branches.Leaves, s.Branches.Forks, s.Compactions, s.Errors, s.Aborted)
+	fmt.Fprintf(w, "%s %s, %s, %s; %s; %s, %d aborted\n", label("Branches"), plural(s.Branches.Roots, "root"), plural(s.Branches.Leaves, "leaf"), plural(s.Branches.Forks, "fork"), plural(s.Compactions, "compaction"), plural(s.Errors, "error"), s.Aborted)
 	if s.Active.Leaf != "" || s.Active.Entries > 0 {
 		fmt.Fprintf(w, "%s leaf %s (line %d): %d entries, %s\n", label("Active"), s.Active.Leaf, s.Active.LeafLine, s.Active.Entries, st.Bold.Render(fmt.Sprintf("%d messages in context", s.Active.Messages)))
 	}
@@ -323,6 +323,9 @@ func countList(m map[string]int) string {
 func plural(n int, word string) string {
 	if n == 1 {
 		return fmt.Sprintf("1 %s", word)
+	}
+	if word == "leaf" {
+		return fmt.Sprintf("%d leaves", n)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
