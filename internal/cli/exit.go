@@ -19,8 +19,8 @@ const (
 const ExitCodesHelp = `oc uses the same exit codes for every command:
 
   0  OK          the command completed; nothing needs attention (or --fix fixed it)
-  1  FINDINGS    check mode (repair --check, doctor without --fix, inspect with
-                 findings of severity "error") found something that needs attention
+  1  FINDINGS    check mode (repair --check, doctor without --fix) found
+                 something that needs attention
   2  USAGE       unknown command or flag, bad argument, invalid configuration
   3  INCOMPLETE  the command could not complete: unreadable or malformed input,
                  missing path, I/O error (disk full, read-only), a lock held by a
