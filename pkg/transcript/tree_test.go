@@ -1,0 +1,82 @@
+package transcript
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func scan(t *testing.T, lines ...string) *Index {
+	t.Helper()
+	ix, err := Scan(strings.NewReader(strings.Join(lines, "\n")+"\n"), ScanOptions{})
+	require.NoError(t, err)
+	return ix
+}
+
+const hdr = `{"type":"session","version":3,"id":"s","timestamp":"2026-05-01T00:00:00.000Z","cwd":"/"}`
+
+func e(id, parent string) string {
+	p := "null"
+	if parent != "" {
+		p = `"` + parent + `"`
+	}
+	return `{"type":"message","id":"` + id + `","parentId":` + p + `,"timestamp":"2026-05-01T00:00:01.000Z","message":{"role":"user","content":"x"}}`
+}
+
+func lines(ix *Index, path []int) []int64 {
+	var out []int64
+	for _, i := range path {
+		out = append(out, ix.Nodes[i].Line)
+	}
+	return out
+}
+
+func TestTreePathFollowsLastEntry(t *testing.T) {
+	ix := scan(t, hdr, e("a", ""), e("b", "a"), e("c", "a"), e("d", "b"))
+	tr := NewTree(ix)
+	assert.Equal(t, []int64{2, 3, 5}, lines(ix, tr.Path()), "leaf = last line; its chain to the root")
+	children, roots := tr.Children()
+	assert.Equal(t, []int{0}, roots)
+	assert.Len(t, children[0], 2, "a has two children: a fork")
+}
+
+func TestTreeCycleEndsTheWalk(t *testing.T) {
+	ix := scan(t, hdr, e("a", "c"), e("b", "a"), e("c", "b"))
+	tr := NewTree(ix)
+	assert.Len(t, tr.Path(), 3, "each entry once, no endless loop")
+}
+
+func TestTreeMissingParentIsARoot(t *testing.T) {
+	ix := scan(t, hdr, e("a", ""), e("b", "gone"))
+	tr := NewTree(ix)
+	assert.True(t, tr.MissingParent(1))
+	assert.Equal(t, []int64{3}, lines(ix, tr.Path()))
+}
+
+func TestTreeVersion1IsLinear(t *testing.T) {
+	ix := scan(t, `{"type":"session","id":"s","timestamp":"2026-05-01T00:00:00.000Z","cwd":"/"}`, e("a", ""), e("b", "nowhere"), e("c", "zzz"))
+	tr := NewTree(ix)
+	assert.True(t, tr.Migrated)
+	assert.Equal(t, []int64{2, 3, 4}, lines(ix, tr.Path()), "v1 files are re-linked in file order on open")
+}
+
+func TestScanHeaderRules(t *testing.T) {
+	ix := scan(t, "garbage", hdr, e("a", ""))
+	require.NotNil(t, ix.Header, "the first line that parses is the header")
+	assert.Equal(t, int64(2), ix.Header.Line)
+	assert.Equal(t, []int64{1}, ix.Malformed)
+
+	ix = scan(t, e("a", ""), hdr)
+	assert.Nil(t, ix.Header)
+	assert.True(t, ix.HeaderInvalid, "an entry before the header makes the file unreadable for OpenClaw")
+	assert.Equal(t, 0, PlanContext(ix, NewTree(ix)).MessageCount())
+
+	ix = scan(t, `{"type":"session","id":42}`, e("a", ""))
+	assert.True(t, ix.HeaderInvalid, "the header id must be a string")
+
+	_, err := Scan(bytes.NewReader([]byte("\n  \n")), ScanOptions{})
+	assert.ErrorIs(t, err, ErrNotTranscript)
+}
