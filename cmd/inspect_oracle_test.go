@@ -115,11 +115,11 @@ func edgeTranscripts(t *testing.T, dir string) []string {
 		"version1.jsonl": {h(``), m("x", "", "user", "one"), m("y", "nowhere", "assistant", "two"),
 			`{"type":"compaction","id":"k","parentId":"y","timestamp":"2026-05-01T00:00:05.000Z","summary":"sum","firstKeptEntryIndex":2,"tokensBefore":9}`,
 			m("z", "q", "user", "three")},
-		"version2-hook.jsonl": {h(`,"version":2`), m("a", "", "user", "one"), `{"type":"message","id":"b","parentId":"a","timestamp":"2026-05-01T00:00:02.000Z","message":{"role":"hookMessage","customType":"x","content":"hook","display":true,"timestamp":1}}`},
-		"damaged-header.jsonl":  {`{"type":"sess`, m("a", "", "user", "one"), m("b", "a", "assistant", "two")},
-		"null-last-id.jsonl":    {h(`,"version":3`), m("a", "", "user", "one"), `{"type":"label","id":null,"parentId":"a","timestamp":"2026-05-01T00:00:02.000Z","targetId":"a","label":"x"}`},
-		"garbage-lines.jsonl":   {"\x00\x00", h(`,"version":3`), "not json", m("a", "", "user", "one"), `{"type":"message"`, m("b", "a", "assistant", "two"), "   "},
-		"crlf-bom.jsonl":        {"\ufeff" + h(`,"version":3`) + "\r", m("a", "", "user", "one") + "\r", m("b", "a", "assistant", "two") + "\r"},
+		"version2-hook.jsonl":    {h(`,"version":2`), m("a", "", "user", "one"), `{"type":"message","id":"b","parentId":"a","timestamp":"2026-05-01T00:00:02.000Z","message":{"role":"hookMessage","customType":"x","content":"hook","display":true,"timestamp":1}}`},
+		"damaged-header.jsonl":   {`{"type":"sess`, m("a", "", "user", "one"), m("b", "a", "assistant", "two")},
+		"null-last-id.jsonl":     {h(`,"version":3`), m("a", "", "user", "one"), `{"type":"label","id":null,"parentId":"a","timestamp":"2026-05-01T00:00:02.000Z","targetId":"a","label":"x"}`},
+		"garbage-lines.jsonl":    {"\x00\x00", h(`,"version":3`), "not json", m("a", "", "user", "one"), `{"type":"message"`, m("b", "a", "assistant", "two"), "   "},
+		"crlf-bom.jsonl":         {"\ufeff" + h(`,"version":3`) + "\r", m("a", "", "user", "one") + "\r", m("b", "a", "assistant", "two") + "\r"},
 		"no-message-field.jsonl": {h(`,"version":3`), m("a", "", "user", "one"), `{"type":"message","id":"b","parentId":"a","timestamp":"2026-05-01T00:00:02.000Z"}`, m("c", "b", "user", "three")},
 	}
 	var paths []string

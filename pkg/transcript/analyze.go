@@ -164,7 +164,7 @@ type analyzer struct {
 
 func newAnalyzer() *analyzer {
 	return &analyzer{
-		s: &Summary{ByType: map[string]int{}, ByRole: map[string]int{}, Providers: map[string]int{}, Models: map[string]int{}, APIs: map[string]int{}},
+		s:     &Summary{ByType: map[string]int{}, ByRole: map[string]int{}, Providers: map[string]int{}, Models: map[string]int{}, APIs: map[string]int{}},
 		calls: map[string]int{}, callLine: map[string]int64{}, results: map[string]int{},
 		hashes: map[int64]uint64{}, mirrors: map[int64]bool{}, awareness: map[int64]bool{},
 	}

@@ -40,10 +40,10 @@ type Totals struct {
 
 // IndexReport is every agent's sessions.json cross-checked with its files.
 type IndexReport struct {
-	MissingFiles []IndexRef `json:"missingFiles"`
-	OrphanFiles  []string   `json:"orphanFiles"`
-	Dangling     []IndexRef `json:"dangling"`
-	Checked      []string   `json:"checked"` // the sessions.json files read
+	MissingFiles []IndexRef  `json:"missingFiles"`
+	OrphanFiles  []string    `json:"orphanFiles"`
+	Dangling     []IndexRef  `json:"dangling"`
+	Checked      []string    `json:"checked"` // the sessions.json files read
 	Errors       []FileError `json:"errors,omitempty"`
 }
 
