@@ -41,7 +41,10 @@ func (g *Globals) ResolvedStateDir() string {
 	if g.StateDir != "" {
 		return expandHome(g.StateDir)
 	}
-	home, _ := os.UserHomeDir()
+	home := g.env("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
 	return transcript.DefaultStateDir(g.env, home)
 }
 
@@ -121,52 +124,38 @@ It follows the rules of OpenClaw 2026.5.6 and documents where it does more.`,
 }
 
 // configure applies configuration in the contract's order: flags > OC_* env >
-// config file > defaults. Keys are the global flag names ("state-dir") and
-// "<command>.<flag>" for a command's own flags ("repair.backup-dir", env
-// OC_REPAIR_BACKUP_DIR). Binding happens here, at execution, so one command's
-// flags never shadow another's.
+// config file > defaults. Keys are the global flag names ("state-dir", env
+// OC_STATE_DIR) and "<command>.<flag>" for a command's own flags
+// ("repair.backup-dir", env OC_REPAIR_BACKUP_DIR). Values are applied to the
+// executing command's flags only, so one command's flags never shadow
+// another's, and every option struct bound to a flag sees the final value.
 func (g *Globals) configure(cmd *cobra.Command) error {
-	v := g.viper
-	v.SetEnvPrefix("OC")
-	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_", "-", "_"))
-	v.AutomaticEnv()
-	if err := g.readConfigFile(cmd); err != nil {
+	if err := g.readConfigFile(); err != nil {
 		return err
 	}
 	prefix := strings.TrimPrefix(strings.ReplaceAll(cmd.CommandPath(), " ", "."), "oc")
 	prefix = strings.TrimPrefix(prefix, ".")
+	envName := strings.NewReplacer(".", "_", "-", "_")
 	var firstErr error
 	apply := func(key string, f *pflag.Flag) {
 		if f.Changed || firstErr != nil || f.Name == "help" || f.Name == "config" {
 			return
 		}
-		if !v.IsSet(key) && g.env("OC_"+strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(key))) == "" {
-			return
-		}
-		val := v.Get(key)
-		var s string
-		switch x := val.(type) {
-		case []any:
-			parts := make([]string, len(x))
-			for i, p := range x {
-				parts[i] = fmt.Sprint(p)
+		name := "OC_" + strings.ToUpper(envName.Replace(key))
+		s, source := g.env(name), name
+		if s == "" {
+			if !g.viper.IsSet(key) {
+				return
 			}
-			s = strings.Join(parts, ",")
-		default:
-			s = fmt.Sprint(x)
+			s, source = configString(g.viper.Get(key)), "config "+key
 		}
 		if err := f.Value.Set(s); err != nil {
-			firstErr = cli.Usagef("configuration %s=%q: %v", key, s, err)
-			return
+			firstErr = cli.Usagef("%s=%q: %v", source, s, err)
 		}
 	}
 	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) { apply(f.Name, f) })
 	cmd.LocalFlags().VisitAll(func(f *pflag.Flag) {
-		if cmd.Root().PersistentFlags().Lookup(f.Name) != nil {
-			apply(f.Name, f)
-			return
-		}
-		if prefix == "" {
+		if prefix == "" || cmd.Root().PersistentFlags().Lookup(f.Name) != nil {
 			apply(f.Name, f)
 			return
 		}
@@ -180,7 +169,19 @@ func (g *Globals) configure(cmd *cobra.Command) error {
 	return nil
 }
 
-func (g *Globals) readConfigFile(cmd *cobra.Command) error {
+// configString turns a config-file value into flag syntax (lists joined by commas).
+func configString(val any) string {
+	if list, ok := val.([]any); ok {
+		parts := make([]string, len(list))
+		for i, p := range list {
+			parts[i] = fmt.Sprint(p)
+		}
+		return strings.Join(parts, ",")
+	}
+	return fmt.Sprint(val)
+}
+
+func (g *Globals) readConfigFile() error {
 	path := g.ConfigFile
 	explicit := path != ""
 	if !explicit {
@@ -210,7 +211,6 @@ func (g *Globals) readConfigFile(cmd *cobra.Command) error {
 		}
 		return cli.Usagef("config file %s: %v", path, oneLine(err.Error()))
 	}
-	_ = cmd
 	return nil
 }
 

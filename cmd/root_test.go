@@ -1,0 +1,99 @@
+package cmd
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openclaw-tools/oc/internal/cli"
+)
+
+// transcriptsSeen runs `oc inspect --json` and returns how many transcripts
+// it inspected: a way to tell which state dir the configuration chose.
+func transcriptsSeen(t *testing.T, env map[string]string, args ...string) int {
+	t.Helper()
+	code, out, errOut := runOC(t, false, env, append([]string{"inspect", "--json"}, args...)...)
+	require.Equal(t, cli.ExitOK, code, errOut)
+	var doc struct {
+		Transcripts []any `json:"transcripts"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	return len(doc.Transcripts)
+}
+
+// Configuration precedence: flags > OC_* env > config file > defaults.
+func TestConfigPrecedence(t *testing.T) {
+	example, err := filepath.Abs(exampleState)
+	require.NoError(t, err)
+	// A second state dir with a single transcript.
+	other := t.TempDir()
+	sessions := filepath.Join(other, "agents", "solo", "sessions")
+	require.NoError(t, os.MkdirAll(sessions, 0o755))
+	data, err := os.ReadFile(filepath.Join(example, "agents/ops/sessions/0197d5ff-0000-7111-8222-333344445555.jsonl"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(sessions, "x.jsonl"), data, 0o644))
+
+	cfgDir := t.TempDir()
+	cfg := filepath.Join(cfgDir, "config.yaml")
+	require.NoError(t, os.WriteFile(cfg, []byte("state-dir: "+example+"\ninspect:\n  archived: true\n"), 0o644))
+
+	// Config file only: the example state dir, with archived transcripts (5).
+	assert.Equal(t, 5, transcriptsSeen(t, nil, "--config", cfg))
+	// The same file found through OC_CONFIG.
+	assert.Equal(t, 5, transcriptsSeen(t, map[string]string{"OC_CONFIG": cfg}))
+	// ... and through $XDG_CONFIG_HOME/oc/config.yaml.
+	xdg := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(xdg, "oc"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(xdg, "oc", "config.yaml"), []byte("state-dir: "+example+"\n"), 0o644))
+	assert.Equal(t, 4, transcriptsSeen(t, map[string]string{"XDG_CONFIG_HOME": xdg}))
+	// Env beats the file; a command's own key is OC_<COMMAND>_<FLAG>.
+	assert.Equal(t, 1, transcriptsSeen(t, map[string]string{"OC_STATE_DIR": other, "OC_INSPECT_ARCHIVED": "false"}, "--config", cfg))
+	// A flag beats both.
+	assert.Equal(t, 4, transcriptsSeen(t, map[string]string{"OC_STATE_DIR": other}, "--config", cfg, "--state-dir", example, "--archived=false"))
+	// OPENCLAW_STATE_DIR is the default when nothing of oc's is set.
+	assert.Equal(t, 1, transcriptsSeen(t, map[string]string{"OPENCLAW_STATE_DIR": other}))
+}
+
+func TestBadConfigIsAUsageError(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	require.NoError(t, os.WriteFile(cfg, []byte("state-dir: [unclosed\n"), 0o644))
+	code, _, errOut := runOC(t, false, nil, "inspect", "--config", cfg)
+	assert.Equal(t, cli.ExitUsage, code)
+	assert.Contains(t, errOut, "config.yaml")
+	code, _, errOut = runOC(t, false, nil, "inspect", "--config", filepath.Join(t.TempDir(), "missing.yaml"))
+	assert.Equal(t, cli.ExitUsage, code, "an explicit config file that does not exist is an error")
+	assert.Contains(t, errOut, "missing.yaml")
+}
+
+func TestUsageErrorsExit2(t *testing.T) {
+	for _, args := range [][]string{{"bogus"}, {"inspect", "--bogus"}, {"version", "extra"}} {
+		code, out, errOut := runOC(t, false, nil, args...)
+		assert.Equal(t, cli.ExitUsage, code, args)
+		assert.Empty(t, out)
+		assert.True(t, strings.HasPrefix(errOut, "oc: "), errOut)
+	}
+}
+
+func TestHelpExitCodes(t *testing.T) {
+	code, out, _ := runOC(t, false, nil, "help", "exit-codes")
+	assert.Equal(t, cli.ExitOK, code)
+	for _, want := range []string{"0  OK", "1  FINDINGS", "2  USAGE", "3  INCOMPLETE"} {
+		assert.Contains(t, out, want)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, out, _ := runOC(t, false, nil, "version")
+	assert.Equal(t, cli.ExitOK, code)
+	assert.Contains(t, out, "follows OpenClaw 2026.5.6")
+	code, out, _ = runOC(t, false, nil, "version", "--json")
+	assert.Equal(t, cli.ExitOK, code)
+	var v map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &v))
+	assert.NotEmpty(t, v["version"])
+}
