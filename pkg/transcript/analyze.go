@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
-	"hash/fnv"
+	"hash/maphash"
 	"io"
 	"regexp"
 	"sort"
@@ -160,6 +160,7 @@ type analyzer struct {
 	hashes    map[int64]uint64 // line -> content hash of a message
 	mirrors   map[int64]bool   // line -> transcript-only assistant row
 	awareness map[int64]bool
+	seed      maphash.Seed
 }
 
 func newAnalyzer() *analyzer {
@@ -167,6 +168,7 @@ func newAnalyzer() *analyzer {
 		s:     &Summary{ByType: map[string]int{}, ByRole: map[string]int{}, Providers: map[string]int{}, Models: map[string]int{}, APIs: map[string]int{}},
 		calls: map[string]int{}, callLine: map[string]int64{}, results: map[string]int{},
 		hashes: map[int64]uint64{}, mirrors: map[int64]bool{}, awareness: map[int64]bool{},
+		seed: maphash.MakeSeed(),
 	}
 }
 
@@ -175,7 +177,6 @@ func (a *analyzer) add(rule string, line int64, sev, format string, args ...any)
 }
 
 var (
-	base64RE     = regexp.MustCompile(`^[A-Za-z0-9+/]*={0,2}$`)
 	toolNameRE   = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 	awarenessRE  = regexp.MustCompile(`^System: \[`)
 	toolCallKind = map[string]bool{"toolCall": true, "toolUse": true, "functionCall": true}
@@ -224,11 +225,7 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 		return
 	}
 	s.ByRole[role]++
-	h := fnv.New64a()
-	h.Write([]byte(role))
-	h.Write([]byte{0})
-	h.Write(bytes.TrimSpace(m.Content))
-	a.hashes[n.Line] = h.Sum64()
+	a.hashes[n.Line] = maphash.Bytes(a.seed, bytes.TrimSpace(m.Content)) ^ maphash.String(a.seed, role)
 
 	stop, _ := str(m.StopReason)
 	switch role {
@@ -259,6 +256,9 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 			a.add("empty-assistant-error", n.Line, SevWarning, "assistant turn failed with no content; Bedrock rejects the next request (oc repair fills in OpenClaw's placeholder text)")
 		}
 	case RoleUser:
+		if firstUserText(m.Content, awarenessRE) {
+			a.awareness[n.Line] = true
+		}
 		if blankUserContent(m.Content) {
 			a.add("blank-user", n.Line, SevWarning, "user message with blank text; Bedrock rejects it (oc repair writes OpenClaw's \"(continue)\")")
 		}
@@ -273,16 +273,13 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 		}
 	}
 	if !isArray(m.Content) {
-		if role == RoleUser && awarenessRE.Match(bytes.TrimPrefix(bytes.TrimSpace(m.Content), []byte(`"`))) {
-			a.awareness[n.Line] = true
-		}
 		return
 	}
 	var blocks []rawBlock
 	if gojson.Unmarshal(m.Content, &blocks) != nil {
 		return
 	}
-	for i, b := range blocks {
+	for _, b := range blocks {
 		bt, _ := str(b.Type)
 		switch {
 		case bt == "thinking" || bt == "redacted_thinking":
@@ -295,10 +292,6 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 			}
 		case bt == "image":
 			a.image(n.Line, b)
-		case bt == "text" && i == 0 && role == RoleUser:
-			if t, _ := str(b.Text); awarenessRE.MatchString(t) {
-				a.awareness[n.Line] = true
-			}
 		case toolCallKind[bt] && role == RoleAssistant:
 			a.toolCall(n.Line, b, stop)
 		}
@@ -338,7 +331,7 @@ func (a *analyzer) image(line int64, b rawBlock) {
 	if mime != "" && !strings.HasPrefix(strings.ToLower(mime), "image/") {
 		return
 	}
-	if !base64RE.MatchString(data) || len(data)%4 == 1 {
+	if !isBase64(data) {
 		a.add("corrupted-image", line, SevWarning, "image data is not valid base64 (%d bytes); providers reject it (\"invalid base64 data\")", len(data))
 	}
 }
@@ -355,7 +348,7 @@ func blankUserContent(raw gojson.RawMessage) bool {
 	if raw[0] != '[' {
 		return false
 	}
-	var blocks []rawBlock
+	var blocks []textBlock
 	if gojson.Unmarshal(raw, &blocks) != nil {
 		return false
 	}
@@ -538,4 +531,42 @@ func (a *analyzer) ownership(ix *Index, path []int) {
 		}
 		prev, prevHash = n, h
 	}
+}
+
+// isBase64 reports whether s is standard base64 (padding optional), the
+// alphabet OpenClaw's strict inline-image check accepts.
+func isBase64(s string) bool {
+	end := len(s)
+	for end > 0 && s[end-1] == '=' {
+		end--
+	}
+	if len(s)-end > 2 || end%4 == 1 {
+		return false
+	}
+	for i := 0; i < end; i++ {
+		c := s[i]
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/') {
+			return false
+		}
+	}
+	return true
+}
+
+// firstUserText reports whether a user message's text (the string content,
+// or its first block's text) matches re.
+func firstUserText(raw gojson.RawMessage, re *regexp.Regexp) bool {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return false
+	}
+	if raw[0] == '"' {
+		s, _ := str(raw)
+		return re.MatchString(s)
+	}
+	var blocks []textBlock
+	if raw[0] != '[' || gojson.Unmarshal(raw, &blocks) != nil || len(blocks) == 0 {
+		return false
+	}
+	t, _ := str(blocks[0].Text)
+	return re.MatchString(t)
 }

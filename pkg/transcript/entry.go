@@ -149,20 +149,24 @@ type rawMessage struct {
 	Excluded   gojson.RawMessage `json:"excludeFromContext"`
 }
 
-// rawBlock is one content block.
+// rawBlock is one content block. Large fields that inspect does not need
+// (text, thinking, arguments) are left out so the decoder skips them
+// without copying.
 type rawBlock struct {
 	Type        gojson.RawMessage `json:"type"`
 	ID          gojson.RawMessage `json:"id"`
 	Name        gojson.RawMessage `json:"name"`
-	Text        gojson.RawMessage `json:"text"`
-	Thinking    gojson.RawMessage `json:"thinking"`
 	Signature   gojson.RawMessage `json:"thinkingSignature"`
 	Redacted    gojson.RawMessage `json:"redacted"`
 	Data        gojson.RawMessage `json:"data"`
 	MimeType    gojson.RawMessage `json:"mimeType"`
-	Arguments   gojson.RawMessage `json:"arguments"`
-	Input       gojson.RawMessage `json:"input"`
 	PartialJSON gojson.RawMessage `json:"partialJson"`
+}
+
+// textBlock is a content block read for its text (user messages only).
+type textBlock struct {
+	Type gojson.RawMessage `json:"type"`
+	Text gojson.RawMessage `json:"text"`
 }
 
 // str decodes a JSON string; ok is false for any other JSON value.
