@@ -16,11 +16,3 @@ func newExitCodesTopic() *cobra.Command {
 		Long:  cli.ExitCodesHelp,
 	}
 }
-
-func newRepairRulesTopic() *cobra.Command {
-	return &cobra.Command{
-		Use:   "repair-rules",
-		Short: "The rules oc repair applies, where each comes from and why",
-		Long:  "(being built)",
-	}
-}

@@ -1,0 +1,438 @@
+package doctor
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// CronStorePath is where the JSON-era cron store lives: cron.store from the
+// config (~ expanded), else <stateDir>/cron/jobs.json.
+func CronStorePath(stateDir string, cfg Config) string {
+	if s := strings.TrimSpace(cfg.CronStore); s != "" {
+		if strings.HasPrefix(s, "~/") {
+			if home, err := os.UserHomeDir(); err == nil {
+				s = filepath.Join(home, s[2:])
+			}
+		}
+		if abs, err := filepath.Abs(s); err == nil {
+			return abs
+		}
+		return s
+	}
+	return filepath.Join(stateDir, "cron", "jobs.json")
+}
+
+type cronPlan struct {
+	store   *CronStore
+	migrate []int // indexes into store.Jobs (and r.Cron.Jobs)
+	verdict map[int]Verdict
+	finding map[int]int // job index -> finding index
+}
+
+func (d *run) checkCron() {
+	r := d.r
+	path := CronStorePath(d.opts.StateDir, d.cfg)
+	r.Cron = CronReport{Store: path, Layout: "none", Jobs: []CronJob{}}
+	store, err := LoadCronStore(path, d.opts.MaxStoreBytes)
+	if err != nil {
+		var fe *FileError
+		id, fix := "cron-store-unreadable", "fix or restore the file; OpenClaw cannot load it either"
+		if errors.As(err, &fe) {
+			switch fe.Kind {
+			case "syntax":
+				id, fix = "cron-store-invalid-json", "restore "+filepath.Base(path)+" from "+filepath.Base(path)+".bak or a backup; OpenClaw refuses to load it (\"Failed to parse cron store\")"
+			case "too-large":
+				id, fix = "cron-store-too-large", "a cron store is normally a few kilobytes: inspect it by hand"
+			case "directory":
+				id, fix = "cron-store-not-a-file", "move the directory away; OpenClaw expects a JSON file here"
+			}
+		}
+		d.add(Finding{ID: id, Severity: SevError, Path: path, Section: SectionCron, Message: err.Error(), Fix: fix})
+		r.Cron.Layout = "unreadable"
+		return
+	}
+	if store == nil {
+		if r.Era == "sqlite" {
+			r.Cron.Layout = "sqlite"
+		}
+		return
+	}
+	r.Cron.Layout = "inline-state"
+	if store.State != nil {
+		r.Cron.StateFile = store.State.Path
+		r.Cron.Layout = "state-sidecar"
+		if store.State.Invalid != "" {
+			d.add(Finding{ID: "cron-state-invalid", Severity: SevWarning, Path: store.State.Path, Section: SectionCron,
+				Message: "OpenClaw ignores this state file (" + store.State.Invalid + "): jobs fall back to their inline state and next run times are recomputed",
+				Fix:     "restore it from a backup, or let the gateway rewrite it"})
+		}
+	}
+	writeBlock := ""
+	if r.Era == "sqlite" {
+		r.Cron.Layout = "sqlite"
+		writeBlock = "SQLite era: OpenClaw imports this jobs.json itself; oc doctor does not edit it"
+		d.add(Finding{ID: "legacy-cron-store-pending", Severity: SevInfo, Path: path, Section: SectionCron,
+			Message: "a JSON cron store next to SQLite state: OpenClaw will import it on its next doctor run or startup", Fix: "run `openclaw doctor --fix`"})
+	}
+	if store.Parse.JSON5 {
+		d.add(Finding{ID: "cron-store-json5", Severity: SevInfo, Path: path, Section: SectionCron,
+			Message: "the store uses JSON5 syntax (comments, trailing commas, unquoted keys…); OpenClaw reads it, and the next save rewrites it as strict JSON", Fix: "nothing needed"})
+	}
+	if len(store.Parse.DuplicateKeys) > 0 {
+		d.add(Finding{ID: "cron-store-duplicate-keys", Severity: SevWarning, Path: path, Section: SectionCron,
+			Message: fmt.Sprintf("%d key(s) appear twice in one object (the last value wins): %s", len(store.Parse.DuplicateKeys), listSome(store.Parse.DuplicateKeys)),
+			Fix:     "remove the duplicates by hand"})
+	}
+	for _, s := range store.Shape {
+		d.add(Finding{ID: "cron-store-shape", Severity: SevError, Path: path, Section: SectionCron, Message: s, Fix: "restore the store from jobs.json.bak or a backup"})
+	}
+	if w := store.Writable(); w != "" && writeBlock == "" {
+		writeBlock = "the store's shape is damaged: " + w
+	}
+
+	ids := map[string]int{}
+	for _, j := range store.Jobs {
+		ids[JobID(j)]++
+	}
+	plan := &cronPlan{store: store, verdict: map[int]Verdict{}, finding: map[int]int{}}
+	d.cron = plan
+	var noID, dupIDs []string
+	for i, job := range store.Jobs {
+		id := JobID(job)
+		name, _ := job.StringOf("name")
+		cj := CronJob{ID: id, Name: name, Enabled: true}
+		if e := job.Get("enabled"); e != nil && e.Kind == Bool {
+			cj.Enabled = e.Bool
+		}
+		if st, ok := job.StringOf("sessionTarget"); ok {
+			s := st
+			cj.SessionTarget = &s
+		}
+		if id == "" {
+			noID = append(noID, fmt.Sprintf("jobs[%d]", store.JobIndex[i]))
+		} else if ids[id] > 1 && !contains(dupIDs, id) {
+			dupIDs = append(dupIDs, id)
+		}
+		v := Classify(job, d.index, d.cfg)
+		if v.Class != "" {
+			c, reason := v.Class, v.Reason
+			cj.Classification, cj.Reason = &c, &reason
+			cj.Key = v.Key
+			if !v.KeyRoute.empty() {
+				kr := v.KeyRoute
+				cj.KeyRoute = &kr
+			}
+			if !v.Target.empty() {
+				t := v.Target
+				cj.Target = &t
+			}
+			plan.verdict[i] = v
+		}
+		label := jobLabel(name, id)
+		switch v.Class {
+		case Elsewhere:
+			block := writeBlock
+			switch {
+			case block != "":
+			case id == "":
+				block = "the job has no id"
+			case ids[id] > 1:
+				block = "another job has the same id"
+			case len(v.Legacy) > 0:
+				block = "legacy row shape (" + strings.Join(v.Legacy, "; ") + "): run `openclaw doctor --fix` first, then `oc doctor --fix`"
+			case v.Reason != ReasonWebhook && v.Target.Channel == "":
+				block = "no route to make explicit"
+			}
+			msg := fmt.Sprintf("%s: %s delivers to %s, not to that chat (%s)%s", label, sessionTargetOf(job), describeTarget(v), v.Reason, disabledNote(v))
+			if block != "" {
+				cj.Blocked = block
+				plan.finding[i] = d.add(Finding{ID: "cron-session-target-elsewhere", Severity: SevWarning, Path: path, Section: SectionCron,
+					Message: msg + "; not migrated: " + block, Fix: "migrate it by hand to sessionTarget \"isolated\" with an explicit delivery"})
+			} else {
+				preview := migrateJob(job.Clone(), v, nil, d.now.UnixMilli())
+				cj.Migration = &preview
+				cj.Pending = true
+				plan.migrate = append(plan.migrate, i)
+				plan.finding[i] = d.add(Finding{ID: "cron-session-target-elsewhere", Severity: SevWarning, Path: path, Section: SectionCron,
+					Message: msg, Fix: "oc doctor --fix moves it to a background session (sessionTarget \"isolated\", explicit delivery)", Fixable: true})
+			}
+		case Undecidable:
+			d.add(Finding{ID: "cron-session-target-undecidable", Severity: SevWarning, Path: path, Section: SectionCron,
+				Message: fmt.Sprintf("%s: %s: cannot tell where it delivers (%s)%s; left unchanged", label, sessionTargetOf(job), v.Reason, disabledNote(v)),
+				Fix:     undecidableHint(v.Reason)})
+		case InChat:
+			if v.Reason == ReasonThreadUnspecified {
+				d.add(Finding{ID: "cron-session-target-thread-unspecified", Severity: SevInfo, Path: path, Section: SectionCron,
+					Message: fmt.Sprintf("%s: delivers to the chat of %s without naming its thread %s; same conversation under OpenClaw's rule, left unchanged", label, v.Key, v.KeyRoute.ThreadID),
+					Fix:     "add delivery.threadId if the result belongs in that thread"})
+			}
+		}
+		r.Cron.Jobs = append(r.Cron.Jobs, cj)
+	}
+	if len(noID) > 0 {
+		d.add(Finding{ID: "cron-job-without-id", Severity: SevWarning, Path: path, Section: SectionCron,
+			Message: fmt.Sprintf("%d job(s) without a string id (%s): OpenClaw cannot address them", len(noID), listSome(noID)), Fix: "run `openclaw doctor --fix` (it assigns ids)"})
+	}
+	if len(dupIDs) > 0 {
+		d.add(Finding{ID: "cron-duplicate-job-id", Severity: SevWarning, Path: path, Section: SectionCron,
+			Message: fmt.Sprintf("%d id(s) used by more than one job (%s): runs and state get mixed up", len(dupIDs), listSome(dupIDs)), Fix: "give one of each pair a new id by hand"})
+	}
+}
+
+func jobLabel(name, id string) string {
+	if id == "" {
+		id = "no id"
+	}
+	if name == "" {
+		return "(" + id + ")"
+	}
+	return fmt.Sprintf("%q (%s)", name, id)
+}
+
+func sessionTargetOf(job *Value) string { s, _ := job.StringOf("sessionTarget"); return s }
+
+func disabledNote(v Verdict) string {
+	if v.Disabled {
+		return " [disabled]"
+	}
+	return ""
+}
+
+func describeTarget(v Verdict) string {
+	if v.Reason == ReasonWebhook {
+		return "webhook " + v.Target.To
+	}
+	if v.Target.empty() {
+		return "an unknown route"
+	}
+	return v.Target.String()
+}
+
+func undecidableHint(r Reason) string {
+	switch r {
+	case ReasonAgentMismatch:
+		return "set agentId to the key's agent, or change the target to the job's agent's session"
+	case ReasonCaseOnly:
+		return "check the recipient's spelling; ids of some channels are case-sensitive"
+	case ReasonKeyRouteUnkown:
+		return "the key has no entry in sessions.json: give the job an explicit delivery, or use sessionTarget \"isolated\""
+	case ReasonInvalidPayload:
+		return "session:<key> jobs need payload.kind \"agentTurn\"; OpenClaw rejects this job"
+	case ReasonInvalidKey:
+		return "the key is empty or contains / \\ or NUL; OpenClaw rejects this job"
+	}
+	return "check the job by hand"
+}
+
+func contextLoss(v Verdict, id string) string {
+	if v.Reason == ReasonNamedNoChatRoute {
+		return fmt.Sprintf("runs in its own session cron:%s; no longer continues the named session %s and loses the history it built there", id, v.Key)
+	}
+	return fmt.Sprintf("runs in its own session cron:%s; no longer sees the %s conversation as context", id, v.Key)
+}
+
+// migrateJob rewrites one ELSEWHERE job in place (contract §5, research §9.1)
+// and returns the record for the report.
+func migrateJob(job *Value, v Verdict, state *StateFile, nowMs int64) Migration {
+	id := JobID(job)
+	name, _ := job.StringOf("name")
+	agent, _ := job.StringOf("agentId")
+	m := Migration{ID: id, Name: name, AgentID: agent, Enabled: !v.Disabled, OldSessionTarget: sessionTargetOf(job), NewSessionTarget: "isolated",
+		Key: v.Key, Classification: v.Class, Reason: v.Reason, KeyRoute: v.KeyRoute, Route: v.Target, UpdatedAtMs: nowMs, ContextLoss: contextLoss(v, id)}
+	before := job.Get("delivery")
+	m.DeliveryBefore = compactOrNull(before)
+
+	job.Set("sessionTarget", NewString("isolated"))
+	if v.Reason != ReasonWebhook {
+		d := job.Get("delivery")
+		if d == nil || d.Kind != Object {
+			d = NewObject()
+			job.SetAfter("delivery", d, false, "payload")
+		}
+		if mode, _ := d.StringOf("mode"); !strings.EqualFold(strings.TrimSpace(mode), "announce") {
+			d.SetAfter("mode", NewString("announce"), true)
+		}
+		if c, _ := d.StringOf("channel"); strings.TrimSpace(c) == "" || strings.EqualFold(strings.TrimSpace(c), "last") {
+			d.SetAfter("channel", NewString(v.Target.Channel), true, "mode")
+		}
+		if t, _ := d.StringOf("to"); strings.TrimSpace(t) == "" && v.Target.To != "" {
+			d.SetAfter("to", NewString(v.Target.To), true, "mode", "channel")
+		}
+		if contains(v.Inherited, "accountId") {
+			d.SetAfter("accountId", NewString(v.Target.AccountID), true, "mode", "channel", "to")
+		}
+		if contains(v.Inherited, "threadId") {
+			d.SetAfter("threadId", NewString(v.Target.ThreadID), true, "mode", "channel", "to", "accountId")
+		}
+	}
+	if sk, ok := job.StringOf("sessionKey"); ok && strings.TrimSpace(sk) == v.Key {
+		job.Delete("sessionKey")
+		m.RemovedSessionKey = sk
+	}
+	entry := state.Entry(id)
+	if job.Has("updatedAtMs") || entry == nil {
+		job.SetAfter("updatedAtMs", NewNumber(float64(nowMs)), false, "createdAtMs")
+	}
+	if entry != nil && entry.Kind == Object {
+		entry.SetAfter("updatedAtMs", NewNumber(float64(nowMs)), true)
+	}
+	m.DeliveryAfter = compactOrNull(job.Get("delivery"))
+	return m
+}
+
+func compactOrNull(v *Value) []byte {
+	if v == nil {
+		return []byte("null")
+	}
+	return MarshalCompact(v)
+}
+
+// applyCron migrates the pending jobs: backups, then jobs.json, then the
+// sidecar, then the report file beside the store.
+func (d *run) applyCron() {
+	p := d.cron
+	r := d.r
+	store := p.store
+	root := store.Root.Clone()
+	jobs := root.Get("jobs").Items
+	var state *StateFile
+	if store.State != nil && store.State.Invalid == "" {
+		state = &StateFile{Path: store.State.Path, Raw: store.State.Raw, Root: store.State.Root.Clone()}
+	}
+	nowMs := d.now.UnixMilli()
+	var migs []Migration
+	for _, i := range p.migrate {
+		m := migrateJob(jobs[store.JobIndex[i]], p.verdict[i], state, nowMs)
+		migs = append(migs, m)
+		r.Cron.Jobs[i].Migration = &m
+	}
+	newStore := Marshal(root)
+	var newState []byte
+	if state != nil {
+		newState = Marshal(state.Root)
+		if string(newState) == string(state.Raw) {
+			newState = nil
+		}
+	}
+	fail := func(err error) {
+		d.add(Finding{ID: "cron-migration-failed", Severity: SevError, Path: store.Path, Section: SectionCron,
+			Message: err.Error(), Fix: "nothing was changed in the store; fix the cause and run oc doctor --fix again"})
+	}
+	// Backups first: every file we are about to change.
+	var backups []string
+	b, err := backupFile(store.Path, d.now)
+	if err != nil {
+		fail(err)
+		return
+	}
+	backups = append(backups, b)
+	if newState != nil {
+		b, err := backupFile(state.Path, d.now)
+		if err != nil {
+			fail(err)
+			return
+		}
+		backups = append(backups, b)
+	}
+	for _, b := range backups {
+		r.Changes = append(r.Changes, Change{Action: "backup", Path: b})
+	}
+	r.Cron.Backups = backups
+	if err := writeFileAtomic(store.Path, newStore, 0o600); err != nil {
+		fail(err)
+		return
+	}
+	r.Changes = append(r.Changes, Change{Action: "write", Path: store.Path, Detail: fmt.Sprintf("%d job(s) migrated to isolated", len(migs))})
+	for _, i := range p.migrate {
+		r.Cron.Jobs[i].Migrated = true
+		r.Cron.Jobs[i].Pending = false
+		r.Findings[p.finding[i]].Fixed = true
+	}
+	if newState != nil {
+		if err := writeFileAtomic(state.Path, newState, 0o600); err != nil {
+			d.add(Finding{ID: "cron-state-write-failed", Severity: SevError, Path: state.Path, Section: SectionCron,
+				Message: err.Error() + " (jobs.json was migrated; only updatedAtMs in the state file is stale)", Fix: "nothing urgent: the gateway rewrites the state file"})
+		} else {
+			r.Changes = append(r.Changes, Change{Action: "write", Path: state.Path, Detail: "updatedAtMs of the migrated jobs"})
+		}
+	}
+	mf := MigrationFile{Tool: "oc doctor", CreatedAt: d.now.UTC().Format(time.RFC3339), StateDir: d.opts.StateDir, Store: store.Path, Backups: backups, Jobs: migs}
+	if state != nil {
+		mf.StateFile = state.Path
+	}
+	reportPath := filepath.Join(filepath.Dir(store.Path), "doctor-session-target-migration-"+backupStamp(d.now)+".json")
+	if exists(reportPath) {
+		reportPath = strings.TrimSuffix(reportPath, ".json") + fmt.Sprintf("-%d.json", os.Getpid())
+	}
+	if err := writeFileAtomic(reportPath, append(marshalIndent(mf), '\n'), 0o600); err != nil {
+		d.add(Finding{ID: "cron-report-write-failed", Severity: SevError, Path: reportPath, Section: SectionCron, Message: err.Error(), Fix: "the migration itself succeeded; the terminal report lists it"})
+		return
+	}
+	r.Cron.MigrationReport = reportPath
+	r.Changes = append(r.Changes, Change{Action: "report", Path: reportPath})
+}
+
+// summarize builds the one status line per section.
+func summarize(r *Report) []CheckSummary {
+	order := []string{SectionStateDir, SectionGateway, SectionCron, SectionSessions, SectionLocks, SectionTranscripts}
+	rank := map[string]int{"ok": 0, SevInfo: 1, SevWarning: 2, SevError: 3}
+	out := make([]CheckSummary, 0, len(order))
+	for _, sec := range order {
+		status, open, fixed := "ok", 0, 0
+		for _, f := range r.Findings {
+			if f.Section != sec {
+				continue
+			}
+			if f.Fixed {
+				fixed++
+				continue
+			}
+			if f.Severity != SevInfo {
+				open++
+			}
+			if rank[f.Severity] > rank[status] {
+				status = f.Severity
+			}
+		}
+		detail := ""
+		switch sec {
+		case SectionStateDir:
+			detail = "era: " + r.Era
+		case SectionGateway:
+			detail = "not running"
+			if r.Gateway.Running {
+				detail = fmt.Sprintf("running (pid %d)", r.Gateway.PID)
+			}
+		case SectionCron:
+			detail = cronDetail(r)
+		}
+		if fixed > 0 {
+			if detail != "" {
+				detail += "; "
+			}
+			detail += fmt.Sprintf("%d fixed", fixed)
+		}
+		out = append(out, CheckSummary{Section: sec, Status: status, Detail: detail})
+	}
+	return out
+}
+
+func cronDetail(r *Report) string {
+	if r.Cron.Layout == "none" {
+		return "no cron store"
+	}
+	if r.Cron.Layout == "unreadable" {
+		return "store unreadable"
+	}
+	n := 0
+	for _, j := range r.Cron.Jobs {
+		if j.Classification != nil {
+			n++
+		}
+	}
+	return fmt.Sprintf("%d job(s), %d with session:<key>", len(r.Cron.Jobs), n)
+}

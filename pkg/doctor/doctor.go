@@ -1,0 +1,427 @@
+// Package doctor checks an OpenClaw state directory and fixes what is safe:
+// the layout and storage era, the sessions.json indexes against the files,
+// stale locks and leftover temp files, transcripts (through pkg/repair and
+// pkg/transcript, wired in by the caller) and, above all, the cron jobs whose
+// sessionTarget is session:<key> but whose result goes to another chat
+// (contract §5, research/cron-doctor.md §8-§9).
+package doctor
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// TranscriptCheck is the seam for checks other packages own (transcripts
+// `oc repair --check` would change, transcript-ownership problems): it gets
+// the state dir and returns findings. Fixes are never applied through it.
+type TranscriptCheck func(stateDir string) ([]Finding, error)
+
+// Options of a doctor run.
+type Options struct {
+	StateDir string
+	Fix      bool // apply the safe fixes
+	Force    bool // write even while the gateway runs
+	Env      func(string) string
+	Now      func() time.Time
+	// MaxStoreBytes caps each JSON document read (default DefaultMaxStoreBytes).
+	MaxStoreBytes int64
+	// GatewayLockDir is where OpenClaw keeps gateway.<hash>.lock (default DefaultGatewayLockDir()).
+	GatewayLockDir string
+	// Transcripts are run in the Transcripts section (may be empty).
+	Transcripts []TranscriptCheck
+}
+
+func (o Options) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
+}
+
+// ErrStateDir is returned when the state dir is missing or not a directory.
+var ErrStateDir = errors.New("state directory")
+
+// Run checks the state dir and, with Fix, applies the safe fixes. The error is
+// for runs that could not start (state dir missing); everything else is a
+// finding in the report.
+func Run(opts Options) (*Report, error) {
+	now := opts.now()
+	st, err := os.Stat(opts.StateDir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", opts.StateDir, ErrStateDir, errors.Unwrap(err))
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("%s: %w: not a directory", opts.StateDir, ErrStateDir)
+	}
+	r := &Report{StateDir: opts.StateDir, Mode: "check", Findings: []Finding{}, Changes: []Change{}}
+	if opts.Fix {
+		r.Mode = "fix"
+	}
+	d := &run{opts: opts, r: r, now: now}
+
+	cfg, cerr := LoadConfig(opts.StateDir, opts.Env)
+	if cerr != nil {
+		d.add(Finding{ID: "config-unreadable", Severity: SevWarning, Path: configPathOf(cerr), Section: SectionStateDir,
+			Message: "OpenClaw's config could not be read: " + cerr.Error() + "; defaults used (agent main, main key main)",
+			Fix:     "fix the file with `openclaw doctor`"})
+	}
+	r.Config = cfg.Path
+	d.cfg = cfg
+
+	d.checkLayout()
+	lockDir := opts.GatewayLockDir
+	if lockDir == "" {
+		lockDir = DefaultGatewayLockDir()
+	}
+	r.Gateway = detectGateway(opts.StateDir, lockDir, opts.Env, now)
+	d.checkSessions()
+	d.checkLocksAndTemp()
+	if !r.Gateway.Running && d.liveSessionLock != nil {
+		r.Gateway = GatewayStatus{Running: true, PID: d.liveSessionLock.PID, Lock: d.liveSessionLock.Path,
+			Reason: fmt.Sprintf("session lock %s is held by live process %d", d.liveSessionLock.Path, d.liveSessionLock.PID)}
+	}
+	if r.Gateway.Running {
+		sev := SevInfo
+		if opts.Fix && !opts.Force {
+			sev = SevWarning
+		}
+		d.add(Finding{ID: "gateway-running", Severity: sev, Path: r.Gateway.Lock, Section: SectionGateway,
+			Message: "an OpenClaw gateway is running (" + r.Gateway.Reason + "): it keeps the cron store in memory and writes it back",
+			Fix:     "stop the gateway (`openclaw gateway stop`) before `oc doctor --fix`, or pass --force"})
+	}
+	for _, check := range opts.Transcripts {
+		fs, err := check(opts.StateDir)
+		if err != nil {
+			d.add(Finding{ID: "transcript-check-failed", Severity: SevError, Path: opts.StateDir, Section: SectionTranscripts, Message: err.Error(), Fix: "run `oc repair --check` and `oc inspect` on the state dir"})
+		}
+		for _, f := range fs {
+			if f.Section == "" {
+				f.Section = SectionTranscripts
+			}
+			d.add(f)
+		}
+	}
+	d.checkCron()
+
+	if opts.Fix {
+		if r.Gateway.Running && !opts.Force && d.fixesPending() {
+			r.Refused = "refusing to write while the OpenClaw gateway is running: " + r.Gateway.Reason + " (stop it, or pass --force)"
+		} else {
+			d.applyFixes()
+		}
+	}
+	for _, f := range r.Findings {
+		if !f.Fixed && (f.Severity == SevWarning || f.Severity == SevError) {
+			r.Remaining++
+		}
+	}
+	r.Checks = summarize(r)
+	return r, nil
+}
+
+func configPathOf(err error) string {
+	var fe *FileError
+	if errors.As(err, &fe) {
+		return fe.Path
+	}
+	return ""
+}
+
+type run struct {
+	opts            Options
+	r               *Report
+	cfg             Config
+	now             time.Time
+	index           SessionIndex
+	liveSessionLock *LockInfo
+	// pending fixes
+	staleLocks []int // finding indexes
+	tempFiles  []int
+	cron       *cronPlan
+}
+
+func (d *run) add(f Finding) int {
+	d.r.Findings = append(d.r.Findings, f)
+	return len(d.r.Findings) - 1
+}
+
+func (d *run) fixesPending() bool {
+	return len(d.staleLocks) > 0 || len(d.tempFiles) > 0 || (d.cron != nil && len(d.cron.migrate) > 0)
+}
+
+// ------------------------------------------------------------ layout and era
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+func (d *run) checkLayout() {
+	sd := d.opts.StateDir
+	sqlite := []string{}
+	if p := filepath.Join(sd, "state", "openclaw.sqlite"); exists(p) {
+		sqlite = append(sqlite, p)
+	}
+	agentDBs, _ := filepath.Glob(filepath.Join(sd, "agents", "*", "agent", "openclaw-agent.sqlite"))
+	sqlite = append(sqlite, agentDBs...)
+	switch {
+	case len(sqlite) > 0:
+		d.r.Era = "sqlite"
+		d.add(Finding{ID: "sqlite-era", Severity: SevInfo, Path: sqlite[0], Section: SectionStateDir,
+			Message: fmt.Sprintf("SQLite state found (%d database(s)): this install runs OpenClaw 2026.6.1 or later, which keeps sessions and cron jobs in SQLite; oc doctor reads the JSON files only and writes nothing here", len(sqlite)),
+			Fix:     "use `openclaw doctor` for SQLite-era installs"})
+	case exists(filepath.Join(sd, "agents")) || exists(filepath.Join(sd, "cron")):
+		d.r.Era = "json"
+	default:
+		d.r.Era = "empty"
+		d.add(Finding{ID: "state-dir-empty", Severity: SevInfo, Path: sd, Section: SectionStateDir,
+			Message: "no agents/ or cron/ directory: nothing of OpenClaw's state is here yet", Fix: "check --state-dir / $OPENCLAW_STATE_DIR"})
+	}
+	if p := filepath.Join(sd, "sessions"); exists(p) {
+		d.add(Finding{ID: "legacy-sessions-dir", Severity: SevWarning, Path: p, Section: SectionStateDir,
+			Message: "legacy sessions/ directory at the top of the state dir (before per-agent sessions)",
+			Fix:     "run `openclaw doctor --fix` to move it into agents/<agentId>/sessions/"})
+	}
+	migrated, _ := filepath.Glob(filepath.Join(sd, "cron", "*.migrated*"))
+	if len(migrated) > 0 {
+		d.add(Finding{ID: "cron-store-imported", Severity: SevInfo, Path: migrated[0], Section: SectionStateDir,
+			Message: fmt.Sprintf("%d file(s) named *.migrated: OpenClaw already imported a JSON cron store into SQLite", len(migrated)),
+			Fix:     "nothing to do; they are OpenClaw's archive"})
+	}
+}
+
+// ------------------------------------------------------------ sessions index vs files
+
+var liveTranscript = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\.jsonl$`)
+
+func (d *run) checkSessions() {
+	sd := d.opts.StateDir
+	agents := ListAgents(sd)
+	def := d.cfg.defaultAgent()
+	if !contains(agents, def) {
+		agents = append(agents, def)
+	}
+	for _, agent := range agents {
+		idxPath := SessionStorePath(sd, d.cfg, agent)
+		dir := filepath.Dir(idxPath)
+		_, doc, res, err := readDoc(idxPath, d.opts.MaxStoreBytes)
+		files, _ := os.ReadDir(dir)
+		var live []string
+		for _, f := range files {
+			if !f.IsDir() && liveTranscript.MatchString(f.Name()) {
+				live = append(live, f.Name())
+			}
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			if len(live) > 0 {
+				d.add(Finding{ID: "sessions-index-missing", Severity: SevWarning, Path: idxPath, Section: SectionSessions,
+					Message: fmt.Sprintf("agent %s has %d transcript(s) but no sessions.json", agent, len(live)),
+					Fix:     "start the gateway once (OpenClaw rebuilds the index), or restore sessions.json from a backup"})
+			}
+			d.index.Add(agent, nil)
+			continue
+		}
+		if err != nil {
+			d.add(Finding{ID: "sessions-index-unreadable", Severity: SevError, Path: idxPath, Section: SectionSessions,
+				Message: err.Error(), Fix: "restore sessions.json from a backup; OpenClaw cannot route replies without it"})
+			d.index.Add(agent, nil)
+			continue
+		}
+		if doc.Kind != Object {
+			d.add(Finding{ID: "sessions-index-invalid", Severity: SevError, Path: idxPath, Section: SectionSessions,
+				Message: fmt.Sprintf("sessions.json is a JSON %s, not an object of session entries", doc.Kind), Fix: "restore sessions.json from a backup"})
+			d.index.Add(agent, nil)
+			continue
+		}
+		if len(res.DuplicateKeys) > 0 {
+			d.add(Finding{ID: "sessions-index-duplicate-keys", Severity: SevWarning, Path: idxPath, Section: SectionSessions,
+				Message: fmt.Sprintf("%d session key(s) appear twice (the last one wins), e.g. %q", len(res.DuplicateKeys), res.DuplicateKeys[0]),
+				Fix:     "let the gateway rewrite the index (any session update saves it)"})
+		}
+		d.index.Add(agent, doc)
+		referenced := map[string]bool{}
+		var missing, dangling []string
+		for _, m := range doc.Members {
+			e := m.Value
+			if e.Kind != Object {
+				continue
+			}
+			sid, _ := e.StringOf("sessionId")
+			if sf, ok := e.StringOf("sessionFile"); ok && strings.TrimSpace(sf) != "" {
+				p := sf
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(dir, p)
+				}
+				referenced[filepath.Base(p)] = true
+				if !exists(p) {
+					dangling = append(dangling, m.Key)
+				}
+				continue
+			}
+			if sid == "" {
+				continue
+			}
+			name := sid + ".jsonl"
+			referenced[name] = true
+			if !exists(filepath.Join(dir, name)) {
+				missing = append(missing, m.Key)
+			}
+		}
+		if len(dangling) > 0 {
+			d.add(Finding{ID: "session-file-dangling", Severity: SevWarning, Path: idxPath, Section: SectionSessions,
+				Message: fmt.Sprintf("%d entr%s name a sessionFile that does not exist (%s)", len(dangling), plural(len(dangling), "y", "ies"), listSome(dangling)),
+				Fix:     "the next message in those sessions starts a new transcript; restore the files from a backup if history matters"})
+		}
+		if len(missing) > 0 {
+			d.add(Finding{ID: "session-file-missing", Severity: SevInfo, Path: idxPath, Section: SectionSessions,
+				Message: fmt.Sprintf("%d entr%s have no transcript <sessionId>.jsonl (%s)", len(missing), plural(len(missing), "y", "ies"), listSome(missing)),
+				Fix:     "nothing needed unless history is expected there"})
+		}
+		var orphans []string
+		for _, f := range live {
+			if !referenced[f] {
+				orphans = append(orphans, f)
+			}
+		}
+		if len(orphans) > 0 {
+			d.add(Finding{ID: "session-file-orphaned", Severity: SevInfo, Path: dir, Section: SectionSessions,
+				Message: fmt.Sprintf("%d transcript(s) not referenced by sessions.json (%s)", len(orphans), listSome(orphans)),
+				Fix:     "`oc inspect` them; archive or delete the ones you do not need"})
+		}
+	}
+}
+
+// ------------------------------------------------------------ locks and temp files
+
+// tempName is OpenClaw's (and oc's) temp file pattern <file>.<pid>.<hex or uuid>.tmp.
+var tempName = regexp.MustCompile(`^(.+)\.(\d+)\.([0-9a-fA-F-]{8,})\.tmp$`)
+
+func (d *run) checkLocksAndTemp() {
+	sd := d.opts.StateDir
+	locks, _ := filepath.Glob(filepath.Join(sd, "agents", "*", "sessions", "*.lock"))
+	for _, l := range locks {
+		li := inspectLock(l, d.now)
+		if li.Alive && !containsReason(li.Stale, "recycled-pid") {
+			if d.liveSessionLock == nil {
+				c := li
+				d.liveSessionLock = &c
+			}
+			d.add(Finding{ID: "session-lock-held", Severity: SevInfo, Path: l, Section: SectionLocks,
+				Message: fmt.Sprintf("held by live process %d since %s", li.PID, li.CreatedAt), Fix: "nothing: the gateway is writing this session"})
+			continue
+		}
+		i := d.add(Finding{ID: "stale-session-lock", Severity: SevWarning, Path: l, Section: SectionLocks,
+			Message: "stale lock (" + strings.Join(li.Stale, ", ") + ")" + pidNote(li.PID),
+			Fix:     "oc doctor --fix removes it (its owner is gone)", Fixable: true})
+		d.staleLocks = append(d.staleLocks, i)
+	}
+	dirs := []string{sd, filepath.Join(sd, "cron")}
+	sessDirs, _ := filepath.Glob(filepath.Join(sd, "agents", "*", "sessions"))
+	dirs = append(dirs, sessDirs...)
+	for _, dir := range dirs {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			m := tempName.FindStringSubmatch(e.Name())
+			if m == nil || e.IsDir() {
+				continue
+			}
+			p := filepath.Join(dir, e.Name())
+			var pid int
+			fmt.Sscan(m[2], &pid)
+			if pidAlive(pid) && pid != os.Getpid() {
+				continue // a write in progress
+			}
+			info, err := e.Info()
+			if err != nil {
+				continue
+			}
+			if info.Size() == 0 {
+				i := d.add(Finding{ID: "leftover-temp-file", Severity: SevWarning, Path: p, Section: SectionLocks,
+					Message: fmt.Sprintf("empty temp file left by an interrupted write of %s (process %d is gone)", m[1], pid),
+					Fix:     "oc doctor --fix removes it", Fixable: true})
+				d.tempFiles = append(d.tempFiles, i)
+				continue
+			}
+			d.add(Finding{ID: "leftover-temp-file", Severity: SevWarning, Path: p, Section: SectionLocks,
+				Message: fmt.Sprintf("%d-byte temp file left by an interrupted write of %s (process %d is gone)", info.Size(), m[1], pid),
+				Fix:     "compare it with " + m[1] + " and remove it by hand (doctor never deletes data)"})
+		}
+	}
+}
+
+func pidNote(pid int) string {
+	if pid > 0 {
+		return fmt.Sprintf(", pid %d", pid)
+	}
+	return ""
+}
+
+func containsReason(list []string, s string) bool { return contains(list, s) }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func listSome(items []string) string {
+	sort.Strings(items)
+	if len(items) > 3 {
+		return strings.Join(items[:3], ", ") + fmt.Sprintf(", and %d more", len(items)-3)
+	}
+	return strings.Join(items, ", ")
+}
+
+// ------------------------------------------------------------ applying fixes
+
+func (d *run) applyFixes() {
+	for _, i := range d.staleLocks {
+		f := &d.r.Findings[i]
+		if err := os.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			f.Message += "; could not remove: " + err.Error()
+			continue
+		}
+		f.Fixed = true
+		d.r.Changes = append(d.r.Changes, Change{Action: "remove", Path: f.Path, Detail: "stale session lock"})
+	}
+	for _, i := range d.tempFiles {
+		f := &d.r.Findings[i]
+		if st, err := os.Stat(f.Path); err != nil || st.Size() != 0 {
+			continue // changed since the check: leave it
+		}
+		if err := os.Remove(f.Path); err != nil {
+			f.Message += "; could not remove: " + err.Error()
+			continue
+		}
+		f.Fixed = true
+		d.r.Changes = append(d.r.Changes, Change{Action: "remove", Path: f.Path, Detail: "empty leftover temp file"})
+	}
+	if d.cron != nil && len(d.cron.migrate) > 0 {
+		d.applyCron()
+	}
+}
+
+func marshalIndent(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+	return bytes.TrimRight(b.Bytes(), "\n")
+}

@@ -1,0 +1,126 @@
+package doctor
+
+import "encoding/json"
+
+// Severities of a finding. Warnings and errors that remain make check mode exit 1.
+const (
+	SevInfo    = "info"
+	SevWarning = "warning"
+	SevError   = "error"
+)
+
+// Sections group findings in the human report.
+const (
+	SectionStateDir    = "State directory"
+	SectionGateway     = "Gateway"
+	SectionCron        = "Cron"
+	SectionSessions    = "Sessions index"
+	SectionLocks       = "Locks and temp files"
+	SectionTranscripts = "Transcripts"
+)
+
+// Finding is one thing doctor noticed.
+type Finding struct {
+	ID       string `json:"id"`
+	Severity string `json:"severity"`
+	Path     string `json:"path"`
+	Message  string `json:"message"`
+	Fix      string `json:"fix"`
+	Section  string `json:"section"`
+	// Fixable: --fix would fix it. Fixed: this run fixed it.
+	Fixable bool `json:"fixable"`
+	Fixed   bool `json:"fixed"`
+}
+
+// Report is the result of one doctor run (the --json document).
+type Report struct {
+	StateDir string         `json:"stateDir"`
+	Era      string         `json:"era"` // "json", "sqlite", "empty"
+	Mode     string         `json:"mode"`
+	Config   string         `json:"config,omitempty"`
+	Gateway  GatewayStatus  `json:"gateway"`
+	Findings []Finding      `json:"findings"`
+	Cron     CronReport     `json:"cron"`
+	Changes  []Change       `json:"changes"`
+	Checks   []CheckSummary `json:"checks"`
+	// Refused is why --fix did not write (gateway running), "" otherwise.
+	Refused string `json:"refused,omitempty"`
+	// NeedsFix counts warnings and errors not fixed by this run.
+	Remaining int `json:"remaining"`
+}
+
+// CheckSummary is one section's status line.
+type CheckSummary struct {
+	Section string `json:"section"`
+	Status  string `json:"status"` // ok, info, warning, error, skipped
+	Detail  string `json:"detail"`
+}
+
+// Change is one file doctor wrote, removed or backed up.
+type Change struct {
+	Action string `json:"action"` // "write", "backup", "remove", "report"
+	Path   string `json:"path"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// CronReport is the cron part of the report.
+type CronReport struct {
+	Store     string    `json:"store"`
+	StateFile string    `json:"stateFile,omitempty"`
+	Layout    string    `json:"layout"` // none, inline-state, state-sidecar, sqlite
+	Jobs      []CronJob `json:"jobs"`
+	// MigrationReport is the JSON file written beside the store by --fix.
+	MigrationReport string   `json:"migrationReport,omitempty"`
+	Backups         []string `json:"backups,omitempty"`
+}
+
+// CronJob is one job as doctor saw it. Classification and Reason are null for
+// jobs whose target is not session:<key>; SessionTarget is the value before
+// any change.
+type CronJob struct {
+	ID             string          `json:"id"`
+	Name           string          `json:"name"`
+	SessionTarget  *string         `json:"sessionTarget"`
+	Classification *Classification `json:"classification"`
+	Reason         *Reason         `json:"reason"`
+	Migrated       bool            `json:"migrated"`
+	Enabled        bool            `json:"enabled"`
+	// Details for session:<key> jobs.
+	Key       string     `json:"key,omitempty"`
+	KeyRoute  *Route     `json:"keyRoute,omitempty"`
+	Target    *Route     `json:"target,omitempty"`
+	Pending   bool       `json:"pending,omitempty"`   // ELSEWHERE, --fix would migrate it
+	Blocked   string     `json:"blocked,omitempty"`   // ELSEWHERE but doctor will not migrate it: why
+	Migration *Migration `json:"migration,omitempty"` // what --fix changed (or would change)
+}
+
+// Migration records one migrated job (the report file's entries).
+type Migration struct {
+	ID                string          `json:"id"`
+	Name              string          `json:"name"`
+	AgentID           string          `json:"agentId,omitempty"`
+	Enabled           bool            `json:"enabled"`
+	OldSessionTarget  string          `json:"oldSessionTarget"`
+	NewSessionTarget  string          `json:"newSessionTarget"`
+	Key               string          `json:"key"`
+	Classification    Classification  `json:"classification"`
+	Reason            Reason          `json:"reason"`
+	KeyRoute          Route           `json:"keyRoute"`
+	Route             Route           `json:"route"`
+	DeliveryBefore    json.RawMessage `json:"deliveryBefore"`
+	DeliveryAfter     json.RawMessage `json:"deliveryAfter"`
+	RemovedSessionKey string          `json:"removedSessionKey,omitempty"`
+	UpdatedAtMs       int64           `json:"updatedAtMs"`
+	ContextLoss       string          `json:"contextLoss"`
+}
+
+// MigrationFile is the JSON report written beside the store.
+type MigrationFile struct {
+	Tool      string      `json:"tool"`
+	CreatedAt string      `json:"createdAt"`
+	StateDir  string      `json:"stateDir"`
+	Store     string      `json:"store"`
+	StateFile string      `json:"stateFile,omitempty"`
+	Backups   []string    `json:"backups"`
+	Jobs      []Migration `json:"jobs"`
+}

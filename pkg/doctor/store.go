@@ -1,0 +1,187 @@
+package doctor
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// DefaultMaxStoreBytes bounds what doctor reads into memory from one JSON
+// document (cron store, state sidecar, sessions.json). Real cron stores are a
+// few kilobytes; OpenClaw itself caps its quarantine sidecar at 8 MiB.
+const DefaultMaxStoreBytes = 32 << 20
+
+// CronStore is a JSON-era cron store: jobs.json and, in the later JSON era,
+// its jobs-state.json sidecar. Root keeps the document as read (key order,
+// unknown fields); Jobs point into it.
+type CronStore struct {
+	Path  string
+	Raw   []byte
+	Root  *Value
+	Parse ParseResult
+	// Jobs are the object entries of the "jobs" array, in order; JobIndex
+	// their positions in that array.
+	Jobs     []*Value
+	JobIndex []int
+	// Shape problems that make OpenClaw see no jobs (root not an object, jobs
+	// not an array) or skip entries; a store with Shape problems is never written.
+	Shape []string
+
+	State *StateFile // nil when there is no sidecar
+}
+
+// StateFile is jobs-state.json: {version:1, jobs:{<id>:{updatedAtMs, state, scheduleIdentity}}}.
+type StateFile struct {
+	Path  string
+	Raw   []byte
+	Root  *Value
+	Parse ParseResult
+	// Invalid says why OpenClaw would ignore the file ("" when it is used).
+	Invalid string
+}
+
+// Entry returns the sidecar entry of a job id, or nil.
+func (s *StateFile) Entry(id string) *Value {
+	if s == nil || s.Invalid != "" {
+		return nil
+	}
+	return s.Root.Get("jobs").Get(id)
+}
+
+// StatePathFor is OpenClaw's resolveStatePath: jobs.json -> jobs-state.json.
+func StatePathFor(storePath string) string {
+	if strings.HasSuffix(storePath, ".json") {
+		return strings.TrimSuffix(storePath, ".json") + "-state.json"
+	}
+	return storePath + "-state.json"
+}
+
+// FileError is a problem reading one file: missing, a directory, too large,
+// unreadable or unparsable. Line and Col are set for syntax errors.
+type FileError struct {
+	Path      string
+	Line, Col int
+	Kind      string // "directory", "too-large", "unreadable", "syntax"
+	Err       error
+}
+
+func (e *FileError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %v", e.Path, e.Line, e.Col, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.Path, e.Err)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// readDoc reads and parses one JSON/JSON5 document with a size cap.
+// A missing file gives (nil, nil, ParseResult{}, fs.ErrNotExist).
+func readDoc(path string, maxBytes int64) ([]byte, *Value, ParseResult, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxStoreBytes
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, ParseResult{}, err
+		}
+		return nil, nil, ParseResult{}, &FileError{Path: path, Kind: "unreadable", Err: err}
+	}
+	if st.IsDir() {
+		return nil, nil, ParseResult{}, &FileError{Path: path, Kind: "directory", Err: errors.New("is a directory, not a JSON file")}
+	}
+	if st.Size() > maxBytes {
+		return nil, nil, ParseResult{}, &FileError{Path: path, Kind: "too-large", Err: fmt.Errorf("%d bytes, more than the %d bytes doctor reads", st.Size(), maxBytes)}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, ParseResult{}, &FileError{Path: path, Kind: "unreadable", Err: err}
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
+	if err != nil {
+		return nil, nil, ParseResult{}, &FileError{Path: path, Kind: "unreadable", Err: err}
+	}
+	if int64(len(raw)) > maxBytes {
+		return nil, nil, ParseResult{}, &FileError{Path: path, Kind: "too-large", Err: fmt.Errorf("more than the %d bytes doctor reads", maxBytes)}
+	}
+	v, res, err := Parse(raw)
+	if err != nil {
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			return raw, nil, res, &FileError{Path: path, Line: se.Line, Col: se.Col, Kind: "syntax", Err: errors.New(se.Msg)}
+		}
+		return raw, nil, res, &FileError{Path: path, Kind: "syntax", Err: err}
+	}
+	return raw, v, res, nil
+}
+
+// LoadCronStore reads jobs.json and its sidecar. A missing store gives
+// (nil, nil). Errors are *FileError.
+func LoadCronStore(path string, maxBytes int64) (*CronStore, error) {
+	raw, root, res, err := readDoc(path, maxBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s := &CronStore{Path: path, Raw: raw, Root: root, Parse: res}
+	switch {
+	case root.Kind != Object:
+		s.Shape = append(s.Shape, fmt.Sprintf("the document is a JSON %s, not an object: OpenClaw finds no jobs in it", root.Kind))
+	case root.Get("jobs") == nil:
+		s.Shape = append(s.Shape, `no "jobs" array: OpenClaw finds no jobs in it`)
+	case root.Get("jobs").Kind != Array:
+		s.Shape = append(s.Shape, fmt.Sprintf(`"jobs" is a JSON %s, not an array: OpenClaw finds no jobs in it`, root.Get("jobs").Kind))
+	default:
+		for i, it := range root.Get("jobs").Items {
+			if it.Kind == Object {
+				s.Jobs = append(s.Jobs, it)
+				s.JobIndex = append(s.JobIndex, i)
+				continue
+			}
+			s.Shape = append(s.Shape, fmt.Sprintf("jobs[%d] is a JSON %s, not a job object", i, it.Kind))
+		}
+	}
+	statePath := StatePathFor(path)
+	sraw, sroot, sres, serr := readDoc(statePath, maxBytes)
+	switch {
+	case errors.Is(serr, fs.ErrNotExist):
+	case serr != nil:
+		s.State = &StateFile{Path: statePath, Raw: sraw, Invalid: serr.Error()}
+	default:
+		st := &StateFile{Path: statePath, Raw: sraw, Root: sroot, Parse: sres}
+		if sroot.Kind != Object {
+			st.Invalid = "not a JSON object"
+		} else if v := sroot.Get("version"); v == nil || v.Kind != Number || v.Num != 1 {
+			st.Invalid = `"version" is not 1`
+		} else if j := sroot.Get("jobs"); j == nil || j.Kind != Object {
+			st.Invalid = `"jobs" is not an object`
+		}
+		s.State = st
+	}
+	return s, nil
+}
+
+// JobID is the job's id (or legacy jobId) when it is a string.
+func JobID(job *Value) string {
+	if id, ok := job.StringOf("id"); ok {
+		return id
+	}
+	if id, ok := job.StringOf("jobId"); ok {
+		return id
+	}
+	return ""
+}
+
+// Writable reports why the store must not be written, or "".
+func (s *CronStore) Writable() string {
+	if len(s.Shape) > 0 {
+		return s.Shape[0]
+	}
+	return ""
+}

@@ -1,0 +1,568 @@
+package repair
+
+import (
+	"bytes"
+	"encoding/base64"
+	"strings"
+)
+
+// Entry is one parsed transcript value (a whole line, or one entry salvaged
+// from a damaged line) with the raw values of the fields the rules read.
+// Like JSON.parse, a key given twice counts with its last value.
+type Entry struct {
+	B      []byte // the entry's bytes
+	Object bool   // the value is a JSON object
+
+	Type, ID, ParentID, Timestamp []byte // raw values; nil when absent
+	parentStart, parentEnd        int
+
+	// Message is the raw "message" value (nil when absent); the fields below
+	// come from it when it is an object.
+	Message                                                                []byte
+	Role, Content, StopReason, API, Provider, Model, ToolCallID, ToolUseID []byte
+	contentStart, contentEnd                                               int
+}
+
+// ParseEntry reads the fields of one JSON value. b must be valid JSON (it is
+// only called on what jsonl.Valid accepted); on anything else the fields it
+// could not reach stay nil.
+func ParseEntry(b []byte) *Entry {
+	e := &Entry{B: b}
+	i := skipWS(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return e
+	}
+	e.Object = true
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return e
+	}
+	for i < len(b) {
+		if b[i] != '"' {
+			return e
+		}
+		ke := skipString(b, i)
+		if ke < 0 {
+			return e
+		}
+		key := b[i+1 : ke-1]
+		i = skipWS(b, ke)
+		if i >= len(b) || b[i] != ':' {
+			return e
+		}
+		vs := skipWS(b, i+1)
+		var ve int
+		if len(key) == 7 && keyIs(key, "message") && vs < len(b) && b[vs] == '{' {
+			e.resetMessage()
+			end, ok := eachMember(b, vs, e.messageMember)
+			if !ok {
+				return e
+			}
+			ve = end
+		} else {
+			ve = skipValue(b, vs)
+			if ve < 0 {
+				return e
+			}
+		}
+		v := b[vs:ve]
+		switch {
+		case keyIs(key, "type"):
+			e.Type = v
+		case keyIs(key, "id"):
+			e.ID = v
+		case keyIs(key, "parentId"):
+			e.ParentID, e.parentStart, e.parentEnd = v, vs, ve
+		case keyIs(key, "timestamp"):
+			e.Timestamp = v
+		case keyIs(key, "message"):
+			if v[0] != '{' {
+				e.resetMessage()
+			}
+			e.Message = v
+		}
+		i = skipWS(b, ve)
+		if i >= len(b) {
+			return e
+		}
+		if b[i] == ',' {
+			i = skipWS(b, i+1)
+			continue
+		}
+		return e
+	}
+	return e
+}
+
+func (e *Entry) resetMessage() {
+	e.Role, e.Content, e.StopReason, e.API, e.Provider, e.Model, e.ToolCallID, e.ToolUseID = nil, nil, nil, nil, nil, nil, nil, nil
+	e.contentStart, e.contentEnd = 0, 0
+}
+
+func (e *Entry) messageMember(m member) bool {
+	v := e.B[m.start:m.end]
+	switch string(m.key) {
+	case "role":
+		e.Role = v
+	case "content":
+		e.Content, e.contentStart, e.contentEnd = v, m.start, m.end
+	case "stopReason":
+		e.StopReason = v
+	case "api":
+		e.API = v
+	case "provider":
+		e.Provider = v
+	case "model":
+		e.Model = v
+	case "toolCallId":
+		e.ToolCallID = v
+	case "toolUseId":
+		e.ToolUseID = v
+	default:
+		if bytes.IndexByte(m.key, '\\') >= 0 {
+			for _, k := range []string{"role", "content", "stopReason", "api", "provider", "model", "toolCallId", "toolUseId"} {
+				if keyIs(m.key, k) {
+					return e.messageMember(member{key: []byte(k), start: m.start, end: m.end})
+				}
+			}
+		}
+	}
+	return true
+}
+
+// IsMessage is entry.type === "message".
+func (e *Entry) IsMessage() bool { return e.Object && strIs(e.Type, "message") }
+
+// messageIsObject is JavaScript's `entry.message && typeof entry.message === "object"`
+// (arrays count; null does not).
+func (e *Entry) messageIsObject() bool {
+	return len(e.Message) > 0 && (e.Message[0] == '{' || e.Message[0] == '[')
+}
+
+// messageHasFields: the message is a real object whose members were read.
+func (e *Entry) messageHasFields() bool { return len(e.Message) > 0 && e.Message[0] == '{' }
+
+// IsHeader is OpenClaw's repair header check: type "session" and a non-empty string id.
+func (e *Entry) IsHeader() bool {
+	if !e.Object || !strIs(e.Type, "session") {
+		return false
+	}
+	id, ok := strValue(e.ID)
+	return ok && id != ""
+}
+
+// IDString returns the entry's id when it is a string.
+func (e *Entry) IDString() (string, bool) { return strValue(e.ID) }
+
+// ParentString returns parentId when it is a string.
+func (e *Entry) ParentString() (string, bool) { return strValue(e.ParentID) }
+
+func (e *Entry) roleIs(role string) bool { return e.messageHasFields() && strIs(e.Role, role) }
+
+// withContent returns the entry's bytes with message.content replaced.
+func (e *Entry) withContent(content []byte) []byte {
+	out := make([]byte, 0, len(e.B)-(e.contentEnd-e.contentStart)+len(content))
+	out = append(out, e.B[:e.contentStart]...)
+	out = append(out, content...)
+	return append(out, e.B[e.contentEnd:]...)
+}
+
+// withParent returns the entry's bytes with parentId replaced by raw JSON.
+func (e *Entry) withParent(parent []byte) []byte {
+	out := make([]byte, 0, len(e.B)+len(parent))
+	out = append(out, e.B[:e.parentStart]...)
+	out = append(out, parent...)
+	return append(out, e.B[e.parentEnd:]...)
+}
+
+// EntryFix is what an entry rule decided.
+type EntryFix struct {
+	Drop       bool   // drop the entry
+	NewContent []byte // new message.content (nil: unchanged)
+	Count      int    // how many things the rule changed (0: it did not fire)
+	Detail     string // for the quarantine file
+}
+
+// fixInvalidRole: later OpenClaw's isStructurallyInvalidMessageEntry.
+func fixInvalidRole(e *Entry) EntryFix {
+	if !e.IsMessage() {
+		return EntryFix{}
+	}
+	if !e.messageIsObject() {
+		return EntryFix{Drop: true, Count: 1, Detail: "message entry without a message object"}
+	}
+	role, ok := strValue(e.Role)
+	if !e.messageHasFields() || !ok || jsBlank(role) {
+		return EntryFix{Drop: true, Count: 1, Detail: "message without a non-blank string role"}
+	}
+	return EntryFix{}
+}
+
+// fixEmptyAssistantError: isAssistantEntryWithEmptyContent.
+func fixEmptyAssistantError(e *Entry) EntryFix {
+	if !e.IsMessage() || !e.roleIs("assistant") || !strIs(e.StopReason, "error") {
+		return EntryFix{}
+	}
+	if !isEmptyArray(e.Content) {
+		return EntryFix{}
+	}
+	return EntryFix{NewContent: []byte(`[{"type":"text","text":"` + StreamErrorFallbackText + `"}]`), Count: 1,
+		Detail: "assistant error turn with empty content"}
+}
+
+func isEmptyArray(v []byte) bool {
+	if len(v) < 2 || v[0] != '[' {
+		return false
+	}
+	return skipWS(v, 1) == len(v)-1
+}
+
+// fixBlankUser: repairUserEntryWithBlankTextContent (applies to role "user").
+func fixBlankUser(e *Entry) EntryFix {
+	if !e.IsMessage() || !e.roleIs("user") {
+		return EntryFix{}
+	}
+	nc, ok := blankUserContent(e.Content)
+	if !ok {
+		return EntryFix{}
+	}
+	return EntryFix{NewContent: nc, Count: 1, Detail: "blank user text"}
+}
+
+// blankUserContent returns the rewritten content and true when the rule fires.
+func blankUserContent(content []byte) ([]byte, bool) {
+	switch valueKind(content) {
+	case '"':
+		s, _ := strValue(content)
+		if !jsBlank(s) {
+			return nil, false
+		}
+		return []byte(`"` + BlankUserFallbackText + `"`), true
+	case '[':
+	default:
+		return nil, false
+	}
+	var kept [][]byte
+	touched := false
+	eachElement(content, 0, func(s, end int) bool {
+		el := content[s:end]
+		if isBlankTextBlock(el) {
+			touched = true
+			return true
+		}
+		kept = append(kept, el)
+		return true
+	})
+	if len(kept) == 0 {
+		return []byte(`[{"type":"text","text":"` + BlankUserFallbackText + `"}]`), true
+	}
+	if !touched {
+		return nil, false
+	}
+	return joinArray(kept), true
+}
+
+func joinArray(els [][]byte) []byte {
+	n := 2
+	for _, el := range els {
+		n += len(el) + 1
+	}
+	out := make([]byte, 0, n)
+	out = append(out, '[')
+	for i, el := range els {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, el...)
+	}
+	return append(out, ']')
+}
+
+// blockFields reads the fields of a content block object.
+type block struct {
+	isObject                                     bool
+	typ, text, data, mimeType, mediaType, media_ []byte
+	id, name                                     []byte
+}
+
+func parseBlock(el []byte) block {
+	var bl block
+	if len(el) == 0 || el[0] != '{' {
+		return bl
+	}
+	bl.isObject = true
+	eachMember(el, 0, func(m member) bool {
+		v := el[m.start:m.end]
+		switch {
+		case keyIs(m.key, "type"):
+			bl.typ = v
+		case keyIs(m.key, "text"):
+			bl.text = v
+		case keyIs(m.key, "data"):
+			bl.data = v
+		case keyIs(m.key, "mimeType"):
+			bl.mimeType = v
+		case keyIs(m.key, "mediaType"):
+			bl.mediaType = v
+		case keyIs(m.key, "media_type"):
+			bl.media_ = v
+		case keyIs(m.key, "id"):
+			bl.id = v
+		case keyIs(m.key, "name"):
+			bl.name = v
+		}
+		return true
+	})
+	return bl
+}
+
+func isBlankTextBlock(el []byte) bool {
+	bl := parseBlock(el)
+	if !bl.isObject || !strIs(bl.typ, "text") {
+		return false
+	}
+	s, ok := strValue(bl.text)
+	return ok && jsBlank(s)
+}
+
+// fixCorruptedImages: later OpenClaw's repairEntryWithCorruptedImageBlocks.
+func fixCorruptedImages(e *Entry) EntryFix {
+	if !e.IsMessage() || !e.messageHasFields() {
+		return EntryFix{}
+	}
+	nc, n := corruptedImageContent(e.Content)
+	if n == 0 {
+		return EntryFix{}
+	}
+	return EntryFix{NewContent: nc, Count: n, Detail: "corrupted base64 image"}
+}
+
+func corruptedImageContent(content []byte) ([]byte, int) {
+	if valueKind(content) != '[' || !bytes.Contains(content, []byte("image")) {
+		return nil, 0
+	}
+	var els [][]byte
+	n := 0
+	eachElement(content, 0, func(s, end int) bool {
+		el := content[s:end]
+		if isCorruptedImageBlock(el) {
+			n++
+			el = []byte(`{"type":"text","text":"` + CorruptedImageFallbackText + `"}`)
+		}
+		els = append(els, el)
+		return true
+	})
+	if n == 0 {
+		return nil, 0
+	}
+	return joinArray(els), n
+}
+
+func isCorruptedImageBlock(el []byte) bool {
+	bl := parseBlock(el)
+	if !bl.isObject || !strIs(bl.typ, "image") || valueKind(bl.data) != '"' {
+		return false
+	}
+	mime := ""
+	for _, v := range [][]byte{bl.mimeType, bl.mediaType, bl.media_} {
+		if s, ok := strValue(v); ok && isImageMime(s) {
+			mime = s
+			break
+		}
+	}
+	if mime == "" {
+		return false
+	}
+	data, _ := strValue(bl.data)
+	for i := 0; i < len(data); i++ {
+		if data[i] >= 0x80 {
+			return true // containsNonAscii
+		}
+	}
+	return !validInlineImage(data)
+}
+
+func isImageMime(s string) bool {
+	s = strings.TrimFunc(s, jsSpace)
+	return len(s) >= 6 && strings.EqualFold(s[:6], "image/")
+}
+
+// validInlineImage is sanitizeInlineImageBase64 for ASCII data: canonical
+// base64 (white space and control characters ignored, at most two '=' at the
+// end, a multiple of four characters) whose first 128 characters decode to a
+// known image signature.
+func validInlineImage(data string) bool {
+	head := make([]byte, 0, 128)
+	n, padding, sawPadding := 0, 0, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if c <= 32 {
+			continue
+		}
+		if c == '=' {
+			padding++
+			if padding > 2 {
+				return false
+			}
+			sawPadding = true
+		} else if sawPadding || !isBase64Char(c) {
+			return false
+		}
+		n++
+		if len(head) < 128 {
+			head = append(head, c)
+		}
+	}
+	if n == 0 || n%4 != 0 {
+		return false
+	}
+	return sniffImage(decodeLenient(string(head)))
+}
+
+func isBase64Char(c byte) bool {
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/'
+}
+
+// decodeLenient decodes base64 the way Node's Buffer.from does for
+// canonical input (stops at padding, ignores trailing bits).
+func decodeLenient(s string) []byte {
+	s = strings.TrimRight(s, "=")
+	out, err := base64.RawStdEncoding.DecodeString(s)
+	if err != nil {
+		// trailing partial quantum: decode what can be decoded
+		for len(s) > 0 && err != nil {
+			s = s[:len(s)-1]
+			out, err = base64.RawStdEncoding.DecodeString(s)
+		}
+	}
+	return out
+}
+
+func sniffImage(b []byte) bool {
+	switch {
+	case len(b) >= 8 && bytes.Equal(b[:8], []byte{0x89, 'P', 'N', 'G', 0x0d, 0x0a, 0x1a, 0x0a}):
+		return true
+	case len(b) >= 3 && b[0] == 0xff && b[1] == 0xd8 && b[2] == 0xff:
+		return true
+	case len(b) >= 12 && string(b[:4]) == "RIFF" && string(b[8:12]) == "WEBP":
+		return true
+	case len(b) >= 6 && (string(b[:6]) == "GIF87a" || string(b[:6]) == "GIF89a"):
+		return true
+	case len(b) >= 2 && b[0] == 'B' && b[1] == 'M':
+		return true
+	}
+	if len(b) < 12 || string(b[4:8]) != "ftyp" {
+		return false
+	}
+	brands := []string{string(b[8:12])}
+	for off := 16; off+4 <= len(b); off += 4 {
+		brands = append(brands, string(b[off:off+4]))
+	}
+	for _, br := range brands {
+		switch br {
+		case "heic", "heix", "hevc", "hevx", "heis", "heim", "hevm", "hevs", "mif1", "msf1":
+			return true
+		}
+	}
+	return false
+}
+
+// toolCall is one tool call of an assistant message.
+type toolCall struct {
+	id, name string
+	hasName  bool
+}
+
+// toolCalls is extractToolCallsFromAssistant.
+func toolCalls(content []byte) []toolCall {
+	if valueKind(content) != '[' {
+		return nil
+	}
+	var out []toolCall
+	eachElement(content, 0, func(s, end int) bool {
+		bl := parseBlock(content[s:end])
+		if !bl.isObject {
+			return true
+		}
+		id, ok := strValue(bl.id)
+		if !ok || id == "" || valueKind(bl.id) != '"' {
+			return true
+		}
+		t, ok := strValue(bl.typ)
+		if !ok || valueKind(bl.typ) != '"' || (t != "toolCall" && t != "toolUse" && t != "functionCall") {
+			return true
+		}
+		tc := toolCall{id: id}
+		if valueKind(bl.name) == '"' {
+			tc.name, _ = strValue(bl.name)
+			tc.hasName = true
+		}
+		out = append(out, tc)
+		return true
+	})
+	return out
+}
+
+// toolResultID is extractToolResultId for a toolResult message.
+func (e *Entry) toolResultID() (string, bool) {
+	if !e.IsMessage() || !e.roleIs("toolResult") {
+		return "", false
+	}
+	if valueKind(e.ToolCallID) == '"' {
+		if s, _ := strValue(e.ToolCallID); s != "" {
+			return s, true
+		}
+	}
+	if valueKind(e.ToolUseID) == '"' {
+		if s, _ := strValue(e.ToolUseID); s != "" {
+			return s, true
+		}
+	}
+	return "", false
+}
+
+func trimmedStr(v []byte) string {
+	if valueKind(v) != '"' {
+		return ""
+	}
+	s, _ := strValue(v)
+	return strings.TrimFunc(s, jsSpace)
+}
+
+func (e *Entry) stoppedByErrorOrAbort() bool {
+	return strIs(e.StopReason, "error") || strIs(e.StopReason, "aborted")
+}
+
+// isCodeModeCandidate: isCodeModeToolCallRepairCandidate (V5 predicate) or
+// its V4 spelling for 2026.5-era files (openai-codex-responses / openai-codex).
+func (e *Entry) isCodeModeCandidate() bool {
+	if !e.IsMessage() || !e.roleIs("assistant") || e.stoppedByErrorOrAbort() {
+		return false
+	}
+	return (strIs(e.API, "openai-chatgpt-responses") && strIs(e.Provider, "openai")) ||
+		(strIs(e.API, "openai-codex-responses") && strIs(e.Provider, "openai-codex"))
+}
+
+// isResponsesMessageToolCandidate: isResponsesMessageToolRepairCandidate.
+func (e *Entry) isResponsesMessageToolCandidate() bool {
+	if !e.IsMessage() || !e.roleIs("assistant") || e.stoppedByErrorOrAbort() {
+		return false
+	}
+	switch trimmedStr(e.API) {
+	case "openai-responses", "azure-openai-responses", "openai-codex-responses":
+		return true
+	}
+	return false
+}
+
+// isDeliveryMirror: isTranscriptOnlyDeliveryMirrorEntry.
+func (e *Entry) isDeliveryMirror() bool {
+	if !e.IsMessage() || !e.roleIs("assistant") {
+		return false
+	}
+	if trimmedStr(e.Provider) != "openclaw" {
+		return false
+	}
+	m := trimmedStr(e.Model)
+	return m == "delivery-mirror" || m == "gateway-injected"
+}

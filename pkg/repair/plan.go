@@ -1,0 +1,842 @@
+package repair
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/openclaw-tools/oc/pkg/jsonl"
+)
+
+// Options tune planning and applying.
+type Options struct {
+	Rules RuleSet // "" means RuleSetAll
+	// Now is the clock for synthetic entries (tool results); nil: time.Now.
+	Now func() time.Time
+	// NewID makes the id of a synthetic entry ("repair-" + NewID()); nil: a random UUID v4.
+	NewID func() string
+	// SessionID overrides the id a rebuilt header gets (default: the UUID in the file name).
+	SessionID string
+}
+
+func (o Options) set() RuleSet {
+	if o.Rules == "" {
+		return RuleSetAll
+	}
+	return o.Rules
+}
+
+func (o Options) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
+}
+
+func (o Options) newID() string {
+	if o.NewID != nil {
+		return o.NewID()
+	}
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// Skip reasons: OpenClaw's, for files it leaves alone.
+const (
+	SkipInvalidHeader = "invalid session header"
+	SkipEmpty         = "empty session file"
+)
+
+// Change is one changed line: which rules changed it, and how.
+type Change struct {
+	Line   int64    `json:"line"`
+	Rules  []string `json:"rules"`
+	Detail string   `json:"detail,omitempty"`
+}
+
+// Plan is what repair would do to one file. PlanFile makes it without
+// writing anything; ApplyFile carries it out.
+type Plan struct {
+	Path    string    `json:"path"`
+	RuleSet RuleSet   `json:"ruleSet"`
+	Size    int64     `json:"size"`
+	ModTime time.Time `json:"-"`
+	Lines   int64     `json:"lines"`   // physical lines
+	Entries int64     `json:"entries"` // entries the repaired file holds
+	// Counts is each rule's count (lines, entries or blocks, as OpenClaw counts).
+	Counts map[string]int `json:"rules"`
+	// LineNums are the (original, 1-based) line numbers each rule touched.
+	LineNums map[string][]int64 `json:"lines_by_rule"`
+	// Skipped says why nothing will be changed although rules fired
+	// (OpenClaw's "invalid session header", "empty session file").
+	Skipped string `json:"skipped,omitempty"`
+	// Changes lists every changed line in order.
+	Changes []Change `json:"changes,omitempty"`
+
+	edits       []*edit
+	finalNL     bool // add a newline after an untouched last line that lacks one
+	compression jsonl.Compression
+}
+
+// Changed reports whether applying the plan would change the file.
+func (p *Plan) Changed() bool { return p.Skipped == "" && len(p.edits) > 0 }
+
+// NeedsAttention reports whether the file is damaged: it would change, or it
+// is damaged in a way the rule set leaves alone.
+func (p *Plan) NeedsAttention() bool { return len(p.Counts) > 0 || p.Skipped == SkipInvalidHeader }
+
+// edit is the change to one physical line.
+type edit struct {
+	line int64
+	term jsonl.Terminator
+	// keep: the original line is written as it is (only insertions around it).
+	keep   bool
+	orig   []byte   // the original bytes (for the quarantine file) when !keep
+	pieces []piece  // what replaces the line when !keep
+	before [][]byte // lines inserted before it
+	hits   []hit
+}
+
+type piece struct {
+	b     []byte
+	after [][]byte // lines inserted after this piece
+}
+
+type hit struct {
+	rule   string
+	count  int
+	detail string
+}
+
+func (ed *edit) add(rule string, count int, detail string) {
+	ed.hits = append(ed.hits, hit{rule, count, detail})
+}
+
+// quarantined: the line was dropped or rewritten, so its original goes to the quarantine file.
+func (ed *edit) quarantined() bool { return !ed.keep }
+
+func hashStr(s string) uint64 {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(s))
+	return h.Sum64()
+}
+
+// lostRec is an entry that will not survive (cut off, or dropped by a rule).
+type lostRec struct {
+	parentKnown, parentNull bool
+	parent                  string
+	before                  string // the nearest surviving entry before it
+	beforeOK                bool
+}
+
+// candidate is an assistant turn the tool-result rules look at.
+type candidate struct {
+	ed           *edit
+	piece        int
+	id           string
+	idOK         bool
+	calls        []toolCall
+	codeMode     bool
+	mirrorRule   bool
+	nextIsMirror bool
+}
+
+// planner holds the state of one planning pass.
+type planner struct {
+	opts Options
+	set  RuleSet
+	plan *Plan
+	name string
+
+	editAt map[int64]*edit
+
+	entries     int64
+	first       *Entry // the first surviving entry
+	firstEdit   *edit
+	firstPiece  int
+	firstLineNo int64
+	firstLine   []byte // its line, when the line is otherwise untouched
+	firstTerm   jsonl.Terminator
+	lostBefore  *edit // the first lost line before the first entry
+	lostFrag    *fragment
+	headerIssue bool
+
+	// tree (RuleSetAll)
+	seen     map[uint64]struct{}
+	lost     map[uint64]lostRec
+	lastSurv string
+	lastOK   bool
+	gap      *lostRec
+
+	// tool results (RuleSetAll)
+	results     map[uint64]struct{}
+	cands       []*candidate
+	pendingNext *candidate
+}
+
+// PlanFile reads path (plain, .gz or .zst) and returns what repair would do.
+// It never writes.
+func PlanFile(path string, opts Options) (*Plan, error) {
+	src, err := jsonl.Open(path, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	var mod time.Time
+	if st, err := os.Stat(path); err == nil {
+		mod = st.ModTime()
+	}
+	p, err := PlanReader(src, path, opts)
+	if err != nil {
+		return nil, err
+	}
+	p.Size = src.Size
+	p.ModTime = mod
+	p.compression = src.Compression
+	return p, nil
+}
+
+// PlanReader plans the repair of the transcript read from r; name is used for
+// messages and for the session id of a rebuilt header.
+func PlanReader(r io.Reader, name string, opts Options) (*Plan, error) {
+	pl := &planner{
+		opts:   opts,
+		set:    opts.set(),
+		plan:   &Plan{Path: name, RuleSet: opts.set(), Counts: map[string]int{}, LineNums: map[string][]int64{}},
+		name:   name,
+		editAt: map[int64]*edit{},
+	}
+	if pl.set != RuleSetAll && pl.set != RuleSetOpenClaw {
+		return nil, fmt.Errorf("unknown rule set %q", pl.set)
+	}
+	if pl.set == RuleSetAll {
+		pl.seen = map[uint64]struct{}{}
+		pl.lost = map[uint64]lostRec{}
+		pl.results = map[uint64]struct{}{}
+	}
+	rd := jsonl.NewReader(r)
+	var lastLine int64
+	var lastTerm jsonl.Terminator
+	var lastBlank bool
+	for {
+		ln, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s:%w", name, err)
+		}
+		lastLine, lastTerm, lastBlank = ln.Num, ln.Term, false
+		if len(ln.Data) == 0 || (ln.Data[0] != '{' && jsBlankBytes(ln.Data)) {
+			lastBlank = true
+			continue
+		}
+		pl.line(ln)
+	}
+	pl.plan.Lines = lastLine
+	pl.finish()
+	if pl.plan.Changed() && lastTerm == jsonl.TermNone && !lastBlank {
+		if _, edited := pl.editAt[lastLine]; !edited {
+			pl.plan.finalNL = true
+		}
+	}
+	return pl.plan, nil
+}
+
+func (pl *planner) getEdit(ln jsonl.Line) *edit {
+	if ed, ok := pl.editAt[ln.Num]; ok {
+		return ed
+	}
+	ed := &edit{line: ln.Num, term: ln.Term, keep: true}
+	pl.editAt[ln.Num] = ed
+	return ed
+}
+
+// replaceEdit makes the line's edit a replacement (the original is kept for quarantine).
+func (pl *planner) replaceEdit(ln jsonl.Line) *edit {
+	ed := pl.getEdit(ln)
+	if ed.keep {
+		ed.keep = false
+		ed.orig = append([]byte(nil), ln.Data...)
+	}
+	return ed
+}
+
+func (pl *planner) line(ln jsonl.Line) {
+	data := ln.Data
+	if jsonl.Valid(data) {
+		pl.entry(ln, nil, 0, data, false)
+		return
+	}
+	if pl.set == RuleSetOpenClaw {
+		ed := pl.replaceEdit(ln)
+		ed.add(RuleMalformedLine, 1, "line does not parse as JSON")
+		pl.noteLost(ed, nil)
+		return
+	}
+	s := salvage(data)
+	if len(s.pieces) == 0 {
+		ed := pl.replaceEdit(ln)
+		ed.add(RuleMalformedLine, 1, malformedDetail(ln))
+		var f *fragment
+		if len(s.fragment) > 0 {
+			f = &s.fragment[0]
+		}
+		pl.noteLost(ed, f)
+		for i := range s.fragment {
+			pl.lostFragment(s.fragment[i])
+		}
+		return
+	}
+	ed := pl.replaceEdit(ln)
+	if s.garbage == 0 {
+		ed.add(RuleSalvageGlued, 1, fmt.Sprintf("%d entries glued on one line split apart", len(s.pieces)))
+	} else {
+		d := fmt.Sprintf("kept %d entr%s, quarantined %d byte(s) around", len(s.pieces), plural(len(s.pieces), "y", "ies"), s.garbage)
+		if s.nuls > 0 {
+			d += fmt.Sprintf(" (%d NUL)", s.nuls)
+		}
+		ed.add(RuleSalvageGarbage, 1, d)
+	}
+	// Fragments before the first piece come first in file order.
+	for i := range s.fragment {
+		pl.lostFragment(s.fragment[i])
+	}
+	for i, pc := range s.pieces {
+		pl.entry(ln, ed, i, data[pc[0]:pc[1]], true)
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func malformedDetail(ln jsonl.Line) string {
+	if ln.Term == jsonl.TermNone {
+		return "cut-off last line does not parse as JSON"
+	}
+	if bytes.Equal(bytes.TrimSpace(ln.Data), []byte("undefined")) {
+		return "literal undefined"
+	}
+	return "line does not parse as JSON"
+}
+
+// noteLost records a dropped line before any entry (a damaged header candidate).
+func (pl *planner) noteLost(ed *edit, f *fragment) {
+	if pl.first == nil && pl.lostBefore == nil {
+		pl.lostBefore = ed
+		pl.lostFrag = f
+	}
+}
+
+// lostFragment registers a cut-off entry for the tree rule.
+func (pl *planner) lostFragment(f fragment) {
+	if pl.set != RuleSetAll || f.typ() == "session" {
+		return
+	}
+	rec := lostRec{before: pl.lastSurv, beforeOK: pl.lastOK}
+	if v, ok := f.fields["parentId"]; ok {
+		if string(v) == "null" {
+			rec.parentKnown, rec.parentNull = true, true
+		} else if s, ok := strValue(v); ok && valueKind(v) == '"' {
+			rec.parentKnown, rec.parent = true, s
+		}
+	}
+	if v, ok := f.fields["id"]; ok && valueKind(v) == '"' {
+		id, _ := strValue(v)
+		pl.lost[hashStr(id)] = rec
+		return
+	}
+	// The id itself was lost: the next entry is presumed to be its child.
+	pl.gap = &rec
+}
+
+// entry runs the entry rules on one parsed value. ed is the line's edit when
+// the line is already being replaced (salvage), else nil.
+func (pl *planner) entry(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, salvaged bool) {
+	e := ParseEntry(b)
+	all := pl.set == RuleSetAll
+	out := b
+	changed := false
+	var hits []hit
+
+	if salvaged && all {
+		if id, ok := e.IDString(); ok && valueKind(e.ID) == '"' {
+			if _, dup := pl.seen[hashStr(id)]; dup {
+				ed.add(RuleDuplicateSalvage, 1, "salvaged entry repeats id "+strconv.Quote(id))
+				return
+			}
+		}
+	}
+	if all {
+		if fx := fixInvalidRole(e); fx.Drop {
+			if ed == nil {
+				ed = pl.replaceEdit(ln)
+			}
+			ed.add(RuleInvalidMessageRole, 1, fx.Detail)
+			pl.droppedEntry(e)
+			if pl.first == nil && pl.lostBefore == nil {
+				pl.lostBefore = ed
+			}
+			return
+		}
+	}
+	if fx := fixEmptyAssistantError(e); fx.Count > 0 {
+		out, changed = e.withContent(fx.NewContent), true
+		hits = append(hits, hit{RuleEmptyAssistantError, 1, fx.Detail})
+	} else if e.IsMessage() {
+		content := e.Content
+		if all && e.messageHasFields() {
+			if nc, n := corruptedImageContent(content); n > 0 {
+				content = nc
+				hits = append(hits, hit{RuleCorruptedImage, n, fmt.Sprintf("%d corrupted image block(s)", n)})
+			}
+		}
+		if e.roleIs("user") {
+			if nc, ok := blankUserContent(content); ok {
+				content = nc
+				hits = append(hits, hit{RuleBlankUserText, 1, "blank user text"})
+			}
+		}
+		if len(hits) > 0 {
+			out, changed = e.withContent(content), true
+		}
+	}
+
+	// The first surviving entry decides about the header.
+	if pl.first == nil {
+		pl.first = e
+		pl.firstLineNo = ln.Num
+		pl.firstPiece = pieceIdx
+		if !e.IsHeader() {
+			pl.headerIssue = true
+			if ed == nil && !changed {
+				pl.firstLine = append([]byte(nil), ln.Data...)
+				pl.firstTerm = ln.Term
+			}
+		}
+	}
+	header := pl.first == e && e.IsHeader()
+
+	// Tree: re-link an entry whose parent was lost.
+	if all && !header {
+		if target, ok := pl.relinkTarget(e); ok {
+			if changed {
+				e2 := ParseEntry(out)
+				out = e2.withParent(target)
+			} else {
+				out = e.withParent(target)
+			}
+			changed = true
+			hits = append(hits, hit{RuleRelinkParent, 1, "parentId " + string(e.ParentID) + " was lost; re-linked to " + string(target)})
+		}
+	}
+
+	if changed || ed != nil {
+		if ed == nil {
+			ed = pl.replaceEdit(ln)
+			// a line that is valid JSON: one piece
+		}
+		for _, h := range hits {
+			ed.add(h.rule, h.count, h.detail)
+		}
+		if !changed {
+			out = append([]byte(nil), out...) // a salvaged piece still points into the reader's buffer
+		}
+		ed.pieces = append(ed.pieces, piece{b: out})
+		pieceIdx = len(ed.pieces) - 1
+	}
+	if pl.first == e {
+		pl.firstEdit = ed
+		pl.firstPiece = pieceIdx
+	}
+	pl.entries++
+
+	if !all {
+		return
+	}
+	// Tree bookkeeping.
+	if !header {
+		if id, ok := e.IDString(); ok && valueKind(e.ID) == '"' {
+			pl.seen[hashStr(id)] = struct{}{}
+			pl.lastSurv, pl.lastOK = id, true
+		}
+	}
+	// Tool results and candidates.
+	if id, ok := e.toolResultID(); ok {
+		pl.results[hashStr(id)] = struct{}{}
+	}
+	if e.IsMessage() && e.messageIsObject() {
+		if pl.pendingNext != nil {
+			pl.pendingNext.nextIsMirror = e.isDeliveryMirror()
+			pl.pendingNext = nil
+		}
+		code, mirror := e.isCodeModeCandidate(), e.isResponsesMessageToolCandidate()
+		if code || mirror {
+			if calls := toolCalls(e.Content); len(calls) > 0 {
+				c := &candidate{ed: ed, piece: pieceIdx, calls: calls, codeMode: code, mirrorRule: mirror}
+				c.id, c.idOK = e.IDString()
+				c.idOK = c.idOK && valueKind(e.ID) == '"'
+				if ed == nil {
+					c.ed = pl.getEdit(ln)
+					c.piece = -1
+				}
+				pl.cands = append(pl.cands, c)
+				if mirror {
+					pl.pendingNext = c
+				}
+			}
+		}
+	}
+}
+
+// droppedEntry registers an entry a rule dropped, for the tree rule.
+func (pl *planner) droppedEntry(e *Entry) {
+	if e.IsHeader() {
+		return
+	}
+	f := fragment{fields: map[string][]byte{"type": e.Type}}
+	if e.ID != nil {
+		f.fields["id"] = e.ID
+	}
+	if e.ParentID != nil {
+		f.fields["parentId"] = e.ParentID
+	}
+	if f.fields["type"] == nil {
+		f.fields["type"] = []byte(`"message"`)
+	}
+	pl.lostFragment(f)
+}
+
+// relinkTarget decides whether e's parent was lost and, if so, the raw JSON of its new parentId.
+func (pl *planner) relinkTarget(e *Entry) ([]byte, bool) {
+	gap := pl.gap
+	pl.gap = nil
+	p, ok := e.ParentString()
+	if !ok || valueKind(e.ParentID) != '"' {
+		return nil, false
+	}
+	if _, seen := pl.seen[hashStr(p)]; seen {
+		return nil, false
+	}
+	rec, lost := pl.lost[hashStr(p)]
+	if !lost {
+		if gap == nil {
+			return nil, false // an orphan OpenClaw wrote itself: not ours to guess
+		}
+		rec = *gap
+		rec.parentKnown = false
+	}
+	for hops := 0; hops < 10000; hops++ {
+		if !rec.parentKnown {
+			break
+		}
+		if rec.parentNull {
+			return []byte("null"), true
+		}
+		if _, seen := pl.seen[hashStr(rec.parent)]; seen {
+			return jsonString(rec.parent), true
+		}
+		next, ok := pl.lost[hashStr(rec.parent)]
+		if !ok {
+			break
+		}
+		rec = next
+	}
+	if rec.beforeOK {
+		return jsonString(rec.before), true
+	}
+	return []byte("null"), true
+}
+
+// finish runs the file rules (header, tool results) and fills the report fields.
+func (pl *planner) finish() {
+	p := pl.plan
+	if pl.first == nil {
+		p.Skipped = SkipEmpty
+	} else if pl.headerIssue {
+		if pl.set == RuleSetOpenClaw {
+			p.Skipped = SkipInvalidHeader
+		} else {
+			pl.rebuildHeader()
+		}
+	}
+	if pl.set == RuleSetAll && p.Skipped == "" {
+		pl.insertToolResults()
+	}
+	// Collect the edits that change something, in line order.
+	for _, ed := range pl.editAt {
+		if len(ed.hits) == 0 && ed.keep && len(ed.before) == 0 && !hasAfter(ed) {
+			continue
+		}
+		p.edits = append(p.edits, ed)
+	}
+	sortEdits(p.edits)
+	for _, ed := range p.edits {
+		var rules []string
+		var details []string
+		for _, h := range ed.hits {
+			p.Counts[h.rule] += h.count
+			if n := p.LineNums[h.rule]; len(n) == 0 || n[len(n)-1] != ed.line {
+				p.LineNums[h.rule] = append(n, ed.line)
+			}
+			if !containsStr(rules, h.rule) {
+				rules = append(rules, h.rule)
+			}
+			if h.detail != "" {
+				details = append(details, h.detail)
+			}
+		}
+		p.Changes = append(p.Changes, Change{Line: ed.line, Rules: rules, Detail: joinDetails(details)})
+	}
+	p.Entries = pl.entries
+}
+
+func hasAfter(ed *edit) bool {
+	for _, pc := range ed.pieces {
+		if len(pc.after) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func containsStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func joinDetails(ds []string) string {
+	out := ""
+	for i, d := range ds {
+		if i > 0 {
+			out += "; "
+		}
+		out += d
+	}
+	return out
+}
+
+var uuidRE = regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
+
+// SessionIDFromName is the session id a transcript's file name carries: the
+// UUID in it (in a flattened "...sessions__<uuid>.jsonl" name, the one after
+// the last "sessions__"), else the name without its extensions.
+func SessionIDFromName(path string) string {
+	base := filepath.Base(path)
+	rest := base
+	if i := bytes.LastIndex([]byte(base), []byte("sessions__")); i >= 0 {
+		rest = base[i+len("sessions__"):]
+	}
+	if m := uuidRE.FindString(rest); m != "" {
+		return m
+	}
+	if m := uuidRE.FindString(base); m != "" {
+		return m
+	}
+	for ext := filepath.Ext(base); ext != "" && ext != base; ext = filepath.Ext(base) {
+		base = base[:len(base)-len(ext)]
+	}
+	return base
+}
+
+// rebuildHeader writes a valid header in front of the first entry.
+func (pl *planner) rebuildHeader() {
+	fields := map[string][]byte{}
+	var frag map[string][]byte
+	if pl.lostFrag != nil {
+		frag = pl.lostFrag.fields
+	}
+	if pl.first.Object && strIs(pl.first.Type, "session") {
+		// a header without a usable id: keep what it has
+		frag = map[string][]byte{"timestamp": pl.first.Timestamp}
+		eachMember(pl.first.B, 0, func(m member) bool {
+			for _, k := range []string{"version", "cwd", "timestamp"} {
+				if keyIs(m.key, k) {
+					frag[k] = pl.first.B[m.start:m.end]
+				}
+			}
+			return true
+		})
+	}
+	for k, v := range frag {
+		fields[k] = v
+	}
+	id := pl.opts.SessionID
+	if id == "" {
+		id = SessionIDFromName(pl.name)
+	}
+	ts := ""
+	if !strIs(pl.first.Type, "session") {
+		if s, ok := strValue(pl.first.Timestamp); ok && valueKind(pl.first.Timestamp) == '"' {
+			ts = s
+		}
+	}
+	if ts == "" {
+		if s, ok := strValue(fields["timestamp"]); ok && valueKind(fields["timestamp"]) == '"' {
+			ts = s
+		}
+	}
+	if ts == "" {
+		ts = pl.opts.now().UTC().Format("2006-01-02T15:04:05.000Z")
+	}
+	version := []byte("3")
+	if v := fields["version"]; len(v) > 0 && (v[0] >= '0' && v[0] <= '9') {
+		version = v
+	}
+	hdr := []byte(`{"type":"session","version":`)
+	hdr = append(hdr, version...)
+	hdr = append(hdr, `,"id":`...)
+	hdr = append(hdr, jsonString(id)...)
+	hdr = append(hdr, `,"timestamp":`...)
+	hdr = append(hdr, jsonString(ts)...)
+	if cwd, ok := fields["cwd"]; ok && valueKind(cwd) == '"' {
+		hdr = append(hdr, `,"cwd":`...)
+		hdr = append(hdr, cwd...)
+	}
+	hdr = append(hdr, '}')
+
+	switch {
+	case pl.lostBefore != nil:
+		// The damaged first line becomes the rebuilt header.
+		ed := pl.lostBefore
+		ed.hits = append([]hit{{RuleHeaderRebuild, 1, "damaged header rebuilt from the file name and the first entry"}}, withoutRule(ed.hits, RuleMalformedLine)...)
+		ed.pieces = append([]piece{{b: hdr}}, ed.pieces...)
+	case pl.first.Object && strIs(pl.first.Type, "session"):
+		ed := pl.firstEdit
+		if ed == nil || ed.keep {
+			ed = pl.editAt[pl.firstLineNo]
+			if ed == nil {
+				ed = &edit{line: pl.firstLineNo, term: pl.firstTerm}
+				pl.editAt[ed.line] = ed
+			}
+			ed.keep = false
+			ed.orig = pl.firstLine
+			ed.pieces = append([]piece{{b: hdr}}, ed.pieces...)
+		} else {
+			ed.pieces[pl.firstPiece].b = hdr
+		}
+		ed.hits = append(ed.hits, hit{RuleHeaderRebuild, 1, "header without a session id rebuilt"})
+	default:
+		ed := pl.firstEdit
+		if ed == nil {
+			ed = pl.editAt[pl.firstLineNo]
+		}
+		if ed == nil {
+			ed = &edit{line: pl.firstLineNo, term: pl.firstTerm, keep: true}
+			pl.editAt[ed.line] = ed
+		}
+		ed.before = append(ed.before, hdr)
+		ed.hits = append(ed.hits, hit{RuleHeaderRebuild, 1, "missing header inserted"})
+	}
+}
+
+func withoutRule(hs []hit, rule string) []hit {
+	var out []hit
+	for _, h := range hs {
+		if h.rule != rule {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// insertToolResults runs the two insertion passes of later OpenClaw releases.
+func (pl *planner) insertToolResults() {
+	inserted := map[*candidate]bool{}
+	for _, c := range pl.cands {
+		if !c.codeMode {
+			continue
+		}
+		for _, call := range c.calls {
+			if _, ok := pl.results[hashStr(call.id)]; ok {
+				continue
+			}
+			pl.insertAfter(c, RuleCodeModeToolResult, call)
+			pl.results[hashStr(call.id)] = struct{}{}
+			inserted[c] = true
+		}
+	}
+	for _, c := range pl.cands {
+		if !c.mirrorRule || !c.nextIsMirror || inserted[c] {
+			continue
+		}
+		for _, call := range c.calls {
+			if trimLower(call.name) != "message" {
+				continue
+			}
+			if _, ok := pl.results[hashStr(call.id)]; ok {
+				continue
+			}
+			pl.insertAfter(c, RuleMirrorToolResult, call)
+			pl.results[hashStr(call.id)] = struct{}{}
+		}
+	}
+}
+
+func trimLower(s string) string {
+	return string(bytes.ToLower(bytes.TrimFunc([]byte(s), jsSpace)))
+}
+
+func (pl *planner) insertAfter(c *candidate, rule string, call toolCall) {
+	now := pl.opts.now().UTC()
+	name := "unknown"
+	if call.hasName {
+		name = call.name
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"type":"message","id":`)
+	b.Write(jsonString("repair-" + pl.opts.newID()))
+	if c.idOK {
+		b.WriteString(`,"parentId":`)
+		b.Write(jsonString(c.id))
+	}
+	b.WriteString(`,"timestamp":`)
+	b.Write(jsonString(now.Format("2006-01-02T15:04:05.000Z")))
+	b.WriteString(`,"message":{"role":"toolResult","toolCallId":`)
+	b.Write(jsonString(call.id))
+	b.WriteString(`,"toolName":`)
+	b.Write(jsonString(name))
+	b.WriteString(`,"content":[{"type":"text","text":"` + SyntheticToolResultText + `"}],"isError":true,"timestamp":`)
+	b.WriteString(strconv.FormatInt(now.UnixMilli(), 10))
+	b.WriteString(`}}`)
+	ed := c.ed
+	if c.piece < 0 || ed.keep {
+		// an untouched line: one implicit piece, the original
+		if len(ed.pieces) == 0 {
+			ed.pieces = append(ed.pieces, piece{})
+		}
+		ed.pieces[0].after = append(ed.pieces[0].after, b.Bytes())
+	} else {
+		ed.pieces[c.piece].after = append(ed.pieces[c.piece].after, b.Bytes())
+	}
+	ed.add(rule, 1, "synthetic result for tool call "+strconv.Quote(call.id))
+}
+
+// jsonString encodes s as JSON.stringify would (no HTML escaping).
+func jsonString(s string) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return bytes.TrimRight(buf.Bytes(), "\n")
+}

@@ -1,0 +1,142 @@
+// Package repair finds and fixes damage in OpenClaw session transcripts: the
+// rules of OpenClaw 2026.5.6's repairSessionFileIfNeeded (byte-compatible in
+// effect, checked against the release itself), the rules later OpenClaw
+// releases added, and oc's own salvage, header and tree rules.
+//
+// PlanFile reads a file and says what would change (read-only); ApplyFile
+// changes it safely (OpenClaw's write lock, backup, quarantine of every
+// dropped or rewritten line, atomic replace); Undo restores the newest backup.
+package repair
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// RuleSet names a set of rules.
+type RuleSet string
+
+const (
+	// RuleSetOpenClaw is exactly what OpenClaw 2026.5.6's repair does
+	// (malformed-line, empty-assistant-error, blank-user-text).
+	RuleSetOpenClaw RuleSet = "openclaw-2026.5.6"
+	// RuleSetAll is the default: the 2026.5.6 rules, the rules later OpenClaw
+	// releases added, and oc's salvage, header and tree rules.
+	RuleSetAll RuleSet = "all"
+)
+
+// ParseRuleSet accepts "all", "openclaw-2026.5.6" (and "openclaw").
+func ParseRuleSet(s string) (RuleSet, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "all", "default":
+		return RuleSetAll, nil
+	case "openclaw-2026.5.6", "openclaw", "2026.5.6":
+		return RuleSetOpenClaw, nil
+	}
+	return "", fmt.Errorf("unknown rule set %q (want %q or %q)", s, RuleSetAll, RuleSetOpenClaw)
+}
+
+// Rule ids. They appear in reports, --json and the quarantine file.
+const (
+	RuleMalformedLine       = "malformed-line"
+	RuleEmptyAssistantError = "empty-assistant-error"
+	RuleBlankUserText       = "blank-user-text"
+	RuleInvalidMessageRole  = "invalid-message-role"
+	RuleCorruptedImage      = "corrupted-image"
+	RuleCodeModeToolResult  = "missing-tool-result-code-mode"
+	RuleMirrorToolResult    = "missing-tool-result-before-mirror"
+	RuleSalvageGlued        = "salvage-glued-entries"
+	RuleSalvageGarbage      = "salvage-garbage-around-entry"
+	RuleDuplicateSalvage    = "salvage-duplicate-id"
+	RuleHeaderRebuild       = "header-rebuild"
+	RuleRelinkParent        = "relink-parent"
+)
+
+// Scope says what a rule looks at.
+type Scope string
+
+const (
+	ScopeLine  Scope = "line"  // one physical line (parse, salvage)
+	ScopeEntry Scope = "entry" // one parsed entry
+	ScopeFile  Scope = "file"  // needs the whole file (header, tree, tool results)
+)
+
+// Rule is one entry of the registry.
+type Rule struct {
+	ID     string `json:"id"`
+	Origin string `json:"origin"` // the OpenClaw release (and PR) it comes from, or "oc"
+	Reason string `json:"reason"` // one line: what it fixes and why
+	Scope  Scope  `json:"scope"`
+	// InOpenClaw is true for the rules of RuleSetOpenClaw.
+	InOpenClaw bool `json:"openclaw_2026_5_6"`
+	// Apply is the rule's function for entry rules; nil for line and file
+	// rules, which the planner runs because they need neighbouring lines.
+	Apply func(e *Entry) EntryFix `json:"-"`
+}
+
+// Rules returns the registry in the order the rules run.
+func Rules() []Rule {
+	return []Rule{
+		{ID: RuleSalvageGlued, Origin: "oc", Scope: ScopeLine,
+			Reason: "two or more entries glued on one line (`}{`, a lost newline): split them instead of dropping both"},
+		{ID: RuleSalvageGarbage, Origin: "oc", Scope: ScopeLine,
+			Reason: "NUL bytes, garbage or a cut-off record before/after a complete entry: keep the entry, quarantine the rest"},
+		{ID: RuleMalformedLine, Origin: "OpenClaw 2026.5.6", Scope: ScopeLine, InOpenClaw: true,
+			Reason: "a line JSON.parse rejects (cut off by a crash, `undefined`, control characters) is dropped; oc keeps it in the quarantine file"},
+		{ID: RuleDuplicateSalvage, Origin: "oc", Scope: ScopeLine,
+			Reason: "a salvaged entry whose id an earlier entry already has is an overlapping duplicate write: quarantined, not kept twice"},
+		{ID: RuleInvalidMessageRole, Origin: "OpenClaw after 2026.5.6 (PR #77288)", Scope: ScopeEntry, Apply: fixInvalidRole,
+			Reason: "a message entry without a message object or with a null/blank role cannot be replayed to any provider: dropped (#77228)"},
+		{ID: RuleEmptyAssistantError, Origin: "OpenClaw 2026.5.6 (PR #71627)", Scope: ScopeEntry, InOpenClaw: true, Apply: fixEmptyAssistantError,
+			Reason: "an assistant turn with content [] and stopReason \"error\" makes strict providers reject every later turn: given the text " + strconvQuote(StreamErrorFallbackText)},
+		{ID: RuleCorruptedImage, Origin: "OpenClaw after 2026.5.6 (PR #80969)", Scope: ScopeEntry, Apply: fixCorruptedImages,
+			Reason: "an image block whose base64 is not a real image (non-ASCII, bad base64, unknown signature) is replayed forever and rejected: replaced by " + strconvQuote(CorruptedImageFallbackText)},
+		{ID: RuleBlankUserText, Origin: "OpenClaw 2026.5.6 (PR #75606)", Scope: ScopeEntry, InOpenClaw: true, Apply: fixBlankUser,
+			Reason: "blank user text is rejected by Bedrock and others: blank text blocks removed, an empty message becomes " + strconvQuote(BlankUserFallbackText)},
+		{ID: RuleHeaderRebuild, Origin: "oc", Scope: ScopeFile,
+			Reason: "a missing or damaged session header makes OpenClaw start the session over and wipe the file: rebuilt from the file name and the first entry's timestamp"},
+		{ID: RuleRelinkParent, Origin: "oc", Scope: ScopeFile,
+			Reason: "an entry whose parent was lost is re-linked to the nearest surviving ancestor, so the active branch keeps its history"},
+		{ID: RuleCodeModeToolResult, Origin: "OpenClaw after 2026.5.6 (PR #76420)", Scope: ScopeFile,
+			Reason: "a code-mode (openai-codex/openai-chatgpt Responses) tool call without a result anywhere gets a synthetic \"aborted\" result after it"},
+		{ID: RuleMirrorToolResult, Origin: "OpenClaw after 2026.5.6 (PR #80969)", Scope: ScopeFile,
+			Reason: "a Responses `message` tool call followed by a delivery mirror and no result gets a synthetic \"aborted\" result after it"},
+	}
+}
+
+// RulesIn returns the ids of the rules a set applies.
+func RulesIn(set RuleSet) []string {
+	var out []string
+	for _, r := range Rules() {
+		if set == RuleSetAll || r.InOpenClaw {
+			out = append(out, r.ID)
+		}
+	}
+	return out
+}
+
+// ruleOrder gives each rule id its registry position (for stable reports).
+func ruleOrder(id string) int {
+	for i, r := range Rules() {
+		if r.ID == id {
+			return i
+		}
+	}
+	return 1 << 20
+}
+
+// SortRuleIDs sorts rule ids in registry order.
+func SortRuleIDs(ids []string) {
+	sort.SliceStable(ids, func(i, j int) bool { return ruleOrder(ids[i]) < ruleOrder(ids[j]) })
+}
+
+func strconvQuote(s string) string { return "\"" + s + "\"" }
+
+// The fallback texts, byte-identical to OpenClaw's.
+const (
+	StreamErrorFallbackText    = "[assistant turn failed before producing content]"
+	BlankUserFallbackText      = "(continue)"
+	CorruptedImageFallbackText = "[image omitted: corrupted base64 payload]"
+	SyntheticToolResultText    = "aborted"
+)

@@ -1,0 +1,288 @@
+package repair
+
+import (
+	"bytes"
+	"encoding/json"
+	"unicode/utf8"
+)
+
+// A small JSON scanner that works on byte offsets, so that a changed value can
+// be spliced into a line while every other byte stays as it was. On valid JSON
+// it finds exact value boundaries; on damaged input it reports failure and
+// never panics (it is also used to read what survives of a cut-off line).
+
+func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && isWS(b[i]) {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index after the string that starts at b[i] == '"',
+// or -1 if it is not terminated.
+func skipString(b []byte, i int) int {
+	i++
+	for {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return -1
+		}
+		end := i + j
+		// count the backslashes just before the quote
+		n := 0
+		for k := end - 1; k >= i && b[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return end + 1
+		}
+		i = end + 1
+	}
+}
+
+// skipValue returns the index after the value starting at b[i] (no leading
+// whitespace), or -1 if the input ends before it does or is not a value start.
+func skipValue(b []byte, i int) int {
+	if i >= len(b) {
+		return -1
+	}
+	switch c := b[i]; c {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		return skipNested(b, i)
+	default:
+		j := i
+		for j < len(b) {
+			c := b[j]
+			if c == ',' || c == '}' || c == ']' || isWS(c) {
+				break
+			}
+			j++
+		}
+		if j == i {
+			return -1
+		}
+		if j == len(b) && !isScalarStart(c) {
+			return -1
+		}
+		return j
+	}
+}
+
+func isScalarStart(c byte) bool {
+	return c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n'
+}
+
+// skipNested finds the end of an object or array by bracket counting,
+// skipping strings. It does not validate.
+func skipNested(b []byte, i int) int {
+	depth := 0
+	for i < len(b) {
+		switch b[i] {
+		case '"':
+			j := skipString(b, i)
+			if j < 0 {
+				return -1
+			}
+			i = j
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+		i++
+	}
+	return -1
+}
+
+// member is one "key": value pair of an object, as offsets into the buffer.
+type member struct {
+	key        []byte // raw key text between the quotes (may hold escapes)
+	start, end int    // the value
+}
+
+// eachMember calls fn for every member of the object starting at b[i] == '{'
+// (after whitespace), in order, duplicates included. It returns the index
+// after the object and whether the object was complete. fn returning false
+// stops the walk (complete is then false).
+func eachMember(b []byte, i int, fn func(m member) bool) (int, bool) {
+	i = skipWS(b, i)
+	if i >= len(b) || b[i] != '{' {
+		return i, false
+	}
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1, true
+	}
+	for i < len(b) {
+		if b[i] != '"' {
+			return i, false
+		}
+		ke := skipString(b, i)
+		if ke < 0 {
+			return i, false
+		}
+		key := b[i+1 : ke-1]
+		i = skipWS(b, ke)
+		if i >= len(b) || b[i] != ':' {
+			return i, false
+		}
+		vs := skipWS(b, i+1)
+		ve := skipValue(b, vs)
+		if ve < 0 {
+			return vs, false
+		}
+		if !fn(member{key: key, start: vs, end: ve}) {
+			return ve, false
+		}
+		i = skipWS(b, ve)
+		if i >= len(b) {
+			return i, false
+		}
+		switch b[i] {
+		case ',':
+			i = skipWS(b, i+1)
+		case '}':
+			return i + 1, true
+		default:
+			return i, false
+		}
+	}
+	return i, false
+}
+
+// eachElement calls fn for every element of the array starting at b[i] == '['.
+func eachElement(b []byte, i int, fn func(start, end int) bool) (int, bool) {
+	i = skipWS(b, i)
+	if i >= len(b) || b[i] != '[' {
+		return i, false
+	}
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1, true
+	}
+	for i < len(b) {
+		ve := skipValue(b, i)
+		if ve < 0 {
+			return i, false
+		}
+		if !fn(i, ve) {
+			return ve, false
+		}
+		i = skipWS(b, ve)
+		if i >= len(b) {
+			return i, false
+		}
+		switch b[i] {
+		case ',':
+			i = skipWS(b, i+1)
+		case ']':
+			return i + 1, true
+		default:
+			return i, false
+		}
+	}
+	return i, false
+}
+
+// keyIs compares a raw key with a plain ASCII name, decoding escapes if any.
+func keyIs(raw []byte, name string) bool {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw) == name
+	}
+	var s string
+	q := make([]byte, 0, len(raw)+2)
+	q = append(append(append(q, '"'), raw...), '"')
+	if json.Unmarshal(q, &s) != nil {
+		return false
+	}
+	return s == name
+}
+
+// strValue decodes a JSON string value; ok is false for any other value.
+// Invalid UTF-8 reads as U+FFFD, as Node's UTF-8 decoding does.
+func strValue(v []byte) (string, bool) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return "", false
+	}
+	inner := v[1 : len(v)-1]
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner), true
+	}
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		// encoding/json rejects some things JSON.parse accepts (it does not,
+		// for lone surrogates or bad UTF-8 it substitutes U+FFFD); fall back
+		// to the raw text so that callers comparing names still work.
+		return string(inner), true
+	}
+	return s, true
+}
+
+// strIs reports whether v is the JSON string name.
+func strIs(v []byte, name string) bool {
+	if len(v) == len(name)+2 && v[0] == '"' && string(v[1:len(v)-1]) == name {
+		return true
+	}
+	if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') < 0 {
+		return false
+	}
+	s, ok := strValue(v)
+	return ok && s == name
+}
+
+// jsSpace reports whether r is white space for JavaScript's String.prototype.trim.
+func jsSpace(r rune) bool {
+	switch r {
+	case ' ', '\t', '\n', '\v', '\f', '\r', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
+}
+
+// jsBlank reports whether s is empty after JavaScript's trim.
+func jsBlank(s string) bool {
+	for _, r := range s {
+		if !jsSpace(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// jsBlankBytes is jsBlank for raw file bytes decoded as Node decodes UTF-8
+// (an invalid byte is U+FFFD, which is not white space).
+func jsBlankBytes(b []byte) bool {
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			switch c {
+			case ' ', '\t', '\n', '\v', '\f', '\r':
+				i++
+				continue
+			}
+			return false
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError || !jsSpace(r) {
+			return false
+		}
+		i += n
+	}
+	return true
+}
+
+// valueKind classifies a raw JSON value by its first byte.
+func valueKind(v []byte) byte {
+	if len(v) == 0 {
+		return 0
+	}
+	return v[0]
+}

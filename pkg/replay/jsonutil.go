@@ -1,0 +1,717 @@
+package replay
+
+// JSON helpers shared by the LLM boundary and the wire renderers. They make Go
+// produce what JavaScript's JSON.stringify produces for the same values:
+//
+//   - Object is an ordered JSON object: the renderers build the wire body with
+//     it so that members come out in the order pi-ai writes them.
+//   - KeyOrder remembers the property order of objects decoded into
+//     map[string]any (Go maps have none). JSON.stringify(toolCall.arguments)
+//     is part of several wire bodies, as a string, so the order matters there.
+//   - AppendJS encodes like JSON.stringify: integer-like keys first (the
+//     JavaScript property order), numbers in JavaScript's shortest form, only
+//     the escapes JSON.stringify makes (no HTML or U+2028 escaping).
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Member is one member of an Object.
+type Member struct {
+	Key   string
+	Value any
+}
+
+// Object is a JSON object that keeps its members in insertion order.
+type Object struct {
+	Members []Member
+}
+
+// NewObject builds an Object from alternating keys and values.
+func NewObject(kv ...any) *Object {
+	o := &Object{Members: make([]Member, 0, len(kv)/2+1)}
+	for i := 0; i+1 < len(kv); i += 2 {
+		o.Members = append(o.Members, Member{Key: kv[i].(string), Value: kv[i+1]})
+	}
+	return o
+}
+
+// Set replaces the value of key, or appends it (JavaScript assignment order).
+func (o *Object) Set(key string, v any) {
+	for i := range o.Members {
+		if o.Members[i].Key == key {
+			o.Members[i].Value = v
+			return
+		}
+	}
+	o.Members = append(o.Members, Member{Key: key, Value: v})
+}
+
+// Get returns the value of key.
+func (o *Object) Get(key string) (any, bool) {
+	for _, m := range o.Members {
+		if m.Key == key {
+			return m.Value, true
+		}
+	}
+	return nil, false
+}
+
+// MarshalJSON encodes the object like JSON.stringify (maps inside it are
+// written with sorted keys: use AppendJS with a KeyOrder for their original order).
+func (o *Object) MarshalJSON() ([]byte, error) { return AppendJS(nil, o, nil) }
+
+// KeyOrder remembers, for maps decoded from JSON text, the order of their
+// keys in that text. Maps are identified by identity, so the record stays
+// valid while the pipeline passes the same maps along; a map whose keys
+// changed still gets its known keys in order, new ones after them.
+//
+// A KeyOrder is not safe for concurrent Record calls; reading (Keys, and
+// BuildPayload, which records only into a private child) is.
+type KeyOrder struct {
+	byMap  map[uintptr][]string
+	parent *KeyOrder // consulted for maps not recorded here
+}
+
+// child returns an empty KeyOrder that falls back to k.
+func (k *KeyOrder) child() *KeyOrder { return &KeyOrder{byMap: map[uintptr][]string{}, parent: k} }
+
+func (k *KeyOrder) lookup(m map[string]any) []string {
+	id := mapID(m)
+	for ; k != nil; k = k.parent {
+		if o, ok := k.byMap[id]; ok {
+			return o
+		}
+	}
+	return nil
+}
+
+// NewKeyOrder returns an empty KeyOrder.
+func NewKeyOrder() *KeyOrder { return &KeyOrder{byMap: map[uintptr][]string{}} }
+
+// Record walks raw (the JSON text v was decoded from) and v together and
+// remembers the key order of every object in v. A nil KeyOrder ignores it.
+func (k *KeyOrder) Record(raw []byte, v any) error {
+	if k == nil {
+		return nil
+	}
+	s := scanner{data: raw}
+	if err := s.walk(v, k); err != nil {
+		return fmt.Errorf("key order: offset %d: %w", s.pos, err)
+	}
+	return nil
+}
+
+// RecordMessages records the key order of messages decoded from raw (same
+// length and order, as DecodeMessages takes and returns them).
+func (k *KeyOrder) RecordMessages(raw []json.RawMessage, msgs []Message) error {
+	if k == nil {
+		return nil
+	}
+	if len(raw) != len(msgs) {
+		return fmt.Errorf("key order: %d raw messages for %d decoded", len(raw), len(msgs))
+	}
+	for i := range raw {
+		if err := k.Record(raw[i], msgs[i]); err != nil {
+			return fmt.Errorf("message %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+func mapID(m map[string]any) uintptr { return reflect.ValueOf(m).Pointer() }
+
+// Keys returns the keys of m in the order JavaScript enumerates them:
+// array-index keys ascending, then the others in insertion order (as
+// recorded; keys not recorded follow, sorted).
+func (k *KeyOrder) Keys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	var rest []string
+	var recorded []string
+	if len(m) > 1 {
+		recorded = k.lookup(m)
+	}
+	seen := 0
+	for _, key := range recorded {
+		if _, ok := m[key]; ok {
+			keys = append(keys, key)
+			seen++
+		}
+	}
+	if seen != len(m) {
+		for key := range m {
+			if !slices.Contains(recorded, key) {
+				rest = append(rest, key)
+			}
+		}
+		slices.Sort(rest)
+		keys = append(keys, rest...)
+	}
+	// Array-index keys come first, ascending.
+	var idx []string
+	for _, key := range keys {
+		if isArrayIndex(key) {
+			idx = append(idx, key)
+		}
+	}
+	if len(idx) == 0 {
+		return keys
+	}
+	slices.SortFunc(idx, func(a, b string) int {
+		if len(a) != len(b) {
+			return len(a) - len(b)
+		}
+		return strings.Compare(a, b)
+	})
+	out := append(make([]string, 0, len(keys)), idx...)
+	for _, key := range keys {
+		if !isArrayIndex(key) {
+			out = append(out, key)
+		}
+	}
+	return out
+}
+
+// isArrayIndex: a canonical decimal integer below 2^32-1 (JavaScript array index).
+func isArrayIndex(s string) bool {
+	if s == "" || len(s) > 10 || (len(s) > 1 && s[0] == '0') {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	return err == nil && n < math.MaxUint32
+}
+
+// scanner walks JSON text alongside its decoded value.
+type scanner struct {
+	data []byte
+	pos  int
+}
+
+func (s *scanner) ws() {
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+var errSyntax = errors.New("JSON text does not match the decoded value")
+
+func (s *scanner) walk(v any, k *KeyOrder) error {
+	s.ws()
+	if s.pos >= len(s.data) {
+		return errSyntax
+	}
+	switch s.data[s.pos] {
+	case '{':
+		m, _ := v.(map[string]any)
+		s.pos++
+		type span struct{ start, end int }
+		var order []string
+		last := map[string]span{}
+		for {
+			s.ws()
+			if s.pos < len(s.data) && s.data[s.pos] == '}' {
+				s.pos++
+				break
+			}
+			key, err := s.str()
+			if err != nil {
+				return err
+			}
+			s.ws()
+			if s.pos >= len(s.data) || s.data[s.pos] != ':' {
+				return errSyntax
+			}
+			s.pos++
+			s.ws()
+			start := s.pos
+			if err := s.skip(); err != nil {
+				return err
+			}
+			if _, dup := last[key]; !dup {
+				order = append(order, key)
+			}
+			last[key] = span{start, s.pos}
+			s.ws()
+			if s.pos < len(s.data) && s.data[s.pos] == ',' {
+				s.pos++
+			}
+		}
+		if m == nil {
+			return nil
+		}
+		if len(order) > 1 {
+			k.byMap[mapID(m)] = order
+		}
+		end := s.pos
+		for key, sp := range last {
+			child := m[key]
+			switch child.(type) {
+			case map[string]any, []any:
+				sub := scanner{data: s.data[:sp.end], pos: sp.start}
+				if err := sub.walk(child, k); err != nil {
+					s.pos = sub.pos
+					return err
+				}
+			}
+		}
+		s.pos = end
+		return nil
+	case '[':
+		arr, _ := v.([]any)
+		s.pos++
+		for i := 0; ; i++ {
+			s.ws()
+			if s.pos < len(s.data) && s.data[s.pos] == ']' {
+				s.pos++
+				return nil
+			}
+			var child any
+			if i < len(arr) {
+				child = arr[i]
+			}
+			switch child.(type) {
+			case map[string]any, []any:
+				if err := s.walk(child, k); err != nil {
+					return err
+				}
+			default:
+				if err := s.skip(); err != nil {
+					return err
+				}
+			}
+			s.ws()
+			if s.pos < len(s.data) && s.data[s.pos] == ',' {
+				s.pos++
+			}
+		}
+	default:
+		return s.skip()
+	}
+}
+
+// str reads a JSON string at pos and returns its value.
+func (s *scanner) str() (string, error) {
+	if s.pos >= len(s.data) || s.data[s.pos] != '"' {
+		return "", errSyntax
+	}
+	start := s.pos
+	s.pos++
+	escaped := false
+	for s.pos < len(s.data) {
+		c := s.data[s.pos]
+		switch c {
+		case '\\':
+			escaped = true
+			s.pos += 2
+			continue
+		case '"':
+			s.pos++
+			if !escaped {
+				return string(s.data[start+1 : s.pos-1]), nil
+			}
+			var out string
+			if err := json.Unmarshal(s.data[start:s.pos], &out); err != nil {
+				return "", err
+			}
+			return out, nil
+		}
+		s.pos++
+	}
+	return "", errSyntax
+}
+
+// skip moves past one JSON value.
+func (s *scanner) skip() error {
+	s.ws()
+	if s.pos >= len(s.data) {
+		return errSyntax
+	}
+	switch s.data[s.pos] {
+	case '"':
+		for s.pos++; s.pos < len(s.data); s.pos++ {
+			switch s.data[s.pos] {
+			case '\\':
+				s.pos++
+			case '"':
+				s.pos++
+				return nil
+			}
+		}
+		return errSyntax
+	case '{', '[':
+		depth := 0
+		for ; s.pos < len(s.data); s.pos++ {
+			switch s.data[s.pos] {
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					s.pos++
+					return nil
+				}
+			case '"':
+				if err := s.skip(); err != nil {
+					return err
+				}
+				s.pos--
+			}
+		}
+		return errSyntax
+	default:
+		for s.pos < len(s.data) {
+			switch s.data[s.pos] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return nil
+			}
+			s.pos++
+		}
+		return nil
+	}
+}
+
+// jsUndefined marks a value JSON.stringify leaves out (an object member) or
+// writes as null (an array element).
+type jsUndefined struct{}
+
+// AppendJS appends the JSON.stringify encoding of v. Values: *Object,
+// map[string]any (keys in k's order), []any, string, json.Number, float64,
+// integers, bool, nil, []byte (a Uint8Array: an object of its bytes),
+// json.RawMessage (written as is).
+func AppendJS(dst []byte, v any, k *KeyOrder) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return append(dst, "null"...), nil
+	case jsUndefined:
+		return append(dst, "null"...), nil
+	case string:
+		return appendJSString(dst, x), nil
+	case bool:
+		return strconv.AppendBool(dst, x), nil
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return nil, fmt.Errorf("bad number %q", string(x))
+		}
+		return append(dst, jsNumberText(f)...), nil
+	case float64:
+		return append(dst, jsNumberText(x)...), nil
+	case float32:
+		return append(dst, jsNumberText(float64(x))...), nil
+	case int:
+		return append(dst, jsNumberText(float64(x))...), nil
+	case int64:
+		return append(dst, jsNumberText(float64(x))...), nil
+	case json.RawMessage:
+		return append(dst, x...), nil
+	case []byte:
+		dst = append(dst, '{')
+		for i, b := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, '"')
+			dst = strconv.AppendInt(dst, int64(i), 10)
+			dst = append(dst, '"', ':')
+			dst = strconv.AppendInt(dst, int64(b), 10)
+		}
+		return append(dst, '}'), nil
+	case *Object:
+		dst = append(dst, '{')
+		first := true
+		var err error
+		for _, m := range x.Members {
+			if _, skip := m.Value.(jsUndefined); skip {
+				continue
+			}
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = appendJSString(dst, m.Key)
+			dst = append(dst, ':')
+			if dst, err = AppendJS(dst, m.Value, k); err != nil {
+				return nil, err
+			}
+		}
+		return append(dst, '}'), nil
+	case map[string]any:
+		dst = append(dst, '{')
+		var err error
+		for i, key := range k.Keys(x) {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendJSString(dst, key)
+			dst = append(dst, ':')
+			if dst, err = AppendJS(dst, x[key], k); err != nil {
+				return nil, err
+			}
+		}
+		return append(dst, '}'), nil
+	case []any:
+		dst = append(dst, '[')
+		var err error
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			if dst, err = AppendJS(dst, e, k); err != nil {
+				return nil, err
+			}
+		}
+		return append(dst, ']'), nil
+	case []*Object:
+		dst = append(dst, '[')
+		var err error
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			if dst, err = AppendJS(dst, e, k); err != nil {
+				return nil, err
+			}
+		}
+		return append(dst, ']'), nil
+	}
+	return nil, fmt.Errorf("cannot encode %T", v)
+}
+
+// jsStringify is JSON.stringify(v) for a value that may be absent: ok is
+// false when JavaScript would return undefined.
+func jsStringify(v any, present bool, k *KeyOrder) (string, bool, error) {
+	if !present {
+		return "", false, nil
+	}
+	b, err := AppendJS(nil, v, k)
+	if err != nil {
+		return "", false, err
+	}
+	return string(b), true, nil
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSString writes s as JSON.stringify does. Invalid UTF-8 (which a
+// JavaScript string cannot hold) is written as U+FFFD.
+func appendJSString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"':
+				dst = append(dst, '\\', '"')
+			case '\\':
+				dst = append(dst, '\\', '\\')
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, "\uFFFD"...)
+			i++
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// jsNumber formats f as JavaScript's Number.prototype.toString does.
+func jsNumberText(f float64) string {
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		return "null"
+	case f == 0:
+		return "0"
+	}
+	neg := f < 0
+	if neg {
+		f = -f
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64) // d.dddde±XX
+	mant, expStr, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	exp, _ := strconv.Atoi(expStr)
+	n := exp + 1
+	k := len(digits)
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	switch {
+	case k <= n && n <= 21:
+		b.WriteString(digits)
+		b.WriteString(strings.Repeat("0", n-k))
+	case 0 < n && n <= 21:
+		b.WriteString(digits[:n])
+		b.WriteByte('.')
+		b.WriteString(digits[n:])
+	case -6 < n && n <= 0:
+		b.WriteString("0.")
+		b.WriteString(strings.Repeat("0", -n))
+		b.WriteString(digits)
+	default:
+		b.WriteByte(digits[0])
+		if k > 1 {
+			b.WriteByte('.')
+			b.WriteString(digits[1:])
+		}
+		b.WriteByte('e')
+		if n-1 >= 0 {
+			b.WriteByte('+')
+		}
+		b.WriteString(strconv.Itoa(n - 1))
+	}
+	return b.String()
+}
+
+// isTrimSpace reports whether r is removed by String.prototype.trim.
+func isTrimSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200A
+}
+
+// jsTrim is String.prototype.trim.
+func jsTrim(s string) string { return strings.TrimFunc(s, isTrimSpace) }
+
+// jsBlank reports whether s.trim() is empty, without allocating.
+func jsBlank(s string) bool {
+	for _, r := range s {
+		if !isTrimSpace(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// jsTruthy is JavaScript truthiness for a decoded JSON value.
+func jsTruthy(v any) bool {
+	switch x := v.(type) {
+	case nil, jsUndefined:
+		return false
+	case bool:
+		return x
+	case string:
+		return x != ""
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		return err != nil || (f != 0 && !math.IsNaN(f))
+	case float64:
+		return x != 0 && !math.IsNaN(x)
+	case int:
+		return x != 0
+	case int64:
+		return x != 0
+	}
+	return true
+}
+
+// jsToString is String(v) (template literals) for a decoded JSON value;
+// absent values are "undefined".
+func jsToString(v any, present bool) string {
+	if !present {
+		return "undefined"
+	}
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case jsUndefined:
+		return "undefined"
+	case string:
+		return x
+	case bool:
+		return strconv.FormatBool(x)
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		if err != nil {
+			return string(x)
+		}
+		s := jsNumberText(f)
+		if s == "null" {
+			return "NaN"
+		}
+		return s
+	case float64:
+		return jsNumberText(x)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			if e != nil {
+				parts[i] = jsToString(e, true)
+			}
+		}
+		return strings.Join(parts, ",")
+	}
+	return "[object Object]"
+}
+
+// jsonEqual reports whether two JSON texts hold the same value (used by tests
+// and by callers comparing bodies).
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	da := json.NewDecoder(bytes.NewReader(a))
+	da.UseNumber()
+	db := json.NewDecoder(bytes.NewReader(b))
+	db.UseNumber()
+	if da.Decode(&x) != nil || db.Decode(&y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// Copy sets key to src[srcKey] when src has it (JavaScript copies an
+// undefined property, which JSON.stringify then leaves out).
+func (o *Object) Copy(key string, src map[string]any, srcKey string) {
+	if v, ok := src[srcKey]; ok {
+		if _, undef := v.(jsUndefined); !undef {
+			o.Set(key, v)
+		}
+	}
+}

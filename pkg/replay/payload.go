@@ -1,0 +1,89 @@
+package replay
+
+import (
+	"fmt"
+)
+
+// PayloadInput is what BuildPayload needs.
+type PayloadInput struct {
+	Provider string // provider id, e.g. "anthropic", "openrouter"
+	API      string // API family, e.g. "anthropic-messages" (see APIs)
+	Model    string // model id
+	// Messages is the sanitized message list the runner hands the model
+	// (the oracle's sanitize `limited`); it is not modified.
+	Messages []Message
+	// SystemPrompt is the system prompt ("" for none, as the oracle's default).
+	SystemPrompt string
+	// Reasoning marks a model pi-ai does not know as a reasoning model (the
+	// oracle's ORACLE_REASONING=1); known models use pi-ai's own flag.
+	Reasoning bool
+	// KeyOrder, when set, gives the original key order of the messages'
+	// objects (KeyOrder.RecordMessages). JSON.stringify(arguments) is part
+	// of the OpenAI and Mistral bodies: without it the keys of tool
+	// arguments come out sorted, which may differ from OpenClaw's text.
+	KeyOrder *KeyOrder
+}
+
+// Payload is a provider wire body. It marshals (MarshalJSON, or AppendJSON
+// for the exact bytes) to what pi-ai hands the provider SDK: the oracle's
+// `payload` output.
+type Payload struct {
+	Body *Object
+	keys *KeyOrder
+}
+
+// MarshalJSON encodes the body like JSON.stringify. (json.Marshal then
+// escapes <, > and & in strings: same value, other bytes; AppendJSON does not.)
+func (p *Payload) MarshalJSON() ([]byte, error) { return p.AppendJSON(nil) }
+
+// AppendJSON appends the body exactly as JSON.stringify writes it.
+func (p *Payload) AppendJSON(dst []byte) ([]byte, error) { return AppendJS(dst, p.Body, p.keys) }
+
+// APIs lists the API families BuildPayload renders.
+var APIs = []string{
+	"anthropic-messages",
+	"openai-completions",
+	"openai-responses",
+	"openai-codex-responses",
+	"google-generative-ai",
+	"bedrock-converse-stream",
+	"mistral-conversations",
+}
+
+// BuildPayload returns the request body OpenClaw 2026.5.6 (through pi-ai)
+// sends for in.Messages, as the oracle's `payload` mode computes it:
+// runtime-context messages from earlier turns dropped, pi's convertToLlm,
+// then the API family's converter with no tools and default options.
+//
+// It fails where pi-ai would throw instead of sending (a malformed message,
+// an image type Bedrock does not know, an unparseable Responses reasoning
+// signature, ...) and for an API it does not render.
+func BuildPayload(in PayloadInput) (*Payload, error) {
+	model := ResolveModel(in.Provider, in.API, in.Model, in.Reasoning)
+	msgs := ConvertToLLM(StripHistoricalRuntimeContext(in.Messages))
+	keys := in.KeyOrder.child() // the converters record the objects they parse
+	c := &conv{model: &model, keys: keys}
+	var body *Object
+	switch in.API {
+	case "anthropic-messages":
+		body = renderAnthropic(c, msgs, in.SystemPrompt)
+	case "openai-completions":
+		body = renderOpenAICompletions(c, msgs, in.SystemPrompt)
+	case "openai-responses":
+		body = renderOpenAIResponses(c, msgs, in.SystemPrompt)
+	case "openai-codex-responses":
+		body = renderCodexResponses(c, msgs, in.SystemPrompt)
+	case "google-generative-ai":
+		body = renderGoogle(c, msgs, in.SystemPrompt)
+	case "bedrock-converse-stream":
+		body = renderBedrock(c, msgs, in.SystemPrompt)
+	case "mistral-conversations":
+		body = renderMistral(c, msgs, in.SystemPrompt)
+	default:
+		return nil, fmt.Errorf("payload: api %q is not rendered (known: %v)", in.API, APIs)
+	}
+	if c.err != nil {
+		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, c.err)
+	}
+	return &Payload{Body: body, keys: keys}, nil
+}

@@ -1,0 +1,276 @@
+package replay
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/openclaw-tools/oc/pkg/policy"
+)
+
+// Rule names, in pipeline order (research/replay-policy.md §3). They name
+// the OpenClaw 2026.5.6 function each step reproduces.
+const (
+	RuleInterSessionMarkers     = "annotateInterSessionUserMessages"
+	RuleNormalizeAssistant      = "normalizeAssistantReplayContent"
+	RuleImages                  = "sanitizeSessionMessagesImages"
+	RuleInvalidSignatures       = "stripInvalidThinkingSignatures"
+	RuleDropReasoning           = "dropReasoningFromHistory"
+	RuleDropThinking            = "dropThinkingBlocks"
+	RuleToolCallInputs          = "sanitizeToolCallInputs"
+	RuleResponsesPairing        = "sanitizeToolUseResultPairing(responses)"
+	RuleOpenAIReasoning         = "downgradeOpenAIReasoningBlocks"
+	RuleOpenAIFunctionCallPairs = "downgradeOpenAIFunctionCallReasoningPairs"
+	RuleToolCallIDs             = "sanitizeToolCallIdsForCloudCodeAssist"
+	RulePairing                 = "sanitizeToolUseResultPairing"
+	RuleToolResultDetails       = "stripToolResultDetails"
+	RuleStaleUsage              = "stripStaleAssistantUsageBeforeLatestCompaction"
+	RuleUsageSnapshots          = "ensureAssistantUsageSnapshots"
+	RuleProviderHook            = "provider.sanitizeReplayHistory"
+	RuleGoogleTurnOrdering      = "sanitizeGoogleTurnOrdering"
+	RuleGeminiTurns             = "validateGeminiTurns"
+	RuleAnthropicTurns          = "validateAnthropicTurns"
+	RuleHeartbeat               = "filterHeartbeatPairs"
+	RuleSecondPairing           = "sanitizeToolUseResultPairing(after limit)"
+)
+
+// Stages of the pipeline output.
+const (
+	StageSanitize = "sanitize" // sanitizeSessionHistory
+	StageValidate = "validate" // validateReplayTurns
+	StageLimit    = "limit"    // heartbeat filter + second pairing repair
+)
+
+// Change kinds, for summaries (`oc replay --provider all`).
+const (
+	KindMessageDropped  = "message-dropped"
+	KindMessageInserted = "message-inserted"
+	KindMessagesMerged  = "messages-merged"
+	KindBlockDropped    = "block-dropped"
+	KindContentChanged  = "content-changed"
+	KindIDRewritten     = "id-rewritten"
+	KindSyntheticResult = "synthetic-result"
+	KindResultMoved     = "result-moved"
+	KindMetadataChanged = "metadata-changed"
+)
+
+// Change is one thing a rule changed.
+type Change struct {
+	Stage string `json:"stage"`
+	Rule  string `json:"rule"`
+	// Index is the message's position in the list the rule was given.
+	Index int    `json:"index"`
+	Kind  string `json:"kind"`
+	What  string `json:"what"`
+}
+
+// changeLog collects the changes of the rule currently running.
+type changeLog struct {
+	stage string
+	rule  string
+	list  []Change
+}
+
+func (l *changeLog) add(index int, kind, format string, args ...any) {
+	if l == nil {
+		return
+	}
+	l.list = append(l.list, Change{Stage: l.stage, Rule: l.rule, Index: index, Kind: kind, What: fmt.Sprintf(format, args...)})
+}
+
+// ModelSnapshot is the data of the transcript's latest "model-snapshot"
+// custom entry: the route the history was last sent on.
+type ModelSnapshot struct {
+	Provider string `json:"provider"`
+	ModelAPI string `json:"modelApi"`
+	ModelID  string `json:"modelId"`
+}
+
+// Default image limits (agents.defaults.imageMaxDimensionPx, DEFAULT_IMAGE_MAX_BYTES).
+const (
+	DefaultImageMaxDimensionPx = 1200
+	DefaultImageMaxBytes       = 5 * 1024 * 1024
+)
+
+// Options configures Sanitize.
+type Options struct {
+	Provider string
+	API      string
+	Model    string
+	// Policy overrides the table's policy for the route when non-nil.
+	Policy *policy.Policy
+	// ImageMaxDimensionPx is agents.defaults.imageMaxDimensionPx (0: 1200).
+	ImageMaxDimensionPx int
+	// ImageMaxBytes is the decoded-size limit (0: 5 MiB).
+	ImageMaxBytes int
+	// AllowedToolNames is the live tool registry (nil: no allow-list, as the
+	// oracle runs).
+	AllowedToolNames []string
+	// PriorSnapshot is the transcript's last model snapshot. nil reproduces
+	// the oracle, which runs without a session manager: no model switch is
+	// ever detected.
+	PriorSnapshot *ModelSnapshot
+	// Now gives Date.now() in milliseconds for synthetic messages (nil: the clock).
+	Now func() int64
+}
+
+// Result is the pipeline's output: the three stage lists of the oracle's
+// `sanitize` mode and what changed on the way.
+type Result struct {
+	Policy    policy.Policy
+	Sanitized []Message
+	Validated []Message
+	// Limited is what the model is handed (the oracle's sanitize.limited).
+	Limited []Message
+	Changes []Change
+}
+
+// run is the state one Sanitize call threads through its rules.
+type run struct {
+	opts     Options
+	pol      policy.Policy
+	log      changeLog
+	now      int64
+	nowValid bool
+}
+
+func (r *run) step(rule string) *changeLog {
+	r.log.rule = rule
+	return &r.log
+}
+
+// nowMillis is Date.now(), taken once per run so that every synthetic
+// message of one run carries the same time.
+func (r *run) nowMillis() int64 {
+	if !r.nowValid {
+		if r.opts.Now != nil {
+			r.now = r.opts.Now()
+		} else {
+			r.now = time.Now().UnixMilli()
+		}
+		r.nowValid = true
+	}
+	return r.now
+}
+
+// Sanitize runs OpenClaw 2026.5.6's replay pipeline on the context messages
+// (the active branch as model messages): sanitizeSessionHistory,
+// validateReplayTurns, then the embedded runner's heartbeat filter and
+// second pairing repair. The input is never modified.
+func Sanitize(messages []Message, opts Options) (*Result, error) {
+	pol := policy.For(opts.Provider, opts.API, opts.Model)
+	if opts.Policy != nil {
+		pol = *opts.Policy
+	}
+	r := &run{opts: opts, pol: pol}
+	res := &Result{Policy: pol}
+
+	r.log.stage = StageSanitize
+	s, err := r.sanitizeSessionHistory(messages)
+	if err != nil {
+		return nil, err
+	}
+	res.Sanitized = s
+
+	r.log.stage = StageValidate
+	v := r.validateReplayTurns(s)
+	res.Validated = v
+
+	r.log.stage = StageLimit
+	l := filterHeartbeatPairs(v, r.step(RuleHeartbeat))
+	if pol.RepairToolUseResultPairing {
+		text := ""
+		if isLimitResponsesAPI(opts.API) {
+			text = missingResultAborted
+		}
+		l = r.repairPairing(l, RuleSecondPairing, text)
+	}
+	res.Limited = l
+	res.Changes = r.log.list
+	return res, nil
+}
+
+// isLimitResponsesAPI: the runner's second pairing repair uses the Responses
+// synthetic text on these APIs.
+func isLimitResponsesAPI(api string) bool {
+	return api == "openai-responses" || api == "azure-openai-responses" || api == "openai-codex-responses"
+}
+
+// sanitizeSessionHistory is replay-history.ts's sanitizeSessionHistory.
+func (r *run) sanitizeSessionHistory(in []Message) ([]Message, error) {
+	pol := r.pol
+	api := r.opts.API
+	ownedThinking := pol.AllowProviderOwnedThinkingReplay(api)
+	responses := policy.IsResponsesAPI(api)
+	modelChanged := false
+	if snap := r.opts.PriorSnapshot; snap != nil && (r.opts.Provider != "" || api != "" || r.opts.Model != "") {
+		modelChanged = snap.Provider != r.opts.Provider || snap.ModelAPI != api || snap.ModelID != r.opts.Model
+	}
+
+	msgs := annotateInterSessionUserMessages(in, r.step(RuleInterSessionMarkers))
+	msgs = normalizeAssistantReplayContent(msgs, r.step(RuleNormalizeAssistant))
+	msgs, err := r.sanitizeImages(msgs, imageStepOptions{
+		sanitizeIDs:    pol.SanitizeToolCallIDs && !ownedThinking && !responses,
+		idMode:         pol.ToolCallIDMode,
+		preserveNative: pol.PreserveNativeAnthropicToolUseIDs,
+		preserveSigs:   pol.PreserveSignatures,
+		thoughtSigs:    pol.SanitizeThoughtSignatures,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if pol.PreserveSignatures {
+		msgs = stripInvalidThinkingSignatures(msgs, r.step(RuleInvalidSignatures))
+	}
+	if pol.DropReasoningFromHistory {
+		msgs = dropReasoningFromHistory(msgs, r.step(RuleDropReasoning))
+	}
+	if pol.DropThinkingBlocks {
+		msgs = dropThinkingBlocks(msgs, r.step(RuleDropThinking))
+	}
+	msgs = sanitizeToolCallInputs(msgs, toolInputOptions{
+		allowed:       normalizeAllowedToolNames(r.opts.AllowedToolNames),
+		ownedThinking: ownedThinking,
+	}, r.step(RuleToolCallInputs))
+	if responses {
+		if pol.RepairToolUseResultPairing {
+			msgs = r.repairPairing(msgs, RuleResponsesPairing, missingResultAborted)
+		}
+		msgs = downgradeOpenAIReasoningBlocks(msgs, modelChanged, r.step(RuleOpenAIReasoning))
+		msgs = downgradeOpenAIFunctionCallReasoningPairs(msgs, r.step(RuleOpenAIFunctionCallPairs))
+	}
+	if pol.SanitizeToolCallIDs && pol.ToolCallIDMode != "" {
+		msgs = sanitizeToolCallIDs(msgs, pol.ToolCallIDMode, toolIDOptions{
+			preserveNative:       pol.PreserveNativeAnthropicToolUseIDs,
+			preserveSafeThinking: ownedThinking,
+			allowed:              normalizeAllowedToolNames(r.opts.AllowedToolNames),
+		}, r.step(RuleToolCallIDs))
+	}
+	if !responses && pol.RepairToolUseResultPairing {
+		msgs = r.repairPairing(msgs, RulePairing, "")
+	}
+	msgs = stripToolResultDetails(msgs, r.step(RuleToolResultDetails))
+	msgs = stripStaleAssistantUsageBeforeLatestCompaction(msgs, r.step(RuleStaleUsage))
+	msgs = ensureAssistantUsageSnapshots(msgs, r.step(RuleUsageSnapshots))
+	if trim(r.opts.Provider) != "" {
+		if fam := policy.FamilyOf(r.opts.Provider); fam != nil && fam.AssistantFirstHook {
+			msgs = r.assistantFirstOrdering(msgs, RuleProviderHook)
+		}
+	}
+	if pol.ApplyGoogleTurnOrdering {
+		msgs = r.assistantFirstOrdering(msgs, RuleGoogleTurnOrdering)
+	}
+	return msgs, nil
+}
+
+// validateReplayTurns is replay-history.ts's validateReplayTurns (no bundled
+// provider plugin of 2026.5.6 has its own validateReplayTurns hook).
+func (r *run) validateReplayTurns(in []Message) []Message {
+	msgs := in
+	if r.pol.ValidateGeminiTurns {
+		msgs = validateGeminiTurns(msgs, r.step(RuleGeminiTurns))
+	}
+	if r.pol.ValidateAnthropicTurns {
+		msgs = validateAnthropicTurns(msgs, r.step(RuleAnthropicTurns))
+	}
+	return msgs
+}

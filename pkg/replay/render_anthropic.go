@@ -1,0 +1,178 @@
+package replay
+
+// Anthropic Messages (`anthropic-messages`): pi-ai providers/anthropic.js,
+// buildParams and convertMessages, for an API key (not an OAuth token), no
+// tools, no thinking option and the default ("short") cache retention.
+//
+// Body: {model, messages, max_tokens: floor(model.maxTokens/3), stream: true,
+// system?}. Messages:
+//   - user: string content only when not blank; blocks text / image
+//     ({type:"image", source:{type:"base64", media_type, data}}), blank texts
+//     dropped, a message left empty skipped;
+//   - assistant: blank text skipped; thinking: redacted -> redacted_thinking
+//     with the signature as data, blank skipped, unsigned -> text, signed ->
+//     {type:"thinking", thinking, signature}; toolCall -> tool_use with
+//     input = arguments ?? {}; a turn with no blocks skipped;
+//   - consecutive tool results -> one user message of tool_result blocks,
+//     content a "\n"-joined string, or blocks when images are present (with
+//     "(see attached image)" first when there is no text);
+//   - the last message, when a user one, gets cache_control {type:"ephemeral"}
+//     on its last text/image/tool_result block (string content becomes a block).
+// Tool call ids from other models are normalised to [a-zA-Z0-9_-], 64 chars.
+
+func anthropicToolCallID(id string, _ Message) string {
+	return jsSlice(replaceIDChars(id, "_", true), 64)
+}
+
+func ephemeral() *Object { return NewObject("type", "ephemeral") }
+
+func renderAnthropic(c *conv, msgs []Message, system string) *Object {
+	body := NewObject("model", c.model.ID)
+	body.Set("messages", c.anthropicMessages(msgs))
+	body.Set("max_tokens", c.model.MaxTokens/3)
+	body.Set("stream", true)
+	if system != "" {
+		body.Set("system", []any{NewObject("type", "text", "text", sanitizeSurrogates(system), "cache_control", ephemeral())})
+	}
+	return body
+}
+
+func (c *conv) anthropicMessages(msgs []Message) []any {
+	tm := c.transformMessages(msgs, anthropicToolCallID)
+	params := make([]any, 0, len(tm))
+	for i := 0; i < len(tm) && c.err == nil; i++ {
+		msg := tm[i]
+		switch msg["role"] {
+		case "user":
+			if s, ok := msg["content"].(string); ok {
+				if !jsBlank(s) {
+					params = append(params, NewObject("role", "user", "content", sanitizeSurrogates(s)))
+				}
+				continue
+			}
+			var blocks []any
+			for _, item := range c.contentBlocks(msg) {
+				if typeOf(item) == "text" {
+					t := c.str(item, "text")
+					if !jsBlank(t) {
+						blocks = append(blocks, NewObject("type", "text", "text", sanitizeSurrogates(t)))
+					}
+					continue
+				}
+				blocks = append(blocks, anthropicImage(item))
+			}
+			if len(blocks) == 0 {
+				continue
+			}
+			params = append(params, NewObject("role", "user", "content", blocks))
+		case "assistant":
+			var blocks []any
+			for _, b := range c.contentBlocks(msg) {
+				switch typeOf(b) {
+				case "text":
+					t := c.str(b, "text")
+					if jsBlank(t) {
+						continue
+					}
+					blocks = append(blocks, NewObject("type", "text", "text", sanitizeSurrogates(t)))
+				case "thinking":
+					if jsTruthy(b["redacted"]) {
+						o := NewObject("type", "redacted_thinking")
+						o.Copy("data", b, "thinkingSignature")
+						blocks = append(blocks, o)
+						continue
+					}
+					th := c.str(b, "thinking")
+					if jsBlank(th) {
+						continue
+					}
+					if !jsTruthy(b["thinkingSignature"]) || jsBlank(c.str(b, "thinkingSignature")) {
+						blocks = append(blocks, NewObject("type", "text", "text", sanitizeSurrogates(th)))
+						continue
+					}
+					blocks = append(blocks, NewObject("type", "thinking", "thinking", sanitizeSurrogates(th), "signature", b["thinkingSignature"]))
+				case "toolCall":
+					o := NewObject("type", "tool_use")
+					o.Copy("id", b, "id")
+					o.Copy("name", b, "name")
+					if args, ok := b["arguments"]; ok && args != nil {
+						o.Set("input", args)
+					} else {
+						o.Set("input", NewObject())
+					}
+					blocks = append(blocks, o)
+				}
+			}
+			if len(blocks) == 0 {
+				continue
+			}
+			params = append(params, NewObject("role", "assistant", "content", blocks))
+		case "toolResult":
+			var results []any
+			j := i
+			for ; j < len(tm) && tm[j]["role"] == "toolResult"; j++ {
+				r := NewObject("type", "tool_result")
+				r.Copy("tool_use_id", tm[j], "toolCallId")
+				r.Set("content", c.anthropicToolContent(tm[j]))
+				r.Copy("is_error", tm[j], "isError")
+				results = append(results, r)
+			}
+			i = j - 1
+			params = append(params, NewObject("role", "user", "content", results))
+		}
+	}
+	// Cache marker on the last user message.
+	if n := len(params); n > 0 {
+		last := params[n-1].(*Object)
+		if role, _ := last.Get("role"); role == "user" {
+			content, _ := last.Get("content")
+			switch x := content.(type) {
+			case []any:
+				if lb, ok := x[len(x)-1].(*Object); ok {
+					if t, _ := lb.Get("type"); t == "text" || t == "image" || t == "tool_result" {
+						lb.Set("cache_control", ephemeral())
+					}
+				}
+			case string:
+				last.Set("content", []any{NewObject("type", "text", "text", x, "cache_control", ephemeral())})
+			}
+		}
+	}
+	return params
+}
+
+func anthropicImage(item map[string]any) *Object {
+	src := NewObject("type", "base64")
+	src.Copy("media_type", item, "mimeType")
+	src.Copy("data", item, "data")
+	return NewObject("type", "image", "source", src)
+}
+
+// anthropicToolContent is pi-ai's convertContentBlocks for a tool result.
+func (c *conv) anthropicToolContent(msg Message) any {
+	content := c.contentBlocks(msg)
+	hasImages := false
+	for _, b := range content {
+		if typeOf(b) == "image" {
+			hasImages = true
+			break
+		}
+	}
+	if !hasImages {
+		return sanitizeSurrogates(joinTexts(content, "\n"))
+	}
+	blocks := make([]any, 0, len(content)+1)
+	hasText := false
+	for _, b := range content {
+		if typeOf(b) == "text" {
+			blocks = append(blocks, NewObject("type", "text", "text", sanitizeSurrogates(c.str(b, "text"))))
+			hasText = true
+			continue
+		}
+		blocks = append(blocks, anthropicImage(b))
+	}
+	if !hasText {
+		blocks = append([]any{NewObject("type", "text", "text", "(see attached image)")}, blocks...)
+	}
+	return blocks
+}

@@ -1,0 +1,242 @@
+package replay
+
+import (
+	"encoding/base64"
+	"regexp"
+	"strings"
+)
+
+// Amazon Bedrock Converse (`bedrock-converse-stream`): pi-ai
+// providers/amazon-bedrock.js convertMessages and the ConverseStream command
+// input (no tools, no options, default "short" cache retention).
+//
+// Body: {modelId, messages, system?, inferenceConfig: {}}. messages:
+//   - user: {role:"user", content:[{text} | {image:{source:{bytes}, format}}]}
+//     (an empty content list stays; the image bytes are a Uint8Array, which
+//     JSON.stringify writes as {"0":b0,"1":b1,...}; image types other than
+//     jpeg/jpg/png/gif/webp throw);
+//   - assistant with no content skipped; blank text and blank thinking
+//     skipped; toolCall -> {toolUse:{toolUseId, name, input}}; thinking ->
+//     reasoningContent.reasoningText {text, signature} for Claude models
+//     (unsigned -> plain text), {text} only for other models; other block
+//     types throw; a turn left with no blocks skipped;
+//   - consecutive tool results -> one user message of {toolResult:{toolUseId,
+//     content:[{text}|{image}], status:"success"|"error"}};
+//   - Claude 4.x / 3.7 Sonnet / 3.5 Haiku: the last message, when a user one,
+//     gets a {cachePoint:{type:"default"}} block; so does the system prompt.
+// Tool call ids of other models: [^a-zA-Z0-9_-] -> "_", 64 chars.
+
+var bedrockSeparators = regexp.MustCompile(`[\s_.:]+`)
+
+func bedrockCandidates(m *Model) []string {
+	values := []string{m.ID}
+	if m.Name != "" {
+		values = append(values, m.Name)
+	}
+	var out []string
+	for _, v := range values {
+		l := strings.ToLower(v)
+		out = append(out, l, bedrockSeparators.ReplaceAllString(l, "-"))
+	}
+	return out
+}
+
+func bedrockIsClaude(m *Model) bool {
+	id, name := strings.ToLower(m.ID), strings.ToLower(m.Name)
+	return strings.Contains(id, "anthropic.claude") || strings.Contains(id, "anthropic/claude") ||
+		strings.Contains(name, "anthropic.claude") || strings.Contains(name, "anthropic/claude") ||
+		strings.Contains(name, "claude")
+}
+
+func bedrockPromptCaching(m *Model) bool {
+	cands := bedrockCandidates(m)
+	anyHas := func(sub string) bool {
+		for _, s := range cands {
+			if strings.Contains(s, sub) {
+				return true
+			}
+		}
+		return false
+	}
+	if !anyHas("claude") {
+		return false // (AWS_BEDROCK_FORCE_CACHE=1 is not modelled)
+	}
+	return anyHas("-4-") || anyHas("claude-3-7-sonnet") || anyHas("claude-3-5-haiku")
+}
+
+func cachePoint() *Object { return NewObject("cachePoint", NewObject("type", "default")) }
+
+func renderBedrock(c *conv, msgs []Message, system string) *Object {
+	body := NewObject("modelId", c.model.ID, "messages", c.bedrockMessages(msgs))
+	if system != "" {
+		sys := []any{NewObject("text", sanitizeSurrogates(system))}
+		if bedrockPromptCaching(c.model) {
+			sys = append(sys, cachePoint())
+		}
+		body.Set("system", sys)
+	}
+	body.Set("inferenceConfig", NewObject())
+	return body
+}
+
+// atob decodes base64 the way the browser/Node atob does (whitespace
+// ignored, padding optional); ok is false where atob throws.
+func atob(s string) ([]byte, bool) {
+	s = strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '\t', '\n', '\f', '\r':
+			return -1
+		}
+		return r
+	}, s)
+	if len(s)%4 == 0 {
+		s = strings.TrimSuffix(s, "=")
+		s = strings.TrimSuffix(s, "=")
+	}
+	if len(s)%4 == 1 {
+		return nil, false
+	}
+	b, err := base64.RawStdEncoding.DecodeString(s) // not Strict: trailing bits are ignored, as by atob
+	if err != nil {
+		return nil, false
+	}
+	return b, true
+}
+
+func (c *conv) bedrockImage(b map[string]any) *Object {
+	var format string
+	switch mt, _ := b["mimeType"].(string); mt {
+	case "image/jpeg", "image/jpg":
+		format = "jpeg"
+	case "image/png":
+		format = "png"
+	case "image/gif":
+		format = "gif"
+	case "image/webp":
+		format = "webp"
+	default:
+		c.fail("Unknown image type: %s", tmpl(b, "mimeType"))
+		return NewObject()
+	}
+	bytes, ok := atob(tmpl(b, "data"))
+	if !ok {
+		c.fail("image data is not valid base64 (atob throws)")
+		return NewObject()
+	}
+	return NewObject("source", NewObject("bytes", bytes), "format", format)
+}
+
+func (c *conv) bedrockToolResultContent(msg Message) []any {
+	blocks := c.contentBlocks(msg)
+	out := make([]any, 0, len(blocks))
+	for _, b := range blocks {
+		if typeOf(b) == "image" {
+			out = append(out, NewObject("image", c.bedrockImage(b)))
+		} else {
+			out = append(out, NewObject("text", sanitizeSurrogates(c.str(b, "text"))))
+		}
+	}
+	return out
+}
+
+func (c *conv) bedrockMessages(msgs []Message) []any {
+	m := c.model
+	tm := c.transformMessages(msgs, anthropicToolCallID)
+	claude := bedrockIsClaude(m)
+	result := make([]any, 0, len(tm))
+	for i := 0; i < len(tm) && c.err == nil; i++ {
+		msg := tm[i]
+		switch msg["role"] {
+		case "user":
+			var content []any
+			if s, ok := msg["content"].(string); ok {
+				content = []any{NewObject("text", sanitizeSurrogates(s))}
+			} else {
+				blocks := c.contentBlocks(msg)
+				content = make([]any, 0, len(blocks))
+				for _, b := range blocks {
+					switch typeOf(b) {
+					case "text":
+						content = append(content, NewObject("text", sanitizeSurrogates(c.str(b, "text"))))
+					case "image":
+						content = append(content, NewObject("image", c.bedrockImage(b)))
+					default:
+						c.fail("Unknown user content type")
+					}
+				}
+			}
+			result = append(result, NewObject("role", "user", "content", content))
+		case "assistant":
+			blocks := c.contentBlocks(msg)
+			if len(blocks) == 0 {
+				continue
+			}
+			var content []any
+			for _, b := range blocks {
+				switch typeOf(b) {
+				case "text":
+					t := c.str(b, "text")
+					if jsBlank(t) {
+						continue
+					}
+					content = append(content, NewObject("text", sanitizeSurrogates(t)))
+				case "toolCall":
+					tu := NewObject()
+					tu.Copy("toolUseId", b, "id")
+					tu.Copy("name", b, "name")
+					tu.Copy("input", b, "arguments")
+					content = append(content, NewObject("toolUse", tu))
+				case "thinking":
+					th := c.str(b, "thinking")
+					if jsBlank(th) {
+						continue
+					}
+					if !claude {
+						content = append(content, NewObject("reasoningContent", NewObject("reasoningText", NewObject("text", sanitizeSurrogates(th)))))
+						continue
+					}
+					if !jsTruthy(b["thinkingSignature"]) || jsBlank(c.str(b, "thinkingSignature")) {
+						content = append(content, NewObject("text", sanitizeSurrogates(th)))
+						continue
+					}
+					content = append(content, NewObject("reasoningContent", NewObject("reasoningText",
+						NewObject("text", sanitizeSurrogates(th), "signature", b["thinkingSignature"]))))
+				default:
+					c.fail("Unknown assistant content type")
+				}
+			}
+			if len(content) == 0 {
+				continue
+			}
+			result = append(result, NewObject("role", "assistant", "content", content))
+		case "toolResult":
+			var results []any
+			j := i
+			for ; j < len(tm) && tm[j]["role"] == "toolResult"; j++ {
+				tr := NewObject()
+				tr.Copy("toolUseId", tm[j], "toolCallId")
+				tr.Set("content", c.bedrockToolResultContent(tm[j]))
+				status := "success"
+				if jsTruthy(tm[j]["isError"]) {
+					status = "error"
+				}
+				tr.Set("status", status)
+				results = append(results, NewObject("toolResult", tr))
+			}
+			i = j - 1
+			result = append(result, NewObject("role", "user", "content", results))
+		default:
+			c.fail("Unknown message role")
+		}
+	}
+	if n := len(result); n > 0 && bedrockPromptCaching(m) {
+		last := result[n-1].(*Object)
+		if r, _ := last.Get("role"); r == "user" {
+			content, _ := last.Get("content")
+			if l, ok := content.([]any); ok {
+				last.Set("content", append(l, cachePoint()))
+			}
+		}
+	}
+	return result
+}

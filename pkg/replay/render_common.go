@@ -1,0 +1,444 @@
+package replay
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"strings"
+)
+
+// conv carries what every renderer needs: the model, the key order of the
+// input's objects (for JSON.stringify of tool arguments) and the first
+// error. An error stands for a place where pi-ai's JavaScript would throw
+// (a TypeError on a malformed message, an unknown image type, ...): the
+// oracle then captures no payload at all, and neither do we.
+type conv struct {
+	model *Model
+	keys  *KeyOrder
+	err   error
+}
+
+func (c *conv) fail(format string, args ...any) {
+	if c.err == nil {
+		c.err = fmt.Errorf(format, args...)
+	}
+}
+
+// str reads m[key] where JavaScript calls a string method on it: anything
+// but a string is a TypeError.
+func (c *conv) str(m map[string]any, key string) string {
+	s, ok := m[key].(string)
+	if !ok {
+		c.fail("%s %s is %s, not a string", describe(m), key, jsTypeOf(m[key], hasProp(m, key)))
+	}
+	return s
+}
+
+// list reads m[key] where JavaScript iterates it as an array.
+func (c *conv) list(m map[string]any, key string) []any {
+	l, ok := m[key].([]any)
+	if !ok {
+		c.fail("%s %s is %s, not an array", describe(m), key, jsTypeOf(m[key], hasProp(m, key)))
+	}
+	return l
+}
+
+// tmpl is `${m[key]}` in a template literal.
+func tmpl(m map[string]any, key string) string {
+	v, ok := m[key]
+	return jsToString(v, ok)
+}
+
+func hasProp(m map[string]any, key string) bool {
+	_, ok := m[key]
+	return ok
+}
+
+func describe(m map[string]any) string {
+	if r, ok := m["role"].(string); ok {
+		return r + " message:"
+	}
+	if t, ok := m["type"].(string); ok {
+		return t + " block:"
+	}
+	return "value:"
+}
+
+func jsTypeOf(v any, present bool) string {
+	if !present {
+		return "undefined"
+	}
+	switch v.(type) {
+	case nil:
+		return "null"
+	case jsUndefined:
+		return "undefined"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return "a number"
+}
+
+// blocks returns the content blocks of a message as maps (non-object
+// entries are kept as nil maps so that indexes stay aligned).
+func objectOf(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
+func typeOf(b map[string]any) string {
+	t, _ := b["type"].(string)
+	return t
+}
+
+// sanitizeSurrogates is pi-ai's sanitizeSurrogates (lone UTF-16 surrogates
+// removed). Go strings decoded from JSON cannot hold lone surrogates (the
+// decoder turns them into U+FFFD), so this is the identity here.
+func sanitizeSurrogates(s string) string { return s }
+
+// jsSplitFirst is `s.split(sep)[0]`.
+func jsSplitFirst(s, sep string) string {
+	before, _, _ := strings.Cut(s, sep)
+	return before
+}
+
+// jsSplitTwo is `const [a, b] = s.split(sep)`: b is absent without sep.
+func jsSplitTwo(s, sep string) (string, string, bool) {
+	parts := strings.SplitN(s, sep, 3)
+	if len(parts) == 1 {
+		return parts[0], "", false
+	}
+	return parts[0], parts[1], true
+}
+
+// joinTexts is `blocks.map(b => b.text).join(sep)` (undefined and null join as "").
+func joinTexts(blocks []map[string]any, sep string) string {
+	var b strings.Builder
+	for i, blk := range blocks {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		if v, ok := blk["text"]; ok && v != nil {
+			if _, undef := v.(jsUndefined); !undef {
+				b.WriteString(jsToString(v, true))
+			}
+		}
+	}
+	return b.String()
+}
+
+// contentBlocks returns msg.content as a list of objects for the converters
+// that iterate it; a string or missing content is a TypeError unless the
+// caller handles strings first.
+func (c *conv) contentBlocks(msg Message) []map[string]any {
+	l := c.list(msg, "content")
+	out := make([]map[string]any, len(l))
+	for i, v := range l {
+		b := objectOf(v)
+		if b == nil {
+			if v == nil {
+				c.fail("%s content[%d] is null", describe(msg), i)
+			}
+			b = map[string]any{}
+		}
+		out[i] = b
+	}
+	return out
+}
+
+// Text placeholders pi-ai's transformMessages puts in place of images for
+// models without image input.
+const (
+	nonVisionUserImagePlaceholder = "(image omitted: model does not support images)"
+	nonVisionToolImagePlaceholder = "(tool image omitted: model does not support images)"
+)
+
+// idNormalizer is a converter's normalizeToolCallId(id, model, sourceAssistant).
+type idNormalizer func(id string, source Message) string
+
+// transformMessages is pi-ai's transformMessages, run by every converter:
+//   - models without image input: each run of images in user and toolResult
+//     content becomes one placeholder text;
+//   - assistant turns from another model (provider, api or id differ): thinking
+//     becomes plain text (blank thinking and redacted thinking are dropped),
+//     text loses textSignature, tool calls lose thoughtSignature and get their
+//     ids normalised (results follow the new ids); the same model keeps its
+//     thinking, signed or not, except blank unsigned thinking;
+//   - assistant turns that stopped with "error" or "aborted" are left out;
+//   - tool calls without a result before the next assistant or user turn (or
+//     the end) get a synthetic error result "No result provided".
+func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
+	m := c.model
+	idMap := map[string]string{}
+	transformed := make([]Message, 0, len(msgs))
+	for _, msg := range msgs {
+		role, _ := msg["role"].(string)
+		if !m.Vision && (role == "user" || role == "toolResult") {
+			if l, ok := msg["content"].([]any); ok {
+				placeholder := nonVisionUserImagePlaceholder
+				if role == "toolResult" {
+					placeholder = nonVisionToolImagePlaceholder
+				}
+				msg = maps.Clone(msg)
+				msg["content"] = replaceImages(l, placeholder)
+			}
+		}
+		switch role {
+		case "toolResult":
+			if id, ok := msg["toolCallId"].(string); ok {
+				if n, ok := idMap[id]; ok && n != id {
+					msg = maps.Clone(msg)
+					msg["toolCallId"] = n
+				}
+			}
+		case "assistant":
+			same := msg["provider"] == m.Provider && msg["api"] == m.API && msg["model"] == m.ID
+			content := c.list(msg, "content")
+			out := make([]any, 0, len(content))
+			for _, v := range content {
+				b := objectOf(v)
+				if b == nil {
+					if v == nil {
+						c.fail("assistant message: content block is null")
+					}
+					out = append(out, v)
+					continue
+				}
+				switch typeOf(b) {
+				case "thinking":
+					if jsTruthy(b["redacted"]) {
+						if same {
+							out = append(out, b)
+						}
+						continue
+					}
+					if same && jsTruthy(b["thinkingSignature"]) {
+						out = append(out, b)
+						continue
+					}
+					if !jsTruthy(b["thinking"]) || jsBlank(c.str(b, "thinking")) {
+						continue
+					}
+					if same {
+						out = append(out, b)
+						continue
+					}
+					out = append(out, map[string]any{"type": "text", "text": b["thinking"]})
+				case "text":
+					if same {
+						out = append(out, b)
+						continue
+					}
+					t := map[string]any{"type": "text"}
+					if v, ok := b["text"]; ok {
+						t["text"] = v
+					}
+					out = append(out, t)
+				case "toolCall":
+					nb, cloned := b, false
+					if !same && jsTruthy(b["thoughtSignature"]) {
+						nb, cloned = maps.Clone(b), true
+						delete(nb, "thoughtSignature")
+					}
+					if !same && norm != nil {
+						id := c.str(b, "id")
+						if n := norm(id, msg); n != id {
+							idMap[id] = n
+							if !cloned {
+								nb = maps.Clone(b)
+							}
+							nb["id"] = n
+						}
+					}
+					out = append(out, nb)
+				default:
+					out = append(out, b)
+				}
+			}
+			msg = maps.Clone(msg)
+			msg["content"] = out
+		}
+		transformed = append(transformed, msg)
+	}
+	if c.err != nil {
+		return nil
+	}
+
+	// Second pass: skip failed turns, synthesize missing tool results.
+	result := make([]Message, 0, len(transformed))
+	var pending []map[string]any
+	existing := map[string]bool{}
+	flush := func() {
+		for _, tc := range pending {
+			id, isStr := tc["id"].(string)
+			if isStr && existing[id] {
+				continue
+			}
+			synth := Message{"role": "toolResult"}
+			if v, ok := tc["id"]; ok {
+				synth["toolCallId"] = v
+			}
+			if v, ok := tc["name"]; ok {
+				synth["toolName"] = v
+			}
+			synth["content"] = []any{textBlock("No result provided")}
+			synth["isError"] = true
+			result = append(result, synth)
+		}
+		pending = nil
+		clear(existing)
+	}
+	for _, msg := range transformed {
+		switch msg["role"] {
+		case "assistant":
+			flush()
+			if sr := msg["stopReason"]; sr == "error" || sr == "aborted" {
+				continue
+			}
+			var calls []map[string]any
+			for _, v := range msg["content"].([]any) {
+				if b := objectOf(v); b != nil && typeOf(b) == "toolCall" {
+					calls = append(calls, b)
+				}
+			}
+			if len(calls) > 0 {
+				pending = calls
+				clear(existing)
+			}
+			result = append(result, msg)
+		case "toolResult":
+			if id, ok := msg["toolCallId"].(string); ok {
+				existing[id] = true
+			}
+			result = append(result, msg)
+		case "user":
+			flush()
+			result = append(result, msg)
+		default:
+			result = append(result, msg)
+		}
+	}
+	flush()
+	return result
+}
+
+// replaceImages is pi-ai's replaceImagesWithPlaceholder.
+func replaceImages(content []any, placeholder string) []any {
+	out := make([]any, 0, len(content))
+	prevPlaceholder := false
+	for _, v := range content {
+		b := objectOf(v)
+		if b != nil && typeOf(b) == "image" {
+			if !prevPlaceholder {
+				out = append(out, textBlock(placeholder))
+			}
+			prevPlaceholder = true
+			continue
+		}
+		out = append(out, v)
+		prevPlaceholder = b != nil && b["text"] == placeholder
+	}
+	return out
+}
+
+// replaceIDChars is `s.replace(/[^a-zA-Z0-9_-]/g, repl)` (or
+// /[^a-zA-Z0-9]/g without dashAndUnderscore). JavaScript matches UTF-16 code
+// units, so a character outside the BMP is replaced twice.
+func replaceIDChars(s, repl string, dashAndUnderscore bool) string {
+	ok := func(c byte) bool {
+		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			dashAndUnderscore && (c == '_' || c == '-')
+	}
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if !ok(s[i]) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r < 0x80 && ok(byte(r)):
+			b.WriteByte(byte(r))
+		case r > 0xFFFF:
+			b.WriteString(repl)
+			b.WriteString(repl)
+		default:
+			b.WriteString(repl)
+		}
+	}
+	return b.String()
+}
+
+// jsSlice is `s.slice(0, n)`: the first n UTF-16 code units (a surrogate
+// pair cut in half is dropped whole: Go strings cannot hold half of it).
+func jsSlice(s string, n int) string {
+	if len(s) <= n {
+		return s // n bytes hold at most n code units
+	}
+	units := 0
+	for i, r := range s {
+		w := 1
+		if r > 0xFFFF {
+			w = 2
+		}
+		if units+w > n {
+			return s[:i]
+		}
+		units += w
+	}
+	return s
+}
+
+// jsLen is s.length (UTF-16 code units).
+func jsLen(s string) int {
+	n := 0
+	for _, r := range s {
+		if r > 0xFFFF {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// parseJSON is JSON.parse(s); objects it creates get their key order recorded.
+func (c *conv) parseJSON(s string) (any, error) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("unexpected data after JSON value")
+	}
+	_ = c.keys.Record([]byte(s), v)
+	return v, nil
+}
+
+// stringify is JSON.stringify(m[key]); ok is false when it returns undefined.
+func (c *conv) stringify(m map[string]any, key string) (string, bool) {
+	v, present := m[key]
+	if _, undef := v.(jsUndefined); undef {
+		present = false
+	}
+	s, ok, err := jsStringify(v, present, c.keys)
+	if err != nil {
+		c.fail("JSON.stringify(%s): %v", key, err)
+	}
+	return s, ok
+}

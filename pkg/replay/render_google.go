@@ -1,0 +1,222 @@
+package replay
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Google Gemini (`google-generative-ai`): pi-ai providers/google-shared.js
+// convertMessages and google.js buildParams (no tools, no options).
+//
+// Body: {model, contents, config: {systemInstruction?}}. contents:
+//   - user: {role:"user", parts:[{text} | {inlineData:{mimeType, data}}]};
+//   - assistant -> role "model": blank text and blank thinking skipped; text
+//     keeps textSignature as thoughtSignature only for the same provider and
+//     model and when it is valid base64; thinking of the same provider and
+//     model -> {thought:true, text, thoughtSignature?}, otherwise plain text;
+//     toolCall -> {functionCall:{name, args: arguments ?? {}, id (claude-* and
+//     gpt-oss-* models only)}, thoughtSignature?}; a turn with no parts skipped;
+//   - tool result -> {functionResponse:{name, response:{output|error: text or
+//     "(see attached image)" or ""}, parts (images, Gemini 3+ and non-Gemini
+//     ids), id?}}, merged into the previous user turn when that one holds
+//     function responses; for Gemini < 3 the images follow as a user turn
+//     [{text:"Tool result image:"}, ...inlineData].
+
+var (
+	geminiVersion   = regexp.MustCompile(`^gemini(?:-live)?-(\d+)`)
+	base64Signature = regexp.MustCompile(`^[A-Za-z0-9+/]+={0,2}$`)
+)
+
+func googleRequiresToolCallID(id string) bool {
+	return strings.HasPrefix(id, "claude-") || strings.HasPrefix(id, "gpt-oss-")
+}
+
+func googleMultimodalFunctionResponse(id string) bool {
+	mm := geminiVersion.FindStringSubmatch(strings.ToLower(id))
+	if mm == nil {
+		return true
+	}
+	v, err := strconv.Atoi(mm[1])
+	return err != nil || v >= 3
+}
+
+// googleThoughtSignature: the signature when same-model and valid base64.
+func googleThoughtSignature(same bool, v any) (string, bool) {
+	s, ok := v.(string)
+	if !same || !ok || s == "" || jsLen(s)%4 != 0 || !base64Signature.MatchString(s) {
+		return "", false
+	}
+	return s, true
+}
+
+func renderGoogle(c *conv, msgs []Message, system string) *Object {
+	config := NewObject()
+	if system != "" {
+		config.Set("systemInstruction", sanitizeSurrogates(system))
+	}
+	return NewObject("model", c.model.ID, "contents", c.googleContents(msgs), "config", config)
+}
+
+func inlineData(b map[string]any) *Object {
+	d := NewObject()
+	d.Copy("mimeType", b, "mimeType")
+	d.Copy("data", b, "data")
+	return NewObject("inlineData", d)
+}
+
+func (c *conv) googleContents(msgs []Message) []any {
+	m := c.model
+	requiresID := googleRequiresToolCallID(m.ID)
+	norm := func(id string, _ Message) string {
+		if !requiresID {
+			return id
+		}
+		return jsSlice(replaceIDChars(id, "_", true), 64)
+	}
+	tm := c.transformMessages(msgs, norm)
+	contents := make([]any, 0, len(tm))
+	for _, msg := range tm {
+		if c.err != nil {
+			break
+		}
+		switch msg["role"] {
+		case "user":
+			if s, ok := msg["content"].(string); ok {
+				contents = append(contents, NewObject("role", "user", "parts", []any{NewObject("text", sanitizeSurrogates(s))}))
+				continue
+			}
+			blocks := c.contentBlocks(msg)
+			if len(blocks) == 0 {
+				continue
+			}
+			parts := make([]any, 0, len(blocks))
+			for _, b := range blocks {
+				if typeOf(b) == "text" {
+					parts = append(parts, NewObject("text", sanitizeSurrogates(c.str(b, "text"))))
+				} else {
+					parts = append(parts, inlineData(b))
+				}
+			}
+			contents = append(contents, NewObject("role", "user", "parts", parts))
+		case "assistant":
+			same := msg["provider"] == m.Provider && msg["model"] == m.ID
+			var parts []any
+			for _, b := range c.contentBlocks(msg) {
+				switch typeOf(b) {
+				case "text":
+					if !jsTruthy(b["text"]) || jsBlank(c.str(b, "text")) {
+						continue
+					}
+					p := NewObject("text", sanitizeSurrogates(b["text"].(string)))
+					if sig, ok := googleThoughtSignature(same, b["textSignature"]); ok {
+						p.Set("thoughtSignature", sig)
+					}
+					parts = append(parts, p)
+				case "thinking":
+					if !jsTruthy(b["thinking"]) || jsBlank(c.str(b, "thinking")) {
+						continue
+					}
+					text := sanitizeSurrogates(b["thinking"].(string))
+					if same {
+						p := NewObject("thought", true, "text", text)
+						if sig, ok := googleThoughtSignature(same, b["thinkingSignature"]); ok {
+							p.Set("thoughtSignature", sig)
+						}
+						parts = append(parts, p)
+					} else {
+						parts = append(parts, NewObject("text", text))
+					}
+				case "toolCall":
+					fc := NewObject()
+					fc.Copy("name", b, "name")
+					if args, ok := b["arguments"]; ok && args != nil {
+						fc.Set("args", args)
+					} else {
+						fc.Set("args", NewObject())
+					}
+					if requiresID {
+						fc.Copy("id", b, "id")
+					}
+					p := NewObject("functionCall", fc)
+					if sig, ok := googleThoughtSignature(same, b["thoughtSignature"]); ok {
+						p.Set("thoughtSignature", sig)
+					}
+					parts = append(parts, p)
+				}
+			}
+			if len(parts) == 0 {
+				continue
+			}
+			contents = append(contents, NewObject("role", "model", "parts", parts))
+		case "toolResult":
+			content := c.contentBlocks(msg)
+			var texts []map[string]any
+			var images []any
+			for _, b := range content {
+				switch typeOf(b) {
+				case "text":
+					texts = append(texts, b)
+				case "image":
+					if m.Vision {
+						images = append(images, inlineData(b))
+					}
+				}
+			}
+			text := joinTexts(texts, "\n")
+			multimodal := googleMultimodalFunctionResponse(m.ID)
+			var value string
+			switch {
+			case text != "":
+				value = sanitizeSurrogates(text)
+			case len(images) > 0:
+				value = "(see attached image)"
+			}
+			resp := NewObject()
+			if jsTruthy(msg["isError"]) {
+				resp.Set("error", value)
+			} else {
+				resp.Set("output", value)
+			}
+			fr := NewObject()
+			fr.Copy("name", msg, "toolName")
+			fr.Set("response", resp)
+			if len(images) > 0 && multimodal {
+				fr.Set("parts", images)
+			}
+			if requiresID {
+				fr.Copy("id", msg, "toolCallId")
+			}
+			part := NewObject("functionResponse", fr)
+			merged := false
+			if n := len(contents); n > 0 {
+				last := contents[n-1].(*Object)
+				if r, _ := last.Get("role"); r == "user" {
+					lp, _ := last.Get("parts")
+					if l, ok := lp.([]any); ok && hasFunctionResponse(l) {
+						last.Set("parts", append(l, part))
+						merged = true
+					}
+				}
+			}
+			if !merged {
+				contents = append(contents, NewObject("role", "user", "parts", []any{part}))
+			}
+			if len(images) > 0 && !multimodal {
+				contents = append(contents, NewObject("role", "user", "parts", append([]any{NewObject("text", "Tool result image:")}, images...)))
+			}
+		}
+	}
+	return contents
+}
+
+func hasFunctionResponse(parts []any) bool {
+	for _, p := range parts {
+		if o, ok := p.(*Object); ok {
+			if _, ok := o.Get("functionResponse"); ok {
+				return true
+			}
+		}
+	}
+	return false
+}

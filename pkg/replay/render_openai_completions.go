@@ -1,0 +1,377 @@
+package replay
+
+import "strings"
+
+// OpenAI Chat Completions (`openai-completions`): pi-ai
+// providers/openai-completions.js, buildParams / convertMessages / getCompat,
+// with no tools, no max tokens, no reasoning effort and no session id.
+//
+// Body: {model, messages, stream: true, stream_options: {include_usage: true}
+// (unless compat.supportsUsageInStreaming is false), store: false (when
+// compat.supportsStore), tools: [] (when the history has tool calls or
+// results), then the "reasoning off" field of the compat's thinking format:
+// zai/qwen enable_thinking: false, qwen-chat-template chat_template_kwargs,
+// deepseek thinking: {type: "disabled"}, openrouter reasoning: {effort:
+// thinkingLevelMap.off ?? "none"} (unless off is null), otherwise
+// reasoning_effort: off when the model maps off to a string}.
+// OpenRouter "anthropic/..." models get Anthropic cache_control markers.
+//
+// Compat: pi-ai's detectCompat by provider (the base URL is not known, as in
+// the oracle), overridden field by field by the known model's compat.
+
+// completionsCompat is pi-ai's resolved OpenAICompletionsCompat (the fields
+// that shape a body without tools or options).
+type completionsCompat struct {
+	supportsStore, supportsDeveloperRole, supportsReasoningEffort, supportsUsageInStreaming bool
+	requiresToolResultName, requiresAssistantAfterToolResult, requiresThinkingAsText     bool
+	requiresReasoningContentOnAssistantMessages                                          bool
+	thinkingFormat, cacheControlFormat                                                   string
+}
+
+func completionsCompatFor(m *Model) completionsCompat {
+	p := m.Provider
+	isZai := p == "zai"
+	isMoonshot := p == "moonshotai" || p == "moonshotai-cn"
+	isCFWorkers := p == "cloudflare-workers-ai"
+	isCFGateway := p == "cloudflare-ai-gateway"
+	nonStandard := p == "cerebras" || p == "xai" || isZai || isMoonshot || p == "opencode" || isCFWorkers || isCFGateway
+	isDeepSeek := p == "deepseek"
+	c := completionsCompat{
+		supportsStore:            !nonStandard,
+		supportsDeveloperRole:    !nonStandard,
+		supportsReasoningEffort:  p != "xai" && !isZai && !isMoonshot && !isCFGateway,
+		supportsUsageInStreaming: true,
+		requiresReasoningContentOnAssistantMessages: isDeepSeek,
+		thinkingFormat: "openai",
+	}
+	switch {
+	case isDeepSeek:
+		c.thinkingFormat = "deepseek"
+	case isZai:
+		c.thinkingFormat = "zai"
+	case p == "openrouter":
+		c.thinkingFormat = "openrouter"
+	}
+	if p == "openrouter" && strings.HasPrefix(m.ID, "anthropic/") {
+		c.cacheControlFormat = "anthropic"
+	}
+	override := func(dst *bool, key string) {
+		if v, ok := m.compatBool(key); ok {
+			*dst = v
+		}
+	}
+	override(&c.supportsStore, "supportsStore")
+	override(&c.supportsDeveloperRole, "supportsDeveloperRole")
+	override(&c.supportsReasoningEffort, "supportsReasoningEffort")
+	override(&c.supportsUsageInStreaming, "supportsUsageInStreaming")
+	override(&c.requiresToolResultName, "requiresToolResultName")
+	override(&c.requiresAssistantAfterToolResult, "requiresAssistantAfterToolResult")
+	override(&c.requiresThinkingAsText, "requiresThinkingAsText")
+	override(&c.requiresReasoningContentOnAssistantMessages, "requiresReasoningContentOnAssistantMessages")
+	if v, ok := m.compatString("thinkingFormat"); ok {
+		c.thinkingFormat = v
+	}
+	if v, ok := m.compatString("cacheControlFormat"); ok {
+		c.cacheControlFormat = v
+	}
+	return c
+}
+
+func renderOpenAICompletions(c *conv, msgs []Message, system string) *Object {
+	m := c.model
+	compat := completionsCompatFor(m)
+	messages := c.completionsMessages(msgs, system, compat)
+	body := NewObject("model", m.ID, "messages", messages, "stream", true)
+	if compat.supportsUsageInStreaming {
+		body.Set("stream_options", NewObject("include_usage", true))
+	}
+	if compat.supportsStore {
+		body.Set("store", false)
+	}
+	var tools []any
+	if c.hasToolHistory(msgs) {
+		tools = []any{}
+		body.Set("tools", tools)
+	}
+	if compat.cacheControlFormat == "anthropic" {
+		completionsCacheControl(messages)
+	}
+	if m.Reasoning {
+		switch compat.thinkingFormat {
+		case "zai", "qwen":
+			body.Set("enable_thinking", false)
+		case "qwen-chat-template":
+			body.Set("chat_template_kwargs", NewObject("enable_thinking", false, "preserve_thinking", true))
+		case "deepseek":
+			body.Set("thinking", NewObject("type", "disabled"))
+		case "openrouter":
+			switch m.ThinkingOff {
+			case offUnset:
+				body.Set("reasoning", NewObject("effort", "none"))
+			case offValue:
+				body.Set("reasoning", NewObject("effort", m.ThinkingOffValue))
+			}
+		default:
+			if compat.supportsReasoningEffort && m.ThinkingOff == offValue {
+				body.Set("reasoning_effort", m.ThinkingOffValue)
+			}
+		}
+	}
+	return body
+}
+
+// hasToolHistory: any tool result, or an assistant turn with a tool call.
+func (c *conv) hasToolHistory(msgs []Message) bool {
+	for _, msg := range msgs {
+		switch msg["role"] {
+		case "toolResult":
+			return true
+		case "assistant":
+			for _, b := range c.contentBlocks(msg) {
+				if typeOf(b) == "toolCall" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// completionsCacheControl is applyAnthropicCacheControl without a system
+// message or tools: the last user/assistant message with text gets the marker
+// on its last text part (string content becomes a part).
+func completionsCacheControl(messages []any) {
+	for _, v := range messages {
+		o := v.(*Object)
+		if r, _ := o.Get("role"); r == "system" || r == "developer" {
+			addCacheControlToText(o)
+			break
+		}
+	}
+	for i := len(messages) - 1; i >= 0; i-- {
+		o := messages[i].(*Object)
+		if r, _ := o.Get("role"); (r == "user" || r == "assistant") && addCacheControlToText(o) {
+			return
+		}
+	}
+}
+
+func addCacheControlToText(o *Object) bool {
+	content, _ := o.Get("content")
+	switch x := content.(type) {
+	case string:
+		if x == "" {
+			return false
+		}
+		o.Set("content", []any{NewObject("type", "text", "text", x, "cache_control", ephemeral())})
+		return true
+	case []any:
+		for i := len(x) - 1; i >= 0; i-- {
+			if p, ok := x[i].(*Object); ok {
+				if t, _ := p.Get("type"); t == "text" {
+					p.Set("cache_control", ephemeral())
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (c *conv) completionsToolCallID(id string, _ Message) string {
+	if strings.Contains(id, "|") {
+		return jsSlice(replaceIDChars(jsSplitFirst(id, "|"), "_", true), 40)
+	}
+	if c.model.Provider == "openai" && jsLen(id) > 40 {
+		return jsSlice(id, 40)
+	}
+	return id
+}
+
+func imageURL(b map[string]any) *Object {
+	return NewObject("type", "image_url", "image_url", NewObject("url", "data:"+tmpl(b, "mimeType")+";base64,"+tmpl(b, "data")))
+}
+
+func (c *conv) completionsMessages(msgs []Message, system string, compat completionsCompat) []any {
+	m := c.model
+	tm := c.transformMessages(msgs, c.completionsToolCallID)
+	params := make([]any, 0, len(tm)+1)
+	if system != "" {
+		role := "system"
+		if m.Reasoning && compat.supportsDeveloperRole {
+			role = "developer"
+		}
+		params = append(params, NewObject("role", role, "content", sanitizeSurrogates(system)))
+	}
+	bridge := func() *Object { return NewObject("role", "assistant", "content", "I have processed the tool results.") }
+	lastRole := ""
+	for i := 0; i < len(tm) && c.err == nil; i++ {
+		msg := tm[i]
+		role, _ := msg["role"].(string)
+		if compat.requiresAssistantAfterToolResult && lastRole == "toolResult" && role == "user" {
+			params = append(params, bridge())
+		}
+		switch role {
+		case "user":
+			if s, ok := msg["content"].(string); ok {
+				params = append(params, NewObject("role", "user", "content", sanitizeSurrogates(s)))
+				break
+			}
+			items := c.contentBlocks(msg)
+			if len(items) == 0 {
+				continue
+			}
+			content := make([]any, 0, len(items))
+			for _, item := range items {
+				if typeOf(item) == "text" {
+					content = append(content, NewObject("type", "text", "text", sanitizeSurrogates(c.str(item, "text"))))
+				} else {
+					content = append(content, imageURL(item))
+				}
+			}
+			params = append(params, NewObject("role", "user", "content", content))
+		case "assistant":
+			am := NewObject("role", "assistant")
+			if compat.requiresAssistantAfterToolResult {
+				am.Set("content", "")
+			} else {
+				am.Set("content", nil)
+			}
+			blocks := c.contentBlocks(msg)
+			var textParts []any
+			var text strings.Builder
+			var thinking []map[string]any
+			var toolCalls []map[string]any
+			for _, b := range blocks {
+				switch typeOf(b) {
+				case "text":
+					if t := c.str(b, "text"); !jsBlank(t) {
+						textParts = append(textParts, NewObject("type", "text", "text", sanitizeSurrogates(t)))
+						text.WriteString(t)
+					}
+				case "thinking":
+					if !jsBlank(c.str(b, "thinking")) {
+						thinking = append(thinking, b)
+					}
+				case "toolCall":
+					toolCalls = append(toolCalls, b)
+				}
+			}
+			if len(thinking) > 0 {
+				if compat.requiresThinkingAsText {
+					parts := make([]string, len(thinking))
+					for k, b := range thinking {
+						parts[k] = b["thinking"].(string)
+					}
+					am.Set("content", append([]any{NewObject("type", "text", "text", strings.Join(parts, "\n\n"))}, textParts...))
+				} else {
+					if text.Len() > 0 {
+						am.Set("content", text.String())
+					}
+					if sig, ok := thinking[0]["thinkingSignature"].(string); ok && sig != "" {
+						parts := make([]string, len(thinking))
+						for k, b := range thinking {
+							parts[k] = b["thinking"].(string)
+						}
+						am.Set(sig, strings.Join(parts, "\n"))
+					}
+				}
+			} else if text.Len() > 0 {
+				am.Set("content", text.String())
+			}
+			if len(toolCalls) > 0 {
+				calls := make([]any, 0, len(toolCalls))
+				var details []any
+				for _, tc := range toolCalls {
+					fn := NewObject()
+					fn.Copy("name", tc, "name")
+					if args, ok := c.stringify(tc, "arguments"); ok {
+						fn.Set("arguments", args)
+					}
+					call := NewObject()
+					call.Copy("id", tc, "id")
+					call.Set("type", "function")
+					call.Set("function", fn)
+					calls = append(calls, call)
+					if sig := tc["thoughtSignature"]; jsTruthy(sig) {
+						if s, ok := sig.(string); ok {
+							if v, err := c.parseJSON(s); err == nil && jsTruthy(v) {
+								details = append(details, v)
+							}
+						}
+					}
+				}
+				am.Set("tool_calls", calls)
+				if len(details) > 0 {
+					am.Set("reasoning_details", details)
+				}
+			}
+			if compat.requiresReasoningContentOnAssistantMessages && m.Reasoning {
+				if _, ok := am.Get("reasoning_content"); !ok {
+					am.Set("reasoning_content", "")
+				}
+			}
+			content, _ := am.Get("content")
+			hasContent := false
+			switch x := content.(type) {
+			case string:
+				hasContent = x != ""
+			case []any:
+				hasContent = len(x) > 0
+			}
+			if _, hasCalls := am.Get("tool_calls"); !hasContent && !hasCalls {
+				continue
+			}
+			params = append(params, am)
+		case "toolResult":
+			var images []any
+			j := i
+			for ; j < len(tm) && tm[j]["role"] == "toolResult"; j++ {
+				tr := tm[j]
+				content := c.contentBlocks(tr)
+				var texts []map[string]any
+				hasImages := false
+				for _, b := range content {
+					switch typeOf(b) {
+					case "text":
+						texts = append(texts, b)
+					case "image":
+						hasImages = true
+					}
+				}
+				textResult := joinTexts(texts, "\n")
+				out := textResult
+				if textResult == "" {
+					out = "(see attached image)"
+				}
+				r := NewObject("role", "tool", "content", sanitizeSurrogates(out))
+				r.Copy("tool_call_id", tr, "toolCallId")
+				if compat.requiresToolResultName && jsTruthy(tr["toolName"]) {
+					r.Set("name", tr["toolName"])
+				}
+				params = append(params, r)
+				if hasImages && m.Vision {
+					for _, b := range content {
+						if typeOf(b) == "image" {
+							images = append(images, imageURL(b))
+						}
+					}
+				}
+			}
+			i = j - 1
+			if len(images) > 0 {
+				if compat.requiresAssistantAfterToolResult {
+					params = append(params, bridge())
+				}
+				params = append(params, NewObject("role", "user", "content",
+					append([]any{NewObject("type", "text", "text", "Attached image(s) from tool result:")}, images...)))
+				lastRole = "user"
+			} else {
+				lastRole = "toolResult"
+			}
+			continue
+		}
+		lastRole = role
+	}
+	return params
+}

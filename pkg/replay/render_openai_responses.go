@@ -1,0 +1,275 @@
+package replay
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf16"
+)
+
+// OpenAI Responses (`openai-responses`) and ChatGPT Codex Responses
+// (`openai-codex-responses`): pi-ai providers/openai-responses-shared.js
+// convertResponsesMessages, with the bodies of openai-responses.js
+// buildParams and openai-codex-responses.js buildRequestBody (no tools, no
+// options, no session id).
+//
+// input items:
+//   - system (Responses only, not Codex: it goes to `instructions`):
+//     {role: developer|system, content};
+//   - user: {role: "user", content: [input_text | input_image{detail:"auto"}]};
+//   - assistant: a signed thinking block is its signature parsed as JSON (a
+//     reasoning item; unparseable -> no payload); text -> {type:"message",
+//     role:"assistant", content:[{type:"output_text", text, annotations:[]}],
+//     status:"completed", id, phase?} with id and phase from textSignature
+//     (JSON {v:1,id,phase} or a plain id), else "msg_<index>", and ids over
+//     64 chars -> "msg_<shortHash>"; toolCall -> {type:"function_call",
+//     id: item id after "|" (left out for another model of the same provider
+//     and api when it starts with "fc_"), call_id, name, arguments: JSON text};
+//   - tool result: {type:"function_call_output", call_id, output: text
+//     (or "(see attached image)") or input_text/input_image parts}.
+// Tool call ids of other models: each "|" part cleaned to [a-zA-Z0-9_-], 64
+// chars, trailing "_" trimmed; for providers openai, openai-codex and
+// opencode a foreign item id becomes "fc_<shortHash>", and "fc_" is
+// prefixed when missing.
+
+// responsesToolCallProviders: providers whose "call|item" ids are kept as pairs.
+func responsesToolCallProvider(p string) bool {
+	return p == "openai" || p == "openai-codex" || p == "opencode"
+}
+
+func normalizeIDPart(part string) string {
+	s := jsSlice(replaceIDChars(part, "_", true), 64)
+	return strings.TrimRight(s, "_")
+}
+
+func (c *conv) responsesToolCallID(id string, source Message) string {
+	m := c.model
+	if !responsesToolCallProvider(m.Provider) || !strings.Contains(id, "|") {
+		return normalizeIDPart(id)
+	}
+	callID, itemID, _ := jsSplitTwo(id, "|")
+	foreign := source["provider"] != m.Provider || source["api"] != m.API
+	var item string
+	if foreign {
+		item = jsSlice("fc_"+shortHash(itemID), 64)
+	} else {
+		item = normalizeIDPart(itemID)
+	}
+	if !strings.HasPrefix(item, "fc_") {
+		item = normalizeIDPart("fc_" + item)
+	}
+	return normalizeIDPart(callID) + "|" + item
+}
+
+// shortHash is pi-ai's shortHash (utils/hash.js) over UTF-16 code units.
+func shortHash(s string) string {
+	h1, h2 := uint32(0xdeadbeef), uint32(0x41c6ce57)
+	for _, ch := range utf16.Encode([]rune(s)) {
+		h1 = (h1 ^ uint32(ch)) * 2654435761
+		h2 = (h2 ^ uint32(ch)) * 1597334677
+	}
+	h1 = (h1^(h1>>16))*2246822507 ^ (h2^(h2>>13))*3266489909
+	h2 = (h2^(h2>>16))*2246822507 ^ (h1^(h1>>13))*3266489909
+	return strconv.FormatUint(uint64(h2), 36) + strconv.FormatUint(uint64(h1), 36)
+}
+
+func renderOpenAIResponses(c *conv, msgs []Message, system string) *Object {
+	m := c.model
+	body := NewObject("model", m.ID, "input", c.responsesInput(msgs, system, true), "stream", true, "store", false)
+	if m.Reasoning && m.Provider != "github-copilot" {
+		switch m.ThinkingOff {
+		case offUnset:
+			body.Set("reasoning", NewObject("effort", "none"))
+		case offValue:
+			body.Set("reasoning", NewObject("effort", m.ThinkingOffValue))
+		}
+	}
+	return body
+}
+
+func renderCodexResponses(c *conv, msgs []Message, system string) *Object {
+	return NewObject(
+		"model", c.model.ID,
+		"store", false,
+		"stream", true,
+		"instructions", system,
+		"input", c.responsesInput(msgs, system, false),
+		"text", NewObject("verbosity", "low"),
+		"include", []any{"reasoning.encrypted_content"},
+		"tool_choice", "auto",
+		"parallel_tool_calls", true,
+	)
+}
+
+// textSignature is pi-ai's parseTextSignature result.
+type textSignature struct {
+	id, phase string
+	ok        bool
+}
+
+func (c *conv) parseTextSignature(b map[string]any) textSignature {
+	v := b["textSignature"]
+	if !jsTruthy(v) {
+		return textSignature{}
+	}
+	sig, isStr := v.(string)
+	if !isStr {
+		c.fail("text block: textSignature is %s, not a string", jsTypeOf(v, true))
+		return textSignature{}
+	}
+	if strings.HasPrefix(sig, "{") {
+		if parsed, err := c.parseJSON(sig); err == nil {
+			if p := objectOf(parsed); p != nil && isJSOne(p["v"]) {
+				if id, ok := p["id"].(string); ok {
+					ts := textSignature{id: id, ok: true}
+					if ph, _ := p["phase"].(string); ph == "commentary" || ph == "final_answer" {
+						ts.phase = ph
+					}
+					return ts
+				}
+			}
+		}
+	}
+	return textSignature{id: sig, ok: true}
+}
+
+func isJSOne(v any) bool {
+	switch x := v.(type) {
+	case string, bool, nil:
+		return false
+	default:
+		f, err := strconv.ParseFloat(jsToString(x, true), 64)
+		return err == nil && f == 1
+	}
+}
+
+func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool) []any {
+	m := c.model
+	tm := c.transformMessages(msgs, c.responsesToolCallID)
+	items := make([]any, 0, len(tm)+1)
+	if includeSystem && system != "" {
+		role := "system"
+		if m.Reasoning {
+			role = "developer"
+		}
+		items = append(items, NewObject("role", role, "content", sanitizeSurrogates(system)))
+	}
+	msgIndex := 0
+	for _, msg := range tm {
+		if c.err != nil {
+			break
+		}
+		switch msg["role"] {
+		case "user":
+			if s, ok := msg["content"].(string); ok {
+				items = append(items, NewObject("role", "user", "content", []any{NewObject("type", "input_text", "text", sanitizeSurrogates(s))}))
+				break
+			}
+			blocks := c.contentBlocks(msg)
+			if len(blocks) == 0 {
+				continue
+			}
+			content := make([]any, 0, len(blocks))
+			for _, b := range blocks {
+				if typeOf(b) == "text" {
+					content = append(content, NewObject("type", "input_text", "text", sanitizeSurrogates(c.str(b, "text"))))
+				} else {
+					content = append(content, inputImage(b))
+				}
+			}
+			items = append(items, NewObject("role", "user", "content", content))
+		case "assistant":
+			differentModel := msg["model"] != m.ID && msg["provider"] == m.Provider && msg["api"] == m.API
+			var output []any
+			for _, b := range c.contentBlocks(msg) {
+				switch typeOf(b) {
+				case "thinking":
+					if jsTruthy(b["thinkingSignature"]) {
+						sig, ok := b["thinkingSignature"].(string)
+						if !ok {
+							c.fail("thinking block: thinkingSignature is not a string")
+							continue
+						}
+						item, err := c.parseJSON(sig)
+						if err != nil {
+							c.fail("thinking block: thinkingSignature is not JSON (JSON.parse throws): %v", err)
+							continue
+						}
+						output = append(output, item)
+					}
+				case "text":
+					ts := c.parseTextSignature(b)
+					id := ts.id
+					if id == "" {
+						id = "msg_" + strconv.Itoa(msgIndex)
+					} else if jsLen(id) > 64 {
+						id = "msg_" + shortHash(id)
+					}
+					item := NewObject("type", "message", "role", "assistant",
+						"content", []any{NewObject("type", "output_text", "text", sanitizeSurrogates(c.str(b, "text")), "annotations", []any{})},
+						"status", "completed", "id", id)
+					if ts.phase != "" {
+						item.Set("phase", ts.phase)
+					}
+					output = append(output, item)
+				case "toolCall":
+					callID, itemID, hasItem := jsSplitTwo(c.str(b, "id"), "|")
+					if differentModel && hasItem && strings.HasPrefix(itemID, "fc_") {
+						hasItem = false
+					}
+					fc := NewObject("type", "function_call")
+					if hasItem {
+						fc.Set("id", itemID)
+					}
+					fc.Set("call_id", callID)
+					fc.Copy("name", b, "name")
+					if args, ok := c.stringify(b, "arguments"); ok {
+						fc.Set("arguments", args)
+					}
+					output = append(output, fc)
+				}
+			}
+			if len(output) == 0 {
+				continue
+			}
+			items = append(items, output...)
+		case "toolResult":
+			content := c.contentBlocks(msg)
+			var texts []map[string]any
+			hasImages := false
+			for _, b := range content {
+				switch typeOf(b) {
+				case "text":
+					texts = append(texts, b)
+				case "image":
+					hasImages = true
+				}
+			}
+			text := joinTexts(texts, "\n")
+			callID := jsSplitFirst(c.str(msg, "toolCallId"), "|")
+			var output any
+			if hasImages && m.Vision {
+				parts := make([]any, 0, len(content)+1)
+				if text != "" {
+					parts = append(parts, NewObject("type", "input_text", "text", sanitizeSurrogates(text)))
+				}
+				for _, b := range content {
+					if typeOf(b) == "image" {
+						parts = append(parts, inputImage(b))
+					}
+				}
+				output = parts
+			} else if text != "" {
+				output = sanitizeSurrogates(text)
+			} else {
+				output = "(see attached image)"
+			}
+			items = append(items, NewObject("type", "function_call_output", "call_id", callID, "output", output))
+		}
+		msgIndex++
+	}
+	return items
+}
+
+func inputImage(b map[string]any) *Object {
+	return NewObject("type", "input_image", "detail", "auto", "image_url", "data:"+tmpl(b, "mimeType")+";base64,"+tmpl(b, "data"))
+}

@@ -1,0 +1,189 @@
+package replay
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// filterHeartbeatPairs (src/auto-reply/heartbeat-filter.ts): a heartbeat poll
+// and the assistant's bare HEARTBEAT_OK reply carry nothing; the runner
+// drops such pairs before the model call.
+
+const (
+	heartbeatToken        = "HEARTBEAT_OK"
+	heartbeatPoll         = "[OpenClaw heartbeat poll]"
+	heartbeatTaskPrefix   = "Run the following periodic tasks (only those due based on their intervals):"
+	heartbeatTaskAck      = "After completing all due tasks, reply HEARTBEAT_OK."
+	heartbeatAckMaxChars  = 300
+	heartbeatMarkupLeadRE = "^[*`~_]+"
+)
+
+var (
+	htmlTagRE        = regexp.MustCompile(`<[^>]*>`)
+	nbspRE           = regexp.MustCompile(`(?i)&nbsp;`)
+	markupLeadRE     = regexp.MustCompile(heartbeatMarkupLeadRE)
+	markupTrailingRE = regexp.MustCompile("[*`~_]+$")
+)
+
+// messageText is resolveMessageText: the joined text blocks and whether
+// anything else was there.
+func messageText(content any) (string, bool) {
+	switch c := content.(type) {
+	case string:
+		return c, false
+	case []any:
+		var b strings.Builder
+		nonText := false
+		for _, blk := range c {
+			bm, ok := asMap(blk)
+			if !ok || !has(bm, "type") {
+				nonText = true
+				continue
+			}
+			if strOr(bm, "type") != "text" {
+				nonText = true
+				continue
+			}
+			t, ok := str(bm, "text")
+			if !ok {
+				nonText = true
+				continue
+			}
+			b.WriteString(t)
+		}
+		return b.String(), nonText
+	case nil:
+		return "", false
+	}
+	return "", true
+}
+
+func isHeartbeatUserMessage(m Message) bool {
+	if role(m) != "user" {
+		return false
+	}
+	text, _ := messageText(m["content"])
+	t := trim(text)
+	if t == "" {
+		return false
+	}
+	if t == heartbeatPoll {
+		return true
+	}
+	return strings.HasPrefix(t, heartbeatTaskPrefix) && strings.Contains(t, heartbeatTaskAck)
+}
+
+func isHeartbeatOkResponse(m Message) bool {
+	if role(m) != "assistant" {
+		return false
+	}
+	text, nonText := messageText(m["content"])
+	if nonText {
+		return false
+	}
+	return heartbeatShouldSkip(text)
+}
+
+// tokenAtEnd is /HEARTBEAT_OK[^\w]{0,4}$/ (four UTF-16 units at most).
+func tokenAtEnd(s string) (int, bool) {
+	idx := strings.LastIndex(s, heartbeatToken)
+	if idx < 0 {
+		return 0, false
+	}
+	suffix := s[idx+len(heartbeatToken):]
+	if utf16Len(suffix) > 4 {
+		return 0, false
+	}
+	for _, r := range suffix {
+		if r < utf8.RuneSelf && (r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return 0, false
+		}
+	}
+	return idx, true
+}
+
+// stripTokenAtEdges removes HEARTBEAT_OK at the start or end of the text.
+func stripTokenAtEdges(raw string) (string, bool) {
+	text := trim(raw)
+	if text == "" {
+		return "", false
+	}
+	if !strings.Contains(text, heartbeatToken) {
+		return text, false
+	}
+	didStrip := false
+	for changed := true; changed; {
+		changed = false
+		next := trim(text)
+		if strings.HasPrefix(next, heartbeatToken) {
+			text = trimStart(next[len(heartbeatToken):])
+			didStrip, changed = true, true
+			continue
+		}
+		if idx, ok := tokenAtEnd(next); ok {
+			before := trimEnd(next[:idx])
+			if before == "" {
+				text = ""
+			} else {
+				text = trimEnd(before + trimStart(next[idx+len(heartbeatToken):]))
+			}
+			didStrip, changed = true, true
+		}
+	}
+	return trim(collapseJSSpace(text)), didStrip
+}
+
+// heartbeatShouldSkip is stripHeartbeatToken(text, {mode: "heartbeat"}).shouldSkip.
+func heartbeatShouldSkip(raw string) bool {
+	t := trim(raw)
+	if t == "" {
+		return true
+	}
+	normalized := htmlTagRE.ReplaceAllLiteralString(t, " ")
+	normalized = nbspRE.ReplaceAllLiteralString(normalized, " ")
+	normalized = markupLeadRE.ReplaceAllLiteralString(normalized, "")
+	normalized = markupTrailingRE.ReplaceAllLiteralString(normalized, "")
+	if !strings.Contains(t, heartbeatToken) && !strings.Contains(normalized, heartbeatToken) {
+		return false
+	}
+	origText, origStrip := stripTokenAtEdges(t)
+	normText, normStrip := stripTokenAtEdges(normalized)
+	text, did := normText, normStrip
+	if origStrip && origText != "" {
+		text, did = origText, origStrip
+	}
+	if !did {
+		return false
+	}
+	if text == "" {
+		return true
+	}
+	return utf16Len(trim(text)) <= heartbeatAckMaxChars
+}
+
+// filterHeartbeatPairs drops each heartbeat poll directly followed by a
+// bare HEARTBEAT_OK reply.
+func filterHeartbeatPairs(in []Message, log *changeLog) []Message {
+	if len(in) < 2 {
+		return in
+	}
+	var out []Message
+	for i := 0; i < len(in); i++ {
+		if i+1 < len(in) && isHeartbeatUserMessage(in[i]) && isHeartbeatOkResponse(in[i+1]) {
+			if out == nil {
+				out = append(make([]Message, 0, len(in)), in[:i]...)
+			}
+			log.add(i, KindMessageDropped, "heartbeat poll and its HEARTBEAT_OK reply dropped")
+			i++
+			continue
+		}
+		if out != nil {
+			out = append(out, in[i])
+		}
+	}
+	if out == nil {
+		return in
+	}
+	return out
+}

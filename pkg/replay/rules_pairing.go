@@ -1,0 +1,208 @@
+package replay
+
+// R12/R13: tool-use/result pairing repair and tool-result detail stripping
+// (src/agents/session-transcript-repair.ts).
+
+const (
+	missingResultDefault = "[openclaw] missing tool result in session history; inserted synthetic error result for transcript repair."
+	// missingResultAborted is the synthetic text on OpenAI Responses routes.
+	missingResultAborted = "aborted"
+)
+
+// toolResultID is extractToolResultId: toolCallId, else toolUseId.
+func toolResultID(m Message) string {
+	if s, ok := str(m, "toolCallId"); ok && s != "" {
+		return s
+	}
+	if s, ok := str(m, "toolUseId"); ok && s != "" {
+		return s
+	}
+	return ""
+}
+
+// normalizeToolResultName trims the result's toolName, else fills it from
+// the call, else "unknown" (only when toolName was a string).
+func normalizeToolResultName(m Message, call toolCallRef) (Message, bool) {
+	raw, isStr := str(m, "toolName")
+	if t := trim(raw); t != "" {
+		if raw == t {
+			return m, false
+		}
+		return with(m, "toolName", t), true
+	}
+	if call.hasName {
+		if t := trim(call.name); t != "" {
+			return with(m, "toolName", t), true
+		}
+	}
+	if isStr {
+		return with(m, "toolName", "unknown"), true
+	}
+	return m, false
+}
+
+// repairPairing runs repairToolUseResultPairing with the replay policy
+// (errored assistant turns dropped with their results) under rule name.
+func (r *run) repairPairing(in []Message, rule, missingText string) []Message {
+	if missingText == "" {
+		missingText = missingResultDefault
+	}
+	return repairToolUseResultPairing(in, missingText, r.nowMillis, r.step(rule))
+}
+
+// repairToolUseResultPairing moves each tool result directly after the
+// assistant turn that called it, drops duplicates and orphans, inserts a
+// synthetic error result for every call left without one, and drops failed
+// (error/aborted) tool-call turns together with their results.
+func repairToolUseResultPairing(in []Message, missingText string, now func() int64, log *changeLog) []Message {
+	out := make([]Message, 0, len(in)+4)
+	seen := map[string]bool{}
+	changed := false
+	pushResult := func(m Message, index int) {
+		id := toolResultID(m)
+		if id != "" && seen[id] {
+			changed = true
+			log.add(index, KindMessageDropped, "duplicate tool result %s dropped", id)
+			return
+		}
+		if id != "" {
+			seen[id] = true
+		}
+		out = append(out, m)
+	}
+	for i := 0; i < len(in); i++ {
+		m := in[i]
+		if m == nil {
+			out = append(out, m)
+			continue
+		}
+		switch role(m) {
+		case "assistant":
+		case "toolResult":
+			changed = true
+			log.add(i, KindMessageDropped, "orphan tool result %s dropped (no tool call before it)", toolResultID(m))
+			continue
+		default:
+			out = append(out, m)
+			continue
+		}
+		calls := toolCallsOf(m)
+		if len(calls) == 0 {
+			out = append(out, m)
+			continue
+		}
+		// JavaScript's Map keeps the last name for a repeated id.
+		byID := map[string]toolCallRef{}
+		for _, c := range calls {
+			byID[c.id] = c
+		}
+		type spanResult struct {
+			msg   Message
+			index int
+		}
+		span := map[string]spanResult{}
+		var remainder []Message
+		j := i + 1
+		for ; j < len(in); j++ {
+			next := in[j]
+			if next == nil {
+				remainder = append(remainder, next)
+				continue
+			}
+			nr := role(next)
+			if nr == "assistant" {
+				break
+			}
+			if nr == "toolResult" {
+				id := toolResultID(next)
+				if call, ok := byID[id]; ok && id != "" {
+					if seen[id] {
+						changed = true
+						log.add(j, KindMessageDropped, "duplicate tool result %s dropped", id)
+						continue
+					}
+					norm, c := normalizeToolResultName(next, call)
+					if c {
+						changed = true
+						log.add(j, KindMetadataChanged, "tool result %s toolName set to %q", id, strOr(norm, "toolName"))
+					}
+					if _, ok := span[id]; !ok {
+						span[id] = spanResult{norm, j}
+					}
+					continue
+				}
+				changed = true
+				log.add(j, KindMessageDropped, "orphan tool result %s dropped (not called by the turn before it)", id)
+				continue
+			}
+			remainder = append(remainder, next)
+		}
+		stop := strOr(m, "stopReason")
+		if stop == "error" || stop == "aborted" {
+			changed = true
+			log.add(i, KindMessageDropped, "%s assistant turn with %d tool call(s) dropped with its %d result(s)", stop, len(calls), len(span))
+			out = append(out, remainder...)
+			i = j - 1
+			continue
+		}
+		out = append(out, m)
+		if len(span) > 0 && len(remainder) > 0 {
+			changed = true
+			log.add(i, KindResultMoved, "tool results moved before %d interleaved message(s)", len(remainder))
+		}
+		for _, c := range calls {
+			if seen[c.id] {
+				// A repeated id gets no second result.
+				changed = true
+				log.add(i, KindBlockDropped, "repeated tool call id %s: no second result", c.id)
+				continue
+			}
+			if res, ok := span[c.id]; ok {
+				pushResult(res.msg, res.index)
+				continue
+			}
+			name := "unknown"
+			if c.hasName {
+				name = c.name
+			}
+			synthetic := Message{
+				"role":       "toolResult",
+				"toolCallId": c.id,
+				"toolName":   name,
+				"content":    []any{map[string]any{"type": "text", "text": missingText}},
+				"isError":    true,
+				"timestamp":  jsNumber(float64(now())),
+			}
+			changed = true
+			log.add(i, KindSyntheticResult, "synthetic result inserted for tool call %s (%s)", c.id, name)
+			pushResult(synthetic, i)
+		}
+		out = append(out, remainder...)
+		i = j - 1
+	}
+	if !changed {
+		return in
+	}
+	return out
+}
+
+// stripToolResultDetails deletes `details` from every tool result.
+func stripToolResultDetails(in []Message, log *changeLog) []Message {
+	var out []Message
+	for i, m := range in {
+		if role(m) != "toolResult" || !has(m, "details") {
+			continue
+		}
+		if out == nil {
+			out = append([]Message(nil), in...)
+		}
+		next := clone(m)
+		delete(next, "details")
+		out[i] = next
+		log.add(i, KindMetadataChanged, "tool result details removed")
+	}
+	if out == nil {
+		return in
+	}
+	return out
+}

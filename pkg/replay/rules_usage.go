@@ -1,0 +1,281 @@
+package replay
+
+import (
+	"math"
+	"strings"
+	"time"
+)
+
+// R14: usage normalisation (replay-history.ts, src/agents/usage.ts). Not on
+// the wire, but part of the sanitized messages the oracle prints.
+
+func zeroUsageSnapshot() map[string]any {
+	z := jsNumber(0)
+	return map[string]any{
+		"input": z, "output": z, "cacheRead": z, "cacheWrite": z, "totalTokens": z,
+		"cost": map[string]any{"input": z, "output": z, "cacheRead": z, "cacheWrite": z, "total": z},
+	}
+}
+
+// parseMessageTimestamp: a finite number, or a string Date.parse accepts.
+func parseMessageTimestamp(v any) (float64, bool) {
+	if f, ok := num(v); ok {
+		return f, true
+	}
+	if s, ok := v.(string); ok {
+		return jsDateParse(s)
+	}
+	return 0, false
+}
+
+// jsDateParse covers the date strings transcripts hold: ISO 8601 / RFC 3339
+// forms and RFC 1123 dates.
+func jsDateParse(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	layouts := []string{
+		time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02T15:04", "2006-01-02T15:04Z07:00",
+		"2006-01-02", "2006-01", "2006", time.RFC1123, time.RFC1123Z, "Mon, 2 Jan 2006 15:04:05 MST",
+	}
+	for _, l := range layouts {
+		loc := time.UTC
+		if l == "2006-01-02T15:04:05.999999999" || l == "2006-01-02T15:04" {
+			loc = time.Local // ISO date-times without an offset are local time
+		}
+		if t, err := time.ParseInLocation(l, s, loc); err == nil {
+			return float64(t.UnixMilli()), true
+		}
+	}
+	return 0, false
+}
+
+// stripStaleAssistantUsageBeforeLatestCompaction zeroes the usage of
+// assistant turns older than the latest compaction summary.
+func stripStaleAssistantUsageBeforeLatestCompaction(in []Message, log *changeLog) []Message {
+	latest := -1
+	var latestTS float64
+	latestHasTS := false
+	for i, m := range in {
+		if role(m) != "compactionSummary" {
+			continue
+		}
+		latest = i
+		latestTS, latestHasTS = parseMessageTimestamp(m["timestamp"])
+	}
+	if latest == -1 {
+		return in
+	}
+	var out []Message
+	for i, m := range in {
+		if role(m) != "assistant" || !isObject(m["usage"]) {
+			continue
+		}
+		ts, ok := parseMessageTimestamp(m["timestamp"])
+		if !(latestHasTS && ok && ts <= latestTS) && !(i < latest) {
+			continue
+		}
+		if out == nil {
+			out = append([]Message(nil), in...)
+		}
+		out[i] = with(m, "usage", zeroUsageSnapshot())
+		log.add(i, KindMetadataChanged, "usage zeroed (before the latest compaction)")
+	}
+	if out == nil {
+		return in
+	}
+	return out
+}
+
+// usageField returns the first present (non-null) value among keys
+// (JavaScript's `a ?? b ?? c`).
+func usageField(u map[string]any, keys ...string) any {
+	for _, k := range keys {
+		if v := u[k]; v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+func nested(u map[string]any, key, sub string) any {
+	m, ok := asMap(u[key])
+	if !ok {
+		return nil
+	}
+	return m[sub]
+}
+
+// tokenCount is normalizeTokenCount: finite numbers, truncated, negatives 0.
+func tokenCount(v any) (float64, bool) {
+	f, ok := num(v)
+	if !ok {
+		return 0, false
+	}
+	if f <= 0 {
+		return 0, true
+	}
+	return math.Min(math.Trunc(f), 9007199254740991), true
+}
+
+func nestedPresent(u map[string]any, key, sub string) bool {
+	m, ok := asMap(u[key])
+	return ok && has(m, sub)
+}
+
+type normalizedUsage struct {
+	input, output, cacheRead, cacheWrite, total      float64
+	hasInput, hasOutput, hasRead, hasWrite, hasTotal bool
+}
+
+// normalizeUsage reads the many usage spellings providers use.
+func normalizeUsage(raw any) (normalizedUsage, bool) {
+	var n normalizedUsage
+	if !truthy(raw) {
+		return n, false
+	}
+	u, ok := raw.(map[string]any)
+	if !ok {
+		return n, false
+	}
+	inDetails := nested(u, "input_tokens_details", "cached_tokens")
+	promptDetails := nested(u, "prompt_tokens_details", "cached_tokens")
+	readV := usageField(u, "cacheRead", "cache_read", "cache_read_input_tokens", "cached_tokens")
+	if readV == nil {
+		readV = inDetails
+	}
+	if readV == nil {
+		readV = promptDetails
+	}
+	n.cacheRead, n.hasRead = tokenCount(readV)
+	inputV := usageField(u, "input", "inputTokens", "input_tokens", "promptTokens", "prompt_tokens", "prompt_n")
+	if inputV == nil {
+		inputV = nested(u, "timings", "prompt_n")
+	}
+	// `x !== undefined`: a JSON null counts as present.
+	openAIStyle := has(u, "cached_tokens") || nestedPresent(u, "input_tokens_details", "cached_tokens") || nestedPresent(u, "prompt_tokens_details", "cached_tokens")
+	if rawIn, ok := num(inputV); ok {
+		if openAIStyle && n.hasRead {
+			rawIn -= n.cacheRead
+		}
+		n.input, n.hasInput = tokenCount(rawIn)
+	}
+	outV := usageField(u, "output", "outputTokens", "output_tokens", "completionTokens", "completion_tokens", "predicted_n")
+	if outV == nil {
+		outV = nested(u, "timings", "predicted_n")
+	}
+	n.output, n.hasOutput = tokenCount(outV)
+	n.cacheWrite, n.hasWrite = tokenCount(usageField(u, "cacheWrite", "cache_write", "cache_creation_input_tokens"))
+	n.total, n.hasTotal = tokenCount(usageField(u, "total", "totalTokens", "total_tokens"))
+	if !n.hasInput && !n.hasOutput && !n.hasRead && !n.hasWrite && !n.hasTotal {
+		return n, false
+	}
+	return n, true
+}
+
+type usageCost struct{ input, output, cacheRead, cacheWrite, total float64 }
+
+// normalizeUsageCost keeps a cost object with at least one finite field.
+func normalizeUsageCost(raw any) (usageCost, bool) {
+	u, ok := asMap(raw)
+	if !ok {
+		return usageCost{}, false
+	}
+	c, ok := asMap(u["cost"])
+	if !ok {
+		return usageCost{}, false
+	}
+	in, okIn := num(c["input"])
+	out, okOut := num(c["output"])
+	read, okRead := num(c["cacheRead"])
+	write, okWrite := num(c["cacheWrite"])
+	total, okTotal := num(c["total"])
+	if !okIn && !okOut && !okRead && !okWrite && !okTotal {
+		return usageCost{}, false
+	}
+	uc := usageCost{input: in, output: out, cacheRead: read, cacheWrite: write}
+	if okTotal {
+		uc.total = total
+	} else {
+		uc.total = uc.input + uc.output + uc.cacheRead + uc.cacheWrite
+	}
+	return uc, true
+}
+
+// usageSnapshot is normalizeAssistantUsageSnapshot.
+func usageSnapshot(raw any) (map[string]any, normalizedUsage, *usageCost) {
+	n, ok := normalizeUsage(raw)
+	if !ok {
+		z := zeroUsageSnapshot()
+		zc := usageCost{}
+		return z, normalizedUsage{hasTotal: true}, &zc
+	}
+	total := n.total
+	if !n.hasTotal {
+		total = n.input + n.output + n.cacheRead + n.cacheWrite
+	}
+	n.total = total
+	snap := map[string]any{
+		"input": jsNumber(n.input), "output": jsNumber(n.output), "cacheRead": jsNumber(n.cacheRead),
+		"cacheWrite": jsNumber(n.cacheWrite), "totalTokens": jsNumber(total),
+	}
+	var cost *usageCost
+	if c, ok := normalizeUsageCost(raw); ok {
+		cost = &c
+		snap["cost"] = map[string]any{
+			"input": jsNumber(c.input), "output": jsNumber(c.output), "cacheRead": jsNumber(c.cacheRead),
+			"cacheWrite": jsNumber(c.cacheWrite), "total": jsNumber(c.total),
+		}
+	}
+	return snap, n, cost
+}
+
+// usageMatches: the stored usage already equals its normalised snapshot.
+func usageMatches(raw any, n normalizedUsage, cost *usageCost) bool {
+	u, ok := asMap(raw)
+	if !ok {
+		return false
+	}
+	eq := func(key string, want float64) bool {
+		f, ok := num(u[key])
+		return ok && f == want
+	}
+	if !eq("input", n.input) || !eq("output", n.output) || !eq("cacheRead", n.cacheRead) || !eq("cacheWrite", n.cacheWrite) || !eq("totalTokens", n.total) {
+		return false
+	}
+	stored, hasCost := u["cost"]
+	if cost == nil {
+		return !hasCost
+	}
+	c, ok := asMap(stored)
+	if !ok {
+		return false
+	}
+	ceq := func(key string, want float64) bool {
+		f, ok := num(c[key])
+		return ok && f == want
+	}
+	return ceq("input", cost.input) && ceq("output", cost.output) && ceq("cacheRead", cost.cacheRead) && ceq("cacheWrite", cost.cacheWrite) && ceq("total", cost.total)
+}
+
+// ensureAssistantUsageSnapshots gives every assistant turn a normalised
+// usage object.
+func ensureAssistantUsageSnapshots(in []Message, log *changeLog) []Message {
+	var out []Message
+	for i, m := range in {
+		if role(m) != "assistant" {
+			continue
+		}
+		snap, n, cost := usageSnapshot(m["usage"])
+		if usageMatches(m["usage"], n, cost) {
+			continue
+		}
+		if out == nil {
+			out = append([]Message(nil), in...)
+		}
+		out[i] = with(m, "usage", snap)
+		log.add(i, KindMetadataChanged, "usage normalised")
+	}
+	if out == nil {
+		return in
+	}
+	return out
+}
