@@ -1,19 +1,488 @@
 package cmd
 
 import (
-	"errors"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay"
+	"github.com/openclaw-tools/oc/pkg/transcript"
+)
+
+type replayOptions struct {
+	Provider     string
+	API          string
+	Model        string
+	Stage        string
+	Explain      bool
+	Diff         bool
+	System       string
+	AllowedTools []string
+	ImageMaxPx   int
+}
+
+const (
+	stageContext   = "context"
+	stageSanitized = "sanitized"
+	stagePayload   = "payload"
 )
 
 func newReplayCmd(g *Globals) *cobra.Command {
-	return &cobra.Command{
-		Use:   "replay",
-		Short: "(being built)",
+	opts := &replayOptions{}
+	cmd := &cobra.Command{
+		Use:   "replay SESSION --provider P [--api A] [--model M]",
+		Short: "Show exactly what OpenClaw 2026.5.6 sends a provider for a session, and why",
+		Long: `Replay a session the way OpenClaw 2026.5.6's embedded runner does before a
+model call and show the result at one stage:
+
+  context    the active branch as model messages
+  sanitized  what the runner hands the model: transcript hygiene
+             (sanitizeSessionHistory, validateReplayTurns, heartbeat filter,
+             second tool-result pairing repair)
+  payload    the provider's wire body (default): Anthropic Messages, OpenAI
+             Chat Completions, OpenAI Responses (and Codex), Google Gemini,
+             Bedrock Converse, Mistral
+
+SESSION is a transcript path ("-" for stdin) or a session id under the state
+dir. Without --api/--model the transcript's own latest turn of the provider
+names them, else the provider's default route (oc replay --provider all
+lists them). --explain prints the provider's policy and every change a rule
+made; --diff shows the stored messages beside the replayed ones; --provider
+all compares every provider family in one table.`,
+		Example: `  oc replay 0197a3c2-…-9f1e --provider anthropic
+  oc replay session.jsonl --provider mistral --stage sanitized --json | jq length
+  oc replay session.jsonl --provider openai --explain
+  oc replay session.jsonl --provider all`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return cli.Incomplete(errors.New("replay: not implemented yet"))
+			return runReplay(g, opts, args[0])
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Provider, "provider", "", `provider id (aliases allowed), or "all" for one row per provider family`)
+	f.StringVar(&opts.API, "api", "", "model api, e.g. anthropic-messages, openai-responses (default: from the transcript or the provider)")
+	f.StringVar(&opts.Model, "model", "", "model id (default: from the transcript or the provider)")
+	f.StringVar(&opts.Stage, "stage", stagePayload, "what to show: context, sanitized or payload")
+	f.BoolVar(&opts.Explain, "explain", false, "show the policy and what each rule changed")
+	f.BoolVar(&opts.Diff, "diff", false, "show stored and replayed messages side by side")
+	f.StringVar(&opts.System, "system", "", "system prompt to put in the payload (default: none, as the oracle)")
+	f.StringSliceVar(&opts.AllowedTools, "allowed-tools", nil, "tool names the live registry has (default: no allow-list)")
+	f.IntVar(&opts.ImageMaxPx, "image-max-px", 0, "largest image side (default: agents.defaults.imageMaxDimensionPx from the OpenClaw config, else 1200)")
+	return cmd
+}
+
+// replayInput is the shared work of every provider: the context, decoded once.
+type replayInput struct {
+	path     string
+	ctx      *transcript.Context
+	messages []replay.Message
+	keys     *replay.KeyOrder
+}
+
+func loadReplayInput(g *Globals, session string, decode, keepText bool) (*replayInput, error) {
+	path, err := replay.FindSession(g.ResolvedStateDir(), session)
+	if err != nil {
+		return nil, cli.Incomplete(err)
+	}
+	ctx, err := transcript.LoadContext(path, g.IO.In)
+	if err != nil {
+		return nil, cli.Incomplete(err)
+	}
+	if !decode {
+		return &replayInput{path: path, ctx: ctx}, nil
+	}
+	msgs, err := replay.DecodeMessages(ctx.Messages)
+	if err != nil {
+		return nil, cli.Incomplete(fmt.Errorf("%s: %w", path, err))
+	}
+	keys := replay.NewKeyOrder()
+	if err := keys.RecordMessages(ctx.Messages, msgs); err != nil {
+		return nil, cli.Incomplete(fmt.Errorf("%s: %w", path, err))
+	}
+	// The decoded messages are all that is used from here on: let the
+	// text go (peak memory on large transcripts).
+	if !keepText {
+		ctx.Messages = nil
+	}
+	return &replayInput{path: path, ctx: ctx, messages: msgs, keys: keys}, nil
+}
+
+func runReplay(g *Globals, opts *replayOptions, session string) error {
+	switch opts.Stage {
+	case stageContext, stageSanitized, stagePayload:
+	default:
+		return cli.Usagef("--stage %q: want context, sanitized or payload", opts.Stage)
+	}
+	if opts.Provider == "" {
+		return cli.Usagef("--provider is required (a provider id, or all)")
+	}
+	if opts.Provider == "all" && (opts.API != "" || opts.Model != "") {
+		return cli.Usagef("--provider all takes no --api or --model")
+	}
+	contextOnly := opts.Stage == stageContext && !opts.Explain && !opts.Diff && opts.Provider != "all" && opts.API != "" && opts.Model != ""
+	in, err := loadReplayInput(g, session, !contextOnly, opts.Stage == stageContext)
+	if err != nil {
+		return err
+	}
+	if contextOnly {
+		return printValue(g, rawArray(in.ctx.Messages))
+	}
+	imageMax := opts.ImageMaxPx
+	if imageMax <= 0 {
+		if px, _, ok := replay.ImageMaxDimensionFromConfig(g.ResolvedStateDir()); ok {
+			imageMax = px
+		}
+	}
+	if opts.Provider == "all" {
+		return replayAll(g, opts, in, imageMax)
+	}
+	route, err := replay.ResolveRoute(opts.Provider, opts.API, opts.Model, in.messages)
+	if err != nil {
+		return cli.Usagef("%v", err)
+	}
+	if opts.Stage == stageContext && !opts.Explain && !opts.Diff {
+		return printValue(g, rawArray(in.ctx.Messages))
+	}
+	res, err := replay.Sanitize(in.messages, sanitizeOptions(route, opts, imageMax))
+	if err != nil {
+		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
+	}
+	switch {
+	case opts.Explain:
+		_, perr := payloadOf(in, route, opts, res)
+		return printExplain(g, in, route, res, perr)
+	case opts.Diff:
+		return printDiff(g, in.messages, res.Limited)
+	case opts.Stage == stageSanitized:
+		return printValue(g, res.Limited)
+	}
+	p, err := payloadOf(in, route, opts, res)
+	if err != nil {
+		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
+	}
+	body, err := p.AppendJSON(nil)
+	if err != nil {
+		return cli.Incomplete(err)
+	}
+	return printJSONBytes(g, body)
+}
+
+func sanitizeOptions(route replay.ResolvedRoute, opts *replayOptions, imageMax int) replay.Options {
+	return replay.Options{Provider: route.Provider, API: route.API, Model: route.Model,
+		AllowedToolNames: opts.AllowedTools, ImageMaxDimensionPx: imageMax}
+}
+
+func payloadOf(in *replayInput, route replay.ResolvedRoute, opts *replayOptions, res *replay.Result) (*replay.Payload, error) {
+	return replay.BuildPayload(replay.PayloadInput{Provider: route.Provider, API: route.API, Model: route.Model,
+		Messages: res.Limited, SystemPrompt: opts.System, KeyOrder: in.keys})
+}
+
+func rawArray(raws []json.RawMessage) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, r := range raws {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(r)
+	}
+	b.WriteByte(']')
+	return b.Bytes()
+}
+
+// printValue prints v as JSON: compact-free indented JSON, coloured on a terminal.
+func printValue(g *Globals, v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return cli.Incomplete(err)
+	}
+	return printJSONBytes(g, b.Bytes())
+}
+
+// printJSONBytes indents a JSON document (keeping its member order) and
+// colours it when stdout is a terminal.
+func printJSONBytes(g *Globals, doc []byte) error {
+	var b bytes.Buffer
+	if err := json.Indent(&b, bytes.TrimSpace(doc), "", "  "); err != nil {
+		return cli.Incomplete(err)
+	}
+	b.WriteByte('\n')
+	if !g.IO.ColorEnabled() {
+		_, err := g.IO.Out.Write(b.Bytes())
+		return err
+	}
+	return colorJSON(g.IO.Out, b.Bytes(), g.IO.Styles())
+}
+
+// colorJSON writes indented JSON with keys, strings and numbers styled.
+func colorJSON(w io.Writer, doc []byte, st *cli.Styles) error {
+	var out strings.Builder
+	for i := 0; i < len(doc); {
+		c := doc[i]
+		switch {
+		case c == '"':
+			j := i + 1
+			for j < len(doc) && doc[j] != '"' {
+				if doc[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j++
+			tok := string(doc[i:min(j, len(doc))])
+			k := j
+			for k < len(doc) && doc[k] == ' ' {
+				k++
+			}
+			if k < len(doc) && doc[k] == ':' {
+				out.WriteString(st.Key.Render(tok))
+			} else {
+				out.WriteString(st.String.Render(tok))
+			}
+			i = j
+		case c == '-' || c >= '0' && c <= '9':
+			j := i
+			for j < len(doc) && strings.IndexByte("-+.eE0123456789", doc[j]) >= 0 {
+				j++
+			}
+			out.WriteString(st.Number.Render(string(doc[i:j])))
+			i = j
+		case bytes.HasPrefix(doc[i:], []byte("true")) || bytes.HasPrefix(doc[i:], []byte("false")) || bytes.HasPrefix(doc[i:], []byte("null")):
+			n := 4
+			if doc[i] == 'f' {
+				n = 5
+			}
+			out.WriteString(st.Bold.Render(string(doc[i : i+n])))
+			i += n
+		default:
+			out.WriteByte(c)
+			i++
+		}
+	}
+	_, err := io.WriteString(w, out.String())
+	return err
+}
+
+// explainDoc is `oc replay --explain --json`.
+type explainDoc struct {
+	Policy  policy.Policy   `json:"policy"`
+	Stages  explainStages   `json:"stages"`
+	Changes []replay.Change `json:"changes"`
+}
+
+type explainStages struct {
+	Route        replay.ResolvedRoute `json:"route"`
+	Family       string               `json:"family"`
+	Context      int                  `json:"context"`
+	Sanitized    int                  `json:"sanitized"`
+	Validated    int                  `json:"validated"`
+	Limited      int                  `json:"limited"`
+	Payload      string               `json:"payload"`
+	Problems     []string             `json:"problems"`
+	ImageMaxSide int                  `json:"imageMaxSide,omitempty"`
+}
+
+func printExplain(g *Globals, in *replayInput, route replay.ResolvedRoute, res *replay.Result, perr error) error {
+	sum := replay.Summarize(route, len(in.messages), res)
+	payload := "ok"
+	if perr != nil {
+		payload = perr.Error()
+	}
+	doc := explainDoc{Policy: res.Policy, Changes: res.Changes, Stages: explainStages{
+		Route: route, Family: sum.Family, Context: len(in.messages), Sanitized: len(res.Sanitized),
+		Validated: len(res.Validated), Limited: len(res.Limited), Payload: payload, Problems: sum.Problems,
+	}}
+	if doc.Changes == nil {
+		doc.Changes = []replay.Change{}
+	}
+	if g.JSON {
+		return writeJSON(g.IO, doc)
+	}
+	st := g.IO.Styles()
+	w := g.IO.Out
+	fmt.Fprintf(w, "%s %s/%s/%s (%s, %s)\n", st.Title.Render("Replay"), route.Provider, route.API, route.Model, sum.Family, route.Source)
+	fmt.Fprintf(w, "%s\n", st.Dim.Render(in.path))
+	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Policy"))
+	pb, _ := json.Marshal(res.Policy)
+	var flags map[string]any
+	_ = json.Unmarshal(pb, &flags)
+	for _, k := range policyKeys(pb) {
+		fmt.Fprintf(w, "  %-34s %v\n", st.Key.Render(k), flags[k])
+	}
+	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Stages"))
+	fmt.Fprintf(w, "  context %d → sanitized %d → validated %d → sent %d messages; payload: %s\n",
+		len(in.messages), len(res.Sanitized), len(res.Validated), len(res.Limited), payload)
+	fmt.Fprintf(w, "\n%s (%d)\n", st.Heading.Render("Changes"), len(res.Changes))
+	if len(res.Changes) == 0 {
+		fmt.Fprintf(w, "  %s\n", st.Dim.Render("none: the history is sent as stored"))
+	}
+	for _, c := range res.Changes {
+		fmt.Fprintf(w, "  %-8s %s %s %s\n", c.Stage, st.Key.Render(c.Rule), st.Dim.Render(fmt.Sprintf("#%d", c.Index)), c.What)
+	}
+	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Would the provider accept it?"))
+	if len(sum.Problems) == 0 {
+		fmt.Fprintf(w, "  %s no known cause of rejection found\n", st.OK.Render("yes:"))
+	}
+	for _, p := range sum.Problems {
+		fmt.Fprintf(w, "  %s %s\n", st.Warn.Render("!"), p)
+	}
+	return nil
+}
+
+// policyKeys lists the members of a JSON object in their order.
+func policyKeys(obj []byte) []string {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	var keys []string
+	depth := 0
+	expectKey := false
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return keys
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			if t == '{' || t == '[' {
+				depth++
+				expectKey = t == '{' && depth == 1
+				continue
+			}
+			depth--
+			expectKey = depth == 1
+			continue
+		case string:
+			if depth == 1 && expectKey {
+				keys = append(keys, t)
+				expectKey = false
+				continue
+			}
+		}
+		if depth == 1 {
+			expectKey = true
+		}
+	}
+}
+
+func replayAll(g *Globals, opts *replayOptions, in *replayInput, imageMax int) error {
+	providers := replay.ComparedProviders()
+	rows := make([]replay.Summary, len(providers))
+	errs := make([]error, len(providers))
+	progress := cli.NewProgress(g.IO, "replaying", len(providers))
+	// The context is shared read-only; each provider's pipeline copies what it changes.
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				rows[i], errs[i] = replayOne(in, opts, providers[i], imageMax)
+				progress.Add(1)
+			}
+		}()
+	}
+	for i := range providers {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			progress.Done()
+			return cli.Incomplete(fmt.Errorf("%s: %s: %w", in.path, providers[i].Provider, err))
+		}
+	}
+	progress.Done()
+	if g.JSON {
+		return writeJSON(g.IO, rows)
+	}
+	st := g.IO.Styles()
+	w := g.IO.Out
+	fmt.Fprintf(w, "%s %s (%d context messages)\n\n", st.Title.Render("Replay"), in.path, len(in.messages))
+	fmt.Fprintf(w, "%-24s %-24s %-30s %5s %5s %5s %5s %5s  %s\n", "PROVIDER", "API", "MODEL", "SENT", "IDS", "DROP", "MSGS-", "SYNTH", "ACCEPT")
+	for _, r := range rows {
+		verdict := st.OK.Render("yes")
+		switch {
+		case r.PayloadError != "":
+			verdict = st.Dim.Render("no payload: " + firstLine(r.PayloadError, 60))
+		case len(r.Problems) > 0:
+			verdict = st.Warn.Render(fmt.Sprintf("likely not: %s", firstLine(r.Problems[0], 60)))
+		}
+		fmt.Fprintf(w, "%-24s %-24s %-30s %5d %5d %5d %5d %5d  %s\n", r.Route.Provider, r.Route.API, trunc(r.Route.Model, 30),
+			r.MessagesSent, r.IDsRewritten, r.BlocksDropped, r.MessagesDropped, r.SyntheticResults, verdict)
+	}
+	fmt.Fprintf(w, "\n%s\n", st.Dim.Render("SENT messages sent, IDS tool-call ids rewritten, DROP blocks dropped, MSGS- messages dropped, SYNTH synthetic tool results. Details: oc replay SESSION --provider P --explain"))
+	return nil
+}
+
+func replayOne(in *replayInput, opts *replayOptions, d replay.RouteDefault, imageMax int) (replay.Summary, error) {
+	route, err := replay.ResolveRoute(d.Provider, "", "", in.messages)
+	if err != nil {
+		route = replay.ResolvedRoute{Provider: d.Provider, API: d.API, Model: d.Model, Source: "default"}
+	}
+	res, err := replay.Sanitize(in.messages, sanitizeOptions(route, opts, imageMax))
+	if err != nil {
+		return replay.Summary{}, err
+	}
+	sum := replay.Summarize(route, len(in.messages), res)
+	if _, err := payloadOf(in, route, opts, res); err != nil {
+		sum.PayloadError = err.Error()
+	}
+	return sum, nil
+}
+
+func firstLine(s string, n int) string { return trunc(oneLine(s), n) }
+
+func trunc(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// printDiff shows stored (context) and replayed (sent) messages side by side.
+func printDiff(g *Globals, stored, replayed []replay.Message) error {
+	rows := replay.AlignMessages(stored, replayed)
+	if g.JSON {
+		return writeJSON(g.IO, rows)
+	}
+	st := g.IO.Styles()
+	w := g.IO.Out
+	width := g.IO.Width()
+	if width <= 0 {
+		width = 120
+	}
+	col := max(30, (width-8)/2)
+	fmt.Fprintf(w, "%-*s   %s\n", col, st.Heading.Render("STORED (context)"), st.Heading.Render("REPLAYED (sent)"))
+	for _, r := range rows {
+		left, right := "", ""
+		if r.Stored != nil {
+			left = replay.Brief(r.Stored)
+		}
+		if r.Replayed != nil {
+			right = replay.Brief(r.Replayed)
+		}
+		mark := " "
+		switch r.Op {
+		case replay.DiffChanged:
+			mark = st.Warn.Render("~")
+		case replay.DiffDropped:
+			mark = st.Error.Render("-")
+		case replay.DiffInserted:
+			mark = st.OK.Render("+")
+		}
+		fmt.Fprintf(w, "%-*s %s %s\n", col, trunc(left, col), mark, trunc(right, col))
+	}
+	return nil
 }

@@ -1,61 +1,25 @@
 package doctor
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
+
+	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
-// writeFileAtomic replaces path with data the way the brief asks and OpenClaw
-// does: a temp file in the same directory (OpenClaw's name pattern
-// <file>.<pid>.<16 hex>.tmp), fsync, rename over the target, fsync the
-// directory. The file gets mode perm. On any failure the target is untouched
-// and the temp file removed.
-//
-// TODO(lead): pkg/jsonl/atomic.go is planned to hold the shared atomic replace;
-// when it lands this should call it.
-func writeFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
-	dir := filepath.Dir(path)
-	var rnd [8]byte
-	if _, err := rand.Read(rnd[:]); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := fmt.Sprintf("%s.%d.%s.tmp", path, os.Getpid(), hex.EncodeToString(rnd[:]))
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			_ = os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err == nil {
-		err = f.Chmod(perm)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", tmp, err)
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("replace %s: %w", path, err)
-	}
-	if d, derr := os.Open(dir); derr == nil {
-		_ = d.Sync()
-		_ = d.Close()
-	}
-	return nil
+// writeFileAtomic replaces path with data through the shared atomic writer
+// (pkg/jsonl: temp file in the same directory, fsync, rename, fsync of the
+// directory), with mode perm as OpenClaw gives its cron files (0600). On any
+// failure the target is untouched and the temp file removed.
+func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	return jsonl.ReplaceAtomic(path, jsonl.AtomicOptions{Mode: perm}, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
 }
 
 // backupStamp is the UTC stamp used in backup and report names.

@@ -71,10 +71,10 @@ func TestClassifyEdgeCases(t *testing.T) {
 		reason Reason
 		target string // expected Target.String(), "" = not checked
 	}{
-		{"no delivery, key has a route", `{` + dm + `}`, InChat, ReasonSameRoute, "telegram:telegram:6445835734"},
+		{"no delivery, key has a route", `{` + dm + `}`, InChat, ReasonSameRoute, "telegram:6445835734"},
 		{"announce only", `{` + dm + `,"delivery":{"mode":"announce"}}`, InChat, ReasonSameRoute, ""},
-		{"last + explicit to of another chat", `{` + dm + `,"delivery":{"mode":"announce","channel":"last","to":"telegram:999"}}`, Elsewhere, ReasonRecipientDiffers, "telegram:telegram:999"},
-		{"explicit channel = key's channel, no to", `{` + dm + `,"delivery":{"mode":"announce","channel":"telegram"}}`, InChat, ReasonSameRoute, "telegram:telegram:6445835734"},
+		{"last + explicit to of another chat", `{` + dm + `,"delivery":{"mode":"announce","channel":"last","to":"telegram:999"}}`, Elsewhere, ReasonRecipientDiffers, "telegram:999"},
+		{"explicit channel = key's channel, no to", `{` + dm + `,"delivery":{"mode":"announce","channel":"telegram"}}`, InChat, ReasonSameRoute, "telegram:6445835734"},
 		{"explicit channel differs", `{` + dm + `,"delivery":{"mode":"announce","channel":"discord","to":"channel:1475102142951067682"}}`, Elsewhere, ReasonChannelDiffers, "discord:channel:1475102142951067682"},
 		{"same chat, provider prefix differs", `{` + dm + `,"delivery":{"channel":"telegram","to":"6445835734"}}`, InChat, ReasonSameRoute, ""},
 		{"same chat, different topic", `{"sessionTarget":"session:agent:main:telegram:group:-1001234567890:topic:5","payload":{"kind":"agentTurn"},"delivery":{"mode":"announce","channel":"telegram","to":"-1001234567890:topic:7"}}`, Elsewhere, ReasonThreadDiffers, ""},
@@ -86,7 +86,7 @@ func TestClassifyEdgeCases(t *testing.T) {
 		{"mode webhook", `{` + dm + `,"delivery":{"mode":"webhook","to":"https://example.com/h"}}`, Elsewhere, ReasonWebhook, "webhook:https://example.com/h"},
 		{"agent mismatch", `{"agentId":"main","sessionTarget":"session:agent:ops:telegram:direct:6445835734","payload":{"kind":"agentTurn"},"delivery":{"mode":"announce","channel":"telegram","to":"6445835734"}}`, Undecidable, ReasonAgentMismatch, ""},
 		{"named non-chat session, explicit slack", `{"sessionTarget":"session:project-alpha-daily","payload":{"kind":"agentTurn"},"delivery":{"mode":"announce","channel":"slack","to":"channel:C0AELHCGW4F"}}`, Elsewhere, ReasonNamedNoChatRoute, "slack:channel:C0AELHCGW4F"},
-		{"named non-chat session, implicit (main's chat)", `{"sessionTarget":"session:project-alpha-daily","payload":{"kind":"agentTurn"}}`, Elsewhere, ReasonNamedNoChatRoute, "telegram:telegram:6445835734"},
+		{"named non-chat session, implicit (main's chat)", `{"sessionTarget":"session:project-alpha-daily","payload":{"kind":"agentTurn"}}`, Elsewhere, ReasonNamedNoChatRoute, "telegram:6445835734"},
 		{"main key, implicit delivery", `{"sessionTarget":"session:agent:main:main","payload":{"kind":"agentTurn"}}`, InChat, ReasonSameRoute, ""},
 		{"main key without entry", `{"sessionTarget":"session:agent:other:main","payload":{"kind":"agentTurn"}}`, InChat, ReasonMainSession, ""},
 		{"key entry missing, implicit", `{"sessionTarget":"session:agent:main:telegram:direct:424242","payload":{"kind":"agentTurn"}}`, Undecidable, ReasonKeyRouteUnkown, ""},

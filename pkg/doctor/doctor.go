@@ -18,6 +18,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
 // TranscriptCheck is the seam for checks other packages own (transcripts
@@ -146,6 +148,7 @@ type run struct {
 	// pending fixes
 	staleLocks []int // finding indexes
 	tempFiles  []int
+	ocTemps    []int
 	cron       *cronPlan
 }
 
@@ -155,7 +158,7 @@ func (d *run) add(f Finding) int {
 }
 
 func (d *run) fixesPending() bool {
-	return len(d.staleLocks) > 0 || len(d.tempFiles) > 0 || (d.cron != nil && len(d.cron.migrate) > 0)
+	return len(d.staleLocks) > 0 || len(d.tempFiles) > 0 || len(d.ocTemps) > 0 || (d.cron != nil && len(d.cron.migrate) > 0)
 }
 
 // ------------------------------------------------------------ layout and era
@@ -327,8 +330,15 @@ func (d *run) checkLocksAndTemp() {
 	for _, dir := range dirs {
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {
+			if e.IsDir() {
+				continue
+			}
+			if strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), jsonl.TempPrefix) {
+				d.ocTempFile(dir, e)
+				continue
+			}
 			m := tempName.FindStringSubmatch(e.Name())
-			if m == nil || e.IsDir() {
+			if m == nil {
 				continue
 			}
 			p := filepath.Join(dir, e.Name())
@@ -353,6 +363,23 @@ func (d *run) checkLocksAndTemp() {
 				Fix:     "compare it with " + m[1] + " and remove it by hand (doctor never deletes data)"})
 		}
 	}
+}
+
+// ocTempFileMinAge: an oc temp file younger than this may belong to a run in progress.
+const ocTempFileMinAge = 10 * time.Minute
+
+// ocTempFile reports a temp file an interrupted oc run left (".<base>.oc-tmp-*");
+// the original was never replaced, so removing it loses nothing.
+func (d *run) ocTempFile(dir string, e fs.DirEntry) {
+	info, err := e.Info()
+	if err != nil || d.now.Sub(info.ModTime()) < ocTempFileMinAge {
+		return
+	}
+	p := filepath.Join(dir, e.Name())
+	i := d.add(Finding{ID: "leftover-temp-file", Severity: SevWarning, Path: p, Section: SectionLocks,
+		Message: fmt.Sprintf("temp file of an interrupted oc write (%d bytes); the original was never replaced", info.Size()),
+		Fix:     "oc doctor --fix removes it", Fixable: true})
+	d.ocTemps = append(d.ocTemps, i)
 }
 
 func pidNote(pid int) string {
@@ -411,6 +438,15 @@ func (d *run) applyFixes() {
 		}
 		f.Fixed = true
 		d.r.Changes = append(d.r.Changes, Change{Action: "remove", Path: f.Path, Detail: "empty leftover temp file"})
+	}
+	for _, i := range d.ocTemps {
+		f := &d.r.Findings[i]
+		if err := os.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			f.Message += "; could not remove: " + err.Error()
+			continue
+		}
+		f.Fixed = true
+		d.r.Changes = append(d.r.Changes, Change{Action: "remove", Path: f.Path, Detail: "oc temp file"})
 	}
 	if d.cron != nil && len(d.cron.migrate) > 0 {
 		d.applyCron()

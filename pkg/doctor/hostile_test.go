@@ -196,6 +196,10 @@ func TestStaleLocksAndTempFiles(t *testing.T) {
 	_ = os.WriteFile(emptyTmp, nil, 0o600)
 	_ = os.WriteFile(fullTmp, []byte(`{"version":1}`), 0o600)
 
+	ocTmp := filepath.Join(sess, ".0b7f0d7e-0000-4000-8000-000000000003.jsonl.oc-tmp-123")
+	_ = os.WriteFile(ocTmp, []byte("partial"), 0o600)
+	old := fixedNow.Add(-time.Hour)
+	_ = os.Chtimes(ocTmp, old, old)
 	r := runDoctor(t, sd, false)
 	for _, id := range []string{"stale-session-lock", "session-lock-held", "leftover-temp-file"} {
 		if !hasFinding(r, id) {
@@ -208,7 +212,7 @@ func TestStaleLocksAndTempFiles(t *testing.T) {
 	// With the live lock gone, --fix removes the stale lock and the empty temp file only.
 	_ = os.Remove(live)
 	r = runDoctor(t, sd, true)
-	if exists(stale) || exists(emptyTmp) {
+	if exists(stale) || exists(emptyTmp) || exists(ocTmp) {
 		t.Error("stale lock or empty temp file not removed")
 	}
 	if !exists(fullTmp) {

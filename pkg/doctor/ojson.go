@@ -370,7 +370,9 @@ func isIdentStart(r rune) bool {
 	return r == '$' || r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r > 0x7f && r != utf8.RuneError && !isJSON5Space(r))
 }
 
-func isIdentPart(r rune) bool { return isIdentStart(r) || (r >= '0' && r <= '9') || r == 0x200C || r == 0x200D }
+func isIdentPart(r rune) bool {
+	return isIdentStart(r) || (r >= '0' && r <= '9') || r == 0x200C || r == 0x200D
+}
 
 func isJSON5Space(r rune) bool {
 	return r == 0xA0 || r == 0xFEFF || r == 0x2028 || r == 0x2029 || r == 0x1680 || (r >= 0x2000 && r <= 0x200A) || r == 0x202F || r == 0x205F || r == 0x3000

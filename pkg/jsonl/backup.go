@@ -37,6 +37,22 @@ func BackupPath(file, dir, stamp string, compress bool) string {
 	return p
 }
 
+// LinkOrWriteBackup makes dst the backup of src. When the backup is not
+// compressed it is a hard link to src's current inode: instant, and exact,
+// because oc never writes into that inode (the repaired file replaces it by
+// rename). When linking is impossible (another file system, compression) the
+// bytes are copied with WriteBackup. linked tells which happened.
+func LinkOrWriteBackup(fsys FS, src, dst string, mode os.FileMode, compress bool) (linked bool, err error) {
+	if !compress {
+		if _, real := fsys.(OSFS); real {
+			if err := os.Link(src, dst); err == nil {
+				return true, nil
+			}
+		}
+	}
+	return false, WriteBackup(fsys, src, dst, mode, compress)
+}
+
 // WriteBackup copies src's bytes to dst, which must not exist, with the given
 // mode, zstd-compressed when compress is set, and makes it durable (fsync of
 // the file and its folder). A partial backup is removed on error.

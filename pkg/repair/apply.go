@@ -251,10 +251,13 @@ func ApplyFile(path string, opts ApplyOptions) (*FileReport, error) {
 		return e1 == nil || e2 == nil
 	})
 	backup := jsonl.BackupPath(path, opts.BackupDir, stamp, opts.Compress)
-	if err := jsonl.WriteBackup(fsys, path, backup, st.Mode().Perm(), opts.Compress); err != nil {
+	linked, err := jsonl.LinkOrWriteBackup(fsys, path, backup, st.Mode().Perm(), opts.Compress)
+	if err != nil {
 		return rep, fmt.Errorf("backup: %w", err)
 	}
-	chownLike(backup, st)
+	if !linked {
+		chownLike(backup, st)
+	}
 	ok := false
 	defer func() {
 		if !ok {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"strings"
+	"unicode/utf8"
 )
 
 // Entry is one parsed transcript value (a whole line, or one entry salvaged
@@ -21,6 +22,37 @@ type Entry struct {
 	Message                                                                []byte
 	Role, Content, StopReason, API, Provider, Model, ToolCallID, ToolUseID []byte
 	contentStart, contentEnd                                               int
+
+	// hints are computed where lines are parsed in parallel, to keep the
+	// ordered part of planning cheap.
+	hinted             bool
+	idHash, parentHash uint64
+	idOK, parentOK     bool
+	imageHint          bool
+}
+
+// computeHints fills the hint fields.
+func (e *Entry) computeHints() {
+	if e.hinted {
+		return
+	}
+	e.hinted = true
+	e.idHash, e.idOK = hashStrValue(e.ID)
+	e.parentHash, e.parentOK = hashStrValue(e.ParentID)
+	e.imageHint = valueKind(e.Content) == '[' && bytes.Contains(e.Content, []byte(`"image"`))
+}
+
+// hashStrValue hashes the decoded text of a JSON string value.
+func hashStrValue(v []byte) (uint64, bool) {
+	if valueKind(v) != '"' || len(v) < 2 {
+		return 0, false
+	}
+	inner := v[1 : len(v)-1]
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return hashBytes(inner), true
+	}
+	s, ok := strValue(v)
+	return hashBytes([]byte(s)), ok
 }
 
 // ParseEntry reads the fields of one JSON value. b must be valid JSON (it is

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
@@ -127,10 +125,16 @@ func (ed *edit) add(rule string, count int, detail string) {
 // quarantined: the line was dropped or rewritten, so its original goes to the quarantine file.
 func (ed *edit) quarantined() bool { return !ed.keep }
 
-func hashStr(s string) uint64 {
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(s))
-	return h.Sum64()
+func hashStr(s string) uint64 { return hashBytes([]byte(s)) }
+
+// hashBytes is FNV-1a 64.
+func hashBytes(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
 }
 
 // lostRec is an entry that will not survive (cut off, or dropped by a rule).
@@ -176,7 +180,7 @@ type planner struct {
 	// tree (RuleSetAll)
 	seen     map[uint64]struct{}
 	lost     map[uint64]lostRec
-	lastSurv string
+	lastSurv []byte // raw JSON string of the nearest surviving entry's id
 	lastOK   bool
 	gap      *lostRec
 
@@ -189,28 +193,54 @@ type planner struct {
 // PlanFile reads path (plain, .gz or .zst) and returns what repair would do.
 // It never writes.
 func PlanFile(path string, opts Options) (*Plan, error) {
-	src, err := jsonl.Open(path, nil)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer src.Close()
-	var mod time.Time
-	if st, err := os.Stat(path); err == nil {
-		mod = st.ModTime()
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
 	}
-	p, err := PlanReader(src, path, opts)
+	if st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s: is a directory", path)
+	}
+	var head [4]byte
+	n, _ := f.ReadAt(head[:], 0)
+	comp := jsonl.Sniff(head[:n])
+	var r io.Reader = f
+	closer := f.Close
+	if comp != jsonl.Plain {
+		f.Close()
+		src, err := jsonl.Open(path, nil)
+		if err != nil {
+			return nil, err
+		}
+		r, closer = src, src.Close
+	}
+	defer closer()
+	hint := st.Size()
+	if comp != jsonl.Plain {
+		hint = -1
+	}
+	p, err := planReader(r, path, opts, hint)
 	if err != nil {
 		return nil, err
 	}
-	p.Size = src.Size
-	p.ModTime = mod
-	p.compression = src.Compression
+	p.Size = st.Size()
+	p.ModTime = st.ModTime()
+	p.compression = comp
 	return p, nil
 }
 
 // PlanReader plans the repair of the transcript read from r; name is used for
 // messages and for the session id of a rebuilt header.
 func PlanReader(r io.Reader, name string, opts Options) (*Plan, error) {
+	return planReader(r, name, opts, -1)
+}
+
+func planReader(r io.Reader, name string, opts Options, sizeHint int64) (*Plan, error) {
 	pl := &planner{
 		opts:   opts,
 		set:    opts.set(),
@@ -222,28 +252,26 @@ func PlanReader(r io.Reader, name string, opts Options) (*Plan, error) {
 		return nil, fmt.Errorf("unknown rule set %q", pl.set)
 	}
 	if pl.set == RuleSetAll {
-		pl.seen = map[uint64]struct{}{}
+		hint := int(min(max(sizeHint/600, 64), 1<<20))
+		pl.seen = make(map[uint64]struct{}, hint)
 		pl.lost = map[uint64]lostRec{}
-		pl.results = map[uint64]struct{}{}
+		pl.results = make(map[uint64]struct{}, hint/4)
 	}
-	rd := jsonl.NewReader(r)
 	var lastLine int64
 	var lastTerm jsonl.Terminator
 	var lastBlank bool
-	for {
-		ln, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			break
+	err := scanParallel(r, sizeHint, func(ln jsonl.Line, kind lineKind, e *Entry) {
+		lastLine, lastTerm, lastBlank = ln.Num, ln.Term, kind == lineBlank
+		switch kind {
+		case lineBlank:
+		case lineEntry:
+			pl.entryParsed(ln, nil, 0, ln.Data, false, e)
+		default:
+			pl.line(ln)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("%s:%w", name, err)
-		}
-		lastLine, lastTerm, lastBlank = ln.Num, ln.Term, false
-		if len(ln.Data) == 0 || (ln.Data[0] != '{' && jsBlankBytes(ln.Data)) {
-			lastBlank = true
-			continue
-		}
-		pl.line(ln)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s:%w", name, err)
 	}
 	pl.plan.Lines = lastLine
 	pl.finish()
@@ -349,7 +377,10 @@ func (pl *planner) lostFragment(f fragment) {
 	if pl.set != RuleSetAll || f.typ() == "session" {
 		return
 	}
-	rec := lostRec{before: pl.lastSurv, beforeOK: pl.lastOK}
+	rec := lostRec{beforeOK: pl.lastOK}
+	if pl.lastOK {
+		rec.before, _ = strValue(pl.lastSurv)
+	}
 	if v, ok := f.fields["parentId"]; ok {
 		if string(v) == "null" {
 			rec.parentKnown, rec.parentNull = true, true
@@ -369,7 +400,11 @@ func (pl *planner) lostFragment(f fragment) {
 // entry runs the entry rules on one parsed value. ed is the line's edit when
 // the line is already being replaced (salvage), else nil.
 func (pl *planner) entry(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, salvaged bool) {
-	e := ParseEntry(b)
+	pl.entryParsed(ln, ed, pieceIdx, b, salvaged, ParseEntry(b))
+}
+
+// entryParsed is entry with the value already parsed.
+func (pl *planner) entryParsed(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, salvaged bool, e *Entry) {
 	all := pl.set == RuleSetAll
 	out := b
 	changed := false
@@ -402,7 +437,8 @@ func (pl *planner) entry(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, salvag
 	} else if e.IsMessage() {
 		content := e.Content
 		if all && e.messageHasFields() {
-			if nc, n := corruptedImageContent(content); n > 0 {
+			if e.computeHints(); !e.imageHint {
+			} else if nc, n := corruptedImageContent(content); n > 0 {
 				content = nc
 				hits = append(hits, hit{RuleCorruptedImage, n, fmt.Sprintf("%d corrupted image block(s)", n)})
 			}
@@ -420,7 +456,8 @@ func (pl *planner) entry(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, salvag
 
 	// The first surviving entry decides about the header.
 	if pl.first == nil {
-		pl.first = e
+		pl.first = ParseEntry(append([]byte(nil), b...)) // b is the reader's buffer
+		e = pl.first
 		pl.firstLineNo = ln.Num
 		pl.firstPiece = pieceIdx
 		if !e.IsHeader() {
@@ -472,9 +509,10 @@ func (pl *planner) entry(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, salvag
 	}
 	// Tree bookkeeping.
 	if !header {
-		if id, ok := e.IDString(); ok && valueKind(e.ID) == '"' {
-			pl.seen[hashStr(id)] = struct{}{}
-			pl.lastSurv, pl.lastOK = id, true
+		e.computeHints()
+		if e.idOK {
+			pl.seen[e.idHash] = struct{}{}
+			pl.lastSurv, pl.lastOK = e.ID, true
 		}
 	}
 	// Tool results and candidates.
@@ -527,6 +565,9 @@ func (pl *planner) droppedEntry(e *Entry) {
 func (pl *planner) relinkTarget(e *Entry) ([]byte, bool) {
 	gap := pl.gap
 	pl.gap = nil
+	if gap == nil && len(pl.lost) == 0 {
+		return nil, false // nothing was lost: nothing to re-link
+	}
 	p, ok := e.ParentString()
 	if !ok || valueKind(e.ParentID) != '"' {
 		return nil, false
@@ -700,7 +741,7 @@ func (pl *planner) rebuildHeader() {
 		ts = pl.opts.now().UTC().Format("2006-01-02T15:04:05.000Z")
 	}
 	version := []byte("3")
-	if v := fields["version"]; len(v) > 0 && (v[0] >= '0' && v[0] <= '9') {
+	if v := fields["version"]; len(v) > 0 && (v[0] >= '0' && v[0] <= '9') && jsonl.Valid(v) {
 		version = v
 	}
 	hdr := []byte(`{"type":"session","version":`)
@@ -709,7 +750,7 @@ func (pl *planner) rebuildHeader() {
 	hdr = append(hdr, jsonString(id)...)
 	hdr = append(hdr, `,"timestamp":`...)
 	hdr = append(hdr, jsonString(ts)...)
-	if cwd, ok := fields["cwd"]; ok && valueKind(cwd) == '"' {
+	if cwd, ok := fields["cwd"]; ok && valueKind(cwd) == '"' && jsonl.Valid(cwd) {
 		hdr = append(hdr, `,"cwd":`...)
 		hdr = append(hdr, cwd...)
 	}

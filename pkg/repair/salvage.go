@@ -105,7 +105,7 @@ func readFragment(b []byte) (fragment, bool) {
 		eachMember(b, i, func(m member) bool {
 			for _, k := range []string{"type", "id", "parentId", "timestamp", "version", "cwd"} {
 				if keyIs(m.key, k) {
-					f.fields[k] = b[m.start:m.end]
+					f.fields[k] = append([]byte(nil), b[m.start:m.end]...) // b is the reader's buffer
 				}
 			}
 			return true

@@ -130,6 +130,18 @@ func (k *KeyOrder) RecordMessages(raw []json.RawMessage, msgs []Message) error {
 
 func mapID(m map[string]any) uintptr { return reflect.ValueOf(m).Pointer() }
 
+// Inherit gives dst the recorded key order of src: for a copy made like
+// JavaScript's {...src, key: v} (existing keys keep their place, new keys
+// follow). Not safe concurrently with other calls on k.
+func (k *KeyOrder) Inherit(dst, src map[string]any) {
+	if k == nil {
+		return
+	}
+	if o := k.lookup(src); o != nil {
+		k.byMap[mapID(dst)] = o
+	}
+}
+
 // Keys returns the keys of m in the order JavaScript enumerates them:
 // array-index keys ascending, then the others in insertion order (as
 // recorded; keys not recorded follow, sorted).

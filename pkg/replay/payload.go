@@ -50,6 +50,20 @@ var APIs = []string{
 	"mistral-conversations",
 }
 
+// How cmd/replay.go is expected to call it:
+//
+//	msgs, err := replay.DecodeMessages(raw)         // the context messages
+//	keys := replay.NewKeyOrder()
+//	err = keys.RecordMessages(raw, msgs)             // before the pipeline
+//	limited := ...sanitize pipeline(msgs)...         // copies messages shallowly
+//	p, err := replay.BuildPayload(replay.PayloadInput{Provider: p, API: a, Model: m,
+//		Messages: limited, KeyOrder: keys})
+//	b, err := p.AppendJSON(nil)                      // the oracle's bytes
+//
+// The pipeline must keep tool-call `arguments` maps by identity (shallow
+// copies do), or carry their order over with KeyOrder.Inherit; otherwise
+// their keys come out sorted inside the JSON text of `arguments`.
+//
 // BuildPayload returns the request body OpenClaw 2026.5.6 (through pi-ai)
 // sends for in.Messages, as the oracle's `payload` mode computes it:
 // runtime-context messages from earlier turns dropped, pi's convertToLlm,

@@ -140,3 +140,13 @@ func FuzzKeyOrderRecord(f *testing.F) {
 		}
 	})
 }
+
+func TestKeyOrderInherit(t *testing.T) {
+	v, k := decodeOne(t, `{"b":1,"a":2}`)
+	src := v.(map[string]any)
+	dst := map[string]any{"a": 2, "b": 1, "c": 3}
+	k.Inherit(dst, src)
+	if got := k.Keys(dst); !slices.Equal(got, []string{"b", "a", "c"}) {
+		t.Errorf("keys %v", got)
+	}
+}

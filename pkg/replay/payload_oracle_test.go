@@ -149,10 +149,10 @@ func craftedCases(t testing.TB) []craftedCase {
 	signedReasoning := `{"type":"reasoning","id":"rs_123","summary":[{"type":"summary_text","text":"plan"}],"encrypted_content":"enc=="}`
 	return []craftedCase{
 		{name: "images", triples: with(
-			[3]string{"mistral", "mistral-conversations", "codestral-latest"},          // no image input
+			[3]string{"mistral", "mistral-conversations", "codestral-latest"},                // no image input
 			[3]string{"amazon-bedrock", "bedrock-converse-stream", "amazon.nova-micro-v1:0"}, // no image input, not Claude
-			[3]string{"google", "google-generative-ai", "gemini-3-pro-preview"},          // images inside functionResponse
-			[3]string{"openrouter", "openai-completions", "qwen/qwen3-coder"},           // no image input
+			[3]string{"google", "google-generative-ai", "gemini-3-pro-preview"},              // images inside functionResponse
+			[3]string{"openrouter", "openai-completions", "qwen/qwen3-coder"},                // no image input
 		), items: []craftedEntry{
 			userMsg([]any{txt("look at this"), img(png1)}),
 			from(anthropicSrc, "toolUse", txt("reading"), call("toolu_01", "read", `{"path":"a.png","limit":5,"all":true}`)),
@@ -303,6 +303,32 @@ func TestPayloadMatchesLiveOracleOnCraftedTranscripts(t *testing.T) {
 		}
 	}
 	results := oracletest.Batch(t, jobs, 20*time.Minute)
+	// The crafted inputs must reach the converters' rules through OpenClaw's
+	// sanitize pipeline: each marker must show up in some oracle body.
+	var all strings.Builder
+	for _, r := range results {
+		if r.OK && strings.HasPrefix(r.ID, "payload|") {
+			all.Write(r.Out)
+		}
+	}
+	for _, marker := range []string{
+		`"redacted_thinking"`, `"signature":"c2lnbmF0dXJlLW9uZQ=="`, `(see attached image)`,
+		`Attached image(s) from tool result:`, `Tool result image:`, `"bytes":{"0":`,
+		nonVisionUserImagePlaceholder, `No result provided`, `"reasoning_details"`,
+		`"reasoning_content":`, `"type":"reasoning"`, `"phase":"`, `"thought":true`, `"thoughtSignature"`,
+		`[tool error]`, `"cachePoint"`, `"parts":[{"inlineData"`, `"function_call_output"`,
+		`The conversation history before this point was compacted`, `The following is a summary of a branch`,
+		"Ran `ls -la`", `current runtime context`, `a note block`, `\"10\":\"ten\"`,
+	} {
+		if !strings.Contains(all.String(), marker) {
+			t.Errorf("no oracle body contains %s: a crafted case no longer reaches that rule", marker)
+		}
+	}
+	for _, gone := range []string{`stale runtime context`, "Ran `secret`"} {
+		if strings.Contains(all.String(), gone) {
+			t.Errorf("an oracle body contains %s", gone)
+		}
+	}
 	for _, cs := range cases {
 		for _, tr := range cs.triples {
 			id := cs.name + "|" + strings.Join(tr[:], "|")

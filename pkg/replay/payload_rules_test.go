@@ -101,7 +101,9 @@ func otherAsst(content string) string {
 // ---- LLM boundary ----
 
 func TestBoundaryDropsHistoricalRuntimeContext(t *testing.T) {
-	rc := func(s string) Message { return Message{"role": "custom", "customType": RuntimeContextCustomType, "content": s} }
+	rc := func(s string) Message {
+		return Message{"role": "custom", "customType": RuntimeContextCustomType, "content": s}
+	}
 	user := Message{"role": "user", "content": "u"}
 	got := StripHistoricalRuntimeContext([]Message{rc("old"), user, rc("current")})
 	if len(got) != 2 || got[1]["content"] != "current" {

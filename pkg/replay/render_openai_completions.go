@@ -23,9 +23,9 @@ import "strings"
 // that shape a body without tools or options).
 type completionsCompat struct {
 	supportsStore, supportsDeveloperRole, supportsReasoningEffort, supportsUsageInStreaming bool
-	requiresToolResultName, requiresAssistantAfterToolResult, requiresThinkingAsText     bool
-	requiresReasoningContentOnAssistantMessages                                          bool
-	thinkingFormat, cacheControlFormat                                                   string
+	requiresToolResultName, requiresAssistantAfterToolResult, requiresThinkingAsText        bool
+	requiresReasoningContentOnAssistantMessages                                             bool
+	thinkingFormat, cacheControlFormat                                                      string
 }
 
 func completionsCompatFor(m *Model) completionsCompat {
@@ -37,12 +37,12 @@ func completionsCompatFor(m *Model) completionsCompat {
 	nonStandard := p == "cerebras" || p == "xai" || isZai || isMoonshot || p == "opencode" || isCFWorkers || isCFGateway
 	isDeepSeek := p == "deepseek"
 	c := completionsCompat{
-		supportsStore:            !nonStandard,
-		supportsDeveloperRole:    !nonStandard,
-		supportsReasoningEffort:  p != "xai" && !isZai && !isMoonshot && !isCFGateway,
-		supportsUsageInStreaming: true,
+		supportsStore:                               !nonStandard,
+		supportsDeveloperRole:                       !nonStandard,
+		supportsReasoningEffort:                     p != "xai" && !isZai && !isMoonshot && !isCFGateway,
+		supportsUsageInStreaming:                    true,
 		requiresReasoningContentOnAssistantMessages: isDeepSeek,
-		thinkingFormat: "openai",
+		thinkingFormat:                              "openai",
 	}
 	switch {
 	case isDeepSeek:

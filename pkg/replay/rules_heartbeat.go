@@ -59,8 +59,39 @@ func messageText(content any) (string, bool) {
 	return "", true
 }
 
+// firstNonSpace is the first non-white-space rune of a message's joined
+// text blocks (0 when none), to rule out most messages without joining.
+func firstNonSpace(content any) rune {
+	scan := func(s string) rune {
+		for _, r := range s {
+			if !isJSSpace(r) {
+				return r
+			}
+		}
+		return 0
+	}
+	switch c := content.(type) {
+	case string:
+		return scan(c)
+	case []any:
+		for _, b := range c {
+			bm, ok := asMap(b)
+			if !ok || strOr(bm, "type") != "text" {
+				continue
+			}
+			if r := scan(strOr(bm, "text")); r != 0 {
+				return r
+			}
+		}
+	}
+	return 0
+}
+
 func isHeartbeatUserMessage(m Message) bool {
 	if role(m) != "user" {
+		return false
+	}
+	if r := firstNonSpace(m["content"]); r != '[' && r != 'R' {
 		return false
 	}
 	text, _ := messageText(m["content"])

@@ -26,18 +26,43 @@ type imageStepOptions struct {
 
 // dropEmptyTextBlocks removes text blocks whose text is blank.
 func dropEmptyTextBlocks(content []any) ([]any, int) {
-	out := make([]any, 0, len(content))
+	var out []any
 	dropped := 0
-	for _, b := range content {
+	for j, b := range content {
 		if bm, ok := asMap(b); ok && strOr(bm, "type") == "text" {
 			if t, ok := str(bm, "text"); ok && blank(t) {
+				if out == nil {
+					out = append(make([]any, 0, len(content)), content[:j]...)
+				}
 				dropped++
 				continue
 			}
 		}
-		out = append(out, b)
+		if out != nil {
+			out = append(out, b)
+		}
+	}
+	if out == nil {
+		if content == nil {
+			return []any{}, 0
+		}
+		return content, 0
 	}
 	return out, dropped
+}
+
+// withContent returns m with its content replaced by next, or m itself when
+// next is the very array m already holds (JavaScript copies the message
+// either way; the value is the same).
+func withContent(m Message, old []any, wasArray bool, next []any) Message {
+	if wasArray && sameSlice(old, next) {
+		return m
+	}
+	return with(m, "content", next)
+}
+
+func sameSlice(a, b []any) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 func ensureNonEmptyContent(content []any) ([]any, bool) {
@@ -73,7 +98,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 		}
 		switch role(m) {
 		case "toolResult":
-			content, _ := blocks(m, "content")
+			content, isArray := blocks(m, "content")
 			next := sanitizeContentImages(content, lim, i, log)
 			next, dropped := dropEmptyTextBlocks(next)
 			if dropped > 0 {
@@ -83,7 +108,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 			if placeholder {
 				log.add(i, KindContentChanged, "empty tool result given %q", emptyContentPlaceholder)
 			}
-			out = append(out, with(m, "content", next))
+			out = append(out, withContent(m, content, isArray, next))
 			continue
 		case "user":
 			if content, ok := blocks(m, "content"); ok {
@@ -96,7 +121,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 				if placeholder {
 					log.add(i, KindContentChanged, "empty user turn given %q", emptyContentPlaceholder)
 				}
-				out = append(out, with(m, "content", next))
+				out = append(out, withContent(m, content, true, next))
 				continue
 			}
 		case "assistant":
@@ -114,7 +139,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 				if dropped > 0 {
 					log.add(i, KindBlockDropped, "%d blank text block(s) removed from failed assistant turn", dropped)
 				}
-				out = append(out, with(m, "content", next))
+				out = append(out, withContent(m, content, true, next))
 				continue
 			}
 			if isArray {
@@ -131,7 +156,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 				if dropped > 0 {
 					log.add(i, KindBlockDropped, "%d blank text block(s) removed from assistant turn", dropped)
 				}
-				out = append(out, with(m, "content", next))
+				out = append(out, withContent(m, content, true, next))
 				continue
 			}
 		}

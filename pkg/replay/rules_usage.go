@@ -200,32 +200,35 @@ func normalizeUsageCost(raw any) (usageCost, bool) {
 	return uc, true
 }
 
-// usageSnapshot is normalizeAssistantUsageSnapshot.
-func usageSnapshot(raw any) (map[string]any, normalizedUsage, *usageCost) {
+// usageSnapshot is normalizeAssistantUsageSnapshot: the counters and cost
+// the stored usage normalises to (no allocation).
+func usageSnapshot(raw any) (normalizedUsage, *usageCost) {
 	n, ok := normalizeUsage(raw)
 	if !ok {
-		z := zeroUsageSnapshot()
-		zc := usageCost{}
-		return z, normalizedUsage{hasTotal: true}, &zc
+		return normalizedUsage{hasTotal: true}, &usageCost{}
 	}
-	total := n.total
 	if !n.hasTotal {
-		total = n.input + n.output + n.cacheRead + n.cacheWrite
+		n.total = n.input + n.output + n.cacheRead + n.cacheWrite
 	}
-	n.total = total
+	if c, ok := normalizeUsageCost(raw); ok {
+		return n, &c
+	}
+	return n, nil
+}
+
+// snapshotValue builds the usage object for a normalised snapshot.
+func snapshotValue(n normalizedUsage, cost *usageCost) map[string]any {
 	snap := map[string]any{
 		"input": jsNumber(n.input), "output": jsNumber(n.output), "cacheRead": jsNumber(n.cacheRead),
-		"cacheWrite": jsNumber(n.cacheWrite), "totalTokens": jsNumber(total),
+		"cacheWrite": jsNumber(n.cacheWrite), "totalTokens": jsNumber(n.total),
 	}
-	var cost *usageCost
-	if c, ok := normalizeUsageCost(raw); ok {
-		cost = &c
+	if cost != nil {
 		snap["cost"] = map[string]any{
-			"input": jsNumber(c.input), "output": jsNumber(c.output), "cacheRead": jsNumber(c.cacheRead),
-			"cacheWrite": jsNumber(c.cacheWrite), "total": jsNumber(c.total),
+			"input": jsNumber(cost.input), "output": jsNumber(cost.output), "cacheRead": jsNumber(cost.cacheRead),
+			"cacheWrite": jsNumber(cost.cacheWrite), "total": jsNumber(cost.total),
 		}
 	}
-	return snap, n, cost
+	return snap
 }
 
 // usageMatches: the stored usage already equals its normalised snapshot.
@@ -264,14 +267,14 @@ func ensureAssistantUsageSnapshots(in []Message, log *changeLog) []Message {
 		if role(m) != "assistant" {
 			continue
 		}
-		snap, n, cost := usageSnapshot(m["usage"])
+		n, cost := usageSnapshot(m["usage"])
 		if usageMatches(m["usage"], n, cost) {
 			continue
 		}
 		if out == nil {
 			out = append([]Message(nil), in...)
 		}
-		out[i] = with(m, "usage", snap)
+		out[i] = with(m, "usage", snapshotValue(n, cost))
 		log.add(i, KindMetadataChanged, "usage normalised")
 	}
 	if out == nil {

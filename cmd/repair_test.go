@@ -1,0 +1,178 @@
+package cmd
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openclaw-tools/oc/internal/cli"
+)
+
+// copyState copies testdata/repair/state into a temp dir and returns it.
+func copyState(t *testing.T) string {
+	t.Helper()
+	dst := t.TempDir()
+	src := filepath.Join("..", "testdata", "repair", "state")
+	require.NoError(t, filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if info.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o600)
+	}))
+	return dst
+}
+
+var stampRE = regexp.MustCompile(`\d{8}T\d{6}Z`)
+
+func normalize(s, state string) string {
+	return stampRE.ReplaceAllString(strings.ReplaceAll(s, state, "$STATE"), "STAMP")
+}
+
+type fileState struct {
+	sum   [32]byte
+	mtime time.Time
+}
+
+func snapshot(t *testing.T, dir string) map[string]fileState {
+	t.Helper()
+	out := map[string]fileState{}
+	require.NoError(t, filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		out[p] = fileState{sha256.Sum256(b), info.ModTime()}
+		return err
+	}))
+	return out
+}
+
+func TestRepairCheckNeverWritesGolden(t *testing.T) {
+	state := copyState(t)
+	before := snapshot(t, state)
+	code, out, errOut := runOC(t, false, nil, "repair", "--check", "--state-dir", state)
+	assert.Equal(t, cli.ExitFindings, code, errOut)
+	assert.Equal(t, before, snapshot(t, state), "--check must not write anything")
+	golden(t, "repair-check.txt", []byte(normalize(out, state)))
+
+	code, out, _ = runOC(t, false, nil, "repair", "--check", "--json", "--state-dir", state)
+	assert.Equal(t, cli.ExitFindings, code)
+	var doc struct {
+		Files []struct {
+			Path    string             `json:"path"`
+			Changed bool               `json:"changed"`
+			Rules   map[string]int     `json:"rules"`
+			Lines   map[string][]int64 `json:"lines"`
+		} `json:"files"`
+		Totals map[string]any `json:"totals"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	require.Len(t, doc.Files, 3)
+	assert.Equal(t, float64(2), doc.Totals["needsRepair"])
+	golden(t, "repair-check.json", []byte(normalize(out, state)))
+	assert.Equal(t, before, snapshot(t, state))
+
+	// A clean file alone: exit 0.
+	clean := filepath.Join(state, "agents", "main", "sessions", "11111111-2222-4333-8444-555555555555.jsonl")
+	code, _, errOut = runOC(t, false, nil, "repair", "--check", clean)
+	assert.Equal(t, cli.ExitOK, code, errOut)
+}
+
+func TestRepairDryRunGolden(t *testing.T) {
+	state := copyState(t)
+	before := snapshot(t, state)
+	code, out, errOut := runOC(t, false, nil, "repair", "--dry-run", "--state-dir", state)
+	assert.Equal(t, cli.ExitOK, code, errOut)
+	assert.Equal(t, before, snapshot(t, state), "--dry-run must not write anything")
+	golden(t, "repair-dry-run.txt", []byte(normalize(out, state)))
+}
+
+func TestRepairApplyTwiceAndUndo(t *testing.T) {
+	state := copyState(t)
+	sessions := filepath.Join(state, "agents", "main", "sessions")
+	damaged := filepath.Join(sessions, "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl")
+	orig, _ := os.ReadFile(damaged)
+	code, out, errOut := runOC(t, false, nil, "repair", "--state-dir", state)
+	require.Equal(t, cli.ExitOK, code, errOut)
+	golden(t, "repair-apply.txt", []byte(normalize(out, state)))
+	repaired, _ := os.ReadFile(damaged)
+	assert.NotEqual(t, orig, repaired)
+
+	// Second run: nothing changes, no new file.
+	before := snapshot(t, state)
+	code, out, _ = runOC(t, false, nil, "repair", "--state-dir", state)
+	assert.Equal(t, cli.ExitOK, code)
+	assert.Contains(t, out, "0 repaired")
+	assert.Equal(t, before, snapshot(t, state))
+	code, _, _ = runOC(t, false, nil, "repair", "--check", "--state-dir", state)
+	assert.Equal(t, cli.ExitOK, code, "a repaired state dir passes --check")
+
+	code, out, errOut = runOC(t, false, nil, "repair", "--undo", damaged)
+	require.Equal(t, cli.ExitOK, code, errOut)
+	assert.Contains(t, out, "restored")
+	undone, _ := os.ReadFile(damaged)
+	assert.Equal(t, orig, undone)
+}
+
+func TestRepairOpenClawRuleSetLeavesBadHeader(t *testing.T) {
+	state := copyState(t)
+	code, out, errOut := runOC(t, false, nil, "repair", "--rules", "openclaw-2026.5.6", "--state-dir", state)
+	assert.Equal(t, cli.ExitOK, code, errOut)
+	assert.Contains(t, out, "skipped: invalid session header")
+	golden(t, "repair-openclaw.txt", []byte(normalize(out, state)))
+}
+
+func TestRepairLockedFileExit3(t *testing.T) {
+	state := copyState(t)
+	damaged := filepath.Join(state, "agents", "main", "sessions", "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl")
+	orig, _ := os.ReadFile(damaged)
+	lock := damaged + ".lock"
+	require.NoError(t, os.WriteFile(lock, []byte(`{"pid": `+itoa(os.Getpid())+`, "createdAt": "`+time.Now().UTC().Format(time.RFC3339)+`"}`), 0o644))
+	code, _, errOut := runOC(t, false, nil, "repair", damaged)
+	assert.Equal(t, cli.ExitIncomplete, code)
+	oneLineError(t, errOut)
+	assert.Contains(t, errOut, "locked by a live process")
+	got, _ := os.ReadFile(damaged)
+	assert.Equal(t, orig, got)
+}
+
+func TestRepairUsageErrors(t *testing.T) {
+	code, _, errOut := runOC(t, false, nil, "repair", "--rules", "bogus", "x")
+	assert.Equal(t, cli.ExitUsage, code)
+	assert.Contains(t, errOut, "unknown rule set")
+	code, _, _ = runOC(t, false, nil, "repair", "--undo")
+	assert.Equal(t, cli.ExitUsage, code)
+	code, _, errOut = runOC(t, false, nil, "repair", "/nonexistent/x.jsonl")
+	assert.Equal(t, cli.ExitIncomplete, code)
+	oneLineError(t, errOut)
+}
+
+func TestHelpRepairRulesGolden(t *testing.T) {
+	code, out, _ := runOC(t, false, nil, "help", "repair-rules")
+	assert.Equal(t, cli.ExitOK, code)
+	for _, id := range []string{"malformed-line", "empty-assistant-error", "blank-user-text", "header-rebuild", "relink-parent", "salvage-glued-entries"} {
+		assert.Contains(t, out, id)
+	}
+	golden(t, "help-repair-rules.txt", []byte(out))
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}

@@ -1,0 +1,99 @@
+package repair
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/openclaw-tools/oc/internal/transcriptgen"
+)
+
+// buildOC builds the oc binary into a temp dir.
+func buildOC(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("SKIP: go tool not found")
+	}
+	bin := filepath.Join(t.TempDir(), "oc")
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// SIGKILL at random moments: the transcript is always exactly the original
+// or exactly the repaired result, never anything in between.
+func TestKillAtRandomMoments(t *testing.T) {
+	kills := 200
+	size := int64(6 << 20)
+	if testing.Short() {
+		size = 3 << 20
+	}
+	bin := buildOC(t)
+	work := t.TempDir()
+	var gen bytes.Buffer
+	if _, err := transcriptgen.Write(&gen, transcriptgen.Options{Size: size, DamageRate: 0.002, Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	orig := gen.Bytes()
+
+	// The expected result, from an uninterrupted run.
+	refDir := filepath.Join(work, "ref")
+	must(t, os.MkdirAll(refDir, 0o755))
+	ref := filepath.Join(refDir, "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl")
+	must(t, os.WriteFile(ref, orig, 0o600))
+	start := time.Now()
+	if out, err := exec.Command(bin, "repair", "-q", ref).CombinedOutput(); err != nil {
+		t.Fatalf("reference run: %v\n%s", err, out)
+	}
+	full := time.Since(start)
+	want, err := os.ReadFile(ref)
+	must(t, err)
+	if bytes.Equal(want, orig) {
+		t.Fatal("the generated file needs repair; the reference run changed nothing")
+	}
+
+	rng := rand.New(rand.NewPCG(1, 2))
+	dir := filepath.Join(work, "kill")
+	file := filepath.Join(dir, filepath.Base(ref))
+	sawOrig, sawNew := 0, 0
+	for i := 0; i < kills; i++ {
+		must(t, os.RemoveAll(dir))
+		must(t, os.MkdirAll(dir, 0o755))
+		must(t, os.WriteFile(file, orig, 0o600))
+		cmd := exec.Command(bin, "repair", "-q", "--break-stale-locks", file)
+		must(t, cmd.Start())
+		// kill anywhere from process start to a little after the normal end
+		time.Sleep(time.Duration(rng.Int64N(int64(full) + int64(full)/4)))
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+		got, err := os.ReadFile(file)
+		must(t, err)
+		switch {
+		case bytes.Equal(got, orig):
+			sawOrig++
+		case bytes.Equal(got, want):
+			sawNew++
+		default:
+			t.Fatalf("kill %d: the file is neither the original nor the repaired result (%d bytes)", i, len(got))
+		}
+	}
+	t.Logf("%d kills: %d left the original, %d the repaired file (one run takes %v)", kills, sawOrig, sawNew, full)
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

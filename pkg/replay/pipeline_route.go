@@ -1,0 +1,311 @@
+package replay
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/openclaw-tools/oc/pkg/policy"
+)
+
+// Route selection for `oc replay`: which api and model a provider is
+// previewed with when the operator names only the provider.
+
+// RouteDefault is the documented default api and model of a provider,
+// used when the transcript has no turn of that provider.
+type RouteDefault struct {
+	Provider string
+	API      string
+	Model    string
+}
+
+// routeDefaults lists the providers `oc replay --provider all` compares,
+// one per replay family, with their default api and model.
+func routeDefaults() []RouteDefault {
+	return []RouteDefault{
+		{"anthropic", "anthropic-messages", "claude-sonnet-4-5"},
+		{"openai", "openai-responses", "gpt-5"},
+		{"openai-codex", "openai-codex-responses", "gpt-5.5"},
+		{"azure-openai-responses", "azure-openai-responses", "gpt-5"},
+		{"google", "google-generative-ai", "gemini-2.5-pro"},
+		{"google-gemini-cli", "google-gemini-cli", "gemini-2.5-pro"},
+		{"google-antigravity", "google-gemini-cli", "gemini-3-pro-high"},
+		{"google-vertex", "google-vertex", "gemini-2.5-pro"},
+		{"amazon-bedrock", "bedrock-converse-stream", "anthropic.claude-sonnet-4-5"},
+		{"mistral", "mistral-conversations", "mistral-large-latest"},
+		{"openrouter", "openai-completions", "google/gemini-2.5-pro"},
+		{"minimax", "anthropic-messages", "MiniMax-M2"},
+		{"github-copilot", "openai-completions", "claude-sonnet-4.5"},
+		{"ollama", "openai-completions", "gemma4:27b"},
+	}
+}
+
+// extraDefaults are providers outside the comparison table with a known
+// default route.
+func extraDefaults() []RouteDefault {
+	return []RouteDefault{
+		{"anthropic-vertex", "anthropic-messages", "claude-sonnet-4-5"},
+		{"azure-openai", "azure-openai-responses", "gpt-5"},
+		{"xai", "openai-completions", "grok-4"},
+		{"deepseek", "openai-completions", "deepseek-chat"},
+		{"moonshot", "openai-completions", "kimi-k2.6"},
+		{"zai", "openai-completions", "glm-4.6"},
+		{"minimax-portal", "anthropic-messages", "MiniMax-M2"},
+		{"vllm", "openai-completions", "Qwen3-32B"},
+		{"lmstudio", "openai-completions", "google/gemma-4-12b"},
+	}
+}
+
+// ComparedProviders is the list `--provider all` walks.
+func ComparedProviders() []RouteDefault { return routeDefaults() }
+
+// RouteDefaults is every provider with a documented default route.
+func RouteDefaults() []RouteDefault { return append(routeDefaults(), extraDefaults()...) }
+
+// ResolvedRoute is the route a preview uses and where its parts came from.
+type ResolvedRoute struct {
+	Provider string `json:"provider"`
+	API      string `json:"api"`
+	Model    string `json:"model"`
+	// Source says how api and model were chosen: "flags", "transcript" (the
+	// latest assistant turn of that provider) or "default".
+	Source string `json:"source"`
+}
+
+// ResolveRoute fills in api and model for provider: explicit values win,
+// then the transcript's latest assistant turn of the same provider, then
+// the documented default. It fails when nothing names them.
+func ResolveRoute(provider, api, model string, msgs []Message) (ResolvedRoute, error) {
+	r := ResolvedRoute{Provider: provider, API: api, Model: model, Source: "flags"}
+	if api != "" && model != "" {
+		return r, nil
+	}
+	want := policy.NormalizeProviderID(provider)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m := msgs[i]
+		if role(m) != "assistant" || policy.NormalizeProviderID(strOr(m, "provider")) != want {
+			continue
+		}
+		a, mo := strOr(m, "api"), strOr(m, "model")
+		if (api == "" && a == "") || (model == "" && mo == "") {
+			continue
+		}
+		if r.API == "" {
+			r.API = a
+		}
+		if r.Model == "" {
+			r.Model = mo
+		}
+		r.Source = "transcript"
+		return r, nil
+	}
+	for _, d := range RouteDefaults() {
+		if policy.NormalizeProviderID(d.Provider) != want {
+			continue
+		}
+		if r.API == "" {
+			r.API = d.API
+		}
+		if r.Model == "" {
+			r.Model = d.Model
+		}
+		r.Source = "default"
+		return r, nil
+	}
+	return r, fmt.Errorf("provider %q: no turn of it in the transcript and no default route: give --api and --model", provider)
+}
+
+// Summary counts what the pipeline did, for one row of `--provider all`.
+type Summary struct {
+	Route            ResolvedRoute `json:"route"`
+	Family           string        `json:"family"`
+	ContextMessages  int           `json:"contextMessages"`
+	MessagesSent     int           `json:"messagesSent"`
+	IDsRewritten     int           `json:"idsRewritten"`
+	BlocksDropped    int           `json:"blocksDropped"`
+	MessagesDropped  int           `json:"messagesDropped"`
+	SyntheticResults int           `json:"syntheticResults"`
+	Changes          int           `json:"changes"`
+	// Problems are what the provider would most likely reject in the
+	// messages it is sent (empty: it should accept them).
+	Problems []string `json:"problems"`
+	// PayloadError is set when no wire body could be built.
+	PayloadError string `json:"payloadError,omitempty"`
+}
+
+// Summarize counts a result's changes.
+func Summarize(route ResolvedRoute, contextLen int, res *Result) Summary {
+	s := Summary{Route: route, Family: policy.Resolve(policy.Route{Provider: route.Provider, API: route.API, Model: route.Model}).Family,
+		ContextMessages: contextLen, MessagesSent: len(res.Limited), Changes: len(res.Changes), Problems: []string{}}
+	for _, c := range res.Changes {
+		switch c.Kind {
+		case KindIDRewritten:
+			s.IDsRewritten++
+		case KindBlockDropped:
+			s.BlocksDropped++
+		case KindMessageDropped:
+			s.MessagesDropped++
+		case KindSyntheticResult:
+			s.SyntheticResults++
+		}
+	}
+	s.Problems = CheckAcceptance(route.API, res.Limited, res.Policy)
+	return s
+}
+
+// wireRole is the role a message has on the wire: summaries and custom
+// messages reach the model as user text.
+func wireRole(m Message) string {
+	switch r := role(m); r {
+	case "compactionSummary", "branchSummary", "custom":
+		return "user"
+	default:
+		return r
+	}
+}
+
+var (
+	strict9ID = regexp.MustCompile(`^[a-zA-Z0-9]{9}$`)
+	strictID  = regexp.MustCompile(`^[a-zA-Z0-9]+$`)
+)
+
+// CheckAcceptance looks for what providers are known to reject in the
+// messages they are handed (research/replay-policy.md §7): empty turns,
+// blank text, unpaired tool calls and results, a history that does not
+// start with a user turn on Gemini, and tool-call ids outside the
+// provider's alphabet. It is a heuristic: an empty list means none of
+// these known causes is present.
+func CheckAcceptance(api string, msgs []Message, pol policy.Policy) []string {
+	var problems []string
+	add := func(i int, format string, args ...any) {
+		if len(problems) < 20 {
+			problems = append(problems, fmt.Sprintf("message %d: ", i)+fmt.Sprintf(format, args...))
+		}
+	}
+	pending := map[string]bool{}
+	var order []string
+	flush := func(i int, format string) {
+		for _, id := range order {
+			if pending[id] {
+				add(i, format, id)
+			}
+		}
+		pending, order = map[string]bool{}, nil
+	}
+	for i, m := range msgs {
+		r := wireRole(m)
+		switch content := m["content"].(type) {
+		case []any:
+			if len(content) == 0 && (r != "assistant" || api == "bedrock-converse-stream" || api == "anthropic-messages") {
+				add(i, "%s turn with empty content", r)
+			}
+			for _, b := range content {
+				if bm, ok := asMap(b); ok && strOr(bm, "type") == "text" && blank(strOr(bm, "text")) && r != "assistant" {
+					add(i, "blank text block in a %s turn", r)
+				}
+			}
+		case string:
+			if blank(content) {
+				add(i, "blank %s text", r)
+			}
+		}
+		switch r {
+		case "assistant":
+			flush(i, "tool call %s has no result before the next assistant turn")
+			for _, c := range toolCallsOf(m) {
+				pending[c.id] = true
+				order = append(order, c.id)
+				switch {
+				case pol.ToolCallIDMode == policy.IDStrict9 && !strict9ID.MatchString(c.id):
+					add(i, "tool call id %q is not 9 letters/digits (Mistral rejects it)", c.id)
+				case pol.ToolCallIDMode == policy.IDStrict && !strictID.MatchString(c.id) && !nativeKimiToolCallID.MatchString(c.id) &&
+					!(pol.PreserveNativeAnthropicToolUseIDs && nativeAnthropicToolUseID.MatchString(c.id)):
+					add(i, "tool call id %q has characters outside [A-Za-z0-9]", c.id)
+				}
+			}
+		case "toolResult":
+			id := toolResultID(m)
+			if !pending[id] {
+				add(i, "tool result %s has no matching tool call before it", id)
+			}
+			delete(pending, id)
+		}
+	}
+	flush(len(msgs), "tool call %s has no result")
+	if (policy.IsGoogleAPI(api) || api == "google-vertex") && len(msgs) > 0 && wireRole(msgs[0]) != "user" {
+		add(0, "history starts with a %s turn (Gemini wants a user turn first)", wireRole(msgs[0]))
+	}
+	if strings.HasPrefix(api, "google") {
+		for i := 1; i < len(msgs); i++ {
+			if wireRole(msgs[i]) == "assistant" && wireRole(msgs[i-1]) == "assistant" {
+				add(i, "two assistant turns in a row")
+			}
+		}
+	}
+	return problems
+}
+
+// FindSession resolves the SESSION argument of `oc replay`: a transcript
+// path ("-" for stdin), else a session id looked up as
+// <stateDir>/agents/*/sessions/<id>.jsonl.
+func FindSession(stateDir, arg string) (string, error) {
+	if arg == "-" {
+		return arg, nil
+	}
+	if st, err := os.Stat(arg); err == nil && !st.IsDir() {
+		return arg, nil
+	}
+	if stateDir != "" && !strings.ContainsAny(arg, `/\`) {
+		id := strings.TrimSuffix(arg, ".jsonl")
+		matches, _ := filepath.Glob(filepath.Join(stateDir, "agents", "*", "sessions", id+".jsonl"))
+		if len(matches) == 1 {
+			return matches[0], nil
+		}
+		if len(matches) > 1 {
+			return "", fmt.Errorf("%s: session id matches %d transcripts (%s, ...): give the path", arg, len(matches), matches[0])
+		}
+	}
+	return "", fmt.Errorf("%s: no such transcript (a path, or a session id under %s/agents/*/sessions)", arg, stateDir)
+}
+
+var imageMaxDimensionRE = regexp.MustCompile(`["']?imageMaxDimensionPx["']?\s*:\s*([0-9]+(?:\.[0-9]+)?)`)
+
+// ImageMaxDimensionFromConfig reads agents.defaults.imageMaxDimensionPx from
+// the OpenClaw config (openclaw.json, JSON5; older installs clawdbot.json)
+// in stateDir. ok is false when the file or the key is absent.
+func ImageMaxDimensionFromConfig(stateDir string) (px int, path string, ok bool) {
+	for _, name := range []string{"openclaw.json", "clawdbot.json"} {
+		p := filepath.Join(stateDir, name)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		var cfg struct {
+			Agents struct {
+				Defaults struct {
+					ImageMaxDimensionPx *float64 `json:"imageMaxDimensionPx"`
+				} `json:"defaults"`
+			} `json:"agents"`
+		}
+		if json.Unmarshal(b, &cfg) == nil {
+			if v := cfg.Agents.Defaults.ImageMaxDimensionPx; v != nil {
+				return max(1, int(math.Floor(*v))), p, true
+			}
+			return 0, p, false
+		}
+		// JSON5 (comments, unquoted keys): take the key where it appears.
+		if m := imageMaxDimensionRE.FindSubmatch(b); m != nil {
+			f, err := strconv.ParseFloat(string(m[1]), 64)
+			if err == nil {
+				return max(1, int(math.Floor(f))), p, true
+			}
+		}
+		return 0, p, false
+	}
+	return 0, "", false
+}
