@@ -29,7 +29,7 @@ ratio() { awk "BEGIN{ if ($2 == 0) print \"inf\"; else printf \"%.3f\", $1 / $2 
 
 bench_inspect() {
   local f="$dir/clean-100.jsonl"
-  [ -f "$f" ] || go run ./scripts/gentranscript -size 100 -o "$f"
+  [ -f "$f" ] || go run ./scripts/gen-transcript -size 100MiB -damage 0 -o "$f"
   read -r t_oc rss_oc < <(time_cmd "$oc" inspect "$f" --json)
   read -r t_jq _ < <(time_cmd jq -c . "$f")
   read -r t_cat _ < <(time_cmd cat "$f")

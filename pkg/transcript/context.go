@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strconv"
 	"time"
 
@@ -168,13 +169,20 @@ func BuildContext(ix *Index, open func() (io.ReadCloser, error)) (*Context, erro
 	if cp.MessageCount() == 0 {
 		return ctx, nil
 	}
-	want := make(map[int64]int, cp.MessageCount())
+	// The lines to read again, in file order; k is the message's position in
+	// cp.Entries, or -1 for the compaction whose summary comes first.
+	type wanted struct {
+		line int64
+		k    int
+	}
+	want := make([]wanted, 0, cp.MessageCount())
 	for k, i := range cp.Entries {
-		want[ix.Nodes[i].Line] = k
+		want = append(want, wanted{ix.Nodes[i].Line, k})
 	}
 	if cp.Compaction >= 0 {
-		want[ix.Nodes[cp.Compaction].Line] = -1
+		want = append(want, wanted{ix.Nodes[cp.Compaction].Line, -1})
 	}
+	sort.Slice(want, func(a, b int) bool { return want[a].line < want[b].line })
 	byEntry := make([]json.RawMessage, len(cp.Entries))
 	var summary json.RawMessage
 	src, err := open()
@@ -183,7 +191,7 @@ func BuildContext(ix *Index, open func() (io.ReadCloser, error)) (*Context, erro
 	}
 	defer src.Close()
 	rd := jsonl.NewReader(src)
-	for remaining := len(want); remaining > 0; {
+	for next := 0; next < len(want); {
 		line, err := rd.Next()
 		if err == io.EOF {
 			return nil, fmt.Errorf("transcript changed while it was read")
@@ -191,13 +199,27 @@ func BuildContext(ix *Index, open func() (io.ReadCloser, error)) (*Context, erro
 		if err != nil {
 			return nil, err
 		}
-		k, ok := want[line.Num]
-		if !ok {
+		if line.Num != want[next].line {
 			continue
 		}
-		remaining--
-		var e rawEntry
+		k := want[next].k
+		for next < len(want) && want[next].line == line.Num {
+			next++
+		}
 		data := bytes.TrimPrefix(line.Data, bom)
+		if k >= 0 && ix.Nodes[cp.Entries[k]].Type == TypeMessage {
+			// Only the message itself is needed: skip the rest without copying it.
+			var msg []byte
+			jsonl.Members(data, func(key, v []byte) bool {
+				if string(key) == "message" {
+					msg = v
+				}
+				return true
+			})
+			byEntry[k] = entryMessage(TypeMessage, &rawEntry{Message: msg})
+			continue
+		}
+		var e rawEntry
 		if err := gojson.Unmarshal(data, &e); err != nil {
 			return nil, fmt.Errorf("line %d: %w", line.Num, err)
 		}

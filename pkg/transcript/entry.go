@@ -9,6 +9,8 @@ import (
 	"strconv"
 
 	gojson "github.com/goccy/go-json"
+
+	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
 // Entry types written by OpenClaw 2026.5.6 (pi's SessionManager plus OpenClaw's additions).
@@ -90,8 +92,7 @@ func keyOf(raw gojson.RawMessage) Key {
 	case 'n':
 		return Key{kind: keyNull}
 	case '"':
-		var s string
-		if gojson.Unmarshal(raw, &s) == nil {
+		if s, ok := jsonl.String(raw); ok {
 			return Key{kind: keyString, text: s}
 		}
 	}

@@ -21,10 +21,8 @@ type Node struct {
 	ID       Key
 	ParentID Key
 
-	// Role of a message entry ("" otherwise). HasMessage is false when a
-	// message entry has no "message" field at all.
-	Role       string
-	HasMessage bool
+	// Role of a message entry ("" otherwise).
+	Role string
 	// Provider and Model of an assistant message, or of a model_change.
 	Provider, Model string
 	// ThinkingLevel of a thinking_level_change (absent: ThinkingLevelSet false).
@@ -158,14 +156,19 @@ func Scan(r io.Reader, opts ScanOptions) (*Index, error) {
 		}
 		e = rawEntry{}
 		n := Node{Line: line.Num, Offset: line.Offset}
+		var msg *leanMessage
 		trimmed := bytes.TrimLeft(data, " \t\r\n")
-		if len(trimmed) > 0 && trimmed[0] == '{' {
+		switch {
+		case len(trimmed) == 0 || trimmed[0] != '{':
+			n.NotObject = true
+		case opts.Observer == nil && decodeLean(data, &e, &msg):
+			// the index alone needs only the small fields
+		default:
+			msg = nil
 			if err := gojson.Unmarshal(data, &e); err != nil {
 				// Valid JSON that the typed decoder refuses (e.g. depth): treat as opaque.
 				n.NotObject = true
 			}
-		} else {
-			n.NotObject = true
 		}
 		first := ix.FirstParsedLine == 0
 		n.FileIndex = parsed
@@ -199,7 +202,7 @@ func Scan(r io.Reader, opts ScanOptions) (*Index, error) {
 			}
 			continue
 		}
-		fillNode(&n, &e)
+		fillNode(&n, &e, msg)
 		ix.Nodes = append(ix.Nodes, n)
 		if opts.Observer != nil {
 			opts.Observer.Entry(&ix.Nodes[len(ix.Nodes)-1], data, &e)
@@ -211,20 +214,87 @@ func Scan(r io.Reader, opts ScanOptions) (*Index, error) {
 	return ix, nil
 }
 
-func fillNode(n *Node, e *rawEntry) {
+// leanMessage is what the index needs of a message: its role, and the
+// provider and model of an assistant turn.
+type leanMessage struct {
+	Role     gojson.RawMessage
+	Provider gojson.RawMessage
+	Model    gojson.RawMessage
+}
+
+// decodeLean fills e's small fields and *msg from a line without decoding or
+// copying anything else: the slices point into data, so they are only valid
+// while the line is (fillNode copies what it keeps).
+func decodeLean(data []byte, e *rawEntry, msg **leanMessage) bool {
+	*e = rawEntry{}
+	m := &leanMessage{}
+	ok := jsonl.Members(data, func(k, v []byte) bool {
+		switch string(k) {
+		case "type":
+			e.Type = v
+		case "id":
+			e.ID = v
+		case "parentId":
+			e.ParentID = v
+		case "timestamp":
+			e.Timestamp = v
+		case "version":
+			e.Version = v
+		case "cwd":
+			e.Cwd = v
+		case "message":
+			*m = leanMessage{}
+			jsonl.Members(v, func(k, v []byte) bool {
+				switch string(k) {
+				case "role":
+					m.Role = v
+				case "provider":
+					m.Provider = v
+				case "model":
+					m.Model = v
+				}
+				return true
+			})
+		case "summary":
+			e.Summary = v
+		case "firstKeptEntryId":
+			e.FirstKeptEntryID = v
+		case "firstKeptEntryIndex":
+			e.FirstKeptIndex = v
+		case "thinkingLevel":
+			e.ThinkingLevel = v
+		case "provider":
+			e.Provider = v
+		case "modelId":
+			e.ModelID = v
+		}
+		return true
+	})
+	*msg = m
+	return ok
+}
+
+func fillNode(n *Node, e *rawEntry, pre *leanMessage) {
 	n.ID = keyOf(e.ID)
 	n.ParentID = keyOf(e.ParentID)
 	n.FirstKeptIndex = -1
 	switch n.Type {
 	case TypeMessage:
-		n.HasMessage = len(bytes.TrimSpace(e.Message)) > 0
-		if isObject(e.Message) {
-			var m struct {
-				Role     gojson.RawMessage `json:"role"`
-				Provider gojson.RawMessage `json:"provider"`
-				Model    gojson.RawMessage `json:"model"`
+		if pre != nil || isObject(e.Message) {
+			m := pre
+			if m == nil {
+				m = &leanMessage{}
+				if decoded := (struct {
+					Role     gojson.RawMessage `json:"role"`
+					Provider gojson.RawMessage `json:"provider"`
+					Model    gojson.RawMessage `json:"model"`
+				}{}); gojson.Unmarshal(e.Message, &decoded) == nil {
+					*m = leanMessage(decoded)
+				} else {
+					m = nil
+				}
 			}
-			if gojson.Unmarshal(e.Message, &m) == nil {
+			if m != nil {
 				n.Role, _ = str(m.Role)
 				if n.Role == RoleAssistant {
 					n.Provider, _ = str(m.Provider)

@@ -1,0 +1,73 @@
+package jsonl
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func members(b string) map[string]string {
+	out := map[string]string{}
+	if !Members([]byte(b), func(k, v []byte) bool { out[string(k)] = string(v); return true }) {
+		return nil
+	}
+	return out
+}
+
+func TestMembers(t *testing.T) {
+	got := members(` { "type" : "message", "n":-1.5e3,"o":{"a":[1,"}",{"b":"\"]"}]},"s":"x\\\"y","t":true , "z":null}`)
+	assert.Equal(t, map[string]string{
+		"type": `"message"`, "n": `-1.5e3`, "o": `{"a":[1,"}",{"b":"\"]"}]}`, "s": `"x\\\"y"`, "t": "true", "z": "null",
+	}, got)
+	assert.Equal(t, map[string]string{"a": "2"}, members(`{"a":1,"a":2}`), "the last of a repeated key wins for an assigning caller")
+	assert.Equal(t, map[string]string{"type": `"x"`}, members(`{"\u0074ype":"x"}`), "escaped keys are compared unescaped")
+	assert.Equal(t, map[string]string{}, members(`{}`))
+	assert.Nil(t, members(`[1,2]`))
+	assert.Nil(t, members(`"str"`))
+	// Early stop.
+	n := 0
+	Members([]byte(`{"a":1,"b":2,"c":3}`), func(k, v []byte) bool { n++; return string(k) != "b" })
+	assert.Equal(t, 2, n)
+}
+
+func TestString(t *testing.T) {
+	s, ok := String([]byte(`"plain"`))
+	assert.True(t, ok)
+	assert.Equal(t, "plain", s)
+	s, ok = String([]byte(`"a\nb\u00e9"`))
+	assert.True(t, ok)
+	assert.Equal(t, "a\nbé", s)
+	_, ok = String([]byte(`42`))
+	assert.False(t, ok)
+}
+
+// FuzzMembers: on any valid JSON object, Members sees exactly the members
+// encoding/json sees (the last value of each key), with identical values.
+func FuzzMembers(f *testing.F) {
+	f.Add([]byte(`{"a":1,"b":{"c":[1,2,"]"]},"d":"\"}"}`))
+	f.Add([]byte(`{"a":1,"a":2}`))
+	f.Add([]byte(` {"\u0061":"\\"} `))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !Valid(b) {
+			return
+		}
+		var want map[string]json.RawMessage
+		if json.Unmarshal(b, &want) != nil {
+			Members(b, func(k, v []byte) bool { return true }) // must not panic
+			return
+		}
+		got := map[string]json.RawMessage{}
+		if !Members(b, func(k, v []byte) bool { got[string(k)] = append(json.RawMessage(nil), v...); return true }) {
+			t.Fatalf("Members refused an object: %q", b)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("members %d, encoding/json %d: %q", len(got), len(want), b)
+		}
+		for k, v := range want {
+			if string(got[k]) != string(v) {
+				t.Fatalf("key %q: %q vs %q", k, got[k], v)
+			}
+		}
+	})
+}
