@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/pkg/repair"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
@@ -59,7 +60,8 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 	progress := cli.NewProgress(g.IO, "inspecting", len(files))
 	rep, err := transcript.Inspect(paths, transcript.InspectOptions{
 		Archived: opts.Archived, Jobs: opts.Jobs, Stdin: g.IO.In,
-		Progress: func() { progress.Add(1) },
+		Progress:     func() { progress.Add(1) },
+		MoreFindings: repairFinding,
 	})
 	progress.Done()
 	if err != nil {
@@ -111,6 +113,19 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 			}
 		}
 		return cli.Exit(cli.ExitIncomplete, nil)
+	}
+	return nil
+}
+
+// repairFinding is what `oc repair` (default rules) would change in a
+// transcript, as one finding; compressed or unreadable files give none.
+func repairFinding(f transcript.File) []transcript.Finding {
+	plan, err := repair.PlanFile(f.Path, repair.Options{})
+	if err != nil {
+		return nil
+	}
+	if fd, ok := plan.Finding(); ok {
+		return []transcript.Finding{fd}
 	}
 	return nil
 }
@@ -180,7 +195,7 @@ func printSummary(w io.Writer, st *cli.Styles, s *transcript.Summary, all bool) 
 	}
 	fmt.Fprintf(w, "%s %s, %s, %s; %s; %s, %d aborted\n", label("Branches"), plural(s.Branches.Roots, "root"), plural(s.Branches.Leaves, "leaf"), plural(s.Branches.Forks, "fork"), plural(s.Compactions, "compaction"), plural(s.Errors, "error"), s.Aborted)
 	if s.Active.Leaf != "" || s.Active.Entries > 0 {
-		fmt.Fprintf(w, "%s leaf %s (line %d): %d entries, %s\n", label("Active"), s.Active.Leaf, s.Active.LeafLine, s.Active.Entries, st.Bold.Render(fmt.Sprintf("%d messages in context", s.Active.Messages)))
+		fmt.Fprintf(w, "%s leaf %s (line %d): %s, %s\n", label("Active"), s.Active.Leaf, s.Active.LeafLine, plural(s.Active.Entries, "entry"), st.Bold.Render(plural(s.Active.Messages, "message")+" in context"))
 	}
 	printFindings(w, st, s.Findings, all)
 }
@@ -324,8 +339,11 @@ func plural(n int, word string) string {
 	if n == 1 {
 		return fmt.Sprintf("1 %s", word)
 	}
-	if word == "leaf" {
+	switch word {
+	case "leaf":
 		return fmt.Sprintf("%d leaves", n)
+	case "entry":
+		return fmt.Sprintf("%d entries", n)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -71,6 +71,7 @@ func TestInspectDamagedTranscriptFindings(t *testing.T) {
 	assert.Equal(t, int64(4), rules["empty-assistant-error"])
 	assert.Equal(t, int64(5), rules["blank-user"])
 	assert.Equal(t, int64(7), rules["missing-parent"])
+	assert.Equal(t, int64(4), rules["repair"], "what oc repair would change is a finding too")
 	// The lost line cuts the last message off from its history.
 	assert.Equal(t, 1, s.ActiveBranch.Messages)
 }
@@ -161,5 +162,5 @@ func TestInspectInvalidUTF8InsideStrings(t *testing.T) {
 	code, out, errOut := runOC(t, false, nil, "inspect", p)
 	require.Equal(t, cli.ExitOK, code, errOut)
 	assert.Contains(t, out, "invalid-utf8")
-	assert.True(t, strings.Contains(out, "1 messages in context"), out)
+	assert.True(t, strings.Contains(out, "1 message in context"), out)
 }

@@ -111,6 +111,15 @@ func (s *Summary) Counts() (errors, warnings, infos int) {
 	return
 }
 
+// AddFindings merges more findings into the summary, keeping them ordered by line.
+func (s *Summary) AddFindings(fs []Finding) {
+	if len(fs) == 0 {
+		return
+	}
+	s.Findings = append(s.Findings, fs...)
+	sort.SliceStable(s.Findings, func(i, j int) bool { return s.Findings[i].Line < s.Findings[j].Line })
+}
+
 // AnalyzeFile inspects one transcript (plain, .gz, .zst or "-" for stdin).
 func AnalyzeFile(f File, stdin io.Reader) (*Summary, error) {
 	src, err := jsonl.Open(f.Path, stdin)

@@ -18,6 +18,10 @@ type InspectOptions struct {
 	Stdin    io.Reader // for "-"
 	// Progress, when set, is called once per finished file.
 	Progress func()
+	// MoreFindings, when set, adds findings of other analyses (what repair
+	// would change) to each transcript's summary. It must be safe for
+	// concurrent use.
+	MoreFindings func(f File) []Finding
 }
 
 // FileError is a transcript that could not be inspected.
@@ -80,6 +84,9 @@ func Inspect(paths []string, opts InspectOptions) (*Report, error) {
 			defer wg.Done()
 			for i := range next {
 				summaries[i], errs[i] = AnalyzeFile(files[i], opts.Stdin)
+				if errs[i] == nil && opts.MoreFindings != nil && files[i].Path != "-" {
+					summaries[i].AddFindings(opts.MoreFindings(files[i]))
+				}
 				if opts.Progress != nil {
 					opts.Progress()
 				}
