@@ -71,7 +71,7 @@ func runDoctor(g *Globals, o *doctorOptions) error {
 		Force:          o.Force,
 		Env:            g.env,
 		Now:            docClockFromEnv(g.env),
-		GatewayLockDir: docGatewayLockDir(g.env),
+		GatewayLockDir: doctor.GatewayLockDir(g.env),
 	}
 	if !o.NoTranscripts {
 		opts.Transcripts = []doctor.TranscriptCheck{doctor.RepairCheck, doctor.OwnershipCheck}
@@ -139,14 +139,6 @@ func docClockFromEnv(env func(string) string) func() time.Time {
 		}
 	}
 	return time.Now
-}
-
-func docGatewayLockDir(env func(string) string) string {
-	tmp := env("TMPDIR")
-	if tmp == "" {
-		tmp = os.TempDir()
-	}
-	return filepath.Join(tmp, fmt.Sprintf("openclaw-%d", os.Getuid()))
 }
 
 func docStdinIsTerminal(in io.Reader) bool {
@@ -408,7 +400,7 @@ func docPlural(n int) string {
 func docNextCommand(rep *doctor.Report) string {
 	state := ""
 	if rep.StateDir != "" {
-		state = " --state-dir " + docShellArg(rep.StateDir)
+		state = " --state-dir " + doctor.ShellQuote(rep.StateDir)
 	}
 	if rep.Refused != "" {
 		return "openclaw gateway stop, then oc doctor --fix" + state
@@ -428,13 +420,6 @@ func docNextCommand(rep *doctor.Report) string {
 		return "resolve the warnings above by hand, then oc doctor" + state
 	}
 	return ""
-}
-
-func docShellArg(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // writeWrapped writes text word-wrapped to width; first and rest are the

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"time"
 
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
+
+// The write mechanics are pkg/jsonl's (ReplaceAtomic, WriteBackup); only the
+// names of doctor's backups are its own.
 
 // writeFileAtomic replaces path with data through the shared atomic writer
 // (pkg/jsonl: temp file in the same directory, fsync, rename, fsync of the
@@ -22,39 +24,21 @@ func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	})
 }
 
-// backupStamp is the UTC stamp used in backup and report names.
-func backupStamp(t time.Time) string { return t.UTC().Format("20060102T150405Z") }
-
 // backupFile copies path to <path>.pre-oc-doctor.<stamp> (or .<stamp>.N when
-// taken) with mode 0600, synced, and returns the backup's path.
+// taken) with mode 0600, made durable by jsonl.WriteBackup (fsync of the copy
+// and its folder; a partial copy is removed), and returns the backup's path.
 func backupFile(path string, now time.Time) (string, error) {
-	base := fmt.Sprintf("%s.pre-oc-doctor.%s", path, backupStamp(now))
-	src, err := os.Open(path)
-	if err != nil {
-		return "", fmt.Errorf("backup %s: %w", path, err)
-	}
-	defer src.Close()
+	base := fmt.Sprintf("%s.pre-oc-doctor.%s", path, jsonl.Stamp(now))
 	for n := 1; n < 1000; n++ {
 		name := base
 		if n > 1 {
 			name = fmt.Sprintf("%s.%d", base, n)
 		}
-		dst, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		err := jsonl.WriteBackup(nil, path, name, 0o600, false)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
 		if err != nil {
-			return "", fmt.Errorf("backup %s: %w", path, err)
-		}
-		_, err = io.Copy(dst, src)
-		if err == nil {
-			err = dst.Sync()
-		}
-		if cerr := dst.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			_ = os.Remove(name)
 			return "", fmt.Errorf("backup %s: %w", path, err)
 		}
 		return name, nil

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
 // CronStorePath is where the JSON-era cron store lives: cron.store from the
@@ -114,7 +117,7 @@ func (d *run) checkCron() {
 		}
 		if id == "" {
 			noID = append(noID, fmt.Sprintf("jobs[%d]", store.JobIndex[i]))
-		} else if ids[id] > 1 && !contains(dupIDs, id) {
+		} else if ids[id] > 1 && !slices.Contains(dupIDs, id) {
 			dupIDs = append(dupIDs, id)
 		}
 		v := Classify(job, d.index, d.cfg)
@@ -262,10 +265,10 @@ func migrateJob(job *Value, v Verdict, state *StateFile, nowMs int64) Migration 
 		if t, _ := d.StringOf("to"); strings.TrimSpace(t) == "" && v.Target.To != "" {
 			d.SetAfter("to", NewString(v.Target.To), true, "mode", "channel")
 		}
-		if contains(v.Inherited, "accountId") {
+		if slices.Contains(v.Inherited, "accountId") {
 			d.SetAfter("accountId", NewString(v.Target.AccountID), true, "mode", "channel", "to")
 		}
-		if contains(v.Inherited, "threadId") {
+		if slices.Contains(v.Inherited, "threadId") {
 			d.SetAfter("threadId", NewString(v.Target.ThreadID), true, "mode", "channel", "to", "accountId")
 		}
 	}
@@ -364,7 +367,7 @@ func (d *run) applyCron() {
 	if state != nil {
 		mf.StateFile = state.Path
 	}
-	reportPath := filepath.Join(filepath.Dir(store.Path), "doctor-session-target-migration-"+backupStamp(d.now)+".json")
+	reportPath := filepath.Join(filepath.Dir(store.Path), "doctor-session-target-migration-"+jsonl.Stamp(d.now)+".json")
 	if exists(reportPath) {
 		reportPath = strings.TrimSuffix(reportPath, ".json") + fmt.Sprintf("-%d.json", os.Getpid())
 	}

@@ -15,11 +15,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
 // TranscriptCheck is the seam for checks other packages own (transcripts
@@ -36,7 +38,7 @@ type Options struct {
 	Now      func() time.Time
 	// MaxStoreBytes caps each JSON document read (default DefaultMaxStoreBytes).
 	MaxStoreBytes int64
-	// GatewayLockDir is where OpenClaw keeps gateway.<hash>.lock (default DefaultGatewayLockDir()).
+	// GatewayLockDir is where OpenClaw keeps gateway.<hash>.lock (default GatewayLockDir(Env)).
 	GatewayLockDir string
 	// Transcripts are run in the Transcripts section (may be empty).
 	Transcripts []TranscriptCheck
@@ -82,7 +84,7 @@ func Run(opts Options) (*Report, error) {
 	d.checkLayout()
 	lockDir := opts.GatewayLockDir
 	if lockDir == "" {
-		lockDir = DefaultGatewayLockDir()
+		lockDir = GatewayLockDir(opts.Env)
 	}
 	r.Gateway = detectGateway(opts.StateDir, lockDir, opts.Env, now)
 	d.checkSessions()
@@ -144,7 +146,7 @@ type run struct {
 	cfg             Config
 	now             time.Time
 	index           SessionIndex
-	liveSessionLock *LockInfo
+	liveSessionLock *jsonl.LockInfo
 	// pending fixes
 	staleLocks []int // finding indexes
 	tempFiles  []int
@@ -201,28 +203,22 @@ func (d *run) checkLayout() {
 
 // ------------------------------------------------------------ sessions index vs files
 
-var liveTranscript = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\.jsonl$`)
-
+// checkSessions reads each agent's sessions.json (with doctor's size cap and
+// JSON5 reader, into d.index for the cron classifier) and builds its
+// findings from pkg/transcript's cross-check, the one `oc inspect` uses.
 func (d *run) checkSessions() {
 	sd := d.opts.StateDir
 	agents := ListAgents(sd)
 	def := d.cfg.defaultAgent()
-	if !contains(agents, def) {
+	if !slices.Contains(agents, def) {
 		agents = append(agents, def)
 	}
 	for _, agent := range agents {
-		idxPath := SessionStorePath(sd, d.cfg, agent)
-		dir := filepath.Dir(idxPath)
+		idxPath := transcript.StorePath(sd, d.cfg.SessionStore, agent)
+		a := transcript.Agent{ID: agent, SessionsDir: filepath.Dir(idxPath), IndexPath: idxPath}
 		_, doc, res, err := readDoc(idxPath, d.opts.MaxStoreBytes)
-		files, _ := os.ReadDir(dir)
-		var live []string
-		for _, f := range files {
-			if !f.IsDir() && liveTranscript.MatchString(f.Name()) {
-				live = append(live, f.Name())
-			}
-		}
 		if errors.Is(err, fs.ErrNotExist) {
-			if len(live) > 0 {
+			if live, _ := transcript.PrimaryTranscripts(a.SessionsDir); len(live) > 0 {
 				d.add(Finding{ID: "sessions-index-missing", Severity: SevWarning, Path: idxPath, Section: SectionSessions,
 					Message: fmt.Sprintf("agent %s has %d transcript(s) but no sessions.json", agent, len(live)),
 					Fix:     "start the gateway once (OpenClaw rebuilds the index), or restore sessions.json from a backup"})
@@ -248,55 +244,66 @@ func (d *run) checkSessions() {
 				Fix:     "let the gateway rewrite the index (any session update saves it)"})
 		}
 		d.index.Add(agent, doc)
-		referenced := map[string]bool{}
-		var missing, dangling []string
-		for _, m := range doc.Members {
-			e := m.Value
-			if e.Kind != Object {
-				continue
-			}
-			sid, _ := e.StringOf("sessionId")
-			if sf, ok := e.StringOf("sessionFile"); ok && strings.TrimSpace(sf) != "" {
-				p := sf
-				if !filepath.IsAbs(p) {
-					p = filepath.Join(dir, p)
-				}
-				referenced[filepath.Base(p)] = true
-				if !exists(p) {
-					dangling = append(dangling, m.Key)
-				}
-				continue
-			}
-			if sid == "" {
-				continue
-			}
-			name := sid + ".jsonl"
-			referenced[name] = true
-			if !exists(filepath.Join(dir, name)) {
-				missing = append(missing, m.Key)
-			}
+		ic, err := transcript.CheckEntries(a, indexEntries(d.index.Agents[agent]))
+		if err != nil {
+			d.add(Finding{ID: "sessions-dir-unreadable", Severity: SevWarning, Path: a.SessionsDir, Section: SectionSessions,
+				Message: "the sessions folder cannot be listed, so sessions.json was not compared with the files: " + err.Error(),
+				Fix:     "check the folder's permissions"})
+			continue
 		}
-		if len(dangling) > 0 {
-			d.add(Finding{ID: "session-file-dangling", Severity: SevWarning, Path: idxPath, Section: SectionSessions,
-				Message: fmt.Sprintf("%d entr%s name a sessionFile that does not exist (%s)", len(dangling), plural(len(dangling), "y", "ies"), listSome(dangling)),
-				Fix:     "the next message in those sessions starts a new transcript; restore the files from a backup if history matters"})
+		d.indexFindings(a, ic)
+	}
+}
+
+// indexEntries are one agent's sessions.json entries (last duplicate key
+// wins, as with JSON.parse) in pkg/transcript's model.
+func indexEntries(entries map[string]*Value) []transcript.IndexEntry {
+	out := make([]transcript.IndexEntry, 0, len(entries))
+	for key, e := range entries {
+		ie := transcript.IndexEntry{Key: key}
+		ie.SessionID, _ = e.StringOf("sessionId")
+		ie.SessionFile, _ = e.StringOf("sessionFile")
+		out = append(out, ie)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}
+
+// indexFindings turns an agent's index cross-check into findings. An entry
+// with an unusable sessionFile is reported once, as dangling.
+func (d *run) indexFindings(a transcript.Agent, ic *transcript.IndexCheck) {
+	var dangling, missing, orphans []string
+	isDangling := map[string]bool{}
+	what := "that does not exist"
+	for _, r := range ic.Dangling {
+		dangling = append(dangling, r.Key)
+		isDangling[r.Key] = true
+		if !strings.Contains(r.Reason, "does not exist") {
+			what = "that does not exist or lies outside the sessions folder"
 		}
-		if len(missing) > 0 {
-			d.add(Finding{ID: "session-file-missing", Severity: SevInfo, Path: idxPath, Section: SectionSessions,
-				Message: fmt.Sprintf("%d entr%s have no transcript <sessionId>.jsonl (%s)", len(missing), plural(len(missing), "y", "ies"), listSome(missing)),
-				Fix:     "nothing needed unless history is expected there"})
+	}
+	for _, r := range ic.MissingFiles {
+		if !isDangling[r.Key] {
+			missing = append(missing, r.Key)
 		}
-		var orphans []string
-		for _, f := range live {
-			if !referenced[f] {
-				orphans = append(orphans, f)
-			}
-		}
-		if len(orphans) > 0 {
-			d.add(Finding{ID: "session-file-orphaned", Severity: SevInfo, Path: dir, Section: SectionSessions,
-				Message: fmt.Sprintf("%d transcript(s) not referenced by sessions.json (%s)", len(orphans), listSome(orphans)),
-				Fix:     "`oc inspect` them; archive or delete the ones you do not need"})
-		}
+	}
+	for _, f := range ic.OrphanFiles {
+		orphans = append(orphans, filepath.Base(f))
+	}
+	if len(dangling) > 0 {
+		d.add(Finding{ID: "session-file-dangling", Severity: SevWarning, Path: a.IndexPath, Section: SectionSessions,
+			Message: fmt.Sprintf("%d entr%s name a sessionFile %s (%s)", len(dangling), plural(len(dangling), "y", "ies"), what, listSome(dangling)),
+			Fix:     "the next message in those sessions starts a new transcript; restore the files from a backup if history matters"})
+	}
+	if len(missing) > 0 {
+		d.add(Finding{ID: "session-file-missing", Severity: SevInfo, Path: a.IndexPath, Section: SectionSessions,
+			Message: fmt.Sprintf("%d entr%s have no transcript <sessionId>.jsonl (%s)", len(missing), plural(len(missing), "y", "ies"), listSome(missing)),
+			Fix:     "nothing needed unless history is expected there"})
+	}
+	if len(orphans) > 0 {
+		d.add(Finding{ID: "session-file-orphaned", Severity: SevInfo, Path: a.SessionsDir, Section: SectionSessions,
+			Message: fmt.Sprintf("%d transcript(s) not referenced by sessions.json (%s)", len(orphans), listSome(orphans)),
+			Fix:     "`oc inspect` them; archive or delete the ones you do not need"})
 	}
 }
 
@@ -309,20 +316,31 @@ func (d *run) checkLocksAndTemp() {
 	sd := d.opts.StateDir
 	locks, _ := filepath.Glob(filepath.Join(sd, "agents", "*", "sessions", "*.lock"))
 	for _, l := range locks {
-		li := inspectLock(l, d.now)
-		if li.Alive && !containsReason(li.Stale, "recycled-pid") {
+		li, err := jsonl.InspectLock(l, d.now, 0)
+		if err != nil {
+			// OpenClaw reads a lock it cannot read as one without a payload.
+			li = jsonl.JudgeLock(l, nil, d.now, 0)
+		}
+		if li == nil {
+			continue // released since the glob
+		}
+		switch {
+		case li.Alive:
 			if d.liveSessionLock == nil {
-				c := li
-				d.liveSessionLock = &c
+				d.liveSessionLock = li
 			}
 			d.add(Finding{ID: "session-lock-held", Severity: SevInfo, Path: l, Section: SectionLocks,
 				Message: fmt.Sprintf("held by live process %d since %s", li.PID, li.CreatedAt), Fix: "nothing: the gateway is writing this session"})
-			continue
+		case !li.Stale:
+			// No payload yet, but only seconds old: OpenClaw gives its owner time to write it.
+			d.add(Finding{ID: "session-lock-held", Severity: SevInfo, Path: l, Section: SectionLocks,
+				Message: "just created; its owner has not written its pid yet", Fix: "nothing: run oc doctor again in a minute"})
+		default:
+			i := d.add(Finding{ID: "stale-session-lock", Severity: SevWarning, Path: l, Section: SectionLocks,
+				Message: "stale lock (" + strings.Join(li.StaleReasons, ", ") + ")" + pidNote(li.PID),
+				Fix:     "oc doctor --fix removes it (its owner is gone)", Fixable: true})
+			d.staleLocks = append(d.staleLocks, i)
 		}
-		i := d.add(Finding{ID: "stale-session-lock", Severity: SevWarning, Path: l, Section: SectionLocks,
-			Message: "stale lock (" + strings.Join(li.Stale, ", ") + ")" + pidNote(li.PID),
-			Fix:     "oc doctor --fix removes it (its owner is gone)", Fixable: true})
-		d.staleLocks = append(d.staleLocks, i)
 	}
 	dirs := []string{sd, filepath.Join(sd, "cron")}
 	sessDirs, _ := filepath.Glob(filepath.Join(sd, "agents", "*", "sessions"))
@@ -344,7 +362,7 @@ func (d *run) checkLocksAndTemp() {
 			p := filepath.Join(dir, e.Name())
 			var pid int
 			fmt.Sscan(m[2], &pid)
-			if pidAlive(pid) && pid != os.Getpid() {
+			if jsonl.PIDAlive(pid) && pid != os.Getpid() {
 				continue // a write in progress
 			}
 			info, err := e.Info()
@@ -387,17 +405,6 @@ func pidNote(pid int) string {
 		return fmt.Sprintf(", pid %d", pid)
 	}
 	return ""
-}
-
-func containsReason(list []string, s string) bool { return contains(list, s) }
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func plural(n int, one, many string) string {

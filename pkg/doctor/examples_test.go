@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -147,7 +148,7 @@ func TestResearchExamples(t *testing.T) {
 			newJobs := loadJobs(t, store)
 			for id, orig := range origJobs {
 				nj := newJobs[id]
-				if contains(c.migrated, id) {
+				if slices.Contains(c.migrated, id) {
 					checkMigratedJob(t, orig, nj)
 					continue
 				}

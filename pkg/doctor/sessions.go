@@ -113,20 +113,6 @@ func NormalizeAgentID(s string) string {
 	return t
 }
 
-// SessionStorePath is where agent's sessions.json lives.
-func SessionStorePath(stateDir string, cfg Config, agentID string) string {
-	if cfg.SessionStore != "" {
-		p := strings.ReplaceAll(cfg.SessionStore, "{agentId}", agentID)
-		if strings.HasPrefix(p, "~/") {
-			if home, err := os.UserHomeDir(); err == nil {
-				p = filepath.Join(home, p[2:])
-			}
-		}
-		return p
-	}
-	return filepath.Join(stateDir, "agents", agentID, "sessions", "sessions.json")
-}
-
 // SessionIndex holds the sessions.json entries of every agent, keyed by
 // normalised agent id, then session key.
 type SessionIndex struct {

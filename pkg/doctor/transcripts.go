@@ -37,7 +37,7 @@ func RepairCheck(stateDir string) ([]Finding, error) {
 		p, err := repair.PlanFile(f.Path, repair.Options{})
 		if err != nil {
 			out = append(out, Finding{ID: "transcript-unreadable", Severity: SevError, Path: f.Path, Section: SectionTranscripts,
-				Message: err.Error(), Fix: "oc inspect " + shellQuote(f.Path)})
+				Message: err.Error(), Fix: "oc inspect " + ShellQuote(f.Path)})
 			continue
 		}
 		if !p.NeedsAttention() {
@@ -48,7 +48,7 @@ func RepairCheck(stateDir string) ([]Finding, error) {
 			msg = "damaged (" + p.Skipped + "): " + countsText(p.Counts)
 		}
 		out = append(out, Finding{ID: "transcript-needs-repair", Severity: SevWarning, Path: f.Path, Section: SectionTranscripts,
-			Message: msg, Fix: "oc repair " + shellQuote(f.Path)})
+			Message: msg, Fix: "oc repair " + ShellQuote(f.Path)})
 	}
 	return out, nil
 }
@@ -77,7 +77,7 @@ func OwnershipCheck(stateDir string) ([]Finding, error) {
 			continue
 		}
 		out = append(out, Finding{ID: "transcript-ownership", Severity: sev, Path: f.Path, Section: SectionTranscripts,
-			Message: "ownership problems: " + countsText(counts), Fix: "oc inspect " + shellQuote(f.Path)})
+			Message: "ownership problems: " + countsText(counts), Fix: "oc inspect " + ShellQuote(f.Path)})
 	}
 	return out, nil
 }
@@ -98,7 +98,9 @@ func countsText(m map[string]int) string {
 	return strings.Join(parts, ", ")
 }
 
-func shellQuote(s string) string {
+// ShellQuote quotes s for a POSIX shell when it needs it, for the commands
+// doctor suggests.
+func ShellQuote(s string) string {
 	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
 		return s
 	}

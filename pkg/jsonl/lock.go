@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -25,12 +26,15 @@ const DefaultLockStaleAfter = 30 * time.Minute
 // presumed to be mid-creation (OpenClaw's ORPHAN_LOCK_PAYLOAD_GRACE_MS).
 const orphanPayloadGrace = 5 * time.Second
 
-// LockInfo describes an existing lock file.
+// LockInfo describes an existing lock file: a session write lock, or the
+// gateway's lock ({pid, createdAt, configPath, startTime}), which is judged
+// by the same rules.
 type LockInfo struct {
 	Path         string   `json:"path"`
 	PID          int      `json:"pid,omitempty"`
 	CreatedAt    string   `json:"createdAt,omitempty"`
 	Starttime    *int64   `json:"starttime,omitempty"`
+	ConfigPath   string   `json:"configPath,omitempty"` // gateway lock only
 	Alive        bool     `json:"alive"`
 	Stale        bool     `json:"stale"`
 	StaleReasons []string `json:"staleReasons,omitempty"`
@@ -85,27 +89,33 @@ func InspectLock(lockPath string, now time.Time, staleAfter time.Duration) (*Loc
 		}
 		return nil, err
 	}
+	return JudgeLock(lockPath, raw, now, staleAfter), nil
+}
+
+// JudgeLock judges a lock file whose content is raw: OpenClaw's
+// inspectLockPayload. A payload JSON.parse would reject (or nil, for a lock
+// that could not be read) has no pid and no createdAt, like OpenClaw's
+// readLockPayload returning null. The gateway's lock spells the start time
+// "startTime"; it is read when "starttime" is absent.
+func JudgeLock(lockPath string, raw []byte, now time.Time, staleAfter time.Duration) *LockInfo {
 	if staleAfter <= 0 {
 		staleAfter = DefaultLockStaleAfter
 	}
 	info := &LockInfo{Path: lockPath}
-	var payload struct {
-		PID       json.Number `json:"pid"`
-		CreatedAt any         `json:"createdAt"`
-		Starttime json.Number `json:"starttime"`
-	}
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.UseNumber()
-	if dec.Decode(&payload) == nil {
-		if n, err := strconv.ParseInt(string(payload.PID), 10, 64); err == nil && n > 0 {
+	var payload map[string]json.RawMessage
+	if json.Unmarshal(raw, &payload) == nil {
+		if n, ok := lockNumber(payload["pid"]); ok && n > 0 {
 			info.PID = int(n)
 		}
-		if s, ok := payload.CreatedAt.(string); ok {
-			info.CreatedAt = s
+		info.CreatedAt = lockString(payload["createdAt"])
+		start, ok := payload["starttime"]
+		if !ok {
+			start = payload["startTime"]
 		}
-		if n, err := strconv.ParseInt(string(payload.Starttime), 10, 64); err == nil && n >= 0 {
+		if n, ok := lockNumber(start); ok {
 			info.Starttime = &n
 		}
+		info.ConfigPath = lockString(payload["configPath"])
 	}
 	var reasons []string
 	switch {
@@ -137,7 +147,33 @@ func InspectLock(lockPath string, now time.Time, staleAfter time.Duration) (*Loc
 	}
 	info.StaleReasons = reasons
 	info.Stale = len(reasons) > 0
-	return info, nil
+	return info
+}
+
+// lockNumber is OpenClaw's isValidLockNumber: a JSON number (not a string)
+// that is a non-negative integer, 1234.0 and 1.5e3 included as JSON.parse
+// reads them.
+func lockNumber(raw json.RawMessage) (int64, bool) {
+	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
+		return 0, false
+	}
+	if i, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+		return i, i >= 0
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil || f < 0 || f != math.Trunc(f) || f > 1<<53 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// lockString is a JSON string member's value, "" for anything else.
+func lockString(raw json.RawMessage) string {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
 }
 
 func onlyPayloadProblems(reasons []string) bool {
