@@ -146,3 +146,32 @@ func String(raw []byte) (s string, ok bool) {
 	}
 	return s, true
 }
+
+// Elements calls fn with the raw bytes of each element of the JSON array in
+// b, in order; fn returning false stops early. Like Members it trusts that b
+// is valid JSON, and reports false when b is not an array.
+func Elements(b []byte, fn func(value []byte) bool) bool {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '[' {
+		return false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return true
+	}
+	for i < len(b) {
+		end := SkipValue(b, i)
+		if end < 0 {
+			return true
+		}
+		if !fn(b[i:end]) {
+			return true
+		}
+		i = skipSpace(b, end)
+		if i >= len(b) || b[i] != ',' {
+			return true
+		}
+		i = skipSpace(b, i+1)
+	}
+	return true
+}

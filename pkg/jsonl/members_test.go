@@ -71,3 +71,11 @@ func FuzzMembers(f *testing.F) {
 		}
 	})
 }
+
+func TestElements(t *testing.T) {
+	var got []string
+	assert.True(t, Elements([]byte(` [1, "a,]", {"b":[2]} ,null]`), func(v []byte) bool { got = append(got, string(v)); return true }))
+	assert.Equal(t, []string{"1", `"a,]"`, `{"b":[2]}`, "null"}, got)
+	assert.True(t, Elements([]byte(`[]`), func([]byte) bool { t.Fatal("no elements"); return true }))
+	assert.False(t, Elements([]byte(`{"a":1}`), func([]byte) bool { return true }))
+}

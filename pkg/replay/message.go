@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"unicode/utf8"
 
 	gojson "github.com/goccy/go-json"
@@ -19,27 +20,61 @@ type Message = map[string]any
 
 // DecodeMessages decodes a JSON array of messages (or a list of raw messages).
 func DecodeMessages(raw []json.RawMessage) ([]Message, error) {
-	out := make([]Message, 0, len(raw))
+	out := make([]Message, len(raw))
+	// goccy/go-json is several times faster on large transcripts; it gives
+	// the same values for valid UTF-8 without surrogate escapes. One stream
+	// decoder reads all such messages in turn (a decoder per message costs
+	// a buffer each); the others go through encoding/json.
+	var fast []int
 	for i, r := range raw {
-		var m Message
-		var err error
-		if needsStdDecoder(r) {
-			dec := json.NewDecoder(bytes.NewReader(r))
-			dec.UseNumber()
-			err = dec.Decode(&m)
-		} else {
-			// goccy/go-json is several times faster on large transcripts;
-			// it gives the same values for valid UTF-8 without surrogate escapes.
-			dec := gojson.NewDecoder(bytes.NewReader(r))
-			dec.UseNumber()
-			err = dec.Decode(&m)
+		if !needsStdDecoder(r) {
+			fast = append(fast, i)
+			continue
 		}
-		if err != nil {
+		dec := json.NewDecoder(bytes.NewReader(r))
+		dec.UseNumber()
+		if err := dec.Decode(&out[i]); err != nil {
 			return nil, fmt.Errorf("message %d: %w", i, err)
 		}
-		out = append(out, m)
+	}
+	dec := gojson.NewDecoder(&messagesReader{raw: raw, order: fast})
+	dec.UseNumber()
+	for _, i := range fast {
+		if err := dec.Decode(&out[i]); err != nil {
+			return nil, fmt.Errorf("message %d: %w", i, err)
+		}
 	}
 	return out, nil
+}
+
+// messagesReader reads the chosen raw messages one after another, each
+// followed by a newline, as one stream of JSON values.
+type messagesReader struct {
+	raw   []json.RawMessage
+	order []int
+	next  int // position in order
+	off   int // bytes of the current message already read
+}
+
+func (r *messagesReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) && r.next < len(r.order) {
+		cur := r.raw[r.order[r.next]]
+		if r.off < len(cur) {
+			c := copy(p[n:], cur[r.off:])
+			n += c
+			r.off += c
+			continue
+		}
+		p[n] = '\n'
+		n++
+		r.next++
+		r.off = 0
+	}
+	if n == 0 && r.next >= len(r.order) {
+		return 0, io.EOF
+	}
+	return n, nil
 }
 
 // needsStdDecoder: text whose decoding encoding/json defines the way

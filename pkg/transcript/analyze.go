@@ -223,10 +223,7 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 		return
 	}
 	var m rawMessage
-	if err := gojson.Unmarshal(e.Message, &m); err != nil {
-		s.ByRole["(none)"]++
-		return
-	}
+	m.decode(e.Message)
 	role, ok := str(m.Role)
 	if !ok || strings.TrimSpace(role) == "" {
 		s.ByRole["(none)"]++
@@ -284,11 +281,7 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 	if !isArray(m.Content) {
 		return
 	}
-	var blocks []rawBlock
-	if gojson.Unmarshal(m.Content, &blocks) != nil {
-		return
-	}
-	for _, b := range blocks {
+	for _, b := range blocks(m.Content) {
 		bt, _ := str(b.Type)
 		switch {
 		case bt == "thinking" || bt == "redacted_thinking":
@@ -357,10 +350,7 @@ func blankUserContent(raw gojson.RawMessage) bool {
 	if raw[0] != '[' {
 		return false
 	}
-	var blocks []textBlock
-	if gojson.Unmarshal(raw, &blocks) != nil {
-		return false
-	}
+	blocks := textBlocks(raw)
 	for _, b := range blocks {
 		if t, _ := str(b.Type); t == "text" {
 			if txt, _ := str(b.Text); strings.TrimSpace(txt) == "" {
@@ -572,8 +562,8 @@ func firstUserText(raw gojson.RawMessage, re *regexp.Regexp) bool {
 		s, _ := str(raw)
 		return re.MatchString(s)
 	}
-	var blocks []textBlock
-	if raw[0] != '[' || gojson.Unmarshal(raw, &blocks) != nil || len(blocks) == 0 {
+	blocks := textBlocks(raw)
+	if len(blocks) == 0 {
 		return false
 	}
 	t, _ := str(blocks[0].Text)

@@ -55,11 +55,9 @@ func PlanContext(ix *Index, t *Tree) *ContextPlan {
 		n := &ix.Nodes[i]
 		switch {
 		case n.Type == TypeThinkingLevelChange:
-			cp.ThinkingLevel = n.ThinkingLevelRaw
-		case n.Type == TypeModelChange:
-			cp.Model = &ModelRef{Provider: n.ProviderRaw, ModelID: n.ModelRaw}
-		case n.Type == TypeMessage && n.Role == RoleAssistant:
-			cp.Model = &ModelRef{Provider: n.ProviderRaw, ModelID: n.ModelRaw}
+			cp.ThinkingLevel = n.Extra.ThinkingLevelRaw
+		case n.Type == TypeModelChange, n.Type == TypeMessage && n.Role == RoleAssistant:
+			cp.Model = &ModelRef{Provider: n.Extra.ProviderRaw, ModelID: n.Extra.ModelRaw}
 		case n.Type == TypeCompaction:
 			cp.Compaction = i
 		}
@@ -84,12 +82,12 @@ func PlanContext(ix *Index, t *Tree) *ContextPlan {
 	}
 	comp := cp.Compaction
 	compID := t.id(comp)
-	firstKept := ix.Nodes[comp].FirstKept
+	firstKept := ix.Nodes[comp].Extra.FirstKept
 	if t.linear {
 		firstKept = Key{}
-		if k := ix.Nodes[comp].FirstKeptIndex; k >= 0 {
+		if k := ix.Nodes[comp].Extra.FirstKeptIndex; k >= 0 {
 			for j := range ix.Nodes {
-				if ix.Nodes[j].FileIndex == k {
+				if int(ix.Nodes[j].FileIndex) == k {
 					firstKept = t.id(j)
 					break
 				}
@@ -220,9 +218,7 @@ func BuildContext(ix *Index, open func() (io.ReadCloser, error)) (*Context, erro
 			continue
 		}
 		var e rawEntry
-		if err := gojson.Unmarshal(data, &e); err != nil {
-			return nil, fmt.Errorf("line %d: %w", line.Num, err)
-		}
+		e.decode(data)
 		if k < 0 {
 			summary = compactionSummaryMessage(&e)
 			continue

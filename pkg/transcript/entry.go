@@ -125,6 +125,8 @@ type rawEntry struct {
 	TargetID         gojson.RawMessage `json:"targetId"`
 	Label            gojson.RawMessage `json:"label"`
 	Name             gojson.RawMessage `json:"name"`
+	ParentSession    gojson.RawMessage `json:"parentSession"`
+	Data             gojson.RawMessage `json:"data"`
 }
 
 // rawMessage is the lenient decoding of an entry's "message" object.
@@ -148,6 +150,7 @@ type rawMessage struct {
 	Summary    gojson.RawMessage `json:"summary"`
 	CustomType gojson.RawMessage `json:"customType"`
 	Excluded   gojson.RawMessage `json:"excludeFromContext"`
+	Usage      gojson.RawMessage `json:"usage"`
 }
 
 // rawBlock is one content block. Large fields that inspect does not need
@@ -168,6 +171,177 @@ type rawBlock struct {
 type textBlock struct {
 	Type gojson.RawMessage `json:"type"`
 	Text gojson.RawMessage `json:"text"`
+}
+
+// The raw structs are filled by exact key match, as JavaScript property
+// access works: encoding/json and goccy match struct fields case-insensitively,
+// which would read {"Type":"session"} as a header. The slices point into the
+// decoded bytes.
+
+func (e *rawEntry) decode(b []byte) bool {
+	*e = rawEntry{}
+	return jsonl.Members(b, func(k, v []byte) bool {
+		switch string(k) {
+		case "type":
+			e.Type = v
+		case "id":
+			e.ID = v
+		case "parentId":
+			e.ParentID = v
+		case "timestamp":
+			e.Timestamp = v
+		case "version":
+			e.Version = v
+		case "cwd":
+			e.Cwd = v
+		case "message":
+			e.Message = v
+		case "customType":
+			e.CustomType = v
+		case "content":
+			e.Content = v
+		case "display":
+			e.Display = v
+		case "details":
+			e.Details = v
+		case "summary":
+			e.Summary = v
+		case "fromId":
+			e.FromID = v
+		case "firstKeptEntryId":
+			e.FirstKeptEntryID = v
+		case "firstKeptEntryIndex":
+			e.FirstKeptIndex = v
+		case "tokensBefore":
+			e.TokensBefore = v
+		case "thinkingLevel":
+			e.ThinkingLevel = v
+		case "provider":
+			e.Provider = v
+		case "modelId":
+			e.ModelID = v
+		case "targetId":
+			e.TargetID = v
+		case "label":
+			e.Label = v
+		case "name":
+			e.Name = v
+		case "parentSession":
+			e.ParentSession = v
+		case "data":
+			e.Data = v
+		}
+		return true
+	})
+}
+
+func (m *rawMessage) decode(b []byte) bool {
+	*m = rawMessage{}
+	return jsonl.Members(b, func(k, v []byte) bool {
+		switch string(k) {
+		case "role":
+			m.Role = v
+		case "content":
+			m.Content = v
+		case "provider":
+			m.Provider = v
+		case "model":
+			m.Model = v
+		case "api":
+			m.API = v
+		case "stopReason":
+			m.StopReason = v
+		case "errorMessage":
+			m.ErrorMsg = v
+		case "toolCallId":
+			m.ToolCallID = v
+		case "toolUseId":
+			m.ToolUseID = v
+		case "toolName":
+			m.ToolName = v
+		case "isError":
+			m.IsError = v
+		case "responseId":
+			m.ResponseID = v
+		case "timestamp":
+			m.Timestamp = v
+		case "provenance":
+			m.Provenance = v
+		case "openclawDeliveryMirror":
+			m.Mirror = v
+		case "openclawMessageToolMirror":
+			m.ToolMirror = v
+		case "summary":
+			m.Summary = v
+		case "customType":
+			m.CustomType = v
+		case "excludeFromContext":
+			m.Excluded = v
+		case "usage":
+			m.Usage = v
+		}
+		return true
+	})
+}
+
+func (b *rawBlock) decode(raw []byte) {
+	*b = rawBlock{}
+	jsonl.Members(raw, func(k, v []byte) bool {
+		switch string(k) {
+		case "type":
+			b.Type = v
+		case "id":
+			b.ID = v
+		case "name":
+			b.Name = v
+		case "thinkingSignature":
+			b.Signature = v
+		case "redacted":
+			b.Redacted = v
+		case "data":
+			b.Data = v
+		case "mimeType":
+			b.MimeType = v
+		case "partialJson":
+			b.PartialJSON = v
+		}
+		return true
+	})
+}
+
+// blocks decodes a content array (nil when raw is not an array); elements
+// that are not objects give empty blocks.
+func blocks(raw []byte) []rawBlock {
+	var out []rawBlock
+	if !jsonl.Elements(raw, func(v []byte) bool {
+		var b rawBlock
+		b.decode(v)
+		out = append(out, b)
+		return true
+	}) {
+		return nil
+	}
+	return out
+}
+
+// textBlocks decodes a content array for the blocks' type and text.
+func textBlocks(raw []byte) []textBlock {
+	var out []textBlock
+	jsonl.Elements(raw, func(v []byte) bool {
+		var b textBlock
+		jsonl.Members(v, func(k, v []byte) bool {
+			switch string(k) {
+			case "type":
+				b.Type = v
+			case "text":
+				b.Text = v
+			}
+			return true
+		})
+		out = append(out, b)
+		return true
+	})
+	return out
 }
 
 // str decodes a JSON string; ok is false for any other JSON value.

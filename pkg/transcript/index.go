@@ -13,34 +13,36 @@ import (
 )
 
 // Node is what the tree and the context need to know about one entry. The
-// entry's bytes stay on disk; Offset and Line find them again.
+// entry's bytes stay on disk; Offset and Line find them again. Nodes are kept
+// small (one per entry, all in memory): what only some entry types carry is
+// in Extra, shared between entries with equal values.
 type Node struct {
 	Line     int64
 	Offset   int64
 	Type     string // "" when the type is missing or not a string
 	ID       Key
 	ParentID Key
-
 	// Role of a message entry ("" otherwise).
 	Role string
-	// Provider and Model of an assistant message, or of a model_change.
-	Provider, Model string
-	// ThinkingLevel of a thinking_level_change (absent: ThinkingLevelSet false).
-	ThinkingLevel    string
-	ThinkingLevelSet bool
-	// FirstKept is a compaction's firstKeptEntryId.
-	FirstKept Key
+	// FileIndex is the entry's position among all parsed lines (the header is 0),
+	// which version-1 compactions refer to by firstKeptEntryIndex.
+	FileIndex int32
 	// SummaryTruthy: a branch_summary whose summary is a non-empty value.
 	SummaryTruthy bool
 	// NotObject: the line is valid JSON but not an object (a string, number, array...).
 	NotObject bool
-	// FileIndex is the entry's position among all parsed lines (the header is 0),
-	// which version-1 compactions refer to by firstKeptEntryIndex.
-	FileIndex int
-	// FirstKeptIndex is a v1 compaction's firstKeptEntryIndex (-1: none).
-	FirstKeptIndex int
-	// Raw JSON of thinkingLevel / provider / model(Id), as OpenClaw passes them on.
-	ThinkingLevelRaw, ProviderRaw, ModelRaw []byte
+	// Extra holds the settings of assistant messages, model and thinking
+	// changes and compactions; nil for other entries.
+	Extra *NodeExtra
+}
+
+// NodeExtra is what the context needs from a few entry types: the raw JSON
+// of provider / model(Id) / thinkingLevel (passed on as OpenClaw passes them)
+// and a compaction's firstKeptEntryId (or v1 firstKeptEntryIndex, -1: none).
+type NodeExtra struct {
+	ProviderRaw, ModelRaw, ThinkingLevelRaw []byte
+	FirstKept                               Key
+	FirstKeptIndex                          int
 }
 
 // Header is a transcript's first parsed line, when it is a session header.
@@ -119,6 +121,7 @@ func Scan(r io.Reader, opts ScanOptions) (*Index, error) {
 	ix := &Index{}
 	var e rawEntry
 	parsed := 0
+	extras := map[string]*NodeExtra{}
 	for {
 		line, err := rd.Next()
 		if err == io.EOF {
@@ -165,18 +168,15 @@ func Scan(r io.Reader, opts ScanOptions) (*Index, error) {
 			// the index alone needs only the small fields
 		default:
 			msg = nil
-			if err := gojson.Unmarshal(data, &e); err != nil {
-				// Valid JSON that the typed decoder refuses (e.g. depth): treat as opaque.
-				n.NotObject = true
-			}
+			e.decode(data)
 		}
 		first := ix.FirstParsedLine == 0
-		n.FileIndex = parsed
+		n.FileIndex = int32(parsed)
 		parsed++
 		if first {
 			ix.FirstParsedLine = line.Num
 		}
-		typ, _ := str(e.Type)
+		typ := intern(e.Type)
 		n.Type = typ
 		if first {
 			id, idOK := str(e.ID)
@@ -202,7 +202,7 @@ func Scan(r io.Reader, opts ScanOptions) (*Index, error) {
 			}
 			continue
 		}
-		fillNode(&n, &e, msg)
+		fillNode(&n, &e, msg, extras)
 		ix.Nodes = append(ix.Nodes, n)
 		if opts.Observer != nil {
 			opts.Observer.Entry(&ix.Nodes[len(ix.Nodes)-1], data, &e)
@@ -274,57 +274,87 @@ func decodeLean(data []byte, e *rawEntry, msg **leanMessage) bool {
 	return ok
 }
 
-func fillNode(n *Node, e *rawEntry, pre *leanMessage) {
+// fillNode completes n from its decoded fields. extras shares equal
+// NodeExtra values between entries (every assistant turn of one model).
+func fillNode(n *Node, e *rawEntry, pre *leanMessage, extras map[string]*NodeExtra) {
 	n.ID = keyOf(e.ID)
 	n.ParentID = keyOf(e.ParentID)
-	n.FirstKeptIndex = -1
 	switch n.Type {
 	case TypeMessage:
 		if pre != nil || isObject(e.Message) {
 			m := pre
 			if m == nil {
-				m = &leanMessage{}
-				if decoded := (struct {
-					Role     gojson.RawMessage `json:"role"`
-					Provider gojson.RawMessage `json:"provider"`
-					Model    gojson.RawMessage `json:"model"`
-				}{}); gojson.Unmarshal(e.Message, &decoded) == nil {
-					*m = leanMessage(decoded)
-				} else {
-					m = nil
-				}
+				var full rawMessage
+				full.decode(e.Message)
+				m = &leanMessage{Role: full.Role, Provider: full.Provider, Model: full.Model}
 			}
-			if m != nil {
-				n.Role, _ = str(m.Role)
+			{
+				n.Role = intern(m.Role)
 				if n.Role == RoleAssistant {
-					n.Provider, _ = str(m.Provider)
-					n.Model, _ = str(m.Model)
-					n.ProviderRaw = cloneRaw(m.Provider)
-					n.ModelRaw = cloneRaw(m.Model)
+					n.Extra = sharedExtra(extras, NodeExtra{ProviderRaw: m.Provider, ModelRaw: m.Model, FirstKeptIndex: -1})
 				}
 			}
 		}
 	case TypeModelChange:
-		n.Provider, _ = str(e.Provider)
-		n.Model, _ = str(e.ModelID)
-		n.ProviderRaw = cloneRaw(e.Provider)
-		n.ModelRaw = cloneRaw(e.ModelID)
+		n.Extra = sharedExtra(extras, NodeExtra{ProviderRaw: e.Provider, ModelRaw: e.ModelID, FirstKeptIndex: -1})
 	case TypeThinkingLevelChange:
-		if len(bytes.TrimSpace(e.ThinkingLevel)) > 0 {
-			n.ThinkingLevelSet = true
-			n.ThinkingLevel, _ = str(e.ThinkingLevel)
-			n.ThinkingLevelRaw = cloneRaw(e.ThinkingLevel)
-		}
+		n.Extra = sharedExtra(extras, NodeExtra{ThinkingLevelRaw: e.ThinkingLevel, FirstKeptIndex: -1})
 	case TypeCompaction:
-		n.FirstKept = keyOf(e.FirstKeptEntryID)
-		if idx := bytes.TrimSpace(e.FirstKeptIndex); len(idx) > 0 {
+		x := &NodeExtra{FirstKept: keyOf(e.FirstKeptEntryID), FirstKeptIndex: -1}
+		if idx := bytes.TrimSpace(e.FirstKeptIndex); len(idx) > 0 && idx[0] >= '0' && idx[0] <= '9' {
 			if f := jsNumber(idx, -1); f >= 0 && f == float64(int(f)) {
-				n.FirstKeptIndex = int(f)
+				x.FirstKeptIndex = int(f)
 			}
 		}
+		n.Extra = x
 	case TypeBranchSummary:
 		n.SummaryTruthy = jsTruthy(e.Summary)
 	}
+}
+
+// sharedExtra returns the one NodeExtra equal to x (its raw values copied
+// the first time they are seen).
+func sharedExtra(extras map[string]*NodeExtra, x NodeExtra) *NodeExtra {
+	p, m, t := bytes.TrimSpace(x.ProviderRaw), bytes.TrimSpace(x.ModelRaw), bytes.TrimSpace(x.ThinkingLevelRaw)
+	key := string(p) + "\x00" + string(m) + "\x00" + string(t)
+	if got, ok := extras[key]; ok {
+		return got
+	}
+	shared := &NodeExtra{ProviderRaw: cloneRaw(p), ModelRaw: cloneRaw(m), ThinkingLevelRaw: cloneRaw(t), FirstKeptIndex: -1}
+	extras[key] = shared
+	return shared
+}
+
+// intern decodes a JSON string, returning the constant for the entry types
+// and roles OpenClaw writes so that they are not allocated per entry.
+func intern(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) >= 2 && raw[0] == '"' {
+		switch string(raw[1 : len(raw)-1]) {
+		case TypeMessage:
+			return TypeMessage
+		case RoleUser:
+			return RoleUser
+		case RoleAssistant:
+			return RoleAssistant
+		case RoleToolResult:
+			return RoleToolResult
+		case TypeCustomMessage:
+			return TypeCustomMessage
+		case TypeCustom:
+			return TypeCustom
+		case TypeCompaction:
+			return TypeCompaction
+		case TypeModelChange:
+			return TypeModelChange
+		case TypeThinkingLevelChange:
+			return TypeThinkingLevelChange
+		case TypeSession:
+			return TypeSession
+		}
+	}
+	s, _ := str(raw)
+	return s
 }
 
 // jsTruthy is JavaScript truthiness of a JSON value.

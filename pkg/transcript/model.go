@@ -144,7 +144,7 @@ func DecodeEntry(line []byte) (*Entry, error) {
 	}
 	en := &Entry{Raw: append(json.RawMessage(nil), line...)}
 	var e rawEntry
-	if !isObject(line) || gojson.Unmarshal(line, &e) != nil {
+	if !e.decode(en.Raw) {
 		return en, nil
 	}
 	en.Type, _ = str(e.Type)
@@ -158,11 +158,7 @@ func DecodeEntry(line []byte) (*Entry, error) {
 		if v := bytes.TrimSpace(e.Version); len(v) > 0 && v[0] != '"' && v[0] != 'n' {
 			h.Version = json.Number(v)
 		}
-		var ps struct {
-			ParentSession gojson.RawMessage `json:"parentSession"`
-		}
-		_ = gojson.Unmarshal(line, &ps)
-		h.ParentSession, _ = str(ps.ParentSession)
+		h.ParentSession, _ = str(e.ParentSession)
 		en.Session = h
 	case TypeMessage:
 		if isObject(e.Message) {
@@ -191,11 +187,7 @@ func DecodeEntry(line []byte) (*Entry, error) {
 	case TypeCustom, TypeCustomMessage:
 		c := &Custom{}
 		c.CustomType, _ = str(e.CustomType)
-		var d struct {
-			Data gojson.RawMessage `json:"data"`
-		}
-		_ = gojson.Unmarshal(line, &d)
-		c.Data = cloneRaw(d.Data)
+		c.Data = cloneRaw(e.Data)
 		if len(bytes.TrimSpace(e.Content)) > 0 {
 			ct := decodeContent(e.Content)
 			c.Content = &ct
@@ -230,13 +222,8 @@ func number(raw gojson.RawMessage) json.Number {
 }
 
 func decodeMessage(raw gojson.RawMessage) *Message {
-	var m struct {
-		rawMessage
-		Usage gojson.RawMessage `json:"usage"`
-	}
-	if gojson.Unmarshal(raw, &m) != nil {
-		return nil
-	}
+	var m rawMessage
+	m.decode(raw)
 	msg := &Message{Content: decodeContent(m.Content), Provenance: cloneRaw(m.Provenance)}
 	msg.Role, _ = str(m.Role)
 	msg.API, _ = str(m.API)
@@ -255,12 +242,23 @@ func decodeMessage(raw gojson.RawMessage) *Message {
 		msg.ToolCallID, _ = str(m.ToolUseID)
 	}
 	if isObject(m.Usage) {
-		var u struct {
-			Input, Output, CacheRead, CacheWrite, TotalTokens gojson.RawMessage
-		}
-		if gojson.Unmarshal(m.Usage, &u) == nil {
-			msg.Usage = &Usage{Input: number(u.Input), Output: number(u.Output), CacheRead: number(u.CacheRead), CacheWrite: number(u.CacheWrite), TotalTokens: number(u.TotalTokens)}
-		}
+		u := &Usage{}
+		jsonl.Members(m.Usage, func(k, v []byte) bool {
+			switch string(k) {
+			case "input":
+				u.Input = number(v)
+			case "output":
+				u.Output = number(v)
+			case "cacheRead":
+				u.CacheRead = number(v)
+			case "cacheWrite":
+				u.CacheWrite = number(v)
+			case "totalTokens":
+				u.TotalTokens = number(v)
+			}
+			return true
+		})
+		msg.Usage = u
 	}
 	return msg
 }
@@ -274,41 +272,56 @@ func decodeContent(raw gojson.RawMessage) Content {
 	if !isArray(raw) {
 		return Content{}
 	}
-	var blocks []struct {
-		rawBlock
-		Text       gojson.RawMessage `json:"text"`
-		Thinking   gojson.RawMessage `json:"thinking"`
-		Arguments  gojson.RawMessage `json:"arguments"`
-		Input      gojson.RawMessage `json:"input"`
-		MediaType  gojson.RawMessage `json:"mediaType"`
-		MediaType2 gojson.RawMessage `json:"media_type"`
-	}
-	if gojson.Unmarshal(raw, &blocks) != nil {
-		return Content{}
-	}
-	out := Content{Blocks: make([]Block, 0, len(blocks))}
-	for _, b := range blocks {
-		blk := Block{Redacted: isTrue(b.Redacted)}
-		blk.Type, _ = str(b.Type)
-		blk.Text, _ = str(b.Text)
-		blk.Thinking, _ = str(b.Thinking)
-		blk.ThinkingSignature, _ = str(b.Signature)
-		blk.ID, _ = str(b.ID)
-		blk.Name, _ = str(b.Name)
-		blk.PartialJSON, _ = str(b.PartialJSON)
-		blk.Data, _ = str(b.Data)
-		blk.Arguments = cloneRaw(b.Arguments)
+	out := Content{Blocks: []Block{}}
+	jsonl.Elements(raw, func(v []byte) bool {
+		var blk Block
+		var args, input, mime, media, media2 []byte
+		jsonl.Members(v, func(k, v []byte) bool {
+			switch string(k) {
+			case "type":
+				blk.Type, _ = str(v)
+			case "text":
+				blk.Text, _ = str(v)
+			case "thinking":
+				blk.Thinking, _ = str(v)
+			case "thinkingSignature":
+				blk.ThinkingSignature, _ = str(v)
+			case "redacted":
+				blk.Redacted = isTrue(v)
+			case "id":
+				blk.ID, _ = str(v)
+			case "name":
+				blk.Name, _ = str(v)
+			case "partialJson":
+				blk.PartialJSON, _ = str(v)
+			case "data":
+				blk.Data, _ = str(v)
+			case "arguments":
+				args = v
+			case "input":
+				input = v
+			case "mimeType":
+				mime = v
+			case "mediaType":
+				media = v
+			case "media_type":
+				media2 = v
+			}
+			return true
+		})
+		blk.Arguments = cloneRaw(args)
 		if blk.Arguments == nil {
-			blk.Arguments = cloneRaw(b.Input)
+			blk.Arguments = cloneRaw(input)
 		}
-		for _, mt := range []gojson.RawMessage{b.MimeType, b.MediaType, b.MediaType2} {
+		for _, mt := range [][]byte{mime, media, media2} {
 			if s, ok := str(mt); ok {
 				blk.MimeType = s
 				break
 			}
 		}
 		out.Blocks = append(out.Blocks, blk)
-	}
+		return true
+	})
 	return out
 }
 

@@ -77,6 +77,13 @@ func TestScanHeaderRules(t *testing.T) {
 	ix = scan(t, `{"type":"session","id":42}`, e("a", ""))
 	assert.True(t, ix.HeaderInvalid, "the header id must be a string")
 
-	_, err := Scan(bytes.NewReader([]byte("\n  \n")), ScanOptions{})
+	// Keys match exactly, as JavaScript property access does ("Type" is not "type").
+	ix = scan(t, `{"Type":"session","ID":"s"}`, e("a", ""))
+	assert.True(t, ix.HeaderInvalid)
+	s, err := Analyze(strings.NewReader(`{"type":"session","id":"s"}` + "\n" + `{"type":"message","id":"a","message":{"Role":"user"}}` + "\n"))
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int{"(none)": 1}, s.ByRole)
+
+	_, err = Scan(bytes.NewReader([]byte("\n  \n")), ScanOptions{})
 	assert.ErrorIs(t, err, ErrNotTranscript)
 }
