@@ -68,14 +68,18 @@ func (s *Source) Close() error {
 
 // Open opens path for reading ("-" is stdin) and decompresses .gz and .zst
 // content transparently, recognised by its magic bytes rather than its name.
+// A plain file is read directly, without an extra buffer.
 func Open(path string, stdin io.Reader) (*Source, error) {
-	var raw io.Reader
 	src := &Source{Name: path, Size: -1}
+	var raw io.Reader
+	var head []byte
 	if path == "-" {
 		if stdin == nil {
 			stdin = os.Stdin
 		}
-		raw = stdin
+		br := bufio.NewReaderSize(stdin, 64<<10)
+		head, _ = br.Peek(4)
+		raw = br
 		src.Name = "<stdin>"
 	} else {
 		f, err := os.Open(path)
@@ -93,14 +97,15 @@ func Open(path string, stdin io.Reader) (*Source, error) {
 		}
 		src.Size = st.Size()
 		src.closers = append(src.closers, f.Close)
+		var buf [4]byte
+		n, _ := f.ReadAt(buf[:], 0)
+		head = buf[:n]
 		raw = f
 	}
-	br := bufio.NewReaderSize(raw, 64<<10)
-	head, _ := br.Peek(4)
 	src.Compression = Sniff(head)
 	switch src.Compression {
 	case Gzip:
-		zr, err := gzip.NewReader(br)
+		zr, err := gzip.NewReader(bufio.NewReaderSize(raw, 64<<10))
 		if err != nil {
 			src.Close()
 			return nil, fmt.Errorf("%s: gzip: %w", src.Name, err)
@@ -108,7 +113,7 @@ func Open(path string, stdin io.Reader) (*Source, error) {
 		src.closers = append(src.closers, zr.Close)
 		src.Reader = zr
 	case Zstd:
-		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
+		zr, err := zstd.NewReader(raw, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
 		if err != nil {
 			src.Close()
 			return nil, fmt.Errorf("%s: zstd: %w", src.Name, err)
@@ -116,7 +121,16 @@ func Open(path string, stdin io.Reader) (*Source, error) {
 		src.closers = append(src.closers, func() error { zr.Close(); return nil })
 		src.Reader = zr
 	default:
-		src.Reader = br
+		src.Reader = raw
 	}
 	return src, nil
+}
+
+// BufferSize is the reader buffer that suits a source: the whole file when it
+// is small and plain, else the default 1 MiB (it grows for longer lines).
+func (s *Source) BufferSize() int {
+	if s.Compression == Plain && s.Size >= 0 && s.Size < defaultBufSize {
+		return int(s.Size) + 1
+	}
+	return defaultBufSize
 }

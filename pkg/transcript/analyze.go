@@ -127,7 +127,7 @@ func AnalyzeFile(f File, stdin io.Reader) (*Summary, error) {
 		return nil, err
 	}
 	defer src.Close()
-	s, err := Analyze(src)
+	s, err := analyze(src, src.BufferSize())
 	if err != nil {
 		return nil, atFile(src.Name, err)
 	}
@@ -141,9 +141,11 @@ func AnalyzeFile(f File, stdin io.Reader) (*Summary, error) {
 }
 
 // Analyze reads a transcript stream once and summarises it.
-func Analyze(r io.Reader) (*Summary, error) {
+func Analyze(r io.Reader) (*Summary, error) { return analyze(r, 0) }
+
+func analyze(r io.Reader, bufSize int) (*Summary, error) {
 	a := newAnalyzer()
-	ix, err := Scan(r, ScanOptions{Observer: a})
+	ix, err := Scan(r, ScanOptions{Observer: a, BufferSize: bufSize})
 	if err != nil {
 		if err == ErrNotTranscript {
 			if ix.Lines == 0 || ix.Blank == ix.Lines {

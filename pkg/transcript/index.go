@@ -88,6 +88,9 @@ type ScanOptions struct {
 	Observer Observer
 	// MaxLine fails the scan on a line longer than this many bytes (0: no limit).
 	MaxLine int
+	// BufferSize is the reader's initial buffer (0: the default 1 MiB); a
+	// small file needs no more than its size.
+	BufferSize int
 }
 
 // ErrNotTranscript is returned (wrapped) when no line of the input parses.
@@ -114,7 +117,11 @@ var bom = []byte{0xef, 0xbb, 0xbf}
 // Scan reads a transcript once, line by line, and builds its Index. It never
 // holds more than one line in memory besides the index itself.
 func Scan(r io.Reader, opts ScanOptions) (*Index, error) {
-	rd := jsonl.NewReader(r)
+	size := opts.BufferSize
+	if size <= 0 {
+		size = 1 << 20
+	}
+	rd := jsonl.NewReaderSize(r, size)
 	if opts.MaxLine > 0 {
 		rd.SetMaxLine(opts.MaxLine)
 	}
