@@ -212,6 +212,13 @@ func ApplyFile(path string, opts ApplyOptions) (*FileReport, error) {
 	if fsys == nil {
 		fsys = jsonl.OSFS{}
 	}
+	// The gateway locks the path it knows; a symlinked transcript is repaired
+	// where its bytes are, so the link stays a link (renaming over the link
+	// would replace it with a copy and leave the real file unrepaired).
+	lockPath := path
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -221,7 +228,7 @@ func ApplyFile(path string, opts ApplyOptions) (*FileReport, error) {
 	}
 	lockOpts := opts.Lock
 	lockOpts.FS = fsys
-	lock, err := jsonl.AcquireLock(path, lockOpts)
+	lock, err := jsonl.AcquireLock(lockPath, lockOpts)
 	if err != nil {
 		return nil, err
 	}
