@@ -16,6 +16,9 @@ type Entry struct {
 
 	Type, ID, ParentID, Timestamp []byte // raw values; nil when absent
 	parentStart, parentEnd        int
+	// FirstKept is a compaction's firstKeptEntryId (raw; nil when absent).
+	FirstKept                    []byte
+	firstKeptStart, firstKeptEnd int
 
 	// Message is the raw "message" value (nil when absent); the fields below
 	// come from it when it is an object.
@@ -105,6 +108,8 @@ func ParseEntry(b []byte) *Entry {
 			e.ID = v
 		case keyIs(key, "parentId"):
 			e.ParentID, e.parentStart, e.parentEnd = v, vs, ve
+		case keyIs(key, "firstKeptEntryId"):
+			e.FirstKept, e.firstKeptStart, e.firstKeptEnd = v, vs, ve
 		case keyIs(key, "timestamp"):
 			e.Timestamp = v
 		case keyIs(key, "message"):
@@ -205,6 +210,14 @@ func (e *Entry) withParent(parent []byte) []byte {
 	out = append(out, e.B[:e.parentStart]...)
 	out = append(out, parent...)
 	return append(out, e.B[e.parentEnd:]...)
+}
+
+// withFirstKept returns the entry's bytes with firstKeptEntryId replaced.
+func (e *Entry) withFirstKept(id []byte) []byte {
+	out := make([]byte, 0, len(e.B)+len(id))
+	out = append(out, e.B[:e.firstKeptStart]...)
+	out = append(out, id...)
+	return append(out, e.B[e.firstKeptEnd:]...)
 }
 
 // EntryFix is what an entry rule decided.

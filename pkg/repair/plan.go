@@ -178,11 +178,13 @@ type planner struct {
 	headerIssue bool
 
 	// tree (RuleSetAll)
-	seen     map[uint64]struct{}
-	lost     map[uint64]lostRec
-	lastSurv []byte // raw JSON string of the nearest surviving entry's id
-	lastOK   bool
-	gap      *lostRec
+	seen map[uint64]struct{}
+	lost map[uint64]lostRec
+	// successor maps a lost entry's id to the surviving entry re-linked in its place.
+	successor map[uint64]string
+	lastSurv  []byte // raw JSON string of the nearest surviving entry's id
+	lastOK    bool
+	gap       *lostRec
 
 	// tool results (RuleSetAll)
 	results     map[uint64]struct{}
@@ -482,6 +484,20 @@ func (pl *planner) entryParsed(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, 
 			changed = true
 			hits = append(hits, hit{RuleRelinkParent, 1, "parentId " + string(e.ParentID) + " was lost; re-linked to " + string(target)})
 		}
+		// A compaction whose first kept entry was lost keeps from the entry
+		// that took the lost one's place on the branch; otherwise OpenClaw
+		// finds no first kept entry and every kept message drops out.
+		if strIs(e.Type, "compaction") {
+			if target, ok := pl.firstKeptTarget(e); ok {
+				e2 := e
+				if changed {
+					e2 = ParseEntry(out)
+				}
+				out = e2.withFirstKept(target)
+				changed = true
+				hits = append(hits, hit{RuleRelinkParent, 1, "firstKeptEntryId " + string(e.FirstKept) + " was lost; now " + string(target)})
+			}
+		}
 	}
 
 	if changed || ed != nil {
@@ -561,6 +577,47 @@ func (pl *planner) droppedEntry(e *Entry) {
 	pl.lostFragment(f)
 }
 
+// firstKeptTarget decides whether a compaction's firstKeptEntryId names an
+// entry lost in this repair and, if so, the raw JSON id of the surviving
+// entry that was re-linked in its place.
+func (pl *planner) firstKeptTarget(e *Entry) ([]byte, bool) {
+	id, ok := strValue(e.FirstKept)
+	if !ok || valueKind(e.FirstKept) != '"' {
+		return nil, false
+	}
+	if _, lost := pl.lost[hashStr(id)]; !lost {
+		return nil, false
+	}
+	successor, ok := pl.successor[hashStr(id)]
+	if !ok {
+		return nil, false
+	}
+	return jsonString(successor), true
+}
+
+// noteSuccessor records that child was re-linked past the lost entry lost
+// (and past every lost ancestor of it): child now stands where they stood.
+func (pl *planner) noteSuccessor(lost, child string) {
+	if pl.successor == nil {
+		pl.successor = map[uint64]string{}
+	}
+	for hops := 0; hops < 10000; hops++ {
+		h := hashStr(lost)
+		if _, done := pl.successor[h]; done {
+			return
+		}
+		pl.successor[h] = child
+		rec, ok := pl.lost[h]
+		if !ok || !rec.parentKnown || rec.parentNull {
+			return
+		}
+		if _, isLost := pl.lost[hashStr(rec.parent)]; !isLost {
+			return
+		}
+		lost = rec.parent
+	}
+}
+
 // relinkTarget decides whether e's parent was lost and, if so, the raw JSON of its new parentId.
 func (pl *planner) relinkTarget(e *Entry) ([]byte, bool) {
 	gap := pl.gap
@@ -576,6 +633,11 @@ func (pl *planner) relinkTarget(e *Entry) ([]byte, bool) {
 		return nil, false
 	}
 	rec, lost := pl.lost[hashStr(p)]
+	if lost {
+		if id, ok := e.IDString(); ok {
+			pl.noteSuccessor(p, id)
+		}
+	}
 	if !lost {
 		if gap == nil {
 			return nil, false // an orphan OpenClaw wrote itself: not ours to guess
