@@ -97,7 +97,7 @@ func Rules() []Rule {
 		{ID: RuleHeaderRebuild, Origin: "oc", Scope: ScopeFile,
 			Reason: "a missing or damaged session header makes OpenClaw start the session over and wipe the file: rebuilt from the file name and the first entry's timestamp"},
 		{ID: RuleRelinkParent, Origin: "oc", Scope: ScopeFile,
-			Reason: "an entry whose parent was lost is re-linked to the nearest surviving ancestor, so the active branch keeps its history"},
+			Reason: "an entry whose parent was lost is re-linked to the nearest surviving ancestor (a compaction whose first kept entry was lost keeps from the entry re-linked in its place), so the active branch keeps its history"},
 		{ID: RuleCodeModeToolResult, Origin: "OpenClaw after 2026.5.6 (PR #76420)", Scope: ScopeFile,
 			Reason: "a code-mode (openai-codex/openai-chatgpt Responses) tool call without a result anywhere gets a synthetic \"aborted\" result after it"},
 		{ID: RuleMirrorToolResult, Origin: "OpenClaw after 2026.5.6 (PR #80969)", Scope: ScopeFile,
