@@ -141,11 +141,9 @@ func ListSessionsDir(dir, agent string, archived bool) ([]File, error) {
 		if kind != KindLive && !(archived && kind == KindArchived) {
 			continue
 		}
-		var size int64
-		if info, err := e.Info(); err == nil {
-			size = info.Size()
-		}
-		out = append(out, File{Path: filepath.Join(dir, e.Name()), Agent: agent, Kind: kind, Archive: reason, Size: size})
+		// Size is left unknown (-1) here: a stat per file would cost as much as
+		// reading a small transcript; readers learn it when they open the file.
+		out = append(out, File{Path: filepath.Join(dir, e.Name()), Agent: agent, Kind: kind, Archive: reason, Size: -1})
 	}
 	return out, nil
 }
