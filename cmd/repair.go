@@ -3,10 +3,8 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -102,21 +100,6 @@ over and overwrite the file with a fresh header on its next open).`)
 	return b.String()
 }
 
-// repairDoc is the --json document.
-type repairDoc struct {
-	Files  []*repair.FileReport `json:"files"`
-	Totals repairTotals         `json:"totals"`
-}
-
-type repairTotals struct {
-	Files       int            `json:"files"`
-	NeedsRepair int            `json:"needsRepair"`
-	Changed     int            `json:"changed"`
-	Skipped     int            `json:"skipped"`
-	Errors      int            `json:"errors"`
-	Rules       map[string]int `json:"rules"`
-}
-
 func runRepair(g *Globals, opts *repairOptions, args []string) error {
 	set, err := repair.ParseRuleSet(opts.Rules)
 	if err != nil {
@@ -145,61 +128,20 @@ func runRepair(g *Globals, opts *repairOptions, args []string) error {
 	if err != nil {
 		return cli.Incomplete(describeInputError(err))
 	}
-	reports := make([]*repair.FileReport, len(files))
-	jobs := opts.Jobs
-	if jobs == 0 {
-		jobs = runtime.NumCPU()
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Path
 	}
 	progress := (*cli.Progress)(nil)
 	if len(files) > 1 {
 		progress = cli.NewProgress(g.IO, "repair", len(files))
 	}
-	readOnly := opts.Check || opts.DryRun
-	var wg sync.WaitGroup
-	work := make(chan int)
-	for w := 0; w < min(jobs, max(len(files), 1)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				reports[i] = repairOne(files[i].Path, readOnly, apply)
-				progress.Add(1)
-			}
-		}()
-	}
-	for i := range files {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
+	doc := repair.Run(names, repair.RunOptions{
+		ApplyOptions: apply, ReadOnly: opts.Check || opts.DryRun, Jobs: opts.Jobs,
+		Progress: func() { progress.Add(1) },
+	})
 	progress.Done()
 
-	doc := repairDoc{Files: reports, Totals: repairTotals{Files: len(reports), Rules: map[string]int{}}}
-	code := cli.ExitOK
-	var firstErr string
-	for _, r := range reports {
-		if r.Plan != nil && r.Plan.NeedsAttention() {
-			doc.Totals.NeedsRepair++
-		}
-		if r.Changed {
-			doc.Totals.Changed++
-		}
-		if r.Skipped != "" {
-			doc.Totals.Skipped++
-		}
-		if r.Error != "" {
-			doc.Totals.Errors++
-			if firstErr == "" {
-				firstErr = r.Error
-			}
-		}
-		for k, v := range r.Rules {
-			doc.Totals.Rules[k] += v
-		}
-	}
-	if opts.Check && doc.Totals.NeedsRepair > 0 {
-		code = cli.ExitFindings
-	}
 	if g.JSON {
 		if err := writeJSON(g.IO, doc); err != nil {
 			return err
@@ -207,37 +149,17 @@ func runRepair(g *Globals, opts *repairOptions, args []string) error {
 	} else {
 		printRepairReport(g, opts, set, doc)
 	}
-	if doc.Totals.Errors > 0 {
-		if g.JSON {
-			return cli.Exit(cli.ExitIncomplete, nil)
-		}
-		if doc.Totals.Errors == 1 {
-			return cli.Incomplete(errors.New(firstErr))
-		}
-		return cli.Incomplete(fmt.Errorf("%d file(s) could not be processed; first: %s", doc.Totals.Errors, firstErr))
-	}
-	if code != cli.ExitOK {
-		return cli.Exit(code, nil)
+	switch errs := doc.Totals.Errors; {
+	case errs > 0 && g.JSON:
+		return cli.Exit(cli.ExitIncomplete, nil)
+	case errs == 1:
+		return cli.Incomplete(errors.New(doc.FirstError()))
+	case errs > 1:
+		return cli.Incomplete(fmt.Errorf("%d file(s) could not be processed; first: %s", errs, doc.FirstError()))
+	case opts.Check && doc.Totals.NeedsRepair > 0:
+		return cli.Exit(cli.ExitFindings, nil)
 	}
 	return nil
-}
-
-func repairOne(path string, readOnly bool, opts repair.ApplyOptions) *repair.FileReport {
-	if readOnly {
-		p, err := repair.PlanFile(path, opts.Options)
-		if err != nil {
-			return &repair.FileReport{Path: path, Rules: map[string]int{}, Lines: map[string][]int64{}, Error: oneLine(err.Error())}
-		}
-		return repair.ReportOf(p, false)
-	}
-	rep, err := repair.ApplyFile(path, opts)
-	if rep == nil {
-		rep = &repair.FileReport{Path: path, Rules: map[string]int{}, Lines: map[string][]int64{}}
-	}
-	if err != nil {
-		rep.Error = oneLine(err.Error())
-	}
-	return rep
 }
 
 func runUndo(g *Globals, args []string, opts repair.ApplyOptions) error {
@@ -287,7 +209,7 @@ func runUndo(g *Globals, args []string, opts repair.ApplyOptions) error {
 
 // printRepairReport prints the human report: one block per file that needs
 // or got a repair (every file with -v), then a totals line.
-func printRepairReport(g *Globals, opts *repairOptions, set repair.RuleSet, doc repairDoc) {
+func printRepairReport(g *Globals, opts *repairOptions, set repair.RuleSet, doc *repair.Report) {
 	w := g.IO.Out
 	st := g.IO.Styles()
 	for _, r := range doc.Files {

@@ -7,8 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
-	"sync"
+
+	"github.com/openclaw-tools/oc/internal/parallel"
 )
 
 // InspectOptions select what Inspect looks at.
@@ -72,32 +72,15 @@ func Inspect(paths []string, opts InspectOptions) (*Report, error) {
 	rep.Single = len(paths) == 1 && len(files) == 1 && !isDir(paths[0])
 	summaries := make([]*Summary, len(files))
 	errs := make([]error, len(files))
-	jobs := opts.Jobs
-	if jobs <= 0 {
-		jobs = runtime.NumCPU()
-	}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < jobs; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				summaries[i], errs[i] = AnalyzeFile(files[i], opts.Stdin)
-				if errs[i] == nil && opts.MoreFindings != nil && files[i].Path != "-" {
-					summaries[i].AddFindings(opts.MoreFindings(files[i]))
-				}
-				if opts.Progress != nil {
-					opts.Progress()
-				}
-			}
-		}()
-	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.Each(len(files), opts.Jobs, func(i int) {
+		summaries[i], errs[i] = AnalyzeFile(files[i], opts.Stdin)
+		if errs[i] == nil && opts.MoreFindings != nil && files[i].Path != "-" {
+			summaries[i].AddFindings(opts.MoreFindings(files[i]))
+		}
+		if opts.Progress != nil {
+			opts.Progress()
+		}
+	})
 	for i, s := range summaries {
 		if errs[i] != nil {
 			rep.Errors = append(rep.Errors, FileError{Path: files[i].Path, Error: describe(files[i].Path, errs[i])})
