@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/openclaw-tools/oc/internal/parallel"
 	"github.com/openclaw-tools/oc/pkg/repair"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
@@ -12,14 +13,6 @@ import (
 // The transcript checks reuse pkg/repair (what `oc repair --check` would
 // change) and pkg/transcript (what `oc inspect` reports as ownership
 // problems). They only report; `oc repair` and `oc inspect` act and explain.
-
-// ownershipRules are the transcript-ownership findings of pkg/transcript.
-var ownershipRules = map[string]bool{
-	"duplicate-message":        true,
-	"delivery-mirror-copy":     true,
-	"system-awareness-copy":    true,
-	"adjacent-assistant-turns": true,
-}
 
 func liveTranscripts(stateDir string) []transcript.File {
 	files, err := transcript.Discover([]string{stateDir}, false)
@@ -32,40 +25,55 @@ func liveTranscripts(stateDir string) []transcript.File {
 // RepairCheck reports each live transcript that `oc repair --check` (the
 // default rule set) would change or flag.
 func RepairCheck(stateDir string) ([]Finding, error) {
-	var out []Finding
-	for _, f := range liveTranscripts(stateDir) {
+	files := liveTranscripts(stateDir)
+	per := make([]*Finding, len(files))
+	parallel.Each(len(files), 0, func(i int) {
+		f := files[i]
 		p, err := repair.PlanFile(f.Path, repair.Options{})
 		if err != nil {
-			out = append(out, Finding{ID: "transcript-unreadable", Severity: SevError, Path: f.Path, Section: SectionTranscripts,
-				Message: err.Error(), Fix: "oc inspect " + ShellQuote(f.Path)})
-			continue
+			per[i] = &Finding{ID: "transcript-unreadable", Severity: SevError, Path: f.Path, Section: SectionTranscripts,
+				Message: err.Error(), Fix: "oc inspect " + ShellQuote(f.Path)}
+			return
 		}
 		if !p.NeedsAttention() {
-			continue
+			return
 		}
 		msg := "repair would change it: " + countsText(p.Counts)
 		if p.Skipped != "" {
 			msg = "damaged (" + p.Skipped + "): " + countsText(p.Counts)
 		}
-		out = append(out, Finding{ID: "transcript-needs-repair", Severity: SevWarning, Path: f.Path, Section: SectionTranscripts,
-			Message: msg, Fix: "oc repair " + ShellQuote(f.Path)})
+		per[i] = &Finding{ID: "transcript-needs-repair", Severity: SevWarning, Path: f.Path, Section: SectionTranscripts,
+			Message: msg, Fix: "oc repair " + ShellQuote(f.Path)}
+	})
+	return compact(per), nil
+}
+
+// compact keeps the findings that were made, in order.
+func compact(per []*Finding) []Finding {
+	var out []Finding
+	for _, f := range per {
+		if f != nil {
+			out = append(out, *f)
+		}
 	}
-	return out, nil
+	return out
 }
 
 // OwnershipCheck reports transcripts with ownership problems (a message shown
 // twice, delivery-mirror or System: copies, adjacent assistant turns).
 func OwnershipCheck(stateDir string) ([]Finding, error) {
-	var out []Finding
-	for _, f := range liveTranscripts(stateDir) {
+	files := liveTranscripts(stateDir)
+	per := make([]*Finding, len(files))
+	parallel.Each(len(files), 0, func(i int) {
+		f := files[i]
 		s, err := transcript.AnalyzeFile(f, nil)
 		if err != nil {
-			continue // RepairCheck reports unreadable files
+			return // RepairCheck reports unreadable files
 		}
 		counts := map[string]int{}
 		sev := SevInfo
 		for _, fd := range s.Findings {
-			if !ownershipRules[fd.Rule] {
+			if !transcript.IsOwnershipRule(fd.Rule) {
 				continue
 			}
 			counts[fd.Rule]++
@@ -74,12 +82,12 @@ func OwnershipCheck(stateDir string) ([]Finding, error) {
 			}
 		}
 		if len(counts) == 0 {
-			continue
+			return
 		}
-		out = append(out, Finding{ID: "transcript-ownership", Severity: sev, Path: f.Path, Section: SectionTranscripts,
-			Message: "ownership problems: " + countsText(counts), Fix: "oc inspect " + ShellQuote(f.Path)})
-	}
-	return out, nil
+		per[i] = &Finding{ID: "transcript-ownership", Severity: sev, Path: f.Path, Section: SectionTranscripts,
+			Message: "ownership problems: " + countsText(counts), Fix: "oc inspect " + ShellQuote(f.Path)}
+	})
+	return compact(per), nil
 }
 
 func countsText(m map[string]int) string {

@@ -22,6 +22,17 @@ const (
 	SevInfo    = "info"    // worth knowing; OpenClaw copes with it
 )
 
+// IsOwnershipRule reports whether a finding rule is a transcript-ownership
+// problem (contract §3): a message shown twice, delivery-mirror or System:
+// awareness copies, two adjacent assistant turns.
+func IsOwnershipRule(rule string) bool {
+	switch rule {
+	case "duplicate-message", "delivery-mirror-copy", "system-awareness-copy", "adjacent-assistant-turns":
+		return true
+	}
+	return false
+}
+
 // Finding is one problem found in a transcript.
 type Finding struct {
 	Rule     string `json:"rule"`
