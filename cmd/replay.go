@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	gojson "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
 
 	"github.com/openclaw-tools/oc/internal/cli"
@@ -99,16 +101,13 @@ func loadReplayInput(g *Globals, session string, decode, keepText bool) (*replay
 	if !decode {
 		return &replayInput{path: path, ctx: ctx}, nil
 	}
-	msgs, err := replay.DecodeMessages(ctx.Messages)
+	// Unless the text is printed later, the decoded messages are all that
+	// is used from here on: the text goes as it is decoded (peak memory on
+	// large transcripts).
+	msgs, keys, err := replay.DecodeMessagesKeyed(ctx.Messages, !keepText)
 	if err != nil {
 		return nil, cli.Incomplete(fmt.Errorf("%s: %w", path, err))
 	}
-	keys := replay.NewKeyOrder()
-	if err := keys.RecordMessages(ctx.Messages, msgs); err != nil {
-		return nil, cli.Incomplete(fmt.Errorf("%s: %w", path, err))
-	}
-	// The decoded messages are all that is used from here on: let the
-	// text go (peak memory on large transcripts).
 	if !keepText {
 		ctx.Messages = nil
 	}
@@ -212,16 +211,100 @@ func printValue(g *Globals, v any) error {
 // printJSONBytes indents a JSON document (keeping its member order) and
 // colours it when stdout is a terminal.
 func printJSONBytes(g *Globals, doc []byte) error {
+	if !g.IO.ColorEnabled() {
+		// Written as it is indented: no second copy of a large body.
+		w := bufio.NewWriterSize(g.IO.Out, 64<<10)
+		if err := indentJSON(w, bytes.TrimSpace(doc)); err != nil {
+			return cli.Incomplete(err)
+		}
+		if err := w.WriteByte('\n'); err != nil {
+			return err
+		}
+		return w.Flush()
+	}
 	var b bytes.Buffer
 	if err := json.Indent(&b, bytes.TrimSpace(doc), "", "  "); err != nil {
 		return cli.Incomplete(err)
 	}
 	b.WriteByte('\n')
-	if !g.IO.ColorEnabled() {
-		_, err := g.IO.Out.Write(b.Bytes())
+	return colorJSON(g.IO.Out, b.Bytes(), g.IO.Styles())
+}
+
+// indentJSON writes doc as json.Indent(dst, doc, "", "  ") does. doc must
+// be one valid JSON value (it is checked first: an invalid document is an
+// error and nothing is written).
+func indentJSON(w *bufio.Writer, doc []byte) error {
+	if !gojson.Valid(doc) {
+		var b bytes.Buffer
+		if err := json.Indent(&b, doc, "", "  "); err != nil {
+			return err
+		}
+		_, err := w.Write(b.Bytes())
 		return err
 	}
-	return colorJSON(g.IO.Out, b.Bytes(), g.IO.Styles())
+	depth := 0
+	open := false // after { or [: the newline waits for the first member
+	newline := func(d int) {
+		w.WriteByte('\n')
+		for i := 0; i < d; i++ {
+			w.WriteString("  ")
+		}
+	}
+	for i := 0; i < len(doc); i++ {
+		c := doc[i]
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		if open && c != '}' && c != ']' {
+			newline(depth)
+		}
+		open = false
+		switch c {
+		case '"':
+			j := i + 1
+			for j < len(doc) && doc[j] != '"' {
+				if doc[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			w.Write(doc[i : j+1])
+			i = j
+		case '{', '[':
+			w.WriteByte(c)
+			depth++
+			open = true
+		case '}', ']':
+			depth--
+			if !emptyBefore(doc, i) {
+				newline(depth)
+			}
+			w.WriteByte(c)
+		case ',':
+			w.WriteByte(',')
+			newline(depth)
+		case ':':
+			w.WriteString(": ")
+		default:
+			w.WriteByte(c)
+		}
+	}
+	return nil
+}
+
+// emptyBefore: only whitespace between the bracket at i and its opener.
+func emptyBefore(doc []byte, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		switch doc[j] {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '{', '[':
+			return true
+		}
+		return false
+	}
+	return false
 }
 
 // colorJSON writes indented JSON with keys, strings and numbers styled.

@@ -22,3 +22,18 @@ func BenchmarkReplayPayload(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkReplayAll runs `oc replay FILE --provider all --json` in-process
+// on OC_BENCH_FILE.
+func BenchmarkReplayAll(b *testing.B) {
+	path := os.Getenv("OC_BENCH_FILE")
+	if path == "" {
+		b.Skip("set OC_BENCH_FILE to a transcript")
+	}
+	for i := 0; i < b.N; i++ {
+		ios, _, errOut := cli.Test(false)
+		if code := Run(context.Background(), []string{"replay", path, "--provider", "all", "--json"}, ios, func(string) string { return "" }); code != 0 {
+			b.Fatal(errOut.String())
+		}
+	}
+}

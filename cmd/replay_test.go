@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -101,5 +103,31 @@ func TestReplayColorOnTerminalOnly(t *testing.T) {
 	_, piped, _ := runOC(t, false, nil, "replay", ruleTranscript("blank-user.jsonl"), "--provider", "anthropic", "--stage", "sanitized")
 	if !strings.Contains(tty, "\x1b[") || strings.Contains(piped, "\x1b[") {
 		t.Errorf("colour: tty=%v piped=%v", strings.Contains(tty, "\x1b["), strings.Contains(piped, "\x1b["))
+	}
+}
+
+// TestIndentJSONMatchesStd: the streaming indenter writes what json.Indent
+// writes, and fails where it fails.
+func TestIndentJSONMatchesStd(t *testing.T) {
+	docs := []string{
+		`{}`, `[]`, `{ }`, `[ ]`, `0`, `"s"`, `null`, `{"a":[],"b":{},"c":[ ],"d":{ }}`,
+		`{"a" : [1, 2 ,{"b":"x\"y\\\\","c":[[]]}], "e":"{[,:]}" ,"f":true}`,
+		`[{"k":"\u2028<>&"},-1.5e+3,false,null,[{},[{}]]]`,
+		"{\"s\":\"bad \xff\"}", `{"a":1,}`, `[1 2]`, `{"a"`, ``,
+	}
+	for _, d := range docs {
+		var want bytes.Buffer
+		werr := json.Indent(&want, []byte(d), "", "  ")
+		var got bytes.Buffer
+		w := bufio.NewWriter(&got)
+		gerr := indentJSON(w, []byte(d))
+		w.Flush()
+		if (gerr != nil) != (werr != nil) {
+			t.Errorf("%q: error %v, json.Indent %v", d, gerr, werr)
+			continue
+		}
+		if werr == nil && got.String() != want.String() {
+			t.Errorf("%q:\n got  %q\n want %q", d, got.String(), want.String())
+		}
 	}
 }

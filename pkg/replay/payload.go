@@ -48,6 +48,24 @@ var APIs = []string{
 	"google-generative-ai",
 	"bedrock-converse-stream",
 	"mistral-conversations",
+	"azure-openai-responses",
+	"google-vertex",
+}
+
+// unrenderedReason says why an API family has no wire body in OpenClaw
+// 2026.5.6 ("" when it is not one of those).
+func unrenderedReason(api string) string {
+	switch api {
+	case "google-gemini-cli":
+		// pi-ai 0.73 removed its Cloud Code Assist provider (pi-coding-agent
+		// 0.73.0 changelog: "Removed built-in Google Gemini CLI and Google
+		// Antigravity support") and OpenClaw registers no stream for this
+		// api: it runs Gemini CLI models through the `gemini` command-line
+		// backend. The oracle answers "No API provider registered for api:
+		// google-gemini-cli" for google-gemini-cli and google-antigravity.
+		return "has no wire body in OpenClaw 2026.5.6: it runs the gemini CLI for this api (pi-ai 0.73 has no provider for it)"
+	}
+	return ""
 }
 
 // How cmd/replay.go is expected to call it:
@@ -93,7 +111,16 @@ func BuildPayload(in PayloadInput) (*Payload, error) {
 		body = renderBedrock(c, msgs, in.SystemPrompt)
 	case "mistral-conversations":
 		body = renderMistral(c, msgs, in.SystemPrompt)
+	case "azure-openai-responses":
+		body = renderAzureOpenAIResponses(c, msgs, in.SystemPrompt)
+	case "google-vertex":
+		// google-vertex.js builds its params exactly like google.js (same
+		// google-shared convertMessages, same config); only the client differs.
+		body = renderGoogle(c, msgs, in.SystemPrompt)
 	default:
+		if why := unrenderedReason(in.API); why != "" {
+			return nil, fmt.Errorf("payload: api %q %s", in.API, why)
+		}
 		return nil, fmt.Errorf("payload: api %q is not rendered (known: %v)", in.API, APIs)
 	}
 	if c.err != nil {

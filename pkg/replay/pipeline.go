@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
@@ -74,7 +75,20 @@ func (l *changeLog) add(index int, kind, format string, args ...any) {
 	if l == nil {
 		return
 	}
-	l.list = append(l.list, Change{Stage: l.stage, Rule: l.rule, Index: index, Kind: kind, What: fmt.Sprintf(format, args...)})
+	what := format
+	if len(args) > 0 || strings.IndexByte(format, '%') >= 0 {
+		what = fmt.Sprintf(format, args...)
+	}
+	l.list = append(l.list, Change{Stage: l.stage, Rule: l.rule, Index: index, Kind: kind, What: what})
+}
+
+// addText is add with the text already made (rules that log the same text
+// for many messages make it once).
+func (l *changeLog) addText(index int, kind, what string) {
+	if l == nil {
+		return
+	}
+	l.list = append(l.list, Change{Stage: l.stage, Rule: l.rule, Index: index, Kind: kind, What: what})
 }
 
 // ModelSnapshot is the data of the transcript's latest "model-snapshot"

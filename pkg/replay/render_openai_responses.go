@@ -31,8 +31,10 @@ import (
 // opencode a foreign item id becomes "fc_<shortHash>", and "fc_" is
 // prefixed when missing.
 
-// responsesToolCallProviders: providers whose "call|item" ids are kept as pairs.
-func responsesToolCallProvider(p string) bool {
+// openAIToolCallProviders is the allowedToolCallProviders set of
+// openai-responses.js and openai-codex-responses.js: target providers whose
+// "call|item" tool call ids are kept as pairs.
+func openAIToolCallProviders(p string) bool {
 	return p == "openai" || p == "openai-codex" || p == "opencode"
 }
 
@@ -41,23 +43,27 @@ func normalizeIDPart(part string) string {
 	return strings.TrimRight(s, "_")
 }
 
-func (c *conv) responsesToolCallID(id string, source Message) string {
-	m := c.model
-	if !responsesToolCallProvider(m.Provider) || !strings.Contains(id, "|") {
-		return normalizeIDPart(id)
+// responsesToolCallID is convertResponsesMessages' normalizeToolCallId for
+// the allowedToolCallProviders set `allowed`.
+func (c *conv) responsesToolCallID(allowed func(provider string) bool) idNormalizer {
+	return func(id string, source Message) string {
+		m := c.model
+		if !allowed(m.Provider) || !strings.Contains(id, "|") {
+			return normalizeIDPart(id)
+		}
+		callID, itemID, _ := jsSplitTwo(id, "|")
+		foreign := source["provider"] != m.Provider || source["api"] != m.API
+		var item string
+		if foreign {
+			item = jsSlice("fc_"+shortHash(itemID), 64)
+		} else {
+			item = normalizeIDPart(itemID)
+		}
+		if !strings.HasPrefix(item, "fc_") {
+			item = normalizeIDPart("fc_" + item)
+		}
+		return normalizeIDPart(callID) + "|" + item
 	}
-	callID, itemID, _ := jsSplitTwo(id, "|")
-	foreign := source["provider"] != m.Provider || source["api"] != m.API
-	var item string
-	if foreign {
-		item = jsSlice("fc_"+shortHash(itemID), 64)
-	} else {
-		item = normalizeIDPart(itemID)
-	}
-	if !strings.HasPrefix(item, "fc_") {
-		item = normalizeIDPart("fc_" + item)
-	}
-	return normalizeIDPart(callID) + "|" + item
 }
 
 // shortHash is pi-ai's shortHash (utils/hash.js) over UTF-16 code units.
@@ -74,7 +80,7 @@ func shortHash(s string) string {
 
 func renderOpenAIResponses(c *conv, msgs []Message, system string) *Object {
 	m := c.model
-	body := NewObject("model", m.ID, "input", c.responsesInput(msgs, system, true), "stream", true, "store", false)
+	body := NewObject("model", m.ID, "input", c.responsesInput(msgs, system, true, openAIToolCallProviders), "stream", true, "store", false)
 	if m.Reasoning && m.Provider != "github-copilot" {
 		switch m.ThinkingOff {
 		case offUnset:
@@ -92,7 +98,7 @@ func renderCodexResponses(c *conv, msgs []Message, system string) *Object {
 		"store", false,
 		"stream", true,
 		"instructions", system,
-		"input", c.responsesInput(msgs, system, false),
+		"input", c.responsesInput(msgs, system, false, openAIToolCallProviders),
 		"text", NewObject("verbosity", "low"),
 		"include", []any{"reasoning.encrypted_content"},
 		"tool_choice", "auto",
@@ -142,9 +148,11 @@ func isJSOne(v any) bool {
 	}
 }
 
-func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool) []any {
+// responsesInput is convertResponsesMessages(model, context,
+// allowedToolCallProviders, {includeSystemPrompt}).
+func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool, allowed func(provider string) bool) []any {
 	m := c.model
-	tm := c.transformMessages(msgs, c.responsesToolCallID)
+	tm := c.transformMessages(msgs, c.responsesToolCallID(allowed))
 	items := make([]any, 0, len(tm)+1)
 	if includeSystem && system != "" {
 		role := "system"

@@ -33,6 +33,13 @@ func messageText(content any) (string, bool) {
 	case string:
 		return c, false
 	case []any:
+		if len(c) == 1 { // one text block: its text, without a copy
+			if bm, ok := asMap(c[0]); ok && strOr(bm, "type") == "text" {
+				if t, ok := str(bm, "text"); ok {
+					return t, false
+				}
+			}
+		}
 		var b strings.Builder
 		nonText := false
 		for _, blk := range c {
@@ -165,21 +172,37 @@ func stripTokenAtEdges(raw string) (string, bool) {
 	return trim(collapseJSSpace(text)), didStrip
 }
 
+// normalizeHeartbeatMarkup replaces HTML tags and &nbsp; with spaces and
+// strips markup characters at both ends. Text without '<' or '&' and
+// without markup at its ends is returned as is, without the regexps.
+func normalizeHeartbeatMarkup(t string) string {
+	isMarkup := func(c byte) bool { return c == '*' || c == '`' || c == '~' || c == '_' }
+	if strings.IndexByte(t, '<') < 0 && strings.IndexByte(t, '&') < 0 && !isMarkup(t[0]) && !isMarkup(t[len(t)-1]) {
+		return t
+	}
+	normalized := htmlTagRE.ReplaceAllLiteralString(t, " ")
+	normalized = nbspRE.ReplaceAllLiteralString(normalized, " ")
+	normalized = markupLeadRE.ReplaceAllLiteralString(normalized, "")
+	return markupTrailingRE.ReplaceAllLiteralString(normalized, "")
+}
+
 // heartbeatShouldSkip is stripHeartbeatToken(text, {mode: "heartbeat"}).shouldSkip.
 func heartbeatShouldSkip(raw string) bool {
 	t := trim(raw)
 	if t == "" {
 		return true
 	}
-	normalized := htmlTagRE.ReplaceAllLiteralString(t, " ")
-	normalized = nbspRE.ReplaceAllLiteralString(normalized, " ")
-	normalized = markupLeadRE.ReplaceAllLiteralString(normalized, "")
-	normalized = markupTrailingRE.ReplaceAllLiteralString(normalized, "")
-	if !strings.Contains(t, heartbeatToken) && !strings.Contains(normalized, heartbeatToken) {
+	// The normalisation only puts spaces where it removes text, so it
+	// cannot make the token appear.
+	if !strings.Contains(t, heartbeatToken) {
 		return false
 	}
+	normalized := normalizeHeartbeatMarkup(t)
 	origText, origStrip := stripTokenAtEdges(t)
-	normText, normStrip := stripTokenAtEdges(normalized)
+	normText, normStrip := origText, origStrip
+	if normalized != t {
+		normText, normStrip = stripTokenAtEdges(normalized)
+	}
 	text, did := normText, normStrip
 	if origStrip && origText != "" {
 		text, did = origText, origStrip

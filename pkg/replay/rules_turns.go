@@ -1,5 +1,7 @@
 package replay
 
+import "fmt"
+
 // R18-R20: turn ordering and validation (src/shared/google-turn-ordering.ts,
 // src/agents/pi-embedded-helpers/turns.ts).
 
@@ -36,6 +38,7 @@ func mergeConsecutive(in []Message, target string, merge func(prev, cur Message)
 	}
 	out := make([]Message, 0, len(in))
 	last := ""
+	merged := fmt.Sprintf("consecutive %s turn merged into the one before", target)
 	for i, m := range in {
 		if m == nil {
 			out = append(out, m)
@@ -55,7 +58,7 @@ func mergeConsecutive(in []Message, target string, merge func(prev, cur Message)
 		if r == last && last == target {
 			if prev := out[len(out)-1]; prev != nil {
 				out[len(out)-1] = merge(prev, m)
-				log.add(i, KindMessagesMerged, "consecutive %s turn merged into the one before", target)
+				log.addText(i, KindMessagesMerged, merged)
 				continue
 			}
 		}

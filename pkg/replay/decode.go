@@ -1,0 +1,500 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	gojson "github.com/goccy/go-json"
+)
+
+// A decoder for the context messages that records key order as it goes.
+//
+// The context of a large transcript is most of what `oc replay` holds in
+// memory, and decoding it, then walking the text again for the key order,
+// was most of its time. This decoder does both in one pass, and shares what
+// repeats between messages: object keys, short string and number values
+// (boxed once), and the key order of objects with the same keys in the same
+// order. Values are those encoding/json gives with UseNumber for text that is
+// valid UTF-8 without surrogate escapes; anything else (and any text this
+// decoder does not accept) goes through the previous decoders.
+
+// DecodeMessagesKeyed is DecodeMessages followed by KeyOrder.RecordMessages,
+// in one pass and with less memory. With release, raw[i] is set to nil as
+// soon as message i is decoded, so that the text of a large context can be
+// collected while the rest is decoded (the caller must not need it again).
+func DecodeMessagesKeyed(raw []json.RawMessage, release bool) ([]Message, *KeyOrder, error) {
+	keys := NewKeyOrder()
+	msgs, err := decodeMessages(raw, keys, release)
+	if err != nil {
+		return nil, nil, err
+	}
+	return msgs, keys, nil
+}
+
+// DecodeMessages decodes a JSON array of messages (or a list of raw messages).
+func DecodeMessages(raw []json.RawMessage) ([]Message, error) {
+	return decodeMessages(raw, nil, false)
+}
+
+func decodeMessages(raw []json.RawMessage, keys *KeyOrder, release bool) ([]Message, error) {
+	out := make([]Message, len(raw))
+	d := newValueDecoder(keys)
+	for i, r := range raw {
+		if !needsStdDecoder(r) {
+			m, ok := d.message(r)
+			if ok {
+				out[i] = m
+				if release {
+					raw[i] = nil
+				}
+				continue
+			}
+			// Not accepted here (not an object, bad syntax): the previous
+			// decoder gives the value or the error it always gave.
+			dec := gojson.NewDecoder(bytes.NewReader(r))
+			dec.UseNumber()
+			if err := dec.Decode(&out[i]); err != nil {
+				return nil, fmt.Errorf("message %d: %w", i, err)
+			}
+		} else {
+			dec := json.NewDecoder(bytes.NewReader(r))
+			dec.UseNumber()
+			if err := dec.Decode(&out[i]); err != nil {
+				return nil, fmt.Errorf("message %d: %w", i, err)
+			}
+		}
+		if err := keys.Record(r, out[i]); err != nil {
+			return nil, fmt.Errorf("message %d: %w", i, err)
+		}
+		if release {
+			raw[i] = nil
+		}
+	}
+	return out, nil
+}
+
+// needsStdDecoder: text whose decoding encoding/json defines the way
+// JSON.parse does (invalid UTF-8 and surrogate escapes become U+FFFD).
+func needsStdDecoder(r []byte) bool {
+	return !utf8.Valid(r) || bytes.Contains(r, []byte(`\ud`)) || bytes.Contains(r, []byte(`\uD`))
+}
+
+// Limits of the tables shared between messages (beyond them values are
+// simply not shared).
+const (
+	internMaxLen     = 32
+	internMaxEntries = 1 << 14
+	orderMaxEntries  = 1 << 12
+	maxDepth         = 10000
+)
+
+type member struct {
+	key string
+	val any
+}
+
+type valueDecoder struct {
+	data  []byte
+	pos   int
+	depth int
+	keys  *KeyOrder
+	// names are interned object keys; strs and nums boxed short values.
+	names map[string]string
+	strs  map[string]any
+	nums  map[string]any
+	// orders are interned key orders, by their keys joined with NUL.
+	orders   map[string][]string
+	orderBuf []byte
+	// stack holds the members and elements of the values being decoded.
+	stack []member
+}
+
+func newValueDecoder(keys *KeyOrder) *valueDecoder {
+	return &valueDecoder{keys: keys, names: map[string]string{}, strs: map[string]any{},
+		nums: map[string]any{}, orders: map[string][]string{}}
+}
+
+var errDecode = errors.New("not decoded here")
+
+// message decodes one message: an object or null, nothing after it.
+func (d *valueDecoder) message(raw []byte) (Message, bool) {
+	d.data, d.pos, d.depth = raw, 0, 0
+	d.stack = d.stack[:0]
+	d.ws()
+	if d.pos < len(d.data) && d.data[d.pos] == 'n' {
+		if !d.literal("null") {
+			return nil, false
+		}
+		d.ws()
+		return nil, d.pos == len(d.data)
+	}
+	if d.pos >= len(d.data) || d.data[d.pos] != '{' {
+		return nil, false
+	}
+	v, err := d.value()
+	if err != nil {
+		return nil, false
+	}
+	d.ws()
+	if d.pos != len(d.data) {
+		return nil, false
+	}
+	m, _ := v.(map[string]any)
+	return m, true
+}
+
+func (d *valueDecoder) ws() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (d *valueDecoder) literal(s string) bool {
+	if !bytes.HasPrefix(d.data[d.pos:], []byte(s)) {
+		return false
+	}
+	d.pos += len(s)
+	return true
+}
+
+func (d *valueDecoder) value() (any, error) {
+	d.ws()
+	if d.pos >= len(d.data) {
+		return nil, errDecode
+	}
+	switch c := d.data[d.pos]; {
+	case c == '{':
+		return d.object()
+	case c == '[':
+		return d.array()
+	case c == '"':
+		b, s, err := d.str()
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			return s, nil
+		}
+		if len(b) > internMaxLen {
+			return string(b), nil
+		}
+		if v, ok := d.strs[string(b)]; ok {
+			return v, nil
+		}
+		var v any = string(b)
+		if len(d.strs) < internMaxEntries {
+			d.strs[string(b)] = v
+		}
+		return v, nil
+	case c == 't':
+		if d.literal("true") {
+			return true, nil
+		}
+	case c == 'f':
+		if d.literal("false") {
+			return false, nil
+		}
+	case c == 'n':
+		if d.literal("null") {
+			return nil, nil
+		}
+	case c == '-' || c >= '0' && c <= '9':
+		return d.number()
+	}
+	return nil, errDecode
+}
+
+// number reads a JSON number as a json.Number of its text.
+func (d *valueDecoder) number() (any, error) {
+	start := d.pos
+	if d.data[d.pos] == '-' {
+		d.pos++
+	}
+	if d.pos < len(d.data) && d.data[d.pos] == '0' {
+		d.pos++
+	} else if d.digits() == 0 {
+		return nil, errDecode
+	}
+	if d.pos < len(d.data) && d.data[d.pos] == '.' {
+		d.pos++
+		if d.digits() == 0 {
+			return nil, errDecode
+		}
+	}
+	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
+		d.pos++
+		if d.pos < len(d.data) && (d.data[d.pos] == '+' || d.data[d.pos] == '-') {
+			d.pos++
+		}
+		if d.digits() == 0 {
+			return nil, errDecode
+		}
+	}
+	text := d.data[start:d.pos]
+	if len(text) <= internMaxLen {
+		if v, ok := d.nums[string(text)]; ok {
+			return v, nil
+		}
+		var v any = json.Number(text)
+		if len(d.nums) < internMaxEntries {
+			d.nums[string(text)] = v
+		}
+		return v, nil
+	}
+	return json.Number(text), nil
+}
+
+func (d *valueDecoder) digits() int {
+	n := 0
+	for d.pos < len(d.data) && d.data[d.pos] >= '0' && d.data[d.pos] <= '9' {
+		d.pos++
+		n++
+	}
+	return n
+}
+
+// str reads a string: without escapes as the bytes of the text (b), else
+// as a new string (s).
+func (d *valueDecoder) str() (b []byte, s string, err error) {
+	d.pos++ // opening quote
+	start := d.pos
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		switch {
+		case c == '"':
+			b := d.data[start:d.pos:d.pos]
+			d.pos++
+			return b, "", nil
+		case c == '\\':
+			s, err := d.escapedStr(start)
+			return nil, s, err
+		case c < 0x20:
+			return nil, "", errDecode
+		}
+		d.pos++
+	}
+	return nil, "", errDecode
+}
+
+func (d *valueDecoder) escapedStr(start int) (string, error) {
+	buf := make([]byte, 0, d.pos-start+16)
+	buf = append(buf, d.data[start:d.pos]...)
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		switch {
+		case c == '"':
+			d.pos++
+			return string(buf), nil
+		case c < 0x20:
+			return "", errDecode
+		case c != '\\':
+			buf = append(buf, c)
+			d.pos++
+			continue
+		}
+		if d.pos+1 >= len(d.data) {
+			return "", errDecode
+		}
+		e := d.data[d.pos+1]
+		d.pos += 2
+		switch e {
+		case '"', '\\', '/':
+			buf = append(buf, e)
+		case 'b':
+			buf = append(buf, '\b')
+		case 'f':
+			buf = append(buf, '\f')
+		case 'n':
+			buf = append(buf, '\n')
+		case 'r':
+			buf = append(buf, '\r')
+		case 't':
+			buf = append(buf, '\t')
+		case 'u':
+			if d.pos+4 > len(d.data) {
+				return "", errDecode
+			}
+			r := rune(0)
+			for _, h := range d.data[d.pos : d.pos+4] {
+				r <<= 4
+				switch {
+				case h >= '0' && h <= '9':
+					r |= rune(h - '0')
+				case h >= 'a' && h <= 'f':
+					r |= rune(h - 'a' + 10)
+				case h >= 'A' && h <= 'F':
+					r |= rune(h - 'A' + 10)
+				default:
+					return "", errDecode
+				}
+			}
+			if utf16.IsSurrogate(r) {
+				return "", errDecode // the std decoder's business
+			}
+			d.pos += 4
+			buf = utf8.AppendRune(buf, r)
+		default:
+			return "", errDecode
+		}
+	}
+	return "", errDecode
+}
+
+func (d *valueDecoder) name(b []byte, s string) string {
+	if b == nil {
+		return s
+	}
+	if n, ok := d.names[string(b)]; ok {
+		return n
+	}
+	n := string(b)
+	if len(d.names) < internMaxEntries {
+		d.names[n] = n
+	}
+	return n
+}
+
+func (d *valueDecoder) object() (any, error) {
+	if d.depth++; d.depth > maxDepth {
+		return nil, errDecode
+	}
+	d.pos++ // {
+	base := len(d.stack)
+	d.ws()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		d.depth--
+		return map[string]any{}, nil
+	}
+	for {
+		d.ws()
+		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+			return nil, errDecode
+		}
+		b, s, err := d.str()
+		if err != nil {
+			return nil, err
+		}
+		key := d.name(b, s)
+		d.ws()
+		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			return nil, errDecode
+		}
+		d.pos++
+		v, err := d.value()
+		if err != nil {
+			return nil, err
+		}
+		// A repeated key keeps its first place and takes the last value
+		// (JSON.parse; encoding/json keeps the last value too).
+		dup := false
+		for i := base; i < len(d.stack); i++ {
+			if d.stack[i].key == key {
+				d.stack[i].val = v
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			d.stack = append(d.stack, member{key: key, val: v})
+		}
+		d.ws()
+		if d.pos >= len(d.data) {
+			return nil, errDecode
+		}
+		if d.data[d.pos] == ',' {
+			d.pos++
+			continue
+		}
+		if d.data[d.pos] != '}' {
+			return nil, errDecode
+		}
+		d.pos++
+		break
+	}
+	members := d.stack[base:]
+	m := make(map[string]any, len(members))
+	for _, mb := range members {
+		m[mb.key] = mb.val
+	}
+	if d.keys != nil && len(members) > 1 {
+		d.keys.byMap[mapID(m)] = d.order(members)
+	}
+	clear(members)
+	d.stack = d.stack[:base]
+	d.depth--
+	return m, nil
+}
+
+// order returns the keys of members, shared with earlier objects that have
+// the same keys in the same order.
+func (d *valueDecoder) order(members []member) []string {
+	d.orderBuf = d.orderBuf[:0]
+	for _, mb := range members {
+		d.orderBuf = append(d.orderBuf, mb.key...)
+		d.orderBuf = append(d.orderBuf, 0)
+	}
+	if o, ok := d.orders[string(d.orderBuf)]; ok {
+		return o
+	}
+	o := make([]string, len(members))
+	for i, mb := range members {
+		o[i] = mb.key
+	}
+	if len(d.orders) < orderMaxEntries {
+		d.orders[string(d.orderBuf)] = o
+	}
+	return o
+}
+
+func (d *valueDecoder) array() (any, error) {
+	if d.depth++; d.depth > maxDepth {
+		return nil, errDecode
+	}
+	d.pos++ // [
+	base := len(d.stack)
+	d.ws()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		d.depth--
+		return []any{}, nil
+	}
+	for {
+		v, err := d.value()
+		if err != nil {
+			return nil, err
+		}
+		d.stack = append(d.stack, member{val: v})
+		d.ws()
+		if d.pos >= len(d.data) {
+			return nil, errDecode
+		}
+		if d.data[d.pos] == ',' {
+			d.pos++
+			continue
+		}
+		if d.data[d.pos] != ']' {
+			return nil, errDecode
+		}
+		d.pos++
+		break
+	}
+	elems := d.stack[base:]
+	a := make([]any, len(elems))
+	for i, e := range elems {
+		a[i] = e.val
+	}
+	clear(elems)
+	d.stack = d.stack[:base]
+	d.depth--
+	return a, nil
+}

@@ -1,0 +1,34 @@
+package replay
+
+// Azure OpenAI Responses (`azure-openai-responses`): pi-ai
+// providers/azure-openai-responses.js buildParams. The input items are the
+// OpenAI Responses ones (convertResponsesMessages, render_openai_responses.go)
+// with "azure-openai-responses" added to the providers whose "call|item" tool
+// call ids are kept as pairs. The body differs from openai-responses:
+//   - model is the Azure deployment name: the model id, unless the caller
+//     names a deployment (options.azureDeploymentName or the
+//     AZURE_OPENAI_DEPLOYMENT_NAME_MAP environment variable, neither of
+//     which the oracle sets);
+//   - no `store`; prompt_cache_key is the session id (none here);
+//   - a reasoning model gets reasoning {effort: thinkingLevelMap.off ??
+//     "none"} unless its map says off is null (github-copilot gets no
+//     exception here: it never routes through Azure).
+
+// azureToolCallProviders is azure-openai-responses.js AZURE_TOOL_CALL_PROVIDERS.
+func azureToolCallProviders(p string) bool {
+	return openAIToolCallProviders(p) || p == "azure-openai-responses"
+}
+
+func renderAzureOpenAIResponses(c *conv, msgs []Message, system string) *Object {
+	m := c.model
+	body := NewObject("model", m.ID, "input", c.responsesInput(msgs, system, true, azureToolCallProviders), "stream", true)
+	if m.Reasoning {
+		switch m.ThinkingOff {
+		case offUnset:
+			body.Set("reasoning", NewObject("effort", "none"))
+		case offValue:
+			body.Set("reasoning", NewObject("effort", m.ThinkingOffValue))
+		}
+	}
+	return body
+}
