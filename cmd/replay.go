@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
-	"sync"
 
 	gojson "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
@@ -457,35 +455,16 @@ func policyKeys(obj []byte) []string {
 }
 
 func replayAll(g *Globals, opts *replayOptions, in *replayInput, imageMax int) error {
-	providers := replay.ComparedProviders()
-	rows := make([]replay.Summary, len(providers))
-	errs := make([]error, len(providers))
-	progress := cli.NewProgress(g.IO, "replaying", len(providers))
-	// The context is shared read-only; each provider's pipeline copies what it changes.
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				rows[i], errs[i] = replayOne(in, opts, providers[i], imageMax)
-				progress.Add(1)
-			}
-		}()
-	}
-	for i := range providers {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			progress.Done()
-			return cli.Incomplete(fmt.Errorf("%s: %s: %w", in.path, providers[i].Provider, err))
-		}
-	}
+	progress := cli.NewProgress(g.IO, "replaying", len(replay.ComparedProviders()))
+	rows, err := replay.CompareProviders(replay.CompareInput{
+		Messages: in.messages, Keys: in.keys, SystemPrompt: opts.System,
+		Options:  sanitizeOptions(replay.ResolvedRoute{}, opts, imageMax),
+		Progress: func() { progress.Add(1) },
+	})
 	progress.Done()
+	if err != nil {
+		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
+	}
 	if g.JSON {
 		return writeJSON(g.IO, rows)
 	}
@@ -496,6 +475,8 @@ func replayAll(g *Globals, opts *replayOptions, in *replayInput, imageMax int) e
 	for _, r := range rows {
 		verdict := st.OK.Render("yes")
 		switch {
+		case r.NoWireBody:
+			verdict = st.Dim.Render("no wire body (OpenClaw runs a CLI for this api)")
 		case r.PayloadError != "":
 			verdict = st.Dim.Render("no payload: " + firstLine(r.PayloadError, 60))
 		case len(r.Problems) > 0:
@@ -506,22 +487,6 @@ func replayAll(g *Globals, opts *replayOptions, in *replayInput, imageMax int) e
 	}
 	fmt.Fprintf(w, "\n%s\n", st.Dim.Render("SENT messages sent, IDS tool-call ids rewritten, DROP blocks dropped, MSGS- messages dropped, SYNTH synthetic tool results. Details: oc replay SESSION --provider P --explain"))
 	return nil
-}
-
-func replayOne(in *replayInput, opts *replayOptions, d replay.RouteDefault, imageMax int) (replay.Summary, error) {
-	route, err := replay.ResolveRoute(d.Provider, "", "", in.messages)
-	if err != nil {
-		route = replay.ResolvedRoute{Provider: d.Provider, API: d.API, Model: d.Model, Source: "default"}
-	}
-	res, err := replay.Sanitize(in.messages, sanitizeOptions(route, opts, imageMax))
-	if err != nil {
-		return replay.Summary{}, err
-	}
-	sum := replay.Summarize(route, len(in.messages), res)
-	if _, err := payloadOf(in, route, opts, res); err != nil {
-		sum.PayloadError = err.Error()
-	}
-	return sum, nil
 }
 
 func firstLine(s string, n int) string { return trunc(oneLine(s), n) }

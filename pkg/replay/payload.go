@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"errors"
 	"fmt"
 )
 
@@ -52,6 +53,12 @@ var APIs = []string{
 	"google-vertex",
 }
 
+// ErrNoWireBody is wrapped by BuildPayload's error for an API family that
+// has no HTTP request body in OpenClaw 2026.5.6 (google-gemini-cli): the
+// oracle has none either. Callers may show it as "no wire body" rather than
+// as a failure.
+var ErrNoWireBody = errors.New("no wire body")
+
 // unrenderedReason says why an API family has no wire body in OpenClaw
 // 2026.5.6 ("" when it is not one of those).
 func unrenderedReason(api string) string {
@@ -63,7 +70,7 @@ func unrenderedReason(api string) string {
 		// api: it runs Gemini CLI models through the `gemini` command-line
 		// backend. The oracle answers "No API provider registered for api:
 		// google-gemini-cli" for google-gemini-cli and google-antigravity.
-		return "has no wire body in OpenClaw 2026.5.6: it runs the gemini CLI for this api (pi-ai 0.73 has no provider for it)"
+		return "OpenClaw 2026.5.6 runs the gemini CLI for this api; pi-ai 0.73 has no provider for it"
 	}
 	return ""
 }
@@ -119,7 +126,7 @@ func BuildPayload(in PayloadInput) (*Payload, error) {
 		body = renderGoogle(c, msgs, in.SystemPrompt)
 	default:
 		if why := unrenderedReason(in.API); why != "" {
-			return nil, fmt.Errorf("payload: api %q %s", in.API, why)
+			return nil, fmt.Errorf("payload: api %q: %w (%s)", in.API, ErrNoWireBody, why)
 		}
 		return nil, fmt.Errorf("payload: api %q is not rendered (known: %v)", in.API, APIs)
 	}

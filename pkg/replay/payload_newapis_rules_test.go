@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -127,8 +128,11 @@ func TestPayloadGeminiCLIHasNoWireBody(t *testing.T) {
 		if err == nil {
 			t.Fatalf("%s: want an error (pi-ai 0.73 has no provider for google-gemini-cli)", tr)
 		}
-		if msg := err.Error(); !strings.Contains(msg, `"google-gemini-cli" has no wire body`) || !strings.Contains(msg, "gemini CLI") {
-			t.Errorf("%s: error should say why: %v", tr, msg)
+		if !errors.Is(err, ErrNoWireBody) {
+			t.Errorf("%s: want ErrNoWireBody, got %v", tr, err)
+		}
+		if msg := err.Error(); !strings.Contains(msg, `"google-gemini-cli"`) || !strings.Contains(msg, "gemini CLI") {
+			t.Errorf("%s: error should name the api and say why: %v", tr, msg)
 		}
 	}
 }

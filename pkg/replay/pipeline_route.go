@@ -134,8 +134,10 @@ type Summary struct {
 	// Problems are what the provider would most likely reject in the
 	// messages it is sent (empty: it should accept them).
 	Problems []string `json:"problems"`
-	// PayloadError is set when no wire body could be built.
+	// PayloadError is set when no wire body could be built; NoWireBody when
+	// the api has none at all (OpenClaw runs a CLI for it).
 	PayloadError string `json:"payloadError,omitempty"`
+	NoWireBody   bool   `json:"noWireBody,omitempty"`
 }
 
 // Summarize counts a result's changes.
