@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/cli"
 	"github.com/openclaw-tools/oc/pkg/repair"
+	"github.com/openclaw-tools/oc/pkg/replay"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
@@ -20,6 +22,7 @@ type inspectOptions struct {
 	Archived bool
 	Jobs     int
 	All      bool // every finding in the human report, not the first few
+	Replay   bool // provider replay findings for every transcript
 }
 
 func newInspectCmd(g *Globals) *cobra.Command {
@@ -48,6 +51,7 @@ Inputs may be plain, .gz or .zst; "-" reads a transcript from stdin.`,
 	f.BoolVar(&opts.Archived, "archived", false, "also inspect archived transcripts (.reset, .deleted, .bak, checkpoints) in folders")
 	f.IntVar(&opts.Jobs, "jobs", 0, "transcripts inspected at once (default: number of CPUs)")
 	f.BoolVar(&opts.All, "all-findings", false, "list every finding (default: the first 20 per transcript)")
+	f.BoolVar(&opts.Replay, "replay", false, "replay every transcript for each provider family and report what they would need fixed (default: only when one transcript is named)")
 	return cmd
 }
 
@@ -58,10 +62,19 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 	}
 	files, _ := transcript.Discover(paths, opts.Archived)
 	progress := cli.NewProgress(g.IO, "inspecting", len(files))
+	single := len(paths) == 1 && len(files) == 1 && files[0].Path != "-" && !isDirPath(paths[0])
+	withReplay := opts.Replay || single
 	rep, err := transcript.Inspect(paths, transcript.InspectOptions{
 		Archived: opts.Archived, Jobs: opts.Jobs, Stdin: g.IO.In,
-		Progress:     func() { progress.Add(1) },
-		MoreFindings: repairFinding,
+		Progress: func() { progress.Add(1) },
+		MoreFindings: func(f transcript.File) []transcript.Finding {
+			found := repairFinding(f)
+			if withReplay {
+				more, _ := replay.ProviderFindings(f.Path)
+				found = append(found, more...)
+			}
+			return found
+		},
 	})
 	progress.Done()
 	if err != nil {
@@ -128,6 +141,11 @@ func repairFinding(f transcript.File) []transcript.Finding {
 		return []transcript.Finding{fd}
 	}
 	return nil
+}
+
+func isDirPath(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }
 
 // describeInputError turns a discovery error into one line naming the path.

@@ -164,3 +164,31 @@ func TestInspectInvalidUTF8InsideStrings(t *testing.T) {
 	assert.Contains(t, out, "invalid-utf8")
 	assert.True(t, strings.Contains(out, "1 message in context"), out)
 }
+
+// One named transcript also says which providers' replay would rewrite it.
+func TestInspectReplayFindings(t *testing.T) {
+	file := filepath.Join(exampleState, "agents/ops/sessions/0197d400-aaaa-7bbb-8ccc-ddddeeeeffff.jsonl")
+	code, out, errOut := runOC(t, false, nil, "inspect", file, "--json")
+	require.Equal(t, cli.ExitOK, code, errOut)
+	var s struct {
+		Findings []struct {
+			Rule    string `json:"rule"`
+			Message string `json:"message"`
+		} `json:"findings"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &s))
+	var msg string
+	for _, f := range s.Findings {
+		if f.Rule == "replay-fixes" {
+			msg = f.Message
+		}
+	}
+	// The call without a result gets a synthetic one; the Responses-style id
+	// "call_8xK2|fc_0a1b2c3d" is rewritten for OpenAI.
+	assert.Contains(t, msg, "2 ids rewritten, 1 synthetic result: openai, openai-codex")
+	// A folder gets them only with --replay (it replays every transcript 14 times).
+	_, out, _ = runOC(t, false, nil, "inspect", exampleState, "--json")
+	assert.NotContains(t, out, "replay-fixes")
+	_, out, _ = runOC(t, false, nil, "inspect", exampleState, "--json", "--replay")
+	assert.Contains(t, out, "replay-fixes")
+}

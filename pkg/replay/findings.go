@@ -1,0 +1,83 @@
+package replay
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/openclaw-tools/oc/pkg/transcript"
+)
+
+// Finding rules of ProviderFindings.
+const (
+	FindingReplayFixes   = "replay-fixes"   // providers whose replay rewrites the history
+	FindingReplayRejects = "replay-rejects" // providers that would likely reject it
+)
+
+// ProviderFindings says, as `oc inspect` findings, which provider families
+// OpenClaw 2026.5.6 would have to fix this transcript for at replay (ids
+// rewritten, blocks or messages dropped, synthetic tool results) and which
+// would most likely reject the request anyway.
+func ProviderFindings(path string) ([]transcript.Finding, error) {
+	ctx, err := transcript.LoadContext(path, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(ctx.Messages) == 0 {
+		return nil, nil
+	}
+	msgs, keys, err := DecodeMessagesKeyed(ctx.Messages, true)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := CompareProviders(CompareInput{Messages: msgs, Keys: keys})
+	if err != nil {
+		return nil, err
+	}
+	// Providers with the same changes are named together.
+	var order []string
+	byWhat := map[string][]string{}
+	var rejects []string
+	for _, r := range rows {
+		var what []string
+		for _, c := range []struct {
+			n            int
+			one, several string
+		}{{r.IDsRewritten, "id rewritten", "ids rewritten"}, {r.BlocksDropped, "block dropped", "blocks dropped"},
+			{r.MessagesDropped, "message dropped", "messages dropped"}, {r.SyntheticResults, "synthetic result", "synthetic results"}} {
+			switch {
+			case c.n == 1:
+				what = append(what, "1 "+c.one)
+			case c.n > 1:
+				what = append(what, fmt.Sprintf("%d %s", c.n, c.several))
+			}
+		}
+		if len(what) > 0 {
+			key := strings.Join(what, ", ")
+			if _, seen := byWhat[key]; !seen {
+				order = append(order, key)
+			}
+			byWhat[key] = append(byWhat[key], r.Route.Provider)
+		}
+		switch {
+		case r.NoWireBody:
+		case r.PayloadError != "":
+			rejects = append(rejects, r.Route.Provider+" (no request can be built)")
+		case len(r.Problems) > 0:
+			rejects = append(rejects, r.Route.Provider+" ("+r.Problems[0]+")")
+		}
+	}
+	var fixes []string
+	for _, what := range order {
+		fixes = append(fixes, what+": "+strings.Join(byWhat[what], ", "))
+	}
+	var out []transcript.Finding
+	if len(fixes) > 0 {
+		out = append(out, transcript.Finding{Rule: FindingReplayFixes, Severity: transcript.SevInfo,
+			Message: "at replay OpenClaw rewrites this history: " + strings.Join(fixes, "; ") + " (details: oc replay FILE --provider P --explain)"})
+	}
+	if len(rejects) > 0 {
+		out = append(out, transcript.Finding{Rule: FindingReplayRejects, Severity: transcript.SevWarning,
+			Message: "would likely be rejected by: " + strings.Join(rejects, "; ")})
+	}
+	return out, nil
+}
