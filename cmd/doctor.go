@@ -66,6 +66,7 @@ timestamps and names.`,
 }
 
 func runDoctor(g *Globals, o *doctorOptions) error {
+	g.tuneGCForStreaming()
 	opts := doctor.Options{
 		StateDir:       g.ResolvedStateDir(),
 		Force:          o.Force,

@@ -64,6 +64,11 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 	progress := cli.NewProgress(g.IO, "inspecting", len(files))
 	single := len(paths) == 1 && len(files) == 1 && files[0].Path != "-" && !isDirPath(paths[0])
 	withReplay := opts.Replay || single
+	if !withReplay {
+		// Replay findings hold a transcript's context in memory; without them
+		// inspect only streams.
+		g.tuneGCForStreaming()
+	}
 	rep, err := transcript.Inspect(paths, transcript.InspectOptions{
 		Archived: opts.Archived, Jobs: opts.Jobs, Stdin: g.IO.In,
 		Progress: func() { progress.Add(1) },

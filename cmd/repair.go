@@ -101,6 +101,7 @@ over and overwrite the file with a fresh header on its next open).`)
 }
 
 func runRepair(g *Globals, opts *repairOptions, args []string) error {
+	g.tuneGCForStreaming()
 	set, err := repair.ParseRuleSet(opts.Rules)
 	if err != nil {
 		return cli.Usagef("--rules: %v", err)

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -251,6 +252,22 @@ func oneLine(s string) string {
 		s = s[:i]
 	}
 	return s
+}
+
+// tuneGCForStreaming sets the garbage collector for the streaming commands
+// (inspect, repair, doctor): their live heap is a few MiB whatever the input
+// size, so the default target (collect every time the heap doubles from 4 MiB)
+// makes them collect thousands of times on a state dir of small files. A
+// relaxed GOGC with a soft 48 MiB memory limit collects rarely and still keeps
+// the peak bounded (measured: 10,000 small transcripts 0.29 s -> 0.22 s; a
+// 100 MiB repair stays at ~54 MiB RSS). GOGC or GOMEMLIMIT in the environment
+// win. Replay, which holds a whole context in memory, keeps the defaults.
+func (g *Globals) tuneGCForStreaming() {
+	if g.env("GOGC") != "" || g.env("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetGCPercent(400)
+	debug.SetMemoryLimit(48 << 20)
 }
 
 // writeJSON prints v as one indented JSON document.

@@ -41,5 +41,19 @@ func FuzzReader(f *testing.F) {
 		if !bytes.Equal(out, data) {
 			t.Fatalf("reassembled %q, want %q", out, data)
 		}
+		// The in-memory splitter gives the same lines.
+		var again []byte
+		var n int64
+		Lines(data, func(l Line) bool {
+			n++
+			if l.Num != n {
+				t.Fatalf("Lines numbered %d, want %d", l.Num, n)
+			}
+			again = append(append(again, l.Data...), l.Term.Bytes()...)
+			return true
+		})
+		if !bytes.Equal(again, data) || n != num {
+			t.Fatalf("Lines gave %d lines %q, Reader %d", n, again, num)
+		}
 	})
 }

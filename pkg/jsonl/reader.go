@@ -197,3 +197,28 @@ func (r *Reader) fill() {
 	r.eof = true
 	r.err = io.ErrNoProgress
 }
+
+// Lines calls fn for each line of data, which is held in memory: the Data of
+// each Line points into data (no copies), with the same numbering, offsets and
+// terminators as Reader gives. fn returning false stops early.
+func Lines(data []byte, fn func(Line) bool) {
+	var num, off int64
+	for len(data) > 0 {
+		num++
+		var l Line
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			l = Line{Num: num, Offset: off, Data: data[:i:i], Term: TermLF}
+			if i > 0 && data[i-1] == '\r' {
+				l.Data, l.Term = data[:i-1:i-1], TermCRLF
+			}
+			data = data[i+1:]
+			off += int64(i + 1)
+		} else {
+			l = Line{Num: num, Offset: off, Data: data[:len(data):len(data)], Term: TermNone}
+			data = nil
+		}
+		if !fn(l) {
+			return
+		}
+	}
+}

@@ -157,3 +157,19 @@ func BenchmarkReaderValid(b *testing.B) {
 		}
 	}
 }
+
+// Lines (in memory) and Reader (streaming) agree on every input.
+func TestLinesMatchesReader(t *testing.T) {
+	for _, in := range []string{"", "a", "a\n", "a\r\n\nbb\n  \r\nlast", "\n\n", "x\ry\n", "{\"a\":1}\r\n"} {
+		want := readAll(t, NewReaderSize(strings.NewReader(in), 16))
+		var got []Line
+		Lines([]byte(in), func(l Line) bool { got = append(got, l); return true })
+		require.Len(t, got, len(want), "%q", in)
+		for i := range want {
+			assert.Equal(t, want[i].Num, got[i].Num, "%q", in)
+			assert.Equal(t, want[i].Offset, got[i].Offset, "%q", in)
+			assert.Equal(t, want[i].Term, got[i].Term, "%q", in)
+			assert.Equal(t, string(want[i].Data), string(got[i].Data), "%q", in)
+		}
+	}
+}

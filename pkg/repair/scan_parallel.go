@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"runtime"
@@ -142,11 +143,32 @@ func classify(b *batch) {
 }
 
 // scanSequential is scanParallel for small inputs: no goroutines, no batches.
+// A file of known size is read whole into one buffer that the lines (and
+// whatever the planner keeps of them) point into, so nothing is copied per line.
 func scanSequential(r io.Reader, size int, fn func(ln jsonl.Line, kind lineKind, e *Entry)) error {
-	if size <= 0 || size > 64<<10 {
-		size = 64 << 10
+	if size >= 0 && size <= 64<<10 {
+		buf := make([]byte, size+1)
+		n, err := io.ReadFull(r, buf)
+		switch {
+		case err == nil:
+			// Larger than its size said (it grew): read the rest as a stream.
+			return scanStream(io.MultiReader(bytes.NewReader(buf), r), fn)
+		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+			jsonl.Lines(buf[:n], func(ln jsonl.Line) bool {
+				classifyLine(ln, fn)
+				return true
+			})
+			return nil
+		default:
+			return &jsonl.LineError{Line: 1, Err: err}
+		}
 	}
-	rd := jsonl.NewReaderSize(r, size+1)
+	return scanStream(r, fn)
+}
+
+// scanStream reads line by line, copying each line out of the reader's buffer.
+func scanStream(r io.Reader, fn func(ln jsonl.Line, kind lineKind, e *Entry)) error {
+	rd := jsonl.NewReaderSize(r, 64<<10)
 	for {
 		ln, err := rd.Next()
 		if errors.Is(err, io.EOF) {
@@ -155,18 +177,22 @@ func scanSequential(r io.Reader, size int, fn func(ln jsonl.Line, kind lineKind,
 		if err != nil {
 			return err
 		}
-		// The reader reuses its buffer: the planner copies what it keeps.
+		// The reader reuses its buffer: the planner keeps what fn is given.
 		ln.Data = append([]byte(nil), ln.Data...)
-		data := ln.Data
-		switch {
-		case len(data) == 0 || (data[0] != '{' && jsBlankBytes(data)):
-			fn(ln, lineBlank, nil)
-		case jsonl.Valid(data):
-			e := ParseEntry(data)
-			e.computeHints()
-			fn(ln, lineEntry, e)
-		default:
-			fn(ln, lineInvalid, nil)
-		}
+		classifyLine(ln, fn)
+	}
+}
+
+func classifyLine(ln jsonl.Line, fn func(ln jsonl.Line, kind lineKind, e *Entry)) {
+	data := ln.Data
+	switch {
+	case len(data) == 0 || (data[0] != '{' && jsBlankBytes(data)):
+		fn(ln, lineBlank, nil)
+	case jsonl.Valid(data):
+		e := ParseEntry(data)
+		e.computeHints()
+		fn(ln, lineEntry, e)
+	default:
+		fn(ln, lineInvalid, nil)
 	}
 }
