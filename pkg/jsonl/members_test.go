@@ -31,15 +31,20 @@ func TestMembers(t *testing.T) {
 	assert.Equal(t, 2, n)
 }
 
-func TestString(t *testing.T) {
-	s, ok := String([]byte(`"plain"`))
+func TestStringValue(t *testing.T) {
+	s, ok := StringValue([]byte(`"plain"`))
 	assert.True(t, ok)
 	assert.Equal(t, "plain", s)
-	s, ok = String([]byte(`"a\nb\u00e9"`))
+	s, ok = StringValue([]byte(`"a\nb\u00e9"`))
 	assert.True(t, ok)
 	assert.Equal(t, "a\nbé", s)
-	_, ok = String([]byte(`42`))
+	s, ok = StringValue([]byte("\"caf\xe9\""))
+	assert.True(t, ok)
+	assert.Equal(t, "caf\ufffd", s, "invalid UTF-8 reads as U+FFFD, as Node decodes it")
+	_, ok = StringValue([]byte(`42`))
 	assert.False(t, ok)
+	assert.True(t, IsBlank([]byte(" \t\u00a0\u2028")), "JavaScript's trim removes Unicode spaces")
+	assert.False(t, IsBlank([]byte(" x ")))
 }
 
 // FuzzMembers: on any valid JSON object, Members sees exactly the members

@@ -66,21 +66,8 @@ type Line struct {
 // Len is the line's length in bytes, terminator included.
 func (l Line) Len() int64 { return int64(len(l.Data) + l.Term.Len()) }
 
-// IsBlank reports whether the line holds only JSON whitespace (OpenClaw skips such lines).
+// IsBlank reports whether the line is empty after JavaScript's trim (OpenClaw skips such lines).
 func (l Line) IsBlank() bool { return IsBlank(l.Data) }
-
-// IsBlank reports whether b holds only whitespace as JavaScript's String.trim sees it
-// for the ASCII range (space, tab, CR, LF, VT, FF).
-func IsBlank(b []byte) bool {
-	for _, c := range b {
-		switch c {
-		case ' ', '\t', '\r', '\n', '\v', '\f':
-		default:
-			return false
-		}
-	}
-	return true
-}
 
 // LineError is a read error at a line (1-based).
 type LineError struct {

@@ -84,7 +84,7 @@ func TestApplyNothingLostIdempotentUndo(t *testing.T) {
 		q := readQuarantine(t, rep.Quarantine)
 		for i, l := range bytes.Split(orig, []byte("\n")) {
 			l = bytes.TrimSuffix(l, []byte("\r"))
-			if jsBlankBytes(l) {
+			if jsonl.IsBlank(l) {
 				continue
 			}
 			if outLines[string(l)] > 0 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/openclaw-tools/oc/pkg/jsonl"
 	"os"
 	"path/filepath"
 	"strings"
@@ -156,7 +157,7 @@ func parseLines(t *testing.T, b []byte, strict bool) []any {
 	var out []any
 	for _, l := range bytes.Split(b, []byte("\n")) {
 		l = bytes.TrimSuffix(l, []byte("\r"))
-		if jsBlankBytes(l) {
+		if jsonl.IsBlank(l) {
 			continue
 		}
 		var v any

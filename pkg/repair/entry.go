@@ -3,6 +3,7 @@ package repair
 import (
 	"bytes"
 	"encoding/base64"
+	"github.com/openclaw-tools/oc/pkg/jsonl"
 	"strings"
 	"unicode/utf8"
 )
@@ -42,19 +43,19 @@ func (e *Entry) computeHints() {
 	e.hinted = true
 	e.idHash, e.idOK = hashStrValue(e.ID)
 	e.parentHash, e.parentOK = hashStrValue(e.ParentID)
-	e.imageHint = valueKind(e.Content) == '[' && bytes.Contains(e.Content, []byte(`"image"`))
+	e.imageHint = jsonl.ValueKind(e.Content) == '[' && bytes.Contains(e.Content, []byte(`"image"`))
 }
 
 // hashStrValue hashes the decoded text of a JSON string value.
 func hashStrValue(v []byte) (uint64, bool) {
-	if valueKind(v) != '"' || len(v) < 2 {
+	if jsonl.ValueKind(v) != '"' || len(v) < 2 {
 		return 0, false
 	}
 	inner := v[1 : len(v)-1]
 	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
 		return hashBytes(inner), true
 	}
-	s, ok := strValue(v)
+	s, ok := jsonl.StringValue(v)
 	return hashBytes([]byte(s)), ok
 }
 
@@ -63,12 +64,12 @@ func hashStrValue(v []byte) (uint64, bool) {
 // could not reach stay nil.
 func ParseEntry(b []byte) *Entry {
 	e := &Entry{B: b}
-	i := skipWS(b, 0)
+	i := jsonl.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return e
 	}
 	e.Object = true
-	i = skipWS(b, i+1)
+	i = jsonl.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return e
 	}
@@ -76,54 +77,54 @@ func ParseEntry(b []byte) *Entry {
 		if b[i] != '"' {
 			return e
 		}
-		ke := skipString(b, i)
+		ke := jsonl.SkipString(b, i)
 		if ke < 0 {
 			return e
 		}
 		key := b[i+1 : ke-1]
-		i = skipWS(b, ke)
+		i = jsonl.SkipSpace(b, ke)
 		if i >= len(b) || b[i] != ':' {
 			return e
 		}
-		vs := skipWS(b, i+1)
+		vs := jsonl.SkipSpace(b, i+1)
 		var ve int
-		if len(key) == 7 && keyIs(key, "message") && vs < len(b) && b[vs] == '{' {
+		if len(key) == 7 && jsonl.KeyIs(key, "message") && vs < len(b) && b[vs] == '{' {
 			e.resetMessage()
-			end, ok := eachMember(b, vs, e.messageMember)
+			end, ok := jsonl.EachMember(b, vs, e.messageMember)
 			if !ok {
 				return e
 			}
 			ve = end
 		} else {
-			ve = skipValue(b, vs)
+			ve = jsonl.SkipValue(b, vs)
 			if ve < 0 {
 				return e
 			}
 		}
 		v := b[vs:ve]
 		switch {
-		case keyIs(key, "type"):
+		case jsonl.KeyIs(key, "type"):
 			e.Type = v
-		case keyIs(key, "id"):
+		case jsonl.KeyIs(key, "id"):
 			e.ID = v
-		case keyIs(key, "parentId"):
+		case jsonl.KeyIs(key, "parentId"):
 			e.ParentID, e.parentStart, e.parentEnd = v, vs, ve
-		case keyIs(key, "firstKeptEntryId"):
+		case jsonl.KeyIs(key, "firstKeptEntryId"):
 			e.FirstKept, e.firstKeptStart, e.firstKeptEnd = v, vs, ve
-		case keyIs(key, "timestamp"):
+		case jsonl.KeyIs(key, "timestamp"):
 			e.Timestamp = v
-		case keyIs(key, "message"):
+		case jsonl.KeyIs(key, "message"):
 			if v[0] != '{' {
 				e.resetMessage()
 			}
 			e.Message = v
 		}
-		i = skipWS(b, ve)
+		i = jsonl.SkipSpace(b, ve)
 		if i >= len(b) {
 			return e
 		}
 		if b[i] == ',' {
-			i = skipWS(b, i+1)
+			i = jsonl.SkipSpace(b, i+1)
 			continue
 		}
 		return e
@@ -136,13 +137,13 @@ func (e *Entry) resetMessage() {
 	e.contentStart, e.contentEnd = 0, 0
 }
 
-func (e *Entry) messageMember(m member) bool {
-	v := e.B[m.start:m.end]
-	switch string(m.key) {
+func (e *Entry) messageMember(m jsonl.Member) bool {
+	v := e.B[m.Start:m.End]
+	switch string(m.Key) {
 	case "role":
 		e.Role = v
 	case "content":
-		e.Content, e.contentStart, e.contentEnd = v, m.start, m.end
+		e.Content, e.contentStart, e.contentEnd = v, m.Start, m.End
 	case "stopReason":
 		e.StopReason = v
 	case "api":
@@ -156,10 +157,10 @@ func (e *Entry) messageMember(m member) bool {
 	case "toolUseId":
 		e.ToolUseID = v
 	default:
-		if bytes.IndexByte(m.key, '\\') >= 0 {
+		if bytes.IndexByte(m.Key, '\\') >= 0 {
 			for _, k := range []string{"role", "content", "stopReason", "api", "provider", "model", "toolCallId", "toolUseId"} {
-				if keyIs(m.key, k) {
-					return e.messageMember(member{key: []byte(k), start: m.start, end: m.end})
+				if jsonl.KeyIs(m.Key, k) {
+					return e.messageMember(jsonl.Member{Key: []byte(k), Start: m.Start, End: m.End})
 				}
 			}
 		}
@@ -168,7 +169,7 @@ func (e *Entry) messageMember(m member) bool {
 }
 
 // IsMessage is entry.type === "message".
-func (e *Entry) IsMessage() bool { return e.Object && strIs(e.Type, "message") }
+func (e *Entry) IsMessage() bool { return e.Object && jsonl.StringIs(e.Type, "message") }
 
 // messageIsObject is JavaScript's `entry.message && typeof entry.message === "object"`
 // (arrays count; null does not).
@@ -181,20 +182,20 @@ func (e *Entry) messageHasFields() bool { return len(e.Message) > 0 && e.Message
 
 // IsHeader is OpenClaw's repair header check: type "session" and a non-empty string id.
 func (e *Entry) IsHeader() bool {
-	if !e.Object || !strIs(e.Type, "session") {
+	if !e.Object || !jsonl.StringIs(e.Type, "session") {
 		return false
 	}
-	id, ok := strValue(e.ID)
+	id, ok := jsonl.StringValue(e.ID)
 	return ok && id != ""
 }
 
 // IDString returns the entry's id when it is a string.
-func (e *Entry) IDString() (string, bool) { return strValue(e.ID) }
+func (e *Entry) IDString() (string, bool) { return jsonl.StringValue(e.ID) }
 
 // ParentString returns parentId when it is a string.
-func (e *Entry) ParentString() (string, bool) { return strValue(e.ParentID) }
+func (e *Entry) ParentString() (string, bool) { return jsonl.StringValue(e.ParentID) }
 
-func (e *Entry) roleIs(role string) bool { return e.messageHasFields() && strIs(e.Role, role) }
+func (e *Entry) roleIs(role string) bool { return e.messageHasFields() && jsonl.StringIs(e.Role, role) }
 
 // withContent returns the entry's bytes with message.content replaced.
 func (e *Entry) withContent(content []byte) []byte {
@@ -236,8 +237,8 @@ func fixInvalidRole(e *Entry) EntryFix {
 	if !e.messageIsObject() {
 		return EntryFix{Drop: true, Count: 1, Detail: "message entry without a message object"}
 	}
-	role, ok := strValue(e.Role)
-	if !e.messageHasFields() || !ok || jsBlank(role) {
+	role, ok := jsonl.StringValue(e.Role)
+	if !e.messageHasFields() || !ok || jsonl.JSBlank(role) {
 		return EntryFix{Drop: true, Count: 1, Detail: "message without a non-blank string role"}
 	}
 	return EntryFix{}
@@ -245,7 +246,7 @@ func fixInvalidRole(e *Entry) EntryFix {
 
 // fixEmptyAssistantError: isAssistantEntryWithEmptyContent.
 func fixEmptyAssistantError(e *Entry) EntryFix {
-	if !e.IsMessage() || !e.roleIs("assistant") || !strIs(e.StopReason, "error") {
+	if !e.IsMessage() || !e.roleIs("assistant") || !jsonl.StringIs(e.StopReason, "error") {
 		return EntryFix{}
 	}
 	if !isEmptyArray(e.Content) {
@@ -259,7 +260,7 @@ func isEmptyArray(v []byte) bool {
 	if len(v) < 2 || v[0] != '[' {
 		return false
 	}
-	return skipWS(v, 1) == len(v)-1
+	return jsonl.SkipSpace(v, 1) == len(v)-1
 }
 
 // fixBlankUser: repairUserEntryWithBlankTextContent (applies to role "user").
@@ -276,10 +277,10 @@ func fixBlankUser(e *Entry) EntryFix {
 
 // blankUserContent returns the rewritten content and true when the rule fires.
 func blankUserContent(content []byte) ([]byte, bool) {
-	switch valueKind(content) {
+	switch jsonl.ValueKind(content) {
 	case '"':
-		s, _ := strValue(content)
-		if !jsBlank(s) {
+		s, _ := jsonl.StringValue(content)
+		if !jsonl.JSBlank(s) {
 			return nil, false
 		}
 		return []byte(`"` + BlankUserFallbackText + `"`), true
@@ -289,7 +290,7 @@ func blankUserContent(content []byte) ([]byte, bool) {
 	}
 	var kept [][]byte
 	touched := false
-	eachElement(content, 0, func(s, end int) bool {
+	jsonl.EachElement(content, 0, func(s, end int) bool {
 		el := content[s:end]
 		if isBlankTextBlock(el) {
 			touched = true
@@ -336,24 +337,24 @@ func parseBlock(el []byte) block {
 		return bl
 	}
 	bl.isObject = true
-	eachMember(el, 0, func(m member) bool {
-		v := el[m.start:m.end]
+	jsonl.EachMember(el, 0, func(m jsonl.Member) bool {
+		v := el[m.Start:m.End]
 		switch {
-		case keyIs(m.key, "type"):
+		case jsonl.KeyIs(m.Key, "type"):
 			bl.typ = v
-		case keyIs(m.key, "text"):
+		case jsonl.KeyIs(m.Key, "text"):
 			bl.text = v
-		case keyIs(m.key, "data"):
+		case jsonl.KeyIs(m.Key, "data"):
 			bl.data = v
-		case keyIs(m.key, "mimeType"):
+		case jsonl.KeyIs(m.Key, "mimeType"):
 			bl.mimeType = v
-		case keyIs(m.key, "mediaType"):
+		case jsonl.KeyIs(m.Key, "mediaType"):
 			bl.mediaType = v
-		case keyIs(m.key, "media_type"):
+		case jsonl.KeyIs(m.Key, "media_type"):
 			bl.media_ = v
-		case keyIs(m.key, "id"):
+		case jsonl.KeyIs(m.Key, "id"):
 			bl.id = v
-		case keyIs(m.key, "name"):
+		case jsonl.KeyIs(m.Key, "name"):
 			bl.name = v
 		}
 		return true
@@ -363,11 +364,11 @@ func parseBlock(el []byte) block {
 
 func isBlankTextBlock(el []byte) bool {
 	bl := parseBlock(el)
-	if !bl.isObject || !strIs(bl.typ, "text") {
+	if !bl.isObject || !jsonl.StringIs(bl.typ, "text") {
 		return false
 	}
-	s, ok := strValue(bl.text)
-	return ok && jsBlank(s)
+	s, ok := jsonl.StringValue(bl.text)
+	return ok && jsonl.JSBlank(s)
 }
 
 // fixCorruptedImages: later OpenClaw's repairEntryWithCorruptedImageBlocks.
@@ -383,12 +384,12 @@ func fixCorruptedImages(e *Entry) EntryFix {
 }
 
 func corruptedImageContent(content []byte) ([]byte, int) {
-	if valueKind(content) != '[' || !bytes.Contains(content, []byte("image")) {
+	if jsonl.ValueKind(content) != '[' || !bytes.Contains(content, []byte("image")) {
 		return nil, 0
 	}
 	var els [][]byte
 	n := 0
-	eachElement(content, 0, func(s, end int) bool {
+	jsonl.EachElement(content, 0, func(s, end int) bool {
 		el := content[s:end]
 		if isCorruptedImageBlock(el) {
 			n++
@@ -405,12 +406,12 @@ func corruptedImageContent(content []byte) ([]byte, int) {
 
 func isCorruptedImageBlock(el []byte) bool {
 	bl := parseBlock(el)
-	if !bl.isObject || !strIs(bl.typ, "image") || valueKind(bl.data) != '"' {
+	if !bl.isObject || !jsonl.StringIs(bl.typ, "image") || jsonl.ValueKind(bl.data) != '"' {
 		return false
 	}
 	mime := ""
 	for _, v := range [][]byte{bl.mimeType, bl.mediaType, bl.media_} {
-		if s, ok := strValue(v); ok && isImageMime(s) {
+		if s, ok := jsonl.StringValue(v); ok && isImageMime(s) {
 			mime = s
 			break
 		}
@@ -418,7 +419,7 @@ func isCorruptedImageBlock(el []byte) bool {
 	if mime == "" {
 		return false
 	}
-	data, _ := strValue(bl.data)
+	data, _ := jsonl.StringValue(bl.data)
 	for i := 0; i < len(data); i++ {
 		if data[i] >= 0x80 {
 			return true // containsNonAscii
@@ -428,7 +429,7 @@ func isCorruptedImageBlock(el []byte) bool {
 }
 
 func isImageMime(s string) bool {
-	s = strings.TrimFunc(s, jsSpace)
+	s = strings.TrimFunc(s, jsonl.IsJSSpace)
 	return len(s) >= 6 && strings.EqualFold(s[:6], "image/")
 }
 
@@ -520,26 +521,26 @@ type toolCall struct {
 
 // toolCalls is extractToolCallsFromAssistant.
 func toolCalls(content []byte) []toolCall {
-	if valueKind(content) != '[' {
+	if jsonl.ValueKind(content) != '[' {
 		return nil
 	}
 	var out []toolCall
-	eachElement(content, 0, func(s, end int) bool {
+	jsonl.EachElement(content, 0, func(s, end int) bool {
 		bl := parseBlock(content[s:end])
 		if !bl.isObject {
 			return true
 		}
-		id, ok := strValue(bl.id)
-		if !ok || id == "" || valueKind(bl.id) != '"' {
+		id, ok := jsonl.StringValue(bl.id)
+		if !ok || id == "" || jsonl.ValueKind(bl.id) != '"' {
 			return true
 		}
-		t, ok := strValue(bl.typ)
-		if !ok || valueKind(bl.typ) != '"' || (t != "toolCall" && t != "toolUse" && t != "functionCall") {
+		t, ok := jsonl.StringValue(bl.typ)
+		if !ok || jsonl.ValueKind(bl.typ) != '"' || (t != "toolCall" && t != "toolUse" && t != "functionCall") {
 			return true
 		}
 		tc := toolCall{id: id}
-		if valueKind(bl.name) == '"' {
-			tc.name, _ = strValue(bl.name)
+		if jsonl.ValueKind(bl.name) == '"' {
+			tc.name, _ = jsonl.StringValue(bl.name)
 			tc.hasName = true
 		}
 		out = append(out, tc)
@@ -553,13 +554,13 @@ func (e *Entry) toolResultID() (string, bool) {
 	if !e.IsMessage() || !e.roleIs("toolResult") {
 		return "", false
 	}
-	if valueKind(e.ToolCallID) == '"' {
-		if s, _ := strValue(e.ToolCallID); s != "" {
+	if jsonl.ValueKind(e.ToolCallID) == '"' {
+		if s, _ := jsonl.StringValue(e.ToolCallID); s != "" {
 			return s, true
 		}
 	}
-	if valueKind(e.ToolUseID) == '"' {
-		if s, _ := strValue(e.ToolUseID); s != "" {
+	if jsonl.ValueKind(e.ToolUseID) == '"' {
+		if s, _ := jsonl.StringValue(e.ToolUseID); s != "" {
 			return s, true
 		}
 	}
@@ -567,15 +568,15 @@ func (e *Entry) toolResultID() (string, bool) {
 }
 
 func trimmedStr(v []byte) string {
-	if valueKind(v) != '"' {
+	if jsonl.ValueKind(v) != '"' {
 		return ""
 	}
-	s, _ := strValue(v)
-	return strings.TrimFunc(s, jsSpace)
+	s, _ := jsonl.StringValue(v)
+	return strings.TrimFunc(s, jsonl.IsJSSpace)
 }
 
 func (e *Entry) stoppedByErrorOrAbort() bool {
-	return strIs(e.StopReason, "error") || strIs(e.StopReason, "aborted")
+	return jsonl.StringIs(e.StopReason, "error") || jsonl.StringIs(e.StopReason, "aborted")
 }
 
 // isCodeModeCandidate: isCodeModeToolCallRepairCandidate (V5 predicate) or
@@ -584,8 +585,8 @@ func (e *Entry) isCodeModeCandidate() bool {
 	if !e.IsMessage() || !e.roleIs("assistant") || e.stoppedByErrorOrAbort() {
 		return false
 	}
-	return (strIs(e.API, "openai-chatgpt-responses") && strIs(e.Provider, "openai")) ||
-		(strIs(e.API, "openai-codex-responses") && strIs(e.Provider, "openai-codex"))
+	return (jsonl.StringIs(e.API, "openai-chatgpt-responses") && jsonl.StringIs(e.Provider, "openai")) ||
+		(jsonl.StringIs(e.API, "openai-codex-responses") && jsonl.StringIs(e.Provider, "openai-codex"))
 }
 
 // isResponsesMessageToolCandidate: isResponsesMessageToolRepairCandidate.

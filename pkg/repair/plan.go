@@ -381,17 +381,17 @@ func (pl *planner) lostFragment(f fragment) {
 	}
 	rec := lostRec{beforeOK: pl.lastOK}
 	if pl.lastOK {
-		rec.before, _ = strValue(pl.lastSurv)
+		rec.before, _ = jsonl.StringValue(pl.lastSurv)
 	}
 	if v, ok := f.fields["parentId"]; ok {
 		if string(v) == "null" {
 			rec.parentKnown, rec.parentNull = true, true
-		} else if s, ok := strValue(v); ok && valueKind(v) == '"' {
+		} else if s, ok := jsonl.StringValue(v); ok && jsonl.ValueKind(v) == '"' {
 			rec.parentKnown, rec.parent = true, s
 		}
 	}
-	if v, ok := f.fields["id"]; ok && valueKind(v) == '"' {
-		id, _ := strValue(v)
+	if v, ok := f.fields["id"]; ok && jsonl.ValueKind(v) == '"' {
+		id, _ := jsonl.StringValue(v)
 		pl.lost[hashStr(id)] = rec
 		return
 	}
@@ -413,7 +413,7 @@ func (pl *planner) entryParsed(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, 
 	var hits []hit
 
 	if salvaged && all {
-		if id, ok := e.IDString(); ok && valueKind(e.ID) == '"' {
+		if id, ok := e.IDString(); ok && jsonl.ValueKind(e.ID) == '"' {
 			if _, dup := pl.seen[hashStr(id)]; dup {
 				ed.add(RuleDuplicateSalvage, 1, "salvaged entry repeats id "+strconv.Quote(id))
 				return
@@ -487,7 +487,7 @@ func (pl *planner) entryParsed(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, 
 		// A compaction whose first kept entry was lost keeps from the entry
 		// that took the lost one's place on the branch; otherwise OpenClaw
 		// finds no first kept entry and every kept message drops out.
-		if strIs(e.Type, "compaction") {
+		if jsonl.StringIs(e.Type, "compaction") {
 			if target, ok := pl.firstKeptTarget(e); ok {
 				e2 := e
 				if changed {
@@ -545,7 +545,7 @@ func (pl *planner) entryParsed(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, 
 			if calls := toolCalls(e.Content); len(calls) > 0 {
 				c := &candidate{ed: ed, piece: pieceIdx, calls: calls, codeMode: code, mirrorRule: mirror}
 				c.id, c.idOK = e.IDString()
-				c.idOK = c.idOK && valueKind(e.ID) == '"'
+				c.idOK = c.idOK && jsonl.ValueKind(e.ID) == '"'
 				if ed == nil {
 					c.ed = pl.getEdit(ln)
 					c.piece = -1
@@ -581,8 +581,8 @@ func (pl *planner) droppedEntry(e *Entry) {
 // entry lost in this repair and, if so, the raw JSON id of the surviving
 // entry that was re-linked in its place.
 func (pl *planner) firstKeptTarget(e *Entry) ([]byte, bool) {
-	id, ok := strValue(e.FirstKept)
-	if !ok || valueKind(e.FirstKept) != '"' {
+	id, ok := jsonl.StringValue(e.FirstKept)
+	if !ok || jsonl.ValueKind(e.FirstKept) != '"' {
 		return nil, false
 	}
 	if _, lost := pl.lost[hashStr(id)]; !lost {
@@ -626,7 +626,7 @@ func (pl *planner) relinkTarget(e *Entry) ([]byte, bool) {
 		return nil, false // nothing was lost: nothing to re-link
 	}
 	p, ok := e.ParentString()
-	if !ok || valueKind(e.ParentID) != '"' {
+	if !ok || jsonl.ValueKind(e.ParentID) != '"' {
 		return nil, false
 	}
 	if _, seen := pl.seen[hashStr(p)]; seen {
@@ -769,13 +769,13 @@ func (pl *planner) rebuildHeader() {
 	if pl.lostFrag != nil {
 		frag = pl.lostFrag.fields
 	}
-	if pl.first.Object && strIs(pl.first.Type, "session") {
+	if pl.first.Object && jsonl.StringIs(pl.first.Type, "session") {
 		// a header without a usable id: keep what it has
 		frag = map[string][]byte{"timestamp": pl.first.Timestamp}
-		eachMember(pl.first.B, 0, func(m member) bool {
+		jsonl.EachMember(pl.first.B, 0, func(m jsonl.Member) bool {
 			for _, k := range []string{"version", "cwd", "timestamp"} {
-				if keyIs(m.key, k) {
-					frag[k] = pl.first.B[m.start:m.end]
+				if jsonl.KeyIs(m.Key, k) {
+					frag[k] = pl.first.B[m.Start:m.End]
 				}
 			}
 			return true
@@ -789,13 +789,13 @@ func (pl *planner) rebuildHeader() {
 		id = SessionIDFromName(pl.name)
 	}
 	ts := ""
-	if !strIs(pl.first.Type, "session") {
-		if s, ok := strValue(pl.first.Timestamp); ok && valueKind(pl.first.Timestamp) == '"' {
+	if !jsonl.StringIs(pl.first.Type, "session") {
+		if s, ok := jsonl.StringValue(pl.first.Timestamp); ok && jsonl.ValueKind(pl.first.Timestamp) == '"' {
 			ts = s
 		}
 	}
 	if ts == "" {
-		if s, ok := strValue(fields["timestamp"]); ok && valueKind(fields["timestamp"]) == '"' {
+		if s, ok := jsonl.StringValue(fields["timestamp"]); ok && jsonl.ValueKind(fields["timestamp"]) == '"' {
 			ts = s
 		}
 	}
@@ -812,7 +812,7 @@ func (pl *planner) rebuildHeader() {
 	hdr = append(hdr, jsonString(id)...)
 	hdr = append(hdr, `,"timestamp":`...)
 	hdr = append(hdr, jsonString(ts)...)
-	if cwd, ok := fields["cwd"]; ok && valueKind(cwd) == '"' && jsonl.Valid(cwd) {
+	if cwd, ok := fields["cwd"]; ok && jsonl.ValueKind(cwd) == '"' && jsonl.Valid(cwd) {
 		hdr = append(hdr, `,"cwd":`...)
 		hdr = append(hdr, cwd...)
 	}
@@ -824,7 +824,7 @@ func (pl *planner) rebuildHeader() {
 		ed := pl.lostBefore
 		ed.hits = append([]hit{{RuleHeaderRebuild, 1, "damaged header rebuilt from the file name and the first entry"}}, withoutRule(ed.hits, RuleMalformedLine)...)
 		ed.pieces = append([]piece{{b: hdr}}, ed.pieces...)
-	case pl.first.Object && strIs(pl.first.Type, "session"):
+	case pl.first.Object && jsonl.StringIs(pl.first.Type, "session"):
 		ed := pl.firstEdit
 		if ed == nil || ed.keep {
 			ed = pl.editAt[pl.firstLineNo]
@@ -897,7 +897,7 @@ func (pl *planner) insertToolResults() {
 }
 
 func trimLower(s string) string {
-	return string(bytes.ToLower(bytes.TrimFunc([]byte(s), jsSpace)))
+	return string(bytes.ToLower(bytes.TrimFunc([]byte(s), jsonl.IsJSSpace)))
 }
 
 func (pl *planner) insertAfter(c *candidate, rule string, call toolCall) {

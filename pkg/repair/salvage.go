@@ -35,7 +35,7 @@ type fragment struct {
 }
 
 func (f fragment) typ() string {
-	s, _ := strValue(f.fields["type"])
+	s, _ := jsonl.StringValue(f.fields["type"])
 	return s
 }
 
@@ -54,10 +54,10 @@ func salvage(line []byte) salvaged {
 		}
 		start := pos + k
 		tries++
-		end := skipNested(line, start)
+		end := jsonl.SkipValue(line, start)
 		if end > 0 && jsonl.Valid(line[start:end]) {
 			e := ParseEntry(line[start:end])
-			if t, ok := strValue(e.Type); ok && valueKind(e.Type) == '"' && entryTypes[t] {
+			if t, ok := jsonl.StringValue(e.Type); ok && jsonl.ValueKind(e.Type) == '"' && entryTypes[t] {
 				s.noteGap(line[gapStart:start], len(s.pieces) > 0)
 				if hasGarbage(line[gapStart:start]) {
 					s.between = true
@@ -75,7 +75,7 @@ func salvage(line []byte) salvaged {
 
 func hasGarbage(b []byte) bool {
 	for _, c := range b {
-		if !isWS(c) {
+		if !jsonl.IsSpace(c) {
 			return true
 		}
 	}
@@ -85,7 +85,7 @@ func hasGarbage(b []byte) bool {
 // noteGap counts the garbage in b and reads any cut-off entry in it.
 func (s *salvaged) noteGap(b []byte, _ bool) {
 	for _, c := range b {
-		if !isWS(c) {
+		if !jsonl.IsSpace(c) {
 			s.garbage++
 			if c == 0 {
 				s.nuls++
@@ -102,10 +102,10 @@ func readFragment(b []byte) (fragment, bool) {
 	i := bytes.IndexByte(b, '{')
 	for tries := 0; i >= 0 && tries < 64; tries++ {
 		f := fragment{fields: map[string][]byte{}}
-		eachMember(b, i, func(m member) bool {
+		jsonl.EachMember(b, i, func(m jsonl.Member) bool {
 			for _, k := range []string{"type", "id", "parentId", "timestamp", "version", "cwd"} {
-				if keyIs(m.key, k) {
-					f.fields[k] = append([]byte(nil), b[m.start:m.end]...) // b is the reader's buffer
+				if jsonl.KeyIs(m.Key, k) {
+					f.fields[k] = append([]byte(nil), b[m.Start:m.End]...) // b is the reader's buffer
 				}
 			}
 			return true

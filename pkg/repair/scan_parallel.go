@@ -129,7 +129,7 @@ func classify(b *batch) {
 		off += n
 		data := b.lines[i].Data
 		switch {
-		case len(data) == 0 || (data[0] != '{' && jsBlankBytes(data)):
+		case len(data) == 0 || (data[0] != '{' && jsonl.IsBlank(data)):
 			b.kinds[i] = lineBlank
 		case jsonl.Valid(data):
 			b.kinds[i] = lineEntry
@@ -186,7 +186,7 @@ func scanStream(r io.Reader, fn func(ln jsonl.Line, kind lineKind, e *Entry)) er
 func classifyLine(ln jsonl.Line, fn func(ln jsonl.Line, kind lineKind, e *Entry)) {
 	data := ln.Data
 	switch {
-	case len(data) == 0 || (data[0] != '{' && jsBlankBytes(data)):
+	case len(data) == 0 || (data[0] != '{' && jsonl.IsBlank(data)):
 		fn(ln, lineBlank, nil)
 	case jsonl.Valid(data):
 		e := ParseEntry(data)

@@ -92,7 +92,7 @@ func keyOf(raw gojson.RawMessage) Key {
 	case 'n':
 		return Key{kind: keyNull}
 	case '"':
-		if s, ok := jsonl.String(raw); ok {
+		if s, ok := jsonl.StringValue(raw); ok {
 			return Key{kind: keyString, text: s}
 		}
 	}

@@ -1,4 +1,4 @@
-package repair
+package jsonl
 
 import (
 	"bytes"
@@ -7,22 +7,27 @@ import (
 )
 
 // A small JSON scanner that works on byte offsets, so that a changed value can
-// be spliced into a line while every other byte stays as it was. On valid JSON
+// be spliced into a line while every other byte stays as it was, and fields
+// can be read without decoding (or copying) the rest of a line. On valid JSON
 // it finds exact value boundaries; on damaged input it reports failure and
-// never panics (it is also used to read what survives of a cut-off line).
+// never panics (repair also uses it to read what survives of a cut-off line).
+// The string helpers follow JavaScript: keys compare after unescaping, invalid
+// UTF-8 reads as U+FFFD, blank means empty after String.prototype.trim.
 
-func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+// IsSpace reports whether c is JSON whitespace.
+func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-func skipWS(b []byte, i int) int {
-	for i < len(b) && isWS(b[i]) {
+// SkipSpace returns the index of the first non-whitespace byte at or after i.
+func SkipSpace(b []byte, i int) int {
+	for i < len(b) && IsSpace(b[i]) {
 		i++
 	}
 	return i
 }
 
-// skipString returns the index after the string that starts at b[i] == '"',
+// SkipString returns the index after the string that starts at b[i] == '"',
 // or -1 if it is not terminated.
-func skipString(b []byte, i int) int {
+func SkipString(b []byte, i int) int {
 	i++
 	for {
 		j := bytes.IndexByte(b[i:], '"')
@@ -42,22 +47,22 @@ func skipString(b []byte, i int) int {
 	}
 }
 
-// skipValue returns the index after the value starting at b[i] (no leading
+// SkipValue returns the index after the value starting at b[i] (no leading
 // whitespace), or -1 if the input ends before it does or is not a value start.
-func skipValue(b []byte, i int) int {
+func SkipValue(b []byte, i int) int {
 	if i >= len(b) {
 		return -1
 	}
 	switch c := b[i]; c {
 	case '"':
-		return skipString(b, i)
+		return SkipString(b, i)
 	case '{', '[':
 		return skipNested(b, i)
 	default:
 		j := i
 		for j < len(b) {
 			c := b[j]
-			if c == ',' || c == '}' || c == ']' || isWS(c) {
+			if c == ',' || c == '}' || c == ']' || IsSpace(c) {
 				break
 			}
 			j++
@@ -83,7 +88,7 @@ func skipNested(b []byte, i int) int {
 	for i < len(b) {
 		switch b[i] {
 		case '"':
-			j := skipString(b, i)
+			j := SkipString(b, i)
 			if j < 0 {
 				return -1
 			}
@@ -102,22 +107,22 @@ func skipNested(b []byte, i int) int {
 	return -1
 }
 
-// member is one "key": value pair of an object, as offsets into the buffer.
-type member struct {
-	key        []byte // raw key text between the quotes (may hold escapes)
-	start, end int    // the value
+// Member is one "key": value pair of an object, as offsets into the buffer.
+type Member struct {
+	Key        []byte // raw key text between the quotes (may hold escapes)
+	Start, End int    // the value
 }
 
-// eachMember calls fn for every member of the object starting at b[i] == '{'
+// EachMember calls fn for every member of the object starting at b[i] == '{'
 // (after whitespace), in order, duplicates included. It returns the index
 // after the object and whether the object was complete. fn returning false
 // stops the walk (complete is then false).
-func eachMember(b []byte, i int, fn func(m member) bool) (int, bool) {
-	i = skipWS(b, i)
+func EachMember(b []byte, i int, fn func(m Member) bool) (int, bool) {
+	i = SkipSpace(b, i)
 	if i >= len(b) || b[i] != '{' {
 		return i, false
 	}
-	i = skipWS(b, i+1)
+	i = SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return i + 1, true
 	}
@@ -125,30 +130,30 @@ func eachMember(b []byte, i int, fn func(m member) bool) (int, bool) {
 		if b[i] != '"' {
 			return i, false
 		}
-		ke := skipString(b, i)
+		ke := SkipString(b, i)
 		if ke < 0 {
 			return i, false
 		}
 		key := b[i+1 : ke-1]
-		i = skipWS(b, ke)
+		i = SkipSpace(b, ke)
 		if i >= len(b) || b[i] != ':' {
 			return i, false
 		}
-		vs := skipWS(b, i+1)
-		ve := skipValue(b, vs)
+		vs := SkipSpace(b, i+1)
+		ve := SkipValue(b, vs)
 		if ve < 0 {
 			return vs, false
 		}
-		if !fn(member{key: key, start: vs, end: ve}) {
+		if !fn(Member{Key: key, Start: vs, End: ve}) {
 			return ve, false
 		}
-		i = skipWS(b, ve)
+		i = SkipSpace(b, ve)
 		if i >= len(b) {
 			return i, false
 		}
 		switch b[i] {
 		case ',':
-			i = skipWS(b, i+1)
+			i = SkipSpace(b, i+1)
 		case '}':
 			return i + 1, true
 		default:
@@ -158,31 +163,31 @@ func eachMember(b []byte, i int, fn func(m member) bool) (int, bool) {
 	return i, false
 }
 
-// eachElement calls fn for every element of the array starting at b[i] == '['.
-func eachElement(b []byte, i int, fn func(start, end int) bool) (int, bool) {
-	i = skipWS(b, i)
+// EachElement calls fn for every element of the array starting at b[i] == '['.
+func EachElement(b []byte, i int, fn func(start, end int) bool) (int, bool) {
+	i = SkipSpace(b, i)
 	if i >= len(b) || b[i] != '[' {
 		return i, false
 	}
-	i = skipWS(b, i+1)
+	i = SkipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
 		return i + 1, true
 	}
 	for i < len(b) {
-		ve := skipValue(b, i)
+		ve := SkipValue(b, i)
 		if ve < 0 {
 			return i, false
 		}
 		if !fn(i, ve) {
 			return ve, false
 		}
-		i = skipWS(b, ve)
+		i = SkipSpace(b, ve)
 		if i >= len(b) {
 			return i, false
 		}
 		switch b[i] {
 		case ',':
-			i = skipWS(b, i+1)
+			i = SkipSpace(b, i+1)
 		case ']':
 			return i + 1, true
 		default:
@@ -192,8 +197,8 @@ func eachElement(b []byte, i int, fn func(start, end int) bool) (int, bool) {
 	return i, false
 }
 
-// keyIs compares a raw key with a plain ASCII name, decoding escapes if any.
-func keyIs(raw []byte, name string) bool {
+// KeyIs compares a raw key with a plain ASCII name, decoding escapes if any.
+func KeyIs(raw []byte, name string) bool {
 	if bytes.IndexByte(raw, '\\') < 0 {
 		return string(raw) == name
 	}
@@ -206,9 +211,9 @@ func keyIs(raw []byte, name string) bool {
 	return s == name
 }
 
-// strValue decodes a JSON string value; ok is false for any other value.
+// StringValue decodes a JSON string value; ok is false for any other value.
 // Invalid UTF-8 reads as U+FFFD, as Node's UTF-8 decoding does.
-func strValue(v []byte) (string, bool) {
+func StringValue(v []byte) (string, bool) {
 	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
 		return "", false
 	}
@@ -226,20 +231,20 @@ func strValue(v []byte) (string, bool) {
 	return s, true
 }
 
-// strIs reports whether v is the JSON string name.
-func strIs(v []byte, name string) bool {
+// StringIs reports whether v is the JSON string name.
+func StringIs(v []byte, name string) bool {
 	if len(v) == len(name)+2 && v[0] == '"' && string(v[1:len(v)-1]) == name {
 		return true
 	}
 	if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') < 0 {
 		return false
 	}
-	s, ok := strValue(v)
+	s, ok := StringValue(v)
 	return ok && s == name
 }
 
-// jsSpace reports whether r is white space for JavaScript's String.prototype.trim.
-func jsSpace(r rune) bool {
+// IsJSSpace reports whether r is white space for JavaScript's String.prototype.trim.
+func IsJSSpace(r rune) bool {
 	switch r {
 	case ' ', '\t', '\n', '\v', '\f', '\r', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
 		return true
@@ -247,19 +252,19 @@ func jsSpace(r rune) bool {
 	return r >= 0x2000 && r <= 0x200A
 }
 
-// jsBlank reports whether s is empty after JavaScript's trim.
-func jsBlank(s string) bool {
+// JSBlank reports whether s is empty after JavaScript's trim.
+func JSBlank(s string) bool {
 	for _, r := range s {
-		if !jsSpace(r) {
+		if !IsJSSpace(r) {
 			return false
 		}
 	}
 	return true
 }
 
-// jsBlankBytes is jsBlank for raw file bytes decoded as Node decodes UTF-8
+// IsBlank is JSBlank for raw file bytes decoded as Node decodes UTF-8
 // (an invalid byte is U+FFFD, which is not white space).
-func jsBlankBytes(b []byte) bool {
+func IsBlank(b []byte) bool {
 	for i := 0; i < len(b); {
 		c := b[i]
 		if c < utf8.RuneSelf {
@@ -271,7 +276,7 @@ func jsBlankBytes(b []byte) bool {
 			return false
 		}
 		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError || !jsSpace(r) {
+		if r == utf8.RuneError || !IsJSSpace(r) {
 			return false
 		}
 		i += n
@@ -279,8 +284,8 @@ func jsBlankBytes(b []byte) bool {
 	return true
 }
 
-// valueKind classifies a raw JSON value by its first byte.
-func valueKind(v []byte) byte {
+// ValueKind classifies a raw JSON value by its first byte.
+func ValueKind(v []byte) byte {
 	if len(v) == 0 {
 		return 0
 	}
