@@ -66,18 +66,28 @@ func replaceThinking(m Message, kept []any) Message {
 // missing or blank (Anthropic and Bedrock reject them); a turn left empty
 // says "[assistant reasoning omitted]".
 func stripInvalidThinkingSignatures(in []Message, log *changeLog) []Message {
+	unsigned := func(b any) bool {
+		return isThinkingBlock(b) && !hasReplayableThinkingSignature(b.(map[string]any))
+	}
+	return dropAssistantBlocks(in, log, nil, unsigned, "unsigned thinking block(s) removed")
+}
+
+// dropAssistantBlocks removes the blocks drop picks from every assistant turn
+// skip does not exclude, copying only the messages it changes; a turn left
+// empty says "[assistant reasoning omitted]". what names the blocks in the
+// change log.
+func dropAssistantBlocks(in []Message, log *changeLog, skip func(i int) bool, drop func(b any) bool, what string) []Message {
 	var out []Message
 	for i, m := range in {
 		content, ok := assistantContent(m)
-		if !ok {
+		if !ok || (skip != nil && skip(i)) {
 			continue
 		}
 		kept := make([]any, 0, len(content))
 		for _, b := range content {
-			if isThinkingBlock(b) && !hasReplayableThinkingSignature(b.(map[string]any)) {
-				continue
+			if !drop(b) {
+				kept = append(kept, b)
 			}
-			kept = append(kept, b)
 		}
 		if len(kept) == len(content) {
 			continue
@@ -85,7 +95,7 @@ func stripInvalidThinkingSignatures(in []Message, log *changeLog) []Message {
 		if out == nil {
 			out = append([]Message(nil), in...)
 		}
-		log.add(i, KindBlockDropped, "%d unsigned thinking block(s) removed", len(content)-len(kept))
+		log.add(i, KindBlockDropped, "%d "+what, len(content)-len(kept))
 		out[i] = replaceThinking(m, kept)
 	}
 	if out == nil {
@@ -104,31 +114,7 @@ func dropThinkingBlocks(in []Message, log *changeLog) []Message {
 			break
 		}
 	}
-	var out []Message
-	for i, m := range in {
-		content, ok := assistantContent(m)
-		if !ok || i == latest {
-			continue
-		}
-		kept := make([]any, 0, len(content))
-		for _, b := range content {
-			if !isThinkingBlock(b) {
-				kept = append(kept, b)
-			}
-		}
-		if len(kept) == len(content) {
-			continue
-		}
-		if out == nil {
-			out = append([]Message(nil), in...)
-		}
-		log.add(i, KindBlockDropped, "%d thinking block(s) removed from an earlier turn", len(content)-len(kept))
-		out[i] = replaceThinking(m, kept)
-	}
-	if out == nil {
-		return in
-	}
-	return out
+	return dropAssistantBlocks(in, log, func(i int) bool { return i == latest }, isThinkingBlock, "thinking block(s) removed from an earlier turn")
 }
 
 // isCurrentToolTurn is shouldPreserveCurrentToolTurnReasoning: the assistant
@@ -178,29 +164,5 @@ func dropReasoningFromHistory(in []Message, log *changeLog) []Message {
 			break
 		}
 	}
-	var out []Message
-	for i, m := range in {
-		content, ok := assistantContent(m)
-		if !ok || isCurrentToolTurn(in, i, latestUser) {
-			continue
-		}
-		kept := make([]any, 0, len(content))
-		for _, b := range content {
-			if !isThinkingBlock(b) {
-				kept = append(kept, b)
-			}
-		}
-		if len(kept) == len(content) {
-			continue
-		}
-		if out == nil {
-			out = append([]Message(nil), in...)
-		}
-		log.add(i, KindBlockDropped, "%d reasoning block(s) removed from history", len(content)-len(kept))
-		out[i] = replaceThinking(m, kept)
-	}
-	if out == nil {
-		return in
-	}
-	return out
+	return dropAssistantBlocks(in, log, func(i int) bool { return isCurrentToolTurn(in, i, latestUser) }, isThinkingBlock, "reasoning block(s) removed from history")
 }
