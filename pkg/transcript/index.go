@@ -164,18 +164,11 @@ func Scan(r io.Reader, opts ScanOptions) (*Index, error) {
 		if !utf8.Valid(data) {
 			ix.InvalidUTF8 = append(ix.InvalidUTF8, line.Num)
 		}
-		e = rawEntry{}
 		n := Node{Line: line.Num, Offset: line.Offset}
-		var msg *leanMessage
-		trimmed := bytes.TrimLeft(data, " \t\r\n")
-		switch {
-		case len(trimmed) == 0 || trimmed[0] != '{':
+		// The fields are slices of the line: nothing is copied or decoded
+		// until fillNode keeps what the index needs.
+		if !e.decode(data) {
 			n.NotObject = true
-		case opts.Observer == nil && decodeLean(data, &e, &msg):
-			// the index alone needs only the small fields
-		default:
-			msg = nil
-			e.decode(data)
 		}
 		first := ix.FirstParsedLine == 0
 		n.FileIndex = int32(parsed)
@@ -209,7 +202,7 @@ func Scan(r io.Reader, opts ScanOptions) (*Index, error) {
 			}
 			continue
 		}
-		fillNode(&n, &e, msg, extras)
+		fillNode(&n, &e, extras)
 		ix.Nodes = append(ix.Nodes, n)
 		if opts.Observer != nil {
 			opts.Observer.Entry(&ix.Nodes[len(ix.Nodes)-1], data, &e)
@@ -221,86 +214,28 @@ func Scan(r io.Reader, opts ScanOptions) (*Index, error) {
 	return ix, nil
 }
 
-// leanMessage is what the index needs of a message: its role, and the
-// provider and model of an assistant turn.
-type leanMessage struct {
-	Role     gojson.RawMessage
-	Provider gojson.RawMessage
-	Model    gojson.RawMessage
-}
-
-// decodeLean fills e's small fields and *msg from a line without decoding or
-// copying anything else: the slices point into data, so they are only valid
-// while the line is (fillNode copies what it keeps).
-func decodeLean(data []byte, e *rawEntry, msg **leanMessage) bool {
-	*e = rawEntry{}
-	m := &leanMessage{}
-	ok := jsonl.Members(data, func(k, v []byte) bool {
-		switch string(k) {
-		case "type":
-			e.Type = v
-		case "id":
-			e.ID = v
-		case "parentId":
-			e.ParentID = v
-		case "timestamp":
-			e.Timestamp = v
-		case "version":
-			e.Version = v
-		case "cwd":
-			e.Cwd = v
-		case "message":
-			*m = leanMessage{}
-			jsonl.Members(v, func(k, v []byte) bool {
-				switch string(k) {
-				case "role":
-					m.Role = v
-				case "provider":
-					m.Provider = v
-				case "model":
-					m.Model = v
-				}
-				return true
-			})
-		case "summary":
-			e.Summary = v
-		case "firstKeptEntryId":
-			e.FirstKeptEntryID = v
-		case "firstKeptEntryIndex":
-			e.FirstKeptIndex = v
-		case "thinkingLevel":
-			e.ThinkingLevel = v
-		case "provider":
-			e.Provider = v
-		case "modelId":
-			e.ModelID = v
-		}
-		return true
-	})
-	*msg = m
-	return ok
-}
-
 // fillNode completes n from its decoded fields. extras shares equal
 // NodeExtra values between entries (every assistant turn of one model).
-func fillNode(n *Node, e *rawEntry, pre *leanMessage, extras map[string]*NodeExtra) {
+func fillNode(n *Node, e *rawEntry, extras map[string]*NodeExtra) {
 	n.ID = keyOf(e.ID)
 	n.ParentID = keyOf(e.ParentID)
 	switch n.Type {
 	case TypeMessage:
-		if pre != nil || isObject(e.Message) {
-			m := pre
-			if m == nil {
-				var full rawMessage
-				full.decode(e.Message)
-				m = &leanMessage{Role: full.Role, Provider: full.Provider, Model: full.Model}
+		var role, provider, model []byte
+		jsonl.Members(e.Message, func(k, v []byte) bool {
+			switch string(k) {
+			case "role":
+				role = v
+			case "provider":
+				provider = v
+			case "model":
+				model = v
 			}
-			{
-				n.Role = intern(m.Role)
-				if n.Role == RoleAssistant {
-					n.Extra = sharedExtra(extras, NodeExtra{ProviderRaw: m.Provider, ModelRaw: m.Model, FirstKeptIndex: -1})
-				}
-			}
+			return true
+		})
+		n.Role = intern(role)
+		if n.Role == RoleAssistant {
+			n.Extra = sharedExtra(extras, NodeExtra{ProviderRaw: provider, ModelRaw: model, FirstKeptIndex: -1})
 		}
 	case TypeModelChange:
 		n.Extra = sharedExtra(extras, NodeExtra{ProviderRaw: e.Provider, ModelRaw: e.ModelID, FirstKeptIndex: -1})
