@@ -19,7 +19,7 @@ type PayloadInput struct {
 	// oracle's ORACLE_REASONING=1); known models use pi-ai's own flag.
 	Reasoning bool
 	// KeyOrder, when set, gives the original key order of the messages'
-	// objects (KeyOrder.RecordMessages). JSON.stringify(arguments) is part
+	// objects (DecodeMessagesKeyed, or KeyOrder.RecordMessages). JSON.stringify(arguments) is part
 	// of the OpenAI and Mistral bodies: without it the keys of tool
 	// arguments come out sorted, which may differ from OpenClaw's text.
 	KeyOrder *KeyOrder
@@ -77,9 +77,7 @@ func unrenderedReason(api string) string {
 
 // How cmd/replay.go is expected to call it:
 //
-//	msgs, err := replay.DecodeMessages(raw)         // the context messages
-//	keys := replay.NewKeyOrder()
-//	err = keys.RecordMessages(raw, msgs)             // before the pipeline
+//	msgs, keys, err := replay.DecodeMessagesKeyed(raw, true) // the context messages and their key order
 //	limited := ...sanitize pipeline(msgs)...         // copies messages shallowly
 //	p, err := replay.BuildPayload(replay.PayloadInput{Provider: p, API: a, Model: m,
 //		Messages: limited, KeyOrder: keys})

@@ -13,21 +13,6 @@ import (
 	"github.com/openclaw-tools/oc/internal/oracletest"
 )
 
-// corpusTriples are the (provider, api, model) triples the stored oracle
-// answers cover (../shared/corpus/README.md).
-var corpusTriples = [][3]string{
-	{"anthropic", "anthropic-messages", "claude-sonnet-4-5"},
-	{"openai", "openai-responses", "gpt-5"},
-	{"openai", "openai-completions", "gpt-4o-mini"},
-	{"openai-codex", "openai-codex-responses", "gpt-5.5"},
-	{"google", "google-generative-ai", "gemini-2.5-pro"},
-	{"amazon-bedrock", "bedrock-converse-stream", "anthropic.claude-sonnet-4-5"},
-	{"mistral", "mistral-conversations", "mistral-large-latest"},
-	{"openrouter", "openai-completions", "google/gemini-2.5-pro"},
-	{"minimax", "anthropic-messages", "MiniMax-M2"},
-	{"ollama", "openai-completions", "gemma4:27b"},
-}
-
 // limitedMessages decodes a stored sanitize answer's out.limited, with the key
 // order of its objects.
 func limitedMessages(t testing.TB, out json.RawMessage) ([]Message, *KeyOrder) {
@@ -38,12 +23,8 @@ func limitedMessages(t testing.TB, out json.RawMessage) ([]Message, *KeyOrder) {
 	if err := json.Unmarshal(out, &s); err != nil {
 		t.Fatalf("sanitize answer: %v", err)
 	}
-	msgs, err := DecodeMessages(s.Limited)
+	msgs, keys, err := DecodeMessagesKeyed(s.Limited, false)
 	if err != nil {
-		t.Fatal(err)
-	}
-	keys := NewKeyOrder()
-	if err := keys.RecordMessages(s.Limited, msgs); err != nil {
 		t.Fatal(err)
 	}
 	return msgs, keys
@@ -60,12 +41,12 @@ func TestPayloadMatchesStoredOracleAnswers(t *testing.T) {
 	files := oracletest.Transcripts(t)
 	type tally struct{ files, bytesEqual, jsonEqual, normEqual int }
 	counts := map[[3]string]*tally{}
-	for _, tr := range corpusTriples {
+	for _, tr := range oracleTriples {
 		counts[tr] = &tally{}
 	}
 	for _, file := range files {
 		base := filepath.Base(file)
-		for _, tr := range corpusTriples {
+		for _, tr := range oracleTriples {
 			key := strings.Join([]string{base, "sanitize", tr[0], tr[1], tr[2]}, "|")
 			san, ok := answers[key]
 			if !ok || !san.OK {
@@ -116,7 +97,7 @@ func TestPayloadMatchesStoredOracleAnswers(t *testing.T) {
 			}
 		}
 	}
-	for _, tr := range corpusTriples {
+	for _, tr := range oracleTriples {
 		c := counts[tr]
 		t.Logf("%-70s files %2d  byte-identical %2d  JSON-equal %2d  normalised-equal %2d",
 			strings.Join(tr[:], "/"), c.files, c.bytesEqual, c.jsonEqual, c.normEqual)

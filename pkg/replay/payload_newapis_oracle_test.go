@@ -413,12 +413,8 @@ func contextMessagesWithKeys(t testing.TB, out json.RawMessage) ([]Message, *Key
 	if err := json.Unmarshal(out, &c); err != nil {
 		t.Fatalf("context answer: %v", err)
 	}
-	msgs, err := DecodeMessages(c.Messages)
+	msgs, keys, err := DecodeMessagesKeyed(c.Messages, false)
 	if err != nil {
-		t.Fatal(err)
-	}
-	keys := NewKeyOrder()
-	if err := keys.RecordMessages(c.Messages, msgs); err != nil {
 		t.Fatal(err)
 	}
 	return msgs, keys

@@ -32,12 +32,8 @@ func payloadOf(t *testing.T, triple, msgs string, opts ...func(*PayloadInput)) (
 	if err := json.Unmarshal([]byte(msgs), &raw); err != nil {
 		t.Fatalf("test input: %v", err)
 	}
-	decoded, err := DecodeMessages(raw)
+	decoded, keys, err := DecodeMessagesKeyed(raw, false)
 	if err != nil {
-		t.Fatal(err)
-	}
-	keys := NewKeyOrder()
-	if err := keys.RecordMessages(raw, decoded); err != nil {
 		t.Fatal(err)
 	}
 	p := strings.SplitN(triple, "|", 3)

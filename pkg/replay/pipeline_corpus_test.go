@@ -11,7 +11,8 @@ import (
 	"github.com/openclaw-tools/oc/internal/oracletest"
 )
 
-// The ten (provider, api, model) triples the stored oracle answers cover.
+// The ten (provider, api, model) triples the stored oracle answers cover
+// (../shared/corpus/README.md); the sanitize and payload tests share them.
 var oracleTriples = [][3]string{
 	{"anthropic", "anthropic-messages", "claude-sonnet-4-5"},
 	{"openai", "openai-responses", "gpt-5"},
