@@ -1,4 +1,5 @@
-// Package policy is OpenClaw 2026.5.6's transcript replay policy: which
+// Package policy is OpenClaw's transcript replay policy (2026.5.6 in
+// policy.go and table.go, 2026.9.6 in release96.go): which
 // hygiene rules the embedded runner applies to a session's history before it
 // is sent to a given provider, API and model (resolveTranscriptPolicy).
 //
@@ -33,6 +34,10 @@ type ThoughtSignatures struct {
 // Policy is the merged transcript policy. Field order and names follow
 // OpenClaw's DEFAULT_TRANSCRIPT_POLICY so that the JSON matches the oracle.
 type Policy struct {
+	// Release is the OpenClaw release whose rules produced the policy; it
+	// decides the JSON shape (2026.9.6 has appendOnlyRuntimeContext and
+	// duplicateToolCallIdStyle, 2026.5.6 has sanitizeThinkingSignatures).
+	Release                           Release            `json:"-"`
 	SanitizeMode                      string             `json:"sanitizeMode"`
 	SanitizeToolCallIDs               bool               `json:"sanitizeToolCallIds"`
 	ToolCallIDMode                    string             `json:"toolCallIdMode,omitempty"`
@@ -47,6 +52,9 @@ type Policy struct {
 	ValidateGeminiTurns               bool               `json:"validateGeminiTurns"`
 	ValidateAnthropicTurns            bool               `json:"validateAnthropicTurns"`
 	AllowSyntheticToolResults         bool               `json:"allowSyntheticToolResults"`
+	// 2026.9.6 only.
+	AppendOnlyRuntimeContext bool   `json:"-"`
+	DuplicateToolCallIDStyle string `json:"-"`
 }
 
 // Default is DEFAULT_TRANSCRIPT_POLICY: what a provider gets when neither its
@@ -73,6 +81,9 @@ type Overrides struct {
 	ValidateGeminiTurns               *bool
 	ValidateAnthropicTurns            *bool
 	AllowSyntheticToolResults         *bool
+	// 2026.9.6 only.
+	AppendOnlyRuntimeContext *bool
+	DuplicateToolCallIDStyle string
 }
 
 // merge is mergeTranscriptPolicy: a field present in o replaces the default.
