@@ -46,6 +46,10 @@ type Options struct {
 	GatewayLockDirs []string
 	// Transcripts are run in the Transcripts section (may be empty).
 	Transcripts []TranscriptCheck
+
+	// beforeFix runs between the checks and the fixes (tests: a lock or a
+	// store changing in between).
+	beforeFix func()
 }
 
 func (o Options) now() time.Time {
@@ -142,6 +146,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		case ctx.Err() != nil:
 			r.Interrupted = "interrupted before any fix was applied; nothing was written"
 		default:
+			if opts.beforeFix != nil {
+				opts.beforeFix()
+			}
 			d.applyFixes(ctx, cronMark)
 		}
 	}
