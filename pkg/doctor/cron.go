@@ -122,7 +122,7 @@ func (d *run) checkCron() {
 			Message: fmt.Sprintf("%d key(s) appear twice in one object (the last value wins): %s", len(store.Parse.DuplicateKeys), listSome(store.Parse.DuplicateKeys)),
 			Fix:     "remove the duplicates by hand"})
 	}
-	if depth := max(store.Parse.Depth, stateDepth(store)); depth > OpenClawCronFailsDepth {
+	if depth := max(store.Parse.Depth, stateDepth(store)); depth >= OpenClawCronFailsDepth {
 		d.add(Finding{ID: "cron-store-too-deep", Severity: SevError, Path: path, Section: SectionCron,
 			Message: fmt.Sprintf("JSON nested %d levels deep: %s", depth, tooDeepFact), Fix: tooDeepFix})
 		if writeBlock == "" {

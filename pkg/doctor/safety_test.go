@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/openclaw-tools/oc/internal/oracletest"
 )
 
 // Data safety of `oc doctor --fix` (issue 8, "Doctor").
@@ -493,5 +495,74 @@ func TestCancelledFixLeavesNothingHalfDone(t *testing.T) {
 	t.Logf("outcomes: %v", outcomes)
 	if outcomes["untouched"] == 0 || outcomes["finished"] == 0 {
 		t.Errorf("outcomes %v: cancellation never fell before (or never after) the write; the test proves nothing", outcomes)
+	}
+}
+
+// nestedStore is a valid store whose one job's payload holds a value nested
+// so that the whole document is depth levels deep.
+func nestedStore(depth int) []byte {
+	inner := strings.Repeat("[", depth-4) + strings.Repeat("]", depth-4)
+	return []byte(`{"version":1,"jobs":[{"id":"j1","name":"n","enabled":true,"schedule":{"kind":"every","everyMs":60000},"sessionTarget":"isolated","wakeMode":"now","payload":{"kind":"agentTurn","message":"hi","x":` + inner + `},"delivery":{"mode":"none"},"state":{}}]}`)
+}
+
+// What doctor says about a deeply nested store matches what OpenClaw
+// 2026.5.6's own loader (the oracle's cron mode) does with it: a store it
+// loads is not called unloadable (the old advice, "restore jobs.json.bak",
+// rolled such a store back), one it fails on is.
+func TestNestingMatchesOracle(t *testing.T) {
+	script := filepath.Join(oracletest.SharedDir(t), "oracle", "oracle")
+	if _, err := os.Stat(script); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("oracle missing in CI: %v", err)
+		}
+		t.Skipf("SKIP: no oracle at %s", script)
+	}
+	depths := []int{600, 1000, 3000, OpenClawCronLoadsDepth, OpenClawCronFailsDepth, 6000, MaxDepth + 2000}
+	var jobs []oracletest.Job
+	dirs := map[string]string{}
+	for _, d := range depths {
+		sd, store := stateWithStore(t, nestedStore(d))
+		id := fmt.Sprint(d)
+		dirs[id] = sd
+		jobs = append(jobs, oracletest.Job{ID: id, Mode: "cron", Args: []string{store}})
+	}
+	res := oracletest.Batch(t, jobs, 3*time.Minute)
+	compared := 0
+	for _, d := range depths {
+		id := fmt.Sprint(d)
+		o, ok := res[id]
+		if !ok {
+			t.Fatalf("depth %d: no oracle answer", d)
+		}
+		r := runDoctor(t, dirs[id], false)
+		unloadable := hasFinding(r, "cron-store-too-deep") || hasFinding(r, "cron-store-invalid-json")
+		if o.OK {
+			var out struct {
+				Errors []any `json:"errors"`
+			}
+			_ = json.Unmarshal(o.Out, &out)
+			if unloadable || hasFinding(r, "cron-store-deeply-nested") && d <= OpenClawCronLoadsDepth {
+				t.Errorf("depth %d: OpenClaw loads it (errors %v) but doctor says %v", d, out.Errors, findingIDs(r))
+			}
+			if len(r.Cron.Jobs) != 1 {
+				t.Errorf("depth %d: OpenClaw loads one job, doctor sees %d", d, len(r.Cron.Jobs))
+			}
+		} else {
+			if !strings.Contains(o.Error, "Maximum call stack size exceeded") {
+				t.Errorf("depth %d: unexpected oracle failure %q", d, o.Error)
+			}
+			if !hasFinding(r, "cron-store-too-deep") {
+				t.Errorf("depth %d: OpenClaw fails to load it (%s) but doctor says %v", d, o.Error, findingIDs(r))
+			}
+		}
+		for _, f := range r.Findings {
+			if strings.Contains(f.Fix, "restore "+filepath.Base("jobs.json")+" from") {
+				t.Errorf("depth %d: advice to roll the store back: %q", d, f.Fix)
+			}
+		}
+		compared++
+	}
+	if compared < len(depths) {
+		t.Fatalf("compared %d depths, want %d", compared, len(depths))
 	}
 }
