@@ -143,3 +143,32 @@ func TestDoctorFixAsksOnATerminal(t *testing.T) {
 		})
 	}
 }
+
+// `sudo oc doctor --fix` with the gateway running as another user, started
+// through a symlink to the state dir: exit 3, naming the process; nothing written.
+func TestDoctorRefusesGatewayOfAnotherUser(t *testing.T) {
+	dir := doctorFixture(t, "example4-dm-to-discord")
+	link := filepath.Join(t.TempDir(), "openclaw-link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	env := doctorEnv(t)
+	lockDir := filepath.Join(env["TMPDIR"], "openclaw-12345")
+	if err := os.Mkdir(lockDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(link, "openclaw.json")
+	lock := fmt.Sprintf(`{"pid":%d,"createdAt":"2026-02-18T07:00:00.000Z","configPath":%q}`, os.Getpid(), cfg)
+	if err := os.WriteFile(filepath.Join(lockDir, "gateway.00000000.lock"), []byte(lock), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	store := filepath.Join(dir, "cron", "jobs.json")
+	before := fileSum(t, store)
+	code, _, errOut := runOC(t, false, env, "doctor", "--state-dir", dir, "--fix", "--yes")
+	if code != cli.ExitIncomplete || !strings.Contains(errOut, fmt.Sprintf("live process %d", os.Getpid())) {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if fileSum(t, store) != before {
+		t.Error("jobs.json written while the gateway runs")
+	}
+}

@@ -125,6 +125,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			Fix:     "stop the gateway (`openclaw gateway stop`) before `oc doctor --fix`, or pass --force"})
 	}
 	for _, check := range opts.Transcripts {
+		if ctx.Err() != nil {
+			break // the transcript scans are the long part of a check: stop before the next one
+		}
 		fs, err := check(opts.StateDir)
 		if err != nil {
 			d.add(Finding{ID: "transcript-check-failed", Severity: SevError, Path: opts.StateDir, Section: SectionTranscripts, Message: err.Error(), Fix: "run `oc repair --check` and `oc inspect` on the state dir"})
@@ -139,12 +142,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	cronMark := len(r.Findings)
 	d.checkCron()
 
-	if opts.Fix {
+	if ctx.Err() != nil {
+		r.Interrupted = "interrupted during the checks; nothing was written and the report is incomplete"
+	} else if opts.Fix {
 		switch {
 		case r.Gateway.Running && !opts.Force && d.fixesPending():
 			r.Refused = "refusing to write while the OpenClaw gateway is running: " + r.Gateway.Reason + " (stop it, or pass --force)"
-		case ctx.Err() != nil:
-			r.Interrupted = "interrupted before any fix was applied; nothing was written"
 		default:
 			if opts.beforeFix != nil {
 				opts.beforeFix()
