@@ -218,12 +218,12 @@ func casReplace(ctx context.Context, path string, data []byte, want [32]byte, li
 		// version back.
 		if err := exchangeFiles(tmp, path); err != nil {
 			removeTmp = false
-			return fmt.Errorf("%s: %w, and restoring the other writer's version failed (it is in %s): %v", path, ErrStoreChanged, tmp, err)
+			return fmt.Errorf("%s: %w, and restoring the other writer's version failed (it is in %s): %v", path, ErrStoreChanged, keepConflict(path, tmp), err)
 		}
 		if back, err := os.Lstat(tmp); err != nil || !sameFile(back, mine) {
 			// Yet another writer replaced our short-lived version: keep it visible.
 			removeTmp = false
-			return fmt.Errorf("%s: %w by two writers at once; the second one's version is kept in %s", path, ErrStoreChanged, tmp)
+			return fmt.Errorf("%s: %w by two writers at once; the second one's version is kept in %s", path, ErrStoreChanged, keepConflict(path, tmp))
 		}
 		_ = syncDir(dir)
 		return fmt.Errorf("%s: %w", path, ErrStoreChanged)
@@ -232,6 +232,16 @@ func casReplace(ctx context.Context, path string, data []byte, want [32]byte, li
 		return fmt.Errorf("%s: fsync folder: %w", dir, err)
 	}
 	return nil
+}
+
+// keepConflict gives a file holding another writer's version a visible name
+// that no cleanup (oc's temp-file removal included) takes for a leftover.
+func keepConflict(path, tmp string) string {
+	name := fmt.Sprintf("%s.oc-conflict-%d", path, time.Now().UnixNano())
+	if err := renameNoReplace(tmp, name); err != nil {
+		return tmp
+	}
+	return name
 }
 
 func syncDir(dir string) error { return jsonl.OSFS{}.SyncDir(dir) }
