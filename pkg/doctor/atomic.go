@@ -166,6 +166,12 @@ func currentDigest(path string, limit int64) ([32]byte, os.FileInfo, error) {
 // returned. Where the exchange is unsupported, the check is repeated right
 // before a plain rename. A cancelled ctx stops before the swap, never after.
 func casReplace(ctx context.Context, path string, data []byte, want [32]byte, limit int64) error {
+	return casReplaceHook(ctx, path, data, want, limit, nil)
+}
+
+// casReplaceHook is casReplace with a hook run between the last check and
+// the swap (tests: a writer in the narrowest window).
+func casReplaceHook(ctx context.Context, path string, data []byte, want [32]byte, limit int64, beforeSwap func()) error {
 	sum, st, err := currentDigest(path, limit)
 	if err != nil {
 		return fmt.Errorf("%s: re-read before writing: %w", path, err)
@@ -200,6 +206,9 @@ func casReplace(ctx context.Context, path string, data []byte, want [32]byte, li
 		return fmt.Errorf("%s: %w", path, ErrStoreChanged)
 	}
 	dir := filepath.Dir(path)
+	if beforeSwap != nil {
+		beforeSwap()
+	}
 	switch err := exchangeFiles(tmp, path); {
 	case errors.Is(err, errNoExchange):
 		if err := os.Rename(tmp, path); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -564,5 +565,38 @@ func TestNestingMatchesOracle(t *testing.T) {
 	}
 	if compared < len(depths) {
 		t.Fatalf("compared %d depths, want %d", compared, len(depths))
+	}
+}
+
+// A writer that replaces jobs.json between doctor's last check and its swap
+// (the narrowest window) keeps its version: the exchange is undone.
+func TestCompareAndSwapWriterInTheLastWindow(t *testing.T) {
+	_, store := stateWithStore(t, storeWithJobs("a"))
+	original, _ := os.ReadFile(store)
+	var writer []byte
+	err := casReplaceHook(context.Background(), store, []byte(`{"version":1,"jobs":[]}`), sha256.Sum256(original), 1<<20, func() {
+		openClawStyleAdd(t, store, "late")
+		writer, _ = os.ReadFile(store)
+	})
+	if !errors.Is(err, ErrStoreChanged) {
+		t.Fatalf("err = %v, want ErrStoreChanged", err)
+	}
+	if got, _ := os.ReadFile(store); string(got) != string(writer) {
+		t.Fatalf("the writer's version was not kept:\n%s", got)
+	}
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(store), ".*oc-tmp-*"))
+	if len(left) > 0 {
+		t.Errorf("temp files left: %v", left)
+	}
+	// Unchanged: the swap happens, and the old bytes are gone from the folder.
+	now, _ := os.ReadFile(store)
+	if err := casReplace(context.Background(), store, []byte("{}"), sha256.Sum256(now), 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(store); string(got) != "{}" {
+		t.Errorf("not replaced: %s", got)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(store)); len(entries) != 1 {
+		t.Errorf("folder holds %d files, want only jobs.json", len(entries))
 	}
 }
