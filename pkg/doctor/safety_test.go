@@ -68,7 +68,7 @@ func openClawStyleAdd(t *testing.T, store, id string) bool {
 // about half the rounds).
 func TestConcurrentWriterLosesNoJob(t *testing.T) {
 	rounds := 25
-	migratedRounds := 0
+	migratedRounds, concurrentWrites := 0, 0
 	for round := 0; round < rounds; round++ {
 		sd, store := stateWithStore(t, storeWithJobs("a", "b"))
 		stop := make(chan struct{})
@@ -112,11 +112,12 @@ func TestConcurrentWriterLosesNoJob(t *testing.T) {
 				break
 			}
 		}
-		if len(added) == 0 {
-			t.Fatalf("round %d: the writer wrote nothing: the test proves nothing", round)
-		}
+		concurrentWrites += len(added)
 	}
-	t.Logf("%d of %d rounds migrated despite the writer", migratedRounds, rounds)
+	t.Logf("%d of %d rounds migrated despite the writer; %d jobs added during the runs", migratedRounds, rounds, concurrentWrites)
+	if concurrentWrites < rounds {
+		t.Fatalf("the writer added only %d jobs during %d runs: the test proves nothing", concurrentWrites, rounds)
+	}
 }
 
 // Without a concurrent writer, a store changed between the check and the
