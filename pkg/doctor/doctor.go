@@ -549,6 +549,9 @@ func (d *run) applyFixes(ctx context.Context, cronMark int) {
 			return
 		}
 		f := &d.r.Findings[i]
+		if st, err := os.Lstat(f.Path); err != nil || !st.Mode().IsRegular() || time.Since(st.ModTime()) < ocTempFileMinAge {
+			continue // gone, or written to since the check: a run in progress owns it
+		}
 		if err := os.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			f.Message += "; could not remove: " + err.Error()
 			continue
