@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -44,42 +45,87 @@ made explicit; schedule, state and next run time are kept. Every changed file
 is backed up first as <file>.pre-oc-doctor.<UTC stamp>, and a report
 doctor-session-target-migration-<stamp>.json is written beside the store.
 
-Without --fix nothing is written. --fix refuses to write while the OpenClaw
-gateway runs (its lock in $TMPDIR/openclaw-<uid>, or a live session lock)
-unless --force. SOURCE_DATE_EPOCH, when set, fixes the clock used for
-timestamps and names.`,
+Without --fix nothing is written. Writing needs --fix on the command line
+(config files and OC_* variables cannot turn it on) and, when there is no
+terminal to ask on, --yes. --fix refuses to write while the OpenClaw gateway
+runs (its lock in any user's $TMPDIR/openclaw-<uid> or /tmp/openclaw-<uid>,
+or a live session lock) unless --force. jobs.json is replaced only if it
+still holds what doctor read (another writer's change is never overwritten),
+keeping its owner and mode. SOURCE_DATE_EPOCH, when set, fixes the clock used
+for timestamps and names.`,
 		Example: `  oc doctor                 # check only; exit 1 when something needs attention
   oc doctor --fix --yes     # apply the safe fixes without asking
   oc doctor --json          # one JSON document`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runDoctor(g, o) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return runDoctor(cmd, g, o) },
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.Fix, "fix", false, "apply the fixes that are safe (default: check only, write nothing)")
 	f.BoolVar(&o.Fix, "repair", false, "alias of --fix (OpenClaw's spelling)")
-	f.BoolVarP(&o.Yes, "yes", "y", false, "with --fix, do not ask for confirmation")
-	f.BoolVar(&o.NonInteractive, "non-interactive", false, "never prompt (with --fix: apply without asking)")
+	f.BoolVarP(&o.Yes, "yes", "y", false, "with --fix, do not ask for confirmation (needed when stdin is not a terminal)")
+	f.BoolVar(&o.NonInteractive, "non-interactive", false, "never prompt (with --fix, also pass --yes to write)")
 	f.BoolVar(&o.Force, "force", false, "write even while the OpenClaw gateway is running")
 	f.BoolVar(&o.NoTranscripts, "no-transcripts", false, "skip the transcript checks (repair and ownership scans)")
 	_ = f.MarkHidden("repair")
 	return cmd
 }
 
-func runDoctor(g *Globals, o *doctorOptions) error {
+// docWriteFlags are the flags that let doctor write. They count only when
+// given on the command line: a config key (doctor.fix) or OC_DOCTOR_FIX set
+// them through configure, which does not mark them changed.
+var docWriteFlags = []string{"fix", "repair", "yes", "non-interactive", "force"}
+
+func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	flags := cmd.Flags()
+	onCommandLine := func(names ...string) bool {
+		for _, n := range names {
+			if flags.Changed(n) {
+				return true
+			}
+		}
+		return false
+	}
+	var ignored []string
+	for _, n := range docWriteFlags {
+		if f := flags.Lookup(n); f != nil && !f.Changed && f.Value.String() == "true" && !f.Hidden {
+			ignored = append(ignored, "doctor."+n)
+		}
+	}
+	fix := o.Fix && onCommandLine("fix", "repair")
+	yes := o.Yes && onCommandLine("yes")
+	nonInteractive := o.NonInteractive && onCommandLine("non-interactive")
+	force := o.Force && onCommandLine("force")
+	if len(ignored) > 0 {
+		fmt.Fprintf(g.IO.ErrOut, "oc: ignoring %s from the config file or OC_* environment: writing needs --fix (and --yes without a terminal) on the command line\n", strings.Join(ignored, ", "))
+	}
 	g.tuneGCForStreaming()
 	opts := doctor.Options{
-		StateDir:       g.ResolvedStateDir(),
-		Force:          o.Force,
-		Env:            g.env,
-		Now:            docClockFromEnv(g.env),
-		GatewayLockDir: doctor.GatewayLockDir(g.env),
+		StateDir: g.ResolvedStateDir(),
+		Force:    force,
+		Env:      g.env,
+		Now:      docClockFromEnv(g.env),
 	}
 	if !o.NoTranscripts {
 		opts.Transcripts = []doctor.TranscriptCheck{doctor.RepairCheck, doctor.OwnershipCheck}
 	}
-	interactive := o.Fix && !o.Yes && !o.NonInteractive && !g.JSON && docStdinIsTerminal(g.IO.In)
-	opts.Fix = o.Fix && !interactive
-	rep, err := doctor.Run(opts)
+	interactive := false
+	if fix && !yes {
+		switch {
+		case nonInteractive:
+			return cli.Usagef("--fix with --non-interactive writes nothing without --yes: add --yes to apply the fixes")
+		case g.JSON:
+			return cli.Usagef("--fix with --json cannot ask for confirmation: add --yes to apply the fixes")
+		case !docStdinIsTerminal(g.IO.In):
+			return cli.Usagef("--fix needs --yes when stdin is not a terminal (nothing to ask on): add --yes to apply the fixes")
+		}
+		interactive = true
+	}
+	opts.Fix = fix && !interactive
+	rep, err := doctor.Run(ctx, opts)
 	if err != nil {
 		return cli.Incomplete(err)
 	}
@@ -92,7 +138,7 @@ func runDoctor(g *Globals, o *doctorOptions) error {
 				return docExitForDoctor(rep)
 			}
 			opts.Fix = true
-			if rep, err = doctor.Run(opts); err != nil {
+			if rep, err = doctor.Run(ctx, opts); err != nil {
 				return cli.Incomplete(err)
 			}
 		}
@@ -110,6 +156,9 @@ func runDoctor(g *Globals, o *doctorOptions) error {
 func docExitForDoctor(rep *doctor.Report) error {
 	if rep.Refused != "" {
 		return cli.Incomplete(errors.New(rep.Refused))
+	}
+	if rep.Interrupted != "" {
+		return cli.Incomplete(errors.New(rep.Interrupted))
 	}
 	for _, f := range rep.Findings {
 		if strings.HasSuffix(f.ID, "-failed") && f.Severity == doctor.SevError {
@@ -262,7 +311,7 @@ func renderDoctor(ios *cli.IOStreams, rep *doctor.Report) {
 			if c.Action == "write" && c.Path == rep.Cron.Store {
 				continue // said by the "Migrated …" line
 			}
-			label := map[string]string{"backup": "Backup", "report": "Report", "remove": "Removed", "write": "Wrote"}[c.Action]
+			label := map[string]string{"backup": "Backup", "report": "Report", "remove": "Removed", "rename": "Renamed", "write": "Wrote"}[c.Action]
 			text := fmt.Sprintf("%s: %s", label, docRel(c.Path, rep.StateDir))
 			if c.Detail != "" && c.Action != "write" {
 				text += " (" + c.Detail + ")"
@@ -379,6 +428,9 @@ func docSummaryLine(st *cli.Styles, rep *doctor.Report) string {
 	}
 	if rep.Refused != "" {
 		head = st.Error.Render("Doctor refused to write: the gateway is running.")
+	}
+	if rep.Interrupted != "" {
+		head = st.Error.Render("Doctor was interrupted: " + rep.Interrupted + ".")
 	}
 	return head + " " + strings.Join(parts, ", ") + "."
 }

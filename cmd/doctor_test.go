@@ -98,7 +98,7 @@ func assertWidth(t *testing.T, out string, width int) {
 
 func TestDoctorJSONDocument(t *testing.T) {
 	dir := doctorFixture(t, "example4-dm-to-discord")
-	code, out, _ := runOC(t, false, doctorEnv(t), "doctor", "--state-dir", dir, "--fix", "--json")
+	code, out, _ := runOC(t, false, doctorEnv(t), "doctor", "--state-dir", dir, "--fix", "--yes", "--json")
 	if code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, out)
 	}

@@ -1,6 +1,8 @@
 package doctor
 
 import (
+	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"os"
@@ -29,6 +31,30 @@ func CronStorePath(stateDir string, cfg Config) string {
 	return filepath.Join(stateDir, "cron", "jobs.json")
 }
 
+// How deep a cron store OpenClaw 2026.5.6 loads. Its loadCronStore parses
+// with JSON.parse (no depth limit) and then JSON.stringify-s the store, which
+// recurses: measured with the oracle's cron mode (TestNestingMatchesOracle),
+// 4,000 and 4,350 levels load and 4,400 fail with "Maximum call stack size
+// exceeded" (RangeError, not "Failed to parse cron store"). The exact limit
+// depends on the JavaScript stack left when the gateway loads the store, so
+// the band between the two is reported as a risk, not a fact.
+const (
+	OpenClawCronLoadsDepth = 4000
+	OpenClawCronFailsDepth = 4400
+)
+
+const tooDeepFact = "OpenClaw 2026.5.6 cannot load a cron store nested this deep (checked against its code: its loader fails from about 4,400 levels, with \"Maximum call stack size exceeded\" where the JSON is valid); oc doctor leaves it unchanged"
+
+const tooDeepFix = "find the deeply nested value (a job's payload or state) and shorten it by hand, keeping a copy first; jobs.json.bak is only OpenClaw's copy from before its last save and may lack recent jobs"
+
+// stateDepth is the nesting depth of the state sidecar, 0 without one.
+func stateDepth(s *CronStore) int {
+	if s.State == nil {
+		return 0
+	}
+	return s.State.Parse.Depth
+}
+
 type cronPlan struct {
 	store   *CronStore
 	migrate []int // indexes into store.Jobs (and r.Cron.Jobs)
@@ -52,6 +78,12 @@ func (d *run) checkCron() {
 				id, fix = "cron-store-too-large", "a cron store is normally a few kilobytes: inspect it by hand"
 			case "directory":
 				id, fix = "cron-store-not-a-file", "move the directory away; OpenClaw expects a JSON file here"
+			case "not-regular":
+				id, fix = "cron-store-not-a-file", "replace it with the real jobs.json; a FIFO, socket or device is never a cron store"
+			case "too-deep":
+				id = "cron-store-too-deep"
+				fix = tooDeepFix
+				err = fmt.Errorf("%w: %s", err, tooDeepFact)
 			}
 		}
 		d.add(Finding{ID: id, Severity: SevError, Path: path, Section: SectionCron, Message: err.Error(), Fix: fix})
@@ -89,6 +121,20 @@ func (d *run) checkCron() {
 		d.add(Finding{ID: "cron-store-duplicate-keys", Severity: SevWarning, Path: path, Section: SectionCron,
 			Message: fmt.Sprintf("%d key(s) appear twice in one object (the last value wins): %s", len(store.Parse.DuplicateKeys), listSome(store.Parse.DuplicateKeys)),
 			Fix:     "remove the duplicates by hand"})
+	}
+	if depth := max(store.Parse.Depth, stateDepth(store)); depth >= OpenClawCronFailsDepth {
+		d.add(Finding{ID: "cron-store-too-deep", Severity: SevError, Path: path, Section: SectionCron,
+			Message: fmt.Sprintf("JSON nested %d levels deep: %s", depth, tooDeepFact), Fix: tooDeepFix})
+		if writeBlock == "" {
+			writeBlock = "the store is nested too deeply for OpenClaw to load"
+		}
+	} else if depth > OpenClawCronLoadsDepth {
+		d.add(Finding{ID: "cron-store-deeply-nested", Severity: SevWarning, Path: path, Section: SectionCron,
+			Message: fmt.Sprintf("JSON nested %d levels deep: close to where OpenClaw 2026.5.6's cron loader runs out of stack (checked against its code: %d levels load, %d fail with \"Maximum call stack size exceeded\"); the gateway may fail to load it", depth, OpenClawCronLoadsDepth, OpenClawCronFailsDepth),
+			Fix:     tooDeepFix})
+		if writeBlock == "" {
+			writeBlock = "the store is nested close to the depth OpenClaw fails to load"
+		}
 	}
 	for _, s := range store.Shape {
 		d.add(Finding{ID: "cron-store-shape", Severity: SevError, Path: path, Section: SectionCron, Message: s, Fix: "restore the store from jobs.json.bak or a backup"})
@@ -294,9 +340,12 @@ func compactOrNull(v *Value) []byte {
 	return MarshalCompact(v)
 }
 
-// applyCron migrates the pending jobs: backups, then jobs.json, then the
-// sidecar, then the report file beside the store.
-func (d *run) applyCron() {
+// applyCron migrates the pending jobs: backups of the bytes that were read,
+// then jobs.json (compare-and-swap against those bytes), then the sidecar,
+// then the report file beside the store. ErrStoreChanged means jobs.json
+// changed since it was read: nothing of this attempt is left (the caller
+// re-plans); a cancelled ctx stops before jobs.json is replaced.
+func (d *run) applyCron(ctx context.Context) error {
 	p := d.cron
 	r := d.r
 	store := p.store
@@ -304,7 +353,7 @@ func (d *run) applyCron() {
 	jobs := root.Get("jobs").Items
 	var state *StateFile
 	if store.State != nil && store.State.Invalid == "" {
-		state = &StateFile{Path: store.State.Path, Raw: store.State.Raw, Root: store.State.Root.Clone()}
+		state = &StateFile{Path: store.State.Path, Raw: store.State.Raw, Info: store.State.Info, Root: store.State.Root.Clone()}
 	}
 	nowMs := d.now.UnixMilli()
 	var migs []Migration
@@ -321,34 +370,39 @@ func (d *run) applyCron() {
 			newState = nil
 		}
 	}
-	fail := func(err error) {
-		d.add(Finding{ID: "cron-migration-failed", Severity: SevError, Path: store.Path, Section: SectionCron,
-			Message: err.Error(), Fix: "nothing was changed in the store; fix the cause and run oc doctor --fix again"})
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	// Backups first: every file we are about to change.
+	// Backups first: the exact bytes the plan was made from, for every file
+	// about to change.
 	var backups []string
-	b, err := backupFile(store.Path, d.now)
+	undoBackups := func() {
+		for _, b := range backups {
+			_ = os.Remove(b)
+		}
+		r.Cron.Backups = nil
+	}
+	b, err := backupBytes(store.Path, store.Raw, store.Info, d.now)
 	if err != nil {
-		fail(err)
-		return
+		return err
 	}
 	backups = append(backups, b)
 	if newState != nil {
-		b, err := backupFile(state.Path, d.now)
+		b, err := backupBytes(state.Path, state.Raw, state.Info, d.now)
 		if err != nil {
-			fail(err)
-			return
+			undoBackups()
+			return err
 		}
 		backups = append(backups, b)
+	}
+	if err := casReplace(ctx, store.Path, newStore, sha256.Sum256(store.Raw), d.maxBytes()); err != nil {
+		undoBackups()
+		return err
 	}
 	for _, b := range backups {
 		r.Changes = append(r.Changes, Change{Action: "backup", Path: b})
 	}
 	r.Cron.Backups = backups
-	if err := writeFileAtomic(store.Path, newStore, 0o600); err != nil {
-		fail(err)
-		return
-	}
 	r.Changes = append(r.Changes, Change{Action: "write", Path: store.Path, Detail: fmt.Sprintf("%d job(s) migrated to isolated", len(migs))})
 	for _, i := range p.migrate {
 		r.Cron.Jobs[i].Migrated = true
@@ -356,10 +410,17 @@ func (d *run) applyCron() {
 		r.Findings[p.finding[i]].Fixed = true
 	}
 	if newState != nil {
-		if err := writeFileAtomic(state.Path, newState, 0o600); err != nil {
+		// Written even when ctx was cancelled meanwhile: jobs.json is done,
+		// and this write is as short.
+		err := casReplace(context.WithoutCancel(ctx), state.Path, newState, sha256.Sum256(state.Raw), d.maxBytes())
+		switch {
+		case errors.Is(err, ErrStoreChanged):
+			d.add(Finding{ID: "cron-state-changed", Severity: SevInfo, Path: state.Path, Section: SectionCron,
+				Message: "the state file changed while oc doctor worked (the gateway writes it), so the migrated jobs' updatedAtMs were not written there (jobs.json was migrated)", Fix: "nothing needed"})
+		case err != nil:
 			d.add(Finding{ID: "cron-state-write-failed", Severity: SevError, Path: state.Path, Section: SectionCron,
 				Message: err.Error() + " (jobs.json was migrated; only updatedAtMs in the state file is stale)", Fix: "nothing urgent: the gateway rewrites the state file"})
-		} else {
+		default:
 			r.Changes = append(r.Changes, Change{Action: "write", Path: state.Path, Detail: "updatedAtMs of the migrated jobs"})
 		}
 	}
@@ -367,16 +428,20 @@ func (d *run) applyCron() {
 	if state != nil {
 		mf.StateFile = state.Path
 	}
-	reportPath := filepath.Join(filepath.Dir(store.Path), "doctor-session-target-migration-"+jsonl.Stamp(d.now)+".json")
-	if exists(reportPath) {
-		reportPath = strings.TrimSuffix(reportPath, ".json") + fmt.Sprintf("-%d.json", os.Getpid())
-	}
-	if err := writeFileAtomic(reportPath, append(marshalIndent(mf), '\n'), 0o600); err != nil {
-		d.add(Finding{ID: "cron-report-write-failed", Severity: SevError, Path: reportPath, Section: SectionCron, Message: err.Error(), Fix: "the migration itself succeeded; the terminal report lists it"})
-		return
+	base := filepath.Join(filepath.Dir(store.Path), "doctor-session-target-migration-"+jsonl.Stamp(d.now))
+	reportPath, err := writeNewFile(func(n int) string {
+		if n == 1 {
+			return base + ".json"
+		}
+		return fmt.Sprintf("%s-%d.json", base, n)
+	}, append(marshalIndent(mf), '\n'), 0o600, store.Info)
+	if err != nil {
+		d.add(Finding{ID: "cron-report-write-failed", Severity: SevError, Path: base + ".json", Section: SectionCron, Message: err.Error(), Fix: "the migration itself succeeded; the terminal report lists it"})
+		return nil
 	}
 	r.Cron.MigrationReport = reportPath
 	r.Changes = append(r.Changes, Change{Action: "report", Path: reportPath})
+	return nil
 }
 
 // summarize builds the one status line per section.

@@ -8,6 +8,7 @@ package doctor
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,10 +39,17 @@ type Options struct {
 	Now      func() time.Time
 	// MaxStoreBytes caps each JSON document read (default DefaultMaxStoreBytes).
 	MaxStoreBytes int64
-	// GatewayLockDir is where OpenClaw keeps gateway.<hash>.lock (default GatewayLockDir(Env)).
-	GatewayLockDir string
+	// GatewayLockDir, when set, is the only folder searched for OpenClaw's
+	// gateway.<hash>.lock (tests). Otherwise GatewayLockDirs are, and when
+	// those are empty too, every uid's lock folder (GatewayLockDirs(Env)).
+	GatewayLockDir  string
+	GatewayLockDirs []string
 	// Transcripts are run in the Transcripts section (may be empty).
 	Transcripts []TranscriptCheck
+
+	// beforeFix runs between the checks and the fixes (tests: a lock or a
+	// store changing in between).
+	beforeFix func()
 }
 
 func (o Options) now() time.Time {
@@ -54,11 +62,23 @@ func (o Options) now() time.Time {
 // ErrStateDir is returned when the state dir is missing or not a directory.
 var ErrStateDir = errors.New("state directory")
 
+func (o Options) maxBytes() int64 {
+	if o.MaxStoreBytes > 0 {
+		return o.MaxStoreBytes
+	}
+	return DefaultMaxStoreBytes
+}
+
 // Run checks the state dir and, with Fix, applies the safe fixes. The error is
 // for runs that could not start (state dir missing); everything else is a
-// finding in the report.
-func Run(opts Options) (*Report, error) {
+// finding in the report. A cancelled ctx (SIGINT, SIGTERM) stops the run
+// between two steps: every file is then either untouched or complete, no
+// temp file is left, and Report.Interrupted says where it stopped.
+func Run(ctx context.Context, opts Options) (*Report, error) {
 	now := opts.now()
+	if abs, err := filepath.Abs(opts.StateDir); err == nil {
+		opts.StateDir = abs // a relative --state-dir, resolved before anything compares it
+	}
 	st, err := os.Stat(opts.StateDir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: %v", opts.StateDir, ErrStateDir, errors.Unwrap(err))
@@ -82,11 +102,13 @@ func Run(opts Options) (*Report, error) {
 	d.cfg = cfg
 
 	d.checkLayout()
-	lockDir := opts.GatewayLockDir
-	if lockDir == "" {
-		lockDir = GatewayLockDir(opts.Env)
+	lockDirs := opts.GatewayLockDirs
+	if opts.GatewayLockDir != "" {
+		lockDirs = []string{opts.GatewayLockDir}
+	} else if len(lockDirs) == 0 {
+		lockDirs = GatewayLockDirs(opts.Env)
 	}
-	r.Gateway = detectGateway(opts.StateDir, lockDir, opts.Env, now)
+	r.Gateway = detectGateway(opts.StateDir, lockDirs, opts.Env, now)
 	d.checkSessions()
 	d.checkLocksAndTemp()
 	if !r.Gateway.Running && d.liveSessionLock != nil {
@@ -103,6 +125,9 @@ func Run(opts Options) (*Report, error) {
 			Fix:     "stop the gateway (`openclaw gateway stop`) before `oc doctor --fix`, or pass --force"})
 	}
 	for _, check := range opts.Transcripts {
+		if ctx.Err() != nil {
+			break // the transcript scans are the long part of a check: stop before the next one
+		}
 		fs, err := check(opts.StateDir)
 		if err != nil {
 			d.add(Finding{ID: "transcript-check-failed", Severity: SevError, Path: opts.StateDir, Section: SectionTranscripts, Message: err.Error(), Fix: "run `oc repair --check` and `oc inspect` on the state dir"})
@@ -114,13 +139,20 @@ func Run(opts Options) (*Report, error) {
 			d.add(f)
 		}
 	}
+	cronMark := len(r.Findings)
 	d.checkCron()
 
-	if opts.Fix {
-		if r.Gateway.Running && !opts.Force && d.fixesPending() {
+	if ctx.Err() != nil {
+		r.Interrupted = "interrupted during the checks; nothing was written and the report is incomplete"
+	} else if opts.Fix {
+		switch {
+		case r.Gateway.Running && !opts.Force && d.fixesPending():
 			r.Refused = "refusing to write while the OpenClaw gateway is running: " + r.Gateway.Reason + " (stop it, or pass --force)"
-		} else {
-			d.applyFixes()
+		default:
+			if opts.beforeFix != nil {
+				opts.beforeFix()
+			}
+			d.applyFixes(ctx, cronMark)
 		}
 	}
 	for _, f := range r.Findings {
@@ -148,11 +180,21 @@ type run struct {
 	index           SessionIndex
 	liveSessionLock *jsonl.LockInfo
 	// pending fixes
-	staleLocks []int // finding indexes
-	tempFiles  []int
-	ocTemps    []int
-	cron       *cronPlan
+	staleLocks     []int // finding indexes
+	tempFiles      []int
+	ocTemps        []int
+	oldQuarantines []int
+	lockSnaps      map[int]lockSnap // stale lock finding -> what was judged
+	cron           *cronPlan
 }
+
+// lockSnap is a lock file as it was when judged stale: its inode and bytes.
+type lockSnap struct {
+	st  os.FileInfo
+	raw []byte
+}
+
+func (d *run) maxBytes() int64 { return d.opts.maxBytes() }
 
 func (d *run) add(f Finding) int {
 	d.r.Findings = append(d.r.Findings, f)
@@ -160,7 +202,7 @@ func (d *run) add(f Finding) int {
 }
 
 func (d *run) fixesPending() bool {
-	return len(d.staleLocks) > 0 || len(d.tempFiles) > 0 || len(d.ocTemps) > 0 || (d.cron != nil && len(d.cron.migrate) > 0)
+	return len(d.staleLocks) > 0 || len(d.tempFiles) > 0 || len(d.ocTemps) > 0 || len(d.oldQuarantines) > 0 || (d.cron != nil && len(d.cron.migrate) > 0)
 }
 
 // ------------------------------------------------------------ layout and era
@@ -223,6 +265,16 @@ func (d *run) checkSessions() {
 					Message: fmt.Sprintf("agent %s has %d transcript(s) but no sessions.json", agent, len(live)),
 					Fix:     "start the gateway once (OpenClaw rebuilds the index), or restore sessions.json from a backup"})
 			}
+			d.index.Add(agent, nil)
+			continue
+		}
+		var fe *FileError
+		if errors.As(err, &fe) && (fe.Kind == "not-regular" || fe.Kind == "too-deep") {
+			id, fix := "sessions-index-not-a-file", "replace it with the real sessions.json; a FIFO, socket or device is never a session index"
+			if fe.Kind == "too-deep" {
+				id, fix = "sessions-index-too-deep", "check the file by hand: oc doctor does not read JSON nested this deep"
+			}
+			d.add(Finding{ID: id, Severity: SevError, Path: idxPath, Section: SectionSessions, Message: err.Error(), Fix: fix})
 			d.index.Add(agent, nil)
 			continue
 		}
@@ -316,13 +368,22 @@ func (d *run) checkLocksAndTemp() {
 	sd := d.opts.StateDir
 	locks, _ := filepath.Glob(filepath.Join(sd, "agents", "*", "sessions", "*.lock"))
 	for _, l := range locks {
-		li, err := jsonl.InspectLock(l, d.now, 0)
+		raw, st, err := readRegular(l, maxLockBytes)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // released since the glob
+		}
+		if errors.Is(err, errNotRegular) {
+			d.add(Finding{ID: "lock-not-a-file", Severity: SevWarning, Path: l, Section: SectionLocks,
+				Message: "named like a session lock but is " + fileKind(st.Mode()) + ": oc does not open it",
+				Fix:     "remove it by hand if nothing uses it (doctor never removes what is not a lock file)"})
+			continue
+		}
+		var li *jsonl.LockInfo
 		if err != nil {
 			// OpenClaw reads a lock it cannot read as one without a payload.
-			li = jsonl.JudgeLock(l, nil, d.now, 0)
-		}
-		if li == nil {
-			continue // released since the glob
+			li = judgeLock(l, nil, d.now)
+		} else {
+			li = judgeLock(l, raw, d.now)
 		}
 		switch {
 		case li.Alive:
@@ -338,8 +399,14 @@ func (d *run) checkLocksAndTemp() {
 		default:
 			i := d.add(Finding{ID: "stale-session-lock", Severity: SevWarning, Path: l, Section: SectionLocks,
 				Message: "stale lock (" + strings.Join(li.StaleReasons, ", ") + ")" + pidNote(li.PID),
-				Fix:     "oc doctor --fix removes it (its owner is gone)", Fixable: true})
-			d.staleLocks = append(d.staleLocks, i)
+				Fix:     "oc doctor --fix removes it (its owner is gone)", Fixable: err == nil})
+			if err == nil {
+				d.staleLocks = append(d.staleLocks, i)
+				if d.lockSnaps == nil {
+					d.lockSnaps = map[int]lockSnap{}
+				}
+				d.lockSnaps[i] = lockSnap{st: st, raw: raw}
+			}
 		}
 	}
 	dirs := []string{sd, filepath.Join(sd, "cron")}
@@ -353,6 +420,10 @@ func (d *run) checkLocksAndTemp() {
 			}
 			if strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), jsonl.TempPrefix) {
 				d.ocTempFile(dir, e)
+				continue
+			}
+			if m := oldQuarantineName.FindStringSubmatch(e.Name()); m != nil && dir != sd && filepath.Base(dir) == "sessions" {
+				d.oldQuarantine(dir, e, m[1]+".rejected-"+m[2])
 				continue
 			}
 			m := tempName.FindStringSubmatch(e.Name())
@@ -381,6 +452,23 @@ func (d *run) checkLocksAndTemp() {
 				Fix:     "compare it with " + m[1] + " and remove it by hand (doctor never deletes data)"})
 		}
 	}
+}
+
+// oldQuarantineName is the quarantine name of oc before 2026-12
+// ("<transcript>.jsonl.rejected-<stamp>.jsonl"), which OpenClaw takes for a
+// live session; the current name drops the final ".jsonl".
+var oldQuarantineName = regexp.MustCompile(`^(.+\.jsonl)\.rejected-(\d{8}T\d{6}Z)\.jsonl$`)
+
+// oldQuarantine reports a quarantine file with the old name; --fix renames it.
+func (d *run) oldQuarantine(dir string, e fs.DirEntry, newName string) {
+	if !e.Type().IsRegular() {
+		return
+	}
+	p := filepath.Join(dir, e.Name())
+	i := d.add(Finding{ID: "quarantine-named-like-session", Severity: SevWarning, Path: p, Section: SectionLocks,
+		Message: "quarantine file of an earlier oc version named like a live transcript: OpenClaw 2026.5.6 counts every such *.jsonl as a session (its doctor offers to archive it, its disk-budget cleanup may delete it) and 2026.9.6's upgrade imports it as history",
+		Fix:     "oc doctor --fix renames it to " + newName + " (same content; oc repair --undo still finds it)", Fixable: true})
+	d.oldQuarantines = append(d.oldQuarantines, i)
 }
 
 // ocTempFileMinAge: an oc temp file younger than this may belong to a run in progress.
@@ -424,19 +512,29 @@ func listSome(items []string) string {
 
 // ------------------------------------------------------------ applying fixes
 
-func (d *run) applyFixes() {
-	for _, i := range d.staleLocks {
-		f := &d.r.Findings[i]
-		if err := os.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			f.Message += "; could not remove: " + err.Error()
-			continue
+// applyFixes applies the planned fixes, checking ctx before each one.
+// cronMark is where the cron findings begin: a store that changed since it
+// was read is planned again from what is on disk (up to three times).
+func (d *run) applyFixes(ctx context.Context, cronMark int) {
+	stopped := func(what string) bool {
+		if ctx.Err() == nil {
+			return false
 		}
-		f.Fixed = true
-		d.r.Changes = append(d.r.Changes, Change{Action: "remove", Path: f.Path, Detail: "stale session lock"})
+		d.r.Interrupted = "interrupted before " + what + "; every file is either untouched or complete"
+		return true
+	}
+	for _, i := range d.staleLocks {
+		if stopped("removing stale locks") {
+			return
+		}
+		d.removeStaleLock(i)
 	}
 	for _, i := range d.tempFiles {
+		if stopped("removing temp files") {
+			return
+		}
 		f := &d.r.Findings[i]
-		if st, err := os.Stat(f.Path); err != nil || st.Size() != 0 {
+		if st, err := os.Lstat(f.Path); err != nil || !st.Mode().IsRegular() || st.Size() != 0 {
 			continue // changed since the check: leave it
 		}
 		if err := os.Remove(f.Path); err != nil {
@@ -447,7 +545,13 @@ func (d *run) applyFixes() {
 		d.r.Changes = append(d.r.Changes, Change{Action: "remove", Path: f.Path, Detail: "empty leftover temp file"})
 	}
 	for _, i := range d.ocTemps {
+		if stopped("removing temp files") {
+			return
+		}
 		f := &d.r.Findings[i]
+		if st, err := os.Lstat(f.Path); err != nil || !st.Mode().IsRegular() || time.Since(st.ModTime()) < ocTempFileMinAge {
+			continue // gone, or written to since the check: a run in progress owns it
+		}
 		if err := os.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			f.Message += "; could not remove: " + err.Error()
 			continue
@@ -455,9 +559,87 @@ func (d *run) applyFixes() {
 		f.Fixed = true
 		d.r.Changes = append(d.r.Changes, Change{Action: "remove", Path: f.Path, Detail: "oc temp file"})
 	}
-	if d.cron != nil && len(d.cron.migrate) > 0 {
-		d.applyCron()
+	for _, i := range d.oldQuarantines {
+		if stopped("renaming quarantine files") {
+			return
+		}
+		f := &d.r.Findings[i]
+		m := oldQuarantineName.FindStringSubmatch(filepath.Base(f.Path))
+		to := filepath.Join(filepath.Dir(f.Path), m[1]+".rejected-"+m[2])
+		if err := renameNoReplace(f.Path, to); err != nil {
+			f.Message += "; not renamed: " + err.Error()
+			continue
+		}
+		_ = syncDir(filepath.Dir(f.Path))
+		f.Fixed = true
+		d.r.Changes = append(d.r.Changes, Change{Action: "rename", Path: to, Detail: "was " + filepath.Base(f.Path)})
 	}
+	for attempt := 1; d.cron != nil && len(d.cron.migrate) > 0; attempt++ {
+		if stopped("migrating cron jobs") {
+			return
+		}
+		err := d.applyCron(ctx)
+		switch {
+		case err == nil:
+			return
+		case errors.Is(err, ErrStoreChanged) && attempt < maxCronAttempts && ctx.Err() == nil:
+			// Another writer changed jobs.json: plan again from what it holds now.
+			d.r.Findings = d.r.Findings[:cronMark]
+			d.checkCron()
+			continue
+		case ctx.Err() != nil:
+			d.r.Interrupted = "interrupted before jobs.json was replaced: " + err.Error() + "; nothing of the migration was kept"
+		case errors.Is(err, ErrStoreChanged):
+			d.add(Finding{ID: "cron-migration-failed", Severity: SevError, Path: d.cron.store.Path, Section: SectionCron,
+				Message: fmt.Sprintf("%v (another writer, %d times in a row): nothing was changed in the store", err, attempt),
+				Fix:     "stop whatever writes the cron store (the gateway, `openclaw cron …`) and run oc doctor --fix again"})
+		default:
+			d.add(Finding{ID: "cron-migration-failed", Severity: SevError, Path: d.cron.store.Path, Section: SectionCron,
+				Message: err.Error(), Fix: "nothing was changed in the store; fix the cause and run oc doctor --fix again"})
+		}
+		return
+	}
+}
+
+// maxCronAttempts bounds re-planning when jobs.json keeps changing.
+const maxCronAttempts = 3
+
+// removeStaleLock removes the lock of finding i if it is still the stale
+// lock that was judged: same inode, same bytes, still stale. It is first
+// renamed to a private name, so that a new lock created at the same moment
+// by a live process is never the one removed (it is put back).
+func (d *run) removeStaleLock(i int) {
+	f := &d.r.Findings[i]
+	snap := d.lockSnaps[i]
+	raw, st, err := readRegular(f.Path, maxLockBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		f.Fixed = true // its owner or the gateway removed it meanwhile
+		return
+	}
+	if err != nil || !sameFile(st, snap.st) || string(raw) != string(snap.raw) || !judgeLock(f.Path, raw, d.now).Stale {
+		f.Message += "; not removed: the lock changed since it was judged stale (a new owner took it)"
+		return
+	}
+	aside := fmt.Sprintf("%s.oc-stale-%d", f.Path, os.Getpid())
+	if err := renameNoReplace(f.Path, aside); err != nil {
+		f.Message += "; could not remove: " + err.Error()
+		return
+	}
+	if moved, err := os.Lstat(aside); err != nil || !sameFile(moved, snap.st) {
+		// Replaced between the check and the rename: that lock is live, give it back.
+		if err := renameNoReplace(aside, f.Path); err != nil {
+			f.Message += "; a new lock taken at the same moment was moved to " + aside + " and could not be put back: " + err.Error()
+			return
+		}
+		f.Message += "; not removed: a new lock replaced it"
+		return
+	}
+	if err := os.Remove(aside); err != nil {
+		f.Message += "; could not remove: " + err.Error()
+		return
+	}
+	f.Fixed = true
+	d.r.Changes = append(d.r.Changes, Change{Action: "remove", Path: f.Path, Detail: "stale session lock"})
 }
 
 func marshalIndent(v any) []byte {

@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"context"
 	"crypto/sha256"
 	"io/fs"
 	"os"
@@ -63,7 +64,7 @@ func checksums(t testing.TB, dir string) map[string][32]byte {
 
 func runDoctor(t testing.TB, dir string, fix bool) *Report {
 	t.Helper()
-	r, err := Run(Options{StateDir: dir, Fix: fix, Now: func() time.Time { return fixedNow }, GatewayLockDir: filepath.Join(dir, "no-gateway-locks"), Env: func(string) string { return "" }})
+	r, err := Run(context.Background(), Options{StateDir: dir, Fix: fix, Now: func() time.Time { return fixedNow }, GatewayLockDir: filepath.Join(dir, "no-gateway-locks"), Env: func(string) string { return "" }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -61,7 +62,7 @@ func TestDamagedStores(t *testing.T) {
 		{"job without id", []byte(`{"version":1,"jobs":[` + strings.Replace(fmt.Sprintf(elsewhereJob, "a"), `"id":"a",`, "", 1) + `]}`), "cron-job-without-id"},
 		{"duplicate ids", []byte(`{"version":1,"jobs":[` + fmt.Sprintf(elsewhereJob, "a") + `,` + fmt.Sprintf(elsewhereJob, "a") + `]}`), "cron-duplicate-job-id"},
 		{"50 MB store", big, "cron-store-too-large"},
-		{"deep nesting", []byte(strings.Repeat("[", 100000)), "cron-store-invalid-json"},
+		{"deep nesting (unterminated)", []byte(strings.Repeat("[", 100000)), "cron-store-too-deep"},
 		{"binary garbage", []byte("\x00\xff\xfe{\"jobs\""), "cron-store-invalid-json"},
 	}
 	for _, c := range cases {
@@ -142,7 +143,7 @@ func TestUnreadableSessionsIndexIsAFinding(t *testing.T) {
 }
 
 func TestMissingStateDirIsAnError(t *testing.T) {
-	_, err := Run(Options{StateDir: filepath.Join(t.TempDir(), "nope")})
+	_, err := Run(context.Background(), Options{StateDir: filepath.Join(t.TempDir(), "nope")})
 	if err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Fatalf("err = %v", err)
 	}
@@ -160,7 +161,7 @@ func TestGatewayRunningRefusesFix(t *testing.T) {
 	}
 	before := sha256Of(t, store)
 	opts := Options{StateDir: sd, Fix: true, GatewayLockDir: lockDir, Now: func() time.Time { return fixedNow }}
-	r, err := Run(opts)
+	r, err := Run(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,12 +173,12 @@ func TestGatewayRunningRefusesFix(t *testing.T) {
 	}
 	// A dead owner is not a running gateway.
 	_ = os.WriteFile(lock, []byte(`{"pid":999999999,"createdAt":"2026-01-01T00:00:00Z","configPath":"x"}`), 0o600)
-	if r, _ := Run(Options{StateDir: sd, GatewayLockDir: lockDir}); r.Gateway.Running {
+	if r, _ := Run(context.Background(), Options{StateDir: sd, GatewayLockDir: lockDir}); r.Gateway.Running {
 		t.Error("dead pid counted as running")
 	}
 	_ = os.WriteFile(lock, []byte(payload), 0o600)
 	opts.Force = true
-	r, _ = Run(opts)
+	r, _ = Run(context.Background(), opts)
 	if r.Refused != "" || !r.Cron.Jobs[0].Migrated {
 		t.Fatalf("--force: refused %q migrated %v", r.Refused, r.Cron.Jobs[0].Migrated)
 	}

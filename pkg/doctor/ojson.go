@@ -209,13 +209,18 @@ func Equal(a, b *Value) bool {
 
 // ---------------------------------------------------------------- parsing
 
-// MaxDepth bounds nesting so hostile input cannot exhaust the stack.
-const MaxDepth = 512
+// MaxDepth bounds nesting so hostile input cannot exhaust the stack. It lies
+// above the depth at which OpenClaw 2026.5.6's cron loader itself fails
+// (OpenClawCronFailsDepth), so every store OpenClaw can load is read.
+const MaxDepth = 10000
 
 // SyntaxError locates a parse failure.
 type SyntaxError struct {
 	Line, Col int
 	Msg       string
+	// TooDeep: the document nests containers deeper than MaxDepth (it may be
+	// valid JSON; the parser stopped reading it).
+	TooDeep bool
 }
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
@@ -224,6 +229,9 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e
 type ParseResult struct {
 	JSON5         bool     // a JSON5 extension was needed
 	DuplicateKeys []string // keys that appeared twice in one object (last wins, first position)
+	// Depth is the deepest nesting of objects and arrays (a bare scalar: 0,
+	// {"a":[1]}: 2).
+	Depth int
 }
 
 // Parse reads one JSON or JSON5 document. Invalid UTF-8 bytes read as U+FFFD,
@@ -247,9 +255,9 @@ func Parse(data []byte) (*Value, ParseResult, error) {
 		}
 	}
 	if err != nil {
-		return nil, ParseResult{}, err
+		return nil, ParseResult{Depth: p.depth}, err
 	}
-	return v, ParseResult{JSON5: p.json5, DuplicateKeys: p.dups}, nil
+	return v, ParseResult{JSON5: p.json5, DuplicateKeys: p.dups, Depth: p.depth}, nil
 }
 
 type parser struct {
@@ -258,6 +266,7 @@ type parser struct {
 	json5 bool
 	dups  []string
 	err   error
+	depth int // deepest container nesting seen
 }
 
 func (p *parser) errorf(format string, args ...any) error {
@@ -324,8 +333,13 @@ func (p *parser) value(depth int) (*Value, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
-	if depth > MaxDepth {
-		return nil, p.errorf("nesting deeper than %d levels", MaxDepth)
+	if depth >= MaxDepth && p.pos < len(p.src) && (p.src[p.pos] == '{' || p.src[p.pos] == '[') {
+		err := p.errorf("nesting deeper than %d levels", MaxDepth)
+		if se, ok := err.(*SyntaxError); ok {
+			se.TooDeep = true
+		}
+		p.depth = max(p.depth, depth+1)
+		return nil, err
 	}
 	if p.pos >= len(p.src) {
 		return nil, p.errorf("unexpected end of input")
@@ -392,6 +406,7 @@ func (p *parser) ident() string {
 
 func (p *parser) object(depth int) (*Value, error) {
 	p.pos++ // {
+	p.depth = max(p.depth, depth+1)
 	obj := &Value{Kind: Object, Members: []Member{}}
 	var seen map[string]int
 	for {
@@ -463,6 +478,7 @@ func (p *parser) object(depth int) (*Value, error) {
 
 func (p *parser) array(depth int) (*Value, error) {
 	p.pos++ // [
+	p.depth = max(p.depth, depth+1)
 	arr := &Value{Kind: Array, Items: []*Value{}}
 	for {
 		p.skipSpace()

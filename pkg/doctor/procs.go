@@ -4,17 +4,21 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
-// Locks are read and judged by pkg/jsonl (OpenClaw's session-write-lock
-// rules: missing-pid, dead-pid, recycled-pid, invalid-createdAt, too-old);
-// only where OpenClaw keeps the gateway's lock is doctor's own business.
+// Locks are judged by pkg/jsonl (OpenClaw's session-write-lock rules:
+// missing-pid, dead-pid, recycled-pid, invalid-createdAt, too-old); where
+// OpenClaw keeps the gateway's lock, and reading locks without blocking, are
+// doctor's own business.
 
 // GatewayStatus says whether an OpenClaw gateway owns this state dir now.
 type GatewayStatus struct {
@@ -24,9 +28,13 @@ type GatewayStatus struct {
 	Reason  string `json:"reason,omitempty"`
 }
 
-// GatewayLockDir is OpenClaw's resolveGatewayLockDir: $TMPDIR/openclaw-<uid>,
-// $TMPDIR read through env (nil or unset: os.TempDir()).
+// GatewayLockDir is OpenClaw's resolveGatewayLockDir for the calling user:
+// $TMPDIR/openclaw-<uid>, $TMPDIR read through env (nil or unset: os.TempDir()).
 func GatewayLockDir(env func(string) string) string {
+	return filepath.Join(tempBase(env), fmt.Sprintf("openclaw-%d", os.Getuid()))
+}
+
+func tempBase(env func(string) string) string {
 	tmp := ""
 	if env != nil {
 		tmp = env("TMPDIR")
@@ -34,7 +42,28 @@ func GatewayLockDir(env func(string) string) string {
 	if tmp == "" {
 		tmp = os.TempDir()
 	}
-	return filepath.Join(tmp, fmt.Sprintf("openclaw-%d", os.Getuid()))
+	return tmp
+}
+
+// GatewayLockDirs are the gateway lock folders of every user that exist:
+// openclaw-<uid> (and "openclaw", OpenClaw's name where there is no uid) in
+// $TMPDIR and in /tmp. The gateway runs as its user, so `sudo oc doctor`
+// must look in that user's folder, not root's.
+func GatewayLockDirs(env func(string) string) []string {
+	var out []string
+	for _, base := range []string{tempBase(env), "/tmp"} {
+		matches, _ := filepath.Glob(filepath.Join(base, "openclaw-*"))
+		matches = append(matches, filepath.Join(base, "openclaw"))
+		for _, m := range matches {
+			if st, err := os.Stat(m); err != nil || !st.IsDir() {
+				continue
+			}
+			if !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
 }
 
 // gatewayConfigPath is the config path OpenClaw hashes into the lock name.
@@ -53,29 +82,97 @@ func gatewayConfigPath(stateDir string, env func(string) string) string {
 	return filepath.Join(stateDir, "openclaw.json")
 }
 
-// detectGateway looks for a live gateway of this state dir: the lock file
-// gateway.<sha256(configPath)[:8]>.lock in lockDir (or any gateway lock whose
-// configPath lies in stateDir), owned by a live process.
-func detectGateway(stateDir, lockDir string, env func(string) string, now time.Time) GatewayStatus {
-	want := "gateway." + hash8(gatewayConfigPath(stateDir, env)) + ".lock"
-	matches, _ := filepath.Glob(filepath.Join(lockDir, "gateway.*.lock"))
-	absState, _ := filepath.Abs(stateDir)
-	for _, m := range matches {
-		li, err := jsonl.InspectLock(m, now, 0)
-		if err != nil || li == nil {
-			continue // unreadable, or released since the glob: no live owner to name
-		}
-		mine := filepath.Base(m) == want
-		if !mine && li.ConfigPath != "" {
-			if abs, err := filepath.Abs(filepath.Dir(li.ConfigPath)); err == nil && abs == absState {
-				mine = true
+// realPath is path made absolute with every symlink resolved (as far as it
+// exists).
+func realPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// detectGateway looks for a live gateway of this state dir in every lock
+// folder: the lock gateway.<sha256(configPath)[:8]>.lock for the config path
+// as given or resolved, or any gateway lock whose configPath lies in the
+// state dir, compared by real path (a symlinked state dir is the same dir).
+func detectGateway(stateDir string, lockDirs []string, env func(string) string, now time.Time) GatewayStatus {
+	realState := realPath(stateDir)
+	want := map[string]bool{}
+	for _, sd := range []string{stateDir, realState} {
+		cp := gatewayConfigPath(sd, env)
+		want["gateway."+hash8(cp)+".lock"] = true
+		want["gateway."+hash8(realPath(cp))+".lock"] = true
+	}
+	for _, dir := range lockDirs {
+		matches, _ := filepath.Glob(filepath.Join(dir, "gateway.*.lock"))
+		for _, m := range matches {
+			raw, _, err := readRegular(m, maxLockBytes)
+			if err != nil {
+				continue // unreadable, not a file, or released since the glob: no live owner to name
 			}
-		}
-		if mine && li.Alive {
-			return GatewayStatus{Running: true, PID: li.PID, Lock: m, Reason: fmt.Sprintf("gateway lock %s is held by live process %d", m, li.PID)}
+			li := judgeLock(m, raw, now)
+			mine := want[filepath.Base(m)]
+			if !mine && li.ConfigPath != "" && filepath.IsAbs(li.ConfigPath) {
+				mine = realPath(filepath.Dir(li.ConfigPath)) == realState
+			}
+			if mine && li.Alive {
+				return GatewayStatus{Running: true, PID: li.PID, Lock: m,
+					Reason: fmt.Sprintf("gateway lock %s is held by live process %d%s", m, li.PID, processNote(li.PID))}
+			}
 		}
 	}
 	return GatewayStatus{}
+}
+
+// processNote names a live process for messages: " (node, uid 1000)".
+func processNote(pid int) string {
+	var parts []string
+	if comm, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm"); err == nil {
+		if c := strings.TrimSpace(string(comm)); c != "" {
+			parts = append(parts, safeText(c))
+		}
+	}
+	if st, err := os.Stat("/proc/" + strconv.Itoa(pid)); err == nil {
+		if uid, _, ok := owner(st); ok {
+			parts = append(parts, "uid "+strconv.Itoa(uid))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// safeText keeps printable characters only (a process name is not trusted).
+func safeText(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return '?'
+		}
+		return r
+	}, s)
+}
+
+// judgeLock is jsonl.JudgeLock with OpenClaw's isValidPid: a pid that is not
+// a positive 32-bit integer is never a live process (Node's process.kill
+// rejects it; kill(2) would see it truncated, e.g. 2^32+1 as init).
+func judgeLock(lockPath string, raw []byte, now time.Time) *jsonl.LockInfo {
+	li := jsonl.JudgeLock(lockPath, raw, now, 0)
+	if li.PID > math.MaxInt32 {
+		li.Alive = false
+		reasons := []string{"dead-pid"}
+		for _, r := range li.StaleReasons {
+			if r != "dead-pid" && r != "recycled-pid" {
+				reasons = append(reasons, r)
+			}
+		}
+		li.StaleReasons = reasons
+		li.Stale = true
+	}
+	return li
 }
 
 // hash8 is the first 8 hex digits of sha256(s): the gateway lock name's hash.

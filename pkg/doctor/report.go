@@ -45,6 +45,8 @@ type Report struct {
 	Checks   []CheckSummary `json:"checks"`
 	// Refused is why --fix did not write (gateway running), "" otherwise.
 	Refused string `json:"refused,omitempty"`
+	// Interrupted says where a cancelled --fix stopped (SIGINT, SIGTERM).
+	Interrupted string `json:"interrupted,omitempty"`
 	// NeedsFix counts warnings and errors not fixed by this run.
 	Remaining int `json:"remaining"`
 }
@@ -58,7 +60,7 @@ type CheckSummary struct {
 
 // Change is one file doctor wrote, removed or backed up.
 type Change struct {
-	Action string `json:"action"` // "write", "backup", "remove", "report"
+	Action string `json:"action"` // "write", "backup", "remove", "rename", "report"
 	Path   string `json:"path"`
 	Detail string `json:"detail,omitempty"`
 }

@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -106,11 +107,11 @@ func TestGatewayLockRecycledPid(t *testing.T) {
 		}
 	}
 	write(start)
-	if r, _ := Run(Options{StateDir: sd, GatewayLockDir: lockDir}); !r.Gateway.Running {
+	if r, _ := Run(context.Background(), Options{StateDir: sd, GatewayLockDir: lockDir}); !r.Gateway.Running {
 		t.Error("live gateway with matching startTime not detected")
 	}
 	write(start + 1)
-	if r, _ := Run(Options{StateDir: sd, GatewayLockDir: lockDir}); r.Gateway.Running {
+	if r, _ := Run(context.Background(), Options{StateDir: sd, GatewayLockDir: lockDir}); r.Gateway.Running {
 		t.Error("recycled pid counted as a running gateway")
 	}
 }

@@ -3,7 +3,6 @@ package doctor
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -20,6 +19,7 @@ const DefaultMaxStoreBytes = 32 << 20
 type CronStore struct {
 	Path  string
 	Raw   []byte
+	Info  os.FileInfo // stat of the file Raw was read from
 	Root  *Value
 	Parse ParseResult
 	// Jobs are the object entries of the "jobs" array, in order; JobIndex
@@ -37,6 +37,7 @@ type CronStore struct {
 type StateFile struct {
 	Path  string
 	Raw   []byte
+	Info  os.FileInfo
 	Root  *Value
 	Parse ParseResult
 	// Invalid says why OpenClaw would ignore the file ("" when it is used).
@@ -64,7 +65,7 @@ func StatePathFor(storePath string) string {
 type FileError struct {
 	Path      string
 	Line, Col int
-	Kind      string // "directory", "too-large", "unreadable", "syntax"
+	Kind      string // "directory", "not-regular", "too-large", "too-deep", "unreadable", "syntax"
 	Err       error
 }
 
@@ -77,59 +78,73 @@ func (e *FileError) Error() string {
 
 func (e *FileError) Unwrap() error { return e.Err }
 
-// readDoc reads and parses one JSON/JSON5 document with a size cap.
-// A missing file gives (nil, nil, ParseResult{}, fs.ErrNotExist).
+// readDoc reads and parses one JSON/JSON5 document with a size cap. Only a
+// regular file is opened (a FIFO named jobs.json would block a plain open
+// forever). A missing file gives (nil, nil, ParseResult{}, fs.ErrNotExist).
 func readDoc(path string, maxBytes int64) ([]byte, *Value, ParseResult, error) {
+	raw, _, v, res, err := readDocInfo(path, maxBytes)
+	return raw, v, res, err
+}
+
+// readDocInfo is readDoc that also returns the file's stat, taken on the
+// descriptor the bytes were read from.
+func readDocInfo(path string, maxBytes int64) ([]byte, os.FileInfo, *Value, ParseResult, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxStoreBytes
 	}
 	st, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, ParseResult{}, err
+			return nil, nil, nil, ParseResult{}, err
 		}
-		return nil, nil, ParseResult{}, &FileError{Path: path, Kind: "unreadable", Err: err}
+		return nil, nil, nil, ParseResult{}, &FileError{Path: path, Kind: "unreadable", Err: err}
 	}
 	if st.IsDir() {
-		return nil, nil, ParseResult{}, &FileError{Path: path, Kind: "directory", Err: errors.New("is a directory, not a JSON file")}
+		return nil, st, nil, ParseResult{}, &FileError{Path: path, Kind: "directory", Err: errors.New("is a directory, not a JSON file")}
+	}
+	if !st.Mode().IsRegular() {
+		return nil, st, nil, ParseResult{}, &FileError{Path: path, Kind: "not-regular", Err: fmt.Errorf("is %s, not a JSON file: not opened", fileKind(st.Mode()))}
 	}
 	if st.Size() > maxBytes {
-		return nil, nil, ParseResult{}, &FileError{Path: path, Kind: "too-large", Err: fmt.Errorf("%d bytes, more than the %d bytes doctor reads", st.Size(), maxBytes)}
+		return nil, st, nil, ParseResult{}, &FileError{Path: path, Kind: "too-large", Err: fmt.Errorf("%d bytes, more than the %d bytes doctor reads", st.Size(), maxBytes)}
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, ParseResult{}, &FileError{Path: path, Kind: "unreadable", Err: err}
-	}
-	defer f.Close()
-	raw, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
-	if err != nil {
-		return nil, nil, ParseResult{}, &FileError{Path: path, Kind: "unreadable", Err: err}
-	}
-	if int64(len(raw)) > maxBytes {
-		return nil, nil, ParseResult{}, &FileError{Path: path, Kind: "too-large", Err: fmt.Errorf("more than the %d bytes doctor reads", maxBytes)}
+	raw, st, err := readRegular(path, maxBytes)
+	switch {
+	case errors.Is(err, errNotRegular):
+		return nil, st, nil, ParseResult{}, &FileError{Path: path, Kind: "not-regular", Err: fmt.Errorf("is %s, not a JSON file: not read", fileKind(st.Mode()))}
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil, nil, ParseResult{}, err
+	case err != nil && st != nil && st.Size() > maxBytes:
+		return nil, st, nil, ParseResult{}, &FileError{Path: path, Kind: "too-large", Err: err}
+	case err != nil:
+		return nil, st, nil, ParseResult{}, &FileError{Path: path, Kind: "unreadable", Err: err}
 	}
 	v, res, err := Parse(raw)
 	if err != nil {
 		var se *SyntaxError
 		if errors.As(err, &se) {
-			return raw, nil, res, &FileError{Path: path, Line: se.Line, Col: se.Col, Kind: "syntax", Err: errors.New(se.Msg)}
+			kind := "syntax"
+			if se.TooDeep {
+				kind = "too-deep"
+			}
+			return raw, st, nil, res, &FileError{Path: path, Line: se.Line, Col: se.Col, Kind: kind, Err: errors.New(se.Msg)}
 		}
-		return raw, nil, res, &FileError{Path: path, Kind: "syntax", Err: err}
+		return raw, st, nil, res, &FileError{Path: path, Kind: "syntax", Err: err}
 	}
-	return raw, v, res, nil
+	return raw, st, v, res, nil
 }
 
 // LoadCronStore reads jobs.json and its sidecar. A missing store gives
 // (nil, nil). Errors are *FileError.
 func LoadCronStore(path string, maxBytes int64) (*CronStore, error) {
-	raw, root, res, err := readDoc(path, maxBytes)
+	raw, info, root, res, err := readDocInfo(path, maxBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	s := &CronStore{Path: path, Raw: raw, Root: root, Parse: res}
+	s := &CronStore{Path: path, Raw: raw, Info: info, Root: root, Parse: res}
 	switch {
 	case root.Kind != Object:
 		s.Shape = append(s.Shape, fmt.Sprintf("the document is a JSON %s, not an object: OpenClaw finds no jobs in it", root.Kind))
@@ -148,13 +163,13 @@ func LoadCronStore(path string, maxBytes int64) (*CronStore, error) {
 		}
 	}
 	statePath := StatePathFor(path)
-	sraw, sroot, sres, serr := readDoc(statePath, maxBytes)
+	sraw, sinfo, sroot, sres, serr := readDocInfo(statePath, maxBytes)
 	switch {
 	case errors.Is(serr, fs.ErrNotExist):
 	case serr != nil:
-		s.State = &StateFile{Path: statePath, Raw: sraw, Invalid: serr.Error()}
+		s.State = &StateFile{Path: statePath, Raw: sraw, Info: sinfo, Invalid: serr.Error()}
 	default:
-		st := &StateFile{Path: statePath, Raw: sraw, Root: sroot, Parse: sres}
+		st := &StateFile{Path: statePath, Raw: sraw, Info: sinfo, Root: sroot, Parse: sres}
 		if sroot.Kind != Object {
 			st.Invalid = "not a JSON object"
 		} else if v := sroot.Get("version"); v == nil || v.Kind != Number || v.Num != 1 {

@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 
@@ -22,6 +23,17 @@ func liveTranscripts(stateDir string) []transcript.File {
 	return files
 }
 
+// specialFile says what a transcript path is when it is not a regular file
+// ("a FIFO"…), "" for a regular file. Such a file is never opened: reading a
+// FIFO blocks until someone writes to it.
+func specialFile(path string) string {
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().IsRegular() {
+		return ""
+	}
+	return fileKind(st.Mode())
+}
+
 // RepairCheck reports each live transcript that `oc repair --check` (the
 // default rule set) would change or flag.
 func RepairCheck(stateDir string) ([]Finding, error) {
@@ -29,6 +41,11 @@ func RepairCheck(stateDir string) ([]Finding, error) {
 	per := make([]*Finding, len(files))
 	parallel.Each(len(files), 0, func(i int) {
 		f := files[i]
+		if kind := specialFile(f.Path); kind != "" {
+			per[i] = &Finding{ID: "transcript-not-a-file", Severity: SevWarning, Path: f.Path, Section: SectionTranscripts,
+				Message: "named like a transcript but is " + kind + ": not opened", Fix: "remove it by hand if nothing uses it"}
+			return
+		}
 		p, err := repair.PlanFile(f.Path, repair.Options{})
 		if err != nil {
 			per[i] = &Finding{ID: "transcript-unreadable", Severity: SevError, Path: f.Path, Section: SectionTranscripts,
@@ -66,6 +83,9 @@ func OwnershipCheck(stateDir string) ([]Finding, error) {
 	per := make([]*Finding, len(files))
 	parallel.Each(len(files), 0, func(i int) {
 		f := files[i]
+		if specialFile(f.Path) != "" {
+			return // RepairCheck reports it
+		}
 		s, err := transcript.AnalyzeFile(f, nil)
 		if err != nil {
 			return // RepairCheck reports unreadable files
