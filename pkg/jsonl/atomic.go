@@ -210,8 +210,25 @@ func WriteExcl(fsys FS, path string, mode os.FileMode, write func(w io.Writer) e
 	return fsys.SyncDir(filepath.Dir(path))
 }
 
+// isTempOf reports whether name is one of oc's temporary files for the file
+// base: ".<base>.oc-tmp-*" (the replacement), ".<base>.rejected-<stamp>.oc-tmp-*"
+// (a quarantine file) or ".<base>.bak-oc-<stamp>[...].oc-tmp-*" (a backup or
+// its manifest).
+func isTempOf(name, base string) bool {
+	rest, ok := strings.CutPrefix(name, "."+base)
+	if !ok {
+		return false
+	}
+	i := strings.Index(rest, TempPrefix)
+	if i < 0 {
+		return false
+	}
+	mid := rest[:i]
+	return mid == "" || strings.HasPrefix(mid, ".rejected-") || strings.HasPrefix(mid, BackupInfix)
+}
+
 // RemoveStaleTemps removes temporary files an interrupted oc run left beside
-// path (".<base>.oc-tmp-*") that are older than minAge, and returns their names.
+// path (see isTempOf) that are older than minAge, and returns their names.
 func RemoveStaleTemps(path string, minAge time.Duration, now time.Time) []string {
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -222,9 +239,8 @@ func RemoveStaleTemps(path string, minAge time.Duration, now time.Time) []string
 		return nil
 	}
 	var removed []string
-	prefix := "." + base + TempPrefix
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), prefix) {
+		if !isTempOf(e.Name(), base) {
 			continue
 		}
 		info, err := e.Info()
