@@ -622,4 +622,3 @@ func checkMatrixCase(t *testing.T, name, file string, orig []byte) bool {
 	}
 	return true
 }
-
