@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -219,4 +220,33 @@ func TestRepairUndoRefusesAppendedThenForce(t *testing.T) {
 	assert.Equal(t, orig, got)
 	code, _, _ = runOC(t, false, nil, "repair", "--force", damaged)
 	assert.Equal(t, cli.ExitUsage, code, "--force without --undo")
+}
+
+// A FIFO named like a transcript (or like its lock) never hangs repair
+// --check, --dry-run, repair or inspect: exit 3, naming the file.
+func TestFIFOsNeverHangCommands(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	for _, args := range [][]string{
+		{"repair", "--check", fifo}, {"repair", "--dry-run", fifo}, {"repair", fifo}, {"inspect", fifo},
+		{"repair", "--check", dir}, {"inspect", dir},
+	} {
+		type res struct {
+			code   int
+			errOut string
+		}
+		ch := make(chan res, 1)
+		go func() {
+			code, _, errOut := runOC(t, false, nil, args...)
+			ch <- res{code, errOut}
+		}()
+		select {
+		case r := <-ch:
+			assert.Equal(t, cli.ExitIncomplete, r.code, "%v", args)
+			assert.Contains(t, r.errOut, "not a regular file", "%v", args)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("oc %v hung on a FIFO", args)
+		}
+	}
 }
