@@ -678,7 +678,7 @@ func (pl *planner) finish() {
 	p := pl.plan
 	if pl.first == nil {
 		p.Skipped = SkipEmpty
-	} else if pl.headerIssue && !pl.transcript && pl.set == RuleSetAll {
+	} else if pl.headerIssue && !pl.transcript {
 		// Nothing says this is a transcript: leave it exactly as it is.
 		p.Skipped = SkipNotTranscript
 		pl.editAt = map[int64]*edit{}

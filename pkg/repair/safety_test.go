@@ -51,6 +51,9 @@ func TestNotATranscriptIsNeverWritten(t *testing.T) {
 		p, err := PlanFile(src, Options{}) // read in place
 		require.NoError(t, err)
 		assert.Equal(t, SkipNotTranscript, p.Skipped, filepath.Base(src))
+		p56, err := PlanFile(src, Options{Rules: RuleSetOpenClaw})
+		require.NoError(t, err)
+		assert.Equal(t, SkipNotTranscript, p56.Skipped, "%s: with the 2026.5.6 rules too", filepath.Base(src))
 		assert.False(t, p.Changed(), filepath.Base(src))
 		assert.False(t, p.NeedsAttention(), "%s: not a transcript is not a finding of --check", filepath.Base(src))
 
