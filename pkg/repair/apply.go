@@ -341,8 +341,8 @@ func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileRepo
 		return nil, err
 	}
 	rep := ReportOf(plan, false)
-	if n := jsonl.Nlink(st); n > 1 {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("hard-linked: this file has %d names; a repair replaces only %s, the other name(s) keep the old content", n, path))
+	if w := hardLinkWarning(path, st); w != "" {
+		rep.Warnings = append(rep.Warnings, w)
 	}
 	if !plan.Changed() {
 		return rep, nil
@@ -529,6 +529,14 @@ func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileRepo
 	rep.Quarantine = quarantine
 	rep.Manifest = manifest
 	return rep, err
+}
+
+// hardLinkWarning says that a file with several names is repaired under one.
+func hardLinkWarning(path string, st os.FileInfo) string {
+	if n := jsonl.Nlink(st); n > 1 {
+		return fmt.Sprintf("hard-linked: this file has %d names; a repair replaces only %s, the other name(s) keep the old content", n, path)
+	}
+	return ""
 }
 
 // chownFileLike gives f the owner of st when oc runs as root (a file oc makes

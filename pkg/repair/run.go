@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/parallel"
@@ -102,7 +103,13 @@ func runOne(path string, opts RunOptions) (rep *FileReport) {
 		if err != nil {
 			return &FileReport{Path: path, Rules: map[string]int{}, Lines: map[string][]int64{}, Error: firstLine(err.Error())}
 		}
-		return notTranscript(ReportOf(p, false), path, opts)
+		rep := ReportOf(p, false)
+		if st, err := os.Stat(path); err == nil && p.Changed() {
+			if w := hardLinkWarning(path, st); w != "" {
+				rep.Warnings = append(rep.Warnings, w)
+			}
+		}
+		return notTranscript(rep, path, opts)
 	}
 	rep, err := ApplyFile(path, opts.ApplyOptions)
 	if rep == nil {

@@ -328,6 +328,8 @@ func TestHardLinkWarning(t *testing.T) {
 	file := filepath.Join(dir, "s1.jsonl")
 	require.NoError(t, os.WriteFile(file, []byte(smallDamaged), 0o640))
 	require.NoError(t, os.Link(file, filepath.Join(dir, "other-name")))
+	check := Run([]string{file}, RunOptions{ReadOnly: true})
+	require.Len(t, check.Files[0].Warnings, 1, "--check warns too")
 	rep, err := ApplyFile(file, ApplyOptions{})
 	require.NoError(t, err)
 	require.Len(t, rep.Warnings, 1)
