@@ -206,6 +206,17 @@ func TestUndoLegacyRepair(t *testing.T) {
 		_, err := Undo(file, ApplyOptions{Force: true})
 		require.ErrorIs(t, err, ErrBackupDamaged)
 	})
+	t.Run("another file's backup refused", func(t *testing.T) {
+		_, file, backup, _ := setup(t)
+		// the same name in a shared backup dir: B's original, stamped later
+		other := strings.Replace(smallDamaged, `"id":"s1"`, `"id":"s2"`, 1)
+		otherBackup := strings.Replace(backup, "20260101T000000Z", "20260101T000009Z", 1)
+		require.NoError(t, os.WriteFile(otherBackup, []byte(other), 0o640))
+		require.NoError(t, os.WriteFile(LegacyQuarantinePath(file, "", "20260101T000009Z"), nil, 0o640))
+		_, err := Undo(file, ApplyOptions{})
+		require.ErrorIs(t, err, ErrChangedSinceRepair)
+		assert.Contains(t, err.Error(), "another file's")
+	})
 	t.Run("appended refused", func(t *testing.T) {
 		_, file, _, _ := setup(t)
 		f, _ := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)

@@ -170,6 +170,11 @@ func Undo(path string, opts ApplyOptions) (*UndoReport, error) {
 			c, checked := checkLegacyFile(real, opts.BackupDir, cand.backup, cur)
 			rep.Checked = append(rep.Checked, checked...)
 			changed = c
+			if changed == "" {
+				c, checked := checkLegacyOwner(real, opts.BackupDir, cand.backup)
+				rep.Checked = append(rep.Checked, checked...)
+				changed = c
+			}
 		}
 	} else {
 		changed = "the file was deleted since the repair"
@@ -410,6 +415,56 @@ func checkLegacyFile(real, dir, backup string, cur os.FileInfo) (changed string,
 		return fmt.Sprintf("modified at %s, after the repair (legacy backup without digest; judged by %s)", cur.ModTime().UTC().Format(time.RFC3339), what), checked
 	}
 	return "", append(checked, "legacy: file not modified after "+what)
+}
+
+// headLines returns up to n first lines of a (possibly compressed) file.
+func headLines(path string, n int) ([][]byte, error) {
+	src, err := jsonl.Open(path, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	rd := jsonl.NewReader(src)
+	var out [][]byte
+	for len(out) < n {
+		ln, err := rd.Next()
+		if err != nil {
+			break
+		}
+		out = append(out, append([]byte(nil), ln.Data...))
+	}
+	return out, nil
+}
+
+// checkLegacyOwner tells, for a legacy backup (no manifest names its file),
+// whether it is this file's: a repair keeps the first line, or quarantines it
+// (line 1 in the quarantine file), or inserts a header before it. A backup
+// whose first line is none of these belongs to another file of the same
+// name (a shared --backup-dir).
+func checkLegacyOwner(real, dir, backup string) (changed string, checked []string) {
+	b, err := headLines(backup, 1)
+	if err != nil || len(b) == 0 {
+		return "", nil
+	}
+	if q := legacyQuarantine(real, dir, backup); q != "" {
+		if recs, err := readQuarantineFile(q); err == nil {
+			for _, r := range recs {
+				if r.Line == 1 {
+					return "", []string{"legacy: the first line was quarantined by the repair"}
+				}
+			}
+		}
+	}
+	f, err := headLines(real, 2)
+	if err != nil {
+		return "", nil
+	}
+	for _, l := range f {
+		if bytes.Equal(l, b[0]) {
+			return "", []string{"legacy: the backup's first line is this file's"}
+		}
+	}
+	return "the legacy backup's first line is not in this file: it may be another file's of the same name (a shared --backup-dir)", nil
 }
 
 // readQuarantineFile reads the records of a quarantine file.
