@@ -107,7 +107,8 @@ func TestOpenClawNamingRuleAgreesWithNode(t *testing.T) {
 		}
 		t.Skipf("SKIP: oracle not installed under %s (run ../shared/oracle/setup)", root)
 	}
-	names := namingTable()
+	created := createdByARealRun(t)
+	names := append(namingTable(), created...)
 	in, _ := json.Marshal(names)
 	script := `import { ` + alias + ` as f } from ` + strconvQuote("file://"+module) + `;
 let s = ""; process.stdin.on("data", d => s += d);
@@ -134,10 +135,54 @@ process.stdin.on("end", () => { process.stdout.write(JSON.stringify(JSON.parse(s
 			t.Errorf("%q: OpenClaw says %v, the Go copy %v", n, got[i], mine)
 		}
 	}
-	if compared < 40 || sessions < 3 || sessions == compared {
-		t.Fatalf("too weak a comparison: %d names, %d sessions", compared, sessions)
+	for i := len(names) - len(created); i < len(names); i++ {
+		if got[i] {
+			t.Errorf("%q: oc created it in a sessions folder, and OpenClaw counts it as a session", names[i])
+		}
+	}
+	if compared < 40 || sessions < 3 || sessions == compared || len(created) < 5 {
+		t.Fatalf("too weak a comparison: %d names, %d sessions, %d made by a run", compared, sessions, len(created))
 	}
 	t.Logf("%d names compared with OpenClaw's function, %d are sessions", compared, sessions)
+}
+
+// createdByARealRun repairs a damaged transcript in a temporary sessions
+// folder, appends to it, undoes with --force, and returns the names of every
+// file oc left there besides the transcript (backups, quarantine, manifests).
+func createdByARealRun(t *testing.T) []string {
+	t.Helper()
+	dir := t.TempDir()
+	file := filepath.Join(dir, sid+".jsonl")
+	damaged := `{"type":"session","version":3,"id":"` + sid + `","timestamp":"2026-05-12T09:00:00.000Z","cwd":"/"}
+{"type":"message","id":"a","parentId":null,"timestamp":"2026-05-12T09:00:01.000Z","message":{"role":"user","content":"hi"}}
+{"type":"message","id":"b","parentId":"a","timestamp":"2026-05-12T09:00:02.000Z","message":{"role":"assistant","content":[{"type":"text","text":"hel
+`
+	if err := os.WriteFile(file, []byte(damaged), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repair.ApplyFile(file, repair.ApplyOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"type":"message","id":"c","parentId":"a","message":{"role":"user","content":"x"}}` + "\n")
+	f.Close()
+	if _, err := repair.Undo(file, repair.ApplyOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range es {
+		if e.Name() != filepath.Base(file) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
 }
 
 func strconvQuote(s string) string {
