@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -25,6 +26,7 @@ type repairOptions struct {
 	Jobs            int
 	Wait            time.Duration
 	BreakStaleLocks bool
+	Force           bool
 }
 
 func newRepairCmd(g *Globals) *cobra.Command {
@@ -44,8 +46,9 @@ parent was lost are re-linked so the conversation keeps its history.
 'oc help repair-rules'.
 
 Nothing is lost: the original is kept as <file>.bak-oc-<stamp> and every
-dropped or rewritten line goes to <file>.rejected-<stamp>.jsonl with its line
-number and the reason. Untouched lines are copied byte for byte. The gateway's
+dropped or rewritten line goes to <file>.rejected-<stamp> (JSONL) with its line
+number and the reason; a manifest beside the backup records the file it
+belongs to and the digests --undo checks. Untouched lines are copied byte for byte. The gateway's
 <file>.lock is honoured; the file is replaced atomically (fsync, rename, fsync
 of the folder) with its mode and owner. A second run changes nothing.
 
@@ -56,7 +59,7 @@ of the folder) with its mode and owner. A second run changes nothing.
   oc repair --rules openclaw-2026.5.6 --json sessions/
   oc repair --undo sessions/0197a3c2-....jsonl`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRepair(g, opts, args)
+			return runRepair(cmd.Context(), g, opts, args)
 		},
 	}
 	f := cmd.Flags()
@@ -68,6 +71,7 @@ of the folder) with its mode and owner. A second run changes nothing.
 	f.BoolVar(&opts.CompressBackups, "compress-backups", false, "zstd-compress backups (<file>.bak-oc-<stamp>.zst)")
 	f.IntVar(&opts.Jobs, "jobs", 0, "files processed at once (default: number of CPUs)")
 	f.DurationVar(&opts.Wait, "wait", 0, "wait up to DURATION for a live gateway lock instead of skipping the file")
+	f.BoolVar(&opts.Force, "force", false, "with --undo: restore even if FILE changed since the repair (its current content is backed up first)")
 	f.BoolVar(&opts.BreakStaleLocks, "break-stale-locks", false, "remove stale <file>.lock files (dead or recycled pid, older than 30 min)")
 	return cmd
 }
@@ -100,7 +104,7 @@ over and overwrite the file with a fresh header on its next open).`)
 	return b.String()
 }
 
-func runRepair(g *Globals, opts *repairOptions, args []string) error {
+func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []string) error {
 	g.tuneGCForStreaming()
 	set, err := repair.ParseRuleSet(opts.Rules)
 	if err != nil {
@@ -108,6 +112,9 @@ func runRepair(g *Globals, opts *repairOptions, args []string) error {
 	}
 	if opts.Check && opts.Undo {
 		return cli.Usagef("--check and --undo cannot be combined")
+	}
+	if opts.Force && !opts.Undo {
+		return cli.Usagef("--force only applies to --undo")
 	}
 	if opts.Jobs < 0 {
 		return cli.Usagef("--jobs must be at least 1")
@@ -117,6 +124,8 @@ func runRepair(g *Globals, opts *repairOptions, args []string) error {
 		BackupDir: opts.BackupDir,
 		Compress:  opts.CompressBackups,
 		Lock:      jsonl.LockOptions{Wait: opts.Wait, BreakStale: opts.BreakStaleLocks},
+		Context:   ctx,
+		Force:     opts.Force,
 	}
 	if opts.Undo {
 		return runUndo(g, args, apply)
@@ -130,15 +139,17 @@ func runRepair(g *Globals, opts *repairOptions, args []string) error {
 		return cli.Incomplete(describeInputError(err))
 	}
 	names := make([]string, len(files))
+	explicit := map[string]bool{}
 	for i, f := range files {
 		names[i] = f.Path
+		explicit[f.Path] = f.Explicit
 	}
 	progress := (*cli.Progress)(nil)
 	if len(files) > 1 {
 		progress = cli.NewProgress(g.IO, "repair", len(files))
 	}
 	doc := repair.Run(names, repair.RunOptions{
-		ApplyOptions: apply, ReadOnly: opts.Check || opts.DryRun, Jobs: opts.Jobs,
+		ApplyOptions: apply, ReadOnly: opts.Check || opts.DryRun, Jobs: opts.Jobs, Explicit: explicit,
 		Progress: func() { progress.Add(1) },
 	})
 	progress.Done()
@@ -151,6 +162,8 @@ func runRepair(g *Globals, opts *repairOptions, args []string) error {
 		printRepairReport(g, opts, set, doc)
 	}
 	switch errs := doc.Totals.Errors; {
+	case doc.Totals.Interrupted && !g.JSON:
+		return cli.Incomplete(fmt.Errorf("interrupted: %d file(s) repaired, the others left as they were", doc.Totals.Changed))
 	case errs > 0 && g.JSON:
 		return cli.Exit(cli.ExitIncomplete, nil)
 	case errs == 1:
@@ -168,15 +181,14 @@ func runUndo(g *Globals, args []string, opts repair.ApplyOptions) error {
 		return cli.Usagef("--undo needs the transcript FILE(s) to restore")
 	}
 	type undone struct {
-		Path   string `json:"path"`
-		Backup string `json:"restoredFrom,omitempty"`
-		Error  string `json:"error,omitempty"`
+		*repair.UndoReport
+		Error string `json:"error,omitempty"`
 	}
 	var out []undone
 	failed := 0
 	for _, p := range args {
-		b, err := repair.Undo(p, opts)
-		u := undone{Path: p, Backup: b}
+		r, err := repair.Undo(p, opts)
+		u := undone{UndoReport: r}
 		if err != nil {
 			u.Error = oneLine(err.Error())
 			failed++
@@ -190,8 +202,18 @@ func runUndo(g *Globals, args []string, opts repair.ApplyOptions) error {
 	} else {
 		st := g.IO.Styles()
 		for _, u := range out {
-			if u.Error == "" {
-				fmt.Fprintf(g.IO.Out, "%s %s from %s\n", st.OK.Render("restored"), u.Path, u.Backup)
+			switch {
+			case u.Error != "":
+			case u.AlreadyRestored:
+				fmt.Fprintf(g.IO.Out, "%s %s already holds the content of %s\n", st.OK.Render("unchanged"), u.Path, u.RestoredFrom)
+			default:
+				fmt.Fprintf(g.IO.Out, "%s %s from %s\n", st.OK.Render("restored"), u.Path, u.RestoredFrom)
+				if u.PreUndoBackup != "" {
+					fmt.Fprintf(g.IO.Out, "  %s (%s) kept as %s\n", st.Warn.Render("its content before the undo"), u.Changed, u.PreUndoBackup)
+				}
+				if u.Legacy {
+					fmt.Fprintf(g.IO.Out, "  %s %s\n", st.Dim.Render("legacy backup, checked:"), strings.Join(u.Checked, "; "))
+				}
 			}
 		}
 	}
@@ -215,7 +237,7 @@ func printRepairReport(g *Globals, opts *repairOptions, set repair.RuleSet, doc 
 	st := g.IO.Styles()
 	for _, r := range doc.Files {
 		attention := r.Plan != nil && r.Plan.NeedsAttention()
-		if r.Error == "" && !attention && !r.Changed {
+		if r.Error == "" && !attention && !r.Changed && r.Skipped != repair.SkipNotTranscript && len(r.Warnings) == 0 {
 			if g.Verbose {
 				fmt.Fprintf(w, "%s %s\n", st.OK.Render("ok"), r.Path)
 			}
@@ -250,6 +272,9 @@ func printRepairReport(g *Globals, opts *repairOptions, set repair.RuleSet, doc 
 			for _, c := range r.Plan.Changes {
 				fmt.Fprintf(w, "    line %d: %s: %s\n", c.Line, strings.Join(c.Rules, ", "), c.Detail)
 			}
+		}
+		for _, warning := range r.Warnings {
+			fmt.Fprintf(w, "  %s %s\n", st.Warn.Render("warning:"), warning)
 		}
 		if r.StaleLockBroken != nil {
 			fmt.Fprintf(w, "  %s removed stale lock (%s)\n", st.Dim.Render("lock:"), strings.Join(r.StaleLockBroken.StaleReasons, ", "))

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -175,4 +176,77 @@ func TestHelpRepairRulesGolden(t *testing.T) {
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// A cron run log is not a transcript: named, it is an error (exit 3) and
+// never written; in a folder it is skipped and reported (exit 0).
+func TestRepairCronRunLogNotATranscript(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "b563dae7-0170-4929-8ba3-bbc8f9b405ed.jsonl")
+	body := `{"ts":1774634708134,"jobId":"b563dae7-0170-4929-8ba3-bbc8f9b405ed","action":"finished","status":"ok","summary":"done"}` + "\n" +
+		`{"ts":1774634709134,"jobId":"b563dae7-0170-4929-8ba3-bbc8f9b405ed","action":"finished","status":"error","error":"x"}` + "\n"
+	require.NoError(t, os.WriteFile(log, []byte(body), 0o600))
+	code, _, errOut := runOC(t, false, nil, "repair", log)
+	assert.Equal(t, cli.ExitIncomplete, code)
+	oneLineError(t, errOut)
+	assert.Contains(t, errOut, "not an OpenClaw transcript")
+	code, out, _ := runOC(t, false, nil, "repair", dir)
+	assert.Equal(t, cli.ExitOK, code)
+	assert.Contains(t, out, "skipped: not an OpenClaw transcript")
+	got, _ := os.ReadFile(log)
+	assert.Equal(t, body, string(got))
+	entries, _ := os.ReadDir(dir)
+	assert.Len(t, entries, 1, "no backup, no quarantine")
+}
+
+// --undo refuses (exit 3) after the file grew; --force restores and keeps it.
+func TestRepairUndoRefusesAppendedThenForce(t *testing.T) {
+	state := copyState(t)
+	damaged := filepath.Join(state, "agents", "main", "sessions", "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl")
+	orig, _ := os.ReadFile(damaged)
+	code, _, _ := runOC(t, false, nil, "repair", damaged)
+	require.Equal(t, cli.ExitOK, code)
+	f, err := os.OpenFile(damaged, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, _ = f.WriteString(`{"type":"message","id":"new","parentId":null,"message":{"role":"user","content":"hi"}}` + "\n")
+	require.NoError(t, f.Close())
+	code, _, errOut := runOC(t, false, nil, "repair", "--undo", damaged)
+	assert.Equal(t, cli.ExitIncomplete, code)
+	assert.Contains(t, errOut, "bytes appended since the repair")
+	code, out, _ := runOC(t, false, nil, "repair", "--undo", "--force", damaged)
+	assert.Equal(t, cli.ExitOK, code)
+	assert.Contains(t, out, "kept as")
+	got, _ := os.ReadFile(damaged)
+	assert.Equal(t, orig, got)
+	code, _, _ = runOC(t, false, nil, "repair", "--force", damaged)
+	assert.Equal(t, cli.ExitUsage, code, "--force without --undo")
+}
+
+// A FIFO named like a transcript (or like its lock) never hangs repair
+// --check, --dry-run, repair or inspect: exit 3, naming the file.
+func TestFIFOsNeverHangCommands(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	for _, args := range [][]string{
+		{"repair", "--check", fifo}, {"repair", "--dry-run", fifo}, {"repair", fifo}, {"inspect", fifo},
+		{"repair", "--check", dir}, {"inspect", dir},
+	} {
+		type res struct {
+			code   int
+			errOut string
+		}
+		ch := make(chan res, 1)
+		go func() {
+			code, _, errOut := runOC(t, false, nil, args...)
+			ch <- res{code, errOut}
+		}()
+		select {
+		case r := <-ch:
+			assert.Equal(t, cli.ExitIncomplete, r.code, "%v", args)
+			assert.Contains(t, r.errOut, "not a regular file", "%v", args)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("oc %v hung on a FIFO", args)
+		}
+	}
 }

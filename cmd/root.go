@@ -9,9 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -50,8 +52,16 @@ func (g *Globals) ResolvedStateDir() string {
 }
 
 // Execute runs oc with the process's arguments and streams and returns the exit code.
+// SIGINT and SIGTERM cancel the context: commands stop cleanly (locks
+// released, temporary files removed) and exit 3. A second signal kills oc.
 func Execute() int {
-	return Run(context.Background(), os.Args[1:], cli.System(), os.Getenv)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop() // restore the default action: a second signal ends oc at once
+	}()
+	return Run(ctx, os.Args[1:], cli.System(), os.Getenv)
 }
 
 // Run builds a fresh command tree, runs args through it and returns the exit code.

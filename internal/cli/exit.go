@@ -24,7 +24,12 @@ const ExitCodesHelp = `oc uses the same exit codes for every command:
   2  USAGE       unknown command or flag, bad argument, invalid configuration
   3  INCOMPLETE  the command could not complete: unreadable or malformed input,
                  missing path, I/O error (disk full, read-only), a lock held by a
-                 live process, or a refusal (gateway running without --force)
+                 live process, or a refusal (gateway running without --force,
+                 undo of a file that changed since its repair, a file that is
+                 not an OpenClaw transcript). Also after SIGINT or SIGTERM: oc
+                 stops cleanly (locks released, temporary files removed, each
+                 file either as it was or completely repaired) and exits 3,
+                 not 130/143, so scripts see one "could not complete" code
 
 With several files, the highest code wins: a run where one file could not be
 processed exits 3 even if others were fine. Errors are printed on stderr as one

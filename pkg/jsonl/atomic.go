@@ -22,6 +22,8 @@ type FS interface {
 	// CreateExcl creates path with O_CREAT|O_EXCL|O_WRONLY and the given mode.
 	CreateExcl(path string, mode os.FileMode) (File, error)
 	Rename(oldpath, newpath string) error
+	// Link makes newpath a second name of oldpath; it fails if newpath exists.
+	Link(oldpath, newpath string) error
 	Remove(path string) error
 	// SyncDir fsyncs a directory so that a rename in it is durable.
 	SyncDir(dir string) error
@@ -50,6 +52,9 @@ func (OSFS) CreateExcl(path string, mode os.FileMode) (File, error) {
 
 // Rename implements FS.
 func (OSFS) Rename(oldpath, newpath string) error { return os.Rename(oldpath, newpath) }
+
+// Link implements FS.
+func (OSFS) Link(oldpath, newpath string) error { return os.Link(oldpath, newpath) }
 
 // Remove implements FS.
 func (OSFS) Remove(path string) error { return os.Remove(path) }
@@ -85,6 +90,10 @@ type AtomicOptions struct {
 	// before the rename: the last moment to give up (e.g. the original
 	// changed under us).
 	BeforeRename func() error
+	// AfterRename runs as soon as the rename succeeded, before the folder is
+	// fsynced: from then on the new content is in place even if an error
+	// (of that fsync) is returned.
+	AfterRename func()
 }
 
 // ReplaceAtomic replaces path with what write produces, so that a crash at
@@ -124,7 +133,7 @@ func ReplaceAtomic(path string, opts AtomicOptions, write func(w io.Writer) erro
 			_ = fsys.Remove(tmp)
 		}
 	}()
-	bw := bufio.NewWriterSize(f, 256<<10)
+	bw := newBufWriter(f)
 	if err = write(bw); err != nil {
 		return fmt.Errorf("%s: write: %w", tmp, err)
 	}
@@ -153,6 +162,9 @@ func ReplaceAtomic(path string, opts AtomicOptions, write func(w io.Writer) erro
 	if err = fsys.Rename(tmp, path); err != nil {
 		return fmt.Errorf("%s: rename: %w", path, err)
 	}
+	if opts.AfterRename != nil {
+		opts.AfterRename()
+	}
 	if err := fsys.SyncDir(dir); err != nil {
 		// The rename happened; only its durability is in doubt. Report it but
 		// do not remove anything.
@@ -160,6 +172,8 @@ func ReplaceAtomic(path string, opts AtomicOptions, write func(w io.Writer) erro
 	}
 	return nil
 }
+
+func newBufWriter(w io.Writer) *bufio.Writer { return bufio.NewWriterSize(w, 256<<10) }
 
 // WriteExcl creates path (which must not exist) with mode, fills it with
 // write, fsyncs it and its folder. On error the partial file is removed.
@@ -196,8 +210,25 @@ func WriteExcl(fsys FS, path string, mode os.FileMode, write func(w io.Writer) e
 	return fsys.SyncDir(filepath.Dir(path))
 }
 
+// isTempOf reports whether name is one of oc's temporary files for the file
+// base: ".<base>.oc-tmp-*" (the replacement), ".<base>.rejected-<stamp>.oc-tmp-*"
+// (a quarantine file) or ".<base>.bak-oc-<stamp>[...].oc-tmp-*" (a backup or
+// its manifest).
+func isTempOf(name, base string) bool {
+	rest, ok := strings.CutPrefix(name, "."+base)
+	if !ok {
+		return false
+	}
+	i := strings.Index(rest, TempPrefix)
+	if i < 0 {
+		return false
+	}
+	mid := rest[:i]
+	return mid == "" || strings.HasPrefix(mid, ".rejected-") || strings.HasPrefix(mid, BackupInfix)
+}
+
 // RemoveStaleTemps removes temporary files an interrupted oc run left beside
-// path (".<base>.oc-tmp-*") that are older than minAge, and returns their names.
+// path (see isTempOf) that are older than minAge, and returns their names.
 func RemoveStaleTemps(path string, minAge time.Duration, now time.Time) []string {
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -208,9 +239,8 @@ func RemoveStaleTemps(path string, minAge time.Duration, now time.Time) []string
 		return nil
 	}
 	var removed []string
-	prefix := "." + base + TempPrefix
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), prefix) {
+		if !isTempOf(e.Name(), base) {
 			continue
 		}
 		info, err := e.Info()

@@ -1,6 +1,7 @@
 package jsonl
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -54,24 +55,33 @@ func LinkOrWriteBackup(fsys FS, src, dst string, mode os.FileMode, compress bool
 }
 
 // WriteBackup copies src's bytes to dst, which must not exist, with the given
-// mode, zstd-compressed when compress is set, and makes it durable (fsync of
-// the file and its folder). A partial backup is removed on error.
+// mode, zstd-compressed when compress is set. The copy is written under a
+// temporary name, fsynced and then published under dst (see WriteNew): a
+// backup is complete or absent, never a partial copy.
 func WriteBackup(fsys FS, src, dst string, mode os.FileMode, compress bool) error {
-	in, err := os.Open(src)
+	in, _, err := OpenRegular(src)
 	if err != nil {
-		return fmt.Errorf("%s: %w", src, err)
+		return err
 	}
 	defer in.Close()
-	return WriteExcl(fsys, dst, mode, func(w io.Writer) error {
+	_, err = WriteBackupFrom(nil, fsys, in, dst, mode, compress, nil)
+	return err
+}
+
+// WriteBackupFrom is WriteBackup reading from r; it stops when ctx is
+// cancelled and returns the digest of the bytes stored (compressed, when
+// compress is set).
+func WriteBackupFrom(ctx context.Context, fsys FS, r io.Reader, dst string, mode os.FileMode, compress bool, chown func(File) error) (Digest, error) {
+	return WriteNew(ctx, fsys, dst, mode, chown, func(w io.Writer) error {
 		if !compress {
-			_, err := io.Copy(w, in)
+			_, err := io.Copy(w, r)
 			return err
 		}
 		zw, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1))
 		if err != nil {
 			return err
 		}
-		if _, err := io.Copy(zw, in); err != nil {
+		if _, err := io.Copy(zw, r); err != nil {
 			zw.Close()
 			return err
 		}

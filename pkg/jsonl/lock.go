@@ -1,6 +1,7 @@
 package jsonl
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -82,7 +83,7 @@ func LockPath(file string) string {
 // InspectLock reads a lock file and judges it the way OpenClaw does. It
 // returns nil and no error when there is no lock.
 func InspectLock(lockPath string, now time.Time, staleAfter time.Duration) (*LockInfo, error) {
-	raw, err := os.ReadFile(lockPath)
+	raw, err := ReadRegular(lockPath) // a FIFO named <file>.lock must not hang us
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, nil
@@ -238,6 +239,8 @@ type LockOptions struct {
 	StaleAfter time.Duration // 0: DefaultLockStaleAfter
 	FS         FS
 	Now        func() time.Time
+	// Context stops a Wait early (nil: never).
+	Context context.Context
 }
 
 // Lock is a held session write lock.
@@ -305,7 +308,17 @@ func AcquireLock(file string, opts LockOptions) (*Lock, error) {
 			return nil, &LockError{Info: *info, Err: ErrLocked}
 		}
 		delay := min(time.Duration(attempt)*50*time.Millisecond, time.Second, opts.Wait-elapsed)
-		time.Sleep(delay)
+		if opts.Context == nil {
+			time.Sleep(delay)
+			continue
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-opts.Context.Done():
+			t.Stop()
+			return nil, fmt.Errorf("%s: waiting for the lock: %w", lockPath, opts.Context.Err())
+		case <-t.C:
+		}
 	}
 }
 

@@ -82,18 +82,10 @@ func Open(path string, stdin io.Reader) (*Source, error) {
 		raw = br
 		src.Name = "<stdin>"
 	} else {
-		f, err := os.Open(path)
+		// Never block on a FIFO or read a device named like a transcript.
+		f, st, err := OpenRegular(path)
 		if err != nil {
 			return nil, err
-		}
-		st, err := f.Stat()
-		if err != nil {
-			f.Close()
-			return nil, err
-		}
-		if st.IsDir() {
-			f.Close()
-			return nil, fmt.Errorf("%s: is a directory", path)
 		}
 		src.Size = st.Size()
 		src.closers = append(src.closers, f.Close)

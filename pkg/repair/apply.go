@@ -3,6 +3,7 @@ package repair
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -172,6 +173,27 @@ type ApplyOptions struct {
 	Compress  bool   // zstd-compress the backup
 	Lock      jsonl.LockOptions
 	FS        jsonl.FS // nil: the real file system
+	// Context cancels the work (SIGINT, SIGTERM): until the file is replaced,
+	// cancelling removes everything oc made and leaves the file as it was;
+	// after, the repair is finished. nil: never cancelled.
+	Context context.Context
+	// Force (undo only) restores even when the file changed since the
+	// repair, after backing up its current content.
+	Force bool
+}
+
+func (o ApplyOptions) ctx() context.Context {
+	if o.Context != nil {
+		return o.Context
+	}
+	return context.Background()
+}
+
+func (o ApplyOptions) fs() jsonl.FS {
+	if o.FS != nil {
+		return o.FS
+	}
+	return jsonl.OSFS{}
 }
 
 // FileReport is the outcome for one file, as `oc repair --json` prints it.
@@ -182,8 +204,12 @@ type FileReport struct {
 	Lines      map[string][]int64 `json:"lines"`
 	Backup     string             `json:"backup,omitempty"`
 	Quarantine string             `json:"quarantine,omitempty"`
-	Skipped    string             `json:"skipped,omitempty"`
-	Error      string             `json:"error,omitempty"`
+	// Manifest is the backup's manifest (source file, digests).
+	Manifest string `json:"manifest,omitempty"`
+	Skipped  string `json:"skipped,omitempty"`
+	Error    string `json:"error,omitempty"`
+	// Warnings are things the operator should know (a hard-linked file).
+	Warnings []string `json:"warnings,omitempty"`
 	// StaleLockBroken is the stale lock removed before repairing, if any.
 	StaleLockBroken *jsonl.LockInfo `json:"staleLockBroken,omitempty"`
 	Plan            *Plan           `json:"-"`
@@ -194,58 +220,138 @@ func ReportOf(p *Plan, changed bool) *FileReport {
 	return &FileReport{Path: p.Path, Changed: changed, Rules: p.Counts, Lines: p.LineNums, Skipped: p.Skipped, Plan: p}
 }
 
-// QuarantinePath is "<file>.rejected-<stamp>.jsonl", beside the file or in dir.
+// QuarantineInfix comes between a transcript's name and the stamp of its
+// quarantine file: "<file>.rejected-<stamp>". The name does not end in
+// ".jsonl": OpenClaw counts every "*.jsonl" of a sessions folder that is not
+// an archive as a live session (isPrimarySessionTranscriptFileName).
+const QuarantineInfix = ".rejected-"
+
+// QuarantinePath is "<file>.rejected-<stamp>", beside the file or in dir.
 func QuarantinePath(file, dir, stamp string) string {
 	if dir != "" {
-		return filepath.Join(dir, filepath.Base(file)+".rejected-"+stamp+".jsonl")
+		return filepath.Join(dir, filepath.Base(file)+QuarantineInfix+stamp)
 	}
-	return file + ".rejected-" + stamp + ".jsonl"
+	return file + QuarantineInfix + stamp
 }
 
-// ApplyFile repairs path in place: it takes OpenClaw's write lock, plans,
-// and when something changes writes the backup (original bytes, same mode),
-// the quarantine file (every dropped or rewritten line), then replaces the
-// file atomically keeping its mode and owner. Any failure leaves the file as
-// it was. A file that needs nothing is not touched and gets no backup.
+// LegacyQuarantinePath is the name oc before 2026-11 gave a quarantine file,
+// "<file>.rejected-<stamp>.jsonl"; undo still reads it.
+func LegacyQuarantinePath(file, dir, stamp string) string {
+	return QuarantinePath(file, dir, stamp) + ".jsonl"
+}
+
+// maxReplans is how often a file that changed while being repaired is
+// planned again before giving up.
+const maxReplans = 3
+
+// lockAll takes OpenClaw's write lock for every path (the name given and the
+// real file behind a symlink: the gateway may know either), in a fixed order.
+func lockAll(paths []string, opts jsonl.LockOptions) (release func(), broken *jsonl.LockInfo, err error) {
+	seen := map[string]string{}
+	for _, p := range paths {
+		seen[jsonl.LockPath(p)] = p
+	}
+	keys := make([]string, 0, len(seen))
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var held []*jsonl.Lock
+	release = func() {
+		for i := len(held) - 1; i >= 0; i-- {
+			_ = held[i].Release()
+		}
+	}
+	for _, k := range keys {
+		l, err := jsonl.AcquireLock(seen[k], opts)
+		if err != nil {
+			release()
+			return func() {}, nil, err
+		}
+		if l.Broken != nil && broken == nil {
+			broken = l.Broken
+		}
+		held = append(held, l)
+	}
+	return release, broken, nil
+}
+
+// ApplyFile repairs path in place. It takes OpenClaw's write lock (for the
+// name given and, behind a symlink, for the real file), opens the file (only
+// a regular file), records its identity, size and mtime, plans, and when
+// something changes writes the backup (a hard link to the original inode, or
+// a complete copy published under its name only when finished), the
+// quarantine file (every dropped or rewritten line, also published only when
+// complete) and the manifest (source, digests), then replaces the file
+// atomically keeping its mode and owner, provided the file is still what was
+// planned. A file that changed meanwhile (an unlocked writer) is planned
+// again, up to maxReplans times, then given up with ErrFileChanged. Any
+// failure or cancellation before the replacement leaves the file as it was
+// and removes what oc made. A file that needs nothing is not touched.
 func ApplyFile(path string, opts ApplyOptions) (*FileReport, error) {
-	fsys := opts.FS
-	if fsys == nil {
-		fsys = jsonl.OSFS{}
-	}
-	// The gateway locks the path it knows; a symlinked transcript is repaired
-	// where its bytes are, so the link stays a link (renaming over the link
-	// would replace it with a copy and leave the real file unrepaired).
-	lockPath := path
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
-	}
-	st, err := os.Stat(path)
-	if err != nil {
+	ctx := opts.ctx()
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
+	real := path
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		real = r
+	}
+	if st, err := os.Stat(real); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", path, jsonl.ErrNotRegular)
 	}
 	lockOpts := opts.Lock
-	lockOpts.FS = fsys
-	lock, err := jsonl.AcquireLock(lockPath, lockOpts)
+	lockOpts.FS = opts.fs()
+	if lockOpts.Context == nil {
+		lockOpts.Context = opts.Context
+	}
+	release, broken, err := lockAll([]string{path, real}, lockOpts)
 	if err != nil {
 		return nil, err
 	}
-	defer lock.Release()
-	jsonl.RemoveStaleTemps(path, 0, time.Now())
+	defer release()
+	jsonl.RemoveStaleTemps(real, 0, time.Now())
 
-	plan, err := PlanFile(path, opts.Options)
+	var rep *FileReport
+	for attempt := 1; ; attempt++ {
+		rep, err = applyOnce(ctx, real, opts)
+		if err == nil || !errors.Is(err, ErrFileChanged) || attempt == maxReplans {
+			break
+		}
+	}
+	if rep != nil {
+		rep.StaleLockBroken = broken
+	}
+	if errors.Is(err, ErrFileChanged) && (rep == nil || !rep.Changed) {
+		err = fmt.Errorf("%w; gave up after %d attempts, nothing written", err, maxReplans)
+	}
+	return rep, err
+}
+
+func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileReport, err error) {
+	fsys := opts.fs()
+	f, st, err := jsonl.OpenRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := planOpened(f, st, path, opts.Options)
 	if err != nil {
 		return nil, err
 	}
 	rep := ReportOf(plan, false)
-	rep.StaleLockBroken = lock.Broken
+	if w := hardLinkWarning(path, st); w != "" {
+		rep.Warnings = append(rep.Warnings, w)
+	}
 	if !plan.Changed() {
 		return rep, nil
 	}
 	if plan.compression != jsonl.Plain {
 		return rep, fmt.Errorf("%s: %s-compressed transcripts are checked, not repaired in place", path, plan.compression)
+	}
+	if err := ctx.Err(); err != nil {
+		return rep, err
 	}
 	if opts.BackupDir != "" {
 		if err := os.MkdirAll(opts.BackupDir, 0o700); err != nil {
@@ -253,53 +359,118 @@ func ApplyFile(path string, opts ApplyOptions) (*FileReport, error) {
 		}
 	}
 	stamp := jsonl.UniqueStamp(opts.now(), func(s string) bool {
-		_, e1 := os.Lstat(jsonl.BackupPath(path, opts.BackupDir, s, opts.Compress))
-		_, e2 := os.Lstat(QuarantinePath(path, opts.BackupDir, s))
-		return e1 == nil || e2 == nil
+		for _, p := range []string{
+			jsonl.BackupPath(path, opts.BackupDir, s, false), jsonl.BackupPath(path, opts.BackupDir, s, true),
+			QuarantinePath(path, opts.BackupDir, s), LegacyQuarantinePath(path, opts.BackupDir, s),
+			ManifestPath(jsonl.BackupPath(path, opts.BackupDir, s, false)),
+		} {
+			if _, err := os.Lstat(p); err == nil {
+				return true
+			}
+		}
+		return false
 	})
 	backup := jsonl.BackupPath(path, opts.BackupDir, stamp, opts.Compress)
-	linked, err := jsonl.LinkOrWriteBackup(fsys, path, backup, st.Mode().Perm(), opts.Compress)
-	if err != nil {
-		return rep, fmt.Errorf("backup: %w", err)
-	}
-	if !linked {
-		chownLike(backup, st)
-	}
-	ok := false
-	defer func() {
-		if !ok {
-			_ = fsys.Remove(backup)
-		}
-	}()
-
-	var qf jsonl.File
 	quarantine := ""
 	if plan.NeedsQuarantine() {
 		quarantine = QuarantinePath(path, opts.BackupDir, stamp)
-		qf, err = fsys.CreateExcl(quarantine, st.Mode().Perm())
-		if err != nil {
-			return rep, fmt.Errorf("quarantine: %w", err)
-		}
-		defer func() {
-			if !ok {
-				_ = qf.Close()
-				_ = fsys.Remove(quarantine)
-			}
-		}()
 	}
-	in, err := os.Open(path)
+	chown := func(f jsonl.File) error { return chownFileLike(f, st) }
+
+	// Everything made below is removed unless the file was replaced.
+	var made []string
+	replaced := false
+	defer func() {
+		if !replaced {
+			for i := len(made) - 1; i >= 0; i-- {
+				_ = fsys.Remove(made[i])
+			}
+		}
+	}()
+	unchanged := func() error {
+		now, err := os.Stat(path)
+		if err != nil || !os.SameFile(now, st) || now.Size() != st.Size() || !now.ModTime().Equal(st.ModTime()) {
+			return fmt.Errorf("%s: %w", path, ErrFileChanged)
+		}
+		return nil
+	}
+
+	in, inSt, err := jsonl.OpenRegular(path)
 	if err != nil {
 		return rep, err
 	}
 	defer in.Close()
-	var qbuf *bufio.Writer
-	if qf != nil {
-		qbuf = bufio.NewWriterSize(qf, 64<<10)
+	if !os.SameFile(inSt, st) {
+		return rep, fmt.Errorf("%s: %w", path, ErrFileChanged)
 	}
+
+	// The backup.
+	var backupDigest jsonl.Digest
+	linked := false
+	if !opts.Compress {
+		if err := fsys.Link(path, backup); err == nil {
+			made = append(made, backup)
+			linked = true
+			if bst, err := os.Lstat(backup); err != nil || !os.SameFile(bst, st) {
+				return rep, fmt.Errorf("%s: %w", path, ErrFileChanged)
+			}
+			if err := fsys.SyncDir(filepath.Dir(backup)); err != nil {
+				return rep, fmt.Errorf("backup: %w", err)
+			}
+		}
+	}
+	if !linked {
+		src, srcSt, err := jsonl.OpenRegular(path)
+		if err != nil {
+			return rep, err
+		}
+		if !os.SameFile(srcSt, st) {
+			src.Close()
+			return rep, fmt.Errorf("%s: %w", path, ErrFileChanged)
+		}
+		backupDigest, err = jsonl.WriteBackupFrom(ctx, fsys, src, backup, st.Mode().Perm(), opts.Compress, chown)
+		src.Close()
+		if err != nil {
+			return rep, fmt.Errorf("backup: %w", err)
+		}
+		made = append(made, backup)
+	}
+
+	// The quarantine file, under a temporary name until it is complete.
+	var qf jsonl.File
+	var qbuf *bufio.Writer
+	qh := jsonl.NewHasher()
+	qOpen := false
+	if quarantine != "" {
+		qf, err = fsys.CreateTemp(filepath.Dir(quarantine), "."+filepath.Base(quarantine)+jsonl.TempPrefix+"*")
+		if err != nil {
+			return rep, fmt.Errorf("quarantine: %w", err)
+		}
+		qOpen = true
+		made = append(made, qf.Name())
+		defer func() {
+			if qOpen {
+				_ = qf.Close()
+			}
+		}()
+		if err := qf.Chmod(st.Mode().Perm() | 0o400); err != nil {
+			return rep, fmt.Errorf("quarantine: %w", err)
+		}
+		if err := chown(qf); err != nil {
+			return rep, fmt.Errorf("quarantine: %w", err)
+		}
+		qbuf = bufio.NewWriterSize(io.MultiWriter(qf, qh), 64<<10)
+	}
+
+	origH, outH := jsonl.NewHasher(), jsonl.NewHasher()
+	manifest := ""
 	err = jsonl.ReplaceAtomic(path, jsonl.AtomicOptions{
 		FS:       fsys,
 		KeepFrom: st,
 		BeforeRename: func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			if qf != nil {
 				if err := qbuf.Flush(); err != nil {
 					return fmt.Errorf("%s: write: %w", quarantine, err)
@@ -307,78 +478,72 @@ func ApplyFile(path string, opts ApplyOptions) (*FileReport, error) {
 				if err := qf.Sync(); err != nil {
 					return fmt.Errorf("%s: fsync: %w", quarantine, err)
 				}
+				qOpen = false
 				if err := qf.Close(); err != nil {
 					return fmt.Errorf("%s: close: %w", quarantine, err)
 				}
-				qf = nil
+				if err := jsonl.PublishNew(fsys, qf.Name(), quarantine); err != nil {
+					return fmt.Errorf("quarantine: %w", err)
+				}
+				made = append(made, quarantine)
 			}
-			now, err := os.Stat(path)
-			if err != nil {
+			if err := unchanged(); err != nil {
 				return err
 			}
-			if now.Size() != st.Size() || !now.ModTime().Equal(st.ModTime()) {
-				return fmt.Errorf("%s: %w", path, ErrFileChanged)
+			if origH.Digest().Size != st.Size() {
+				return fmt.Errorf("%s: %w (read %d bytes, expected %d)", path, ErrFileChanged, origH.Digest().Size, st.Size())
 			}
-			return nil
+			if linked {
+				backupDigest = origH.Digest() // the backup is the original inode, unchanged
+			}
+			m := &Manifest{Kind: "repair", Source: realAbs(path), Stamp: stamp, Backup: backupDigest,
+				Compressed: opts.Compress, Original: origH.Digest(), Written: outH.Digest()}
+			if quarantine != "" {
+				d := qh.Digest()
+				m.Quarantine, m.QuarantineName = &d, filepath.Base(quarantine)
+			}
+			mp, err := writeManifest(ctx, fsys, backup, m, chown)
+			if err != nil {
+				return fmt.Errorf("manifest: %w", err)
+			}
+			manifest = mp
+			made = append(made, mp)
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			return unchanged()
 		},
+		AfterRename: func() { replaced = true },
 	}, func(w io.Writer) error {
 		var q io.Writer
 		if qbuf != nil {
 			q = qbuf
 		}
-		return plan.Render(in, w, q)
+		return plan.Render(io.TeeReader(in, origH), jsonl.ContextWriter{Ctx: ctx, W: io.MultiWriter(w, outH)}, q)
 	})
-	if err != nil {
+	if !replaced {
 		return rep, err
 	}
-	ok = true
 	rep.Changed = true
 	rep.Backup = backup
 	rep.Quarantine = quarantine
-	return rep, nil
+	rep.Manifest = manifest
+	return rep, err
 }
 
-func chownLike(path string, st os.FileInfo) {
+// hardLinkWarning says that a file with several names is repaired under one.
+func hardLinkWarning(path string, st os.FileInfo) string {
+	if n := jsonl.Nlink(st); n > 1 {
+		return fmt.Sprintf("hard-linked: this file has %d names; a repair replaces only %s, the other name(s) keep the old content", n, path)
+	}
+	return ""
+}
+
+// chownFileLike gives f the owner of st when oc runs as root (a file oc makes
+// for a transcript belongs to the transcript's owner).
+func chownFileLike(f jsonl.File, st os.FileInfo) error {
 	if sys, ok := st.Sys().(*syscall.Stat_t); ok && os.Geteuid() == 0 {
-		_ = os.Lchown(path, int(sys.Uid), int(sys.Gid))
+		return f.Chown(int(sys.Uid), int(sys.Gid))
 	}
-}
-
-// Undo restores the newest oc backup of path atomically (under the write
-// lock) and returns the backup it used. The backup itself is kept.
-func Undo(path string, opts ApplyOptions) (string, error) {
-	fsys := opts.FS
-	if fsys == nil {
-		fsys = jsonl.OSFS{}
-	}
-	backup, err := jsonl.NewestBackup(path, opts.BackupDir)
-	if err != nil {
-		return "", err
-	}
-	lockOpts := opts.Lock
-	lockOpts.FS = fsys
-	lock, err := jsonl.AcquireLock(path, lockOpts)
-	if err != nil {
-		return "", err
-	}
-	defer lock.Release()
-	keep, err := os.Stat(path)
-	if err != nil {
-		if keep, err = os.Stat(backup); err != nil {
-			return "", err
-		}
-	}
-	src, err := jsonl.Open(backup, nil)
-	if err != nil {
-		return "", err
-	}
-	defer src.Close()
-	err = jsonl.ReplaceAtomic(path, jsonl.AtomicOptions{FS: fsys, KeepFrom: keep}, func(w io.Writer) error {
-		_, err := io.Copy(w, src)
-		return err
-	})
-	if err != nil {
-		return "", err
-	}
-	return backup, nil
+	return nil
 }

@@ -55,6 +55,10 @@ func (o Options) newID() string {
 const (
 	SkipInvalidHeader = "invalid session header"
 	SkipEmpty         = "empty session file"
+	// SkipNotTranscript: the file parses as JSONL but none of its entries is
+	// a session entry (a cron run log, a trajectory, any other JSONL). Such a
+	// file is never written: a rebuilt header would turn it into a "session".
+	SkipNotTranscript = "not an OpenClaw transcript"
 )
 
 // Change is one changed line: which rules changed it, and how.
@@ -176,6 +180,9 @@ type planner struct {
 	lostBefore  *edit // the first lost line before the first entry
 	lostFrag    *fragment
 	headerIssue bool
+	// transcript: some entry is evidently a session entry (a valid header,
+	// or an object with a session-entry type, a string id and a parentId).
+	transcript bool
 
 	// tree (RuleSetAll)
 	seen map[uint64]struct{}
@@ -195,19 +202,15 @@ type planner struct {
 // PlanFile reads path (plain, .gz or .zst) and returns what repair would do.
 // It never writes.
 func PlanFile(path string, opts Options) (*Plan, error) {
-	f, err := os.Open(path)
+	f, st, err := jsonl.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if st.IsDir() {
-		f.Close()
-		return nil, fmt.Errorf("%s: is a directory", path)
-	}
+	return planOpened(f, st, path, opts)
+}
+
+// planOpened plans from an already opened regular file and closes it.
+func planOpened(f *os.File, st os.FileInfo, path string, opts Options) (*Plan, error) {
 	var head [4]byte
 	n, _ := f.ReadAt(head[:], 0)
 	comp := jsonl.Sniff(head[:n])
@@ -411,6 +414,9 @@ func (pl *planner) entryParsed(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, 
 	out := b
 	changed := false
 	var hits []hit
+	if !pl.transcript && isSessionEntry(e) {
+		pl.transcript = true
+	}
 
 	if salvaged && all {
 		if id, ok := e.IDString(); ok && jsonl.ValueKind(e.ID) == '"' {
@@ -672,6 +678,10 @@ func (pl *planner) finish() {
 	p := pl.plan
 	if pl.first == nil {
 		p.Skipped = SkipEmpty
+	} else if pl.headerIssue && !pl.transcript {
+		// Nothing says this is a transcript: leave it exactly as it is.
+		p.Skipped = SkipNotTranscript
+		pl.editAt = map[int64]*edit{}
 	} else if pl.headerIssue {
 		if pl.set == RuleSetOpenClaw {
 			p.Skipped = SkipInvalidHeader
@@ -708,6 +718,34 @@ func (pl *planner) finish() {
 		p.Changes = append(p.Changes, Change{Line: ed.line, Rules: rules, Detail: joinDetails(details)})
 	}
 	p.Entries = pl.entries
+}
+
+// isSessionEntry reports whether a parsed value is evidently a session
+// transcript entry: a session header (with or without a usable id), or an
+// object whose "type" is a session-entry type and that has a string "id" and
+// a "parentId" member (a string or null). Cron run logs ({"ts","jobId",
+// "action"}), trajectories ({"traceSchema", "type":"session.started"}) and
+// other JSONL have none. A "message" entry whose message has a string role
+// counts too.
+func isSessionEntry(e *Entry) bool {
+	if !e.Object {
+		return false
+	}
+	if jsonl.StringIs(e.Type, "session") {
+		return true
+	}
+	t, ok := jsonl.StringValue(e.Type)
+	if !ok || !entryTypes[t] || t == "session" {
+		return false
+	}
+	if t == "message" && e.messageHasFields() && jsonl.ValueKind(e.Role) == '"' {
+		return true // a message with a role (also the id-less entries of early transcripts)
+	}
+	if jsonl.ValueKind(e.ID) != '"' || e.ParentID == nil {
+		return false
+	}
+	k := jsonl.ValueKind(e.ParentID)
+	return k == '"' || k == 'n'
 }
 
 func hasAfter(ed *edit) bool {

@@ -1,6 +1,10 @@
 package repair
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/parallel"
@@ -15,6 +19,9 @@ type RunOptions struct {
 	Jobs int
 	// Progress, when set, is called once per finished file (concurrently).
 	Progress func()
+	// Explicit are the paths named on the command line: a file among them
+	// that is not a transcript is an error, not just skipped.
+	Explicit map[string]bool
 }
 
 // Report is the result of a run over many files: one report per file, in
@@ -26,11 +33,14 @@ type Report struct {
 
 // Totals add up a run.
 type Totals struct {
-	Files       int            `json:"files"`
-	NeedsRepair int            `json:"needsRepair"`
-	Changed     int            `json:"changed"`
-	Skipped     int            `json:"skipped"`
-	Errors      int            `json:"errors"`
+	Files       int `json:"files"`
+	NeedsRepair int `json:"needsRepair"`
+	Changed     int `json:"changed"`
+	Skipped     int `json:"skipped"`
+	Errors      int `json:"errors"`
+	// Interrupted: the run was cancelled (SIGINT/SIGTERM); files not yet
+	// started were left alone and carry the error "interrupted".
+	Interrupted bool           `json:"interrupted,omitempty"`
 	Rules       map[string]int `json:"rules"`
 }
 
@@ -45,6 +55,7 @@ func Run(paths []string, opts RunOptions) *Report {
 		}
 	})
 	t := &rep.Totals
+	t.Interrupted = opts.Context != nil && opts.Context.Err() != nil
 	for _, r := range rep.Files {
 		if r.Plan != nil && r.Plan.NeedsAttention() {
 			t.NeedsRepair++
@@ -75,13 +86,30 @@ func (r *Report) FirstError() string {
 	return ""
 }
 
-func runOne(path string, opts RunOptions) *FileReport {
+func runOne(path string, opts RunOptions) (rep *FileReport) {
+	// A bug in one file's repair must not kill the run (and leave other
+	// files' locks behind): the deferred lock releases have run by now.
+	defer func() {
+		if p := recover(); p != nil {
+			rep = &FileReport{Path: path, Rules: map[string]int{}, Lines: map[string][]int64{},
+				Error: fmt.Sprintf("%s: internal error (please report): %v", path, p)}
+		}
+	}()
+	if ctx := opts.Context; ctx != nil && ctx.Err() != nil {
+		return &FileReport{Path: path, Rules: map[string]int{}, Lines: map[string][]int64{}, Error: path + ": interrupted, not started"}
+	}
 	if opts.ReadOnly {
 		p, err := PlanFile(path, opts.Options)
 		if err != nil {
 			return &FileReport{Path: path, Rules: map[string]int{}, Lines: map[string][]int64{}, Error: firstLine(err.Error())}
 		}
-		return ReportOf(p, false)
+		rep := ReportOf(p, false)
+		if st, err := os.Stat(path); err == nil && p.Changed() {
+			if w := hardLinkWarning(path, st); w != "" {
+				rep.Warnings = append(rep.Warnings, w)
+			}
+		}
+		return notTranscript(rep, path, opts)
 	}
 	rep, err := ApplyFile(path, opts.ApplyOptions)
 	if rep == nil {
@@ -89,6 +117,18 @@ func runOne(path string, opts RunOptions) *FileReport {
 	}
 	if err != nil {
 		rep.Error = firstLine(err.Error())
+		if errors.Is(err, context.Canceled) {
+			rep.Error = path + ": interrupted; the file is as it was"
+		}
+	}
+	return notTranscript(rep, path, opts)
+}
+
+// notTranscript turns "not an OpenClaw transcript" into an error for a file
+// named on the command line (found in a folder, it is only skipped).
+func notTranscript(rep *FileReport, path string, opts RunOptions) *FileReport {
+	if rep.Skipped == SkipNotTranscript && rep.Error == "" && opts.Explicit[path] {
+		rep.Error = path + ": " + SkipNotTranscript + " (no session header, no session entries); not written"
 	}
 	return rep
 }

@@ -22,7 +22,7 @@ const (
 	KindLock       FileKind = "lock"       // <file>.lock
 	KindTemp       FileKind = "temp"       // leftover temporary files
 	KindSidecar    FileKind = "sidecar"    // trajectory files
-	KindQuarantine FileKind = "quarantine" // oc repair's .rejected-<stamp>.jsonl
+	KindQuarantine FileKind = "quarantine" // oc repair's .rejected-<stamp> (.rejected-<stamp>.jsonl before)
 	KindOther      FileKind = "other"
 )
 
@@ -30,10 +30,14 @@ var (
 	archiveSuffixRE = regexp.MustCompile(`\.jsonl\.(reset|deleted|bak)\.\d{4}-\d{2}-\d{2}T[0-9.\-]+Z(\.zst|\.gz)?$`)
 	repairBackupRE  = regexp.MustCompile(`\.jsonl\.bak-\d+-\d+$`)
 	ocBackupRE      = regexp.MustCompile(`\.jsonl\.bak-oc-\d{8}T\d{6}Z(\.zst)?$`)
-	ocRejectedRE    = regexp.MustCompile(`\.jsonl\.rejected-\d{8}T\d{6}Z\.jsonl$`)
-	checkpointRE    = regexp.MustCompile(`\.checkpoint\.[0-9a-fA-F-]{8,}\.jsonl$`)
-	corruptRE       = regexp.MustCompile(`\.jsonl\.corrupt-[0-9TZ\-]+-[0-9a-fA-F]{8}\.jsonl$`)
-	tmpRE           = regexp.MustCompile(`(\.tmp$|\.repair-\d+-\d+\.tmp$|\.repair[^/]*$)`)
+	// oc repair's quarantine files: "<file>.rejected-<stamp>", and the
+	// "<file>.rejected-<stamp>.jsonl" of earlier oc versions (never a transcript).
+	ocRejectedRE = regexp.MustCompile(`\.jsonl\.rejected-\d{8}T\d{6}Z(\.jsonl)?$`)
+	// the manifest beside an oc backup
+	ocManifestRE = regexp.MustCompile(`\.jsonl\.bak-oc-\d{8}T\d{6}Z\.manifest\.json$`)
+	checkpointRE = regexp.MustCompile(`\.checkpoint\.[0-9a-fA-F-]{8,}\.jsonl$`)
+	corruptRE    = regexp.MustCompile(`\.jsonl\.corrupt-[0-9TZ\-]+-[0-9a-fA-F]{8}\.jsonl$`)
+	tmpRE        = regexp.MustCompile(`(\.tmp$|\.repair-\d+-\d+\.tmp$|\.repair[^/]*$)`)
 )
 
 // ClassifyName returns the kind of a sessions-folder file and, for archives,
@@ -46,6 +50,8 @@ func ClassifyName(name string) (FileKind, string) {
 		return KindLock, ""
 	case ocRejectedRE.MatchString(name):
 		return KindQuarantine, ""
+	case ocManifestRE.MatchString(name):
+		return KindOther, "oc-backup-manifest"
 	case strings.Contains(name, ".trajectory.jsonl") || strings.HasSuffix(name, ".trajectory-path.json"):
 		return KindSidecar, ""
 	case tmpRE.MatchString(name):
@@ -80,6 +86,8 @@ type File struct {
 	Kind    FileKind `json:"kind"`
 	Archive string   `json:"archive,omitempty"`
 	Size    int64    `json:"size"`
+	// Explicit: the path was named itself (not found in a folder).
+	Explicit bool `json:"-"`
 }
 
 // StateDir is an OpenClaw state directory.
@@ -172,7 +180,7 @@ func Discover(paths []string, archived bool) ([]File, error) {
 			if kind != KindArchived {
 				kind, reason = KindLive, ""
 			}
-			out = append(out, File{Path: p, Kind: kind, Archive: reason, Size: st.Size(), Agent: agentOf(p)})
+			out = append(out, File{Path: p, Kind: kind, Archive: reason, Size: st.Size(), Agent: agentOf(p), Explicit: true})
 			continue
 		}
 		var found []File

@@ -1,0 +1,113 @@
+package repair
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/openclaw-tools/oc/internal/transcriptgen"
+)
+
+// Item 6: SIGTERM at random moments of `oc repair` on a large transcript:
+// oc stops cleanly. No lock and no temporary file is left; the transcript is
+// exactly the original (and then nothing oc made is left) or exactly the
+// repaired result (with its backup, quarantine and manifest); the exit code
+// is 0 (finished) or 3 (interrupted). Both outcomes must be seen.
+func TestSIGTERMAtRandomMoments(t *testing.T) {
+	runs := 30
+	if testing.Short() {
+		runs = 12
+	}
+	bin := buildOC(t)
+	work := t.TempDir()
+	var gen bytes.Buffer
+	if _, err := transcriptgen.Write(&gen, transcriptgen.Options{Size: 4 << 20, DamageRate: 0.002, Seed: 11}); err != nil {
+		t.Fatal(err)
+	}
+	orig := gen.Bytes()
+	name := "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl"
+	refDir := filepath.Join(work, "ref")
+	must(t, os.MkdirAll(refDir, 0o755))
+	ref := filepath.Join(refDir, name)
+	must(t, os.WriteFile(ref, orig, 0o600))
+	start := time.Now()
+	if out, err := exec.Command(bin, "repair", "-q", ref).CombinedOutput(); err != nil {
+		t.Fatalf("reference run: %v\n%s", err, out)
+	}
+	full := time.Since(start)
+	want, err := os.ReadFile(ref)
+	must(t, err)
+	if bytes.Equal(want, orig) {
+		t.Fatal("the generated file needs repair; the reference run changed nothing")
+	}
+
+	rng := rand.New(rand.NewPCG(3, 4))
+	dir := filepath.Join(work, "term")
+	file := filepath.Join(dir, name)
+	sawOrig, sawNew, sawInterrupted := 0, 0, 0
+	for i := 0; i < runs; i++ {
+		must(t, os.RemoveAll(dir))
+		must(t, os.MkdirAll(dir, 0o755))
+		must(t, os.WriteFile(file, orig, 0o600))
+		cmd := exec.Command(bin, "repair", "-q", file)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		must(t, cmd.Start())
+		// from well after start-up (the handler is installed) to a little after the normal end
+		time.Sleep(full/10 + time.Duration(rng.Int64N(int64(full))))
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		err := cmd.Wait()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		}
+		got, rerr := os.ReadFile(file)
+		must(t, rerr)
+		entries, _ := os.ReadDir(dir)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+			if strings.HasSuffix(e.Name(), ".lock") || strings.Contains(e.Name(), ".oc-tmp-") {
+				t.Errorf("run %d: %s left behind (exit %d, %s)", i, e.Name(), code, stderr.String())
+			}
+		}
+		switch {
+		case bytes.Equal(got, orig):
+			sawOrig++
+			if len(names) != 1 {
+				t.Errorf("run %d: interrupted before the replacement, but oc's files are left: %v", i, names)
+			}
+			if code != 3 && code != -1 {
+				t.Errorf("run %d: interrupted: exit %d, want 3 (%s)", i, code, stderr.String())
+			}
+			if code == 3 {
+				sawInterrupted++
+				if !strings.Contains(stderr.String(), "interrupted") {
+					t.Errorf("run %d: stderr does not say interrupted: %q", i, stderr.String())
+				}
+			}
+		case bytes.Equal(got, want):
+			sawNew++
+			if len(names) != 4 {
+				t.Errorf("run %d: repaired; want file, backup, quarantine and manifest, got %v", i, names)
+			}
+			if code != 0 && code != 3 {
+				t.Errorf("run %d: exit %d", i, code)
+			}
+		default:
+			t.Fatalf("run %d: the file is neither the original nor the repaired result (%d bytes)", i, len(got))
+		}
+	}
+	t.Logf("%d SIGTERMs: %d left the original (%d exited 3 after cleaning up), %d the repaired file (one run takes %v)", runs, sawOrig, sawInterrupted, sawNew, full)
+	if sawOrig == 0 || sawNew == 0 || sawInterrupted == 0 {
+		t.Fatalf("both outcomes must be observed: original %d (clean exit 3: %d), repaired %d", sawOrig, sawInterrupted, sawNew)
+	}
+}
