@@ -371,6 +371,14 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
+// pluralVerb picks the verb form for a count: pluralVerb(1, "has", "have").
+func pluralVerb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 func humanBytes(n int64) string {
 	const unit = 1024
 	if n < unit {

@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -25,6 +26,7 @@ type repairOptions struct {
 	Jobs            int
 	Wait            time.Duration
 	BreakStaleLocks bool
+	Verbose         bool
 }
 
 func newRepairCmd(g *Globals) *cobra.Command {
@@ -68,6 +70,7 @@ of the folder) with its mode and owner. A second run changes nothing.
 	f.BoolVar(&opts.CompressBackups, "compress-backups", false, "zstd-compress backups (<file>.bak-oc-<stamp>.zst)")
 	f.IntVar(&opts.Jobs, "jobs", 0, "files processed at once (default: number of CPUs)")
 	f.DurationVar(&opts.Wait, "wait", 0, "wait up to DURATION for a live gateway lock instead of skipping the file")
+	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "also list the files that need nothing")
 	f.BoolVar(&opts.BreakStaleLocks, "break-stale-locks", false, "remove stale <file>.lock files (dead or recycled pid, older than 30 min)")
 	return cmd
 }
@@ -104,13 +107,22 @@ func runRepair(g *Globals, opts *repairOptions, args []string) error {
 	g.tuneGCForStreaming()
 	set, err := repair.ParseRuleSet(opts.Rules)
 	if err != nil {
-		return cli.Usagef("--rules: %v", err)
+		return cli.Usagef("--rules %q: want %s or %s", opts.Rules, repair.RuleSetAll, repair.RuleSetOpenClaw)
 	}
 	if opts.Check && opts.Undo {
 		return cli.Usagef("--check and --undo cannot be combined")
 	}
 	if opts.Jobs < 0 {
-		return cli.Usagef("--jobs must be at least 1")
+		return cli.Usagef("--jobs %d: want 1 or more (0: one per CPU)", opts.Jobs)
+	}
+	for _, a := range args {
+		if a == "-" {
+			return cli.Usagef("repair needs a file: stdin (-) is read-only input (try: oc inspect -)")
+		}
+	}
+	filter, err := g.fileFilter()
+	if err != nil {
+		return err
 	}
 	apply := repair.ApplyOptions{
 		Options:   repair.Options{Rules: set},
@@ -128,6 +140,17 @@ func runRepair(g *Globals, opts *repairOptions, args []string) error {
 	files, err := transcript.Discover(paths, false)
 	if err != nil {
 		return cli.Incomplete(describeInputError(err))
+	}
+	files, err = filter.Apply(files)
+	if err != nil {
+		return cli.Incomplete(err)
+	}
+	if len(files) == 0 {
+		if g.JSON {
+			return writeJSON(g.IO, repair.Run(nil, repair.RunOptions{}))
+		}
+		fmt.Fprintf(g.IO.Out, "no transcripts in %s%s: nothing to repair\n", cli.Safe(strings.Join(paths, ", ")), filter.Describe())
+		return nil
 	}
 	names := make([]string, len(files))
 	for i, f := range files {
@@ -150,14 +173,31 @@ func runRepair(g *Globals, opts *repairOptions, args []string) error {
 	} else {
 		printRepairReport(g, opts, set, doc)
 	}
-	switch errs := doc.Totals.Errors; {
-	case errs > 0 && g.JSON:
-		return cli.Exit(cli.ExitIncomplete, nil)
-	case errs == 1:
-		return cli.Incomplete(errors.New(doc.FirstError()))
-	case errs > 1:
-		return cli.Incomplete(fmt.Errorf("%d file(s) could not be processed; first: %s", errs, doc.FirstError()))
-	case opts.Check && doc.Totals.NeedsRepair > 0:
+	return repairExit(opts, doc)
+}
+
+// repairExit is the exit code of a repair run (oc help exit-codes): 3 when a
+// file could not be processed or, outside --check and --dry-run, when a
+// damaged file is one repair cannot fix (so that what --check flags is
+// always either fixed or reported with 3); 1 in check mode when a file needs
+// attention; 0 otherwise.
+func repairExit(opts *repairOptions, doc *repair.Report) error {
+	t := doc.Totals
+	var failed []string
+	for _, r := range doc.Files {
+		switch {
+		case r.Error != "":
+			failed = append(failed, r.Error)
+		case r.Unrepairable != "" && !opts.Check && !opts.DryRun:
+			failed = append(failed, r.Path+": unrepairable: "+r.Unrepairable)
+		}
+	}
+	switch {
+	case len(failed) == 1:
+		return cli.Incomplete(errors.New(failed[0]))
+	case len(failed) > 1:
+		return cli.Incomplete(fmt.Errorf("%s could not be repaired; first: %s", plural(len(failed), "file"), failed[0]))
+	case opts.Check && t.NeedsRepair > 0:
 		return cli.Exit(cli.ExitFindings, nil)
 	}
 	return nil
@@ -179,6 +219,9 @@ func runUndo(g *Globals, args []string, opts repair.ApplyOptions) error {
 		u := undone{Path: p, Backup: b}
 		if err != nil {
 			u.Error = oneLine(err.Error())
+			if errors.Is(err, jsonl.ErrNoBackup) {
+				u.Error = noBackupMessage(p, opts.BackupDir)
+			}
 			failed++
 		}
 		out = append(out, u)
@@ -191,16 +234,13 @@ func runUndo(g *Globals, args []string, opts repair.ApplyOptions) error {
 		st := g.IO.Styles()
 		for _, u := range out {
 			if u.Error == "" {
-				fmt.Fprintf(g.IO.Out, "%s %s from %s\n", st.OK.Render("restored"), u.Path, u.Backup)
+				fmt.Fprintf(g.IO.Out, "%s %s from %s\n", st.OK.Render("restored"), cli.Safe(u.Path), cli.Safe(u.Backup))
 			}
 		}
 	}
 	if failed > 0 {
 		for _, u := range out {
 			if u.Error != "" {
-				if g.JSON {
-					return cli.Exit(cli.ExitIncomplete, nil)
-				}
 				return cli.Incomplete(errors.New(u.Error))
 			}
 		}
@@ -208,16 +248,34 @@ func runUndo(g *Globals, args []string, opts repair.ApplyOptions) error {
 	return nil
 }
 
+// noBackupMessage says where undo looked for a backup, and that a repair
+// made with --backup-dir needs the same flag to be undone.
+func noBackupMessage(file, backupDir string) string {
+	dir := backupDir
+	if dir == "" {
+		dir = filepath.Dir(file)
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	msg := fmt.Sprintf("%s: no oc backup found in %s (looked for %s.bak-oc-<stamp>)", file, dir, filepath.Base(file))
+	if backupDir == "" {
+		msg += "; if the repair used --backup-dir DIR, pass the same --backup-dir DIR"
+	}
+	return msg
+}
+
 // printRepairReport prints the human report: one block per file that needs
 // or got a repair (every file with -v), then a totals line.
 func printRepairReport(g *Globals, opts *repairOptions, set repair.RuleSet, doc *repair.Report) {
 	w := g.IO.Out
 	st := g.IO.Styles()
+	checking := opts.Check || opts.DryRun
 	for _, r := range doc.Files {
 		attention := r.Plan != nil && r.Plan.NeedsAttention()
 		if r.Error == "" && !attention && !r.Changed {
-			if g.Verbose {
-				fmt.Fprintf(w, "%s %s\n", st.OK.Render("ok"), r.Path)
+			if opts.Verbose {
+				fmt.Fprintf(w, "%s %s\n", st.OK.Render("ok"), cli.Safe(r.Path))
 			}
 			continue
 		}
@@ -227,16 +285,18 @@ func printRepairReport(g *Globals, opts *repairOptions, set repair.RuleSet, doc 
 			status = st.Error.Render("error")
 		case r.Changed:
 			status = st.OK.Render("repaired")
+		case r.Unrepairable != "":
+			status = st.Error.Render("unrepairable: " + cli.Safe(r.Unrepairable))
 		case r.Skipped != "":
-			status = st.Warn.Render("skipped: " + r.Skipped)
-		case opts.Check || opts.DryRun:
-			status = st.Warn.Render("needs repair")
+			status = st.Dim.Render("skipped: " + cli.Safe(r.Skipped))
+		case checking:
+			status = st.Warn.Render("needs repair (oc repair fixes it)")
 		default:
 			status = st.Warn.Render("not repaired")
 		}
-		fmt.Fprintf(w, "%s  %s\n", st.Bold.Render(r.Path), status)
+		fmt.Fprintf(w, "%s  %s\n", st.Bold.Render(cli.Safe(r.Path)), status)
 		if r.Error != "" {
-			fmt.Fprintf(w, "  %s\n", r.Error)
+			fmt.Fprintf(w, "  %s\n", cli.Safe(r.Error))
 		}
 		ids := make([]string, 0, len(r.Rules))
 		for id := range r.Rules {
@@ -248,37 +308,43 @@ func printRepairReport(g *Globals, opts *repairOptions, set repair.RuleSet, doc 
 		}
 		if opts.DryRun && r.Plan != nil {
 			for _, c := range r.Plan.Changes {
-				fmt.Fprintf(w, "    line %d: %s: %s\n", c.Line, strings.Join(c.Rules, ", "), c.Detail)
+				fmt.Fprintf(w, "    line %d: %s: %s\n", c.Line, strings.Join(c.Rules, ", "), cli.Safe(c.Detail))
 			}
 		}
 		if r.StaleLockBroken != nil {
-			fmt.Fprintf(w, "  %s removed stale lock (%s)\n", st.Dim.Render("lock:"), strings.Join(r.StaleLockBroken.StaleReasons, ", "))
+			fmt.Fprintf(w, "  %s removed stale lock (%s)\n", st.Dim.Render("lock:"), cli.Safe(strings.Join(r.StaleLockBroken.StaleReasons, ", ")))
 		}
 		if r.Backup != "" {
-			fmt.Fprintf(w, "  %s %s\n", st.Dim.Render("backup:    "), r.Backup)
+			fmt.Fprintf(w, "  %s %s\n", st.Dim.Render("backup:    "), cli.Safe(r.Backup))
 		}
 		if r.Quarantine != "" {
-			fmt.Fprintf(w, "  %s %s\n", st.Dim.Render("quarantine:"), r.Quarantine)
+			fmt.Fprintf(w, "  %s %s\n", st.Dim.Render("quarantine:"), cli.Safe(r.Quarantine))
 		}
 	}
 	t := doc.Totals
-	verb := "repaired"
-	if opts.Check || opts.DryRun {
-		verb = "need repair"
+	var line string
+	if checking {
+		line = fmt.Sprintf("%s checked with rules %s: %d %s", plural(t.Files, "file"), set, t.NeedsRepair, pluralVerb(t.NeedsRepair, "needs", "need")+" repair")
+		if t.Unrepairable > 0 {
+			line += fmt.Sprintf(" (%d fixable, %d unrepairable)", t.NeedsRepair-t.Unrepairable, t.Unrepairable)
+		}
+	} else {
+		line = fmt.Sprintf("%s checked with rules %s: %d repaired", plural(t.Files, "file"), set, t.Changed)
+		if n := t.NeedsRepair - t.Changed; n > 0 {
+			line += fmt.Sprintf(", %d not repaired", n)
+		}
 	}
-	n := t.Changed
-	if opts.Check || opts.DryRun {
-		n = t.NeedsRepair
+	skipped := 0
+	for _, r := range doc.Files {
+		if r.Skipped != "" && r.Unrepairable == "" {
+			skipped++
+		}
 	}
-	line := fmt.Sprintf("%d file(s) checked with rules %s: %d %s", t.Files, set, n, verb)
-	if !opts.Check && !opts.DryRun && t.NeedsRepair > t.Changed {
-		line += fmt.Sprintf(", %d not repaired", t.NeedsRepair-t.Changed)
-	}
-	if t.Skipped > 0 {
-		line += fmt.Sprintf(", %d skipped", t.Skipped)
+	if n := skipped; n > 0 {
+		line += fmt.Sprintf(", %d skipped", n)
 	}
 	if t.Errors > 0 {
-		line += fmt.Sprintf(", %d error(s)", t.Errors)
+		line += ", " + plural(t.Errors, "error")
 	}
 	if len(t.Rules) > 0 {
 		ids := make([]string, 0, len(t.Rules))

@@ -183,7 +183,9 @@ type FileReport struct {
 	Backup     string             `json:"backup,omitempty"`
 	Quarantine string             `json:"quarantine,omitempty"`
 	Skipped    string             `json:"skipped,omitempty"`
-	Error      string             `json:"error,omitempty"`
+	// Unrepairable is why repair cannot fix what --check flags (Plan.Unrepairable).
+	Unrepairable string `json:"unrepairable,omitempty"`
+	Error        string `json:"error,omitempty"`
 	// StaleLockBroken is the stale lock removed before repairing, if any.
 	StaleLockBroken *jsonl.LockInfo `json:"staleLockBroken,omitempty"`
 	Plan            *Plan           `json:"-"`
@@ -191,7 +193,7 @@ type FileReport struct {
 
 // ReportOf turns a plan into a report (changed tells whether it was applied).
 func ReportOf(p *Plan, changed bool) *FileReport {
-	return &FileReport{Path: p.Path, Changed: changed, Rules: p.Counts, Lines: p.LineNums, Skipped: p.Skipped, Plan: p}
+	return &FileReport{Path: p.Path, Changed: changed, Rules: p.Counts, Lines: p.LineNums, Skipped: p.Skipped, Unrepairable: p.Unrepairable(), Plan: p}
 }
 
 // QuarantinePath is "<file>.rejected-<stamp>.jsonl", beside the file or in dir.
@@ -245,7 +247,7 @@ func ApplyFile(path string, opts ApplyOptions) (*FileReport, error) {
 		return rep, nil
 	}
 	if plan.compression != jsonl.Plain {
-		return rep, fmt.Errorf("%s: %s-compressed transcripts are checked, not repaired in place", path, plan.compression)
+		return rep, fmt.Errorf("%s: %s", path, plan.Unrepairable())
 	}
 	if opts.BackupDir != "" {
 		if err := os.MkdirAll(opts.BackupDir, 0o700); err != nil {

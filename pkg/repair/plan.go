@@ -55,6 +55,9 @@ func (o Options) newID() string {
 const (
 	SkipInvalidHeader = "invalid session header"
 	SkipEmpty         = "empty session file"
+	// SkipNoEntries: lines are there but none is a JSON entry (random bytes,
+	// a binary file): there is nothing to rebuild a transcript from.
+	SkipNoEntries = "no line is a JSON entry: not an OpenClaw transcript"
 )
 
 // Change is one changed line: which rules changed it, and how.
@@ -672,6 +675,9 @@ func (pl *planner) finish() {
 	p := pl.plan
 	if pl.first == nil {
 		p.Skipped = SkipEmpty
+		if len(pl.editAt) > 0 {
+			p.Skipped = SkipNoEntries
+		}
 	} else if pl.headerIssue {
 		if pl.set == RuleSetOpenClaw {
 			p.Skipped = SkipInvalidHeader

@@ -26,12 +26,14 @@ type Report struct {
 
 // Totals add up a run.
 type Totals struct {
-	Files       int            `json:"files"`
-	NeedsRepair int            `json:"needsRepair"`
-	Changed     int            `json:"changed"`
-	Skipped     int            `json:"skipped"`
-	Errors      int            `json:"errors"`
-	Rules       map[string]int `json:"rules"`
+	Files       int `json:"files"`
+	NeedsRepair int `json:"needsRepair"`
+	Changed     int `json:"changed"`
+	Skipped     int `json:"skipped"`
+	// Unrepairable counts files --check flags that repair cannot fix.
+	Unrepairable int            `json:"unrepairable"`
+	Errors       int            `json:"errors"`
+	Rules        map[string]int `json:"rules"`
 }
 
 // Run plans (ReadOnly) or applies the repair of every path, in parallel. A
@@ -54,6 +56,9 @@ func Run(paths []string, opts RunOptions) *Report {
 		}
 		if r.Skipped != "" {
 			t.Skipped++
+		}
+		if r.Unrepairable != "" {
+			t.Unrepairable++
 		}
 		if r.Error != "" {
 			t.Errors++

@@ -138,7 +138,13 @@ func AnalyzeFile(f File, stdin io.Reader) (*Summary, error) {
 		return nil, err
 	}
 	defer src.Close()
-	s, err := analyze(src, src.BufferSize())
+	// Stdin has no size on disk: count the bytes as they are read.
+	var r io.Reader = src
+	counted := &countingReader{r: src}
+	if src.Size < 0 {
+		r = counted
+	}
+	s, err := analyze(r, src.BufferSize())
 	if err != nil {
 		return nil, atFile(src.Name, err)
 	}
@@ -146,9 +152,21 @@ func AnalyzeFile(f File, stdin io.Reader) (*Summary, error) {
 	s.Compression = src.Compression.String()
 	s.Size = src.Size
 	if s.Size < 0 {
-		s.Size = s.Lines
+		s.Size = counted.n
 	}
 	return s, nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // Analyze reads a transcript stream once and summarises it.
@@ -463,7 +481,7 @@ func (a *analyzer) treeFindings(ix *Index, t *Tree) {
 		case n.ParentID.Truthy() && n.ParentID == n.ID:
 			a.add("self-parent", n.Line, SevWarning, "entry is its own parent")
 		case t.MissingParent(i):
-			a.add("missing-parent", n.Line, SevWarning, "parentId %q names no entry: everything before this point is cut off from its branch (oc repair re-links it)", n.ParentID.String())
+			a.add("missing-parent", n.Line, SevWarning, "parentId %q names no entry: its branch stops here, and on the active branch OpenClaw sends the model nothing from before this entry", n.ParentID.String())
 		}
 	}
 	// Cycles: a walk from every node that revisits a node.

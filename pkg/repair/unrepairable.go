@@ -1,0 +1,21 @@
+package repair
+
+import "github.com/openclaw-tools/oc/pkg/jsonl"
+
+// Unrepairable says why `oc repair` cannot fix what `oc repair --check`
+// flags in this file ("" when the file is fine or repair fixes it): the file
+// is compressed, or the rule set leaves it alone (no line is an entry, or
+// 2026.5.6's "invalid session header"). `--check` reports the reason and
+// `repair` exits 3 on such a file, so that the two always agree.
+func (p *Plan) Unrepairable() string {
+	if !p.NeedsAttention() {
+		return ""
+	}
+	if p.compression != jsonl.Plain {
+		return p.compression.String() + "-compressed: oc repairs only plain files (decompress it, repair, compress again)"
+	}
+	if p.Skipped != "" {
+		return p.Skipped
+	}
+	return ""
+}
