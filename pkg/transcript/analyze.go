@@ -524,7 +524,7 @@ func (a *analyzer) pairing() {
 		}
 	}
 	if tc.MissingResult > 0 {
-		a.add("missing-tool-result", 0, SevInfo, "%d tool call(s) have no result; replay inserts synthetic error results for most providers", tc.MissingResult)
+		a.add("missing-tool-result", 0, SevInfo, "%s no result; replay inserts synthetic error results for most providers", pluralHave(tc.MissingResult, "tool call"))
 	}
 	if tc.OrphanResults > 0 {
 		a.add("orphan-tool-result", 0, SevInfo, "%d tool result(s) answer no tool call; replay drops them", tc.OrphanResults)
@@ -599,4 +599,12 @@ func firstUserText(raw gojson.RawMessage, re *regexp.Regexp) bool {
 	}
 	t, _ := str(blocks[0].Text)
 	return re.MatchString(t)
+}
+
+// pluralHave is "1 tool call has" or "3 tool calls have".
+func pluralHave(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun + " has"
+	}
+	return fmt.Sprintf("%d %ss have", n, noun)
 }

@@ -22,6 +22,8 @@ type InspectOptions struct {
 	// would change) to each transcript's summary. It must be safe for
 	// concurrent use.
 	MoreFindings func(f File) []Finding
+	// Keep, when set, selects the transcripts to inspect (--agent, --since).
+	Keep func(f File) bool
 }
 
 // FileError is a transcript that could not be inspected.
@@ -67,6 +69,15 @@ func Inspect(paths []string, opts InspectOptions) (*Report, error) {
 	files, err := Discover(paths, opts.Archived)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Keep != nil {
+		kept := files[:0:0]
+		for _, f := range files {
+			if opts.Keep(f) {
+				kept = append(kept, f)
+			}
+		}
+		files = kept
 	}
 	rep := &Report{Totals: Totals{ByType: map[string]int{}, ByRole: map[string]int{}, Findings: map[string]int{}}}
 	rep.Single = len(paths) == 1 && len(files) == 1 && !isDir(paths[0])
