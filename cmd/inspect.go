@@ -444,6 +444,9 @@ func plural(n int, word string) string {
 	case "entry":
 		return fmt.Sprintf("%d entries", n)
 	}
+	if strings.HasSuffix(word, "x") || strings.HasSuffix(word, "s") || strings.HasSuffix(word, "ch") {
+		return fmt.Sprintf("%d %ses", n, word)
+	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
 

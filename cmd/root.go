@@ -4,6 +4,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -385,10 +386,21 @@ func (g *Globals) tuneGCForStreaming() {
 	debug.SetMemoryLimit(48 << 20)
 }
 
-// writeJSON prints v as one indented JSON document.
+// writeJSON prints v as one indented JSON document. On a terminal, the
+// characters a terminal would act on are spelled as \u escapes (the same
+// JSON values).
 func writeJSON(ios *cli.IOStreams, v any) error {
-	enc := json.NewEncoder(ios.Out)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	doc := b.Bytes()
+	if ios.IsStdoutTTY() {
+		doc = cli.SafeJSON(doc)
+	}
+	_, err := ios.Out.Write(doc)
+	return err
 }

@@ -76,3 +76,32 @@ func SafeAll(list []string) []string {
 	}
 	return out
 }
+
+// SafeJSON rewrites a JSON document for a terminal: the characters Safe
+// escapes that JSON allows raw inside strings (DEL, C1 controls, bidi
+// overrides) become \uNNNN escapes and bytes that are not UTF-8 become
+// \ufffd. The document keeps its meaning (the same values); only how they
+// are spelled changes. Documents without such characters are returned as
+// they are.
+func SafeJSON(doc []byte) []byte {
+	s := string(doc)
+	i := firstUnsafe(s)
+	if i < 0 {
+		return doc
+	}
+	out := make([]byte, 0, len(doc)+16)
+	out = append(out, doc[:i]...)
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			out = append(out, `\ufffd`...)
+		case r == 0x7f || unsafeRune(r) || r < 0x20 && r != '\n' && r != '\r' && r != '\t':
+			out = fmt.Appendf(out, `\u%04x`, r)
+		default:
+			out = append(out, s[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}
