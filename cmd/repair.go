@@ -71,6 +71,8 @@ of the folder) with its mode and owner. A second run changes nothing.
 	f.IntVar(&opts.Jobs, "jobs", 0, "files processed at once (default: number of CPUs)")
 	f.DurationVar(&opts.Wait, "wait", 0, "wait up to DURATION for a live gateway lock instead of skipping the file")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "also list the files that need nothing")
+	addFilterFlags(cmd, g)
+	registerRepairCompletions(cmd)
 	f.BoolVar(&opts.BreakStaleLocks, "break-stale-locks", false, "remove stale <file>.lock files (dead or recycled pid, older than 30 min)")
 	return cmd
 }

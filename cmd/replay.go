@@ -77,6 +77,7 @@ all compares every provider family in one table.`,
 	f.StringVar(&opts.System, "system", "", "system prompt to put in the payload (default: none, as the oracle)")
 	f.StringSliceVar(&opts.AllowedTools, "allowed-tools", nil, "tool names the live registry has (default: no allow-list)")
 	f.IntVar(&opts.ImageMaxPx, "image-max-px", 0, "largest image side (default: agents.defaults.imageMaxDimensionPx from the OpenClaw config, else 1200)")
+	registerReplayCompletions(cmd, g)
 	return cmd
 }
 
@@ -567,6 +568,15 @@ func knownAPIs() []string {
 		apis = append(apis, d.API)
 	}
 	return sortedUnique(apis)
+}
+
+// aliasesOf lists the provider aliases (for completion).
+func aliasesOf() []string {
+	var out []string
+	for _, a := range policy.ProviderAliases() {
+		out = append(out, a[0]+"\t"+a[1])
+	}
+	return out
 }
 
 // aliasList is "bedrock → amazon-bedrock, ..." for messages.
