@@ -109,7 +109,7 @@ func runRepair(g *Globals, opts *repairOptions, args []string) error {
 	g.tuneGCForStreaming()
 	set, err := repair.ParseRuleSet(opts.Rules)
 	if err != nil {
-		return cli.Usagef("--rules %q: want %s or %s", opts.Rules, repair.RuleSetAll, repair.RuleSetOpenClaw)
+		return cli.Usagef("--rules %q: unknown rule set; want %s or %s", opts.Rules, repair.RuleSetAll, repair.RuleSetOpenClaw)
 	}
 	if opts.Check && opts.Undo {
 		return cli.Usagef("--check and --undo cannot be combined")
