@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -159,12 +160,18 @@ func runRepair(g *Globals, opts *repairOptions, args []string) error {
 		names[i] = f.Path
 	}
 	progress := (*cli.Progress)(nil)
+	fileDone := func() { progress.Add(1) }
 	if len(files) > 1 {
 		progress = cli.NewProgress(g.IO, "repair", len(files))
+	} else if st, err := os.Stat(names[0]); err == nil {
+		// One file: progress in bytes read.
+		progress = cli.NewByteProgress(g.IO, "repair "+cli.Safe(filepath.Base(names[0])), st.Size())
+		apply.Options.Progress = func(n int) { progress.Add(n) }
+		fileDone = func() {}
 	}
 	doc := repair.Run(names, repair.RunOptions{
 		ApplyOptions: apply, ReadOnly: opts.Check || opts.DryRun, Jobs: opts.Jobs,
-		Progress: func() { progress.Add(1) },
+		Progress: fileDone,
 	})
 	progress.Done()
 

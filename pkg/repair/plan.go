@@ -24,6 +24,9 @@ type Options struct {
 	NewID func() string
 	// SessionID overrides the id a rebuilt header gets (default: the UUID in the file name).
 	SessionID string
+	// Progress, when set, is called with the number of bytes of the file
+	// read so far in each read (for a progress display on one large file).
+	Progress func(n int)
 }
 
 func (o Options) set() RuleSet {
@@ -225,6 +228,9 @@ func PlanFile(path string, opts Options) (*Plan, error) {
 		r, closer = src, src.Close
 	}
 	defer closer()
+	if opts.Progress != nil {
+		r = &progressReader{r: r, report: opts.Progress}
+	}
 	hint := st.Size()
 	if comp != jsonl.Plain {
 		hint = -1
@@ -948,4 +954,18 @@ func jsonString(s string) []byte {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
 	return bytes.TrimRight(buf.Bytes(), "\n")
+}
+
+// progressReader reports the bytes read through it.
+type progressReader struct {
+	r      io.Reader
+	report func(int)
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if n > 0 {
+		p.report(n)
+	}
+	return n, err
 }
