@@ -457,3 +457,28 @@ func TestAgentAndSinceFilters(t *testing.T) {
 	assert.Equal(t, cli.ExitOK, code)
 	assert.Contains(t, out, "no transcripts in")
 }
+
+func TestMigrationReportStoresAbsolutePaths(t *testing.T) {
+	dir := doctorFixture(t, "example4-dm-to-discord")
+	cwd, err := os.Getwd()
+	require.NoError(t, err)
+	rel, err := filepath.Rel(cwd, dir)
+	require.NoError(t, err)
+	require.False(t, filepath.IsAbs(rel))
+	code, _, errOut := runOC(t, false, doctorEnv(t), "doctor", "--state-dir", rel, "--fix", "--yes")
+	require.Equal(t, cli.ExitOK, code, errOut)
+	reports, _ := filepath.Glob(filepath.Join(dir, "cron", "doctor-session-target-migration-*.json"))
+	require.Len(t, reports, 1)
+	b, err := os.ReadFile(reports[0])
+	require.NoError(t, err)
+	var mf struct {
+		StateDir string   `json:"stateDir"`
+		Store    string   `json:"store"`
+		Backups  []string `json:"backups"`
+	}
+	require.NoError(t, json.Unmarshal(b, &mf))
+	require.NotEmpty(t, mf.Backups)
+	for _, p := range append([]string{mf.StateDir, mf.Store}, mf.Backups...) {
+		assert.True(t, filepath.IsAbs(p), "%q in the migration report is not absolute", p)
+	}
+}

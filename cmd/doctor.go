@@ -69,8 +69,14 @@ timestamps and names.`,
 
 func runDoctor(g *Globals, o *doctorOptions) error {
 	g.tuneGCForStreaming()
+	// An absolute state dir: the migration report and the JSON report name
+	// files by absolute paths, valid wherever they are read from.
+	stateDir, err := filepath.Abs(g.ResolvedStateDir())
+	if err != nil {
+		return cli.Incomplete(err)
+	}
 	opts := doctor.Options{
-		StateDir:       g.ResolvedStateDir(),
+		StateDir:       stateDir,
 		Force:          o.Force,
 		Env:            g.env,
 		Now:            docClockFromEnv(g.env),
