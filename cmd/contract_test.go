@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/pkg/doctor"
 )
 
 // Tests of the CLI contract (issue 9: exit codes, errors, truthful output,
@@ -482,3 +483,35 @@ func TestMigrationReportStoresAbsolutePaths(t *testing.T) {
 		assert.True(t, filepath.IsAbs(p), "%q in the migration report is not absolute", p)
 	}
 }
+
+// Permission and I/O errors (the -unreadable and -failed findings) are
+// "could not complete" (3) whatever their severity; findings about content
+// doctor could read are not.
+func TestDoctorIncompleteFindings(t *testing.T) {
+	for id, want := range map[string]bool{
+		"sessions-dir-unreadable":       true,
+		"cron-store-unreadable":         true,
+		"config-unreadable":             true,
+		"transcript-check-failed":       true,
+		"cron-store-invalid-json":       true,
+		"cron-store-shape":              true,
+		"stale-session-lock":            false,
+		"session-file-missing":          false,
+		"transcript-needs-repair":       false,
+		"cron-session-target-elsewhere": false,
+	} {
+		for _, sev := range []string{"warning", "error"} {
+			f := doctorFinding(id, sev)
+			got := docIncomplete(f)
+			if strings.HasSuffix(id, "-unreadable") || strings.HasSuffix(id, "-failed") {
+				assert.True(t, got, "%s/%s", id, sev)
+			} else if sev == "error" {
+				assert.Equal(t, want, got, "%s/%s", id, sev)
+			} else {
+				assert.False(t, got, "%s/%s", id, sev)
+			}
+		}
+	}
+}
+
+func doctorFinding(id, sev string) doctor.Finding { return doctor.Finding{ID: id, Severity: sev} }

@@ -155,10 +155,13 @@ func docExitForDoctor(rep *doctor.Report) error {
 // docIncomplete: a finding that means a check could not be done (a file
 // doctor could not read or parse) or a fix failed: exit 3, not 1.
 func docIncomplete(f doctor.Finding) bool {
+	if strings.HasSuffix(f.ID, "-unreadable") || strings.HasSuffix(f.ID, "-failed") {
+		return true // a permission or I/O error: whatever its severity, a check did not run
+	}
 	if f.Severity != doctor.SevError {
 		return false
 	}
-	for _, suffix := range []string{"-failed", "-unreadable", "-invalid-json", "-not-a-file", "-too-large", "-invalid"} {
+	for _, suffix := range []string{"-invalid-json", "-not-a-file", "-too-large", "-invalid"} {
 		if strings.HasSuffix(f.ID, suffix) {
 			return true
 		}
