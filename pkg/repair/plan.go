@@ -58,9 +58,6 @@ func (o Options) newID() string {
 const (
 	SkipInvalidHeader = "invalid session header"
 	SkipEmpty         = "empty session file"
-	// SkipNoEntries: lines are there but none is a JSON entry (random bytes,
-	// a binary file): there is nothing to rebuild a transcript from.
-	SkipNoEntries = "no line is a JSON entry: not an OpenClaw transcript"
 )
 
 // Change is one changed line: which rules changed it, and how.
@@ -681,9 +678,6 @@ func (pl *planner) finish() {
 	p := pl.plan
 	if pl.first == nil {
 		p.Skipped = SkipEmpty
-		if len(pl.editAt) > 0 {
-			p.Skipped = SkipNoEntries
-		}
 	} else if pl.headerIssue {
 		if pl.set == RuleSetOpenClaw {
 			p.Skipped = SkipInvalidHeader

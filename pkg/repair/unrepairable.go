@@ -14,7 +14,13 @@ func (p *Plan) Unrepairable() string {
 	if p.compression != jsonl.Plain {
 		return p.compression.String() + "-compressed: oc repairs only plain files (decompress it, repair, compress again)"
 	}
-	if p.Skipped != "" {
+	switch p.Skipped {
+	case "":
+	case SkipEmpty:
+		// OpenClaw's word for a file in which no entry parses; here there are
+		// lines (rules fired), so the file is not empty: say what it is.
+		return "no line is a JSON entry: not an OpenClaw transcript"
+	default:
 		return p.Skipped
 	}
 	return ""
