@@ -515,3 +515,15 @@ func TestDoctorIncompleteFindings(t *testing.T) {
 }
 
 func doctorFinding(id, sev string) doctor.Finding { return doctor.Finding{ID: id, Severity: sev} }
+
+func TestArgumentErrorsInWords(t *testing.T) {
+	for args, want := range map[string]string{
+		"doctor extra": `doctor takes no arguments (got "extra")`,
+		"replay":       "replay needs one SESSION",
+	} {
+		code, _, errOut := runOC(t, false, nil, strings.Fields(args)...)
+		assert.Equal(t, cli.ExitUsage, code, args)
+		assert.Contains(t, errOut, want, args)
+		assert.NotContains(t, errOut, "arg(s)", args)
+	}
+}

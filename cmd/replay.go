@@ -62,7 +62,12 @@ all compares every provider family in one table.`,
   oc replay session.jsonl --provider mistral --stage sanitized --json | jq length
   oc replay session.jsonl --provider openai --explain
   oc replay session.jsonl --provider all`,
-		Args: cobra.ExactArgs(1),
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return cli.Usagef("replay needs one SESSION (a transcript path, a session id, or - for stdin); got %d", len(args))
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReplay(g, opts, args[0])
 		},

@@ -114,6 +114,10 @@ func jsonRequested(args []string) bool {
 // becomes "unknown command "inspct" (did you mean inspect?)".
 func cobraUsageMessage(msg string) string {
 	lines := strings.Split(strings.TrimSpace(msg), "\n")
+	if m := unknownSubcommandRE.FindStringSubmatch(lines[0]); m != nil {
+		// cobra's words for an argument given to a command that takes none.
+		return fmt.Sprintf("%s takes no arguments (got %q)", strings.TrimPrefix(m[2], "oc "), m[1])
+	}
 	first := strings.TrimSuffix(lines[0], ` for "oc"`)
 	var sugg []string
 	for _, l := range lines[1:] {
@@ -222,6 +226,8 @@ func flagError(c *cobra.Command, err error) error {
 	}
 	return fmt.Errorf("--%s %q: %s", name, m[1], wantForType(typ))
 }
+
+var unknownSubcommandRE = regexp.MustCompile(`^unknown command "(.*)" for "(oc \S.*)"$`)
 
 var flagValueRE = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[^"]+)" flag`)
 
