@@ -71,8 +71,23 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 	}
 	files, _ := transcript.Discover(paths, opts.Archived)
 	files, _ = filter.Apply(files)
-	progress := cli.NewProgress(g.IO, "inspecting", len(files))
 	single := len(paths) == 1 && len(files) == 1 && files[0].Path != "-" && !isDirPath(paths[0])
+	progress := (*cli.Progress)(nil)
+	fileDone := func() { progress.Add(1) }
+	var byteProgress func(int)
+	if single {
+		// One file: progress in bytes, over the analysis and the repair check
+		// (each reads the file once).
+		if st, err := os.Stat(files[0].Path); err == nil {
+			progress = cli.NewByteProgress(g.IO, "inspecting "+cli.Safe(filepath.Base(files[0].Path)), 2*st.Size())
+			if progress != nil {
+				byteProgress = func(n int) { progress.Add(n) }
+			}
+			fileDone = func() {}
+		}
+	} else {
+		progress = cli.NewProgress(g.IO, "inspecting", len(files))
+	}
 	withReplay := opts.Replay || single
 	if !withReplay {
 		// Replay findings hold a transcript's context in memory; without them
@@ -81,9 +96,9 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 	}
 	rep, err := transcript.Inspect(paths, transcript.InspectOptions{
 		Archived: opts.Archived, Jobs: opts.Jobs, Stdin: g.IO.In, Keep: filter.Keep,
-		Progress: func() { progress.Add(1) },
+		Progress: fileDone, ByteProgress: byteProgress,
 		MoreFindings: func(f transcript.File) []transcript.Finding {
-			found := repairFinding(f)
+			found := repairFinding(f, byteProgress)
 			if withReplay {
 				more, _ := replay.ProviderFindings(f.Path)
 				found = append(found, more...)
@@ -154,8 +169,8 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 
 // repairFinding is what `oc repair` (default rules) would change in a
 // transcript, as one finding; compressed or unreadable files give none.
-func repairFinding(f transcript.File) []transcript.Finding {
-	plan, err := repair.PlanFile(f.Path, repair.Options{})
+func repairFinding(f transcript.File, progress func(int)) []transcript.Finding {
+	plan, err := repair.PlanFile(f.Path, repair.Options{Progress: progress})
 	if err != nil {
 		return nil
 	}

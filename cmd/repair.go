@@ -166,7 +166,9 @@ func runRepair(g *Globals, opts *repairOptions, args []string) error {
 	} else if st, err := os.Stat(names[0]); err == nil {
 		// One file: progress in bytes read.
 		progress = cli.NewByteProgress(g.IO, "repair "+cli.Safe(filepath.Base(names[0])), st.Size())
-		apply.Options.Progress = func(n int) { progress.Add(n) }
+		if progress != nil {
+			apply.Options.Progress = func(n int) { progress.Add(n) }
+		}
 		fileDone = func() {}
 	}
 	doc := repair.Run(names, repair.RunOptions{

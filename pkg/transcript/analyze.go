@@ -132,7 +132,10 @@ func (s *Summary) AddFindings(fs []Finding) {
 }
 
 // AnalyzeFile inspects one transcript (plain, .gz, .zst or "-" for stdin).
-func AnalyzeFile(f File, stdin io.Reader) (*Summary, error) {
+func AnalyzeFile(f File, stdin io.Reader) (*Summary, error) { return analyzeFile(f, stdin, nil) }
+
+// analyzeFile is AnalyzeFile; progress, when set, is told the bytes read.
+func analyzeFile(f File, stdin io.Reader, progress func(int)) (*Summary, error) {
 	src, err := jsonl.Open(f.Path, stdin)
 	if err != nil {
 		return nil, err
@@ -140,8 +143,8 @@ func AnalyzeFile(f File, stdin io.Reader) (*Summary, error) {
 	defer src.Close()
 	// Stdin has no size on disk: count the bytes as they are read.
 	var r io.Reader = src
-	counted := &countingReader{r: src}
-	if src.Size < 0 {
+	counted := &countingReader{r: src, report: progress}
+	if src.Size < 0 || progress != nil {
 		r = counted
 	}
 	s, err := analyze(r, src.BufferSize())
@@ -159,13 +162,17 @@ func AnalyzeFile(f File, stdin io.Reader) (*Summary, error) {
 
 // countingReader counts the bytes read through it.
 type countingReader struct {
-	r io.Reader
-	n int64
+	r      io.Reader
+	n      int64
+	report func(int) // nil, or told each read's byte count
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
+	if c.report != nil && n > 0 {
+		c.report(n)
+	}
 	return n, err
 }
 

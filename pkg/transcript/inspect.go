@@ -24,6 +24,9 @@ type InspectOptions struct {
 	MoreFindings func(f File) []Finding
 	// Keep, when set, selects the transcripts to inspect (--agent, --since).
 	Keep func(f File) bool
+	// ByteProgress, when set, is told the bytes read of each file (for a
+	// progress display on one large file). It must be safe for concurrent use.
+	ByteProgress func(n int)
 }
 
 // FileError is a transcript that could not be inspected.
@@ -84,7 +87,7 @@ func Inspect(paths []string, opts InspectOptions) (*Report, error) {
 	summaries := make([]*Summary, len(files))
 	errs := make([]error, len(files))
 	parallel.Each(len(files), opts.Jobs, func(i int) {
-		summaries[i], errs[i] = AnalyzeFile(files[i], opts.Stdin)
+		summaries[i], errs[i] = analyzeFile(files[i], opts.Stdin, opts.ByteProgress)
 		if errs[i] == nil && opts.MoreFindings != nil && files[i].Path != "-" {
 			summaries[i].AddFindings(opts.MoreFindings(files[i]))
 		}
