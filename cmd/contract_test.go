@@ -527,3 +527,26 @@ func TestArgumentErrorsInWords(t *testing.T) {
 		assert.NotContains(t, errOut, "arg(s)", args)
 	}
 }
+
+// Golden files of the outputs this contract shapes.
+func TestContractGoldens(t *testing.T) {
+	state, path := hostileState(t)
+	_, out, _ := runOC(t, false, nil, "inspect", path, "--tree")
+	golden(t, "inspect-hostile.txt", []byte(normalize(out, state)))
+
+	fresh := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(fresh, "cron"), 0o755))
+	_, out, _ = runOC(t, false, nil, "inspect", "--state-dir", fresh)
+	golden(t, "inspect-fresh.txt", []byte(normalize(out, fresh)))
+
+	dir := t.TempDir()
+	p := randomFile(t, dir)
+	_, out, errOut := runOC(t, false, nil, "repair", "--check", p)
+	_, out2, errOut2 := runOC(t, false, nil, "repair", p)
+	golden(t, "repair-random.txt", []byte(normalize("$ oc repair --check FILE\n"+out+errOut+"$ oc repair FILE\n"+out2+errOut2, dir)))
+
+	_, out, _ = runOC(t, false, nil, "help", "environment")
+	golden(t, "help-environment.txt", []byte(out))
+	_, out, _ = runOC(t, false, nil, "help", "exit-codes")
+	golden(t, "help-exit-codes.txt", []byte(out))
+}
