@@ -17,6 +17,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/cli"
 	"github.com/openclaw-tools/oc/pkg/doctor"
+	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
 type doctorOptions struct {
@@ -66,6 +67,7 @@ for timestamps and names.`,
 	f.BoolVar(&o.NonInteractive, "non-interactive", false, "never prompt (with --fix, also pass --yes to write)")
 	f.BoolVar(&o.Force, "force", false, "write even while the OpenClaw gateway is running")
 	f.BoolVar(&o.NoTranscripts, "no-transcripts", false, "skip the transcript checks (repair and ownership scans)")
+	addFilterFlags(cmd, g)
 	_ = f.MarkHidden("repair")
 	return cmd
 }
@@ -103,14 +105,24 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 		fmt.Fprintf(g.IO.ErrOut, "oc: ignoring %s from the config file or OC_* environment: writing needs --fix (and --yes without a terminal) on the command line\n", strings.Join(ignored, ", "))
 	}
 	g.tuneGCForStreaming()
+	// An absolute state dir: the migration report and the JSON report name
+	// files by absolute paths, valid wherever they are read from.
+	stateDir, err := filepath.Abs(g.ResolvedStateDir())
+	if err != nil {
+		return cli.Incomplete(err)
+	}
 	opts := doctor.Options{
-		StateDir: g.ResolvedStateDir(),
+		StateDir: stateDir,
 		Force:    force,
 		Env:      g.env,
 		Now:      docClockFromEnv(g.env),
 	}
+	filter, err := g.fileFilter()
+	if err != nil {
+		return err
+	}
 	if !o.NoTranscripts {
-		opts.Transcripts = []doctor.TranscriptCheck{doctor.RepairCheck, doctor.OwnershipCheck}
+		opts.Transcripts = []doctor.TranscriptCheck{filteredCheck(doctor.RepairCheck, filter), filteredCheck(doctor.OwnershipCheck, filter)}
 	}
 	interactive := false
 	if fix && !yes {
@@ -129,11 +141,12 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 	if err != nil {
 		return cli.Incomplete(err)
 	}
+	markSkipped(rep, o)
 	if interactive {
 		n := docCountFixable(rep)
 		if n > 0 {
 			renderDoctor(g.IO, rep)
-			if !docConfirm(g.IO, fmt.Sprintf("Apply %d fix(es) now? [y/N] ", n)) {
+			if !docConfirm(g.IO, fmt.Sprintf("Apply %s now? [y/N] ", plural(n, "fix"))) {
 				fmt.Fprintln(g.IO.Out, "Nothing changed.")
 				return docExitForDoctor(rep)
 			}
@@ -141,6 +154,7 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 			if rep, err = doctor.Run(ctx, opts); err != nil {
 				return cli.Incomplete(err)
 			}
+			markSkipped(rep, o)
 		}
 	}
 	if g.JSON {
@@ -153,6 +167,12 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 	return docExitForDoctor(rep)
 }
 
+// docExitForDoctor is doctor's exit code (contract §5, oc help exit-codes):
+// 3 when doctor could not complete (the gateway refusal, a fix that failed,
+// a store or folder it could not read or parse); in check mode 1 when a
+// warning or error remains; with --fix 0 once every fixable finding is
+// fixed, even when findings only a person can resolve remain (they are
+// listed, and a later check run exits 1 on them).
 func docExitForDoctor(rep *doctor.Report) error {
 	if rep.Refused != "" {
 		return cli.Incomplete(errors.New(rep.Refused))
@@ -161,14 +181,82 @@ func docExitForDoctor(rep *doctor.Report) error {
 		return cli.Incomplete(errors.New(rep.Interrupted))
 	}
 	for _, f := range rep.Findings {
-		if strings.HasSuffix(f.ID, "-failed") && f.Severity == doctor.SevError {
-			return cli.Incomplete(fmt.Errorf("%s: %s", f.Path, f.Message))
+		if !f.Fixed && docIncomplete(f) {
+			msg := oneLine(f.Message)
+			if f.Path != "" && !strings.Contains(msg, f.Path) {
+				msg = f.Path + ": " + msg
+			}
+			return cli.Incomplete(errors.New(msg))
 		}
+	}
+	if rep.Mode == "fix" {
+		if docCountFixable(rep) > 0 {
+			return cli.Incomplete(fmt.Errorf("%d fixable %s not fixed", docCountFixable(rep), pluralWord(docCountFixable(rep), "finding")))
+		}
+		return nil
 	}
 	if rep.Remaining > 0 {
 		return cli.Exit(cli.ExitFindings, nil)
 	}
 	return nil
+}
+
+// docIncomplete: a finding that means a check could not be done (a file
+// doctor could not read or parse) or a fix failed: exit 3, not 1.
+func docIncomplete(f doctor.Finding) bool {
+	if strings.HasSuffix(f.ID, "-unreadable") || strings.HasSuffix(f.ID, "-failed") {
+		return true // a permission or I/O error: whatever its severity, a check did not run
+	}
+	if f.Severity != doctor.SevError {
+		return false
+	}
+	for _, suffix := range []string{"-invalid-json", "-not-a-file", "-too-large", "-invalid"} {
+		if strings.HasSuffix(f.ID, suffix) {
+			return true
+		}
+	}
+	return f.ID == "cron-store-shape"
+}
+
+// markSkipped shows the transcript check as skipped under --no-transcripts
+// (a check that did not run is not a ✓).
+func markSkipped(rep *doctor.Report, o *doctorOptions) {
+	if !o.NoTranscripts {
+		return
+	}
+	for i := range rep.Checks {
+		if rep.Checks[i].Section == doctor.SectionTranscripts {
+			rep.Checks[i].Status = "skipped"
+			rep.Checks[i].Detail = "skipped (--no-transcripts)"
+		}
+	}
+}
+
+// filteredCheck keeps the findings of a transcript check for the
+// transcripts --agent and --since select.
+func filteredCheck(check doctor.TranscriptCheck, filter transcript.Filter) doctor.TranscriptCheck {
+	if filter.IsZero() {
+		return check
+	}
+	return func(stateDir string) ([]doctor.Finding, error) {
+		fs, err := check(stateDir)
+		kept := fs[:0:0]
+		for _, f := range fs {
+			if f.Path == "" || filter.Keep(transcript.File{Path: f.Path, Agent: agentOfPath(f.Path)}) {
+				kept = append(kept, f)
+			}
+		}
+		return kept, err
+	}
+}
+
+// agentOfPath is the agent id of .../agents/<id>/sessions/<file> ("" otherwise).
+func agentOfPath(p string) string {
+	dir := filepath.Dir(p)
+	if filepath.Base(dir) != "sessions" || filepath.Base(filepath.Dir(filepath.Dir(dir))) != "agents" {
+		return ""
+	}
+	return filepath.Base(filepath.Dir(dir))
 }
 
 func docCountFixable(rep *doctor.Report) int {
@@ -217,7 +305,7 @@ func renderDoctor(ios *cli.IOStreams, rep *doctor.Report) {
 		mode = "fix"
 	}
 	fmt.Fprintf(w, "%s %s\n", st.Title.Render("oc doctor"), st.Dim.Render("("+mode+")"))
-	fmt.Fprintf(w, "%s\n\n", st.Dim.Render(rep.StateDir))
+	fmt.Fprintf(w, "%s\n\n", st.Dim.Render(cli.Safe(rep.StateDir)))
 
 	mark := func(status string) string {
 		switch status {
@@ -227,6 +315,8 @@ func renderDoctor(ios *cli.IOStreams, rep *doctor.Report) {
 			return st.Dim.Render("[i]")
 		case doctor.SevWarning:
 			return st.Warn.Render("[!]")
+		case "skipped":
+			return st.Dim.Render("[-]")
 		default:
 			return st.Error.Render("[✗]")
 		}
@@ -234,7 +324,7 @@ func renderDoctor(ios *cli.IOStreams, rep *doctor.Report) {
 	for _, c := range rep.Checks {
 		line := fmt.Sprintf("%s %s", mark(c.Status), st.Bold.Render(c.Section))
 		if c.Detail != "" {
-			line += st.Dim.Render(" · " + c.Detail)
+			line += st.Dim.Render(" · " + cli.Safe(c.Detail))
 		}
 		fmt.Fprintln(w, line)
 		for _, f := range rep.Findings {
@@ -245,10 +335,10 @@ func renderDoctor(ios *cli.IOStreams, rep *doctor.Report) {
 			if f.Fixed {
 				sev = "fixed"
 			}
-			head := fmt.Sprintf("%s %s: ", docBullet(st, sev), f.ID)
-			docWriteWrapped(w, "    ", "      ", head+f.Message+docPathSuffix(f, rep.StateDir), width)
+			head := fmt.Sprintf("%s %s: ", docBullet(st, sev), cli.Safe(f.ID))
+			docWriteWrapped(w, "    ", "      ", head+cli.Safe(f.Message+docPathSuffix(f, rep.StateDir)), width)
 			if !f.Fixed && f.Fix != "" && f.Severity != doctor.SevInfo {
-				docWriteWrapped(w, "      ", "        ", st.Dim.Render("fix: ")+f.Fix, width)
+				docWriteWrapped(w, "      ", "        ", st.Dim.Render("fix: ")+cli.Safe(f.Fix), width)
 			}
 		}
 	}
@@ -284,7 +374,7 @@ func renderDoctor(ios *cli.IOStreams, rep *doctor.Report) {
 			if !j.Enabled {
 				dis = " [disabled]"
 			}
-			docWriteWrapped(w, "  "+styled+" ", "              ", fmt.Sprintf("%s %s (%s)%s%s", docQuoteName(j.Name), docShortID(j.ID), *j.Reason, dis, state), width)
+			docWriteWrapped(w, "  "+styled+" ", "              ", cli.Safe(fmt.Sprintf("%s %s (%s)%s%s", docQuoteName(j.Name), docShortID(j.ID), *j.Reason, dis, state)), width)
 		}
 	}
 
@@ -297,14 +387,14 @@ func renderDoctor(ios *cli.IOStreams, rep *doctor.Report) {
 	if migrated > 0 || len(rep.Changes) > 0 {
 		fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Doctor changes"))
 		if migrated > 0 {
-			docWriteWrapped(w, "  ", "  ", fmt.Sprintf("Migrated %d cron job(s) to background sessions at %s.", migrated, docRel(rep.Cron.Store, rep.StateDir)), width)
+			docWriteWrapped(w, "  ", "  ", cli.Safe(fmt.Sprintf("Migrated %s to background sessions at %s.", plural(migrated, "cron job"), docRel(rep.Cron.Store, rep.StateDir))), width)
 			for _, j := range rep.Cron.Jobs {
 				if !j.Migrated || j.Migration == nil {
 					continue
 				}
 				m := j.Migration
-				docWriteWrapped(w, "  - ", "    ", fmt.Sprintf("%s (%s): %s → %s, delivers to %s", docQuoteName(m.Name), m.ID, m.OldSessionTarget, m.NewSessionTarget, docRouteText(m.Route)), width)
-				docWriteWrapped(w, "    ", "    ", st.Dim.Render(m.ContextLoss+docRemovedKeyNote(m)), width)
+				docWriteWrapped(w, "  - ", "    ", cli.Safe(fmt.Sprintf("%s (%s): %s → %s, delivers to %s", docQuoteName(m.Name), m.ID, m.OldSessionTarget, m.NewSessionTarget, docRouteText(m.Route))), width)
+				docWriteWrapped(w, "    ", "    ", st.Dim.Render(cli.Safe(m.ContextLoss+docRemovedKeyNote(m))), width)
 			}
 		}
 		for _, c := range rep.Changes {
@@ -316,7 +406,7 @@ func renderDoctor(ios *cli.IOStreams, rep *doctor.Report) {
 			if c.Detail != "" && c.Action != "write" {
 				text += " (" + c.Detail + ")"
 			}
-			docWriteWrapped(w, "  ", "    ", text, width)
+			docWriteWrapped(w, "  ", "    ", cli.Safe(text), width)
 		}
 	} else if rep.Mode == "check" {
 		pending := docCountFixable(rep)
@@ -324,7 +414,7 @@ func renderDoctor(ios *cli.IOStreams, rep *doctor.Report) {
 			var lines []string
 			for _, j := range rep.Cron.Jobs {
 				if j.Pending && j.Migration != nil {
-					lines = append(lines, fmt.Sprintf("%s (%s): %s → isolated, delivers to %s", docQuoteName(j.Name), j.ID, *j.SessionTarget, docRouteText(j.Migration.Route)))
+					lines = append(lines, cli.Safe(fmt.Sprintf("%s (%s): %s → isolated, delivers to %s", docQuoteName(j.Name), j.ID, *j.SessionTarget, docRouteText(j.Migration.Route))))
 				}
 			}
 			if len(lines) > 0 {
@@ -338,8 +428,10 @@ func renderDoctor(ios *cli.IOStreams, rep *doctor.Report) {
 
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, docSummaryLine(st, rep))
-	if next := docNextCommand(rep); next != "" {
-		docWriteWrapped(w, "", "      ", "Next: "+st.Bold.Render(next), width)
+	if why, next := docNextCommand(rep); next != "" {
+		// The command on a line of its own, unstyled and never wrapped, so
+		// that it can be copied and pasted.
+		fmt.Fprintf(w, "Next: %s:\n  %s\n", why, cli.Safe(next))
 	}
 }
 
@@ -450,29 +542,46 @@ func docPlural(n int) string {
 	return "s"
 }
 
-func docNextCommand(rep *doctor.Report) string {
+// docNextCommand is what to run next and why ("" when nothing is left).
+func docNextCommand(rep *doctor.Report) (why, command string) {
 	state := ""
 	if rep.StateDir != "" {
 		state = " --state-dir " + doctor.ShellQuote(rep.StateDir)
 	}
 	if rep.Refused != "" {
-		return "openclaw gateway stop, then oc doctor --fix" + state
+		return "stop the gateway, then fix", "openclaw gateway stop && oc doctor --fix" + state
 	}
 	if rep.Mode == "check" && docCountFixable(rep) > 0 {
-		return "oc doctor --fix" + state
+		return "apply the fixes", "oc doctor --fix" + state
 	}
+	var warns, errs int
 	for _, f := range rep.Findings {
 		if f.Fixed || f.Severity == doctor.SevInfo {
 			continue
 		}
 		if f.ID == "transcript-needs-repair" {
-			return "oc repair" + state
+			return "repair the transcripts", "oc repair" + state
+		}
+		if f.Severity == doctor.SevError {
+			errs++
+		} else {
+			warns++
 		}
 	}
-	if rep.Remaining > 0 {
-		return "resolve the warnings above by hand, then oc doctor" + state
+	if errs+warns == 0 {
+		return "", ""
 	}
-	return ""
+	what := "the warnings"
+	switch {
+	case errs > 0 && warns > 0:
+		what = "the errors and warnings"
+	case errs > 0:
+		what = "the errors"
+	}
+	if errs+warns == 1 {
+		what = strings.TrimSuffix(what, "s")
+	}
+	return "resolve " + what + " above by hand, then check again", "oc doctor" + state
 }
 
 // writeWrapped writes text word-wrapped to width; first and rest are the

@@ -133,7 +133,7 @@ func TestDoctorFixAsksOnATerminal(t *testing.T) {
 				}
 				return ""
 			})
-			if !strings.Contains(out.String(), "Apply 1 fix(es) now?") {
+			if !strings.Contains(out.String(), "Apply 1 fix now?") {
 				t.Fatalf("no question asked (exit %d):\n%s", code, out.String())
 			}
 			written := fileSum(t, store) != before

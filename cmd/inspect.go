@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/spf13/cobra"
 
 	"github.com/openclaw-tools/oc/internal/cli"
@@ -51,18 +52,42 @@ Inputs may be plain, .gz or .zst; "-" reads a transcript from stdin.`,
 	f.BoolVar(&opts.Archived, "archived", false, "also inspect archived transcripts (.reset, .deleted, .bak, checkpoints) in folders")
 	f.IntVar(&opts.Jobs, "jobs", 0, "transcripts inspected at once (default: number of CPUs)")
 	f.BoolVar(&opts.All, "all-findings", false, "list every finding (default: the first 20 per transcript)")
+	addFilterFlags(cmd, g)
 	f.BoolVar(&opts.Replay, "replay", false, "replay every transcript for each provider family and report what they would need fixed (default: only when one transcript is named)")
 	return cmd
 }
 
 func runInspect(g *Globals, opts *inspectOptions, args []string) error {
+	if opts.Jobs < 0 {
+		return cli.Usagef("--jobs %d: want 1 or more (0: one per CPU)", opts.Jobs)
+	}
+	filter, err := g.fileFilter()
+	if err != nil {
+		return err
+	}
 	paths := args
 	if len(paths) == 0 {
 		paths = []string{g.ResolvedStateDir()}
 	}
 	files, _ := transcript.Discover(paths, opts.Archived)
-	progress := cli.NewProgress(g.IO, "inspecting", len(files))
+	files, _ = filter.Apply(files)
 	single := len(paths) == 1 && len(files) == 1 && files[0].Path != "-" && !isDirPath(paths[0])
+	progress := (*cli.Progress)(nil)
+	fileDone := func() { progress.Add(1) }
+	var byteProgress func(int)
+	if single {
+		// One file: progress in bytes, over the analysis and the repair check
+		// (each reads the file once).
+		if st, err := os.Stat(files[0].Path); err == nil {
+			progress = cli.NewByteProgress(g.IO, "inspecting "+cli.Safe(filepath.Base(files[0].Path)), 2*st.Size())
+			if progress != nil {
+				byteProgress = func(n int) { progress.Add(n) }
+			}
+			fileDone = func() {}
+		}
+	} else {
+		progress = cli.NewProgress(g.IO, "inspecting", len(files))
+	}
 	withReplay := opts.Replay || single
 	if !withReplay {
 		// Replay findings hold a transcript's context in memory; without them
@@ -70,10 +95,10 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 		g.tuneGCForStreaming()
 	}
 	rep, err := transcript.Inspect(paths, transcript.InspectOptions{
-		Archived: opts.Archived, Jobs: opts.Jobs, Stdin: g.IO.In,
-		Progress: func() { progress.Add(1) },
+		Archived: opts.Archived, Jobs: opts.Jobs, Stdin: g.IO.In, Keep: filter.Keep,
+		Progress: fileDone, ByteProgress: byteProgress,
 		MoreFindings: func(f transcript.File) []transcript.Finding {
-			found := repairFinding(f)
+			found := repairFinding(f, byteProgress)
 			if withReplay {
 				more, _ := replay.ProviderFindings(f.Path)
 				found = append(found, more...)
@@ -120,15 +145,22 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 			if opts.Tree {
 				printOutline(w, st, outlines[rep.Transcripts[0].Path])
 			}
+		} else if len(rep.Transcripts) == 0 && len(rep.Errors) == 0 {
+			fmt.Fprintf(w, "no transcripts in %s%s\n", cli.Safe(strings.Join(paths, ", ")), filter.Describe())
+			printIndex(w, st, rep)
 		} else {
 			printStateReport(w, st, rep, opts, outlines)
 		}
 	}
 	if len(rep.Errors) > 0 {
+		if len(rep.Errors) == 1 {
+			return cli.Incomplete(errors.New(rep.Errors[0].Error))
+		}
+		if g.JSON {
+			return cli.Incomplete(fmt.Errorf("%d transcripts could not be read; first: %s", len(rep.Errors), rep.Errors[0].Error))
+		}
 		for _, e := range rep.Errors {
-			if !g.JSON {
-				fmt.Fprintf(g.IO.ErrOut, "oc: %s\n", e.Error)
-			}
+			fmt.Fprintf(g.IO.ErrOut, "oc: %s\n", cli.Safe(e.Error))
 		}
 		return cli.Exit(cli.ExitIncomplete, nil)
 	}
@@ -137,8 +169,8 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 
 // repairFinding is what `oc repair` (default rules) would change in a
 // transcript, as one finding; compressed or unreadable files give none.
-func repairFinding(f transcript.File) []transcript.Finding {
-	plan, err := repair.PlanFile(f.Path, repair.Options{})
+func repairFinding(f transcript.File, progress func(int)) []transcript.Finding {
+	plan, err := repair.PlanFile(f.Path, repair.Options{Progress: progress})
 	if err != nil {
 		return nil
 	}
@@ -160,9 +192,10 @@ func describeInputError(err error) error {
 
 func printSummary(w io.Writer, st *cli.Styles, s *transcript.Summary, all bool) {
 	label := func(l string) string { return st.Bold.Render(fmt.Sprintf("%-12s", l)) }
+	safe := cli.Safe
 	where := []string{}
 	if s.Agent != "" {
-		where = append(where, "agent "+s.Agent)
+		where = append(where, "agent "+safe(s.Agent))
 	}
 	kind := string(s.Kind)
 	if s.Archive != "" {
@@ -175,13 +208,13 @@ func printSummary(w io.Writer, st *cli.Styles, s *transcript.Summary, all bool) 
 	if s.Compression != "plain" {
 		where = append(where, s.Compression)
 	}
-	fmt.Fprintf(w, "%s %s  %s\n", label("Transcript"), st.Title.Render(s.Path), st.Dim.Render(strings.Join(where, ", ")))
+	fmt.Fprintf(w, "%s %s  %s\n", label("Transcript"), st.Title.Render(safe(s.Path)), st.Dim.Render(strings.Join(where, ", ")))
 	if h := s.Header; h != nil {
 		v := string(h.Version)
 		if v == "" {
 			v = "1"
 		}
-		fmt.Fprintf(w, "%s session %s  v%s  %s  %s\n", label("Header"), h.ID, v, h.Timestamp, st.Dim.Render("cwd "+h.Cwd))
+		fmt.Fprintf(w, "%s session %s  v%s  %s  %s\n", label("Header"), safe(h.ID), safe(v), safe(h.Timestamp), st.Dim.Render("cwd "+safe(h.Cwd)))
 	} else {
 		fmt.Fprintf(w, "%s %s\n", label("Header"), st.Error.Render("missing or damaged: OpenClaw would start this session over"))
 	}
@@ -209,7 +242,7 @@ func printSummary(w io.Writer, st *cli.Styles, s *transcript.Summary, all bool) 
 		fmt.Fprintf(w, "%s %s\n", label("APIs"), countList(s.APIs))
 	}
 	tc := s.ToolCalls
-	fmt.Fprintf(w, "%s %d total, %d paired, %d missing result, %d orphan results, %d duplicate ids\n", label("Tool calls"), tc.Total, tc.Paired, tc.MissingResult, tc.OrphanResults, tc.DuplicateIDs)
+	fmt.Fprintf(w, "%s %d total, %d paired, %d missing result, %s, %s\n", label("Tool calls"), tc.Total, tc.Paired, tc.MissingResult, plural(tc.OrphanResults, "orphan result"), plural(tc.DuplicateIDs, "duplicate id"))
 	if s.Thinking.Blocks > 0 {
 		fmt.Fprintf(w, "%s %s, %d signed, %d redacted\n", label("Thinking"), plural(s.Thinking.Blocks, "block"), s.Thinking.Signed, s.Thinking.Redacted)
 	}
@@ -218,7 +251,7 @@ func printSummary(w io.Writer, st *cli.Styles, s *transcript.Summary, all bool) 
 	}
 	fmt.Fprintf(w, "%s %s, %s, %s; %s; %s, %d aborted\n", label("Branches"), plural(s.Branches.Roots, "root"), plural(s.Branches.Leaves, "leaf"), plural(s.Branches.Forks, "fork"), plural(s.Compactions, "compaction"), plural(s.Errors, "error"), s.Aborted)
 	if s.Active.Leaf != "" || s.Active.Entries > 0 {
-		fmt.Fprintf(w, "%s leaf %s (line %d): %s, %s\n", label("Active"), s.Active.Leaf, s.Active.LeafLine, plural(s.Active.Entries, "entry"), st.Bold.Render(plural(s.Active.Messages, "message")+" in context"))
+		fmt.Fprintf(w, "%s leaf %s (line %d): %s, %s\n", label("Active"), safe(s.Active.Leaf), s.Active.LeafLine, plural(s.Active.Entries, "entry"), st.Bold.Render(plural(s.Active.Messages, "message")+" in context"))
 	}
 	printFindings(w, st, s.Findings, all)
 }
@@ -238,7 +271,7 @@ func printFindings(w io.Writer, st *cli.Styles, findings []transcript.Finding, a
 		if f.Line > 0 {
 			where = fmt.Sprintf("line %-3d", f.Line)
 		}
-		fmt.Fprintf(w, "  %s %s %s %s\n", st.Severity(fmt.Sprintf("%-7s", f.Severity)), st.Dim.Render(where), st.Key.Render(f.Rule), f.Message)
+		fmt.Fprintf(w, "  %s %s %s %s\n", st.Severity(fmt.Sprintf("%-7s", f.Severity)), st.Dim.Render(where), st.Key.Render(cli.Safe(f.Rule)), cli.Safe(f.Message))
 	}
 	if limit < len(findings) {
 		fmt.Fprintf(w, "  %s\n", st.Dim.Render(fmt.Sprintf("… and %d more (--all-findings lists them, --json has them all)", len(findings)-limit)))
@@ -259,7 +292,7 @@ func printOutline(w io.Writer, st *cli.Styles, segs []*transcript.Segment) {
 			if s.LastLine != s.FirstLine {
 				lines = fmt.Sprintf("lines %d–%d", s.FirstLine, s.LastLine)
 			}
-			text := fmt.Sprintf("%s %s … %s  %s", lines, s.FirstID, s.LastID, s.Kinds)
+			text := fmt.Sprintf("%s %s … %s  %s", lines, cli.Safe(s.FirstID), cli.Safe(s.LastID), cli.Safe(s.Kinds))
 			if s.Active {
 				text = st.Bold.Render(text)
 			} else {
@@ -276,9 +309,15 @@ func printOutline(w io.Writer, st *cli.Styles, segs []*transcript.Segment) {
 	walk(segs, "  ")
 }
 
+// Column widths of the state-dir table (visible characters).
+const (
+	colAgent = 8
+	colName  = 44
+)
+
 func printStateReport(w io.Writer, st *cli.Styles, rep *transcript.Report, opts *inspectOptions, outlines map[string][]*transcript.Segment) {
 	if len(rep.Transcripts) > 0 {
-		fmt.Fprintf(w, "%s\n", st.Heading.Render(fmt.Sprintf("%-8s %-44s %8s %6s %9s  %s", "AGENT", "TRANSCRIPT", "ENTRIES", "MSGS", "SIZE", "FINDINGS")))
+		fmt.Fprintf(w, "%s\n", st.Heading.Render(fmt.Sprintf("%-*s %-*s %8s %6s %9s  %s", colAgent, "AGENT", colName, "TRANSCRIPT", "ENTRIES", "MSGS", "SIZE", "FINDINGS")))
 	}
 	for _, s := range rep.Transcripts {
 		e, wn, i := s.Counts()
@@ -295,49 +334,96 @@ func printStateReport(w io.Writer, st *cli.Styles, rep *transcript.Report, opts 
 		if len(parts) == 0 {
 			parts = append(parts, st.OK.Render("ok"))
 		}
-		name := filepath.Base(s.Path)
-		if len(name) > 44 {
-			name = name[:20] + "…" + name[len(name)-23:]
-		}
-		agent := s.Agent
+		agent := cli.Safe(s.Agent)
 		if agent == "" {
 			agent = "-"
 		}
-		fmt.Fprintf(w, "%-8s %-44s %8d %6d %9s  %s\n", agent, name, s.Entries, s.Active.Messages, humanBytes(s.Size), strings.Join(parts, ", "))
+		fmt.Fprintf(w, "%s %s %8d %6d %9s  %s\n", padRight(shortenMiddle(agent, colAgent), colAgent), padRight(shortenName(cli.Safe(filepath.Base(s.Path)), colName), colName),
+			s.Entries, s.Active.Messages, humanBytes(s.Size), strings.Join(parts, ", "))
 		if opts.Tree {
 			printOutline(w, st, outlines[s.Path])
 		}
 	}
 	t := rep.Totals
-	fmt.Fprintf(w, "\n%s %d transcripts, %d entries, %d context messages, %s; findings: %d error, %d warning, %d info",
-		st.Bold.Render("Totals:"), t.Transcripts, t.Entries, t.Messages, humanBytes(t.Bytes), t.Findings[transcript.SevError], t.Findings[transcript.SevWarning], t.Findings[transcript.SevInfo])
+	fmt.Fprintf(w, "\n%s %s, %s, %d context %s, %s; findings: %s, %s, %d info",
+		st.Bold.Render("Totals:"), plural(t.Transcripts, "transcript"), plural(t.Entries, "entry"), t.Messages, pluralWord(t.Messages, "message"), humanBytes(t.Bytes),
+		plural(t.Findings[transcript.SevError], "error"), plural(t.Findings[transcript.SevWarning], "warning"), t.Findings[transcript.SevInfo])
 	if t.Failed > 0 {
 		fmt.Fprintf(w, "; %s", st.Error.Render(fmt.Sprintf("%d could not be read", t.Failed)))
 	}
 	fmt.Fprintln(w)
-	if ix := rep.Index; ix != nil {
-		if len(ix.Checked) == 0 {
-			fmt.Fprintf(w, "%s no sessions.json found\n", st.Bold.Render("Index:"))
-		} else {
-			fmt.Fprintf(w, "%s %d sessions.json checked: %d missing files, %d orphan transcripts, %d dangling sessionFile\n",
-				st.Bold.Render("Index:"), len(ix.Checked), len(ix.MissingFiles), len(ix.OrphanFiles), len(ix.Dangling))
-			for _, m := range ix.MissingFiles {
-				fmt.Fprintf(w, "  %s %s: %s (%s)\n", st.Severity(transcript.SevWarning), m.Key, m.Reason, m.Path)
-			}
-			for _, o := range ix.OrphanFiles {
-				fmt.Fprintf(w, "  %s orphan transcript (no sessions.json entry): %s\n", st.Severity(transcript.SevInfo), o)
-			}
-			for _, d := range ix.Dangling {
-				fmt.Fprintf(w, "  %s %s: %s\n", st.Severity(transcript.SevWarning), d.Key, d.Reason)
-			}
-		}
-		for _, e := range ix.Errors {
-			fmt.Fprintf(w, "  %s %s\n", st.Severity(transcript.SevError), e.Error)
-		}
-	}
+	printIndex(w, st, rep)
 	if t.Findings[transcript.SevError] > 0 {
-		fmt.Fprintf(w, "\nNext: %s shows one transcript's findings; %s fixes what it can.\n", st.Key.Render("oc inspect FILE"), st.Key.Render("oc repair"))
+		// The commands on lines of their own, unstyled: copy and paste.
+		fmt.Fprintf(w, "\nNext: one transcript's findings, then repair what can be repaired:\n  oc inspect FILE\n  oc repair\n")
 	}
+}
+
+// printIndex prints the sessions.json cross-check of a state-dir report.
+func printIndex(w io.Writer, st *cli.Styles, rep *transcript.Report) {
+	ix := rep.Index
+	if ix == nil {
+		return
+	}
+	if len(ix.Checked) == 0 {
+		fmt.Fprintf(w, "%s no sessions.json found\n", st.Bold.Render("Index:"))
+	} else {
+		fmt.Fprintf(w, "%s %d sessions.json checked: %s, %s, %s\n",
+			st.Bold.Render("Index:"), len(ix.Checked), plural(len(ix.MissingFiles), "missing file"), plural(len(ix.OrphanFiles), "orphan transcript"), plural(len(ix.Dangling), "dangling sessionFile"))
+		for _, m := range ix.MissingFiles {
+			fmt.Fprintf(w, "  %s %s: %s (%s)\n", st.Severity(transcript.SevWarning), cli.Safe(m.Key), cli.Safe(m.Reason), cli.Safe(m.Path))
+		}
+		for _, o := range ix.OrphanFiles {
+			fmt.Fprintf(w, "  %s orphan transcript (no sessions.json entry): %s\n", st.Severity(transcript.SevInfo), cli.Safe(o))
+		}
+		for _, d := range ix.Dangling {
+			fmt.Fprintf(w, "  %s %s: %s\n", st.Severity(transcript.SevWarning), cli.Safe(d.Key), cli.Safe(d.Reason))
+		}
+	}
+	for _, e := range ix.Errors {
+		fmt.Fprintf(w, "  %s %s\n", st.Severity(transcript.SevError), cli.Safe(e.Error))
+	}
+}
+
+// shortenName fits a transcript file name into n columns, keeping what
+// tells files apart: the suffix from ".jsonl" on (".jsonl.reset.<stamp>",
+// ".jsonl.bak-oc-<stamp>") stays whole and the session id is shortened in
+// its middle.
+func shortenName(name string, n int) string {
+	r := []rune(name)
+	if len(r) <= n {
+		return name
+	}
+	i := strings.Index(name, ".jsonl")
+	if i < 0 {
+		return shortenMiddle(name, n)
+	}
+	stem, suffix := []rune(name[:i]), []rune(name[i:])
+	room := n - len(suffix) - 1 // columns left for the id and the "…"
+	if room < 4 {
+		return shortenMiddle(name, n)
+	}
+	head := (room + 1) / 2
+	return string(stem[:head]) + "…" + string(stem[len(stem)-(room-head):]) + string(suffix)
+}
+
+// shortenMiddle fits s into n columns with "…" in the middle.
+func shortenMiddle(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	head := (n - 1) / 2
+	return string(r[:head]) + "…" + string(r[len(r)-(n-1-head):])
+}
+
+// padRight pads s with spaces to n visible columns (styled text counts
+// as its visible width).
+func padRight(s string, n int) string {
+	if w := lipgloss.Width(s); w < n {
+		return s + strings.Repeat(" ", n-w)
+	}
+	return s
 }
 
 func countList(m map[string]int) string {
@@ -353,9 +439,14 @@ func countList(m map[string]int) string {
 	})
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+		parts[i] = fmt.Sprintf("%s %d", cli.Safe(k), m[k])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// pluralWord is the noun alone: pluralWord(1, "message") is "message".
+func pluralWord(n int, word string) string {
+	return strings.TrimPrefix(plural(n, word), fmt.Sprintf("%d ", n))
 }
 
 func plural(n int, word string) string {
@@ -368,7 +459,18 @@ func plural(n int, word string) string {
 	case "entry":
 		return fmt.Sprintf("%d entries", n)
 	}
+	if strings.HasSuffix(word, "x") || strings.HasSuffix(word, "s") || strings.HasSuffix(word, "ch") {
+		return fmt.Sprintf("%d %ses", n, word)
+	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// pluralVerb picks the verb form for a count: pluralVerb(1, "has", "have").
+func pluralVerb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func humanBytes(n int64) string {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -27,6 +29,7 @@ type repairOptions struct {
 	Wait            time.Duration
 	BreakStaleLocks bool
 	Force           bool
+	Verbose         bool
 }
 
 func newRepairCmd(g *Globals) *cobra.Command {
@@ -72,6 +75,9 @@ of the folder) with its mode and owner. A second run changes nothing.
 	f.IntVar(&opts.Jobs, "jobs", 0, "files processed at once (default: number of CPUs)")
 	f.DurationVar(&opts.Wait, "wait", 0, "wait up to DURATION for a live gateway lock instead of skipping the file")
 	f.BoolVar(&opts.Force, "force", false, "with --undo: restore even if FILE changed since the repair (its current content is backed up first)")
+	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "also list the files that need nothing")
+	addFilterFlags(cmd, g)
+	registerRepairCompletions(cmd)
 	f.BoolVar(&opts.BreakStaleLocks, "break-stale-locks", false, "remove stale <file>.lock files (dead or recycled pid, older than 30 min)")
 	return cmd
 }
@@ -108,7 +114,7 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 	g.tuneGCForStreaming()
 	set, err := repair.ParseRuleSet(opts.Rules)
 	if err != nil {
-		return cli.Usagef("--rules: %v", err)
+		return cli.Usagef("--rules %q: unknown rule set; want %s or %s", opts.Rules, repair.RuleSetAll, repair.RuleSetOpenClaw)
 	}
 	if opts.Check && opts.Undo {
 		return cli.Usagef("--check and --undo cannot be combined")
@@ -117,7 +123,16 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 		return cli.Usagef("--force only applies to --undo")
 	}
 	if opts.Jobs < 0 {
-		return cli.Usagef("--jobs must be at least 1")
+		return cli.Usagef("--jobs %d: want 1 or more (0: one per CPU)", opts.Jobs)
+	}
+	for _, a := range args {
+		if a == "-" {
+			return cli.Usagef("repair needs a file: stdin (-) is read-only input (try: oc inspect -)")
+		}
+	}
+	filter, err := g.fileFilter()
+	if err != nil {
+		return err
 	}
 	apply := repair.ApplyOptions{
 		Options:   repair.Options{Rules: set},
@@ -138,6 +153,17 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 	if err != nil {
 		return cli.Incomplete(describeInputError(err))
 	}
+	files, err = filter.Apply(files)
+	if err != nil {
+		return cli.Incomplete(err)
+	}
+	if len(files) == 0 {
+		if g.JSON {
+			return writeJSON(g.IO, repair.Run(nil, repair.RunOptions{}))
+		}
+		fmt.Fprintf(g.IO.Out, "no transcripts in %s%s: nothing to repair\n", cli.Safe(strings.Join(paths, ", ")), filter.Describe())
+		return nil
+	}
 	names := make([]string, len(files))
 	explicit := map[string]bool{}
 	for i, f := range files {
@@ -145,12 +171,20 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 		explicit[f.Path] = f.Explicit
 	}
 	progress := (*cli.Progress)(nil)
+	fileDone := func() { progress.Add(1) }
 	if len(files) > 1 {
 		progress = cli.NewProgress(g.IO, "repair", len(files))
+	} else if st, err := os.Stat(names[0]); err == nil {
+		// One file: progress in bytes read.
+		progress = cli.NewByteProgress(g.IO, "repair "+cli.Safe(filepath.Base(names[0])), st.Size())
+		if progress != nil {
+			apply.Options.Progress = func(n int) { progress.Add(n) }
+		}
+		fileDone = func() {}
 	}
 	doc := repair.Run(names, repair.RunOptions{
 		ApplyOptions: apply, ReadOnly: opts.Check || opts.DryRun, Jobs: opts.Jobs, Explicit: explicit,
-		Progress: func() { progress.Add(1) },
+		Progress: fileDone,
 	})
 	progress.Done()
 
@@ -161,16 +195,34 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 	} else {
 		printRepairReport(g, opts, set, doc)
 	}
-	switch errs := doc.Totals.Errors; {
-	case doc.Totals.Interrupted && !g.JSON:
-		return cli.Incomplete(fmt.Errorf("interrupted: %d file(s) repaired, the others left as they were", doc.Totals.Changed))
-	case errs > 0 && g.JSON:
-		return cli.Exit(cli.ExitIncomplete, nil)
-	case errs == 1:
-		return cli.Incomplete(errors.New(doc.FirstError()))
-	case errs > 1:
-		return cli.Incomplete(fmt.Errorf("%d file(s) could not be processed; first: %s", errs, doc.FirstError()))
-	case opts.Check && doc.Totals.NeedsRepair > 0:
+	return repairExit(g, opts, doc)
+}
+
+// repairExit is the exit code of a repair run (oc help exit-codes): 3 when the
+// run was interrupted, when a file could not be processed or, outside --check
+// and --dry-run, when a damaged file is one repair cannot fix (so that what
+// --check flags is always either fixed or reported with 3); 1 in check mode
+// when a file needs attention; 0 otherwise.
+func repairExit(g *Globals, opts *repairOptions, doc *repair.Report) error {
+	t := doc.Totals
+	if t.Interrupted {
+		return cli.Incomplete(fmt.Errorf("interrupted: %s repaired, the others left as they were", plural(t.Changed, "file")))
+	}
+	var failed []string
+	for _, r := range doc.Files {
+		switch {
+		case r.Error != "":
+			failed = append(failed, r.Error)
+		case r.Unrepairable != "" && !opts.Check && !opts.DryRun:
+			failed = append(failed, r.Path+": unrepairable: "+r.Unrepairable)
+		}
+	}
+	switch {
+	case len(failed) == 1:
+		return cli.Incomplete(errors.New(failed[0]))
+	case len(failed) > 1:
+		return cli.Incomplete(fmt.Errorf("%s could not be repaired; first: %s", plural(len(failed), "file"), failed[0]))
+	case opts.Check && t.NeedsRepair > 0:
 		return cli.Exit(cli.ExitFindings, nil)
 	}
 	return nil
@@ -191,6 +243,9 @@ func runUndo(g *Globals, args []string, opts repair.ApplyOptions) error {
 		u := undone{UndoReport: r}
 		if err != nil {
 			u.Error = oneLine(err.Error())
+			if errors.Is(err, jsonl.ErrNoBackup) {
+				u.Error = noBackupMessage(p, opts.BackupDir)
+			}
 			failed++
 		}
 		out = append(out, u)
@@ -205,14 +260,14 @@ func runUndo(g *Globals, args []string, opts repair.ApplyOptions) error {
 			switch {
 			case u.Error != "":
 			case u.AlreadyRestored:
-				fmt.Fprintf(g.IO.Out, "%s %s already holds the content of %s\n", st.OK.Render("unchanged"), u.Path, u.RestoredFrom)
+				fmt.Fprintf(g.IO.Out, "%s %s already holds the content of %s\n", st.OK.Render("unchanged"), cli.Safe(u.Path), cli.Safe(u.RestoredFrom))
 			default:
-				fmt.Fprintf(g.IO.Out, "%s %s from %s\n", st.OK.Render("restored"), u.Path, u.RestoredFrom)
+				fmt.Fprintf(g.IO.Out, "%s %s from %s\n", st.OK.Render("restored"), cli.Safe(u.Path), cli.Safe(u.RestoredFrom))
 				if u.PreUndoBackup != "" {
-					fmt.Fprintf(g.IO.Out, "  %s (%s) kept as %s\n", st.Warn.Render("its content before the undo"), u.Changed, u.PreUndoBackup)
+					fmt.Fprintf(g.IO.Out, "  %s (%s) kept as %s\n", st.Warn.Render("its content before the undo"), cli.Safe(u.Changed), cli.Safe(u.PreUndoBackup))
 				}
 				if u.Legacy {
-					fmt.Fprintf(g.IO.Out, "  %s %s\n", st.Dim.Render("legacy backup, checked:"), strings.Join(u.Checked, "; "))
+					fmt.Fprintf(g.IO.Out, "  %s %s\n", st.Dim.Render("legacy backup, checked:"), cli.Safe(strings.Join(u.Checked, "; ")))
 				}
 			}
 		}
@@ -220,9 +275,6 @@ func runUndo(g *Globals, args []string, opts repair.ApplyOptions) error {
 	if failed > 0 {
 		for _, u := range out {
 			if u.Error != "" {
-				if g.JSON {
-					return cli.Exit(cli.ExitIncomplete, nil)
-				}
 				return cli.Incomplete(errors.New(u.Error))
 			}
 		}
@@ -230,16 +282,34 @@ func runUndo(g *Globals, args []string, opts repair.ApplyOptions) error {
 	return nil
 }
 
+// noBackupMessage says where undo looked for a backup, and that a repair
+// made with --backup-dir needs the same flag to be undone.
+func noBackupMessage(file, backupDir string) string {
+	dir := backupDir
+	if dir == "" {
+		dir = filepath.Dir(file)
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	msg := fmt.Sprintf("%s: no oc backup found in %s (looked for %s.bak-oc-<stamp>)", file, dir, filepath.Base(file))
+	if backupDir == "" {
+		msg += "; if the repair used --backup-dir DIR, pass the same --backup-dir DIR"
+	}
+	return msg
+}
+
 // printRepairReport prints the human report: one block per file that needs
 // or got a repair (every file with -v), then a totals line.
 func printRepairReport(g *Globals, opts *repairOptions, set repair.RuleSet, doc *repair.Report) {
 	w := g.IO.Out
 	st := g.IO.Styles()
+	checking := opts.Check || opts.DryRun
 	for _, r := range doc.Files {
 		attention := r.Plan != nil && r.Plan.NeedsAttention()
 		if r.Error == "" && !attention && !r.Changed && r.Skipped != repair.SkipNotTranscript && len(r.Warnings) == 0 {
-			if g.Verbose {
-				fmt.Fprintf(w, "%s %s\n", st.OK.Render("ok"), r.Path)
+			if opts.Verbose {
+				fmt.Fprintf(w, "%s %s\n", st.OK.Render("ok"), cli.Safe(r.Path))
 			}
 			continue
 		}
@@ -249,16 +319,18 @@ func printRepairReport(g *Globals, opts *repairOptions, set repair.RuleSet, doc 
 			status = st.Error.Render("error")
 		case r.Changed:
 			status = st.OK.Render("repaired")
+		case r.Unrepairable != "":
+			status = st.Error.Render("unrepairable: " + cli.Safe(r.Unrepairable))
 		case r.Skipped != "":
-			status = st.Warn.Render("skipped: " + r.Skipped)
-		case opts.Check || opts.DryRun:
-			status = st.Warn.Render("needs repair")
+			status = st.Dim.Render("skipped: " + cli.Safe(r.Skipped))
+		case checking:
+			status = st.Warn.Render("needs repair (oc repair fixes it)")
 		default:
 			status = st.Warn.Render("not repaired")
 		}
-		fmt.Fprintf(w, "%s  %s\n", st.Bold.Render(r.Path), status)
+		fmt.Fprintf(w, "%s  %s\n", st.Bold.Render(cli.Safe(r.Path)), status)
 		if r.Error != "" {
-			fmt.Fprintf(w, "  %s\n", r.Error)
+			fmt.Fprintf(w, "  %s\n", cli.Safe(r.Error))
 		}
 		ids := make([]string, 0, len(r.Rules))
 		for id := range r.Rules {
@@ -270,40 +342,46 @@ func printRepairReport(g *Globals, opts *repairOptions, set repair.RuleSet, doc 
 		}
 		if opts.DryRun && r.Plan != nil {
 			for _, c := range r.Plan.Changes {
-				fmt.Fprintf(w, "    line %d: %s: %s\n", c.Line, strings.Join(c.Rules, ", "), c.Detail)
+				fmt.Fprintf(w, "    line %d: %s: %s\n", c.Line, strings.Join(c.Rules, ", "), cli.Safe(c.Detail))
 			}
 		}
 		for _, warning := range r.Warnings {
-			fmt.Fprintf(w, "  %s %s\n", st.Warn.Render("warning:"), warning)
+			fmt.Fprintf(w, "  %s %s\n", st.Warn.Render("warning:"), cli.Safe(warning))
 		}
 		if r.StaleLockBroken != nil {
-			fmt.Fprintf(w, "  %s removed stale lock (%s)\n", st.Dim.Render("lock:"), strings.Join(r.StaleLockBroken.StaleReasons, ", "))
+			fmt.Fprintf(w, "  %s removed stale lock (%s)\n", st.Dim.Render("lock:"), cli.Safe(strings.Join(r.StaleLockBroken.StaleReasons, ", ")))
 		}
 		if r.Backup != "" {
-			fmt.Fprintf(w, "  %s %s\n", st.Dim.Render("backup:    "), r.Backup)
+			fmt.Fprintf(w, "  %s %s\n", st.Dim.Render("backup:    "), cli.Safe(r.Backup))
 		}
 		if r.Quarantine != "" {
-			fmt.Fprintf(w, "  %s %s\n", st.Dim.Render("quarantine:"), r.Quarantine)
+			fmt.Fprintf(w, "  %s %s\n", st.Dim.Render("quarantine:"), cli.Safe(r.Quarantine))
 		}
 	}
 	t := doc.Totals
-	verb := "repaired"
-	if opts.Check || opts.DryRun {
-		verb = "need repair"
+	var line string
+	if checking {
+		line = fmt.Sprintf("%s checked with rules %s: %d %s", plural(t.Files, "file"), set, t.NeedsRepair, pluralVerb(t.NeedsRepair, "needs", "need")+" repair")
+		if t.Unrepairable > 0 {
+			line += fmt.Sprintf(" (%d fixable, %d unrepairable)", t.NeedsRepair-t.Unrepairable, t.Unrepairable)
+		}
+	} else {
+		line = fmt.Sprintf("%s checked with rules %s: %d repaired", plural(t.Files, "file"), set, t.Changed)
+		if n := t.NeedsRepair - t.Changed; n > 0 {
+			line += fmt.Sprintf(", %d not repaired", n)
+		}
 	}
-	n := t.Changed
-	if opts.Check || opts.DryRun {
-		n = t.NeedsRepair
+	skipped := 0
+	for _, r := range doc.Files {
+		if r.Skipped != "" && r.Unrepairable == "" {
+			skipped++
+		}
 	}
-	line := fmt.Sprintf("%d file(s) checked with rules %s: %d %s", t.Files, set, n, verb)
-	if !opts.Check && !opts.DryRun && t.NeedsRepair > t.Changed {
-		line += fmt.Sprintf(", %d not repaired", t.NeedsRepair-t.Changed)
-	}
-	if t.Skipped > 0 {
-		line += fmt.Sprintf(", %d skipped", t.Skipped)
+	if n := skipped; n > 0 {
+		line += fmt.Sprintf(", %d skipped", n)
 	}
 	if t.Errors > 0 {
-		line += fmt.Sprintf(", %d error(s)", t.Errors)
+		line += ", " + plural(t.Errors, "error")
 	}
 	if len(t.Rules) > 0 {
 		ids := make([]string, 0, len(t.Rules))

@@ -134,8 +134,11 @@ func TestRepairApplyTwiceAndUndo(t *testing.T) {
 func TestRepairOpenClawRuleSetLeavesBadHeader(t *testing.T) {
 	state := copyState(t)
 	code, out, errOut := runOC(t, false, nil, "repair", "--rules", "openclaw-2026.5.6", "--state-dir", state)
-	assert.Equal(t, cli.ExitOK, code, errOut)
-	assert.Contains(t, out, "skipped: invalid session header")
+	// The file 2026.5.6 leaves alone is damaged: --check flags it, so repair
+	// reports it as unrepairable with this rule set (exit 3), never as done.
+	assert.Equal(t, cli.ExitIncomplete, code, errOut)
+	assert.Contains(t, out, "unrepairable: invalid session header")
+	assert.Contains(t, errOut, "unrepairable: invalid session header")
 	golden(t, "repair-openclaw.txt", []byte(normalize(out, state)))
 }
 

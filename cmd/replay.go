@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	gojson "github.com/goccy/go-json"
@@ -61,7 +62,12 @@ all compares every provider family in one table.`,
   oc replay session.jsonl --provider mistral --stage sanitized --json | jq length
   oc replay session.jsonl --provider openai --explain
   oc replay session.jsonl --provider all`,
-		Args: cobra.ExactArgs(1),
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return cli.Usagef("replay needs one SESSION (a transcript path, a session id, or - for stdin); got %d", len(args))
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReplay(g, opts, args[0])
 		},
@@ -76,6 +82,7 @@ all compares every provider family in one table.`,
 	f.StringVar(&opts.System, "system", "", "system prompt to put in the payload (default: none, as the oracle)")
 	f.StringSliceVar(&opts.AllowedTools, "allowed-tools", nil, "tool names the live registry has (default: no allow-list)")
 	f.IntVar(&opts.ImageMaxPx, "image-max-px", 0, "largest image side (default: agents.defaults.imageMaxDimensionPx from the OpenClaw config, else 1200)")
+	registerReplayCompletions(cmd, g)
 	return cmd
 }
 
@@ -124,6 +131,12 @@ func runReplay(g *Globals, opts *replayOptions, session string) error {
 	if opts.Provider == "all" && (opts.API != "" || opts.Model != "") {
 		return cli.Usagef("--provider all takes no --api or --model")
 	}
+	if opts.ImageMaxPx < 0 {
+		return cli.Usagef("--image-max-px %d: want a number of pixels, 1 or more (0: from the OpenClaw config, else 1200)", opts.ImageMaxPx)
+	}
+	if opts.API != "" && !containsString(knownAPIs(), opts.API) {
+		return cli.Usagef("--api %q: not an api oc knows; known: %s", opts.API, strings.Join(knownAPIs(), ", "))
+	}
 	contextOnly := opts.Stage == stageContext && !opts.Explain && !opts.Diff && opts.Provider != "all" && opts.API != "" && opts.Model != ""
 	in, err := loadReplayInput(g, session, !contextOnly, opts.Stage == stageContext)
 	if err != nil {
@@ -143,6 +156,10 @@ func runReplay(g *Globals, opts *replayOptions, session string) error {
 	}
 	route, err := replay.ResolveRoute(opts.Provider, opts.API, opts.Model, in.messages)
 	if err != nil {
+		if !containsString(knownProviders(), policy.NormalizeProviderID(opts.Provider)) {
+			return cli.Usagef("--provider %q: no turn of it in the transcript and not a provider oc knows; known: %s; aliases: %s (or give --api and --model)",
+				opts.Provider, strings.Join(knownProviders(), ", "), aliasList())
+		}
 		return cli.Usagef("%v", err)
 	}
 	if opts.Stage == stageContext && !opts.Explain && !opts.Diff {
@@ -209,6 +226,10 @@ func printValue(g *Globals, v any) error {
 // printJSONBytes indents a JSON document (keeping its member order) and
 // colours it when stdout is a terminal.
 func printJSONBytes(g *Globals, doc []byte) error {
+	if g.IO.IsStdoutTTY() {
+		// Text from the transcript must not act on the terminal.
+		doc = cli.SafeJSON(doc)
+	}
 	if !g.IO.ColorEnabled() {
 		// Written as it is indented: no second copy of a large body.
 		w := bufio.NewWriterSize(g.IO.Out, 64<<10)
@@ -391,8 +412,8 @@ func printExplain(g *Globals, in *replayInput, route replay.ResolvedRoute, res *
 	}
 	st := g.IO.Styles()
 	w := g.IO.Out
-	fmt.Fprintf(w, "%s %s/%s/%s (%s, %s)\n", st.Title.Render("Replay"), route.Provider, route.API, route.Model, sum.Family, route.Source)
-	fmt.Fprintf(w, "%s\n", st.Dim.Render(in.path))
+	fmt.Fprintf(w, "%s %s/%s/%s (%s, %s)\n", st.Title.Render("Replay"), cli.Safe(route.Provider), cli.Safe(route.API), cli.Safe(route.Model), sum.Family, route.Source)
+	fmt.Fprintf(w, "%s\n", st.Dim.Render(cli.Safe(in.path)))
 	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Policy"))
 	pb, _ := json.Marshal(res.Policy)
 	var flags map[string]any
@@ -402,20 +423,20 @@ func printExplain(g *Globals, in *replayInput, route replay.ResolvedRoute, res *
 	}
 	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Stages"))
 	fmt.Fprintf(w, "  context %d → sanitized %d → validated %d → sent %d messages; payload: %s\n",
-		len(in.messages), len(res.Sanitized), len(res.Validated), len(res.Limited), payload)
+		len(in.messages), len(res.Sanitized), len(res.Validated), len(res.Limited), cli.Safe(payload))
 	fmt.Fprintf(w, "\n%s (%d)\n", st.Heading.Render("Changes"), len(res.Changes))
 	if len(res.Changes) == 0 {
 		fmt.Fprintf(w, "  %s\n", st.Dim.Render("none: the history is sent as stored"))
 	}
 	for _, c := range res.Changes {
-		fmt.Fprintf(w, "  %-8s %s %s %s\n", c.Stage, st.Key.Render(c.Rule), st.Dim.Render(fmt.Sprintf("#%d", c.Index)), c.What)
+		fmt.Fprintf(w, "  %-8s %s %s %s\n", c.Stage, st.Key.Render(c.Rule), st.Dim.Render(fmt.Sprintf("#%d", c.Index)), cli.Safe(c.What))
 	}
 	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Would the provider accept it?"))
 	if len(sum.Problems) == 0 {
 		fmt.Fprintf(w, "  %s no known cause of rejection found\n", st.OK.Render("yes:"))
 	}
 	for _, p := range sum.Problems {
-		fmt.Fprintf(w, "  %s %s\n", st.Warn.Render("!"), p)
+		fmt.Fprintf(w, "  %s %s\n", st.Warn.Render("!"), cli.Safe(p))
 	}
 	return nil
 }
@@ -470,7 +491,7 @@ func replayAll(g *Globals, opts *replayOptions, in *replayInput, imageMax int) e
 	}
 	st := g.IO.Styles()
 	w := g.IO.Out
-	fmt.Fprintf(w, "%s %s (%d context messages)\n\n", st.Title.Render("Replay"), in.path, len(in.messages))
+	fmt.Fprintf(w, "%s %s (%s)\n\n", st.Title.Render("Replay"), cli.Safe(in.path), plural(len(in.messages), "context message"))
 	fmt.Fprintf(w, "%-24s %-24s %-30s %5s %5s %5s %5s %5s  %s\n", "PROVIDER", "API", "MODEL", "SENT", "IDS", "DROP", "MSGS-", "SYNTH", "ACCEPT")
 	for _, r := range rows {
 		verdict := st.OK.Render("yes")
@@ -478,11 +499,11 @@ func replayAll(g *Globals, opts *replayOptions, in *replayInput, imageMax int) e
 		case r.NoWireBody:
 			verdict = st.Dim.Render("no wire body (OpenClaw runs a CLI for this api)")
 		case r.PayloadError != "":
-			verdict = st.Dim.Render("no payload: " + firstLine(r.PayloadError, 60))
+			verdict = st.Dim.Render("no payload: " + cli.Safe(firstLine(r.PayloadError, 60)))
 		case len(r.Problems) > 0:
-			verdict = st.Warn.Render(fmt.Sprintf("likely not: %s", firstLine(r.Problems[0], 60)))
+			verdict = st.Warn.Render(fmt.Sprintf("likely not: %s", cli.Safe(firstLine(r.Problems[0], 60))))
 		}
-		fmt.Fprintf(w, "%-24s %-24s %-30s %5d %5d %5d %5d %5d  %s\n", r.Route.Provider, r.Route.API, trunc(r.Route.Model, 30),
+		fmt.Fprintf(w, "%-24s %-24s %-30s %5d %5d %5d %5d %5d  %s\n", cli.Safe(r.Route.Provider), cli.Safe(r.Route.API), trunc(cli.Safe(r.Route.Model), 30),
 			r.MessagesSent, r.IDsRewritten, r.BlocksDropped, r.MessagesDropped, r.SyntheticResults, verdict)
 	}
 	fmt.Fprintf(w, "\n%s\n", st.Dim.Render("SENT messages sent, IDS tool-call ids rewritten, DROP blocks dropped, MSGS- messages dropped, SYNTH synthetic tool results. Details: oc replay SESSION --provider P --explain"))
@@ -512,14 +533,14 @@ func printDiff(g *Globals, stored, replayed []replay.Message) error {
 		width = 120
 	}
 	col := max(30, (width-8)/2)
-	fmt.Fprintf(w, "%-*s   %s\n", col, st.Heading.Render("STORED (context)"), st.Heading.Render("REPLAYED (sent)"))
+	fmt.Fprintf(w, "%s   %s\n", padRight(st.Heading.Render("STORED (context)"), col), st.Heading.Render("REPLAYED (sent)"))
 	for _, r := range rows {
 		left, right := "", ""
 		if r.Stored != nil {
-			left = replay.Brief(r.Stored)
+			left = cli.Safe(replay.Brief(r.Stored))
 		}
 		if r.Replayed != nil {
-			right = replay.Brief(r.Replayed)
+			right = cli.Safe(replay.Brief(r.Replayed))
 		}
 		mark := " "
 		switch r.Op {
@@ -530,7 +551,64 @@ func printDiff(g *Globals, stored, replayed []replay.Message) error {
 		case replay.DiffInserted:
 			mark = st.OK.Render("+")
 		}
-		fmt.Fprintf(w, "%-*s %s %s\n", col, trunc(left, col), mark, trunc(right, col))
+		fmt.Fprintf(w, "%s %s %s\n", padRight(trunc(left, col), col), mark, trunc(right, col))
 	}
 	return nil
+}
+
+// knownProviders are the provider ids of the policy table and of the
+// default routes, sorted, without duplicates.
+func knownProviders() []string {
+	ids := policy.KnownProviders()
+	for _, d := range replay.RouteDefaults() {
+		ids = append(ids, d.Provider)
+	}
+	return sortedUnique(ids)
+}
+
+// knownAPIs are the apis oc renders or has a default route for.
+func knownAPIs() []string {
+	apis := append([]string(nil), replay.APIs...)
+	for _, d := range replay.RouteDefaults() {
+		apis = append(apis, d.API)
+	}
+	return sortedUnique(apis)
+}
+
+// aliasesOf lists the provider aliases (for completion).
+func aliasesOf() []string {
+	var out []string
+	for _, a := range policy.ProviderAliases() {
+		out = append(out, a[0]+"\t"+a[1])
+	}
+	return out
+}
+
+// aliasList is "bedrock → amazon-bedrock, ..." for messages.
+func aliasList() string {
+	var parts []string
+	for _, a := range policy.ProviderAliases() {
+		parts = append(parts, a[0]+" → "+a[1])
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sortedUnique(list []string) []string {
+	sort.Strings(list)
+	out := list[:0]
+	for i, s := range list {
+		if i == 0 || s != list[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func containsString(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
 }

@@ -4,6 +4,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -19,6 +21,7 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
+	"github.com/openclaw-tools/oc/internal/buildinfo"
 	"github.com/openclaw-tools/oc/internal/cli"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
@@ -32,7 +35,8 @@ type Globals struct {
 	JSON       bool
 	NoColor    bool
 	Quiet      bool
-	Verbose    bool
+
+	filter filterFlags // --agent and --since of inspect, repair and doctor
 
 	viper *viper.Viper
 	env   func(string) string
@@ -65,31 +69,76 @@ func Execute() int {
 }
 
 // Run builds a fresh command tree, runs args through it and returns the exit code.
-// Errors are printed once, as one line on stderr.
+// Errors are printed once on stderr: one line "oc: <what went wrong>" (and,
+// for usage errors, where the help is), or with --json one JSON object
+// {"error": "...", "exitCode": N}.
 func Run(ctx context.Context, args []string, ios *cli.IOStreams, env func(string) string) int {
 	root, g := NewRootCmd(ios, env)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	c, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return cli.ExitOK
 	}
 	code := cli.CodeOf(err)
+	msg := err.Error()
 	if !isExitError(err) && isCobraUsageError(err) {
 		code = cli.ExitUsage
+		msg = cobraUsageMessage(msg)
 	}
-	if msg := err.Error(); msg != "" && !isSilent(err) {
-		if g.JSON && code == cli.ExitIncomplete {
-			// Machines get the error as JSON on stderr; stdout stays one document (or empty).
-			b, _ := json.Marshal(map[string]any{"error": msg, "exitCode": code})
-			fmt.Fprintln(ios.ErrOut, string(b))
-		} else {
-			fmt.Fprintf(ios.ErrOut, "oc: %s\n", oneLine(msg))
+	if isSilent(err) {
+		return code
+	}
+	if g.JSON || jsonRequested(args) {
+		// Machines get the error as JSON on stderr; stdout stays one document (or empty).
+		b, _ := json.Marshal(map[string]any{"error": oneLine(msg), "exitCode": code})
+		fmt.Fprintln(ios.ErrOut, string(b))
+		return code
+	}
+	fmt.Fprintf(ios.ErrOut, "oc: %s\n", cli.Safe(oneLine(msg)))
+	if code == cli.ExitUsage {
+		path := "oc"
+		if c != nil && c.Name() != "help" {
+			path = c.CommandPath()
 		}
-		if code == cli.ExitUsage && !g.JSON {
-			fmt.Fprintf(ios.ErrOut, "Run 'oc --help' for usage.\n")
-		}
+		fmt.Fprintf(ios.ErrOut, "Run '%s --help' for usage.\n", path)
 	}
 	return code
+}
+
+// jsonRequested: --json on the command line, even when parsing stopped
+// before it (an unknown flag earlier on the line).
+func jsonRequested(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--json" || a == "--json=true" {
+			return true
+		}
+	}
+	return false
+}
+
+// cobraUsageMessage turns cobra's multi-line argument errors into one line:
+// "unknown command "inspct" for "oc"\n\nDid you mean this?\n\tinspect"
+// becomes "unknown command "inspct" (did you mean inspect?)".
+func cobraUsageMessage(msg string) string {
+	lines := strings.Split(strings.TrimSpace(msg), "\n")
+	if m := unknownSubcommandRE.FindStringSubmatch(lines[0]); m != nil {
+		// cobra's words for an argument given to a command that takes none.
+		return fmt.Sprintf("%s takes no arguments (got %q)", strings.TrimPrefix(m[2], "oc "), m[1])
+	}
+	first := strings.TrimSuffix(lines[0], ` for "oc"`)
+	var sugg []string
+	for _, l := range lines[1:] {
+		if strings.HasPrefix(l, "\t") {
+			sugg = append(sugg, strings.TrimSpace(l))
+		}
+	}
+	if len(sugg) > 0 {
+		first += " (did you mean " + strings.Join(sugg, " or ") + "?)"
+	}
+	return first
 }
 
 // NewRootCmd builds the whole command tree. Nothing is shared between trees.
@@ -102,24 +151,27 @@ func NewRootCmd(ios *cli.IOStreams, env func(string) string) (*cobra.Command, *G
 JSONL session transcripts, their sessions.json indexes and cron job stores.
 
 It follows the rules of OpenClaw 2026.5.6 and documents where it does more.`,
+		Version:       buildinfo.Read().String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			return g.configure(cmd)
 		},
 	}
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.Flags().Bool("version", false, "print oc's version (as oc version)")
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)
 	root.SetIn(ios.In)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cli.Exit(cli.ExitUsage, err) })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return cli.Exit(cli.ExitUsage, flagError(c, err)) })
+	root.SetHelpCommand(newHelpCmd())
 
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.StateDir, "state-dir", "", "OpenClaw state directory (default $OPENCLAW_STATE_DIR, else ~/.openclaw)")
-	pf.StringVar(&g.ConfigFile, "config", "", "oc config file (default $XDG_CONFIG_HOME/oc/config.yaml or ~/.config/oc/config.yaml)")
-	pf.BoolVar(&g.JSON, "json", false, "print one JSON document on stdout instead of the human report")
-	pf.BoolVar(&g.NoColor, "no-color", false, "never style output (also: NO_COLOR=1)")
+	pf.StringVar(&g.ConfigFile, "config", "", "oc config file (default $OC_CONFIG, else $XDG_CONFIG_HOME/oc/config.yaml or ~/.config/oc/config.yaml)")
+	pf.BoolVar(&g.JSON, "json", false, "print one JSON document on stdout instead of the human report (errors: one JSON object on stderr)")
+	pf.BoolVar(&g.NoColor, "no-color", false, "never style output (also: NO_COLOR=1, TERM=dumb)")
 	pf.BoolVarP(&g.Quiet, "quiet", "q", false, "no progress output on stderr")
-	pf.BoolVarP(&g.Verbose, "verbose", "v", false, "more detail in the human report")
 
 	root.AddCommand(
 		newInspectCmd(g),
@@ -129,9 +181,79 @@ It follows the rules of OpenClaw 2026.5.6 and documents where it does more.`,
 		newVersionCmd(g),
 		newExitCodesTopic(),
 		newRepairRulesTopic(),
+		newEnvironmentTopic(),
 		newGenDocsCmd(g),
 	)
 	return root, g
+}
+
+// newHelpCmd is `oc help [COMMAND|TOPIC]`; an unknown topic is a usage
+// error (exit 2) with suggestions, not the usage text with exit 0.
+func newHelpCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command|topic]",
+		Short: "Help about any command or topic",
+		ValidArgsFunction: func(c *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			var names []string
+			for _, sub := range c.Root().Commands() {
+				if sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand() {
+					names = append(names, sub.Name())
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			target, rest, err := c.Root().Find(args)
+			if err != nil || target == nil || len(rest) > 0 {
+				topic := strings.Join(args, " ")
+				msg := fmt.Sprintf("unknown help topic %q", topic)
+				if s := c.Root().SuggestionsFor(args[len(args)-1]); len(s) > 0 {
+					msg += " (did you mean " + strings.Join(s, " or ") + "?)"
+				}
+				return cli.Usagef("%s", msg)
+			}
+			target.InitDefaultHelpFlag()
+			target.InitDefaultVersionFlag()
+			return target.Help()
+		},
+	}
+}
+
+// flagError says what is wrong with a flag value in the user's terms
+// (pflag's own errors quote strconv: "strconv.ParseInt: parsing ...").
+func flagError(c *cobra.Command, err error) error {
+	m := flagValueRE.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	name := strings.TrimLeft(m[2], "-")
+	if i := strings.IndexByte(name, ','); i >= 0 {
+		name = name[:i]
+	}
+	typ := ""
+	if f := c.Flags().Lookup(name); f != nil {
+		typ = f.Value.Type()
+	}
+	return fmt.Errorf("--%s %q: %s", name, m[1], wantForType(typ))
+}
+
+var unknownSubcommandRE = regexp.MustCompile(`^unknown command "(.*)" for "(oc \S.*)"$`)
+
+var flagValueRE = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[^"]+)" flag`)
+
+// wantForType describes the values a flag of pflag type typ takes.
+func wantForType(typ string) string {
+	switch typ {
+	case "int", "int64", "int32", "uint", "uint64":
+		return "want a whole number"
+	case "bool":
+		return "want true or false"
+	case "duration":
+		return "want a duration like 30s, 5m or 1h"
+	case "float64", "float32":
+		return "want a number"
+	}
+	return "not a valid value"
 }
 
 // configure applies configuration in the contract's order: flags > OC_* env >
@@ -146,13 +268,12 @@ func (g *Globals) configure(cmd *cobra.Command) error {
 	}
 	prefix := strings.TrimPrefix(strings.ReplaceAll(cmd.CommandPath(), " ", "."), "oc")
 	prefix = strings.TrimPrefix(prefix, ".")
-	envName := strings.NewReplacer(".", "_", "-", "_")
 	var firstErr error
 	apply := func(key string, f *pflag.Flag) {
-		if f.Changed || firstErr != nil || f.Name == "help" || f.Name == "config" {
+		if f.Changed || firstErr != nil || !configurable(f) {
 			return
 		}
-		name := "OC_" + strings.ToUpper(envName.Replace(key))
+		name := envNameOf(key)
 		s, source := g.env(name), name
 		if s == "" {
 			if !g.viper.IsSet(key) {
@@ -161,7 +282,7 @@ func (g *Globals) configure(cmd *cobra.Command) error {
 			s, source = configString(g.viper.Get(key)), "config "+key
 		}
 		if err := f.Value.Set(s); err != nil {
-			firstErr = cli.Usagef("%s=%q: %v", source, s, err)
+			firstErr = cli.Usagef("%s=%q (for --%s): %s", source, s, f.Name, wantForType(f.Value.Type()))
 		}
 	}
 	cmd.InheritedFlags().VisitAll(func(f *pflag.Flag) { apply(f.Name, f) })
@@ -175,7 +296,8 @@ func (g *Globals) configure(cmd *cobra.Command) error {
 	if firstErr != nil {
 		return firstErr
 	}
-	g.IO.SetNoColor(g.NoColor || g.env("NO_COLOR") != "")
+	g.warnUnknownConfigKeys(cmd)
+	g.IO.SetNoColor(g.NoColor || g.env("NO_COLOR") != "" || g.env("TERM") == "dumb")
 	g.IO.SetQuiet(g.Quiet)
 	return nil
 }
@@ -220,7 +342,7 @@ func (g *Globals) readConfigFile() error {
 		if errors.As(err, &notFound) || (!explicit && errors.Is(err, os.ErrNotExist)) {
 			return nil
 		}
-		return cli.Usagef("config file %s: %v", path, oneLine(err.Error()))
+		return cli.Usagef("config file %s: %s", path, configErrorText(err))
 	}
 	return nil
 }
@@ -280,10 +402,21 @@ func (g *Globals) tuneGCForStreaming() {
 	debug.SetMemoryLimit(48 << 20)
 }
 
-// writeJSON prints v as one indented JSON document.
+// writeJSON prints v as one indented JSON document. On a terminal, the
+// characters a terminal would act on are spelled as \u escapes (the same
+// JSON values).
 func writeJSON(ios *cli.IOStreams, v any) error {
-	enc := json.NewEncoder(ios.Out)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	doc := b.Bytes()
+	if ios.IsStdoutTTY() {
+		doc = cli.SafeJSON(doc)
+	}
+	_, err := ios.Out.Write(doc)
+	return err
 }

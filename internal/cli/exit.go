@@ -18,22 +18,35 @@ const (
 // ExitCodesHelp is the text of `oc help exit-codes`.
 const ExitCodesHelp = `oc uses the same exit codes for every command:
 
-  0  OK          the command completed; nothing needs attention (or --fix fixed it)
+  0  OK          the command completed; nothing needs attention (or --fix fixed
+                 everything it can fix); a state dir without transcripts yet
   1  FINDINGS    check mode (repair --check, doctor without --fix) found
                  something that needs attention
-  2  USAGE       unknown command or flag, bad argument, invalid configuration
+  2  USAGE       unknown command, flag or help topic, bad argument or flag
+                 value, invalid configuration
   3  INCOMPLETE  the command could not complete: unreadable or malformed input,
                  missing path, I/O error (disk full, read-only), a lock held by a
                  live process, or a refusal (gateway running without --force,
                  undo of a file that changed since its repair, a file that is
-                 not an OpenClaw transcript). Also after SIGINT or SIGTERM: oc
+                 not an OpenClaw transcript), a file repair cannot fix
+                 (compressed, or no transcript in it), a store doctor cannot
+                 read or parse. Also after SIGINT or SIGTERM: oc
                  stops cleanly (locks released, temporary files removed, each
                  file either as it was or completely repaired) and exits 3,
                  not 130/143, so scripts see one "could not complete" code
 
+What repair --check flags, repair either fixes (0) or reports as unrepairable
+(3); --check says which ("needs repair" or "unrepairable: <why>").
+doctor --fix exits 0 when every fixable finding was fixed, even when findings
+only a person can resolve remain (they are listed; doctor without --fix exits 1
+on them), and 3 when a fix failed or was refused.
+
 With several files, the highest code wins: a run where one file could not be
 processed exits 3 even if others were fine. Errors are printed on stderr as one
-line: "oc: <file>:<line>: <what went wrong>".`
+line: "oc: <file>:<line>: <what went wrong>"; usage errors add a second line
+naming the help to read. With --json, an error is instead one JSON object on
+stderr: {"error": "<what went wrong>", "exitCode": N}; stdout then holds the
+report (when one was made) or nothing.`
 
 // ExitError carries an exit code up to Execute. Its message is printed once.
 type ExitError struct {

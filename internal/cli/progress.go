@@ -19,6 +19,7 @@ type Progress struct {
 	started  time.Time
 	lastDraw time.Time
 	drawn    bool
+	bytes    bool // total and done are bytes, shown in MiB
 	now      func() time.Time
 }
 
@@ -29,6 +30,16 @@ func NewProgress(ios *IOStreams, label string, total int) *Progress {
 		return nil
 	}
 	return &Progress{ios: ios, label: label, total: total, started: time.Now(), now: time.Now}
+}
+
+// NewByteProgress is NewProgress for one large file: total and Add count
+// bytes, and the line shows MiB read.
+func NewByteProgress(ios *IOStreams, label string, total int64) *Progress {
+	p := NewProgress(ios, label, int(total))
+	if p != nil {
+		p.bytes = true
+	}
+	return p
 }
 
 // Add records n more finished items and redraws at most ten times a second.
@@ -57,7 +68,12 @@ func (p *Progress) line() string {
 	if filled > width {
 		filled = width
 	}
-	return fmt.Sprintf("%s [%s%s] %d/%d", p.label, strings.Repeat("=", filled), strings.Repeat(" ", width-filled), p.done, p.total)
+	bar := strings.Repeat("=", filled) + strings.Repeat(" ", width-filled)
+	if p.bytes {
+		const mib = 1 << 20
+		return fmt.Sprintf("%s [%s] %.1f/%.1f MiB", p.label, bar, float64(p.done)/mib, float64(p.total)/mib)
+	}
+	return fmt.Sprintf("%s [%s] %d/%d", p.label, bar, p.done, p.total)
 }
 
 // Done clears the progress line if one was drawn.

@@ -49,3 +49,14 @@ func TestCodeOf(t *testing.T) {
 	assert.Equal(t, ExitFindings, CodeOf(Exit(ExitFindings, nil)))
 	assert.Equal(t, ExitIncomplete, CodeOf(assert.AnError), "any other error could not complete")
 }
+
+func TestByteProgressShowsMiB(t *testing.T) {
+	ios, _, errOut := Test(true)
+	p := NewByteProgress(ios, "repair big.jsonl", 100<<20)
+	now := p.started.Add(2 * time.Second)
+	p.now = func() time.Time { return now }
+	p.Add(25 << 20)
+	assert.Contains(t, errOut.String(), "repair big.jsonl [=======                       ] 25.0/100.0 MiB")
+	ios, _, _ = Test(false)
+	assert.Nil(t, NewByteProgress(ios, "x", 10), "no progress when stderr is not a terminal")
+}

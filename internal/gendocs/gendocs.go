@@ -15,9 +15,16 @@ import (
 	"github.com/spf13/cobra/doc"
 )
 
-// Write generates man/man1/*.1 and completions/* under dir. exitStatus is
-// added to the root page as its EXIT STATUS section.
-func Write(root *cobra.Command, dir, exitStatus string) error {
+// Section is one extra man-page section: its title (EXIT STATUS,
+// ENVIRONMENT, FILES) and its text, printed as it is (no filling).
+type Section struct {
+	Title, Text string
+}
+
+// Write generates man/man1/*.1 and completions/* under dir. sections gives
+// each page's extra sections (EXIT STATUS, ENVIRONMENT, FILES), inserted
+// before SEE ALSO; page is the command path with dashes ("oc-repair").
+func Write(root *cobra.Command, dir string, sections func(page string) []Section) error {
 	manDir := filepath.Join(dir, "man", "man1")
 	compDir := filepath.Join(dir, "completions")
 	for _, d := range []string{manDir, compDir} {
@@ -32,8 +39,15 @@ func Write(root *cobra.Command, dir, exitStatus string) error {
 	if err := doc.GenManTree(root, header, manDir); err != nil {
 		return fmt.Errorf("man pages: %w", err)
 	}
-	if err := addExitStatus(filepath.Join(manDir, "oc.1"), exitStatus); err != nil {
+	pages, err := filepath.Glob(filepath.Join(manDir, "*.1"))
+	if err != nil {
 		return err
+	}
+	for _, p := range pages {
+		page := strings.TrimSuffix(filepath.Base(p), ".1")
+		if err := addSections(p, sections(page)); err != nil {
+			return err
+		}
 	}
 	gens := map[string]func(*bytes.Buffer) error{
 		"oc.bash": func(b *bytes.Buffer) error { return root.GenBashCompletionV2(b, true) },
@@ -53,22 +67,27 @@ func Write(root *cobra.Command, dir, exitStatus string) error {
 	return nil
 }
 
-// addExitStatus inserts an EXIT STATUS section before SEE ALSO.
-func addExitStatus(path, text string) error {
+// addSections inserts sections before SEE ALSO, as preformatted text.
+func addSections(path string, sections []Section) error {
+	if len(sections) == 0 {
+		return nil
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
 	var sec strings.Builder
-	sec.WriteString(".SH EXIT STATUS\n.nf\n")
-	for _, line := range strings.Split(text, "\n") {
-		line = strings.ReplaceAll(line, `\`, `\\`)
-		if strings.HasPrefix(line, ".") || strings.HasPrefix(line, "'") {
-			line = `\&` + line
+	for _, x := range sections {
+		sec.WriteString(".SH " + x.Title + "\n.nf\n")
+		for _, line := range strings.Split(x.Text, "\n") {
+			line = strings.ReplaceAll(line, `\`, `\\`)
+			if strings.HasPrefix(line, ".") || strings.HasPrefix(line, "'") {
+				line = `\&` + line
+			}
+			sec.WriteString(line + "\n")
 		}
-		sec.WriteString(line + "\n")
+		sec.WriteString(".fi\n\n")
 	}
-	sec.WriteString(".fi\n\n")
 	s := string(data)
 	if i := strings.Index(s, ".SH SEE ALSO"); i >= 0 {
 		s = s[:i] + sec.String() + s[i:]

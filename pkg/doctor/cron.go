@@ -224,7 +224,7 @@ func (d *run) checkCron() {
 	}
 	if len(noID) > 0 {
 		d.add(Finding{ID: "cron-job-without-id", Severity: SevWarning, Path: path, Section: SectionCron,
-			Message: fmt.Sprintf("%d job(s) without a string id (%s): OpenClaw cannot address them", len(noID), listSome(noID)), Fix: "run `openclaw doctor --fix` (it assigns ids)"})
+			Message: fmt.Sprintf("%d %s without a string id (%s): OpenClaw cannot address %s", len(noID), plural(len(noID), "job", "jobs"), listSome(noID), plural(len(noID), "it", "them")), Fix: "run `openclaw doctor --fix` (it assigns ids)"})
 	}
 	if len(dupIDs) > 0 {
 		d.add(Finding{ID: "cron-duplicate-job-id", Severity: SevWarning, Path: path, Section: SectionCron,
@@ -403,7 +403,7 @@ func (d *run) applyCron(ctx context.Context) error {
 		r.Changes = append(r.Changes, Change{Action: "backup", Path: b})
 	}
 	r.Cron.Backups = backups
-	r.Changes = append(r.Changes, Change{Action: "write", Path: store.Path, Detail: fmt.Sprintf("%d job(s) migrated to isolated", len(migs))})
+	r.Changes = append(r.Changes, Change{Action: "write", Path: store.Path, Detail: fmt.Sprintf("%d %s migrated to isolated", len(migs), plural(len(migs), "job", "jobs"))})
 	for _, i := range p.migrate {
 		r.Cron.Jobs[i].Migrated = true
 		r.Cron.Jobs[i].Pending = false
@@ -502,5 +502,5 @@ func cronDetail(r *Report) string {
 			n++
 		}
 	}
-	return fmt.Sprintf("%d job(s), %d with session:<key>", len(r.Cron.Jobs), n)
+	return fmt.Sprintf("%d %s, %d with session:<key>", len(r.Cron.Jobs), plural(len(r.Cron.Jobs), "job", "jobs"), n)
 }

@@ -238,7 +238,7 @@ func (d *run) checkLayout() {
 	migrated, _ := filepath.Glob(filepath.Join(sd, "cron", "*.migrated*"))
 	if len(migrated) > 0 {
 		d.add(Finding{ID: "cron-store-imported", Severity: SevInfo, Path: migrated[0], Section: SectionStateDir,
-			Message: fmt.Sprintf("%d file(s) named *.migrated: OpenClaw already imported a JSON cron store into SQLite", len(migrated)),
+			Message: fmt.Sprintf("%d %s named *.migrated: OpenClaw already imported a JSON cron store into SQLite", len(migrated), plural(len(migrated), "file", "files")),
 			Fix:     "nothing to do; they are OpenClaw's archive"})
 	}
 }
@@ -349,7 +349,7 @@ func (d *run) indexFindings(a transcript.Agent, ic *transcript.IndexCheck) {
 	}
 	if len(missing) > 0 {
 		d.add(Finding{ID: "session-file-missing", Severity: SevInfo, Path: a.IndexPath, Section: SectionSessions,
-			Message: fmt.Sprintf("%d entr%s have no transcript <sessionId>.jsonl (%s)", len(missing), plural(len(missing), "y", "ies"), listSome(missing)),
+			Message: fmt.Sprintf("%d entr%s no transcript <sessionId>.jsonl (%s)", len(missing), plural(len(missing), "y has", "ies have"), listSome(missing)),
 			Fix:     "nothing needed unless history is expected there"})
 	}
 	if len(orphans) > 0 {

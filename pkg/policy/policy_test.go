@@ -229,3 +229,20 @@ func TestTableCoversFamilies(t *testing.T) {
 		}
 	}
 }
+
+// The alias list oc prints for an unknown --provider is the one
+// NormalizeProviderID applies.
+func TestProviderAliasesNormalize(t *testing.T) {
+	aliases := ProviderAliases()
+	if len(aliases) < 12 {
+		t.Fatalf("want the 12 built-in aliases, got %d", len(aliases))
+	}
+	for _, a := range aliases {
+		if got := NormalizeProviderID(a[0]); got != a[1] {
+			t.Errorf("NormalizeProviderID(%q) = %q, ProviderAliases says %q", a[0], got, a[1])
+		}
+	}
+	if len(KnownProviders()) < 20 {
+		t.Errorf("KnownProviders lists %d", len(KnownProviders()))
+	}
+}

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -292,4 +293,29 @@ func ShouldPreserveThinkingBlocks(model string) bool {
 // IsGemma4Model is isGemma4ModelId.
 func IsGemma4Model(model string) bool {
 	return gemma4Model.MatchString(lowerTrim(model))
+}
+
+// KnownProviders lists, sorted, the provider ids the table names (each
+// owns a replay family; any other id gets the api-keyed fallback).
+func KnownProviders() []string {
+	var out []string
+	for _, f := range table() {
+		out = append(out, f.Providers...)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ProviderAliases are the built-in aliases NormalizeProviderID resolves,
+// as alias and provider id pairs.
+func ProviderAliases() [][2]string {
+	return [][2]string{
+		{"modelstudio", "qwen"}, {"qwencloud", "qwen"},
+		{"z.ai", "zai"}, {"z-ai", "zai"},
+		{"opencode-zen", "opencode"},
+		{"opencode-go-auth", "opencode-go"},
+		{"kimi-code", "kimi"}, {"kimi-coding", "kimi"},
+		{"bedrock", "amazon-bedrock"}, {"aws-bedrock", "amazon-bedrock"},
+		{"bytedance", "volcengine"}, {"doubao", "volcengine"},
+	}
 }

@@ -207,7 +207,9 @@ type FileReport struct {
 	// Manifest is the backup's manifest (source file, digests).
 	Manifest string `json:"manifest,omitempty"`
 	Skipped  string `json:"skipped,omitempty"`
-	Error    string `json:"error,omitempty"`
+	// Unrepairable is why repair cannot fix what --check flags (Plan.Unrepairable).
+	Unrepairable string `json:"unrepairable,omitempty"`
+	Error        string `json:"error,omitempty"`
 	// Warnings are things the operator should know (a hard-linked file).
 	Warnings []string `json:"warnings,omitempty"`
 	// StaleLockBroken is the stale lock removed before repairing, if any.
@@ -217,7 +219,7 @@ type FileReport struct {
 
 // ReportOf turns a plan into a report (changed tells whether it was applied).
 func ReportOf(p *Plan, changed bool) *FileReport {
-	return &FileReport{Path: p.Path, Changed: changed, Rules: p.Counts, Lines: p.LineNums, Skipped: p.Skipped, Plan: p}
+	return &FileReport{Path: p.Path, Changed: changed, Rules: p.Counts, Lines: p.LineNums, Skipped: p.Skipped, Unrepairable: p.Unrepairable(), Plan: p}
 }
 
 // QuarantineInfix comes between a transcript's name and the stamp of its
@@ -348,7 +350,7 @@ func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileRepo
 		return rep, nil
 	}
 	if plan.compression != jsonl.Plain {
-		return rep, fmt.Errorf("%s: %s-compressed transcripts are checked, not repaired in place", path, plan.compression)
+		return rep, fmt.Errorf("%s: %s", path, plan.Unrepairable())
 	}
 	if err := ctx.Err(); err != nil {
 		return rep, err

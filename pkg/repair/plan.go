@@ -24,6 +24,9 @@ type Options struct {
 	NewID func() string
 	// SessionID overrides the id a rebuilt header gets (default: the UUID in the file name).
 	SessionID string
+	// Progress, when set, is called with the number of bytes of the file
+	// read so far in each read (for a progress display on one large file).
+	Progress func(n int)
 }
 
 func (o Options) set() RuleSet {
@@ -97,7 +100,15 @@ func (p *Plan) Changed() bool { return p.Skipped == "" && len(p.edits) > 0 }
 
 // NeedsAttention reports whether the file is damaged: it would change, or it
 // is damaged in a way the rule set leaves alone.
-func (p *Plan) NeedsAttention() bool { return len(p.Counts) > 0 || p.Skipped == SkipInvalidHeader }
+//
+// A file that is not an OpenClaw transcript never needs repair: it is reported
+// and left alone (an error only when it was named on the command line).
+func (p *Plan) NeedsAttention() bool {
+	if p.Skipped == SkipNotTranscript {
+		return false
+	}
+	return len(p.Counts) > 0 || p.Skipped == SkipInvalidHeader
+}
 
 // edit is the change to one physical line.
 type edit struct {
@@ -225,6 +236,9 @@ func planOpened(f *os.File, st os.FileInfo, path string, opts Options) (*Plan, e
 		r, closer = src, src.Close
 	}
 	defer closer()
+	if opts.Progress != nil {
+		r = &progressReader{r: r, report: opts.Progress}
+	}
 	hint := st.Size()
 	if comp != jsonl.Plain {
 		hint = -1
@@ -980,4 +994,18 @@ func jsonString(s string) []byte {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
 	return bytes.TrimRight(buf.Bytes(), "\n")
+}
+
+// progressReader reports the bytes read through it.
+type progressReader struct {
+	r      io.Reader
+	report func(int)
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if n > 0 {
+		p.report(n)
+	}
+	return n, err
 }

@@ -37,7 +37,9 @@ type Totals struct {
 	NeedsRepair int `json:"needsRepair"`
 	Changed     int `json:"changed"`
 	Skipped     int `json:"skipped"`
-	Errors      int `json:"errors"`
+	// Unrepairable counts files --check flags that repair cannot fix.
+	Unrepairable int `json:"unrepairable"`
+	Errors       int `json:"errors"`
 	// Interrupted: the run was cancelled (SIGINT/SIGTERM); files not yet
 	// started were left alone and carry the error "interrupted".
 	Interrupted bool           `json:"interrupted,omitempty"`
@@ -65,6 +67,9 @@ func Run(paths []string, opts RunOptions) *Report {
 		}
 		if r.Skipped != "" {
 			t.Skipped++
+		}
+		if r.Unrepairable != "" {
+			t.Unrepairable++
 		}
 		if r.Error != "" {
 			t.Errors++

@@ -3,6 +3,7 @@ package replay
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // PayloadInput is what BuildPayload needs.
@@ -126,7 +127,7 @@ func BuildPayload(in PayloadInput) (*Payload, error) {
 		if why := unrenderedReason(in.API); why != "" {
 			return nil, fmt.Errorf("payload: api %q: %w (%s)", in.API, ErrNoWireBody, why)
 		}
-		return nil, fmt.Errorf("payload: api %q is not rendered (known: %v)", in.API, APIs)
+		return nil, fmt.Errorf("payload: api %q is not rendered; oc renders %s", in.API, strings.Join(APIs, ", "))
 	}
 	if c.err != nil {
 		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, c.err)

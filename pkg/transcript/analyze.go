@@ -132,13 +132,22 @@ func (s *Summary) AddFindings(fs []Finding) {
 }
 
 // AnalyzeFile inspects one transcript (plain, .gz, .zst or "-" for stdin).
-func AnalyzeFile(f File, stdin io.Reader) (*Summary, error) {
+func AnalyzeFile(f File, stdin io.Reader) (*Summary, error) { return analyzeFile(f, stdin, nil) }
+
+// analyzeFile is AnalyzeFile; progress, when set, is told the bytes read.
+func analyzeFile(f File, stdin io.Reader, progress func(int)) (*Summary, error) {
 	src, err := jsonl.Open(f.Path, stdin)
 	if err != nil {
 		return nil, err
 	}
 	defer src.Close()
-	s, err := analyze(src, src.BufferSize())
+	// Stdin has no size on disk: count the bytes as they are read.
+	var r io.Reader = src
+	counted := &countingReader{r: src, report: progress}
+	if src.Size < 0 || progress != nil {
+		r = counted
+	}
+	s, err := analyze(r, src.BufferSize())
 	if err != nil {
 		return nil, atFile(src.Name, err)
 	}
@@ -146,9 +155,25 @@ func AnalyzeFile(f File, stdin io.Reader) (*Summary, error) {
 	s.Compression = src.Compression.String()
 	s.Size = src.Size
 	if s.Size < 0 {
-		s.Size = s.Lines
+		s.Size = counted.n
 	}
 	return s, nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r      io.Reader
+	n      int64
+	report func(int) // nil, or told each read's byte count
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if c.report != nil && n > 0 {
+		c.report(n)
+	}
+	return n, err
 }
 
 // Analyze reads a transcript stream once and summarises it.
@@ -463,7 +488,7 @@ func (a *analyzer) treeFindings(ix *Index, t *Tree) {
 		case n.ParentID.Truthy() && n.ParentID == n.ID:
 			a.add("self-parent", n.Line, SevWarning, "entry is its own parent")
 		case t.MissingParent(i):
-			a.add("missing-parent", n.Line, SevWarning, "parentId %q names no entry: everything before this point is cut off from its branch (oc repair re-links it)", n.ParentID.String())
+			a.add("missing-parent", n.Line, SevWarning, "parentId %q names no entry: its branch stops here, and on the active branch OpenClaw sends the model nothing from before this entry", n.ParentID.String())
 		}
 	}
 	// Cycles: a walk from every node that revisits a node.
@@ -506,7 +531,7 @@ func (a *analyzer) pairing() {
 		}
 	}
 	if tc.MissingResult > 0 {
-		a.add("missing-tool-result", 0, SevInfo, "%d tool call(s) have no result; replay inserts synthetic error results for most providers", tc.MissingResult)
+		a.add("missing-tool-result", 0, SevInfo, "%s no result; replay inserts synthetic error results for most providers", pluralHave(tc.MissingResult, "tool call"))
 	}
 	if tc.OrphanResults > 0 {
 		a.add("orphan-tool-result", 0, SevInfo, "%d tool result(s) answer no tool call; replay drops them", tc.OrphanResults)
@@ -581,4 +606,12 @@ func firstUserText(raw gojson.RawMessage, re *regexp.Regexp) bool {
 	}
 	t, _ := str(blocks[0].Text)
 	return re.MatchString(t)
+}
+
+// pluralHave is "1 tool call has" or "3 tool calls have".
+func pluralHave(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun + " has"
+	}
+	return fmt.Sprintf("%d %ss have", n, noun)
 }

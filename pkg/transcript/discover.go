@@ -133,6 +133,19 @@ func IsStateDir(dir string) bool {
 	return err == nil && st.IsDir()
 }
 
+// LooksLikeStateDir reports whether dir is an OpenClaw state dir, fresh ones
+// included: it has agents/, cron/ or openclaw.json.
+func LooksLikeStateDir(dir string) bool {
+	if IsStateDir(dir) {
+		return true
+	}
+	if st, err := os.Stat(filepath.Join(dir, "cron")); err == nil && st.IsDir() {
+		return true
+	}
+	_, err := os.Stat(filepath.Join(dir, "openclaw.json"))
+	return err == nil
+}
+
 // ListSessionsDir lists the transcripts of one sessions folder. Archived
 // transcripts are included only when archived is true.
 func ListSessionsDir(dir, agent string, archived bool) ([]File, error) {
@@ -159,7 +172,8 @@ func ListSessionsDir(dir, agent string, archived bool) ([]File, error) {
 // Discover resolves command-line paths to transcript files: a file is taken
 // as it is (whatever its name); a sessions folder gives its transcripts; a
 // state dir gives every agent's. Archived transcripts are listed only when
-// archived is true. A folder with no transcript is an error.
+// archived is true. A folder with no transcript is an error, unless it is
+// an OpenClaw state dir (a fresh install has none yet: a clean result).
 func Discover(paths []string, archived bool) ([]File, error) {
 	var out []File
 	for _, p := range paths {
@@ -202,7 +216,7 @@ func Discover(paths []string, archived bool) ([]File, error) {
 				return nil, err
 			}
 		}
-		if len(found) == 0 {
+		if len(found) == 0 && !LooksLikeStateDir(p) {
 			return nil, fmt.Errorf("%s: %w (looked for agents/*/sessions/*.jsonl and *.jsonl)", p, ErrNoTranscripts)
 		}
 		out = append(out, found...)

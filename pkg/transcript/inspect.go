@@ -22,6 +22,11 @@ type InspectOptions struct {
 	// would change) to each transcript's summary. It must be safe for
 	// concurrent use.
 	MoreFindings func(f File) []Finding
+	// Keep, when set, selects the transcripts to inspect (--agent, --since).
+	Keep func(f File) bool
+	// ByteProgress, when set, is told the bytes read of each file (for a
+	// progress display on one large file). It must be safe for concurrent use.
+	ByteProgress func(n int)
 }
 
 // FileError is a transcript that could not be inspected.
@@ -68,12 +73,21 @@ func Inspect(paths []string, opts InspectOptions) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Keep != nil {
+		kept := files[:0:0]
+		for _, f := range files {
+			if opts.Keep(f) {
+				kept = append(kept, f)
+			}
+		}
+		files = kept
+	}
 	rep := &Report{Totals: Totals{ByType: map[string]int{}, ByRole: map[string]int{}, Findings: map[string]int{}}}
 	rep.Single = len(paths) == 1 && len(files) == 1 && !isDir(paths[0])
 	summaries := make([]*Summary, len(files))
 	errs := make([]error, len(files))
 	parallel.Each(len(files), opts.Jobs, func(i int) {
-		summaries[i], errs[i] = AnalyzeFile(files[i], opts.Stdin)
+		summaries[i], errs[i] = analyzeFile(files[i], opts.Stdin, opts.ByteProgress)
 		if errs[i] == nil && opts.MoreFindings != nil && files[i].Path != "-" {
 			summaries[i].AddFindings(opts.MoreFindings(files[i]))
 		}

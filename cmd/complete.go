@@ -1,0 +1,67 @@
+package cmd
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/openclaw-tools/oc/pkg/repair"
+	"github.com/openclaw-tools/oc/pkg/transcript"
+)
+
+// Shell completion of flag values and SESSION arguments. The candidates
+// come from the same lists the commands check their values against.
+
+// completeValues completes a flag from a fixed list (no file names).
+func completeValues(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return values, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// completeSessions offers the session ids of the state dir's live
+// transcripts (and, as the shell's default, file names: SESSION may be a
+// path). Only the first argument is a SESSION.
+func (g *Globals) completeSessions(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	if strings.ContainsAny(toComplete, `/\.~`) {
+		return nil, cobra.ShellCompDirectiveDefault
+	}
+	files, err := transcript.Discover([]string{g.ResolvedStateDir()}, false)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveDefault
+	}
+	var ids []string
+	for _, f := range files {
+		id := strings.TrimSuffix(filepath.Base(f.Path), ".jsonl")
+		if strings.HasPrefix(id, toComplete) {
+			ids = append(ids, id+"\t"+f.Agent)
+		}
+	}
+	return ids, cobra.ShellCompDirectiveDefault
+}
+
+func registerRepairCompletions(cmd *cobra.Command) {
+	_ = cmd.RegisterFlagCompletionFunc("rules", completeValues(string(repair.RuleSetAll), string(repair.RuleSetOpenClaw)))
+}
+
+func registerReplayCompletions(cmd *cobra.Command, g *Globals) {
+	cmd.ValidArgsFunction = g.completeSessions
+	_ = cmd.RegisterFlagCompletionFunc("provider", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		values := append([]string{"all"}, knownProviders()...)
+		for _, a := range aliasesOf() {
+			values = append(values, a)
+		}
+		return values, cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = cmd.RegisterFlagCompletionFunc("api", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return knownAPIs(), cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = cmd.RegisterFlagCompletionFunc("stage", completeValues(stageContext, stageSanitized, stagePayload))
+	if cmd.Flags().Lookup("openclaw") != nil {
+		_ = cmd.RegisterFlagCompletionFunc("openclaw", completeValues("2026.5.6", "2026.9.6"))
+	}
+}
