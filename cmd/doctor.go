@@ -75,7 +75,7 @@ func runDoctor(g *Globals, o *doctorOptions) error {
 		GatewayLockDir: doctor.GatewayLockDir(g.env),
 	}
 	if !o.NoTranscripts {
-		opts.Transcripts = []doctor.TranscriptCheck{doctor.RepairCheck, doctor.OwnershipCheck}
+		opts.Transcripts = []doctor.TranscriptCheck{doctor.RepairCheck, doctor.OwnershipCheck, doctor.UpgradeCheck}
 	}
 	interactive := o.Fix && !o.Yes && !o.NonInteractive && !g.JSON && docStdinIsTerminal(g.IO.In)
 	opts.Fix = o.Fix && !interactive

@@ -14,6 +14,7 @@ import (
 // compare with (../shared/oracle-2026.9.6/README.md).
 type oracleImport struct {
 	Sources []oracleSource `json:"sources"`
+	out     string         // where the oracle imported to (live runs)
 }
 
 type oracleSource struct {

@@ -110,6 +110,9 @@ type FileResult struct {
 	// firstEventIsHeader: the first event read is a session header (an
 	// unregistered transcript is only claimed when it is).
 	firstEventIsHeader bool
+	// nonRecord: an event that is not a JSON object (or carries traceSchema):
+	// readLegacyPrimaryTranscriptIdentity gives up on such a file.
+	nonRecord bool
 }
 
 // Lost reports whether valid entries stay behind.
@@ -264,6 +267,7 @@ func (p *predictor) event(num int64, text []byte) {
 	if !isObj {
 		// opaque event (array, string, number, true): no id
 		ev.key = "u"
+		p.res.nonRecord = true
 		p.events = append(p.events, ev)
 		return
 	}
@@ -278,6 +282,8 @@ func (p *predictor) event(num int64, text []byte) {
 			version = v
 		case "message":
 			message = v
+		case "traceSchema":
+			p.res.nonRecord = true
 		}
 		return true
 	})

@@ -147,7 +147,7 @@ func PredictStateDir(root string) (*Report, error) {
 
 func predictAgent(a transcript.Agent) ([]Session, error) {
 	type reg struct{ key, id string }
-	registered := map[string]reg{}   // file path -> first sessions.json entry naming it
+	registered := map[string]reg{}     // file path -> first sessions.json entry naming it
 	registeredIDs := map[string]bool{} // session ids of registered entries whose file exists
 	if a.IndexPath != "" {
 		entries, err := transcript.ReadIndex(a.IndexPath)
@@ -234,6 +234,8 @@ func claimUnregistered(s *Session, registeredIDs map[string]bool, errs []error, 
 	switch {
 	case res.StopLine > 0:
 		s.Reason = "not in sessions.json and damaged (line " + fmt.Sprint(res.StopLine) + "): retained, not imported"
+	case res.nonRecord:
+		s.Reason = "not in sessions.json and holds lines that are not entries: not imported"
 	case !res.firstEventIsHeader || !primaryIDRE.MatchString(res.HeaderID):
 		s.Reason = "not in sessions.json and no session header: not imported"
 	case res.HeaderID != stem:
