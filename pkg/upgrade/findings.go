@@ -2,6 +2,7 @@ package upgrade
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"unicode"
 )
@@ -12,6 +13,11 @@ import (
 // is stripped of control characters.
 func LossText(s Session) string {
 	r := s.Result
+	if s.Outcome == Deferred {
+		return fmt.Sprintf("the upgrade to OpenClaw 2026.8+ would move %s to the import archive without importing it (%s): %d %s (%d %s) would stay behind",
+			printable(filepath.Base(s.Path), 80), s.Reason, len(r.LeftBehind), plural(len(r.LeftBehind), "entry", "entries"),
+			r.LeftBehindMessages, plural(r.LeftBehindMessages, "message", "messages"))
+	}
 	var b strings.Builder
 	why := "does not parse"
 	if r.StopReason == StopUTF8 {

@@ -113,6 +113,8 @@ type FileResult struct {
 	// nonRecord: an event that is not a JSON object (or carries traceSchema):
 	// readLegacyPrimaryTranscriptIdentity gives up on such a file.
 	nonRecord bool
+	// valid: every line JSON.parse accepts
+	valid []int64
 }
 
 // Lost reports whether valid entries stay behind.
@@ -369,6 +371,7 @@ func (p *predictor) finish() {
 	}
 	res.Keys = len(stored)
 	for _, vl := range p.validLines {
+		res.valid = append(res.valid, vl.line)
 		if _, ok := stored[vl.key]; !ok {
 			res.Unmatched = append(res.Unmatched, vl.line)
 		}

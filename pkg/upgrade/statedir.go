@@ -31,7 +31,9 @@ type Session struct {
 }
 
 // Lost reports whether valid entries of this file stay behind.
-func (s Session) Lost() bool { return s.Result != nil && s.SessionKey != "" && s.Result.Lost() }
+func (s Session) Lost() bool {
+	return s.Result != nil && (s.SessionKey != "" || s.Outcome == Deferred) && s.Result.Lost()
+}
 
 // Report is the prediction for a whole state dir.
 type Report struct {
@@ -230,22 +232,32 @@ func claimUnregistered(s *Session, registeredIDs map[string]bool, errs []error, 
 		errs[i] = err
 		return
 	}
+	defer func() {
+		if s.Outcome == Deferred {
+			// moved to the import archive ("protected"), nothing imported:
+			// every valid line stays behind
+			res.LeftBehind = res.valid
+			res.LeftBehindMessages += res.Messages
+			res.Unmatched = res.valid
+			res.Keys, res.Messages, res.LastMessage = 0, 0, nil
+		}
+	}()
 	s.Outcome = Deferred
 	switch {
 	case res.StopLine > 0:
-		s.Reason = "not in sessions.json and damaged (line " + fmt.Sprint(res.StopLine) + "): retained, not imported"
+		s.Reason = "not in sessions.json and damaged (line " + fmt.Sprint(res.StopLine) + ")"
 	case res.nonRecord:
-		s.Reason = "not in sessions.json and holds lines that are not entries: not imported"
+		s.Reason = "not in sessions.json and holds lines that are not entries"
 	case !res.firstEventIsHeader || !primaryIDRE.MatchString(res.HeaderID):
-		s.Reason = "not in sessions.json and no session header: not imported"
+		s.Reason = "not in sessions.json and no session header"
 	case res.HeaderID != stem:
-		s.Reason = "not in sessions.json and its header id differs from the file name: retained, not imported"
+		s.Reason = "not in sessions.json and its header id differs from the file name"
 	case res.HeaderVersion < 1 || res.HeaderVersion > 3:
-		s.Reason = "not in sessions.json and an unsupported header version: retained, not imported"
+		s.Reason = "not in sessions.json and an unsupported header version"
 	case res.Messages == 0:
-		s.Reason = "not in sessions.json and no message: not imported"
+		s.Reason = "not in sessions.json and no message"
 	case registeredIDs[res.HeaderID]:
-		s.Reason = "a registered session already claims this id: retained, not imported"
+		s.Reason = "a registered session already claims this id"
 	default:
 		s.SessionID = res.HeaderID
 		s.SessionKey = "agent:" + s.Agent + ":recovered:" + res.HeaderID
