@@ -44,7 +44,7 @@ parent was lost are re-linked so the conversation keeps its history.
 'oc help repair-rules'.
 
 Nothing is lost: the original is kept as <file>.bak-oc-<stamp> and every
-dropped or rewritten line goes to <file>.rejected-<stamp>.jsonl with its line
+dropped or rewritten line goes to <file>.rejected-<stamp> with its line
 number and the reason. Untouched lines are copied byte for byte. The gateway's
 <file>.lock is honoured; the file is replaced atomically (fsync, rename, fsync
 of the folder) with its mode and owner. A second run changes nothing.

@@ -194,12 +194,14 @@ func ReportOf(p *Plan, changed bool) *FileReport {
 	return &FileReport{Path: p.Path, Changed: changed, Rules: p.Counts, Lines: p.LineNums, Skipped: p.Skipped, Plan: p}
 }
 
-// QuarantinePath is "<file>.rejected-<stamp>.jsonl", beside the file or in dir.
+// QuarantinePath is "<file>.rejected-<stamp>", beside the file or in dir.
+// The name must not end in ".jsonl": OpenClaw 2026.9.6's upgrade treats every
+// such file in a sessions folder as a transcript (and archives it).
 func QuarantinePath(file, dir, stamp string) string {
 	if dir != "" {
-		return filepath.Join(dir, filepath.Base(file)+".rejected-"+stamp+".jsonl")
+		return filepath.Join(dir, filepath.Base(file)+".rejected-"+stamp)
 	}
-	return file + ".rejected-" + stamp + ".jsonl"
+	return file + ".rejected-" + stamp
 }
 
 // ApplyFile repairs path in place: it takes OpenClaw's write lock, plans,

@@ -22,7 +22,7 @@ const (
 	KindLock       FileKind = "lock"       // <file>.lock
 	KindTemp       FileKind = "temp"       // leftover temporary files
 	KindSidecar    FileKind = "sidecar"    // trajectory files
-	KindQuarantine FileKind = "quarantine" // oc repair's .rejected-<stamp>.jsonl
+	KindQuarantine FileKind = "quarantine" // oc repair's .rejected-<stamp> (older: .rejected-<stamp>.jsonl)
 	KindOther      FileKind = "other"
 )
 
@@ -30,7 +30,7 @@ var (
 	archiveSuffixRE = regexp.MustCompile(`\.jsonl\.(reset|deleted|bak)\.\d{4}-\d{2}-\d{2}T[0-9.\-]+Z(\.zst|\.gz)?$`)
 	repairBackupRE  = regexp.MustCompile(`\.jsonl\.bak-\d+-\d+$`)
 	ocBackupRE      = regexp.MustCompile(`\.jsonl\.bak-oc-\d{8}T\d{6}Z(\.zst)?$`)
-	ocRejectedRE    = regexp.MustCompile(`\.jsonl\.rejected-\d{8}T\d{6}Z\.jsonl$`)
+	ocRejectedRE    = regexp.MustCompile(`\.jsonl\.rejected-\d{8}T\d{6}Z(\.jsonl)?$`) // older oc versions added .jsonl
 	checkpointRE    = regexp.MustCompile(`\.checkpoint\.[0-9a-fA-F-]{8,}\.jsonl$`)
 	corruptRE       = regexp.MustCompile(`\.jsonl\.corrupt-[0-9TZ\-]+-[0-9a-fA-F]{8}\.jsonl$`)
 	tmpRE           = regexp.MustCompile(`(\.tmp$|\.repair-\d+-\d+\.tmp$|\.repair[^/]*$)`)

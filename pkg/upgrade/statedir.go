@@ -94,6 +94,9 @@ var compactionCheckpointRE = regexp.MustCompile(`(?i)^(.+)\.checkpoint\.([0-9a-f
 // archiveSuffixRE is ARCHIVE_SUFFIX_RE of artifacts-*.mjs.
 var archiveSuffixRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{3})?Z)(?:\.([0-9a-f]{32}))?$`)
 
+// oldQuarantineRE: the quarantine name of oc before <file>.rejected-<stamp>.
+var oldQuarantineRE = regexp.MustCompile(`\.jsonl\.rejected-\d{8}T\d{6}Z\.jsonl$`)
+
 // legacyStoreBackupRE is LEGACY_STORE_BACKUP_RE of artifacts-*.mjs.
 var legacyStoreBackupRE = regexp.MustCompile(`^sessions\.json\.bak\.\d+$`)
 
@@ -186,6 +189,10 @@ func predictAgent(a transcript.Agent) ([]Session, error) {
 		s := Session{Agent: a.ID, Path: filepath.Join(a.SessionsDir, name)}
 		if r, ok := registered[s.Path]; ok {
 			s.SessionKey, s.SessionID = r.key, r.id
+		} else if oldQuarantineRE.MatchString(name) {
+			// an older oc's quarantine name ends in .jsonl: 9.6 takes it for an
+			// unregistered transcript, cannot claim it, and archives it
+			s.Outcome, s.Reason = ArchivedOnly, "oc quarantine file with an old name: archived by the import; oc doctor renames it to <file>.rejected-<stamp>"
 		} else if isPrimary(name) {
 			s.Reason = "not in sessions.json"
 		} else if strings.HasSuffix(name, ".trajectory.jsonl") || compactionCheckpointRE.MatchString(name) {
