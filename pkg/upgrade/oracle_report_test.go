@@ -200,3 +200,31 @@ func TestPredictionMatchesOracleFixtures(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictionMatchesOracleCorpusFixture: the oracle's fixtures/corpus (4
+// real transcripts, one of them Codex, and an unreferenced one recovered).
+func TestPredictionMatchesOracleCorpusFixture(t *testing.T) {
+	dir := filepath.Join(sharedDir(t), "oracle-2026.9.6", "fixtures", "corpus")
+	oracle := readOracleImport(t, filepath.Join(dir, "import.json"))
+	root := filepath.Join(dir, "source")
+	rep, err := PredictStateDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := compareWithOracle(t, root, rep, oracle); n != 5 {
+		t.Fatalf("compared %d sessions, want 5", n)
+	}
+	codex, recovered := 0, 0
+	for _, s := range rep.Sessions {
+		codex += s.Result.CodexTurns
+		if s.Recovered {
+			recovered++
+		}
+		if s.Outcome != Whole {
+			t.Errorf("%s: %s, want imported whole", filepath.Base(s.Path), s.Outcome)
+		}
+	}
+	if codex == 0 || recovered != 1 {
+		t.Fatalf("codex turns %d (want some), recovered %d (want 1)", codex, recovered)
+	}
+}

@@ -249,7 +249,8 @@ func (p *predictor) line(num int64, raw []byte) {
 	if len(text) == 0 {
 		return
 	}
-	if !jsonl.Valid(text) {
+	// trimming changed nothing (the usual case): JSON.parse already answered
+	if !(len(text) == len(raw) && valid || len(text) != len(raw) && jsonl.Valid(text)) {
 		p.stopAt(num, StopMalformed)
 		if valid { // cannot happen (trim only removes what JSON.parse skips or rejects)
 			p.res.LeftBehind = append(p.res.LeftBehind, num)
