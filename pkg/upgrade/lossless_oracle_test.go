@@ -195,5 +195,5 @@ func TestRepairMakesImportLossless(t *testing.T) {
 	if ocFiles < 30 || compared < 80 {
 		t.Fatalf("checked %d oc files and %d sessions: too few", ocFiles, compared)
 	}
-	t.Logf("%d sessions compared with their twins, %d oc files left alone (%d invalid-UTF-8 copies left out)", compared, ocFiles, len(skip))
+	t.Logf("%d sessions compared with their twins, %d oc files left alone (%d copies of known repair gaps left out)", compared, ocFiles, len(skip))
 }
