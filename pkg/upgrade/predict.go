@@ -121,19 +121,19 @@ type FileResult struct {
 func (r *FileResult) Lost() bool { return len(r.LeftBehind) > 0 }
 
 type event struct {
-	line       int64
-	key        string
-	session    bool // an object with type "session"
-	version    int  // its version (1 when absent or not a number)
-	legacy     bool // recognised by classifySessionFileEntry for a source version < 3
-	idText     string
-	headerLike bool // session header with a valid primary id
+	line    int64
+	key     string
+	session bool // an object with type "session"
+	version int  // its version (1 when absent or not a number)
+	legacy  bool // recognised by classifySessionFileEntry for a source version < 3
+	idText  string
 }
 
 // PredictFile reads path as 9.6's import reads the transcript of session
-// sessionID. prependHeader is doctor --fix's header repair
-// (noteSessionTranscriptHeaderHealth in doctor-session-transcript-headers-*.mjs),
-// which gives a header-less transcript a header after the import.
+// sessionID (sessions.json's sessionId, or the header id of a recovered
+// transcript), followed by doctor --fix's header repair
+// (noteSessionTranscriptHeaderHealth, doctor-session-transcript-headers-*.mjs),
+// which gives an imported header-less transcript a header.
 func PredictFile(path, sessionID string) (*FileResult, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -251,10 +251,7 @@ func (p *predictor) line(num int64, raw []byte) {
 	}
 	// trimming changed nothing (the usual case): JSON.parse already answered
 	if !(len(text) == len(raw) && valid || len(text) != len(raw) && jsonl.Valid(text)) {
-		p.stopAt(num, StopMalformed)
-		if valid { // cannot happen (trim only removes what JSON.parse skips or rejects)
-			p.res.LeftBehind = append(p.res.LeftBehind, num)
-		}
+		p.stopAt(num, StopMalformed) // (a line JSON.parse accepts untrimmed parses trimmed too)
 		return
 	}
 	if falsy(text) {
