@@ -87,9 +87,8 @@ func contextLengths(t *testing.T, out string, keys []string) map[string]int {
 // most the entry the damage destroyed. It runs the oracle three times
 // (about 6 minutes on 2 cores): it runs in CI (CI=true) or with
 // OC_UPGRADE_ORACLE=live, and skips otherwise or without the oracle.
-// Left out, as known gaps of oc repair (see TestRepairCheckFlagsEveryUpgradeLoss):
-// invalid UTF-8 damage, and unregistered copies with non-object lines or a
-// mismatched header id. The oracle's lines not imported must be exactly the
+// Left out, as a known gap of oc repair (see TestRepairCheckFlagsEveryUpgradeLoss):
+// unregistered copies with non-object lines or a mismatched header id. The oracle's lines not imported must be exactly the
 // lines whose id 9.6 rewrites (a header id replaced by sessions.json's), never
 // a line left behind.
 func TestRepairMakesImportLossless(t *testing.T) {
@@ -108,10 +107,10 @@ func TestRepairMakesImportLossless(t *testing.T) {
 	skip := map[string]bool{}
 	destroys := map[string]bool{}
 	for _, f := range files {
-		// known gaps of oc repair (README): invalid UTF-8 in a valid line; an
-		// unregistered transcript with non-object lines or a header id that
-		// differs from its file name (9.6 archives it without importing)
-		if f.Kind == "invalid-utf8" || !f.Registered && (f.Kind == "non-object" || f.Kind == "header-id-mismatch") {
+		// known gap of oc repair (README): an unregistered transcript with
+		// non-object lines or a header id that differs from its file name
+		// (9.6 archives it without importing)
+		if !f.Registered && (f.Kind == "non-object" || f.Kind == "header-id-mismatch") {
 			skip[f.Name] = true
 			for _, dir := range []string{damaged, twin} {
 				if err := os.Remove(filepath.Join(dir, "agents", "main", "sessions", f.Name)); err != nil {
