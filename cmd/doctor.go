@@ -122,7 +122,7 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 		return err
 	}
 	if !o.NoTranscripts {
-		opts.Transcripts = []doctor.TranscriptCheck{filteredCheck(doctor.RepairCheck, filter), filteredCheck(doctor.OwnershipCheck, filter)}
+		opts.Transcripts = []doctor.TranscriptCheck{filteredCheck(doctor.RepairCheck, filter), filteredCheck(doctor.OwnershipCheck, filter), filteredCheck(doctor.UpgradeCheck, filter)}
 	}
 	interactive := false
 	if fix && !yes {

@@ -285,6 +285,12 @@ func planReader(r io.Reader, name string, opts Options, sizeHint int64) (*Plan, 
 		case lineBlank:
 		case lineEntry:
 			pl.entryParsed(ln, nil, 0, ln.Data, false, e)
+		case lineBadUTF8:
+			if pl.set == RuleSetAll {
+				pl.invalidUTF8(ln)
+			} else {
+				pl.entryParsed(ln, nil, 0, ln.Data, false, e)
+			}
 		default:
 			pl.line(ln)
 		}

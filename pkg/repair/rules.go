@@ -49,6 +49,7 @@ const (
 	RuleSalvageGlued        = "salvage-glued-entries"
 	RuleSalvageGarbage      = "salvage-garbage-around-entry"
 	RuleDuplicateSalvage    = "salvage-duplicate-id"
+	RuleInvalidUTF8         = "invalid-utf8"
 	RuleHeaderRebuild       = "header-rebuild"
 	RuleRelinkParent        = "relink-parent"
 )
@@ -86,6 +87,8 @@ func Rules() []Rule {
 			Reason: "a line JSON.parse rejects (cut off by a crash, `undefined`, control characters) is dropped; oc keeps it in the quarantine file"},
 		{ID: RuleDuplicateSalvage, Origin: "oc", Scope: ScopeLine,
 			Reason: "a salvaged entry whose id an earlier entry already has is an overlapping duplicate write: quarantined, not kept twice"},
+		{ID: RuleInvalidUTF8, Origin: "oc", Scope: ScopeLine,
+			Reason: "bytes that are not UTF-8 (read as U+FFFD) make OpenClaw 2026.8+'s SQLite import stop at their 64 KiB block, leaving the rest of the session behind: written as U+FFFD"},
 		{ID: RuleInvalidMessageRole, Origin: "OpenClaw after 2026.5.6 (PR #77288)", Scope: ScopeEntry, Apply: fixInvalidRole,
 			Reason: "a message entry without a message object or with a null/blank role cannot be replayed to any provider: dropped (#77228)"},
 		{ID: RuleEmptyAssistantError, Origin: "OpenClaw 2026.5.6 (PR #71627)", Scope: ScopeEntry, InOpenClaw: true, Apply: fixEmptyAssistantError,

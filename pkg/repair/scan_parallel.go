@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
@@ -17,6 +18,7 @@ const (
 	lineBlank   lineKind = iota // white space only: OpenClaw skips it
 	lineEntry                   // valid JSON, parsed
 	lineInvalid                 // JSON.parse would throw
+	lineBadUTF8                 // valid JSON (as Node reads it) with bytes that are not UTF-8
 )
 
 // batch is a run of consecutive lines with their own copy of the bytes.
@@ -133,6 +135,9 @@ func classify(b *batch) {
 			b.kinds[i] = lineBlank
 		case jsonl.Valid(data):
 			b.kinds[i] = lineEntry
+			if !utf8.Valid(data) {
+				b.kinds[i] = lineBadUTF8
+			}
 			e := ParseEntry(data)
 			e.computeHints()
 			b.ents[i] = e
@@ -191,6 +196,10 @@ func classifyLine(ln jsonl.Line, fn func(ln jsonl.Line, kind lineKind, e *Entry)
 	case jsonl.Valid(data):
 		e := ParseEntry(data)
 		e.computeHints()
+		if !utf8.Valid(data) {
+			fn(ln, lineBadUTF8, e)
+			return
+		}
 		fn(ln, lineEntry, e)
 	default:
 		fn(ln, lineInvalid, nil)

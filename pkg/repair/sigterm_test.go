@@ -52,7 +52,19 @@ func TestSIGTERMAtRandomMoments(t *testing.T) {
 	dir := filepath.Join(work, "term")
 	file := filepath.Join(dir, name)
 	sawOrig, sawNew, sawInterrupted := 0, 0, 0
-	for i := 0; i < runs; i++ {
+	// The signal lands at a random moment between shortly after start-up and
+	// a little after the reference run's end. A loaded machine runs slower than
+	// the reference run: while one outcome is missing after the planned runs,
+	// the window widens (up to 8x) and more runs follow (at most 4x as many),
+	// so that the test needs both outcomes without depending on timing.
+	window := float64(full)
+	for i := 0; i < runs || (i < 4*runs && (sawNew == 0 || sawOrig == 0 || sawInterrupted == 0)); i++ {
+		if i >= runs/2 && sawNew == 0 && window < 8*float64(full) {
+			window *= 1.3
+		}
+		if i >= runs/2 && sawOrig == 0 && window > float64(full)/4 {
+			window /= 1.3
+		}
 		must(t, os.RemoveAll(dir))
 		must(t, os.MkdirAll(dir, 0o755))
 		must(t, os.WriteFile(file, orig, 0o600))
@@ -61,7 +73,7 @@ func TestSIGTERMAtRandomMoments(t *testing.T) {
 		cmd.Stderr = &stderr
 		must(t, cmd.Start())
 		// from well after start-up (the handler is installed) to a little after the normal end
-		time.Sleep(full/10 + time.Duration(rng.Int64N(int64(full))))
+		time.Sleep(full/10 + time.Duration(rng.Int64N(int64(window))))
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		err := cmd.Wait()
 		code := 0
@@ -106,7 +118,7 @@ func TestSIGTERMAtRandomMoments(t *testing.T) {
 			t.Fatalf("run %d: the file is neither the original nor the repaired result (%d bytes)", i, len(got))
 		}
 	}
-	t.Logf("%d SIGTERMs: %d left the original (%d exited 3 after cleaning up), %d the repaired file (one run takes %v)", runs, sawOrig, sawInterrupted, sawNew, full)
+	t.Logf("%d SIGTERMs: %d left the original (%d exited 3 after cleaning up), %d the repaired file (one run takes %v)", sawOrig+sawNew, sawOrig, sawInterrupted, sawNew, full)
 	if sawOrig == 0 || sawNew == 0 || sawInterrupted == 0 {
 		t.Fatalf("both outcomes must be observed: original %d (clean exit 3: %d), repaired %d", sawOrig, sawInterrupted, sawNew)
 	}

@@ -24,6 +24,7 @@ func TestClassifyName(t *testing.T) {
 		"abc.jsonl.bak-164503-1777882106821":                             {KindArchived, "repair-backup"},
 		"abc.jsonl.bak-oc-20261130T101500Z":                              {KindArchived, "oc-backup"},
 		"abc.jsonl.rejected-20261130T101500Z.jsonl":                      {KindQuarantine, ""},
+		"abc.jsonl.rejected-20261130T101500Z":                            {KindQuarantine, ""},
 		"29330952.checkpoint.a3de7cd2-45e4-42f5-b649-926d1b13c4e8.jsonl": {KindArchived, "checkpoint"},
 		"abc.jsonl.corrupt-2026-05-01T10-00-00-000Z-1a2b3c4d.jsonl":      {KindArchived, "corrupt-header-backup"},
 		"abc.trajectory.jsonl":                                           {KindSidecar, ""},

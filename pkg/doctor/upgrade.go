@@ -1,0 +1,39 @@
+package doctor
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/openclaw-tools/oc/pkg/upgrade"
+)
+
+// UpgradeCheck predicts OpenClaw 2026.9.6's import of a JSONL-era state dir
+// (pkg/upgrade): an upgrade-loss finding for every session whose entries the
+// import would leave behind, and one summary line. A state dir that already
+// has agent databases is past the import and is not predicted.
+func UpgradeCheck(stateDir string) ([]Finding, error) {
+	if dbs, _ := filepath.Glob(filepath.Join(stateDir, "agents", "*", "agent", "openclaw-agent.sqlite")); len(dbs) > 0 {
+		return nil, nil
+	}
+	if _, err := os.Stat(filepath.Join(stateDir, "agents")); err != nil {
+		return nil, nil
+	}
+	rep, err := upgrade.PredictStateDir(stateDir)
+	if err != nil {
+		return nil, err
+	}
+	var out []Finding
+	for _, s := range rep.Losses() {
+		out = append(out, Finding{ID: "upgrade-loss", Severity: SevWarning, Path: s.Path, Section: SectionTranscripts,
+			Message: upgrade.LossText(s), Fix: "oc repair " + ShellQuote(s.Path)})
+	}
+	if len(rep.Sessions) > 0 {
+		fix := ""
+		if len(out) > 0 {
+			fix = "oc repair --state-dir " + ShellQuote(stateDir)
+		}
+		out = append(out, Finding{ID: "upgrade-summary", Severity: SevInfo, Path: stateDir, Section: SectionTranscripts,
+			Message: rep.Summary(), Fix: fix})
+	}
+	return out, nil
+}

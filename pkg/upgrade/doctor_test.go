@@ -1,0 +1,94 @@
+package upgrade_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/openclaw-tools/oc/pkg/doctor"
+)
+
+// copyDir copies a small fixture tree.
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if info.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDoctorNamesEveryUpgradeLoss: `oc doctor` on the 9.6 oracle's damaged
+// fixture has one upgrade-loss finding per session the oracle imported only
+// in part or not at all (while valid entries existed), and the summary line.
+func TestDoctorNamesEveryUpgradeLoss(t *testing.T) {
+	src, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "oracle-2026.9.6", "fixtures", "damaged", "source"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("SKIP: %v", err)
+	}
+	root := t.TempDir()
+	copyDir(t, src, root)
+	rep, err := doctor.Run(context.Background(), doctor.Options{StateDir: root, Env: func(string) string { return "" }, GatewayLockDir: t.TempDir(),
+		Transcripts: []doctor.TranscriptCheck{doctor.UpgradeCheck}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lossy []string
+	summary := ""
+	for _, f := range rep.Findings {
+		switch f.ID {
+		case "upgrade-loss":
+			lossy = append(lossy, filepath.Base(f.Path))
+			if f.Severity != doctor.SevWarning || !strings.HasPrefix(f.Fix, "oc repair ") || !strings.Contains(f.Message, "stay behind") {
+				t.Errorf("finding %+v", f)
+			}
+		case "upgrade-summary":
+			summary = f.Message
+		}
+	}
+	sort.Strings(lossy)
+	// the oracle's import.json: partial (2, 3) and header damaged (5, 6); the
+	// cut last line (4, 19) loses only the damaged line itself
+	want := []string{
+		"d0000000-0000-4000-8000-000000000002.jsonl", "d0000000-0000-4000-8000-000000000003.jsonl",
+		"d0000000-0000-4000-8000-000000000005.jsonl", "d0000000-0000-4000-8000-000000000006.jsonl",
+	}
+	if strings.Join(lossy, " ") != strings.Join(want, " ") {
+		t.Fatalf("upgrade-loss on %v, want %v", lossy, want)
+	}
+	if summary != "the upgrade would leave 30 entries of 4 sessions behind; run `oc repair` first" {
+		t.Fatalf("summary %q", summary)
+	}
+	if rep.Remaining < len(want) {
+		t.Fatalf("remaining %d: check mode must exit 1", rep.Remaining)
+	}
+	// after the upgrade (an agent database exists) nothing is predicted
+	if err := os.MkdirAll(filepath.Join(root, "agents", "main", "agent"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "agents", "main", "agent", "openclaw-agent.sqlite"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fs, err := doctor.UpgradeCheck(root)
+	if err != nil || len(fs) != 0 {
+		t.Fatalf("SQLite era: %v %v", fs, err)
+	}
+}

@@ -1,0 +1,276 @@
+package upgrade
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/openclaw-tools/oc/internal/parallel"
+	"github.com/openclaw-tools/oc/pkg/transcript"
+)
+
+// Session is the prediction for one file of a sessions folder.
+type Session struct {
+	Agent string `json:"agent"`
+	Path  string `json:"path"`
+	// SessionKey is the key the import stores the session under
+	// (sessions.json's, or agent:<id>:recovered:<sessionId>); "" when the file
+	// is not imported.
+	SessionKey string  `json:"sessionKey,omitempty"`
+	SessionID  string  `json:"sessionId,omitempty"`
+	Recovered  bool    `json:"recovered,omitempty"`
+	Outcome    Outcome `json:"outcome"`
+	// Reason explains Deferred, LeftInPlace and ArchivedOnly outcomes.
+	Reason string `json:"reason,omitempty"`
+	// Result is the reading of an imported file (nil for files the import
+	// does not read as a session).
+	Result *FileResult `json:"result,omitempty"`
+}
+
+// Lost reports whether valid entries of this file stay behind.
+func (s Session) Lost() bool {
+	return s.Result != nil && (s.SessionKey != "" || s.Outcome == Deferred) && s.Result.Lost()
+}
+
+// Report is the prediction for a whole state dir.
+type Report struct {
+	StateDir string    `json:"stateDir"`
+	Sessions []Session `json:"sessions"`
+}
+
+// Losses returns the sessions that would lose entries.
+func (r *Report) Losses() []Session {
+	var out []Session
+	for _, s := range r.Sessions {
+		if s.Lost() {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// LostEntries totals the entries left behind.
+func (r *Report) LostEntries() (entries, sessions int) {
+	for _, s := range r.Losses() {
+		entries += len(s.Result.LeftBehind)
+		sessions++
+	}
+	return entries, sessions
+}
+
+// Summary is the one-line verdict doctor prints.
+func (r *Report) Summary() string {
+	n, m := r.LostEntries()
+	if m == 0 {
+		return fmt.Sprintf("the upgrade to OpenClaw 2026.8+ would import all %d transcripts whole", r.imported())
+	}
+	return fmt.Sprintf("the upgrade would leave %d %s of %d %s behind; run `oc repair` first",
+		n, plural(n, "entry", "entries"), m, plural(m, "session", "sessions"))
+}
+
+func (r *Report) imported() int {
+	n := 0
+	for _, s := range r.Sessions {
+		if s.SessionKey != "" {
+			n++
+		}
+	}
+	return n
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// compactionCheckpointRE is COMPACTION_CHECKPOINT_TRANSCRIPT_RE of artifacts-*.mjs.
+var compactionCheckpointRE = regexp.MustCompile(`(?i)^(.+)\.checkpoint\.([0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})\.jsonl$`)
+
+// archiveSuffixRE is ARCHIVE_SUFFIX_RE of artifacts-*.mjs.
+var archiveSuffixRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{3})?Z)(?:\.([0-9a-f]{32}))?$`)
+
+// oldQuarantineRE: the quarantine name of oc before <file>.rejected-<stamp>.
+var oldQuarantineRE = regexp.MustCompile(`\.jsonl\.rejected-\d{8}T\d{6}Z\.jsonl$`)
+
+// legacyStoreBackupRE is LEGACY_STORE_BACKUP_RE of artifacts-*.mjs.
+var legacyStoreBackupRE = regexp.MustCompile(`^sessions\.json\.bak\.\d+$`)
+
+// primaryIDRE is the id a recovered transcript's header must carry
+// (readLegacyPrimaryTranscriptIdentity, doctor-session-sqlite-readers-*.mjs).
+var primaryIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$`)
+
+// isPrimary is isPrimarySessionTranscriptFileName of artifacts-*.mjs: a
+// `.jsonl` name that is not a trajectory, a compaction checkpoint or a
+// .reset./.deleted./.bak. archive.
+func isPrimary(name string) bool {
+	if name == "sessions.json" || !strings.HasSuffix(name, ".jsonl") {
+		return false
+	}
+	if strings.HasSuffix(name, ".trajectory.jsonl") || compactionCheckpointRE.MatchString(name) {
+		return false
+	}
+	return !isArchiveArtifact(name)
+}
+
+// isArchiveArtifact is isSessionArchiveArtifactName of artifacts-*.mjs.
+func isArchiveArtifact(name string) bool {
+	if legacyStoreBackupRE.MatchString(name) {
+		return true
+	}
+	n := strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst")
+	for _, reason := range []string{"deleted", "reset", "bak"} {
+		marker := "." + reason + "."
+		if i := strings.LastIndex(n, marker); i >= 0 && archiveSuffixRE.MatchString(n[i+len(marker):]) {
+			return true
+		}
+	}
+	return false
+}
+
+// PredictStateDir predicts the import of every `*.jsonl*` file under
+// <root>/agents/*/sessions (the files the oracle's import report lists).
+func PredictStateDir(root string) (*Report, error) {
+	sd, err := transcript.OpenStateDir(root)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{StateDir: root, Sessions: []Session{}}
+	for _, a := range sd.Agents {
+		ss, err := predictAgent(a)
+		if err != nil {
+			return nil, err
+		}
+		rep.Sessions = append(rep.Sessions, ss...)
+	}
+	return rep, nil
+}
+
+func predictAgent(a transcript.Agent) ([]Session, error) {
+	type reg struct{ key, id string }
+	registered := map[string]reg{}     // file path -> first sessions.json entry naming it
+	registeredIDs := map[string]bool{} // session ids of registered entries whose file exists
+	if a.IndexPath != "" {
+		entries, err := transcript.ReadIndex(a.IndexPath)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			if e.SessionID == "" {
+				continue
+			}
+			p, _ := transcript.ResolveSessionFile(a.SessionsDir, e)
+			if p == "" {
+				continue
+			}
+			if _, err := os.Stat(p); err != nil {
+				continue // transcript_missing: the session row is kept, nothing to read
+			}
+			registeredIDs[e.SessionID] = true
+			if _, ok := registered[p]; !ok {
+				registered[p] = reg{e.Key, e.SessionID}
+			}
+		}
+	}
+	dirents, err := os.ReadDir(a.SessionsDir)
+	if err != nil {
+		return nil, err
+	}
+	var out []Session
+	for _, de := range dirents {
+		name := de.Name()
+		if de.IsDir() || !strings.Contains(name, ".jsonl") || strings.HasSuffix(name, ".lock") {
+			continue
+		}
+		s := Session{Agent: a.ID, Path: filepath.Join(a.SessionsDir, name)}
+		if r, ok := registered[s.Path]; ok {
+			s.SessionKey, s.SessionID = r.key, r.id
+		} else if oldQuarantineRE.MatchString(name) {
+			// an older oc's quarantine name ends in .jsonl: 9.6 takes it for an
+			// unregistered transcript, cannot claim it, and archives it
+			s.Outcome, s.Reason = ArchivedOnly, "oc quarantine file with an old name: archived by the import; oc doctor renames it to <file>.rejected-<stamp>"
+		} else if isPrimary(name) {
+			s.Reason = "not in sessions.json"
+		} else if strings.HasSuffix(name, ".trajectory.jsonl") || compactionCheckpointRE.MatchString(name) {
+			// trajectories and checkpoints are moved to the import archive, never imported
+			s.Outcome, s.Reason = ArchivedOnly, "checkpoint or trajectory: archived, not imported"
+		} else {
+			s.Outcome, s.Reason = LeftInPlace, "not a primary transcript name: left where it is"
+		}
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	errs := make([]error, len(out))
+	parallel.Each(len(out), 0, func(i int) {
+		s := &out[i]
+		if s.Outcome != "" {
+			return
+		}
+		if s.SessionKey != "" {
+			s.Result, errs[i] = PredictFile(s.Path, s.SessionID)
+			if errs[i] == nil {
+				s.Outcome = s.Result.Outcome()
+			}
+			return
+		}
+		claimUnregistered(s, registeredIDs, errs, i)
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// claimUnregistered is readLegacyPrimaryTranscriptIdentity and the recovery
+// candidates of doctor-session-sqlite-retirement-*.mjs: a primary transcript
+// not in sessions.json is imported as agent:<id>:recovered:<sessionId> only
+// when it reads to the end without a malformed line, its first entry is a
+// header whose id is the file name's, and it holds a message.
+func claimUnregistered(s *Session, registeredIDs map[string]bool, errs []error, i int) {
+	stem := strings.TrimSuffix(filepath.Base(s.Path), ".jsonl")
+	res, err := PredictFile(s.Path, stem)
+	if err != nil {
+		errs[i] = err
+		return
+	}
+	defer func() {
+		if s.Outcome == Deferred {
+			// moved to the import archive ("protected"), nothing imported:
+			// every valid line stays behind
+			res.LeftBehind = res.valid
+			res.LeftBehindMessages += res.Messages
+			res.Unmatched = res.valid
+			res.Keys, res.Messages, res.LastMessage = 0, 0, nil
+		}
+	}()
+	s.Outcome = Deferred
+	switch {
+	case res.StopLine > 0:
+		s.Reason = "not in sessions.json and damaged (line " + fmt.Sprint(res.StopLine) + ")"
+	case res.nonRecord:
+		s.Reason = "not in sessions.json and holds lines that are not entries"
+	case !res.firstEventIsHeader || !primaryIDRE.MatchString(res.HeaderID):
+		s.Reason = "not in sessions.json and no session header"
+	case res.HeaderID != stem:
+		s.Reason = "not in sessions.json and its header id differs from the file name"
+	case res.HeaderVersion < 1 || res.HeaderVersion > 3:
+		s.Reason = "not in sessions.json and an unsupported header version"
+	case res.Messages == 0:
+		s.Reason = "not in sessions.json and no message"
+	case registeredIDs[res.HeaderID]:
+		s.Reason = "a registered session already claims this id"
+	default:
+		s.SessionID = res.HeaderID
+		s.SessionKey = "agent:" + s.Agent + ":recovered:" + res.HeaderID
+		s.Recovered = true
+		s.Outcome = res.Outcome()
+		s.Reason = ""
+	}
+	s.Result = res
+}
