@@ -491,13 +491,13 @@ func (t *Tree) ActiveIndexes() []int {
 
 // Result is a session's active branch and context size.
 type Result struct {
-	Leaf     string // active leaf id ("" none)
-	LeafSeq  int    // its row index (-1 none)
-	Active   []int  // row indexes of the active branch, in order
+	Leaf    string // active leaf id ("" none)
+	LeafSeq int    // its row index (-1 none)
+	Active  []int  // row indexes of the active branch, in order
 	// ActiveEvents is Active without session header rows: what 9.6 caches in
 	// session_transcript_active_events.
 	ActiveEvents []int
-	Messages int    // model messages buildSessionContext yields
+	Messages     int // model messages buildSessionContext yields
 }
 
 // Analyze runs the rules over rows in seq order.
