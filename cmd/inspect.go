@@ -56,6 +56,11 @@ Inputs may be plain, .gz or .zst; "-" reads a transcript from stdin.`,
 }
 
 func runInspect(g *Globals, opts *inspectOptions, args []string) error {
+	if handled, resolved, err := inspectViaStore(g, opts, args); handled {
+		return err
+	} else {
+		args = resolved
+	}
 	paths := args
 	if len(paths) == 0 {
 		paths = []string{g.ResolvedStateDir()}

@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -171,7 +172,7 @@ func Open(path string, opts Options) (*DB, error) {
 		d.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	conn.SetMaxOpenConns(1)
+	conn.SetMaxOpenConns(runtime.NumCPU() + 1)
 	d.conn = conn
 	if err := d.readVersions(); err != nil {
 		d.Close()
