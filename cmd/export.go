@@ -6,17 +6,21 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/openclaw-tools/oc/internal/cli"
 	"github.com/openclaw-tools/oc/pkg/store"
+	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
 )
 
 type exportOptions struct {
 	Output string
 	All    bool
 	Agent  string
+	// BusyTimeout bounds the wait for a SQLite writer's lock.
+	BusyTimeout time.Duration
 }
 
 func newExportCmd(g *Globals) *cobra.Command {
@@ -61,11 +65,12 @@ The databases are opened read-only and never written.`,
 	f.StringVarP(&opts.Output, "output", "o", "", "write to FILE (a new file; default stdout), or the folder DIR with --all")
 	f.BoolVar(&opts.All, "all", false, "export every session of --agent into the folder -o DIR")
 	f.StringVar(&opts.Agent, "agent", "", "the agent whose sessions --all exports")
+	f.DurationVar(&opts.BusyTimeout, "busy-timeout", 5*time.Second, "how long to wait for a SQLite database another process holds locked")
 	return cmd
 }
 
 func runExport(g *Globals, opts *exportOptions, args []string) error {
-	st, err := store.Open(g.ResolvedStateDir(), store.Options{})
+	st, err := store.Open(g.ResolvedStateDir(), store.Options{SQLite: sqlitestore.Options{BusyTimeout: opts.BusyTimeout}})
 	if err != nil {
 		return cli.Incomplete(errors.New(oneLine(err.Error())))
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/cli"
 	"github.com/openclaw-tools/oc/pkg/store"
+	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
@@ -23,7 +24,7 @@ func inspectViaStore(g *Globals, opts *inspectOptions, args []string) (handled b
 	if len(args) == 1 && (store.IsTranscriptPath(args[0]) || isDirPath(args[0])) {
 		return false, args, nil
 	}
-	st, err := store.Open(g.ResolvedStateDir(), store.Options{})
+	st, err := store.Open(g.ResolvedStateDir(), store.Options{SQLite: sqlitestore.Options{BusyTimeout: opts.BusyTimeout}})
 	if err != nil {
 		return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
 	}

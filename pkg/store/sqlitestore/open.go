@@ -56,6 +56,7 @@ type DB struct {
 	conn       *sql.DB
 	tmpDir     string
 	busy       time.Duration
+	immutable  bool
 	tables     map[string]bool
 	columns    map[string]bool // "table.column"
 	decOnce    sync.Once
@@ -112,12 +113,12 @@ func Sidecars(path string) (db, wal, shm Sidecar) {
 func copyReason(path string) string {
 	db, wal, shm := Sidecars(path)
 	me := os.Geteuid()
-	if _, err := os.Stat(path + "-journal"); err == nil {
-		return "a rollback journal (-journal) is present; reading in place could roll it back"
-	}
 	if !wal.Exists {
 		if shm.Exists && shm.UID != db.UID {
 			return fmt.Sprintf("-shm is owned by uid %d, the database by uid %d", shm.UID, db.UID)
+		}
+		if shm.Exists {
+			return "-shm exists without -wal; reading in place would create -wal"
 		}
 		return ""
 	}
@@ -164,6 +165,15 @@ func Open(path string, opts Options) (*DB, error) {
 	u := url.URL{Scheme: "file", Path: d.ReadPath}
 	q := url.Values{}
 	q.Set("mode", "ro")
+	// A WAL database with no -wal has no open connection anywhere (SQLite
+	// keeps -wal while one is open) and all its content in the main file; a
+	// read-only open would still create -wal and -shm. immutable=1 reads the
+	// main file without sidecars or locks; ReadTx checks afterwards that no
+	// writer appeared meanwhile.
+	if d.CopyReason == "" && walMode(path) && !fileExists(path+"-wal") {
+		q.Set("immutable", "1")
+		d.immutable = true
+	}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opts.BusyTimeout.Milliseconds()))
 	q.Add("_pragma", "query_only(1)")
 	u.RawQuery = q.Encode()
@@ -176,6 +186,11 @@ func Open(path string, opts Options) (*DB, error) {
 	d.conn = conn
 	if err := d.readVersions(); err != nil {
 		d.Close()
+		if reason == "" && strings.Contains(err.Error(), "READONLY") {
+			// A hot journal left by a crashed writer must be rolled back before
+			// reading; a read-only connection cannot, a private copy can.
+			return Open(path, Options{BusyTimeout: opts.BusyTimeout, ForceCopy: true})
+		}
 		return nil, err
 	}
 	if err := d.readCatalog(); err != nil {
@@ -324,7 +339,13 @@ func (d *DB) ReadTx(fn func(tx *sql.Tx) error) error {
 	if err := fn(tx); err != nil {
 		return d.classify(err)
 	}
-	return d.classify(tx.Commit())
+	if err := tx.Commit(); err != nil {
+		return d.classify(err)
+	}
+	if d.immutable && fileExists(d.Path+"-wal") {
+		return fmt.Errorf("%s: a writer opened the database while oc read it; run the command again: %w", d.Path, ErrUnusable)
+	}
+	return nil
 }
 
 // HasColumn reports whether table has column (schema 19 lacks event_zstd).
@@ -350,4 +371,21 @@ func (d *DB) readCatalog() error {
 		d.columns[t+"."+c] = true
 	}
 	return d.classify(rows.Err())
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// walMode reports whether the database header says WAL (file format
+// read/write versions 2).
+func walMode(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	b := make([]byte, 2)
+	if _, err := f.ReadAt(b, 18); err != nil {
+		return false
+	}
+	return b[0] == 2 || b[1] == 2
 }
