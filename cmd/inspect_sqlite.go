@@ -21,7 +21,7 @@ func inspectViaStore(g *Globals, opts *inspectOptions, args []string) (handled b
 	if len(args) > 1 {
 		return false, args, nil
 	}
-	if len(args) == 1 && (store.IsTranscriptPath(args[0]) || isDirPath(args[0])) {
+	if len(args) == 1 && (store.IsTranscriptPath(args[0]) || isDirPath(args[0]) || store.LooksLikePath(args[0])) {
 		return false, args, nil
 	}
 	st, err := store.Open(g.ResolvedStateDir(), store.Options{SQLite: sqlitestore.Options{BusyTimeout: opts.BusyTimeout}})

@@ -232,11 +232,26 @@ func IsTranscriptPath(arg string) bool {
 	return err == nil && !st.IsDir()
 }
 
+// LooksLikePath reports whether a SESSION argument is meant as a file path
+// (it has a path separator or a transcript suffix), so that a missing file is
+// reported as such rather than as an unknown session.
+func LooksLikePath(arg string) bool {
+	if strings.ContainsRune(arg, filepath.Separator) || strings.Contains(arg, "/") {
+		return true
+	}
+	for _, suf := range []string{".jsonl", ".gz", ".zst"} {
+		if strings.HasSuffix(arg, suf) {
+			return true
+		}
+	}
+	return strings.Contains(arg, ".jsonl.")
+}
+
 // Resolve finds the session a SESSION argument names: an existing file path
 // (a JSONL transcript, including archived originals `*.jsonl.imported-<ms>`),
 // a session key, a session id, or a unique prefix of a session id.
 func (s *State) Resolve(arg string) (Session, error) {
-	if IsTranscriptPath(arg) {
+	if IsTranscriptPath(arg) || LooksLikePath(arg) {
 		ses := Session{Era: EraJSONL, Path: arg}
 		if arg != "-" {
 			if st, err := os.Stat(arg); err == nil {
