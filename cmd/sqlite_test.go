@@ -270,3 +270,31 @@ func TestSQLiteRefusals(t *testing.T) {
 		})
 	}
 }
+
+// replay KEY reads a SQLite session and says whose rules it follows.
+func TestReplaySQLiteSessionByKey(t *testing.T) {
+	state := oracletest.Fixture96State(t, "example-state")
+	code, out, stderr := runOC(t, false, nil, "replay", "agent:main:main", "--state-dir", state, "--provider", "anthropic", "--explain", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Note   string `json:"note"`
+		Stages struct {
+			Context int `json:"context"`
+		} `json:"stages"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(doc.Note, "replay follows 2026.5.6; 2026.9.6 rules not yet implemented") {
+		t.Errorf("explain note %q", doc.Note)
+	}
+	if doc.Stages.Context == 0 {
+		t.Error("no context messages replayed from the SQLite session")
+	}
+	code, _, stderr = runOC(t, false, nil, "replay", "0197", "--state-dir", state, "--provider", "anthropic")
+	if code != 2 || !strings.Contains(stderr, "ambiguous") {
+		t.Errorf("ambiguous prefix: exit %d, %q", code, stderr)
+	}
+}
