@@ -97,14 +97,26 @@ func runDoctor(g *Globals, o *doctorOptions) error {
 			}
 		}
 	}
+	var sd *sqliteDoctor
+	if rep.Era == "sqlite" {
+		if sd, err = runSQLiteDoctor(g, opts.Fix); err != nil {
+			return cli.Incomplete(errors.New(oneLine(err.Error())))
+		}
+	}
 	if g.JSON {
-		if err := writeJSON(g.IO, rep); err != nil {
+		if err := writeJSON(g.IO, doctorJSON{Report: rep, SQLite: sd}); err != nil {
 			return cli.Incomplete(err)
 		}
 	} else {
 		renderDoctor(g.IO, rep)
+		if sd != nil {
+			renderSQLiteDoctor(g.IO, sd)
+		}
 	}
-	return docExitForDoctor(rep)
+	if err := docExitForDoctor(rep); err != nil || sd == nil || sd.Problems == 0 {
+		return err
+	}
+	return cli.Exit(cli.ExitFindings, nil)
 }
 
 func docExitForDoctor(rep *doctor.Report) error {

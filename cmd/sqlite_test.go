@@ -124,7 +124,7 @@ func writer(t *testing.T, path string) *sql.DB {
 	return db
 }
 
-func exec(t *testing.T, db *sql.DB, q string) {
+func execSQL(t *testing.T, db *sql.DB, q string) {
 	t.Helper()
 	if _, err := db.Exec(q); err != nil {
 		t.Fatalf("%s: %v", q, err)
@@ -137,8 +137,8 @@ func TestSQLiteReadsLeaveDatabasesIdenticalUnderAWriter(t *testing.T) {
 	state := oracletest.Fixture96State(t, "example-state")
 	dbPath := filepath.Join(state, "agents", "main", "agent", "openclaw-agent.sqlite")
 	w := writer(t, dbPath)
-	exec(t, w, "PRAGMA journal_mode=wal")
-	exec(t, w, "CREATE TABLE IF NOT EXISTS oc_probe(x)")
+	execSQL(t, w, "PRAGMA journal_mode=wal")
+	execSQL(t, w, "CREATE TABLE IF NOT EXISTS oc_probe(x)")
 	conn, err := w.Conn(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -173,10 +173,10 @@ func TestSQLiteNeverCreatesSidecars(t *testing.T) {
 	src := oracletest.Fixture96State(t, "example-state")
 	dbPath := filepath.Join(src, "agents", "main", "agent", "openclaw-agent.sqlite")
 	w := writer(t, dbPath)
-	exec(t, w, "PRAGMA journal_mode=wal")
-	exec(t, w, "PRAGMA wal_autocheckpoint=0")
-	exec(t, w, "CREATE TABLE oc_probe(x)")
-	exec(t, w, "INSERT INTO oc_probe VALUES (1)")
+	execSQL(t, w, "PRAGMA journal_mode=wal")
+	execSQL(t, w, "PRAGMA wal_autocheckpoint=0")
+	execSQL(t, w, "CREATE TABLE oc_probe(x)")
+	execSQL(t, w, "INSERT INTO oc_probe VALUES (1)")
 	state := t.TempDir()
 	dst := filepath.Join(state, "agents", "main", "agent")
 	if err := os.MkdirAll(dst, 0o755); err != nil {
@@ -217,8 +217,8 @@ func TestSQLiteRefusals(t *testing.T) {
 	}{
 		{"newer schema", func(t *testing.T, db string) {
 			w := writer(t, db)
-			exec(t, w, "PRAGMA user_version=24")
-			exec(t, w, "UPDATE schema_meta SET schema_version=24")
+			execSQL(t, w, "PRAGMA user_version=24")
+			execSQL(t, w, "UPDATE schema_meta SET schema_version=24")
 			w.Close()
 		}, "schema version 24 is newer"},
 		{"not sqlite", func(t *testing.T, db string) {
@@ -233,7 +233,7 @@ func TestSQLiteRefusals(t *testing.T) {
 		}, "truncated"},
 		{"locked", func(t *testing.T, db string) {
 			w := writer(t, db)
-			exec(t, w, "PRAGMA journal_mode=delete")
+			execSQL(t, w, "PRAGMA journal_mode=delete")
 			conn, err := w.Conn(t.Context())
 			if err != nil {
 				t.Fatal(err)
@@ -297,4 +297,43 @@ func TestReplaySQLiteSessionByKey(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "ambiguous") {
 		t.Errorf("ambiguous prefix: exit %d, %q", code, stderr)
 	}
+}
+
+// doctor on a SQLite install: the cron fixes as OpenClaw commands, exit 1,
+// no database byte changed.
+func TestDoctorSQLiteEra(t *testing.T) {
+	state := oracletest.Fixture96State(t, "example-state")
+	before := hashFiles(t, state)
+	code, out, stderr := runOC(t, false, nil, "doctor", "--state-dir", state, "--json")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (findings): %s", code, stderr)
+	}
+	var doc struct {
+		Era    string `json:"era"`
+		SQLite struct {
+			Cron struct {
+				Jobs []struct {
+					ID             string   `json:"id"`
+					Classification string   `json:"classification"`
+					Command        []string `json:"command"`
+				} `json:"jobs"`
+			} `json:"cron"`
+		} `json:"sqlite"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	cmds := 0
+	for _, j := range doc.SQLite.Cron.Jobs {
+		if len(j.Command) > 0 {
+			cmds++
+			if strings.Join(j.Command[:3], " ") != "openclaw automations edit" || j.Command[3] != j.ID {
+				t.Errorf("job %s: command %v", j.ID, j.Command)
+			}
+		}
+	}
+	if doc.Era != "sqlite" || len(doc.SQLite.Cron.Jobs) != 4 || cmds != 2 {
+		t.Errorf("era %s, %d jobs, %d commands; want sqlite, 4, 2", doc.Era, len(doc.SQLite.Cron.Jobs), cmds)
+	}
+	sameHashes(t, "doctor", before, hashFiles(t, state))
 }

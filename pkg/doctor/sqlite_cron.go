@@ -36,6 +36,8 @@ type SQLiteCronReport struct {
 	Jobs []SQLiteCronJob `json:"jobs"`
 	// OpenClaw is the openclaw command found on PATH ("" when absent).
 	OpenClaw string `json:"openclaw,omitempty"`
+	// Error is why cron_jobs could not be read ("" when it was).
+	Error string `json:"error,omitempty"`
 }
 
 // SQLiteIndex builds the classifier's session index from the agent
