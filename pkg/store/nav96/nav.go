@@ -55,7 +55,7 @@ type Record struct {
 	messageObject  bool
 	role           string
 	excludeFromCtx bool
-	toolCallIDs    []string // assistant toolCall/toolUse/functionCall ids
+	content        gojson.RawMessage // assistant content that may hold tool calls
 	toolResultID   string
 	summaryTruthy  bool
 }
@@ -131,6 +131,27 @@ func readField(raw gojson.RawMessage, ok bool) field {
 	return f
 }
 
+// rawEvent is the part of a row the rules read; a nil member is absent.
+type rawEvent struct {
+	Type           gojson.RawMessage `json:"type"`
+	ID             gojson.RawMessage `json:"id"`
+	ParentID       gojson.RawMessage `json:"parentId"`
+	TargetID       gojson.RawMessage `json:"targetId"`
+	AppendParentID gojson.RawMessage `json:"appendParentId"`
+	AppendMode     gojson.RawMessage `json:"appendMode"`
+	FirstKept      gojson.RawMessage `json:"firstKeptEntryId"`
+	Summary        gojson.RawMessage `json:"summary"`
+	Message        gojson.RawMessage `json:"message"`
+}
+
+type rawMsg struct {
+	Role       gojson.RawMessage `json:"role"`
+	Exclude    gojson.RawMessage `json:"excludeFromContext"`
+	ToolCallID gojson.RawMessage `json:"toolCallId"`
+	ToolUseID  gojson.RawMessage `json:"toolUseId"`
+	Content    gojson.RawMessage `json:"content"`
+}
+
 // Parse decodes one stored event. A row that is not JSON is an opaque,
 // non-object record (9.6 keeps such rows and ignores them in the context).
 func Parse(line []byte) *Record {
@@ -139,43 +160,37 @@ func Parse(line []byte) *Record {
 	if len(t) == 0 || t[0] != '{' {
 		return r
 	}
-	var m map[string]gojson.RawMessage
-	if gojson.Unmarshal(t, &m) != nil {
+	var e rawEvent
+	if gojson.Unmarshal(t, &e) != nil {
 		return r
 	}
 	r.Object = true
-	if v, ok := m["type"]; ok {
+	if v := bytes.TrimSpace(e.Type); len(v) > 0 && v[0] == '"' {
 		var s string
-		if gojson.Unmarshal(v, &s) == nil && bytes.HasPrefix(bytes.TrimSpace(v), []byte(`"`)) {
+		if gojson.Unmarshal(v, &s) == nil {
 			r.Type, r.TypeIsStr = s, true
 		}
 	}
-	if f := readField(m["id"], hasKey(m, "id")); f.nonBlank {
+	if f := readField(e.ID, e.ID != nil); f.nonBlank {
 		r.id = str(f.s)
 	}
-	r.parent = readField(m["parentId"], hasKey(m, "parentId"))
+	r.parent = readField(e.ParentID, e.ParentID != nil)
 	r.hasParent = r.parent.present
-	r.target = readField(m["targetId"], hasKey(m, "targetId"))
-	r.appendPar = readField(m["appendParentId"], hasKey(m, "appendParentId"))
-	r.appendMode = readField(m["appendMode"], hasKey(m, "appendMode"))
-	if f := readField(m["firstKeptEntryId"], hasKey(m, "firstKeptEntryId")); f.nonBlank {
+	r.target = readField(e.TargetID, e.TargetID != nil)
+	r.appendPar = readField(e.AppendParentID, e.AppendParentID != nil)
+	r.appendMode = readField(e.AppendMode, e.AppendMode != nil)
+	if f := readField(e.FirstKept, e.FirstKept != nil); f.nonBlank {
 		r.firstKept = str(f.s)
 	}
-	if v, ok := m["summary"]; ok {
-		r.summaryTruthy = jsTruthy(v)
+	if e.Summary != nil {
+		r.summaryTruthy = jsTruthy(e.Summary)
 	}
-	if v, ok := m["message"]; ok && jsTruthy(v) {
+	if e.Message != nil && jsTruthy(e.Message) {
 		r.hasMessage = true
-		vt := bytes.TrimSpace(v)
+		vt := bytes.TrimSpace(e.Message)
 		if len(vt) > 0 && vt[0] == '{' {
 			r.messageObject = true
-			var msg struct {
-				Role       gojson.RawMessage `json:"role"`
-				Exclude    gojson.RawMessage `json:"excludeFromContext"`
-				ToolCallID gojson.RawMessage `json:"toolCallId"`
-				ToolUseID  gojson.RawMessage `json:"toolUseId"`
-				Content    gojson.RawMessage `json:"content"`
-			}
+			var msg rawMsg
 			if gojson.Unmarshal(vt, &msg) == nil {
 				_ = gojson.Unmarshal(msg.Role, &r.role)
 				r.excludeFromCtx = string(bytes.TrimSpace(msg.Exclude)) == "true"
@@ -186,18 +201,8 @@ func Parse(line []byte) *Record {
 					}
 					r.toolResultID = id
 				}
-				if r.role == "assistant" && len(msg.Content) > 0 && bytes.TrimSpace(msg.Content)[0] == '[' {
-					var blocks []struct {
-						Type string `json:"type"`
-						ID   string `json:"id"`
-					}
-					if gojson.Unmarshal(msg.Content, &blocks) == nil {
-						for _, b := range blocks {
-							if (b.Type == "toolCall" || b.Type == "toolUse" || b.Type == "functionCall") && b.ID != "" {
-								r.toolCallIDs = append(r.toolCallIDs, b.ID)
-							}
-						}
-					}
+				if r.role == "assistant" && len(msg.Content) > 0 && bytes.Contains(msg.Content, []byte(`"id"`)) {
+					r.content = msg.Content
 				}
 			}
 		}
@@ -205,7 +210,26 @@ func Parse(line []byte) *Record {
 	return r
 }
 
-func hasKey(m map[string]gojson.RawMessage, k string) bool { _, ok := m[k]; return ok }
+// toolCalls are an assistant message's tool call ids (decoded on demand: only
+// a reset boundary needs them).
+func (r *Record) toolCalls() []string {
+	if r.content == nil {
+		return nil
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		ID   string `json:"id"`
+	}
+	var ids []string
+	if gojson.Unmarshal(r.content, &blocks) == nil {
+		for _, b := range blocks {
+			if (b.Type == "toolCall" || b.Type == "toolUse" || b.Type == "functionCall") && b.ID != "" {
+				ids = append(ids, b.ID)
+			}
+		}
+	}
+	return ids
+}
 
 // jsTruthy is JavaScript truthiness of a JSON value.
 func jsTruthy(raw gojson.RawMessage) bool {
@@ -600,7 +624,7 @@ func selectResetKept(path []*Record, from, to int) map[int]bool {
 		switch r.role {
 		case "user", "assistant":
 			kept[i] = true
-			for _, id := range r.toolCallIDs {
+			for _, id := range r.toolCalls() {
 				calls[id]++
 			}
 		case "toolResult":

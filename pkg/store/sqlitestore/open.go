@@ -183,6 +183,7 @@ func Open(path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	conn.SetMaxOpenConns(runtime.NumCPU() + 1)
+	conn.SetMaxIdleConns(runtime.NumCPU() + 1)
 	d.conn = conn
 	if err := d.readVersions(); err != nil {
 		d.Close()
