@@ -2,13 +2,18 @@ package oracletest
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Fixtures96 names the state dirs of ../shared/oracle-2026.9.6/fixtures.
@@ -158,4 +163,49 @@ func readLines(t testing.TB, path string, fn func([]byte)) {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Batch96 runs jobs through one `oracle batch` process of the 2026.9.6
+// oracle (../shared/oracle-2026.9.6), or skips when it cannot be installed.
+func Batch96(t testing.TB, jobs []Job, timeout time.Duration) map[string]Result {
+	t.Helper()
+	if os.Getenv("OC_SKIP_ORACLE") != "" {
+		t.Skip("SKIP: OC_SKIP_ORACLE is set: differential tests against OpenClaw 2026.9.6 not run")
+	}
+	dir := filepath.Join(SharedDir(t), "oracle-2026.9.6")
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	setup := exec.CommandContext(ctx, filepath.Join(dir, "setup"))
+	var serr bytes.Buffer
+	setup.Stderr = &serr
+	if err := setup.Run(); err != nil {
+		msg := fmt.Sprintf("SKIP: *** the OpenClaw 2026.9.6 oracle could not be installed (%v): differential tests NOT run ***\n%s", err, lastLines(serr.String(), 5))
+		fmt.Fprintln(os.Stderr, msg)
+		t.Skip(msg)
+	}
+	var in bytes.Buffer
+	enc := json.NewEncoder(&in)
+	for _, j := range jobs {
+		if err := enc.Encode(j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.CommandContext(ctx, filepath.Join(dir, "oracle"), "batch")
+	cmd.Stdin = &in
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("oracle-2026.9.6 batch: %v\n%s", err, lastLines(stderr.String(), 20))
+	}
+	out := map[string]Result{}
+	sc := bufio.NewScanner(&stdout)
+	sc.Buffer(make([]byte, 1<<20), 512<<20)
+	for sc.Scan() {
+		var r Result
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("oracle-2026.9.6 batch output: %v", err)
+		}
+		out[r.ID] = r
+	}
+	return out
 }

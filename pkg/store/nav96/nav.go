@@ -58,6 +58,11 @@ type Record struct {
 	content        gojson.RawMessage // assistant content that may hold tool calls
 	toolResultID   string
 	summaryTruthy  bool
+	// indexedShape: the type-specific fields 9.6's indexedSessionEntrySchema
+	// requires are there (a reset needs a known reason; a compaction a string
+	// summary, a firstKeptEntryId and a numeric tokensBefore). Rows without
+	// them are opaque to the session manager: never on the context branch.
+	indexedShape bool
 }
 
 // field is a JSON member: absent, null, a non-blank string, or another value.
@@ -140,8 +145,36 @@ type rawEvent struct {
 	AppendParentID gojson.RawMessage `json:"appendParentId"`
 	AppendMode     gojson.RawMessage `json:"appendMode"`
 	FirstKept      gojson.RawMessage `json:"firstKeptEntryId"`
-	Summary        gojson.RawMessage `json:"summary"`
-	Message        gojson.RawMessage `json:"message"`
+	Summary        summaryField      `json:"summary"`
+	Reason         gojson.RawMessage `json:"reason"`
+	TokensBefore   gojson.RawMessage `json:"tokensBefore"`
+	Message        messageField      `json:"message"`
+}
+
+// summaryField records only whether the summary is truthy (no copy of it).
+type summaryField struct{ present, truthy, isString bool }
+
+func (f *summaryField) UnmarshalJSON(b []byte) error {
+	t := bytes.TrimSpace(b)
+	f.present, f.truthy, f.isString = true, jsTruthy(b), len(t) > 0 && t[0] == '"'
+	return nil
+}
+
+// messageField decodes the few message fields the rules read, without
+// copying the message (content can be megabytes).
+type messageField struct {
+	present, truthy, object bool
+	msg                     rawMsg
+}
+
+func (f *messageField) UnmarshalJSON(b []byte) error {
+	f.present, f.truthy = true, jsTruthy(b)
+	t := bytes.TrimSpace(b)
+	if len(t) > 0 && t[0] == '{' {
+		f.object = true
+		_ = gojson.Unmarshal(t, &f.msg)
+	}
+	return nil
 }
 
 type rawMsg struct {
@@ -149,7 +182,17 @@ type rawMsg struct {
 	Exclude    gojson.RawMessage `json:"excludeFromContext"`
 	ToolCallID gojson.RawMessage `json:"toolCallId"`
 	ToolUseID  gojson.RawMessage `json:"toolUseId"`
-	Content    gojson.RawMessage `json:"content"`
+	Content    contentField      `json:"content"`
+}
+
+// contentField keeps the content only when it may hold tool calls.
+type contentField struct{ raw []byte }
+
+func (f *contentField) UnmarshalJSON(b []byte) error {
+	if bytes.Contains(b, []byte(`"toolCall"`)) || bytes.Contains(b, []byte(`"toolUse"`)) || bytes.Contains(b, []byte(`"functionCall"`)) {
+		f.raw = bytes.Clone(b)
+	}
+	return nil
 }
 
 // Parse decodes one stored event. A row that is not JSON is an opaque,
@@ -182,32 +225,41 @@ func Parse(line []byte) *Record {
 	if f := readField(e.FirstKept, e.FirstKept != nil); f.nonBlank {
 		r.firstKept = str(f.s)
 	}
-	if e.Summary != nil {
-		r.summaryTruthy = jsTruthy(e.Summary)
-	}
-	if e.Message != nil && jsTruthy(e.Message) {
+	r.summaryTruthy = e.Summary.truthy
+	r.indexedShape = indexedShape(r, &e)
+	if e.Message.present && e.Message.truthy {
 		r.hasMessage = true
-		vt := bytes.TrimSpace(e.Message)
-		if len(vt) > 0 && vt[0] == '{' {
+		if e.Message.object {
 			r.messageObject = true
-			var msg rawMsg
-			if gojson.Unmarshal(vt, &msg) == nil {
-				_ = gojson.Unmarshal(msg.Role, &r.role)
-				r.excludeFromCtx = string(bytes.TrimSpace(msg.Exclude)) == "true"
-				if r.role == "toolResult" {
-					var id string
-					if gojson.Unmarshal(msg.ToolCallID, &id) != nil || id == "" {
-						_ = gojson.Unmarshal(msg.ToolUseID, &id)
-					}
-					r.toolResultID = id
+			msg := &e.Message.msg
+			_ = gojson.Unmarshal(msg.Role, &r.role)
+			r.excludeFromCtx = string(bytes.TrimSpace(msg.Exclude)) == "true"
+			if r.role == "toolResult" {
+				var id string
+				if gojson.Unmarshal(msg.ToolCallID, &id) != nil || id == "" {
+					_ = gojson.Unmarshal(msg.ToolUseID, &id)
 				}
-				if r.role == "assistant" && len(msg.Content) > 0 && bytes.Contains(msg.Content, []byte(`"id"`)) {
-					r.content = msg.Content
-				}
+				r.toolResultID = id
+			}
+			if r.role == "assistant" {
+				r.content = msg.Content.raw
 			}
 		}
 	}
 	return r
+}
+
+var resetReasons = map[string]bool{`"new"`: true, `"reset"`: true, `"idle"`: true, `"daily"`: true, `"cron-stale"`: true}
+
+func indexedShape(r *Record, e *rawEvent) bool {
+	switch r.Type {
+	case "reset":
+		return resetReasons[string(bytes.TrimSpace(e.Reason))]
+	case "compaction":
+		tb := bytes.TrimSpace(e.TokensBefore)
+		return e.Summary.isString && r.firstKept.truthyStr() && len(tb) > 0 && (tb[0] == '-' || tb[0] >= '0' && tb[0] <= '9')
+	}
+	return true
 }
 
 // toolCalls are an assistant message's tool call ids (decoded on demand: only
@@ -549,7 +601,7 @@ func AnalyzeRecords(recs []*Record) *Result {
 	// The session manager's branch holds the canonical entries of the path.
 	var branch []*Record
 	for _, i := range res.Active {
-		if recs[i].canonical() && recs[i].id.truthyStr() {
+		if recs[i].canonical() && recs[i].id.truthyStr() && recs[i].indexedShape {
 			branch = append(branch, recs[i])
 		}
 	}
