@@ -32,6 +32,8 @@ func inspectViaStore(g *Globals, opts *inspectOptions, args []string) (handled b
 		if !st.HasSQLite() {
 			return false, args, nil
 		}
+		// Each session's rows are dropped after its analysis: collect lazily.
+		g.tuneGCForStreaming()
 		progress := cli.NewProgress(g.IO, "inspecting", 0)
 		rep, err := st.InspectSQLite(store.InspectOptions{Jobs: opts.Jobs, QuickCheck: true, Progress: func() { progress.Add(1) }})
 		progress.Done()
