@@ -337,3 +337,39 @@ func TestDoctorSQLiteEra(t *testing.T) {
 	}
 	sameHashes(t, "doctor", before, hashFiles(t, state))
 }
+
+// SESSION in the JSONL era: a key or an id prefix resolves to the transcript;
+// export of a JSONL file (an archived original included) is its lines.
+func TestSessionArgumentJSONLEra(t *testing.T) {
+	state := filepath.Join("..", "testdata", "example-state")
+	for _, arg := range []string{"agent:main:main", "0197d2a4"} {
+		code, out, stderr := runOC(t, false, nil, "inspect", arg, "--state-dir", state, "--json")
+		if code != 0 && code != 1 {
+			t.Fatalf("inspect %s: exit %d: %s", arg, code, stderr)
+		}
+		var doc struct {
+			Path string `json:"path"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if filepath.Base(doc.Path) != "0197d2a4-6b1e-7c3d-9e4f-5a6b7c8d9e01.jsonl" {
+			t.Errorf("inspect %s: resolved to %s", arg, doc.Path)
+		}
+	}
+	src := filepath.Join(state, "agents", "main", "sessions", "0197d2a4-6b1e-7c3d-9e4f-5a6b7c8d9e01.jsonl")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	archived := filepath.Join(t.TempDir(), "agent_main_main.0197d2a4-6b1e-7c3d-9e4f-5a6b7c8d9e01.jsonl.imported-1796075121222")
+	if err := os.WriteFile(archived, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{src, archived} {
+		code, out, stderr := runOC(t, false, nil, "export", p, "--state-dir", state)
+		if code != 0 || out != string(data) {
+			t.Errorf("export %s: exit %d (%s), %d bytes, want the file's %d", p, code, stderr, len(out), len(data))
+		}
+	}
+}
