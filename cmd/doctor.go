@@ -157,14 +157,23 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 			markSkipped(rep, o)
 		}
 	}
+	var sd *sqliteDoctor
+	if rep.Era == "sqlite" {
+		if sd, err = runSQLiteDoctor(g, opts.Fix); err != nil {
+			return cli.Incomplete(errors.New(oneLine(err.Error())))
+		}
+	}
 	if g.JSON {
-		if err := writeJSON(g.IO, rep); err != nil {
+		if err := writeJSON(g.IO, doctorJSON{Report: rep, SQLite: sd}); err != nil {
 			return cli.Incomplete(err)
 		}
 	} else {
-		renderDoctor(g.IO, rep)
+		renderDoctorWith(g.IO, rep, sd)
 	}
-	return docExitForDoctor(rep)
+	if err := docExitForDoctor(rep); err != nil || sd == nil || sd.Problems == 0 {
+		return err
+	}
+	return cli.Exit(cli.ExitFindings, nil)
 }
 
 // docExitForDoctor is doctor's exit code (contract §5, oc help exit-codes):
@@ -293,7 +302,11 @@ func docConfirm(ios *cli.IOStreams, prompt string) bool {
 
 // ---------------------------------------------------------------- rendering
 
-func renderDoctor(ios *cli.IOStreams, rep *doctor.Report) {
+func renderDoctor(ios *cli.IOStreams, rep *doctor.Report) { renderDoctorWith(ios, rep, nil) }
+
+// renderDoctorWith prints the report and, on a SQLite-era install, the SQLite
+// section (sd) before the summary, so that the summary counts it too.
+func renderDoctorWith(ios *cli.IOStreams, rep *doctor.Report, sd *sqliteDoctor) {
 	st := ios.Styles()
 	w := ios.Out
 	width := ios.Width()
@@ -426,8 +439,13 @@ func renderDoctor(ios *cli.IOStreams, rep *doctor.Report) {
 		}
 	}
 
+	sqliteProblems := 0
+	if sd != nil {
+		renderSQLiteDoctor(ios, sd)
+		sqliteProblems = sd.Problems
+	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, docSummaryLine(st, rep))
+	fmt.Fprintln(w, docSummaryLine(st, rep, sqliteProblems))
 	if why, next := docNextCommand(rep); next != "" {
 		// The command on a line of its own, unstyled and never wrapped, so
 		// that it can be copied and pasted.
@@ -493,7 +511,7 @@ func docRemovedKeyNote(m *doctor.Migration) string {
 	return ""
 }
 
-func docSummaryLine(st *cli.Styles, rep *doctor.Report) string {
+func docSummaryLine(st *cli.Styles, rep *doctor.Report, sqliteProblems int) string {
 	var errs, warns, infos, fixed int
 	for _, f := range rep.Findings {
 		switch {
@@ -512,8 +530,11 @@ func docSummaryLine(st *cli.Styles, rep *doctor.Report) string {
 		parts = append(parts, st.OK.Render(fmt.Sprintf("%d fixed", fixed)))
 	}
 	parts = append(parts, docCountWord(st.Error, errs, "error"), docCountWord(st.Warn, warns, "warning"), fmt.Sprintf("%d note%s", infos, docPlural(infos)))
+	if sqliteProblems > 0 {
+		parts = append(parts, st.Warn.Render(fmt.Sprintf("%d in the SQLite section", sqliteProblems)))
+	}
 	head := st.OK.Render("Doctor: no issues found.")
-	if errs+warns > 0 {
+	if errs+warns+sqliteProblems > 0 {
 		head = st.Warn.Render("Doctor found issues.")
 	} else if fixed > 0 {
 		head = st.OK.Render("Doctor: fixed everything it could.")

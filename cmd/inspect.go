@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/spf13/cobra"
@@ -24,6 +25,8 @@ type inspectOptions struct {
 	Jobs     int
 	All      bool // every finding in the human report, not the first few
 	Replay   bool // provider replay findings for every transcript
+	// BusyTimeout bounds the wait for a SQLite writer's lock.
+	BusyTimeout time.Duration
 }
 
 func newInspectCmd(g *Globals) *cobra.Command {
@@ -53,6 +56,7 @@ Inputs may be plain, .gz or .zst; "-" reads a transcript from stdin.`,
 	f.IntVar(&opts.Jobs, "jobs", 0, "transcripts inspected at once (default: number of CPUs)")
 	f.BoolVar(&opts.All, "all-findings", false, "list every finding (default: the first 20 per transcript)")
 	addFilterFlags(cmd, g)
+	f.DurationVar(&opts.BusyTimeout, "busy-timeout", 5*time.Second, "how long to wait for a SQLite database another process holds locked")
 	f.BoolVar(&opts.Replay, "replay", false, "replay every transcript for each provider family and report what they would need fixed (default: only when one transcript is named)")
 	return cmd
 }
@@ -64,6 +68,11 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 	filter, err := g.fileFilter()
 	if err != nil {
 		return err
+	}
+	if handled, resolved, err := inspectViaStore(g, opts, args); handled {
+		return err
+	} else {
+		args = resolved
 	}
 	paths := args
 	if len(paths) == 0 {

@@ -89,22 +89,30 @@ all compares every provider family in one table.`,
 // replayInput is the shared work of every provider: the context, decoded once.
 type replayInput struct {
 	path     string
+	note     string // set for a SQLite session: whose rules replay follows
 	ctx      *transcript.Context
 	messages []replay.Message
 	keys     *replay.KeyOrder
 }
 
 func loadReplayInput(g *Globals, session string, decode, keepText bool) (*replayInput, error) {
-	path, err := replay.FindSession(g.ResolvedStateDir(), session)
+	path, cleanup, note, err := resolveReplaySession(g, session)
 	if err != nil {
+		if cli.CodeOf(err) == cli.ExitUsage {
+			return nil, err
+		}
 		return nil, cli.Incomplete(err)
+	}
+	defer cleanup()
+	if note != "" && !g.JSON {
+		fmt.Fprintf(g.IO.ErrOut, "oc: note: %s\n", note)
 	}
 	ctx, err := transcript.LoadContext(path, g.IO.In)
 	if err != nil {
 		return nil, cli.Incomplete(err)
 	}
 	if !decode {
-		return &replayInput{path: path, ctx: ctx}, nil
+		return &replayInput{path: path, ctx: ctx, note: note}, nil
 	}
 	// Unless the text is printed later, the decoded messages are all that
 	// is used from here on: the text goes as it is decoded (peak memory on
@@ -116,7 +124,7 @@ func loadReplayInput(g *Globals, session string, decode, keepText bool) (*replay
 	if !keepText {
 		ctx.Messages = nil
 	}
-	return &replayInput{path: path, ctx: ctx, messages: msgs, keys: keys}, nil
+	return &replayInput{path: path, ctx: ctx, messages: msgs, keys: keys, note: note}, nil
 }
 
 func runReplay(g *Globals, opts *replayOptions, session string) error {
@@ -377,6 +385,7 @@ func colorJSON(w io.Writer, doc []byte, st *cli.Styles) error {
 
 // explainDoc is `oc replay --explain --json`.
 type explainDoc struct {
+	Note    string          `json:"note,omitempty"`
 	Policy  policy.Policy   `json:"policy"`
 	Stages  explainStages   `json:"stages"`
 	Changes []replay.Change `json:"changes"`
@@ -400,7 +409,7 @@ func printExplain(g *Globals, in *replayInput, route replay.ResolvedRoute, res *
 	if perr != nil {
 		payload = perr.Error()
 	}
-	doc := explainDoc{Policy: res.Policy, Changes: res.Changes, Stages: explainStages{
+	doc := explainDoc{Note: in.note, Policy: res.Policy, Changes: res.Changes, Stages: explainStages{
 		Route: route, Family: sum.Family, Context: len(in.messages), Sanitized: len(res.Sanitized),
 		Validated: len(res.Validated), Limited: len(res.Limited), Payload: payload, Problems: sum.Problems,
 	}}
@@ -414,6 +423,9 @@ func printExplain(g *Globals, in *replayInput, route replay.ResolvedRoute, res *
 	w := g.IO.Out
 	fmt.Fprintf(w, "%s %s/%s/%s (%s, %s)\n", st.Title.Render("Replay"), cli.Safe(route.Provider), cli.Safe(route.API), cli.Safe(route.Model), sum.Family, route.Source)
 	fmt.Fprintf(w, "%s\n", st.Dim.Render(cli.Safe(in.path)))
+	if in.note != "" {
+		fmt.Fprintf(w, "%s\n", st.Warn.Render("Note: "+cli.Safe(in.note)))
+	}
 	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Policy"))
 	pb, _ := json.Marshal(res.Policy)
 	var flags map[string]any

@@ -18,6 +18,9 @@ import (
 // in CI (CI set) and skips loudly elsewhere.
 func Oracle96(t testing.TB) string {
 	t.Helper()
+	if os.Getenv("OC_SKIP_ORACLE") != "" && os.Getenv("CI") == "" {
+		t.Skip("SKIP: OC_SKIP_ORACLE is set: differential tests against OpenClaw 2026.9.6 not run")
+	}
 	script := filepath.Join(SharedDir(t), "oracle-2026.9.6", "oracle")
 	setup := filepath.Join(SharedDir(t), "oracle-2026.9.6", "setup")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)

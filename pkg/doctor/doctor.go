@@ -221,8 +221,8 @@ func (d *run) checkLayout() {
 	case len(sqlite) > 0:
 		d.r.Era = "sqlite"
 		d.add(Finding{ID: "sqlite-era", Severity: SevInfo, Path: sqlite[0], Section: SectionStateDir,
-			Message: fmt.Sprintf("SQLite state found (%d database(s)): this install runs OpenClaw 2026.6.1 or later, which keeps sessions and cron jobs in SQLite; oc doctor reads the JSON files only and writes nothing here", len(sqlite)),
-			Fix:     "use `openclaw doctor` for SQLite-era installs"})
+			Message: fmt.Sprintf("SQLite state found (%d %s): this install runs OpenClaw 2026.6.1 or later, which keeps sessions and cron jobs in SQLite; oc reads the databases read-only (see the SQLite section) and never writes them", len(sqlite), plural(len(sqlite), "database", "databases")),
+			Fix:     "fixes to SQLite-era cron jobs go through OpenClaw's CLI (printed in the SQLite section)"})
 	case exists(filepath.Join(sd, "agents")) || exists(filepath.Join(sd, "cron")):
 		d.r.Era = "json"
 	default:

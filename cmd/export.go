@@ -1,0 +1,141 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/pkg/store"
+	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
+)
+
+type exportOptions struct {
+	Output string
+	All    bool
+	Agent  string
+	// BusyTimeout bounds the wait for a SQLite writer's lock.
+	BusyTimeout time.Duration
+}
+
+func newExportCmd(g *Globals) *cobra.Command {
+	opts := &exportOptions{}
+	cmd := &cobra.Command{
+		Use:   "export SESSION",
+		Short: "Write a session as a JSONL transcript (from either storage era)",
+		Long: `Export one session as a JSONL transcript: the stored event JSON of every row,
+one per line, header first, byte for byte as OpenClaw stored it. SESSION is a
+transcript path, a session key (agent:main:telegram:direct:42), a session id or
+a unique prefix of one, in the state dir of either era (SQLite agent databases
+of OpenClaw 2026.8.1+, or JSONL transcripts). The result is read by every oc
+command and by jq, and is an offline backup of one conversation.
+
+--all --agent ID -o DIR exports every SQLite session of an agent into DIR as
+<sessionId>.jsonl with a sessions.json, a JSONL sessions folder.
+
+The databases are opened read-only and never written.`,
+		Example: `  oc export agent:main:main -o main.jsonl
+  oc export 0197d2a4 | jq -c 'select(.type=="message") | .message.role'
+  oc export --all --agent main -o ./main-sessions`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if opts.All {
+				if len(args) != 0 {
+					return cli.Usagef("--all takes no SESSION")
+				}
+				if opts.Agent == "" || opts.Output == "" {
+					return cli.Usagef("--all needs --agent ID and -o DIR")
+				}
+				return nil
+			}
+			if len(args) != 1 {
+				return cli.Usagef("export needs exactly one SESSION (or --all --agent ID -o DIR)")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExport(g, opts, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.Output, "output", "o", "", "write to FILE (a new file; default stdout), or the folder DIR with --all")
+	f.BoolVar(&opts.All, "all", false, "export every session of --agent into the folder -o DIR")
+	f.StringVar(&opts.Agent, "agent", "", "the agent whose sessions --all exports")
+	f.DurationVar(&opts.BusyTimeout, "busy-timeout", 5*time.Second, "how long to wait for a SQLite database another process holds locked")
+	return cmd
+}
+
+func runExport(g *Globals, opts *exportOptions, args []string) error {
+	st, err := store.Open(g.ResolvedStateDir(), store.Options{SQLite: sqlitestore.Options{BusyTimeout: opts.BusyTimeout}})
+	if err != nil {
+		return cli.Incomplete(errors.New(oneLine(err.Error())))
+	}
+	if opts.All {
+		files, err := st.ExportAgent(opts.Agent, opts.Output)
+		if err != nil {
+			return cli.Incomplete(errors.New(oneLine(err.Error())))
+		}
+		if g.JSON {
+			return writeJSON(g.IO, files)
+		}
+		lines := 0
+		for _, f := range files {
+			lines += f.Lines
+		}
+		fmt.Fprintf(g.IO.Out, "exported %d sessions (%d lines) of agent %s to %s\n", len(files), lines, opts.Agent, opts.Output)
+		return nil
+	}
+	ses, err := st.Resolve(args[0])
+	if err != nil {
+		var amb *store.AmbiguousError
+		if errors.As(err, &amb) {
+			return cli.Exit(cli.ExitUsage, errors.New(oneLine(err.Error())))
+		}
+		return cli.Incomplete(errors.New(oneLine(err.Error())))
+	}
+	if opts.Output == "" || opts.Output == "-" {
+		if _, err := st.Export(ses, g.IO.In, g.IO.Out); err != nil {
+			return cli.Incomplete(errors.New(oneLine(err.Error())))
+		}
+		return nil
+	}
+	n, err := exportToFile(st, ses, g.IO.In, opts.Output)
+	if err != nil {
+		return cli.Incomplete(errors.New(oneLine(err.Error())))
+	}
+	if !g.JSON {
+		fmt.Fprintf(g.IO.ErrOut, "exported %s (%d lines) to %s\n", ses.Label(), n, opts.Output)
+	}
+	return nil
+}
+
+// exportToFile writes a new file through a temporary name; an existing file
+// is left alone.
+func exportToFile(st *store.State, ses store.Session, stdin io.Reader, path string) (int, error) {
+	if _, err := os.Lstat(path); err == nil {
+		return 0, fmt.Errorf("%s: already exists; not overwritten", path)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".oc-export-*.tmp")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(tmp.Name())
+	n, err := st.Export(ses, stdin, tmp)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return n, err
+	}
+	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
+		return n, err
+	}
+	return n, os.Link(tmp.Name(), path)
+}

@@ -1,0 +1,151 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/pkg/store"
+	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
+	"github.com/openclaw-tools/oc/pkg/transcript"
+)
+
+// inspectViaStore handles what the JSONL-path flow of inspect cannot: a
+// SQLite-era state dir (no arguments), and a SESSION argument that is not a
+// path (key, id or prefix, either era). handled is false when the JSONL flow
+// should go on, with args possibly rewritten to the resolved transcript path.
+func inspectViaStore(g *Globals, opts *inspectOptions, args []string) (handled bool, newArgs []string, err error) {
+	if len(args) > 1 {
+		return false, args, nil
+	}
+	if len(args) == 1 && (store.IsTranscriptPath(args[0]) || isDirPath(args[0]) || store.LooksLikePath(args[0])) {
+		return false, args, nil
+	}
+	st, err := store.Open(g.ResolvedStateDir(), store.Options{SQLite: sqlitestore.Options{BusyTimeout: opts.BusyTimeout}})
+	if err != nil {
+		return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
+	}
+	if len(args) == 0 {
+		if !st.HasSQLite() {
+			return false, args, nil
+		}
+		// Each session's rows are dropped after its analysis: collect lazily.
+		g.tuneGCForStreaming()
+		progress := cli.NewProgress(g.IO, "inspecting", 0)
+		rep, err := st.InspectSQLite(store.InspectOptions{Jobs: opts.Jobs, QuickCheck: true, Progress: func() { progress.Add(1) }})
+		progress.Done()
+		if err != nil {
+			return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
+		}
+		if g.JSON {
+			err = writeJSON(g.IO, rep)
+		} else {
+			printSQLiteReport(g.IO.Out, g.IO.Styles(), rep)
+		}
+		if err == nil && len(rep.Errors) > 0 {
+			if !g.JSON {
+				for _, e := range rep.Errors {
+					fmt.Fprintf(g.IO.ErrOut, "oc: %s\n", e.Error)
+				}
+			}
+			return true, nil, cli.Exit(cli.ExitIncomplete, nil)
+		}
+		return true, nil, err
+	}
+	ses, err := st.Resolve(args[0])
+	if err != nil {
+		var amb *store.AmbiguousError
+		if errors.As(err, &amb) {
+			return true, nil, cli.Exit(cli.ExitUsage, errors.New(oneLine(err.Error())))
+		}
+		return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
+	}
+	if ses.Era == store.EraJSONL {
+		return false, []string{ses.Path}, nil
+	}
+	rep, err := st.InspectSession(ses)
+	if err != nil {
+		return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
+	}
+	if g.JSON {
+		return true, nil, writeJSON(g.IO, rep)
+	}
+	st2 := g.IO.Styles()
+	fmt.Fprintf(g.IO.Out, "%s %s  %s\n", st2.Bold.Render(fmt.Sprintf("%-12s", "Session")), st2.Title.Render(cleanText(rep.Key)), st2.Dim.Render("sqlite, "+cleanText(rep.SessionID)))
+	if c := rep.Cache; c != nil && c.Present {
+		fmt.Fprintf(g.IO.Out, "%s leaf %s, %d active events, needs_rebuild %v (agrees with 2026.9.6's rules: leaf %v, path %v)\n", st2.Bold.Render(fmt.Sprintf("%-12s", "Cache")), cleanText(c.LeafEventID), c.ActiveEvents, c.NeedsRebuild, c.LeafAgrees, c.ActivePathAgrees)
+	}
+	printSummary(g.IO.Out, st2, rep.Summary, opts.All)
+	return true, nil, nil
+}
+
+// cleanText drops control characters from untrusted text before printing.
+// cleanText makes text from a database safe for a terminal (cli.Safe).
+func cleanText(s string) string { return cli.Safe(s) }
+
+func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport) {
+	era := "SQLite (OpenClaw 2026.8.1+)"
+	if rep.Era == "mixed" {
+		era = "mid-upgrade: SQLite databases and JSONL transcripts not yet imported"
+	}
+	fmt.Fprintf(w, "%s %s  %s\n", st.Bold.Render("State dir:"), cleanText(rep.Root), st.Dim.Render(era))
+	for _, d := range rep.Databases {
+		if d.Error != "" {
+			fmt.Fprintf(w, "  %s %s: %s\n", st.Severity(transcript.SevError), d.Agent, cleanText(d.Error))
+			continue
+		}
+		extra := ""
+		if d.CopyReason != "" {
+			extra = "; read from a private copy"
+		}
+		fmt.Fprintf(w, "  agent %-8s schema %d, %s, %d sessions, quick_check %s, journal %s, -wal %s%s\n", cleanText(d.Agent), d.Schema, humanBytes(d.DBBytes), d.Sessions, cleanText(d.QuickCheck), d.JournalMode, humanBytes(d.WALBytes), extra)
+	}
+	if len(rep.Sessions) > 0 {
+		fmt.Fprintf(w, "\n%s\n", st.Heading.Render(fmt.Sprintf("%-8s %-44s %-13s %7s %6s %9s  %-16s %s", "AGENT", "SESSION KEY", "ID", "EVENTS", "MSGS", "SIZE", "LAST ACTIVITY", "FINDINGS")))
+	}
+	for _, s := range rep.Sessions {
+		e, wn, i := s.Counts()
+		var parts []string
+		if e > 0 {
+			parts = append(parts, st.Error.Render(plural(e, "error")))
+		}
+		if wn > 0 {
+			parts = append(parts, st.Warn.Render(plural(wn, "warning")))
+		}
+		if i > 0 {
+			parts = append(parts, st.Dim.Render(fmt.Sprintf("%d info", i)))
+		}
+		if len(parts) == 0 {
+			parts = append(parts, st.OK.Render("ok"))
+		}
+		key := cleanText(s.Key)
+		if key == "" {
+			key = "(no key)"
+		}
+		if len(key) > 44 {
+			key = key[:20] + "…" + key[len(key)-23:]
+		}
+		id := cleanText(s.SessionID)
+		if len(id) > 13 {
+			id = id[:12] + "…"
+		}
+		last := "-"
+		if s.LastActivity > 0 {
+			last = time.UnixMilli(s.LastActivity).UTC().Format("2006-01-02 15:04")
+		}
+		fmt.Fprintf(w, "%-8s %-44s %-13s %7d %6d %9s  %-16s %s\n", cleanText(s.Agent), key, id, s.Events, s.Active.Messages, humanBytes(s.Size), last, strings.Join(parts, ", "))
+	}
+	if len(rep.Findings) > 0 {
+		fmt.Fprintf(w, "\n%s\n", st.Heading.Render(fmt.Sprintf("State findings (%d)", len(rep.Findings))))
+		for _, f := range rep.Findings {
+			fmt.Fprintf(w, "  %s %s %s\n", st.Severity(fmt.Sprintf("%-7s", f.Severity)), st.Key.Render(f.Rule), cleanText(f.Message))
+		}
+	}
+	t := rep.Totals
+	fmt.Fprintf(w, "\n%s %d sessions, %d entries, %d context messages, %s; findings: %d error, %d warning, %d info\n",
+		st.Bold.Render("Totals:"), t.Transcripts, t.Entries, t.Messages, humanBytes(t.Bytes), t.Findings[transcript.SevError], t.Findings[transcript.SevWarning], t.Findings[transcript.SevInfo])
+	fmt.Fprintf(w, "%s oc inspect KEY shows one session; oc export KEY writes it as JSONL.\n", st.Dim.Render("Next:"))
+}

@@ -1,0 +1,56 @@
+package store
+
+import (
+	"database/sql"
+	"encoding/json"
+	"os"
+
+	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
+)
+
+// CronJob is one cron_jobs row of state/openclaw.sqlite (2026.6.1+): the
+// job definition (job_json, canonical since 2026.8.1) and its runtime state.
+type CronJob struct {
+	StoreKey string          `json:"storeKey"`
+	ID       string          `json:"id"`
+	Name     string          `json:"name"`
+	Enabled  bool            `json:"enabled"`
+	Job      json.RawMessage `json:"job"`
+	State    json.RawMessage `json:"state"`
+}
+
+// CronJobs reads every cron job of the state database, in the order the
+// service loads them; nil without a state database.
+func (s *State) CronJobs() ([]CronJob, error) {
+	if _, err := os.Stat(s.StateDBPath()); err != nil {
+		return nil, nil
+	}
+	db, err := sqlitestore.Open(s.StateDBPath(), s.opts.SQLite)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	if !db.HasTable("cron_jobs") {
+		return []CronJob{}, nil
+	}
+	out := []CronJob{}
+	err = db.ReadTx(func(tx *sql.Tx) error {
+		rows, err := tx.Query("SELECT store_key, job_id, name, enabled, job_json, state_json FROM cron_jobs ORDER BY store_key, sort_order, updated_at, job_id")
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var j CronJob
+			var enabled int
+			var job, state string
+			if err := rows.Scan(&j.StoreKey, &j.ID, &j.Name, &enabled, &job, &state); err != nil {
+				return err
+			}
+			j.Enabled, j.Job, j.State = enabled != 0, json.RawMessage(job), json.RawMessage(state)
+			out = append(out, j)
+		}
+		return rows.Err()
+	})
+	return out, err
+}

@@ -1,0 +1,133 @@
+package store
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// Export writes a session as a JSONL transcript: one stored row a line,
+// header first, each row's bytes as stored. It returns the number of lines.
+func (s *State) Export(ses Session, stdin io.Reader, w io.Writer) (int, error) {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	n := 0
+	_, err := s.Rows(ses, stdin, func(_ int64, line []byte) error {
+		n++
+		if _, err := bw.Write(line); err != nil {
+			return err
+		}
+		return bw.WriteByte('\n')
+	})
+	if err != nil {
+		return n, err
+	}
+	return n, bw.Flush()
+}
+
+// ExportedFile is one file ExportAgent wrote.
+type ExportedFile struct {
+	Key   string `json:"key,omitempty"`
+	ID    string `json:"sessionId"`
+	Path  string `json:"path"`
+	Lines int    `json:"lines"`
+}
+
+// ExportAgent writes every SQLite session of one agent into dir as
+// <sessionId>.jsonl, plus a sessions.json (key -> the stored index entry,
+// with sessionFile naming the exported file), so that the folder is a JSONL
+// sessions folder every oc command reads. Files are written to a temporary
+// name and renamed; an existing file is never overwritten.
+func (s *State) ExportAgent(agent, dir string) ([]ExportedFile, error) {
+	all, err := s.SQLiteSessions()
+	if err != nil {
+		return nil, err
+	}
+	var sessions []Session
+	for _, ses := range all {
+		if ses.Agent == agent {
+			sessions = append(sessions, ses)
+		}
+	}
+	if len(sessions) == 0 {
+		return nil, fmt.Errorf("agent %q: no SQLite sessions in %s", agent, s.Root)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	index := map[string]json.RawMessage{}
+	var out []ExportedFile
+	for _, ses := range sessions {
+		name := ses.ID + ".jsonl"
+		if filepath.Base(name) != name || ses.ID == "" {
+			return out, fmt.Errorf("session id %q cannot be a file name", ses.ID)
+		}
+		path := filepath.Join(dir, name)
+		n, err := writeNew(path, func(w io.Writer) (int, error) { return s.Export(ses, nil, w) })
+		if err != nil {
+			return out, err
+		}
+		out = append(out, ExportedFile{Key: ses.Key, ID: ses.ID, Path: path, Lines: n})
+		if ses.Key != "" {
+			index[ses.Key] = withSessionFile(ses.Index, name)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	data, err := json.MarshalIndent(index, "", "  ")
+	if err != nil {
+		return out, err
+	}
+	if _, err := writeNew(filepath.Join(dir, "sessions.json"), func(w io.Writer) (int, error) {
+		_, err := w.Write(append(data, '\n'))
+		return 0, err
+	}); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+// withSessionFile adds sessionFile to a stored index entry (9.6 drops it).
+func withSessionFile(entry json.RawMessage, file string) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(entry, &m) != nil || m == nil {
+		m = map[string]json.RawMessage{}
+	}
+	f, _ := json.Marshal(file)
+	m["sessionFile"] = f
+	b, _ := json.Marshal(m)
+	return b
+}
+
+// writeNew writes a file that must not exist yet: temp name, fsync, link
+// into place (fails if the name is taken), fsync the folder.
+func writeNew(path string, fill func(io.Writer) (int, error)) (int, error) {
+	if _, err := os.Lstat(path); err == nil {
+		return 0, fmt.Errorf("%s: already exists; not overwritten", path)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".oc-export-*.tmp")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(tmp.Name())
+	n, err := fill(tmp)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return n, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
+		return n, fmt.Errorf("%s: %w", path, err)
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return n, nil
+}

@@ -1,0 +1,395 @@
+package store
+
+import (
+	"bytes"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/openclaw-tools/oc/internal/parallel"
+	"github.com/openclaw-tools/oc/pkg/store/nav96"
+	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
+	"github.com/openclaw-tools/oc/pkg/transcript"
+)
+
+// ReplayNote is what replay says on a SQLite install until 2026.9.6's replay
+// rules are implemented.
+const ReplayNote = "replay follows 2026.5.6; 2026.9.6 rules not yet implemented"
+
+// CacheCheck compares 9.6's cached navigation with oc's own computation.
+type CacheCheck struct {
+	Present          bool   `json:"present"`
+	LeafEventID      string `json:"leafEventId"`
+	NeedsRebuild     bool   `json:"needsRebuild"`
+	ActiveEvents     int    `json:"activeEvents"`
+	ActiveMessages   int    `json:"activeMessages"`
+	LeafAgrees       bool   `json:"leafAgrees"`
+	ActivePathAgrees bool   `json:"activePathAgrees"`
+}
+
+// SessionReport is one SQLite session inspected: the same analysis as a
+// JSONL transcript (the rows fed to pkg/transcript's analyzer), with the
+// active branch computed by 2026.9.6's rules, and the cache check.
+type SessionReport struct {
+	*transcript.Summary
+	Era          Era         `json:"era"`
+	Key          string      `json:"key,omitempty"`
+	SessionID    string      `json:"sessionId"`
+	Events       int         `json:"events"`
+	LastActivity int64       `json:"lastActivity,omitempty"`
+	Rules        string      `json:"rules"` // whose rules computed activeBranch
+	Cache        *CacheCheck `json:"cache,omitempty"`
+}
+
+// InspectSession reads and analyses one SQLite session.
+func (s *State) InspectSession(ses Session) (*SessionReport, error) {
+	if ses.Era != EraSQLite {
+		return nil, fmt.Errorf("%s: not a SQLite session", ses.Label())
+	}
+	db, err := s.OpenAgentDB(ses.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	return inspectIn(db, ses)
+}
+
+func inspectIn(db *sqlitestore.DB, ses Session) (*SessionReport, error) {
+	var rows []sqlitestore.Event
+	st, err := db.Events(ses.ID, func(ev sqlitestore.Event) error {
+		rows = append(rows, ev)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	order := HeaderFirst(rows)
+	lines := make([][]byte, len(rows))
+	var buf bytes.Buffer
+	var size int64
+	for k, i := range order {
+		lines[k] = rows[i].JSON
+		buf.Write(rows[i].JSON)
+		buf.WriteByte('\n')
+		size += int64(len(rows[i].JSON))
+	}
+	rep := &SessionReport{Era: EraSQLite, Key: ses.Key, SessionID: ses.ID, Events: len(rows), LastActivity: ses.LastActivity, Rules: "openclaw-2026.9.6"}
+	if len(rows) == 0 {
+		rep.Summary = &transcript.Summary{ByType: map[string]int{}, ByRole: map[string]int{}, Providers: map[string]int{}, Models: map[string]int{}, APIs: map[string]int{}, Malformed: []int64{}, Findings: []transcript.Finding{}}
+		rep.Summary.AddFindings([]transcript.Finding{{Rule: "no-transcript", Severity: transcript.SevWarning, Message: "the session has no transcript rows (its import found no readable header, or its file was missing)"}})
+	} else {
+		sum, err := transcript.Analyze(&buf)
+		if err != nil {
+			return nil, fmt.Errorf("%s: session %s: %w", db.Path, ses.Label(), err)
+		}
+		rep.Summary = sum
+	}
+	rep.Summary.Path, rep.Summary.Agent, rep.Summary.Kind, rep.Summary.Compression, rep.Summary.Size = db.Path, ses.Agent, "sqlite", "sqlite", size
+	// 9.6's active branch, replacing the 5.6 one the JSONL analyzer computed.
+	res := nav96.Analyze(lines)
+	active := transcript.ActiveBranch{Leaf: res.Leaf, Entries: len(res.ActiveEvents), Messages: res.Messages}
+	if res.LeafSeq >= 0 {
+		active.LeafLine = int64(res.LeafSeq + 1)
+	}
+	rep.Summary.Active = active
+	rep.Cache = checkCache(st, res, rows, order)
+	rep.Summary.AddFindings(cacheFindings(rep.Cache))
+	return rep, nil
+}
+
+func checkCache(st *sqlitestore.IndexState, res *nav96.Result, rows []sqlitestore.Event, order []int) *CacheCheck {
+	c := &CacheCheck{Present: st.Present, LeafEventID: st.LeafEventID, NeedsRebuild: st.NeedsRebuild, ActiveEvents: len(st.ActiveSeqs), ActiveMessages: st.ActiveMessageCount}
+	if !st.Present {
+		return c
+	}
+	c.LeafAgrees = st.LeafEventID == res.Leaf
+	c.ActivePathAgrees = len(st.ActiveSeqs) == len(res.ActiveEvents)
+	if c.ActivePathAgrees {
+		for k, i := range res.ActiveEvents {
+			if rows[order[i]].Seq != st.ActiveSeqs[k] {
+				c.ActivePathAgrees = false
+				break
+			}
+		}
+	}
+	return c
+}
+
+func cacheFindings(c *CacheCheck) []transcript.Finding {
+	var out []transcript.Finding
+	if !c.Present {
+		return []transcript.Finding{{Rule: "sqlite-index-missing", Severity: transcript.SevInfo, Message: "no cached navigation (session_transcript_index_state); OpenClaw rebuilds it on the next read"}}
+	}
+	if c.NeedsRebuild {
+		out = append(out, transcript.Finding{Rule: "sqlite-needs-rebuild", Severity: transcript.SevWarning, Message: "needs_rebuild is set: OpenClaw's cached active path is stale and is rebuilt on the next read"})
+	}
+	if !c.LeafAgrees {
+		out = append(out, transcript.Finding{Rule: "sqlite-cached-leaf-disagrees", Severity: transcript.SevWarning, Message: fmt.Sprintf("cached leaf_event_id %q differs from the leaf by 2026.9.6's rules; OpenClaw's bounded reads follow the cache", c.LeafEventID)})
+	}
+	if !c.ActivePathAgrees {
+		out = append(out, transcript.Finding{Rule: "sqlite-cached-path-disagrees", Severity: transcript.SevWarning, Message: fmt.Sprintf("cached active path (%d events) differs from the active branch by 2026.9.6's rules", c.ActiveEvents)})
+	}
+	return out
+}
+
+// DBReport is one agent database's health.
+type DBReport struct {
+	Agent            string                `json:"agent"`
+	Path             string                `json:"path"`
+	Schema           int                   `json:"schemaVersion"`
+	MetaSchema       int                   `json:"schemaMetaVersion"`
+	QuickCheck       string                `json:"quickCheck"`
+	JournalMode      string                `json:"journalMode"`
+	JournalSizeLimit int64                 `json:"journalSizeLimit"`
+	DBBytes          int64                 `json:"dbBytes"`
+	WALBytes         int64                 `json:"walBytes"`
+	Sidecars         []sqlitestore.Sidecar `json:"sidecars"`
+	CopyReason       string                `json:"privateCopy,omitempty"`
+	Sessions         int                   `json:"sessions"`
+	ColdArchives     int                   `json:"coldArchives"`
+	Error            string                `json:"error,omitempty"`
+}
+
+// StateFinding is a finding about the state dir rather than one transcript.
+type StateFinding struct {
+	transcript.Finding
+	Path string `json:"path,omitempty"`
+}
+
+// SQLiteReport is `oc inspect` of a SQLite-era (or mid-upgrade) state dir.
+type SQLiteReport struct {
+	Root      string                 `json:"root"`
+	Era       string                 `json:"era"` // "sqlite" or "mixed" (databases and JSONL waiting for import)
+	Databases []*DBReport            `json:"databases"`
+	Sessions  []*SessionReport       `json:"sessions"`
+	Findings  []StateFinding         `json:"findings"`
+	Totals    transcript.Totals      `json:"totals"`
+	Errors    []transcript.FileError `json:"errors,omitempty"`
+}
+
+// InspectOptions tune InspectSQLite.
+type InspectOptions struct {
+	Jobs       int
+	Progress   func()
+	QuickCheck bool
+}
+
+// InspectSQLite inspects every agent database and session of the state dir.
+func (s *State) InspectSQLite(opts InspectOptions) (*SQLiteReport, error) {
+	rep := &SQLiteReport{Root: s.Root, Era: "sqlite", Databases: []*DBReport{}, Sessions: []*SessionReport{}, Findings: []StateFinding{},
+		Totals: transcript.Totals{ByType: map[string]int{}, ByRole: map[string]int{}, Findings: map[string]int{}}}
+	for _, a := range s.AgentDBs {
+		dr, sessions := s.inspectDB(a, opts, rep)
+		rep.Databases = append(rep.Databases, dr)
+		rep.Sessions = append(rep.Sessions, sessions...)
+	}
+	s.stateFindings(rep)
+	for _, ses := range rep.Sessions {
+		t := &rep.Totals
+		t.Transcripts++
+		t.Entries += ses.Entries
+		t.Messages += ses.Active.Messages
+		t.Bytes += ses.Size
+		for k, v := range ses.ByType {
+			t.ByType[k] += v
+		}
+		for k, v := range ses.ByRole {
+			t.ByRole[k] += v
+		}
+		for _, f := range ses.Findings {
+			t.Findings[f.Severity]++
+		}
+	}
+	for _, f := range rep.Findings {
+		rep.Totals.Findings[f.Severity]++
+	}
+	return rep, nil
+}
+
+func (s *State) inspectDB(a AgentDB, opts InspectOptions, rep *SQLiteReport) (*DBReport, []*SessionReport) {
+	dr := &DBReport{Agent: a.Agent, Path: a.Path}
+	dbf, wal, shm := sqlitestore.Sidecars(a.Path)
+	dr.Sidecars = []sqlitestore.Sidecar{dbf, wal, shm}
+	dr.DBBytes, dr.WALBytes = dbf.Size, wal.Size
+	add := func(sev, rule, format string, args ...any) {
+		rep.Findings = append(rep.Findings, StateFinding{Path: a.Path, Finding: transcript.Finding{Rule: rule, Severity: sev, Message: fmt.Sprintf(format, args...)}})
+	}
+	for _, sc := range []sqlitestore.Sidecar{wal, shm} {
+		if sc.Exists && sc.UID != dbf.UID {
+			add(transcript.SevWarning, "sqlite-sidecar-owner", "%s is owned by uid %d, the database by uid %d: the gateway may fail to open it (run OpenClaw and oc as the database's owner)", filepath.Base(sc.Path), sc.UID, dbf.UID)
+		}
+	}
+	db, err := s.OpenAgentDB(a.Path)
+	if err != nil {
+		dr.Error = oneLine(err.Error())
+		rep.Errors = append(rep.Errors, transcript.FileError{Path: a.Path, Error: dr.Error})
+		return dr, nil
+	}
+	defer db.Close()
+	dr.Schema, dr.MetaSchema, dr.CopyReason = db.Schema, db.Meta, db.CopyReason
+	if db.CopyReason != "" {
+		add(transcript.SevInfo, "sqlite-private-copy", "read from a private copy: %s", db.CopyReason)
+	}
+	_ = db.ReadTx(func(tx *sql.Tx) error {
+		_ = tx.QueryRow("PRAGMA journal_mode").Scan(&dr.JournalMode)
+		_ = tx.QueryRow("PRAGMA journal_size_limit").Scan(&dr.JournalSizeLimit)
+		if opts.QuickCheck {
+			rows, err := tx.Query("PRAGMA quick_check")
+			if err != nil {
+				dr.QuickCheck = oneLine(err.Error())
+				return nil
+			}
+			var msgs []string
+			for rows.Next() {
+				var m string
+				if rows.Scan(&m) == nil {
+					msgs = append(msgs, m)
+				}
+			}
+			rows.Close()
+			dr.QuickCheck = strings.Join(msgs, "; ")
+		}
+		return nil
+	})
+	if opts.QuickCheck && dr.QuickCheck != "ok" {
+		add(transcript.SevError, "sqlite-quick-check", "PRAGMA quick_check: %s", oneLine(dr.QuickCheck))
+	}
+	if dr.JournalSizeLimit >= 0 && wal.Size > dr.JournalSizeLimit && dr.JournalMode == "wal" {
+		add(transcript.SevWarning, "sqlite-wal-size", "-wal is %d bytes, over journal_size_limit %d: checkpoints are not keeping up (a reader holding a snapshot, or the gateway stopped mid-write)", wal.Size, dr.JournalSizeLimit)
+	} else if wal.Size > 64<<20 {
+		add(transcript.SevInfo, "sqlite-wal-size", "-wal is %d bytes (journal_size_limit %d)", wal.Size, dr.JournalSizeLimit)
+	}
+	rows, err := db.Sessions()
+	if err != nil {
+		dr.Error = oneLine(err.Error())
+		rep.Errors = append(rep.Errors, transcript.FileError{Path: a.Path, Error: dr.Error})
+		return dr, nil
+	}
+	if cold, err := db.ColdArchives(); err == nil {
+		dr.ColdArchives = len(cold)
+		for _, c := range cold {
+			where := "in the database"
+			if c.Storage == "file" {
+				where = filepath.Join(filepath.Dir(filepath.Dir(a.Path)), "sessions", "cold", c.ArchiveName)
+			}
+			add(transcript.SevInfo, "sqlite-cold-archive", "session %s: %d events up to seq %d are in a cold archive (%s), not in transcript_events", c.SessionID, c.EventCount, c.LastSeq, where)
+		}
+	}
+	dr.Sessions = len(rows)
+	out := make([]*SessionReport, len(rows))
+	errs := make([]error, len(rows))
+	parallel.Each(len(rows), opts.Jobs, func(i int) {
+		r := rows[i]
+		ses := Session{Era: EraSQLite, Agent: a.Agent, Key: r.Key, ID: r.SessionID, Path: a.Path, Events: r.Events, Bytes: r.Bytes, LastActivity: r.LastActivity, Index: r.Entry}
+		out[i], errs[i] = inspectIn(db, ses)
+		if opts.Progress != nil {
+			opts.Progress()
+		}
+	})
+	var kept []*SessionReport
+	for i, r := range out {
+		if errs[i] != nil {
+			rep.Errors = append(rep.Errors, transcript.FileError{Path: a.Path, Error: oneLine(errs[i].Error())})
+			continue
+		}
+		if rows[i].Orphan {
+			r.AddFindings([]transcript.Finding{{Rule: "sqlite-orphan-transcript", Severity: transcript.SevWarning, Message: "transcript rows with no session_nodes row: no session key reaches them"}})
+		}
+		kept = append(kept, r)
+	}
+	return dr, kept
+}
+
+// stateFindings: agent databases registered but missing and the reverse,
+// JSONL transcripts still waiting for import (a mid-upgrade install).
+func (s *State) stateFindings(rep *SQLiteReport) {
+	add := func(sev, rule, path, format string, args ...any) {
+		rep.Findings = append(rep.Findings, StateFinding{Path: path, Finding: transcript.Finding{Rule: rule, Severity: sev, Message: fmt.Sprintf(format, args...)}})
+	}
+	registered, err := s.RegisteredAgentDBs()
+	switch {
+	case err != nil:
+		add(transcript.SevWarning, "sqlite-state-db", s.StateDBPath(), "%s", oneLine(err.Error()))
+	case registered != nil:
+		onDisk := map[string]bool{}
+		for _, a := range s.AgentDBs {
+			onDisk[filepath.Clean(a.Path)] = true
+		}
+		reg := map[string]bool{}
+		for _, r := range registered {
+			p := r.Path
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(s.Root, p)
+			}
+			reg[filepath.Clean(p)] = true
+			if _, err := os.Stat(p); err != nil {
+				add(transcript.SevError, "sqlite-registered-db-missing", p, "agent %s's database is registered in state/openclaw.sqlite (agent_databases) but does not exist", r.Agent)
+			}
+		}
+		for _, a := range s.AgentDBs {
+			if !reg[filepath.Clean(a.Path)] {
+				add(transcript.SevWarning, "sqlite-unregistered-db", a.Path, "agent %s's database is not registered in state/openclaw.sqlite (agent_databases)", a.Agent)
+			}
+		}
+	}
+	js, _ := s.JSONLSessions()
+	pending := 0
+	for _, j := range js {
+		pending++
+		add(transcript.SevWarning, "jsonl-awaiting-import", j.Path, "JSONL transcript still in the sessions folder: not imported into SQLite yet (openclaw doctor --fix imports it; oc repair first keeps what the import would leave behind)")
+	}
+	if pending > 0 {
+		rep.Era = "mixed"
+	}
+	archived, _ := filepath.Glob(filepath.Join(s.Root, "agents", "*", "session-sqlite-import-archive", "*.imported-*"))
+	if len(archived) > 0 {
+		add(transcript.SevInfo, "jsonl-import-archive", filepath.Dir(archived[0]), "%d archived originals of imported transcripts (`oc export`/`oc inspect` read them as JSONL)", len(archived))
+	}
+	sort.SliceStable(rep.Findings, func(i, j int) bool { return rep.Findings[i].Path < rep.Findings[j].Path })
+}
+
+// RegisteredDB is an agent_databases row of state/openclaw.sqlite.
+type RegisteredDB struct {
+	Agent  string `json:"agent"`
+	Path   string `json:"path"`
+	Schema int    `json:"schemaVersion"`
+}
+
+// RegisteredAgentDBs reads agent_databases; nil without a state database.
+func (s *State) RegisteredAgentDBs() ([]RegisteredDB, error) {
+	if _, err := os.Stat(s.StateDBPath()); err != nil {
+		return nil, nil
+	}
+	db, err := sqlitestore.Open(s.StateDBPath(), s.opts.SQLite)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	if !db.HasTable("agent_databases") {
+		return []RegisteredDB{}, nil
+	}
+	out := []RegisteredDB{}
+	err = db.ReadTx(func(tx *sql.Tx) error {
+		rows, err := tx.Query("SELECT agent_id, path, schema_version FROM agent_databases ORDER BY agent_id, path")
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var r RegisteredDB
+			if err := rows.Scan(&r.Agent, &r.Path, &r.Schema); err != nil {
+				return err
+			}
+			out = append(out, r)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,690 @@
+// Package nav96 computes a session's active branch and model-context size by
+// OpenClaw 2026.9.6's rules (src/config/sessions/transcript-tree.ts
+// scanSessionTranscriptNavigation and selectSessionTranscriptActiveEntries,
+// then packages/agent-core session.ts buildSessionContext): `leaf` control
+// rows move the leaf to their targetId, `appendMode: "side"` entries never
+// become the leaf, a `reset` row starts a new visible history, an entry whose
+// parent is unknown is re-attached to the preceding leaf
+// ("canonicalParentIsStale"), and the last row with an id wins.
+package nav96
+
+import (
+	"bytes"
+	"strings"
+
+	gojson "github.com/goccy/go-json"
+)
+
+// ref is a JavaScript value that is undefined, null or a string.
+type ref struct {
+	kind uint8 // refUndef, refNull, refStr
+	s    string
+}
+
+const (
+	refUndef uint8 = iota
+	refNull
+	refStr
+)
+
+var (
+	undef   = ref{}
+	nullRef = ref{kind: refNull}
+)
+
+func str(s string) ref        { return ref{kind: refStr, s: s} }
+func (r ref) isNull() bool    { return r.kind == refNull }
+func (r ref) isUndef() bool   { return r.kind == refUndef }
+func (r ref) eq(o ref) bool   { return r.kind == o.kind && r.s == o.s }
+func (r ref) truthyStr() bool { return r.kind == refStr && r.s != "" }
+
+// Record is one transcript row as the navigation rules see it.
+type Record struct {
+	Object     bool // a JSON object (isRecord)
+	Type       string
+	TypeIsStr  bool
+	id         ref // readNonBlankString(id) or undefined
+	hasParent  bool
+	parent     field
+	target     field
+	appendPar  field
+	appendMode field
+	firstKept  ref
+	// message entries
+	hasMessage     bool // message is truthy
+	messageObject  bool
+	role           string
+	excludeFromCtx bool
+	content        gojson.RawMessage // assistant content that may hold tool calls
+	toolResultID   string
+	summaryTruthy  bool
+	// indexedShape: the type-specific fields 9.6's indexedSessionEntrySchema
+	// requires are there (a reset needs a known reason; a compaction a string
+	// summary, a firstKeptEntryId and a numeric tokensBefore). Rows without
+	// them are opaque to the session manager: never on the context branch.
+	indexedShape bool
+}
+
+// field is a JSON member: absent, null, a non-blank string, or another value.
+type field struct {
+	present  bool
+	null     bool
+	nonBlank bool
+	s        string
+	raw      string // for appendMode comparisons
+}
+
+func (f field) asParent() ref {
+	// record.parentId === null ? null : readNonBlankString(record.parentId) ?? undefined
+	switch {
+	case f.null:
+		return nullRef
+	case f.nonBlank:
+		return str(f.s)
+	}
+	return undef
+}
+
+func isCanonicalType(t string) bool {
+	switch t {
+	case "message", "thinking_level_change", "model_change", "compaction", "reset", "branch_summary", "custom", "custom_message", "label", "session_info":
+		return true
+	}
+	return false
+}
+
+func (r *Record) canonical() bool { return r.Object && r.TypeIsStr && isCanonicalType(r.Type) }
+func (r *Record) side() bool      { return r.appendMode.present && r.appendMode.raw == `"side"` }
+
+// jsTrim is String.prototype.trim's whitespace.
+func jsTrim(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool {
+		switch r {
+		case ' ', '\t', '\n', '\v', '\f', '\r', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
+			return true
+		}
+		return r >= 0x2000 && r <= 0x200A
+	})
+}
+
+func readField(raw gojson.RawMessage, ok bool) field {
+	if !ok {
+		return field{}
+	}
+	f := field{present: true, raw: string(bytes.TrimSpace(raw))}
+	t := bytes.TrimSpace(raw)
+	if string(t) == "null" {
+		f.null = true
+		return f
+	}
+	if len(t) > 0 && t[0] == '"' {
+		var s string
+		if gojson.Unmarshal(t, &s) == nil {
+			f.s = s
+			f.nonBlank = jsTrim(s) != ""
+			if f.nonBlank {
+				f.raw = `"` + s + `"`
+				if s != "side" {
+					f.raw = "string"
+				}
+			}
+			if s == "side" {
+				f.raw = `"side"`
+			}
+		}
+	}
+	return f
+}
+
+// rawEvent is the part of a row the rules read; a nil member is absent.
+type rawEvent struct {
+	Type           gojson.RawMessage `json:"type"`
+	ID             gojson.RawMessage `json:"id"`
+	ParentID       gojson.RawMessage `json:"parentId"`
+	TargetID       gojson.RawMessage `json:"targetId"`
+	AppendParentID gojson.RawMessage `json:"appendParentId"`
+	AppendMode     gojson.RawMessage `json:"appendMode"`
+	FirstKept      gojson.RawMessage `json:"firstKeptEntryId"`
+	Summary        summaryField      `json:"summary"`
+	Reason         gojson.RawMessage `json:"reason"`
+	TokensBefore   gojson.RawMessage `json:"tokensBefore"`
+	Message        messageField      `json:"message"`
+}
+
+// summaryField records only whether the summary is truthy (no copy of it).
+type summaryField struct{ present, truthy, isString bool }
+
+func (f *summaryField) UnmarshalJSON(b []byte) error {
+	t := bytes.TrimSpace(b)
+	f.present, f.truthy, f.isString = true, jsTruthy(b), len(t) > 0 && t[0] == '"'
+	return nil
+}
+
+// messageField decodes the few message fields the rules read, without
+// copying the message (content can be megabytes).
+type messageField struct {
+	present, truthy, object bool
+	msg                     rawMsg
+}
+
+func (f *messageField) UnmarshalJSON(b []byte) error {
+	f.present, f.truthy = true, jsTruthy(b)
+	t := bytes.TrimSpace(b)
+	if len(t) > 0 && t[0] == '{' {
+		f.object = true
+		_ = gojson.Unmarshal(t, &f.msg)
+	}
+	return nil
+}
+
+type rawMsg struct {
+	Role       gojson.RawMessage `json:"role"`
+	Exclude    gojson.RawMessage `json:"excludeFromContext"`
+	ToolCallID gojson.RawMessage `json:"toolCallId"`
+	ToolUseID  gojson.RawMessage `json:"toolUseId"`
+	Content    contentField      `json:"content"`
+}
+
+// contentField keeps the content only when it may hold tool calls.
+type contentField struct{ raw []byte }
+
+func (f *contentField) UnmarshalJSON(b []byte) error {
+	if bytes.Contains(b, []byte(`"toolCall"`)) || bytes.Contains(b, []byte(`"toolUse"`)) || bytes.Contains(b, []byte(`"functionCall"`)) {
+		f.raw = bytes.Clone(b)
+	}
+	return nil
+}
+
+// Parse decodes one stored event. A row that is not JSON is an opaque,
+// non-object record (9.6 keeps such rows and ignores them in the context).
+func Parse(line []byte) *Record {
+	r := &Record{}
+	t := bytes.TrimSpace(line)
+	if len(t) == 0 || t[0] != '{' {
+		return r
+	}
+	var e rawEvent
+	if gojson.Unmarshal(t, &e) != nil {
+		return r
+	}
+	r.Object = true
+	if v := bytes.TrimSpace(e.Type); len(v) > 0 && v[0] == '"' {
+		var s string
+		if gojson.Unmarshal(v, &s) == nil {
+			r.Type, r.TypeIsStr = s, true
+		}
+	}
+	if f := readField(e.ID, e.ID != nil); f.nonBlank {
+		r.id = str(f.s)
+	}
+	r.parent = readField(e.ParentID, e.ParentID != nil)
+	r.hasParent = r.parent.present
+	r.target = readField(e.TargetID, e.TargetID != nil)
+	r.appendPar = readField(e.AppendParentID, e.AppendParentID != nil)
+	r.appendMode = readField(e.AppendMode, e.AppendMode != nil)
+	if f := readField(e.FirstKept, e.FirstKept != nil); f.nonBlank {
+		r.firstKept = str(f.s)
+	}
+	r.summaryTruthy = e.Summary.truthy
+	r.indexedShape = indexedShape(r, &e)
+	if e.Message.present && e.Message.truthy {
+		r.hasMessage = true
+		if e.Message.object {
+			r.messageObject = true
+			msg := &e.Message.msg
+			_ = gojson.Unmarshal(msg.Role, &r.role)
+			r.excludeFromCtx = string(bytes.TrimSpace(msg.Exclude)) == "true"
+			if r.role == "toolResult" {
+				var id string
+				if gojson.Unmarshal(msg.ToolCallID, &id) != nil || id == "" {
+					_ = gojson.Unmarshal(msg.ToolUseID, &id)
+				}
+				r.toolResultID = id
+			}
+			if r.role == "assistant" {
+				r.content = msg.Content.raw
+			}
+		}
+	}
+	return r
+}
+
+var resetReasons = map[string]bool{`"new"`: true, `"reset"`: true, `"idle"`: true, `"daily"`: true, `"cron-stale"`: true}
+
+func indexedShape(r *Record, e *rawEvent) bool {
+	switch r.Type {
+	case "reset":
+		return resetReasons[string(bytes.TrimSpace(e.Reason))]
+	case "compaction":
+		tb := bytes.TrimSpace(e.TokensBefore)
+		return e.Summary.isString && r.firstKept.truthyStr() && len(tb) > 0 && (tb[0] == '-' || tb[0] >= '0' && tb[0] <= '9')
+	}
+	return true
+}
+
+// toolCalls are an assistant message's tool call ids (decoded on demand: only
+// a reset boundary needs them).
+func (r *Record) toolCalls() []string {
+	if r.content == nil {
+		return nil
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		ID   string `json:"id"`
+	}
+	var ids []string
+	if gojson.Unmarshal(r.content, &blocks) == nil {
+		for _, b := range blocks {
+			if (b.Type == "toolCall" || b.Type == "toolUse" || b.Type == "functionCall") && b.ID != "" {
+				ids = append(ids, b.ID)
+			}
+		}
+	}
+	return ids
+}
+
+// jsTruthy is JavaScript truthiness of a JSON value.
+func jsTruthy(raw gojson.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	switch string(t) {
+	case "", "null", "false", `""`, "0", "-0":
+		return false
+	}
+	if len(t) > 0 && (t[0] >= '0' && t[0] <= '9' || t[0] == '-') {
+		var f float64
+		if gojson.Unmarshal(t, &f) == nil && f == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+type treeEntry struct {
+	id        string
+	parentID  ref
+	leafID    ref
+	appendPar ref
+	side      bool
+}
+
+// parseTreeEntry is parseSessionTranscriptTreeEntry.
+func parseTreeEntry(r *Record) *treeEntry {
+	if !r.Object || (r.TypeIsStr && r.Type == "session") || !r.hasParent {
+		return nil
+	}
+	if !r.id.truthyStr() {
+		return nil
+	}
+	parent := r.parent.asParent()
+	if parent.isUndef() {
+		return nil
+	}
+	if r.TypeIsStr && r.Type == "leaf" {
+		target := r.target.asParent()
+		var appendPar ref
+		if !r.appendPar.present {
+			appendPar = target
+		} else {
+			appendPar = r.appendPar.asParent()
+		}
+		side := false
+		if r.appendMode.present {
+			if r.appendMode.raw != `"side"` {
+				return nil
+			}
+			side = true
+		}
+		if target.isUndef() || appendPar.isUndef() {
+			return nil
+		}
+		return &treeEntry{id: r.id.s, parentID: target, leafID: target, appendPar: appendPar, side: side}
+	}
+	te := &treeEntry{id: r.id.s, parentID: parent, appendPar: str(r.id.s), side: r.side()}
+	if r.canonical() && !r.side() {
+		te.leafID = str(r.id.s)
+	}
+	return te
+}
+
+func parseParentless(r *Record, parent ref) *treeEntry {
+	if !r.canonical() || r.hasParent || !r.id.truthyStr() {
+		return nil
+	}
+	te := &treeEntry{id: r.id.s, parentID: parent, appendPar: str(r.id.s), side: r.side()}
+	if !r.side() {
+		te.leafID = str(r.id.s)
+	}
+	return te
+}
+
+func isLeafControl(r *Record) bool {
+	return r.Object && r.TypeIsStr && r.Type == "leaf" && parseTreeEntry(r) != nil
+}
+
+// Node is one row placed in the tree.
+type Node struct {
+	ID        string
+	ParentID  ref
+	leafID    ref
+	appendPar ref
+	Index     int
+	rec       *Record
+}
+
+// Tree is the scanned navigation of a session's rows.
+type Tree struct {
+	Records               []*Record
+	Nodes                 []*Node
+	byID                  map[string]*Node
+	LeafID                string // "" when there is no leaf
+	HasLeafControl        bool
+	HasExplicitLeafUpdate bool
+	HasInvalidLeafControl bool
+}
+
+// Scan is scanSessionTranscriptNavigation over rows in seq order.
+func Scan(recs []*Record) *Tree {
+	t := &Tree{Records: recs, byID: map[string]*Node{}}
+	leaf, appendPar := nullRef, nullRef
+	var latestReset ref
+	resetDesc := map[string]bool{}
+	invalid := map[string]bool{}
+	known := func(r ref) bool {
+		if r.isNull() {
+			return true
+		}
+		_, ok := t.byID[r.s]
+		return r.kind == refStr && ok && !invalid[r.s]
+	}
+	for index, rec := range recs {
+		ex := parseTreeEntry(rec)
+		leafCtl := ex != nil && rec.TypeIsStr && rec.Type == "leaf"
+		if !latestReset.isUndef() && !leaf.isNull() && ex != nil && !ex.leafID.isUndef() && leafCtl && (ex.leafID.isNull() || !resetDesc[ex.leafID.s]) {
+			c := *ex
+			c.parentID, c.leafID, c.appendPar = leaf, leaf, leaf
+			ex = &c
+		}
+		if ex != nil && !ex.leafID.isUndef() && leafCtl && (!known(ex.leafID) || !known(ex.appendPar)) {
+			t.HasInvalidLeafControl = true
+			invalid[ex.id] = true
+			n := &Node{ID: ex.id, ParentID: rec.parent.asParent(), leafID: undef, appendPar: appendPar, Index: index, rec: rec}
+			if n.ParentID.isUndef() {
+				n.ParentID = nullRef
+			}
+			t.Nodes = append(t.Nodes, n)
+			t.byID[n.ID] = n
+			continue
+		}
+		te := ex
+		if te == nil {
+			te = parseParentless(rec, leaf)
+		}
+		if te != nil && rec.canonical() {
+			_, parentKnown := t.byID[te.parentID.s]
+			stale := ex != nil && !te.parentID.isNull() && !(te.parentID.kind == refStr && parentKnown) && !leaf.isNull()
+			var np ref
+			switch {
+			case !latestReset.isUndef() && !te.side && (te.parentID.isNull() || !resetDesc[te.parentID.s]):
+				np = leaf
+			case !te.side && stale:
+				np = leaf
+			case ex != nil && !te.side && te.parentID.eq(appendPar) && !leaf.eq(appendPar):
+				np = leaf
+			default:
+				np = te.parentID
+			}
+			np = t.resolveCanonicalParent(np)
+			if !np.eq(te.parentID) {
+				c := *te
+				c.parentID = np
+				te = &c
+			}
+		}
+		if te == nil {
+			continue
+		}
+		n := &Node{ID: te.id, ParentID: te.parentID, leafID: te.leafID, appendPar: te.appendPar, Index: index, rec: rec}
+		t.Nodes = append(t.Nodes, n)
+		t.byID[n.ID] = n
+		if rec.Object && rec.TypeIsStr && rec.Type == "reset" {
+			latestReset = str(n.ID)
+			resetDesc = map[string]bool{n.ID: true}
+		} else if !latestReset.isUndef() && n.ParentID.kind == refStr && resetDesc[n.ParentID.s] {
+			resetDesc[n.ID] = true
+		}
+		appendPar = n.appendPar
+		if !n.leafID.isUndef() {
+			leaf = n.leafID
+			if ex != nil {
+				t.HasExplicitLeafUpdate = true
+			}
+		}
+		if leafCtl {
+			t.HasLeafControl = true
+		}
+	}
+	if leaf.kind == refStr {
+		t.LeafID = leaf.s
+	}
+	return t
+}
+
+func (t *Tree) resolveCanonicalParent(p ref) ref {
+	var seen map[string]bool
+	cur := p
+	for !cur.isNull() {
+		if cur.isUndef() {
+			return cur
+		}
+		if seen[cur.s] {
+			return cur
+		}
+		n := t.byID[cur.s]
+		if n == nil || !isLeafControl(n.rec) {
+			return cur
+		}
+		if seen == nil {
+			seen = map[string]bool{}
+		}
+		seen[cur.s] = true
+		cur = n.ParentID
+	}
+	return nullRef
+}
+
+// pathNodes is selectSessionTranscriptTreePathNodes: rows from the root to
+// leaf, leaf controls left out; a cycle gives an empty path.
+func (t *Tree) pathNodes(leaf string) []*Node {
+	var rev []*Node
+	seen := map[string]bool{}
+	cur := leaf
+	for cur != "" {
+		if seen[cur] {
+			return nil
+		}
+		seen[cur] = true
+		n := t.byID[cur]
+		if n == nil {
+			break
+		}
+		if !isLeafControl(n.rec) {
+			rev = append(rev, n)
+		}
+		if n.ParentID.kind != refStr {
+			break
+		}
+		cur = n.ParentID.s
+	}
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	return rev
+}
+
+// ActiveIndexes is selectSessionTranscriptActiveEntries: the row indexes of
+// the active branch in order (every row when no entry names a parent).
+func (t *Tree) ActiveIndexes() []int {
+	if !t.HasExplicitLeafUpdate {
+		out := make([]int, len(t.Records))
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	}
+	var path []*Node
+	if t.LeafID != "" {
+		path = t.pathNodes(t.LeafID)
+	}
+	active := make([]int, 0, len(path))
+	for _, n := range path {
+		active = append(active, n.Index)
+	}
+	first := 0
+	if len(path) > 0 {
+		first = path[0].Index
+	}
+	for i := first - 1; i >= 0; i-- {
+		r := t.Records[i]
+		if !r.Object || !r.TypeIsStr || (r.Type != "compaction" && r.Type != "reset") {
+			continue
+		}
+		if r.Type == "reset" && r.id.truthyStr() && r.firstKept.truthyStr() {
+			rp := t.pathNodes(r.id.s)
+			for k, n := range rp {
+				if n.ID == r.firstKept.s {
+					var out []int
+					for _, m := range rp[k:] {
+						out = append(out, m.Index)
+					}
+					return append(out, active...)
+				}
+			}
+		}
+		return append([]int{i}, active...)
+	}
+	return active
+}
+
+// Result is a session's active branch and context size.
+type Result struct {
+	Leaf    string // active leaf id ("" none)
+	LeafSeq int    // its row index (-1 none)
+	Active  []int  // row indexes of the active branch, in order
+	// ActiveEvents is Active without session header rows: what 9.6 caches in
+	// session_transcript_active_events.
+	ActiveEvents []int
+	Messages     int // model messages buildSessionContext yields
+}
+
+// Analyze runs the rules over rows in seq order.
+func Analyze(rows [][]byte) *Result {
+	recs := make([]*Record, len(rows))
+	for i, l := range rows {
+		recs[i] = Parse(l)
+	}
+	return AnalyzeRecords(recs)
+}
+
+// AnalyzeRecords is Analyze on parsed rows.
+func AnalyzeRecords(recs []*Record) *Result {
+	t := Scan(recs)
+	res := &Result{Leaf: t.LeafID, LeafSeq: -1}
+	if n := t.byID[t.LeafID]; n != nil {
+		res.LeafSeq = n.Index
+	}
+	res.Active = t.ActiveIndexes()
+	for _, i := range res.Active {
+		if !(recs[i].Object && recs[i].TypeIsStr && recs[i].Type == "session") {
+			res.ActiveEvents = append(res.ActiveEvents, i)
+		}
+	}
+	// The session manager's branch holds the canonical entries of the path.
+	var branch []*Record
+	for _, i := range res.Active {
+		if recs[i].canonical() && recs[i].id.truthyStr() && recs[i].indexedShape {
+			branch = append(branch, recs[i])
+		}
+	}
+	res.Messages = ContextMessages(branch)
+	return res
+}
+
+// ContextMessages counts what iterateSessionContextMessages yields for a
+// branch (packages/agent-core/src/harness/session/session.ts).
+func ContextMessages(path []*Record) int {
+	boundary := -1
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i].Type == "reset" || path[i].Type == "compaction" {
+			boundary = i
+			break
+		}
+	}
+	firstKept := boundary
+	if boundary >= 0 && path[boundary].firstKept.truthyStr() {
+		for i, r := range path {
+			if r.id.s == path[boundary].firstKept.s {
+				if i < boundary {
+					firstKept = i
+				}
+				break
+			}
+		}
+	}
+	var resetKept map[int]bool
+	if boundary >= 0 && path[boundary].Type == "reset" {
+		resetKept = selectResetKept(path, firstKept, boundary)
+	}
+	n := 0
+	if boundary >= 0 && path[boundary].Type == "compaction" {
+		n++
+	}
+	for i, r := range path {
+		retained := i < boundary
+		if i == boundary || retained && (i < firstKept || resetKept != nil && !resetKept[i]) {
+			continue
+		}
+		switch r.Type {
+		case "message":
+			if !r.hasMessage {
+				continue
+			}
+			if r.messageObject && r.excludeFromCtx && !(resetKept != nil && resetKept[i]) {
+				continue
+			}
+			n++
+		case "custom_message":
+			n++
+		case "branch_summary":
+			if r.summaryTruthy {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// selectResetKept is selectResetKeptEntries on path[from:to]: user and
+// assistant messages, and tool results that answer a call before them.
+func selectResetKept(path []*Record, from, to int) map[int]bool {
+	kept := map[int]bool{}
+	calls := map[string]int{}
+	for i := from; i < to && i < len(path); i++ {
+		r := path[i]
+		if r.Type != "message" || !r.messageObject {
+			continue
+		}
+		switch r.role {
+		case "user", "assistant":
+			kept[i] = true
+			for _, id := range r.toolCalls() {
+				calls[id]++
+			}
+		case "toolResult":
+			if calls[r.toolResultID] > 0 {
+				calls[r.toolResultID]--
+				kept[i] = true
+			}
+		}
+	}
+	return kept
+}

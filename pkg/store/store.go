@@ -1,0 +1,414 @@
+// Package store is "the sessions of a state dir" for both storage eras of
+// OpenClaw: JSONL transcripts with sessions.json (2026.5.6 and before) and
+// the SQLite agent databases of 2026.8.1+ (agents/<id>/agent/
+// openclaw-agent.sqlite, index in session_nodes). Commands list sessions,
+// resolve a SESSION argument (a path, a session id or unique prefix, a
+// session key) and read a session's rows in order as JSONL lines without
+// caring which era they read.
+package store
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
+	"github.com/openclaw-tools/oc/pkg/transcript"
+)
+
+// Era is where a session is stored.
+type Era string
+
+const (
+	EraJSONL  Era = "jsonl"
+	EraSQLite Era = "sqlite"
+)
+
+// AgentDBName is an agent database's path under the state dir.
+const AgentDBName = "openclaw-agent.sqlite"
+
+// Session is one session of a state dir, in either era.
+type Session struct {
+	Era    Era    `json:"era"`
+	Agent  string `json:"agent,omitempty"`
+	Key    string `json:"key,omitempty"`
+	ID     string `json:"sessionId,omitempty"`
+	Path   string `json:"path"` // the JSONL file, or the agent database
+	Events int    `json:"events"`
+	Bytes  int64  `json:"bytes"`
+	// LastActivity is the newest event's created_at (SQLite, ms) or the
+	// file's modification time (JSONL, ms).
+	LastActivity int64 `json:"lastActivity,omitempty"`
+	// Index is the session's index entry as stored (sessions.json value or
+	// session_nodes.entry_json); nil when no index names it.
+	Index json.RawMessage `json:"index,omitempty"`
+}
+
+// Label names a session in messages: its key, else its id, else its path.
+func (s Session) Label() string {
+	switch {
+	case s.Key != "":
+		return s.Key
+	case s.ID != "":
+		return s.ID
+	}
+	return s.Path
+}
+
+// Options tune how databases are opened.
+type Options struct {
+	SQLite sqlitestore.Options
+}
+
+// State is an opened state dir.
+type State struct {
+	Root     string
+	opts     Options
+	AgentDBs []AgentDB // agents/<id>/agent/openclaw-agent.sqlite found on disk
+	JSONL    *transcript.StateDir
+}
+
+// AgentDB is one agent database on disk.
+type AgentDB struct {
+	Agent string `json:"agent"`
+	Path  string `json:"path"`
+}
+
+// Open looks at a state dir: its agent databases and JSONL sessions folders.
+func Open(root string, opts Options) (*State, error) {
+	st := &State{Root: root, opts: opts}
+	sd, err := transcript.OpenStateDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", root, err)
+	}
+	st.JSONL = sd
+	matches, _ := filepath.Glob(filepath.Join(root, "agents", "*", "agent", AgentDBName))
+	sort.Strings(matches)
+	for _, m := range matches {
+		st.AgentDBs = append(st.AgentDBs, AgentDB{Agent: filepath.Base(filepath.Dir(filepath.Dir(m))), Path: m})
+	}
+	return st, nil
+}
+
+// HasSQLite reports whether any agent database exists.
+func (s *State) HasSQLite() bool { return len(s.AgentDBs) > 0 }
+
+// StateDBPath is the shared state database (cron jobs, agent registry).
+func (s *State) StateDBPath() string { return filepath.Join(s.Root, "state", "openclaw.sqlite") }
+
+// OpenAgentDB opens one agent database read-only and checks its schema.
+func (s *State) OpenAgentDB(path string) (*sqlitestore.DB, error) {
+	db, err := sqlitestore.Open(path, s.opts.SQLite)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.CheckAgentSchema(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// SQLiteSessions lists the sessions of every agent database.
+func (s *State) SQLiteSessions() ([]Session, error) {
+	var out []Session
+	for _, a := range s.AgentDBs {
+		db, err := s.OpenAgentDB(a.Path)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := db.Sessions()
+		db.Close()
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			out = append(out, Session{Era: EraSQLite, Agent: a.Agent, Key: r.Key, ID: r.SessionID, Path: a.Path,
+				Events: r.Events, Bytes: r.Bytes, LastActivity: r.LastActivity, Index: r.Entry})
+		}
+	}
+	return out, nil
+}
+
+// JSONLSessions lists the JSONL sessions: every sessions.json entry whose
+// transcript exists, then every live transcript no entry names.
+func (s *State) JSONLSessions() ([]Session, error) {
+	var out []Session
+	for _, a := range s.JSONL.Agents {
+		seen := map[string]bool{}
+		if a.IndexPath != "" {
+			raw := map[string]json.RawMessage{}
+			if data, err := os.ReadFile(a.IndexPath); err == nil {
+				_ = json.Unmarshal(data, &raw)
+			}
+			entries, err := transcript.ReadIndex(a.IndexPath)
+			if err == nil {
+				for _, e := range entries {
+					path, _ := transcript.ResolveSessionFile(a.SessionsDir, e)
+					if path == "" {
+						continue
+					}
+					ses := Session{Era: EraJSONL, Agent: a.ID, Key: e.Key, ID: e.SessionID, Path: path, Index: raw[e.Key]}
+					if st, err := os.Stat(path); err == nil {
+						ses.Bytes, ses.LastActivity = st.Size(), st.ModTime().UnixMilli()
+					} else {
+						continue
+					}
+					seen[filepath.Clean(path)] = true
+					out = append(out, ses)
+				}
+			}
+		}
+		files, err := transcript.PrimaryTranscripts(a.SessionsDir)
+		if err != nil {
+			continue
+		}
+		for _, f := range files {
+			if seen[filepath.Clean(f)] {
+				continue
+			}
+			ses := Session{Era: EraJSONL, Agent: a.ID, ID: strings.TrimSuffix(filepath.Base(f), ".jsonl"), Path: f}
+			if st, err := os.Stat(f); err == nil {
+				ses.Bytes, ses.LastActivity = st.Size(), st.ModTime().UnixMilli()
+			}
+			out = append(out, ses)
+		}
+	}
+	return out, nil
+}
+
+// Sessions lists the sessions of both eras (SQLite first).
+func (s *State) Sessions() ([]Session, error) {
+	sq, err := s.SQLiteSessions()
+	if err != nil {
+		return nil, err
+	}
+	js, err := s.JSONLSessions()
+	if err != nil {
+		return nil, err
+	}
+	return append(sq, js...), nil
+}
+
+// ErrNotFound: no session matches a SESSION argument.
+var ErrNotFound = errors.New("no such session")
+
+// AmbiguousError lists the sessions a SESSION argument matches.
+type AmbiguousError struct {
+	Arg        string
+	Candidates []Session
+}
+
+func (e *AmbiguousError) Error() string {
+	names := make([]string, 0, len(e.Candidates))
+	for _, c := range e.Candidates {
+		n := c.ID
+		if c.Key != "" {
+			n += " (" + c.Key + ")"
+		}
+		if c.Era == EraJSONL {
+			n += " [" + c.Path + "]"
+		} else {
+			n += " [sqlite, agent " + c.Agent + "]"
+		}
+		names = append(names, n)
+	}
+	return fmt.Sprintf("session %q is ambiguous: it matches %d sessions: %s", e.Arg, len(e.Candidates), strings.Join(names, "; "))
+}
+
+// IsTranscriptPath reports whether arg names an existing file.
+func IsTranscriptPath(arg string) bool {
+	if arg == "-" {
+		return true
+	}
+	st, err := os.Stat(arg)
+	return err == nil && !st.IsDir()
+}
+
+// LooksLikePath reports whether a SESSION argument is meant as a file path
+// (it has a path separator or a transcript suffix), so that a missing file is
+// reported as such rather than as an unknown session.
+func LooksLikePath(arg string) bool {
+	if strings.ContainsRune(arg, filepath.Separator) || strings.Contains(arg, "/") {
+		return true
+	}
+	for _, suf := range []string{".jsonl", ".gz", ".zst"} {
+		if strings.HasSuffix(arg, suf) {
+			return true
+		}
+	}
+	return strings.Contains(arg, ".jsonl.")
+}
+
+// Resolve finds the session a SESSION argument names: an existing file path
+// (a JSONL transcript, including archived originals `*.jsonl.imported-<ms>`),
+// a session key, a session id, or a unique prefix of a session id.
+func (s *State) Resolve(arg string) (Session, error) {
+	if IsTranscriptPath(arg) || LooksLikePath(arg) {
+		ses := Session{Era: EraJSONL, Path: arg}
+		if arg != "-" {
+			if st, err := os.Stat(arg); err == nil {
+				ses.Bytes, ses.LastActivity = st.Size(), st.ModTime().UnixMilli()
+			}
+		}
+		return ses, nil
+	}
+	all, err := s.Sessions()
+	if err != nil {
+		return Session{}, err
+	}
+	pick := func(match func(Session) bool) []Session {
+		var out []Session
+		for _, c := range all {
+			if match(c) {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	for _, match := range []func(Session) bool{
+		func(c Session) bool { return c.Key != "" && c.Key == arg },
+		func(c Session) bool { return c.ID != "" && c.ID == arg },
+		func(c Session) bool { return c.Key != "" && strings.EqualFold(c.Key, arg) },
+		func(c Session) bool { return c.ID != "" && strings.HasPrefix(c.ID, arg) },
+	} {
+		found := pick(match)
+		// The same session in both eras (a mid-upgrade install) resolves to
+		// the SQLite copy, which is what 2026.9.6 reads.
+		found = preferSQLite(found)
+		switch {
+		case len(found) == 1:
+			return found[0], nil
+		case len(found) > 1:
+			return Session{}, &AmbiguousError{Arg: arg, Candidates: found}
+		}
+	}
+	return Session{}, fmt.Errorf("%q in %s: %w (give a transcript path, a session key such as agent:main:main, or a session id)", arg, s.Root, ErrNotFound)
+}
+
+func preferSQLite(found []Session) []Session {
+	if len(found) < 2 {
+		return found
+	}
+	sqliteIDs := map[string]bool{}
+	for _, f := range found {
+		if f.Era == EraSQLite {
+			sqliteIDs[f.Agent+"\x00"+f.ID] = true
+		}
+	}
+	out := found[:0:0]
+	for _, f := range found {
+		if f.Era == EraJSONL && sqliteIDs[f.Agent+"\x00"+f.ID] {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// Rows reads a session's rows in order, each one JSON line without its line
+// end: a SQLite session's transcript_events in seq order with the session
+// header first (event JSON as stored, zstd rows decompressed); a JSONL file's
+// lines as they are (plain, .gz or .zst). stdin is used for "-".
+func (s *State) Rows(ses Session, stdin io.Reader, fn func(seq int64, line []byte) error) (*sqlitestore.IndexState, error) {
+	if ses.Era == EraSQLite {
+		return s.sqliteRows(ses, fn)
+	}
+	return nil, JSONLRows(ses.Path, stdin, fn)
+}
+
+func (s *State) sqliteRows(ses Session, fn func(seq int64, line []byte) error) (*sqlitestore.IndexState, error) {
+	db, err := s.OpenAgentDB(ses.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	var rows []sqlitestore.Event
+	st, err := db.Events(ses.ID, func(ev sqlitestore.Event) error {
+		rows = append(rows, ev)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, i := range HeaderFirst(rows) {
+		if err := fn(rows[i].Seq, rows[i].JSON); err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}
+
+// HeaderFirst is the order rows are exported in: seq order, with the first
+// session header moved to the front when it is not there already.
+func HeaderFirst(rows []sqlitestore.Event) []int {
+	order := make([]int, 0, len(rows))
+	h := -1
+	for i, r := range rows {
+		if isHeader(r.JSON) {
+			h = i
+			break
+		}
+	}
+	if h > 0 {
+		order = append(order, h)
+	}
+	for i := range rows {
+		if i != h || h <= 0 {
+			order = append(order, i)
+		}
+	}
+	return order
+}
+
+func isHeader(line []byte) bool {
+	var h struct {
+		Type string `json:"type"`
+	}
+	return json.Unmarshal(line, &h) == nil && h.Type == "session"
+}
+
+// JSONLRows reads a JSONL transcript's lines (CR before LF dropped, other
+// bytes as they are).
+func JSONLRows(path string, stdin io.Reader, fn func(seq int64, line []byte) error) error {
+	src, err := jsonl.Open(path, stdin)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	br := bufio.NewReaderSize(src, 1<<20)
+	var n int64
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			n++
+			line = trimEOL(line)
+			if ferr := fn(n, line); ferr != nil {
+				return ferr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+}
+
+func trimEOL(b []byte) []byte {
+	if len(b) > 0 && b[len(b)-1] == '\n' {
+		b = b[:len(b)-1]
+		if len(b) > 0 && b[len(b)-1] == '\r' {
+			b = b[:len(b)-1]
+		}
+	}
+	return b
+}
