@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/openclaw-tools/oc/pkg/jsonl"
@@ -39,20 +38,16 @@ const maxLockBytes = 64 << 10
 // (O_NONBLOCK) and makes sure, on the open descriptor, that it is a regular
 // file.
 func openRegular(path string) (*os.File, os.FileInfo, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, nil, err
+	f, st, err := jsonl.OpenRegular(path)
+	if errors.Is(err, jsonl.ErrNotRegular) {
+		kind := "a special file"
+		if st, serr := os.Stat(path); serr == nil {
+			kind = fileKind(st.Mode())
+			return nil, st, fmt.Errorf("%w (%s)", errNotRegular, kind)
+		}
+		return nil, nil, fmt.Errorf("%w (%s)", errNotRegular, kind)
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if !st.Mode().IsRegular() {
-		f.Close()
-		return nil, st, fmt.Errorf("%w (%s)", errNotRegular, fileKind(st.Mode()))
-	}
-	return f, st, nil
+	return f, st, err
 }
 
 // readRegular reads a regular file of at most limit bytes (more: an error
@@ -97,11 +92,7 @@ func owner(st os.FileInfo) (uid, gid int, ok bool) {
 	if st == nil {
 		return 0, 0, false
 	}
-	sys, isUnix := st.Sys().(*syscall.Stat_t)
-	if !isUnix {
-		return 0, 0, false
-	}
-	return int(sys.Uid), int(sys.Gid), true
+	return jsonl.FileOwner(st)
 }
 
 // sameFile reports whether two stats name the same inode.

@@ -117,8 +117,8 @@ func ReplaceAtomic(path string, opts AtomicOptions, write func(w io.Writer) erro
 	chown := false
 	if st := opts.KeepFrom; st != nil {
 		mode = st.Mode().Perm()
-		if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-			uid, gid = int(sys.Uid), int(sys.Gid)
+		if u, g, ok := FileOwner(st); ok {
+			uid, gid = u, g
 			chown = true
 		}
 	}

@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // Digest identifies a file's bytes: its size and SHA-256.
@@ -165,12 +164,4 @@ func PublishNew(fsys FS, tmp, path string) error {
 		}
 	}
 	return fsys.SyncDir(filepath.Dir(path))
-}
-
-// Nlink is the number of names a file has (1 when unknown).
-func Nlink(st os.FileInfo) uint64 {
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		return uint64(sys.Nlink)
-	}
-	return 1
 }

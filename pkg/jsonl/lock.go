@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -192,7 +191,7 @@ func PIDAlive(pid int) bool {
 	if pid <= 0 {
 		return false
 	}
-	if err := syscall.Kill(pid, 0); err != nil {
+	if err := signalZero(pid); err != nil {
 		return false
 	}
 	status, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")

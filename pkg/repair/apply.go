@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -544,8 +543,8 @@ func hardLinkWarning(path string, st os.FileInfo) string {
 // chownFileLike gives f the owner of st when oc runs as root (a file oc makes
 // for a transcript belongs to the transcript's owner).
 func chownFileLike(f jsonl.File, st os.FileInfo) error {
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok && os.Geteuid() == 0 {
-		return f.Chown(int(sys.Uid), int(sys.Gid))
+	if uid, gid, ok := jsonl.FileOwner(st); ok && os.Geteuid() == 0 {
+		return f.Chown(uid, gid)
 	}
 	return nil
 }

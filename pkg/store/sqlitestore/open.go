@@ -18,10 +18,10 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/openclaw-tools/oc/pkg/jsonl"
 	_ "modernc.org/sqlite" // pure-Go driver "sqlite"
 )
 
@@ -96,8 +96,8 @@ func Sidecars(path string) (db, wal, shm Sidecar) {
 		s := Sidecar{Path: p, UID: -1}
 		if st, err := os.Stat(p); err == nil {
 			s.Exists, s.Size = true, st.Size()
-			if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-				s.UID = int(sys.Uid)
+			if uid, _, ok := jsonl.FileOwner(st); ok {
+				s.UID = uid
 			}
 		}
 		return s
