@@ -1,0 +1,92 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// objectKeyOrder lists the member names of every object of a JSON document
+// in document order (depth first), read with encoding/json's tokenizer.
+func objectKeyOrder(t *testing.T, doc []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	var keys []string
+	var stack []bool // per open container: is it an object
+
+	expectKey := false
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			return keys
+		}
+		if err != nil {
+			t.Fatalf("tokenize: %v", err)
+		}
+		if expectKey {
+			if d, ok := tok.(json.Delim); ok && d == '}' {
+				stack = stack[:len(stack)-1]
+			} else {
+				keys = append(keys, tok.(string))
+				expectKey = false
+				continue
+			}
+		} else if d, ok := tok.(json.Delim); ok {
+			switch d {
+			case '{':
+				stack = append(stack, true)
+			case '[':
+				stack = append(stack, false)
+			case ']', '}':
+				stack = stack[:len(stack)-1]
+			}
+		}
+		// Inside an object, a key or the closing brace comes next.
+		expectKey = len(stack) > 0 && stack[len(stack)-1]
+	}
+}
+
+// `oc replay --stage sanitized` prints the messages with the transcript's
+// member order (JSON.stringify's), not sorted: every object the pipeline
+// passes through keeps the order it had in the file.
+func TestReplaySanitizedKeepsMemberOrder(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "order.jsonl")
+	lines := []string{
+		`{"type":"session","version":3,"id":"order","timestamp":"2026-05-01T00:00:00.000Z","cwd":"/"}`,
+		`{"type":"message","id":"a","parentId":null,"timestamp":"2026-05-01T00:00:01.000Z","message":{"role":"user","content":[{"type":"text","text":"zebra first"}],"timestamp":1777593601000}}`,
+		`{"type":"message","id":"b","parentId":"a","timestamp":"2026-05-01T00:00:02.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"toolu_1","name":"read","arguments":{"zeta":1,"alpha":{"y":2,"b":3}}}],"api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":1,"output":1,"cacheRead":0,"cacheWrite":0,"totalTokens":2,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"toolUse","timestamp":1777593602000}}`,
+		`{"type":"message","id":"c","parentId":"b","timestamp":"2026-05-01T00:00:03.000Z","message":{"role":"toolResult","toolCallId":"toolu_1","toolName":"read","content":[{"type":"text","text":"ok"}],"isError":false,"timestamp":1777593603000}}`,
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runOC(t, false, nil, "replay", path, "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--stage", "sanitized")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	keys := strings.Join(objectKeyOrder(t, []byte(out)), ",")
+	for _, want := range []string{
+		"role,content,type,text,timestamp",                             // the user turn, untouched
+		"type,id,name,arguments,zeta,alpha,y,b",                        // the tool call and its arguments
+		"role,toolCallId,toolName,content,type,text,isError,timestamp", // the tool result
+	} {
+		if !strings.Contains(keys, want) {
+			t.Errorf("member order %s not in the output's %s", want, keys)
+		}
+	}
+}
+
+func TestReplaySanitizedGolden(t *testing.T) {
+	code, out, errOut := runOC(t, false, nil, "replay", ruleTranscript("pairing.jsonl"), "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--stage", "sanitized")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	golden(t, "replay-sanitized.json", []byte(out))
+}
