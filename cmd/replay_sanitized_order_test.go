@@ -7,8 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // objectKeyOrder lists the member names of every object of a JSON document
@@ -83,10 +86,22 @@ func TestReplaySanitizedKeepsMemberOrder(t *testing.T) {
 	}
 }
 
+// The golden file holds "<now>" for the synthetic tool results' timestamps
+// (OpenClaw's Date.now(), the only value that changes from run to run).
 func TestReplaySanitizedGolden(t *testing.T) {
+	before := time.Now().UnixMilli()
 	code, out, errOut := runOC(t, false, nil, "replay", ruleTranscript("pairing.jsonl"), "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--stage", "sanitized")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
+	after := time.Now().UnixMilli()
+	stamp := regexp.MustCompile(`"timestamp": (\d{13})`)
+	out = stamp.ReplaceAllStringFunc(out, func(m string) string {
+		ms, _ := strconv.ParseInt(m[len(m)-13:], 10, 64)
+		if ms >= before && ms <= after {
+			return `"timestamp": "<now>"`
+		}
+		return m
+	})
 	golden(t, "replay-sanitized.json", []byte(out))
 }
