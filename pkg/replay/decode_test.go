@@ -136,11 +136,12 @@ func TestDecodeMessagesKeyedCases(t *testing.T) {
 func TestDecodeMessagesKeyedCorpus(t *testing.T) {
 	files := oracletest.Transcripts(t)
 	if len(files) == 0 {
-		t.Skip("SKIP: no corpus transcripts")
+		t.Fatal("no corpus transcripts")
 	}
 	for _, f := range files {
 		ctx, err := transcript.LoadContext(f, nil)
 		if err != nil {
+			t.Errorf("%s: %v", f, err)
 			continue
 		}
 		checkKeyedDecode(t, f, ctx.Messages)
