@@ -159,6 +159,7 @@ func runReplay(g *Globals, opts *replayOptions, session string) error {
 	case opts.Diff:
 		return printDiff(g, in.messages, res.Limited)
 	case opts.Stage == stageSanitized:
+		in.keys.InheritMessages(res.Limited, in.messages)
 		return printMessages(g, res.Limited, in.keys)
 	}
 	p, err := payloadOf(in, route, opts, res)
