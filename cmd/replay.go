@@ -184,7 +184,8 @@ func runReplay(g *Globals, opts *replayOptions, session string) error {
 	case opts.Diff:
 		return printDiff(g, in.messages, res.Limited)
 	case opts.Stage == stageSanitized:
-		return printValue(g, res.Limited)
+		in.keys.InheritMessages(res.Limited, in.messages)
+		return printMessages(g, res.Limited, in.keys)
 	}
 	p, err := payloadOf(in, route, opts, res)
 	if err != nil {
@@ -218,6 +219,20 @@ func rawArray(raws []json.RawMessage) json.RawMessage {
 	}
 	b.WriteByte(']')
 	return b.Bytes()
+}
+
+// printMessages prints a message list as JSON.stringify writes it: each
+// object's members in OpenClaw's order (keys), not sorted.
+func printMessages(g *Globals, msgs []replay.Message, keys *replay.KeyOrder) error {
+	list := make([]any, len(msgs))
+	for i, m := range msgs {
+		list[i] = m
+	}
+	doc, err := replay.AppendJS(nil, list, keys)
+	if err != nil {
+		return cli.Incomplete(err)
+	}
+	return printJSONBytes(g, doc)
 }
 
 // printValue prints v as JSON: compact-free indented JSON, coloured on a terminal.

@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -148,12 +149,19 @@ func TestClassifyUsesConfiguredMainKeyAndDefaultAgent(t *testing.T) {
 	}
 }
 
-// Any job document, however odd, classifies without panicking, and a
-// classified job always has a reason.
+// FuzzClassify: any job document classifies without panicking, and:
+// Classify is pure (same verdict twice, the job unchanged); a job is
+// classified exactly when its sessionTarget is a string beginning with
+// "session:" (checked here on targets without leading white space, where no
+// trimming rule matters); a classified job has one of the three classes and
+// a reason; an ELSEWHERE job, once migrated, is isolated and no longer a
+// session:<key> job (a second doctor run leaves it alone).
 func FuzzClassify(f *testing.F) {
 	f.Add([]byte(`{"sessionTarget":"session:agent:main:telegram:direct:6445835734","payload":{"kind":"agentTurn"},"delivery":{"channel":"telegram","to":"tg:group:-1:topic:5","threadId":3}}`))
 	f.Add([]byte(`{"sessionTarget":"Session: x:thread:y:sender:z","message":"m","deliver":false}`))
 	f.Add([]byte(`{"sessionTarget":"session:agent:ops:main","agentId":"OPS!","payload":{"kind":"AGENTTURN"},"sourceConversation":{"sessionKey":"agent:ops:slack:channel:c1"}}`))
+	f.Add([]byte(`{"sessionTarget":"session:agent:main:discord:channel:1","delivery":{"mode":"webhook","to":"https://x"}}`))
+	f.Add([]byte(`{"sessionTarget":"isolated","payload":{"kind":"agentTurn"}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, _, err := Parse(data)
 		if err != nil || v.Kind != Object {
@@ -162,15 +170,41 @@ func FuzzClassify(f *testing.F) {
 		doc, _, _ := Parse([]byte(testSessions))
 		var ix SessionIndex
 		ix.Add("main", doc)
+		orig := v.Clone()
 		got := Classify(v, ix, Config{})
-		if got.Class != "" && got.Reason == "" {
-			t.Fatalf("%s without reason", got.Class)
+		if !Equal(v, orig) {
+			t.Fatal("Classify changed the job")
+		}
+		if again := Classify(v, ix, Config{}); !reflect.DeepEqual(got, again) {
+			t.Fatalf("two verdicts: %+v, %+v", got, again)
+		}
+		if st := v.Get("sessionTarget"); st != nil && st.Kind == String && len(st.Str) > 0 && st.Str[0] > ' ' && st.Str[0] < 0x80 {
+			isSession := len(st.Str) >= 8 && strings.EqualFold(st.Str[:8], "session:")
+			if isSession != (got.Class != "") {
+				t.Fatalf("sessionTarget %q: class %q", st.Str, got.Class)
+			}
+		} else if st == nil || st.Kind != String {
+			if got.Class != "" {
+				t.Fatalf("sessionTarget %v (not a string): class %q", st, got.Class)
+			}
+		}
+		switch got.Class {
+		case "":
+		case InChat, Elsewhere, Undecidable:
+			if got.Reason == "" {
+				t.Fatalf("%s without reason", got.Class)
+			}
+		default:
+			t.Fatalf("unknown class %q", got.Class)
 		}
 		if got.Class == Elsewhere {
 			c := v.Clone()
 			migrateJob(c, got, nil, 1)
 			if s, _ := c.StringOf("sessionTarget"); s != "isolated" {
 				t.Fatal("migration did not set isolated")
+			}
+			if again := Classify(c, ix, Config{}); again.Class != "" {
+				t.Fatalf("the migrated job classifies again as %s", again.Class)
 			}
 		}
 	})

@@ -81,6 +81,7 @@ func TestExpectedPolicies(t *testing.T) {
 	if bad > 0 {
 		t.Errorf("%d of %d triples differ from the oracle", bad, len(rows))
 	}
+	oracletest.Compared(t, "stored policy answers equal (testdata expectation rows)", len(rows)-bad, len(rows))
 }
 
 // TestPolicyJSONKeyOrder: the JSON has the oracle's member order, so that
@@ -98,7 +99,7 @@ func TestPolicyJSONKeyOrder(t *testing.T) {
 // table (one batch), including ones not in the checked-in expectation.
 func TestPolicyLiveOracle(t *testing.T) {
 	if testing.Short() {
-		t.Skip("SKIP: -short: live oracle comparison not run")
+		oracletest.Unavailable(t, "-short: live oracle comparison not run")
 	}
 	triples := [][3]string{
 		{"anthropic", "anthropic-messages", "claude-sonnet-4-5"},
@@ -127,17 +128,24 @@ func TestPolicyLiveOracle(t *testing.T) {
 		jobs[i] = oracletest.Job{ID: fmt.Sprint(i), Mode: "policy", Args: tr[:]}
 	}
 	res := oracletest.Batch(t, jobs, 10*time.Minute)
+	compared := 0
 	for i, tr := range triples {
 		r, ok := res[fmt.Sprint(i)]
 		if !ok || !r.OK {
 			t.Errorf("%v: oracle failed: %s", tr, r.Error)
 			continue
 		}
-		got, _ := json.Marshal(For(tr[0], tr[1], tr[2]))
+		got, err := json.Marshal(For(tr[0], tr[1], tr[2]))
+		if err != nil {
+			t.Fatal(err)
+		}
 		if g, w := canonical(t, got), canonical(t, r.Out); g != w {
 			t.Errorf("policy%v:\n got  %s\n want %s", tr, g, w)
+			continue
 		}
+		compared++
 	}
+	oracletest.Compared(t, "live policy answers equal (sampled triples)", compared, len(triples))
 }
 
 func askOracle(t *testing.T, rows []expectedRow, timeout time.Duration) []expectedRow {

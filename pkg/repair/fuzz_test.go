@@ -2,35 +2,90 @@ package repair
 
 import (
 	"bytes"
+	"encoding/json"
 	"testing"
-
-	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"unicode/utf8"
 )
 
 const fuzzHeader = `{"type":"session","version":3,"id":"s1","timestamp":"2026-05-12T09:00:00.000Z","cwd":"/"}`
 const fuzzEntry = `{"type":"message","id":"a","parentId":null,"timestamp":"2026-05-12T09:00:01.000Z","message":{"role":"user","content":"hi"}}`
 
-// FuzzSalvage: salvaging a damaged line never panics, every piece it keeps is
-// valid JSON with an entry type, and pieces do not overlap.
+// transcriptEntryTypes are the entry types of OpenClaw 2026.5.6's session
+// files (its SessionEntry union), listed here apart from salvage.go.
+var transcriptEntryTypes = map[string]bool{
+	"session": true, "message": true, "thinking_level_change": true, "model_change": true,
+	"compaction": true, "branch_summary": true, "custom": true, "custom_message": true,
+	"label": true, "session_info": true,
+}
+
+// FuzzSalvage checks salvage against encoding/json: every piece it keeps is a
+// JSON object (encoding/json) that starts with a "type" member, and whose
+// type (the last "type" member, as JSON.parse reads it) is an entry type; pieces are in order and do not overlap; the garbage and NUL
+// counts are exactly the non-white-space and NUL bytes outside the pieces;
+// "between" says whether any garbage comes before the last piece; and an
+// entry line that is valid on its own, glued to itself, gives two pieces.
 func FuzzSalvage(f *testing.F) {
 	f.Add([]byte(fuzzEntry + fuzzEntry))
 	f.Add([]byte("\x00\x00\x00" + fuzzEntry + "zz"))
 	f.Add([]byte(fuzzEntry[:40] + fuzzEntry))
 	f.Add([]byte(`{"type":"message","message":{"content":[{"type":"text","text":"\"}{`))
+	f.Add([]byte(`{"type":"label","id":"x"} ` + "\t" + `{"type":"text"}{"type":"custom","data":[1,{"type":"message"}]}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		s := salvage(line)
 		prev := 0
+		garbage, nuls, lastStart := 0, 0, -1
+		countGap := func(gap []byte) {
+			for _, c := range gap {
+				if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+					garbage++
+					if c == 0 {
+						nuls++
+					}
+				}
+			}
+		}
+		between := false
 		for _, p := range s.pieces {
 			if p[0] < prev || p[1] <= p[0] || p[1] > len(line) {
-				t.Fatalf("bad piece %v", p)
+				t.Fatalf("bad piece %v after %d in %d bytes", p, prev, len(line))
 			}
-			if !jsonl.Valid(line[p[0]:p[1]]) {
-				t.Fatalf("invalid piece %q", line[p[0]:p[1]])
+			gapBefore := garbage
+			countGap(line[prev:p[0]])
+			if garbage > gapBefore {
+				between = true
 			}
-			prev = p[1]
+			piece := line[p[0]:p[1]]
+			var obj map[string]json.RawMessage
+			if err := json.Unmarshal(piece, &obj); err != nil {
+				t.Fatalf("piece %q is not a JSON object: %v", piece, err)
+			}
+			if !bytes.HasPrefix(piece, []byte(`{"type":`)) {
+				t.Fatalf("piece %q does not start with a type member", piece)
+			}
+			var typ string // the last "type" member counts, as in JSON.parse
+			if err := json.Unmarshal(obj["type"], &typ); err != nil || !transcriptEntryTypes[typ] {
+				t.Fatalf("piece %q: type %s is not an entry type", piece, obj["type"])
+			}
+			prev, lastStart = p[1], p[0]
+		}
+		countGap(line[prev:])
+		if s.garbage != garbage || s.nuls != nuls {
+			t.Fatalf("garbage %d, NULs %d; outside the pieces there are %d and %d", s.garbage, s.nuls, garbage, nuls)
+		}
+		if s.between != between {
+			t.Fatalf("between = %v, but garbage before the last piece (at %d): %v", s.between, lastStart, between)
 		}
 		_, _ = readFragment(line)
 		_ = ParseEntry(line)
+
+		// A complete entry glued to itself: both copies come back whole.
+		if bytes.HasPrefix(line, []byte(`{"type":"`)) && utf8.Valid(line) && json.Valid(line) && len(s.pieces) == 1 && s.pieces[0] == [2]int{0, len(line)} {
+			twice := append(append([]byte{}, line...), line...)
+			s2 := salvage(twice)
+			if len(s2.pieces) != 2 || s2.pieces[0] != [2]int{0, len(line)} || s2.pieces[1] != [2]int{len(line), 2 * len(line)} || s2.garbage != 0 {
+				t.Fatalf("entry glued to itself: pieces %v, garbage %d (want [0 %d] [%d %d], 0)", s2.pieces, s2.garbage, len(line), len(line), 2*len(line))
+			}
+		}
 	})
 }
 

@@ -89,6 +89,11 @@ func TestKillAtRandomMoments(t *testing.T) {
 		}
 	}
 	t.Logf("%d kills: %d left the original, %d the repaired file (one run takes %v)", kills, sawOrig, sawNew, full)
+	// Kill times span the whole run, so both outcomes must have happened:
+	// otherwise the kills missed the window where the file is replaced.
+	if sawOrig == 0 || sawNew == 0 {
+		t.Errorf("%d kills left the original %d times and the repaired file %d times: both outcomes must occur", kills, sawOrig, sawNew)
+	}
 }
 
 func must(t *testing.T, err error) {

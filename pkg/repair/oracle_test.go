@@ -1,7 +1,6 @@
 package repair
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -26,7 +25,9 @@ type oracleRepair struct {
 	Output string `json:"output"`
 }
 
-// checkParity compares oc's openclaw-2026.5.6 repair of path with the oracle's answer.
+// checkParity compares oc's openclaw-2026.5.6 repair of path with the oracle's
+// answer. Failures are fatal to the (sub)test, so a caller that gets back
+// counts one complete comparison.
 func checkParity(t *testing.T, path string, raw json.RawMessage) {
 	t.Helper()
 	var want oracleRepair
@@ -38,14 +39,14 @@ func checkParity(t *testing.T, path string, raw json.RawMessage) {
 	if got := p.Counts[RuleMalformedLine]; got != want.Result.DroppedLines {
 		t.Errorf("%s: malformed-line = %d, oracle droppedLines = %d", name, got, want.Result.DroppedLines)
 	}
-	if want.Result.Reason != "" {
-		// OpenClaw stopped before rewriting: it reports only droppedLines.
-	} else if got := p.Counts[RuleEmptyAssistantError]; got != want.Result.RewrittenAssistantMessages {
-		t.Errorf("%s: empty-assistant-error = %d, oracle = %d", name, got, want.Result.RewrittenAssistantMessages)
-	}
-	if want.Result.Reason != "" {
-	} else if got := p.Counts[RuleBlankUserText]; got != want.Result.RewrittenUserMessages {
-		t.Errorf("%s: blank-user-text = %d, oracle = %d", name, got, want.Result.RewrittenUserMessages)
+	// When OpenClaw stopped before rewriting (a reason), it reports only droppedLines.
+	if want.Result.Reason == "" {
+		if got := p.Counts[RuleEmptyAssistantError]; got != want.Result.RewrittenAssistantMessages {
+			t.Errorf("%s: empty-assistant-error = %d, oracle = %d", name, got, want.Result.RewrittenAssistantMessages)
+		}
+		if got := p.Counts[RuleBlankUserText]; got != want.Result.RewrittenUserMessages {
+			t.Errorf("%s: blank-user-text = %d, oracle = %d", name, got, want.Result.RewrittenUserMessages)
+		}
 	}
 	if p.Changed() != want.Result.Repaired {
 		t.Errorf("%s: changed = %v, oracle repaired = %v (reason %q, ours %q)", name, p.Changed(), want.Result.Repaired, want.Result.Reason, p.Skipped)
@@ -67,6 +68,9 @@ func checkParity(t *testing.T, path string, raw json.RawMessage) {
 			t.Fatalf("%s: entry %d differs:\n oc:     %s\n oracle: %s", name, i, truncate(a), truncate(b))
 		}
 	}
+	if t.Failed() {
+		t.FailNow()
+	}
 }
 
 // The unmodified corpus, against the stored oracle answers.
@@ -75,25 +79,26 @@ func TestParityCorpusStored(t *testing.T) {
 	files := oracletest.Transcripts(t)
 	n := 0
 	for _, f := range files {
-		a, ok := answers[filepath.Base(f)+"|repair"]
-		if !ok || !a.OK {
-			continue
-		}
-		n++
-		checkParity(t, f, a.Out)
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			a, ok := answers[filepath.Base(f)+"|repair"]
+			if !ok || !a.OK {
+				t.Fatalf("no stored repair answer (ok=%v %s)", a.OK, a.Error)
+			}
+			checkParity(t, f, a.Out)
+			n++
+		})
 	}
-	if n == 0 {
-		t.Skip("SKIP: no stored repair answers matched the corpus")
-	}
+	oracletest.Compared(t, "stored repair answers equal (corpus transcripts)", n, len(files))
 }
 
 // Damaged copies of the corpus: one oracle batch for parity (openclaw set)
 // and for the context checks of the default set.
 func TestOracleDamagedCorpus(t *testing.T) {
 	if testing.Short() {
-		t.Skip("oracle batch skipped in -short mode")
+		oracletest.Unavailable(t, "-short: the damaged-corpus oracle batch is not run")
 	}
 	corpus := oracletest.Transcripts(t)
+	stored := oracletest.StoredAnswers(t)
 	dir := t.TempDir()
 	damaged := makeDamaged(t, corpus, dir)
 	oracletest.Oracle(t)
@@ -111,64 +116,80 @@ func TestOracleDamagedCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	var withContext []string
 	for _, p := range paths {
 		jobs = append(jobs, oracletest.Job{ID: "repair|" + p, Mode: "repair", Args: []string{p}})
+		exp := expectedAfterPerfectRepair(t, stored, damaged[p], p)
+		if exp == "" {
+			continue
+		}
 		// The default rule set's result must open in OpenClaw with the history a perfect repair keeps.
 		_, out, _ := renderPlan(t, p, RuleSetAll)
 		ocPath := filepath.Join(ocDir, filepath.Base(p))
 		if err := os.WriteFile(ocPath, out, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		jobs = append(jobs, oracletest.Job{ID: "ctx-oc|" + p, Mode: "context", Args: []string{ocPath}})
-		exp := expectedAfterPerfectRepair(t, damaged[p], p)
-		if exp != "" {
-			jobs = append(jobs, oracletest.Job{ID: "ctx-expect|" + p, Mode: "context", Args: []string{exp}})
-		}
+		withContext = append(withContext, p)
+		jobs = append(jobs, oracletest.Job{ID: "ctx-oc|" + p, Mode: "context", Args: []string{ocPath}},
+			oracletest.Job{ID: "ctx-expect|" + p, Mode: "context", Args: []string{exp}})
 	}
 	res := oracletest.Batch(t, jobs, 10*time.Minute)
+	parity := 0
 	for _, p := range paths {
-		r := res["repair|"+p]
-		if !r.OK {
-			t.Errorf("%s: oracle repair failed: %s", p, r.Error)
-			continue
-		}
-		checkParity(t, p, r.Out)
-		ctxOC, ctxExp := res["ctx-oc|"+p], res["ctx-expect|"+p]
-		if ctxExp.ID == "" {
-			continue
-		}
-		if !ctxOC.OK || !ctxExp.OK {
-			t.Errorf("%s: oracle context failed: %s %s", p, ctxOC.Error, ctxExp.Error)
-			continue
-		}
-		var a, b struct {
-			Messages []any `json:"messages"`
-		}
-		_ = json.Unmarshal(ctxOC.Out, &a)
-		_ = json.Unmarshal(ctxExp.Out, &b)
-		if !reflect.DeepEqual(a.Messages, b.Messages) {
-			t.Errorf("%s: OpenClaw's context of oc's repair has %d messages, a perfect repair %d", filepath.Base(p), len(a.Messages), len(b.Messages))
-		}
+		t.Run("repair/"+filepath.Base(p), func(t *testing.T) {
+			r, ok := res["repair|"+p]
+			if !ok || !r.OK {
+				t.Fatalf("oracle repair failed: %s", r.Error)
+			}
+			checkParity(t, p, r.Out)
+			parity++
+		})
 	}
+	contexts := 0
+	for _, p := range withContext {
+		t.Run("context/"+filepath.Base(p), func(t *testing.T) {
+			ctxOC, ctxExp := res["ctx-oc|"+p], res["ctx-expect|"+p]
+			if !ctxOC.OK || !ctxExp.OK {
+				t.Fatalf("oracle context failed: %s %s", ctxOC.Error, ctxExp.Error)
+			}
+			var a, b struct {
+				Messages []any `json:"messages"`
+			}
+			if err := json.Unmarshal(ctxOC.Out, &a); err != nil {
+				t.Fatalf("oracle context of oc's repair: %v", err)
+			}
+			if err := json.Unmarshal(ctxExp.Out, &b); err != nil {
+				t.Fatalf("oracle context of the expectation: %v", err)
+			}
+			if !reflect.DeepEqual(a.Messages, b.Messages) {
+				t.Fatalf("OpenClaw's context of oc's repair has %d messages, a perfect repair %d", len(a.Messages), len(b.Messages))
+			}
+			contexts++
+		})
+	}
+	oracletest.Compared(t, "live repair parity on damaged corpus copies (transcripts x applicable damage kinds)", parity, len(paths))
+	oracletest.Compared(t, "live context of oc's repair vs a perfect repair (damage kinds with a known loss)", contexts, len(withContext))
 }
 
 // expectedAfterPerfectRepair writes what a perfect repair of the damaged file
-// keeps: the original transcript minus the entry the damage made
-// unrecoverable, with that entry's children re-linked to its parent. It
-// returns "" for damage kinds where the comparison does not apply.
-func expectedAfterPerfectRepair(t *testing.T, orig, damagedPath string) string {
+// keeps, built without oc's repair code: OpenClaw's own repair of the
+// undamaged original (its stored `repair` answer, which rewrites the corpus's
+// empty error turns and blank user turns line for line) minus the entry the
+// damage made unrecoverable, with that entry's children re-linked to its
+// parent. It returns "" for damage kinds where the comparison does not apply.
+func expectedAfterPerfectRepair(t *testing.T, stored map[string]oracletest.Answer, orig, damagedPath string) string {
 	t.Helper()
 	raw, err := os.ReadFile(orig)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ls := splitLines(raw)
 	kind := ""
 	for _, d := range damages {
 		if strings.HasSuffix(damagedPath, "."+d.name+".jsonl") {
 			kind = d.name
 		}
 	}
+	ls := splitLines(raw)
 	lostIdx := -1
 	switch kind {
 	case "cut-middle", "crlf", "splice":
@@ -179,24 +200,38 @@ func expectedAfterPerfectRepair(t *testing.T, orig, damagedPath string) string {
 	default:
 		return ""
 	}
-	var keep [][]byte
-	var lostID, lostParent json.RawMessage
-	if lostIdx >= 0 {
-		var v struct {
-			ID       json.RawMessage `json:"id"`
-			ParentID json.RawMessage `json:"parentId"`
-		}
-		_ = json.Unmarshal(ls[lostIdx], &v)
-		lostID, lostParent = v.ID, v.ParentID
+	ans, ok := stored[filepath.Base(orig)+"|repair"]
+	if !ok || !ans.OK {
+		t.Fatalf("%s: no stored oracle repair answer to build the expectation from", filepath.Base(orig))
 	}
+	var rep oracleRepair
+	if err := json.Unmarshal(ans.Out, &rep); err != nil {
+		t.Fatalf("%s: stored repair answer: %v", filepath.Base(orig), err)
+	}
+	if rep.Result.Repaired {
+		fixed := splitLines([]byte(rep.Output))
+		if len(fixed) != len(ls) || rep.Result.DroppedLines != 0 {
+			t.Fatalf("%s: OpenClaw's repair of the original is not line for line (%d lines, %d before)", filepath.Base(orig), len(fixed), len(ls))
+		}
+		ls = fixed
+	}
+	var lostID, lostParent any
+	if lostIdx >= 0 {
+		var v map[string]any
+		if err := json.Unmarshal(ls[lostIdx], &v); err != nil {
+			t.Fatalf("%s: line %d: %v", filepath.Base(orig), lostIdx+1, err)
+		}
+		lostID, lostParent = v["id"], v["parentId"]
+	}
+	var keep [][]byte
 	for i, l := range ls {
 		if i == lostIdx {
 			continue
 		}
 		if lostID != nil && i > lostIdx {
-			e := ParseEntry(l)
-			if bytes.Equal(e.ParentID, lostID) {
-				l = e.withParent(lostParent)
+			var v map[string]any
+			if err := json.Unmarshal(l, &v); err == nil && v["parentId"] == lostID {
+				l = replaceParent(t, l, lostParent)
 			}
 		}
 		keep = append(keep, l)
@@ -205,11 +240,25 @@ func expectedAfterPerfectRepair(t *testing.T, orig, damagedPath string) string {
 	if err := os.WriteFile(p, joinLines(keep), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// The corpus itself holds turns the entry rules rewrite: apply them too,
-	// so that only the damage makes a difference.
-	_, fixed, _ := renderPlan(t, p, RuleSetAll)
-	if err := os.WriteFile(p, fixed, 0o644); err != nil {
+	return p
+}
+
+// replaceParent sets an entry line's parentId with encoding/json (member
+// order does not matter to OpenClaw's context).
+func replaceParent(t *testing.T, line []byte, parent any) []byte {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(line, &m); err != nil {
 		t.Fatal(err)
 	}
-	return p
+	b, err := json.Marshal(parent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m["parentId"] = b
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -2,11 +2,16 @@ package replay
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"io"
 	"reflect"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	gojson "github.com/goccy/go-json"
 
@@ -131,24 +136,188 @@ func TestDecodeMessagesKeyedCases(t *testing.T) {
 func TestDecodeMessagesKeyedCorpus(t *testing.T) {
 	files := oracletest.Transcripts(t)
 	if len(files) == 0 {
-		t.Skip("SKIP: no corpus transcripts")
+		t.Fatal("no corpus transcripts")
 	}
 	for _, f := range files {
 		ctx, err := transcript.LoadContext(f, nil)
 		if err != nil {
+			t.Errorf("%s: %v", f, err)
 			continue
 		}
 		checkKeyedDecode(t, f, ctx.Messages)
 	}
 }
 
+// FuzzDecodeMessagesKeyed checks the decoder against references that share
+// none of its code: encoding/json (UseNumber) for the values, and
+// encoding/json's tokenizer for every object's member order. Inputs where
+// encoding/json differs from JSON.parse are not compared: duplicate members
+// (it keeps the last in no particular place), invalid UTF-8 and lone
+// surrogate escapes (it writes U+FFFD).
 func FuzzDecodeMessagesKeyed(f *testing.F) {
 	f.Add(`{"b":1,"a":{"y":[1,{"q":1,"p":2}],"x":{}},"c":"\u00e9"}`)
 	f.Add(`{"a":1,"a":2,"b":[true,false,null,-1.5e3]}`)
+	f.Add(`{"role":"assistant","content":[{"type":"toolCall","arguments":{"z":1,"a":{"k":2,"b":3},"1":0,"0":1}}],"n":12345678901234567890}`)
+	f.Add(` {"s" : "\ud83d\ude00\n" , "e":{}, "l":[[],{}]} `)
 	f.Fuzz(func(t *testing.T, s string) {
-		if !json.Valid([]byte(s)) {
+		if !json.Valid([]byte(s)) || !utf8.ValidString(s) || hasLoneSurrogateEscape(s) {
 			return
 		}
-		checkKeyedDecode(t, s, []json.RawMessage{json.RawMessage(s)})
+		order, dup := tokenKeyOrder(t, s)
+		if dup {
+			return
+		}
+		dec := json.NewDecoder(strings.NewReader(s))
+		dec.UseNumber()
+		var want any
+		if err := dec.Decode(&want); err != nil {
+			t.Fatalf("encoding/json: %v", err)
+		}
+		wantObj, isObject := want.(map[string]any)
+		got, keys, err := DecodeMessagesKeyed([]json.RawMessage{json.RawMessage(s)}, false)
+		if !isObject {
+			return // not a message: either answer is acceptable here
+		}
+		if err != nil {
+			t.Fatalf("DecodeMessagesKeyed(%q): %v; encoding/json decodes it", s, err)
+		}
+		if !reflect.DeepEqual(map[string]any(got[0]), wantObj) {
+			t.Fatalf("DecodeMessagesKeyed(%q) = %#v, encoding/json %#v", s, got[0], wantObj)
+		}
+		next := 0
+		if d := compareKeyOrder(map[string]any(got[0]), keys, order, &next); d != "" {
+			t.Fatalf("member order of %q: %s", s, d)
+		}
+		if next != len(order) {
+			t.Fatalf("member order of %q: %d objects visited, %d in the text", s, next, len(order))
+		}
 	})
+}
+
+// tokenKeyOrder lists the member names of every object of s, objects in
+// pre-order (an object before the objects inside it, in text order), read
+// with encoding/json's tokenizer; dup reports a repeated member name.
+func tokenKeyOrder(t *testing.T, s string) (order [][]string, dup bool) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	type frame struct {
+		object bool
+		index  int // into order, for objects
+		seen   map[string]bool
+	}
+	var stack []frame
+	expectKey := false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return order, dup
+		}
+		if err != nil {
+			t.Fatalf("tokenize %q: %v", s, err)
+		}
+		if d, ok := tok.(json.Delim); ok {
+			switch d {
+			case '{':
+				order = append(order, []string{})
+				stack = append(stack, frame{object: true, index: len(order) - 1, seen: map[string]bool{}})
+			case '[':
+				stack = append(stack, frame{})
+			default:
+				stack = stack[:len(stack)-1]
+			}
+		} else if expectKey {
+			top := &stack[len(stack)-1]
+			k := tok.(string)
+			if top.seen[k] {
+				dup = true
+			}
+			top.seen[k] = true
+			order[top.index] = append(order[top.index], k)
+			expectKey = false
+			continue
+		}
+		expectKey = len(stack) > 0 && stack[len(stack)-1].object
+	}
+}
+
+// compareKeyOrder walks v's objects in the text's pre-order (children in
+// the text's member order, from order itself) and compares each object's
+// member order in keys with JavaScript's order of the text's members.
+func compareKeyOrder(v any, keys *KeyOrder, order [][]string, next *int) string {
+	switch x := v.(type) {
+	case map[string]any:
+		if *next >= len(order) {
+			return "more objects than in the text"
+		}
+		text := order[*next]
+		*next++
+		if got, want := keys.Keys(x), jsPropertyOrder(text); !slices.Equal(got, want) {
+			return fmt.Sprintf("members %q, JavaScript's order of the text's %q", got, text)
+		}
+		for _, k := range text { // the text's order: the order tokenKeyOrder numbered the objects in
+			if d := compareKeyOrder(x[k], keys, order, next); d != "" {
+				return d
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if d := compareKeyOrder(e, keys, order, next); d != "" {
+				return d
+			}
+		}
+	}
+	return ""
+}
+
+// jsPropertyOrder is the order JavaScript gives an object's own properties
+// created in text order: array indices ("0" … "4294967294", canonical)
+// ascending first, then the other names in creation order.
+func jsPropertyOrder(names []string) []string {
+	var idx, rest []string
+	for _, n := range names {
+		if v, err := strconv.ParseUint(n, 10, 64); err == nil && v < 1<<32-1 && strconv.FormatUint(v, 10) == n {
+			idx = append(idx, n)
+		} else {
+			rest = append(rest, n)
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b string) int {
+		x, _ := strconv.ParseUint(a, 10, 64)
+		y, _ := strconv.ParseUint(b, 10, 64)
+		return cmp.Compare(x, y)
+	})
+	return append(idx, rest...)
+}
+
+// hasLoneSurrogateEscape reports a \uD800-\uDFFF escape not part of a pair.
+func hasLoneSurrogateEscape(s string) bool {
+	for i := 0; i+6 <= len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		if s[i+1] != 'u' {
+			i++
+			continue
+		}
+		r, err := strconv.ParseUint(s[i+2:i+6], 16, 32)
+		if err != nil {
+			continue
+		}
+		switch {
+		case r >= 0xD800 && r <= 0xDBFF:
+			if i+12 > len(s) || s[i+6] != '\\' || s[i+7] != 'u' {
+				return true
+			}
+			lo, err := strconv.ParseUint(s[i+8:i+12], 16, 32)
+			if err != nil || lo < 0xDC00 || lo > 0xDFFF {
+				return true
+			}
+			i += 11
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return true
+		default:
+			i += 5
+		}
+	}
+	return false
 }

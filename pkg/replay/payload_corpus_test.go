@@ -32,43 +32,36 @@ func limitedMessages(t testing.TB, out json.RawMessage) ([]Message, *KeyOrder) {
 
 // TestPayloadMatchesStoredOracleAnswers is the main differential test: for
 // every corpus transcript and triple, the oracle's sanitized `limited` list
-// goes through BuildPayload and must give the oracle's `payload` body. It
-// counts byte-identical bodies (same text as JSON.stringify) and requires
-// every body to be equal as JSON after normalising only request options
-// outside the conversation (max_tokens, stream, store) and cache markers.
+// goes through BuildPayload and must give the oracle's `payload` body byte
+// for byte (wireDifference). Every (transcript, triple) pair must have both
+// stored answers and be compared: corpus transcripts x triples.
 func TestPayloadMatchesStoredOracleAnswers(t *testing.T) {
 	answers := oracletest.StoredAnswers(t)
 	files := oracletest.Transcripts(t)
-	type tally struct{ files, bytesEqual, jsonEqual, normEqual int }
-	counts := map[[3]string]*tally{}
-	for _, tr := range oracleTriples {
-		counts[tr] = &tally{}
-	}
+	compared := 0
+	perTriple := map[[3]string]int{}
 	for _, file := range files {
 		base := filepath.Base(file)
 		for _, tr := range oracleTriples {
-			key := strings.Join([]string{base, "sanitize", tr[0], tr[1], tr[2]}, "|")
-			san, ok := answers[key]
+			name := fmt.Sprintf("%s/%s", strings.Join(tr[:], "/"), base)
+			san, ok := answers[strings.Join([]string{base, "sanitize", tr[0], tr[1], tr[2]}, "|")]
 			if !ok || !san.OK {
+				t.Errorf("%s: no stored sanitize answer (ok=%v %s): regenerate ../shared/corpus/oracle-answers.jsonl", name, san.OK, san.Error)
 				continue
 			}
 			want, ok := answers[strings.Join([]string{base, "payload", tr[0], tr[1], tr[2]}, "|")]
 			if !ok {
-				t.Errorf("%s: no stored payload answer", key)
+				t.Errorf("%s: no stored payload answer", name)
 				continue
 			}
-			c := counts[tr]
-			c.files++
-			name := fmt.Sprintf("%s/%s", strings.Join(tr[:], "/"), base)
 			msgs, keys := limitedMessages(t, san.Out)
 			p, err := BuildPayload(PayloadInput{Provider: tr[0], API: tr[1], Model: tr[2], Messages: msgs, KeyOrder: keys})
 			if !want.OK {
 				if err == nil {
 					t.Errorf("%s: oracle failed (%s) but BuildPayload succeeded", name, want.Error)
 				} else {
-					c.bytesEqual++
-					c.jsonEqual++
-					c.normEqual++
+					compared++
+					perTriple[tr]++
 				}
 				continue
 			}
@@ -81,27 +74,18 @@ func TestPayloadMatchesStoredOracleAnswers(t *testing.T) {
 				t.Errorf("%s: encode: %v", name, err)
 				continue
 			}
-			if bytes.Equal(got, want.Out) {
-				c.bytesEqual++
+			if d := wireDifference(t, got, want.Out); d != "" {
+				t.Errorf("%s: payload differs from the oracle's\n%s", name, d)
+				continue
 			}
-			g, w := decodeJSON(t, got), decodeJSON(t, want.Out)
-			if reflect.DeepEqual(g, w) {
-				c.jsonEqual++
-			}
-			normalizePayload(g)
-			normalizePayload(w)
-			if reflect.DeepEqual(g, w) {
-				c.normEqual++
-			} else {
-				t.Errorf("%s: payload differs from the oracle's\n%s", name, firstDifference(g, w, "$"))
-			}
+			compared++
+			perTriple[tr]++
 		}
 	}
 	for _, tr := range oracleTriples {
-		c := counts[tr]
-		t.Logf("%-70s files %2d  byte-identical %2d  JSON-equal %2d  normalised-equal %2d",
-			strings.Join(tr[:], "/"), c.files, c.bytesEqual, c.jsonEqual, c.normEqual)
+		t.Logf("%-70s equal %2d of %d", strings.Join(tr[:], "/"), perTriple[tr], len(files))
 	}
+	oracletest.Compared(t, "stored payload answers equal byte for byte (corpus transcripts x triples)", compared, len(files)*len(oracleTriples))
 }
 
 func decodeJSON(t testing.TB, b []byte) any {
@@ -111,38 +95,6 @@ func decodeJSON(t testing.TB, b []byte) any {
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		t.Fatalf("decode: %v", err)
-	}
-	return v
-}
-
-// normalizePayload removes what the acceptance criteria let a comparison
-// ignore: request options outside the conversation (max_tokens, stream,
-// store) and cache markers (cache_control members, Bedrock cachePoint blocks).
-func normalizePayload(v any) {
-	if m, ok := v.(map[string]any); ok {
-		delete(m, "max_tokens")
-		delete(m, "stream")
-		delete(m, "store")
-	}
-	stripCacheMarkers(v)
-}
-
-func stripCacheMarkers(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		delete(x, "cache_control")
-		for k, e := range x {
-			x[k] = stripCacheMarkers(e)
-		}
-	case []any:
-		out := x[:0]
-		for _, e := range x {
-			if m, ok := e.(map[string]any); ok && len(m) == 1 && m["cachePoint"] != nil {
-				continue
-			}
-			out = append(out, stripCacheMarkers(e))
-		}
-		return out
 	}
 	return v
 }

@@ -10,7 +10,6 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -291,9 +290,7 @@ func TestPayloadMatchesLiveOracleOnCraftedTranscripts(t *testing.T) {
 	// About 120 oracle jobs, two seconds each: opt in, so that `go test
 	// ./pkg/replay` stays fast for everyone (the stored-answer comparison
 	// always runs).
-	if testing.Short() || os.Getenv("OC_LIVE_ORACLE") == "" {
-		t.Skip("SKIP: live oracle comparison of crafted transcripts takes ~7 minutes: set OC_LIVE_ORACLE=1 to run it")
-	}
+	oracletest.RequireLive(t, "crafted transcripts against the live oracle (~7 minutes)")
 	oracletest.Oracle(t)
 	dir := t.TempDir()
 	cases := craftedCases(t)
@@ -337,15 +334,21 @@ func TestPayloadMatchesLiveOracleOnCraftedTranscripts(t *testing.T) {
 			t.Errorf("an oracle body contains %s", gone)
 		}
 	}
+	// Every (case, triple) is compared: equal bodies, or both failing.
+	compared, want := 0, 0
 	for _, cs := range cases {
+		want += len(cs.triples)
 		for _, tr := range cs.triples {
 			id := cs.name + "|" + strings.Join(tr[:], "|")
 			t.Run(id, func(t *testing.T) {
 				san, ok := results["sanitize|"+id]
 				if !ok || !san.OK {
-					t.Skipf("oracle sanitize failed: %s", san.Error)
+					t.Fatalf("the oracle's sanitize failed on a crafted transcript (a crafted case must be valid input): %s", san.Error)
 				}
-				want := results["payload|"+id]
+				want, ok := results["payload|"+id]
+				if !ok {
+					t.Fatal("no oracle payload answer")
+				}
 				msgs, keys := limitedMessages(t, san.Out)
 				p, err := BuildPayload(PayloadInput{Provider: tr[0], API: tr[1], Model: tr[2], Messages: msgs, KeyOrder: keys})
 				if !want.OK {
@@ -353,6 +356,7 @@ func TestPayloadMatchesLiveOracleOnCraftedTranscripts(t *testing.T) {
 						t.Fatalf("oracle failed (%s) but BuildPayload succeeded", want.Error)
 					}
 					t.Logf("both fail: oracle %q, oc %v", want.Error, err)
+					compared++
 					return
 				}
 				if err != nil {
@@ -362,20 +366,20 @@ func TestPayloadMatchesLiveOracleOnCraftedTranscripts(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				g, w := decodeJSON(t, got), decodeJSON(t, want.Out)
-				normalizeImages(t, g)
-				normalizeImages(t, w)
-				if !reflect.DeepEqual(g, w) {
-					t.Errorf("payload differs from the oracle's\n%s", firstDifference(g, w, "$"))
+				if d := wireDifference(t, got, want.Out); d != "" {
+					t.Fatalf("payload differs from the oracle's\n%s", d)
 				}
+				compared++
 			})
 		}
 	}
+	oracletest.Compared(t, "crafted transcripts x their triples, live payload equal byte for byte", compared, want)
 }
 
 // normalizeImages replaces image bytes (base64 strings, data: URLs and
-// Bedrock byte objects) by their decoded type and size, the only image
-// property the comparison keeps (OpenClaw may re-encode images).
+// Bedrock byte objects) by their decoded type and size. Only the digests of
+// the pipeline's `limited` lists (limitedDigest) use it; wire bodies are
+// compared byte for byte (wireDifference).
 func normalizeImages(t testing.TB, v any) any {
 	switch x := v.(type) {
 	case map[string]any:

@@ -80,15 +80,25 @@ func TestRuleTranscriptsMatchOracle(t *testing.T) {
 		regenerateRuleAnswers(t)
 	}
 	answers := loadRuleAnswers(t)
-	keys := make([]string, 0, len(answers))
-	for k := range answers {
-		keys = append(keys, k)
+	// The jobs regenerateRuleAnswers asks: every rule transcript with
+	// ruleTriples and its ruleExtraTriples. Each must have a stored answer.
+	files, err := filepath.Glob(filepath.Join(ruleDir, "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no rule transcripts in %s (%v)", ruleDir, err)
 	}
-	sort.Strings(keys)
+	sort.Strings(files)
+	var keys []string
+	for _, f := range files {
+		name := filepath.Base(f)
+		for _, tr := range append(append([][3]string{}, ruleTriples...), ruleExtraTriples[name]...) {
+			keys = append(keys, strings.Join([]string{name, "sanitize", tr[0], tr[1], tr[2]}, "|"))
+		}
+	}
 	total, matched := 0, 0
 	for _, key := range keys {
-		id := answers[key].ID
-		if len(id) != 5 || id[1] != "sanitize" {
+		id := strings.Split(key, "|")
+		if _, ok := answers[key]; !ok {
+			t.Errorf("%s: no stored answer: regenerate with -update-rule-answers", key)
 			continue
 		}
 		ctx, ok := answers[id[0]+"|context"]
@@ -130,9 +140,7 @@ func TestRuleTranscriptsMatchOracle(t *testing.T) {
 		matched++
 	}
 	t.Logf("rule transcripts: %d of %d (file, triple) pairs equal the oracle in all three stages", matched, total)
-	if total < 20 {
-		t.Errorf("only %d stored sanitize answers for the rule transcripts", total)
-	}
+	oracletest.Compared(t, "stored sanitize answers of the rule transcripts equal in all three stages (rule transcripts x their triples)", matched, len(keys))
 }
 
 // ruleTriples are asked for every rule transcript; some transcripts add
@@ -145,7 +153,25 @@ var ruleTriples = [][3]string{
 	{"ollama", "openai-completions", "gemma4:27b"},
 }
 
+// allRouteTriples: the ten corpus triples' other routes plus the extra
+// routes of the rule files, asked for the transcripts every route must take.
+var allRouteTriples = [][3]string{
+	{"openai", "openai-completions", "gpt-4o-mini"},
+	{"openai-codex", "openai-codex-responses", "gpt-5.5"},
+	{"amazon-bedrock", "bedrock-converse-stream", "anthropic.claude-sonnet-4-5"},
+	{"openrouter", "openai-completions", "google/gemini-2.5-pro"},
+	{"minimax", "anthropic-messages", "MiniMax-M2"},
+	{"anthropic", "anthropic-messages", "claude-3-7-sonnet-20250219"},
+	{"vllm", "openai-completions", "gemma4:27b"},
+	{"github-copilot", "openai-completions", "claude-opus-4.6"},
+	{"moonshot", "openai-completions", "kimi-k2.6"},
+	{"lmstudio", "openai-completions", "qwen3-32b"},
+}
+
 var ruleExtraTriples = map[string][][3]string{
+	"assistant-first.jsonl":       allRouteTriples,
+	"assistant-text.jsonl":        allRouteTriples,
+	"blank-user.jsonl":            allRouteTriples[:3],
 	"old-claude-thinking.jsonl":   {{"anthropic", "anthropic-messages", "claude-3-7-sonnet-20250219"}, {"github-copilot", "openai-completions", "claude-opus-4.6"}},
 	"reasoning-history.jsonl":     {{"vllm", "openai-completions", "gemma4:27b"}, {"lmstudio", "openai-completions", "qwen3-32b"}},
 	"thought-signatures.jsonl":    {{"openrouter", "openai-completions", "google/gemini-2.5-pro"}, {"openai", "openai-completions", "gpt-4o-mini"}},
@@ -203,12 +229,18 @@ func TestRuleTranscriptsLiveOracle(t *testing.T) {
 		t.Fatalf("oracle: %s %s", res["ctx"].Error, res["san"].Error)
 	}
 	var want sanitizeAnswer
-	_ = json.Unmarshal(res["san"].Out, &want)
+	if err := json.Unmarshal(res["san"].Out, &want); err != nil {
+		t.Fatalf("oracle sanitize answer: %v", err)
+	}
 	got, err := Sanitize(contextMessages(t, res["ctx"].Out), Options{Provider: tr[0], API: tr[1], Model: tr[2], Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
 	}
+	compared := 0
 	if d := compareStage(t, got.Limited, plainRaw(t, want.Limited)); d != "" {
 		t.Errorf("pairing.jsonl %v limited: %s", tr, d)
+	} else {
+		compared++
 	}
+	oracletest.Compared(t, "live sanitize of pairing.jsonl (one sample)", compared, 1)
 }
