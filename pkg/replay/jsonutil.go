@@ -22,7 +22,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
 )
 
 // Member is one member of an Object.
@@ -467,6 +468,9 @@ func AppendJS(dst []byte, v any, k *KeyOrder) ([]byte, error) {
 		}
 		return append(dst, '}'), nil
 	case map[string]any:
+		if v, ok := NonObjectValue(x); ok {
+			return AppendJS(dst, v, k)
+		}
 		dst = append(dst, '{')
 		var err error
 		for i, key := range k.Keys(x) {
@@ -521,127 +525,21 @@ func jsStringify(v any, present bool, k *KeyOrder) (string, bool, error) {
 	return string(b), true, nil
 }
 
-const hexDigits = "0123456789abcdef"
+// appendJSString writes s as JSON.stringify does (lone surrogates, which
+// strings hold in WTF-8, as \udxxx).
+func appendJSString(dst []byte, s string) []byte { return jsjson.AppendString(dst, s) }
 
-// appendJSString writes s as JSON.stringify does. Invalid UTF-8 (which a
-// JavaScript string cannot hold) is written as U+FFFD.
-func appendJSString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"':
-				dst = append(dst, '\\', '"')
-			case '\\':
-				dst = append(dst, '\\', '\\')
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, "\uFFFD"...)
-			i++
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
-// jsNumber formats f as JavaScript's Number.prototype.toString does.
-func jsNumberText(f float64) string {
-	switch {
-	case math.IsNaN(f) || math.IsInf(f, 0):
-		return "null"
-	case f == 0:
-		return "0"
-	}
-	neg := f < 0
-	if neg {
-		f = -f
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64) // d.dddde±XX
-	mant, expStr, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	exp, _ := strconv.Atoi(expStr)
-	n := exp + 1
-	k := len(digits)
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	switch {
-	case k <= n && n <= 21:
-		b.WriteString(digits)
-		b.WriteString(strings.Repeat("0", n-k))
-	case 0 < n && n <= 21:
-		b.WriteString(digits[:n])
-		b.WriteByte('.')
-		b.WriteString(digits[n:])
-	case -6 < n && n <= 0:
-		b.WriteString("0.")
-		b.WriteString(strings.Repeat("0", -n))
-		b.WriteString(digits)
-	default:
-		b.WriteByte(digits[0])
-		if k > 1 {
-			b.WriteByte('.')
-			b.WriteString(digits[1:])
-		}
-		b.WriteByte('e')
-		if n-1 >= 0 {
-			b.WriteByte('+')
-		}
-		b.WriteString(strconv.Itoa(n - 1))
-	}
-	return b.String()
-}
+// jsNumberText formats f as JavaScript's Number.prototype.toString does.
+func jsNumberText(f float64) string { return jsjson.FormatNumber(f) }
 
 // isTrimSpace reports whether r is removed by String.prototype.trim.
-func isTrimSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200A
-}
+func isTrimSpace(r rune) bool { return jsjson.IsSpace(r) }
 
 // jsTrim is String.prototype.trim.
-func jsTrim(s string) string { return strings.TrimFunc(s, isTrimSpace) }
+func jsTrim(s string) string { return jsjson.Trim(s) }
 
 // jsBlank reports whether s.trim() is empty, without allocating.
-func jsBlank(s string) bool {
-	for _, r := range s {
-		if !isTrimSpace(r) {
-			return false
-		}
-	}
-	return true
-}
+func jsBlank(s string) bool { return jsjson.Blank(s) }
 
 // jsTruthy is JavaScript truthiness for a decoded JSON value.
 func jsTruthy(v any) bool {
