@@ -129,6 +129,9 @@ func runReplay(g *Globals, opts *replayOptions, session string) error {
 	if err != nil {
 		return err
 	}
+	if err := replay.ContextError(in.ctx); err != nil {
+		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
+	}
 	if contextOnly {
 		return printValue(g, rawArray(in.ctx.Messages))
 	}
@@ -148,7 +151,7 @@ func runReplay(g *Globals, opts *replayOptions, session string) error {
 	if opts.Stage == stageContext && !opts.Explain && !opts.Diff {
 		return printValue(g, rawArray(in.ctx.Messages))
 	}
-	res, err := replay.Sanitize(in.messages, sanitizeOptions(route, opts, imageMax))
+	res, err := replay.Sanitize(in.messages, sanitizeOptions(route, opts, imageMax, in.keys))
 	if err != nil {
 		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
 	}
@@ -159,7 +162,11 @@ func runReplay(g *Globals, opts *replayOptions, session string) error {
 	case opts.Diff:
 		return printDiff(g, in.messages, res.Limited)
 	case opts.Stage == stageSanitized:
-		return printValue(g, res.Limited)
+		doc, err := replay.AppendMessages(nil, res.Limited, res.KeyOrder)
+		if err != nil {
+			return cli.Incomplete(err)
+		}
+		return printJSONBytes(g, doc)
 	}
 	p, err := payloadOf(in, route, opts, res)
 	if err != nil {
@@ -172,14 +179,14 @@ func runReplay(g *Globals, opts *replayOptions, session string) error {
 	return printJSONBytes(g, body)
 }
 
-func sanitizeOptions(route replay.ResolvedRoute, opts *replayOptions, imageMax int) replay.Options {
+func sanitizeOptions(route replay.ResolvedRoute, opts *replayOptions, imageMax int, keys *replay.KeyOrder) replay.Options {
 	return replay.Options{Provider: route.Provider, API: route.API, Model: route.Model,
-		AllowedToolNames: opts.AllowedTools, ImageMaxDimensionPx: imageMax}
+		AllowedToolNames: opts.AllowedTools, ImageMaxDimensionPx: imageMax, KeyOrder: keys}
 }
 
 func payloadOf(in *replayInput, route replay.ResolvedRoute, opts *replayOptions, res *replay.Result) (*replay.Payload, error) {
 	return replay.BuildPayload(replay.PayloadInput{Provider: route.Provider, API: route.API, Model: route.Model,
-		Messages: res.Limited, SystemPrompt: opts.System, KeyOrder: in.keys})
+		Messages: res.Limited, SystemPrompt: opts.System, KeyOrder: res.KeyOrder})
 }
 
 func rawArray(raws []json.RawMessage) json.RawMessage {
@@ -458,7 +465,7 @@ func replayAll(g *Globals, opts *replayOptions, in *replayInput, imageMax int) e
 	progress := cli.NewProgress(g.IO, "replaying", len(replay.ComparedProviders()))
 	rows, err := replay.CompareProviders(replay.CompareInput{
 		Messages: in.messages, Keys: in.keys, SystemPrompt: opts.System,
-		Options:  sanitizeOptions(replay.ResolvedRoute{}, opts, imageMax),
+		Options:  sanitizeOptions(replay.ResolvedRoute{}, opts, imageMax, in.keys),
 		Progress: func() { progress.Add(1) },
 	})
 	progress.Done()

@@ -83,8 +83,27 @@ type KeyOrder struct {
 	parent *KeyOrder // consulted for maps not recorded here
 }
 
-// child returns an empty KeyOrder that falls back to k.
+// child returns an empty KeyOrder that falls back to k (k may be nil).
 func (k *KeyOrder) child() *KeyOrder { return &KeyOrder{byMap: map[uintptr][]string{}, parent: k} }
+
+// AppendMessages appends JSON.stringify(msgs) with the key order of k.
+func AppendMessages(dst []byte, msgs []Message, k *KeyOrder) ([]byte, error) {
+	dst = append(dst, '[')
+	var err error
+	for i, m := range msgs {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if m == nil {
+			dst = append(dst, "null"...)
+			continue
+		}
+		if dst, err = AppendJS(dst, m, k); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, ']'), nil
+}
 
 func (k *KeyOrder) lookup(m map[string]any) []string {
 	id := mapID(m)
@@ -152,6 +171,9 @@ func (k *KeyOrder) Keys(m map[string]any) []string {
 	var recorded []string
 	if len(m) > 1 {
 		recorded = k.lookup(m)
+		if recorded == nil {
+			recorded = literalOrder(m)
+		}
 	}
 	seen := 0
 	for _, key := range recorded {
@@ -192,6 +214,35 @@ func (k *KeyOrder) Keys(m map[string]any) []string {
 		}
 	}
 	return out
+}
+
+// literalOrder is the member order of the objects OpenClaw's pipeline
+// writes as object literals (a text block, a usage snapshot and its cost, a
+// synthetic tool result), for the maps the Go pipeline builds for them; nil
+// for other shapes.
+func literalOrder(m map[string]any) []string {
+	for _, o := range [...][]string{
+		{"type", "text"},
+		{"input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost"},
+		{"input", "output", "cacheRead", "cacheWrite", "totalTokens"},
+		{"input", "output", "cacheRead", "cacheWrite", "total"},
+		{"role", "toolCallId", "toolName", "content", "isError", "timestamp"},
+	} {
+		if len(o) != len(m) {
+			continue
+		}
+		all := true
+		for _, k := range o {
+			if _, ok := m[k]; !ok {
+				all = false
+				break
+			}
+		}
+		if all {
+			return o
+		}
+	}
+	return nil
 }
 
 // isArrayIndex: a canonical decimal integer below 2^32-1 (JavaScript array index).

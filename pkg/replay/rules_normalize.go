@@ -293,7 +293,7 @@ func normalizeAssistantReplayContent(in []Message, log *changeLog) []Message {
 				continue
 			}
 			log.add(i, KindContentChanged, "string content wrapped as a text block")
-			out = append(out, with(m, "content", []any{map[string]any{"type": "text", "text": stripped}}))
+			out = append(out, log.with(m, "content", []any{map[string]any{"type": "text", "text": stripped}}))
 			continue
 		case []any:
 			if next, changed := normalizeAssistantBlocks(m, content); changed {
@@ -309,7 +309,7 @@ func normalizeAssistantReplayContent(in []Message, log *changeLog) []Message {
 			if len(content) == 0 && (strOr(m, "stopReason") == "error" || isZeroUsageEmptyStop(m)) {
 				touched = true
 				log.add(i, KindContentChanged, "empty %s turn given the text %q", strOr(m, "stopReason"), streamErrorFallbackText)
-				out = append(out, with(m, "content", []any{map[string]any{"type": "text", "text": streamErrorFallbackText}}))
+				out = append(out, log.with(m, "content", []any{map[string]any{"type": "text", "text": streamErrorFallbackText}}))
 				continue
 			}
 		}

@@ -196,7 +196,7 @@ func stripToolResultDetails(in []Message, log *changeLog) []Message {
 		if out == nil {
 			out = append([]Message(nil), in...)
 		}
-		next := clone(m)
+		next := log.clone(m)
 		delete(next, "details")
 		out[i] = next
 		log.add(i, KindMetadataChanged, "tool result details removed")

@@ -267,7 +267,7 @@ func stripDanglingAnthropicToolUses(in []Message, log *changeLog) []Message {
 				continue
 			}
 			log.add(i, KindContentChanged, "thinking turn with unanswered tool calls replaced by %q", "[tool calls omitted]")
-			out = append(out, with(m, "content", omittedToolCallsContent(m)))
+			out = append(out, log.with(m, "content", omittedToolCallsContent(m)))
 			continue
 		}
 		kept := make([]any, 0, len(content))
@@ -292,10 +292,10 @@ func stripDanglingAnthropicToolUses(in []Message, log *changeLog) []Message {
 			continue
 		}
 		if len(kept) == 0 {
-			out = append(out, with(m, "content", omittedToolCallsContent(m)))
+			out = append(out, log.with(m, "content", omittedToolCallsContent(m)))
 			continue
 		}
-		out = append(out, with(m, "content", kept))
+		out = append(out, log.with(m, "content", kept))
 	}
 	return out
 }
