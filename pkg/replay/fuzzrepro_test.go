@@ -238,3 +238,25 @@ func imageConfig(s string) (image.Config, string, bool) {
 	c, f, err := image.DecodeConfig(bytes.NewReader(raw))
 	return c, f, err == nil
 }
+
+// TestExplainSaysEmptyToolCallIDIsRejected: R7. OpenClaw's own request for a
+// tool call id "|fc_only" on an OpenAI-compatible route has an empty
+// tool_call id (TestFuzzReproducersMatchOracle checks oc sends exactly
+// that); --explain must say the provider will reject it.
+func TestExplainSaysEmptyToolCallIDIsRejected(t *testing.T) {
+	msgs, _, err := DecodeMessagesKeyed([]json.RawMessage{
+		json.RawMessage(`{"role":"assistant","content":[{"type":"toolCall","id":"|fc_only","name":"message","arguments":{}}]}`),
+		json.RawMessage(`{"role":"toolResult","toolCallId":"|fc_only","toolName":"message","content":[{"type":"text","text":"x"}]}`),
+	}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Sanitize(msgs, Options{Provider: "openrouter", API: "openai-completions", Model: "google/gemini-2.5-pro"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	problems := CheckAcceptance("openai-completions", res.Limited, res.Policy)
+	if len(problems) == 0 || !strings.Contains(strings.Join(problems, "\n"), "empty tool_call id") {
+		t.Errorf("problems = %q, want the empty tool_call id named", problems)
+	}
+}

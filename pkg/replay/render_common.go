@@ -193,7 +193,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 		switch role {
 		case "toolResult":
 			if id, ok := msg["toolCallId"].(string); ok {
-				if n, ok := idMap[id]; ok && n != id {
+				if n, ok := idMap[id]; ok && n != "" && n != id { // JavaScript: `normalizedId && ...` (an empty id is falsy)
 					msg = maps.Clone(msg)
 					msg["toolCallId"] = n
 				}
