@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -169,6 +170,15 @@ func runReplay(g *Globals, opts *replayOptions, session string) error {
 		return printJSONBytes(g, doc)
 	}
 	p, err := payloadOf(in, route, opts, res)
+	if errors.Is(err, replay.ErrNoWireBody) {
+		// Said plainly, then the last stage there is: what the model is handed.
+		fmt.Fprintf(g.IO.ErrOut, "oc: %s: no wire body: %v\noc: showing the sanitized stage instead\n", in.path, err)
+		doc, err := replay.AppendMessages(nil, res.Limited, res.KeyOrder)
+		if err != nil {
+			return cli.Incomplete(err)
+		}
+		return printJSONBytes(g, doc)
+	}
 	if err != nil {
 		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
 	}
