@@ -15,7 +15,7 @@ import (
 func TestReplayWhereOpenClawFails(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "replay", "fuzz-repro", "extra")
 	for file, want := range map[string]string{
-		"cycle-parent-ids.jsonl":               "never returns on it (the session hangs)",
+		"cycle-parent-ids.jsonl":              "never returns on it (the session hangs)",
 		"message-entry-without-message.jsonl": "sanitizer throws a TypeError",
 	} {
 		for _, stage := range []string{"payload", "sanitized"} {
