@@ -2,15 +2,12 @@ package replay
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/base64"
 	"encoding/json"
-	"fmt"
-	"image"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/internal/oracletest"
@@ -150,93 +147,13 @@ func firstLine(s string) string {
 	return l
 }
 
-// jsDifference parses both texts as JSON.parse does and returns the first
-// difference ("" when equal).
+// jsDifference is oracletest.Difference (synthetic times are syntheticTime).
 func jsDifference(t *testing.T, got, want []byte) string {
 	t.Helper()
-	g, err := jsjson.Parse(got)
-	if err != nil {
-		return fmt.Sprintf("oc wrote invalid JSON: %v", err)
+	if syntheticTime != oracletest.SyntheticTime {
+		t.Fatal("syntheticTime and oracletest.SyntheticTime differ")
 	}
-	w, err := jsjson.Parse(want)
-	if err != nil {
-		t.Fatalf("stored answer: %v", err)
-	}
-	return jsDiff(g, w, "$", "")
-}
-
-func jsDiff(g, w any, path, key string) string {
-	switch x := w.(type) {
-	case *jsjson.Object:
-		y, ok := g.(*jsjson.Object)
-		if !ok {
-			return fmt.Sprintf("%s: %T vs object", path, g)
-		}
-		gk, wk := y.Keys(), x.Keys()
-		if strings.Join(gk, "\x00") != strings.Join(wk, "\x00") {
-			return fmt.Sprintf("%s: keys %q vs %q", path, gk, wk)
-		}
-		for _, k := range wk {
-			gv, _ := y.Get(k)
-			wv, _ := x.Get(k)
-			if d := jsDiff(gv, wv, path+"."+k, k); d != "" {
-				return d
-			}
-		}
-		return ""
-	case []any:
-		y, ok := g.([]any)
-		if !ok || len(x) != len(y) {
-			return fmt.Sprintf("%s: %s vs %d items", path, describeJS(g), len(x))
-		}
-		for i := range x {
-			if d := jsDiff(y[i], x[i], fmt.Sprintf("%s[%d]", path, i), ""); d != "" {
-				return d
-			}
-		}
-		return ""
-	case float64:
-		if y, ok := g.(float64); ok && key == "timestamp" && y == syntheticTime {
-			return "" // Date.now() of a synthetic message
-		}
-	case string:
-		if y, ok := g.(string); ok && y != x && (key == "data" || key == "url") && sameImage(y, x) {
-			return ""
-		}
-	}
-	gb, _ := jsjson.Marshal(g)
-	wb, _ := jsjson.Marshal(w)
-	if !bytes.Equal(gb, wb) {
-		return fmt.Sprintf("%s: %.200s vs %.200s", path, gb, wb)
-	}
-	return ""
-}
-
-func describeJS(v any) string {
-	if a, ok := v.([]any); ok {
-		return fmt.Sprintf("%d items", len(a))
-	}
-	return fmt.Sprintf("%T", v)
-}
-
-// sameImage: two base64 payloads (or data: URLs) of images of the same
-// decoded type and size (re-encoded bytes may differ).
-func sameImage(a, b string) bool {
-	ca, fa, ok1 := imageConfig(a)
-	cb, fb, ok2 := imageConfig(b)
-	return ok1 && ok2 && fa == fb && ca.Width == cb.Width && ca.Height == cb.Height
-}
-
-func imageConfig(s string) (image.Config, string, bool) {
-	if strings.HasPrefix(s, "data:") {
-		_, s, _ = strings.Cut(s, ",")
-	}
-	raw, err := base64.StdEncoding.DecodeString(s)
-	if err != nil {
-		return image.Config{}, "", false
-	}
-	c, f, err := image.DecodeConfig(bytes.NewReader(raw))
-	return c, f, err == nil
+	return oracletest.Difference(got, want)
 }
 
 // TestExplainSaysEmptyToolCallIDIsRejected: R7. OpenClaw's own request for a
@@ -259,4 +176,83 @@ func TestExplainSaysEmptyToolCallIDIsRejected(t *testing.T) {
 	if len(problems) == 0 || !strings.Contains(strings.Join(problems, "\n"), "empty tool_call id") {
 		t.Errorf("problems = %q, want the empty tool_call id named", problems)
 	}
+}
+
+// TestFuzzReproducersLive asks the oracle again (OC_LIVE_ORACLE=1): every
+// stored answer must still be OpenClaw's (same JSON as JSON.parse reads it,
+// up to Date.now() and re-encoded image bytes), so that the stored answers
+// cannot drift from the oracle they claim to be.
+func TestFuzzReproducersLive(t *testing.T) {
+	if os.Getenv("OC_LIVE_ORACLE") == "" {
+		t.Skip("SKIP: set OC_LIVE_ORACLE=1 to ask the OpenClaw 2026.5.6 oracle")
+	}
+	stored := loadReproAnswers(t)
+	var jobs []oracletest.Job
+	byID := map[string]reproAnswer{}
+	for _, a := range stored {
+		if len(a.ID) != 5 {
+			continue
+		}
+		id := strings.Join(a.ID, "|")
+		byID[id] = a
+		jobs = append(jobs, oracletest.Job{ID: id, Mode: a.ID[1], Args: append([]string{reproPath(t, a.ID[0])}, a.ID[2:]...)})
+	}
+	if len(jobs) < 30 {
+		t.Fatalf("only %d stored answers to check", len(jobs))
+	}
+	live := oracletest.Batch(t, jobs, 30*time.Minute)
+	checked := 0
+	for id, want := range byID {
+		got, ok := live[id]
+		if !ok {
+			t.Errorf("%s: no live answer", id)
+			continue
+		}
+		checked++
+		if got.OK != want.OK {
+			t.Errorf("%s: live ok=%v (%s), stored ok=%v", id, got.OK, got.Error, want.OK)
+			continue
+		}
+		if got.OK {
+			if d := jsDiffNow(t, got.Out, want.Out); d != "" {
+				t.Errorf("%s: live answer differs from the stored one: %s", id, d)
+			}
+		}
+	}
+	t.Logf("%d live oracle answers checked against the stored ones", checked)
+}
+
+// jsDiffNow compares two oracle answers: equal up to Date.now() timestamps
+// (both above 1.7e12) and re-encoded images.
+func jsDiffNow(t *testing.T, a, b []byte) string {
+	t.Helper()
+	x, err := jsjson.Parse(a)
+	if err != nil {
+		return err.Error()
+	}
+	y, err := jsjson.Parse(b)
+	if err != nil {
+		return err.Error()
+	}
+	gx, _ := jsjson.Marshal(maskDateNow(x))
+	gy, _ := jsjson.Marshal(maskDateNow(y))
+	return oracletest.Difference(gx, gy)
+}
+
+func maskDateNow(v any) any {
+	switch x := v.(type) {
+	case *jsjson.Object:
+		for i := range x.Members {
+			if f, ok := x.Members[i].Value.(float64); ok && x.Members[i].Key == "timestamp" && f > 1.7e12 {
+				x.Members[i].Value = float64(oracletest.SyntheticTime)
+				continue
+			}
+			x.Members[i].Value = maskDateNow(x.Members[i].Value)
+		}
+	case []any:
+		for i := range x {
+			x[i] = maskDateNow(x[i])
+		}
+	}
+	return v
 }
