@@ -352,7 +352,7 @@ func (d *valueDecoder) object() (any, error) {
 		m[mb.key] = mb.val
 	}
 	if d.keys != nil && len(members) > 1 {
-		d.keys.byMap[mapID(m)] = d.order(members)
+		d.keys.record(m, d.order(members))
 	}
 	clear(members)
 	d.stack = d.stack[:base]

@@ -45,7 +45,7 @@ func fromJS(v any, keys *KeyOrder) any {
 			order = append(order, mb.Key)
 		}
 		if len(order) > 1 {
-			keys.byMap[mapID(m)] = order
+			keys.record(m, order)
 		}
 		return m
 	case []any:

@@ -79,12 +79,12 @@ func (o *Object) MarshalJSON() ([]byte, error) { return AppendJS(nil, o, nil) }
 // A KeyOrder is not safe for concurrent Record calls; reading (Keys, and
 // BuildPayload, which records only into a private child) is.
 type KeyOrder struct {
-	byMap  map[uintptr][]string
+	byMap  map[uintptr]recordedOrder
 	parent *KeyOrder // consulted for maps not recorded here
 }
 
 // child returns an empty KeyOrder that falls back to k (k may be nil).
-func (k *KeyOrder) child() *KeyOrder { return &KeyOrder{byMap: map[uintptr][]string{}, parent: k} }
+func (k *KeyOrder) child() *KeyOrder { return &KeyOrder{byMap: map[uintptr]recordedOrder{}, parent: k} }
 
 // AppendMessages appends JSON.stringify(msgs) with the key order of k.
 func AppendMessages(dst []byte, msgs []Message, k *KeyOrder) ([]byte, error) {
@@ -109,14 +109,14 @@ func (k *KeyOrder) lookup(m map[string]any) []string {
 	id := mapID(m)
 	for ; k != nil; k = k.parent {
 		if o, ok := k.byMap[id]; ok {
-			return o
+			return o.keys
 		}
 	}
 	return nil
 }
 
 // NewKeyOrder returns an empty KeyOrder.
-func NewKeyOrder() *KeyOrder { return &KeyOrder{byMap: map[uintptr][]string{}} }
+func NewKeyOrder() *KeyOrder { return &KeyOrder{byMap: map[uintptr]recordedOrder{}} }
 
 // Record walks raw (the JSON text v was decoded from) and v together and
 // remembers the key order of every object in v. A nil KeyOrder ignores it.
@@ -150,6 +150,18 @@ func (k *KeyOrder) RecordMessages(raw []json.RawMessage, msgs []Message) error {
 
 func mapID(m map[string]any) uintptr { return reflect.ValueOf(m).Pointer() }
 
+// recordedOrder is the key order of one map, and the map itself: holding it
+// keeps its address from being reused by a new map while the KeyOrder
+// lives (which would inherit a stale order).
+type recordedOrder struct {
+	m    map[string]any
+	keys []string
+}
+
+func (k *KeyOrder) record(m map[string]any, keys []string) {
+	k.byMap[mapID(m)] = recordedOrder{m: m, keys: keys}
+}
+
 // Inherit gives dst the recorded key order of src: for a copy made like
 // JavaScript's {...src, key: v} (existing keys keep their place, new keys
 // follow). Not safe concurrently with other calls on k.
@@ -158,7 +170,7 @@ func (k *KeyOrder) Inherit(dst, src map[string]any) {
 		return
 	}
 	if o := k.lookup(src); o != nil {
-		k.byMap[mapID(dst)] = o
+		k.record(dst, o)
 	}
 }
 
@@ -171,8 +183,13 @@ func (k *KeyOrder) Keys(m map[string]any) []string {
 	var recorded []string
 	if len(m) > 1 {
 		recorded = k.lookup(m)
-		if recorded == nil {
-			recorded = literalOrder(m)
+		if recorded == nil || !coversAll(recorded, m) {
+			// Not recorded, or recorded for a map that has since died and
+			// whose address m reuses (the pointer-keyed table's weakness),
+			// or derived with new keys: an object literal's shape wins.
+			if lo := literalOrder(m); lo != nil {
+				recorded = lo
+			}
 		}
 	}
 	seen := 0
@@ -214,6 +231,17 @@ func (k *KeyOrder) Keys(m map[string]any) []string {
 		}
 	}
 	return out
+}
+
+// coversAll reports whether order names every key of m.
+func coversAll(order []string, m map[string]any) bool {
+	n := 0
+	for _, k := range order {
+		if _, ok := m[k]; ok {
+			n++
+		}
+	}
+	return n == len(m)
 }
 
 // literalOrder is the member order of the objects OpenClaw's pipeline
@@ -323,7 +351,7 @@ func (s *scanner) walk(v any, k *KeyOrder) error {
 			return nil
 		}
 		if len(order) > 1 {
-			k.byMap[mapID(m)] = order
+			k.record(m, order)
 		}
 		end := s.pos
 		for key, sp := range last {
