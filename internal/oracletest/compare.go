@@ -23,7 +23,7 @@ const SyntheticTime = -424242
 // Difference compares oc's JSON text with OpenClaw's as JSON.parse reads
 // both (member order, lone surrogates and number values included) and
 // returns the first difference, "" when equal. Only a "timestamp" that oc
-// set to SyntheticTime, and base64 images under "data"/"url" of the same
+// set to SyntheticTime, and base64 images under "data", "url" or "image_url" of the same
 // decoded type and size, may differ.
 func Difference(got, want []byte) string {
 	g, err := jsjson.Parse(got)
@@ -72,7 +72,7 @@ func diff(g, w any, path, key string) string {
 			return ""
 		}
 	case string:
-		if y, ok := g.(string); ok && y != x && (key == "data" || key == "url") && SameImage(y, x) {
+		if y, ok := g.(string); ok && y != x && (key == "data" || key == "url" || key == "image_url") && sameDataURLPrefix(y, x) && SameImage(y, x) {
 			return ""
 		}
 	}
@@ -92,6 +92,16 @@ func describe(v any) string {
 		return "object"
 	}
 	return fmt.Sprintf("%T", v)
+}
+
+// sameDataURLPrefix: both data: URLs with the same media type, or neither.
+func sameDataURLPrefix(a, b string) bool {
+	pa, _, okA := strings.Cut(a, ",")
+	pb, _, okB := strings.Cut(b, ",")
+	if strings.HasPrefix(a, "data:") || strings.HasPrefix(b, "data:") {
+		return okA && okB && pa == pb
+	}
+	return true
 }
 
 // SameImage: two base64 payloads (or data: URLs) of images of the same
