@@ -43,8 +43,9 @@ func main() {
 	keep := flag.String("keep", "", "folder to copy differing transcripts and the oracle's answers to")
 	chunk := flag.Int("chunk", 16, "oracle jobs per batch process")
 	timeout := flag.Duration("timeout", 20*time.Minute, "time limit of one batch process")
+	withContext := flag.Bool("context", true, "also compare the context (the messages inspect counts)")
 	flag.Parse()
-	if err := run(*n, *seed, *shared, *routesFlag, *out, *keep, *chunk, *timeout); err != nil {
+	if err := run(*n, *seed, *shared, *routesFlag, *out, *keep, *chunk, *timeout, *withContext); err != nil {
 		fmt.Fprintln(os.Stderr, "difffuzz:", err)
 		os.Exit(1)
 	}
@@ -64,7 +65,7 @@ func parseRoutes(s string) ([]route, error) {
 	return out, nil
 }
 
-func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk int, timeout time.Duration) error {
+func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk int, timeout time.Duration, withContext bool) error {
 	routes, err := parseRoutes(routesFlag)
 	if err != nil {
 		return err
@@ -98,6 +99,9 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 	}
 	var jobs []oracletest.Job
 	for _, f := range files {
+		if withContext {
+			jobs = append(jobs, oracletest.Job{ID: filepath.Base(f) + "|context", Mode: "context", Args: []string{f}})
+		}
 		for _, r := range routes {
 			for _, mode := range []string{"sanitize", "payload"} {
 				jobs = append(jobs, oracletest.Job{ID: strings.Join([]string{filepath.Base(f), mode, r.provider, r.api, r.model}, "|"),
@@ -106,12 +110,27 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 		}
 	}
 	fmt.Fprintf(os.Stderr, "difffuzz: %d transcripts in %s, %d oracle jobs\n", len(files), outDir, len(jobs))
-	answers := map[string]oracletest.Result{}
-	for start := 0; start < len(jobs); start += chunk {
-		end := min(start+chunk, len(jobs))
-		res, err := batch(filepath.Join(shared, "oracle", "oracle"), jobs[start:end], timeout)
+	// The oracle's answers are saved as they come (out/oracle-answers.jsonl)
+	// and reused by a later run on the same folder: a long run can stop and
+	// go on.
+	answers, err := loadAnswers(filepath.Join(outDir, "oracle-answers.jsonl"))
+	if err != nil {
+		return err
+	}
+	var todo []oracletest.Job
+	for _, j := range jobs {
+		if _, ok := answers[j.ID]; !ok {
+			todo = append(todo, j)
+		}
+	}
+	for start := 0; start < len(todo); start += chunk {
+		end := min(start+chunk, len(todo))
+		res, err := batch(filepath.Join(shared, "oracle", "oracle"), todo[start:end], timeout)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "difffuzz: jobs %d-%d: %v (counted as not answered)\n", start, end, err)
+		}
+		if err := saveAnswers(filepath.Join(outDir, "oracle-answers.jsonl"), res); err != nil {
+			return err
 		}
 		for k, v := range res {
 			answers[k] = v
@@ -119,9 +138,24 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 		fmt.Fprintf(os.Stderr, "difffuzz: %d/%d oracle answers\n", len(answers), len(jobs))
 	}
 	type tally struct{ compared, equal, bothFail, unanswered int }
-	counts := map[string]*tally{"sanitize": {}, "payload": {}}
+	counts := map[string]*tally{"context": {}, "sanitize": {}, "payload": {}}
 	var diffs []string
 	for _, f := range files {
+		if withContext {
+			id := filepath.Base(f) + "|context"
+			c := counts["context"]
+			if a, ok := answers[id]; !ok {
+				c.unanswered++
+			} else {
+				c.compared++
+				d := contextDifference(f, a)
+				if d == "" {
+					c.equal++
+				} else {
+					diffs = append(diffs, id+": "+d)
+				}
+			}
+		}
 		for _, r := range routes {
 			limited, payload, ocErr := ocReplay(f, r)
 			for _, mode := range []string{"sanitize", "payload"} {
@@ -174,8 +208,11 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 	for _, d := range diffs {
 		fmt.Println("DIFF", d)
 	}
-	for _, mode := range []string{"sanitize", "payload"} {
+	for _, mode := range []string{"context", "sanitize", "payload"} {
 		c := counts[mode]
+		if c.compared+c.unanswered == 0 {
+			continue
+		}
 		pct := 0.0
 		if c.compared > 0 {
 			pct = 100 * float64(c.equal) / float64(c.compared)
@@ -186,9 +223,77 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 	return nil
 }
 
+func loadAnswers(path string) (map[string]oracletest.Result, error) {
+	out := map[string]oracletest.Result{}
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		var r oracletest.Result
+		if json.Unmarshal(l, &r) == nil && r.ID != "" {
+			out[r.ID] = r
+		}
+	}
+	return out, nil
+}
+
+func saveAnswers(path string, res map[string]oracletest.Result) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	for _, r := range res {
+		line, err := json.Marshal(r)
+		if err != nil {
+			f.Close()
+			return err
+		}
+		if _, err := f.Write(append(line, '\n')); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return f.Close()
+}
+
 func firstLine(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
 	return l
+}
+
+// contextDifference compares oc's context (the active branch's messages,
+// which inspect counts) with the oracle's, or says who fails.
+func contextDifference(path string, a oracletest.Result) string {
+	ctx, err := transcript.LoadContext(path, nil)
+	if err == nil {
+		err = replay.ContextError(ctx)
+	}
+	switch {
+	case !a.OK && err != nil:
+		return ""
+	case !a.OK:
+		return "OpenClaw fails (" + firstLine(a.Error) + "), oc answers"
+	case err != nil:
+		return fmt.Sprintf("oc fails (%v), OpenClaw answers", err)
+	}
+	var want struct {
+		Messages json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(a.Out, &want); err != nil {
+		return "oracle answer: " + err.Error()
+	}
+	got := []byte{'['}
+	for i, m := range ctx.Messages {
+		if i > 0 {
+			got = append(got, ',')
+		}
+		got = append(got, m...)
+	}
+	return oracletest.Difference(append(got, ']'), want.Messages)
 }
 
 // ocReplay is oc's replay of one file: the limited list and the wire body
