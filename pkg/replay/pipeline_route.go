@@ -182,7 +182,15 @@ var (
 // start with a user turn on Gemini, and tool-call ids outside the
 // provider's alphabet. It is a heuristic: an empty list means none of
 // these known causes is present.
-func CheckAcceptance(api string, msgs []Message, pol policy.Policy) []string {
+func CheckAcceptance(api string, all []Message, pol policy.Policy) []string {
+	// Messages that are not objects never reach the wire (the LLM boundary
+	// drops them).
+	msgs := make([]Message, 0, len(all))
+	for _, m := range all {
+		if _, ok := NonObjectValue(m); !ok {
+			msgs = append(msgs, m)
+		}
+	}
 	var problems []string
 	add := func(i int, format string, args ...any) {
 		if len(problems) < 20 {
