@@ -123,6 +123,7 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 					}
 					norm, c := normalizeToolResultName(next, call)
 					if c {
+						log.inherit(norm, next)
 						changed = true
 						log.add(j, KindMetadataChanged, "tool result %s toolName set to %q", id, strOr(norm, "toolName"))
 					}
