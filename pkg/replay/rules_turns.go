@@ -32,7 +32,7 @@ func (r *run) assistantFirstOrdering(in []Message, rule string) []Message {
 
 // mergeConsecutive is validateTurnsWithConsecutiveMerge: messages of role
 // `target` that follow one another are merged into one.
-func mergeConsecutive(in []Message, target string, merge func(prev, cur Message) Message, log *changeLog) []Message {
+func mergeConsecutive(in []Message, target string, merge func(prev, cur Message, log *changeLog) Message, log *changeLog) []Message {
 	if len(in) == 0 {
 		return in
 	}
@@ -57,7 +57,7 @@ func mergeConsecutive(in []Message, target string, merge func(prev, cur Message)
 		}
 		if r == last && last == target {
 			if prev := out[len(out)-1]; prev != nil {
-				out[len(out)-1] = merge(prev, m)
+				out[len(out)-1] = merge(prev, m, log)
 				log.addText(i, KindMessagesMerged, merged)
 				continue
 			}
@@ -75,9 +75,9 @@ func arrayOrEmpty(v any) []any {
 	return nil
 }
 
-func mergeAssistantTurns(prev, cur Message) Message {
+func mergeAssistantTurns(prev, cur Message, log *changeLog) Message {
 	content := append(append(make([]any, 0), arrayOrEmpty(prev["content"])...), arrayOrEmpty(cur["content"])...)
-	out := with(prev, "content", content)
+	out := log.with(prev, "content", content)
 	for _, k := range []string{"usage", "stopReason", "errorMessage"} {
 		if truthy(cur[k]) {
 			out[k] = cur[k]
@@ -101,9 +101,9 @@ func userContentForMerge(v any) []any {
 	return nil
 }
 
-func mergeUserTurns(prev, cur Message) Message {
+func mergeUserTurns(prev, cur Message, log *changeLog) Message {
 	content := append(append(make([]any, 0), userContentForMerge(prev["content"])...), userContentForMerge(cur["content"])...)
-	out := with(cur, "content", content)
+	out := log.with(cur, "content", content)
 	// timestamp: current.timestamp ?? previous.timestamp (undefined is omitted).
 	if cur["timestamp"] == nil {
 		if ts, ok := prev["timestamp"]; ok {
