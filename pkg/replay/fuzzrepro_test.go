@@ -156,6 +156,46 @@ func jsDifference(t *testing.T, got, want []byte) string {
 	return oracletest.Difference(got, want)
 }
 
+// TestFuzzReproducersContextMatchesOracle: the context (the active branch
+// as model messages, which inspect counts and replay starts from) equals
+// OpenClaw's buildSessionContext on every reproducer it answers for: R6's
+// JavaScript white space before the header included.
+func TestFuzzReproducersContextMatchesOracle(t *testing.T) {
+	compared := 0
+	for _, a := range loadReproAnswers(t) {
+		if len(a.ID) != 2 || a.ID[1] != "context" {
+			continue
+		}
+		ctx, err := transcript.LoadContext(reproPath(t, a.ID[0]), nil)
+		if err != nil {
+			t.Errorf("%s: %v", a.ID[0], err)
+			continue
+		}
+		var want struct {
+			Messages json.RawMessage `json:"messages"`
+		}
+		if err := json.Unmarshal(a.Out, &want); err != nil {
+			t.Fatal(err)
+		}
+		got := []byte{'['}
+		for i, m := range ctx.Messages {
+			if i > 0 {
+				got = append(got, ',')
+			}
+			got = append(got, m...)
+		}
+		got = append(got, ']')
+		compared++
+		if d := oracletest.Difference(got, want.Messages); d != "" {
+			t.Errorf("%s: context differs from OpenClaw's: %s", a.ID[0], d)
+		}
+	}
+	if compared < 5 {
+		t.Fatalf("only %d context comparisons", compared)
+	}
+	t.Logf("%d contexts compared with OpenClaw 2026.5.6's", compared)
+}
+
 // TestExplainSaysEmptyToolCallIDIsRejected: R7. OpenClaw's own request for a
 // tool call id "|fc_only" on an OpenAI-compatible route has an empty
 // tool_call id (TestFuzzReproducersMatchOracle checks oc sends exactly
