@@ -26,7 +26,9 @@ func (r *run) assistantFirstOrdering(in []Message, rule string) []Message {
 	}
 	log.add(0, KindMessageInserted, "history starts with an assistant turn: %q user turn prepended", googleBootstrapText)
 	out := make([]Message, 0, len(in)+1)
-	out = append(out, Message{"role": "user", "content": googleBootstrapText, "timestamp": jsNumber(float64(r.nowMillis()))})
+	boot := Message{"role": "user", "content": googleBootstrapText, "timestamp": jsNumber(float64(r.nowMillis()))}
+	r.log.keys.record(boot, []string{"role", "content", "timestamp"}) // the object literal's order
+	out = append(out, boot)
 	return append(out, in...)
 }
 
