@@ -159,6 +159,9 @@ type recordedOrder struct {
 }
 
 func (k *KeyOrder) record(m map[string]any, keys []string) {
+	if k == nil {
+		return
+	}
 	k.byMap[mapID(m)] = recordedOrder{m: m, keys: keys}
 }
 
