@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -150,6 +151,9 @@ func runReplay(g *Globals, opts *replayOptions, session string) error {
 	if err != nil {
 		return err
 	}
+	if err := replay.ContextError(in.ctx); err != nil {
+		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
+	}
 	if contextOnly {
 		return printValue(g, rawArray(in.ctx.Messages))
 	}
@@ -173,7 +177,7 @@ func runReplay(g *Globals, opts *replayOptions, session string) error {
 	if opts.Stage == stageContext && !opts.Explain && !opts.Diff {
 		return printValue(g, rawArray(in.ctx.Messages))
 	}
-	res, err := replay.Sanitize(in.messages, sanitizeOptions(route, opts, imageMax))
+	res, err := replay.Sanitize(in.messages, sanitizeOptions(route, opts, imageMax, in.keys))
 	if err != nil {
 		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
 	}
@@ -184,10 +188,22 @@ func runReplay(g *Globals, opts *replayOptions, session string) error {
 	case opts.Diff:
 		return printDiff(g, in.messages, res.Limited)
 	case opts.Stage == stageSanitized:
-		in.keys.InheritMessages(res.Limited, in.messages)
-		return printMessages(g, res.Limited, in.keys)
+		doc, err := replay.AppendMessages(nil, res.Limited, res.KeyOrder)
+		if err != nil {
+			return cli.Incomplete(err)
+		}
+		return printJSONBytes(g, doc)
 	}
 	p, err := payloadOf(in, route, opts, res)
+	if errors.Is(err, replay.ErrNoWireBody) {
+		// Said plainly, then the last stage there is: what the model is handed.
+		fmt.Fprintf(g.IO.ErrOut, "oc: %s: no wire body: %v\noc: showing the sanitized stage instead\n", in.path, err)
+		doc, err := replay.AppendMessages(nil, res.Limited, res.KeyOrder)
+		if err != nil {
+			return cli.Incomplete(err)
+		}
+		return printJSONBytes(g, doc)
+	}
 	if err != nil {
 		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
 	}
@@ -198,14 +214,14 @@ func runReplay(g *Globals, opts *replayOptions, session string) error {
 	return printJSONBytes(g, body)
 }
 
-func sanitizeOptions(route replay.ResolvedRoute, opts *replayOptions, imageMax int) replay.Options {
+func sanitizeOptions(route replay.ResolvedRoute, opts *replayOptions, imageMax int, keys *replay.KeyOrder) replay.Options {
 	return replay.Options{Provider: route.Provider, API: route.API, Model: route.Model,
-		AllowedToolNames: opts.AllowedTools, ImageMaxDimensionPx: imageMax}
+		AllowedToolNames: opts.AllowedTools, ImageMaxDimensionPx: imageMax, KeyOrder: keys}
 }
 
 func payloadOf(in *replayInput, route replay.ResolvedRoute, opts *replayOptions, res *replay.Result) (*replay.Payload, error) {
 	return replay.BuildPayload(replay.PayloadInput{Provider: route.Provider, API: route.API, Model: route.Model,
-		Messages: res.Limited, SystemPrompt: opts.System, KeyOrder: in.keys})
+		Messages: res.Limited, SystemPrompt: opts.System, KeyOrder: res.KeyOrder})
 }
 
 func rawArray(raws []json.RawMessage) json.RawMessage {
@@ -219,20 +235,6 @@ func rawArray(raws []json.RawMessage) json.RawMessage {
 	}
 	b.WriteByte(']')
 	return b.Bytes()
-}
-
-// printMessages prints a message list as JSON.stringify writes it: each
-// object's members in OpenClaw's order (keys), not sorted.
-func printMessages(g *Globals, msgs []replay.Message, keys *replay.KeyOrder) error {
-	list := make([]any, len(msgs))
-	for i, m := range msgs {
-		list[i] = m
-	}
-	doc, err := replay.AppendJS(nil, list, keys)
-	if err != nil {
-		return cli.Incomplete(err)
-	}
-	return printJSONBytes(g, doc)
 }
 
 // printValue prints v as JSON: compact-free indented JSON, coloured on a terminal.
@@ -506,7 +508,7 @@ func replayAll(g *Globals, opts *replayOptions, in *replayInput, imageMax int) e
 	progress := cli.NewProgress(g.IO, "replaying", len(replay.ComparedProviders()))
 	rows, err := replay.CompareProviders(replay.CompareInput{
 		Messages: in.messages, Keys: in.keys, SystemPrompt: opts.System,
-		Options:  sanitizeOptions(replay.ResolvedRoute{}, opts, imageMax),
+		Options:  sanitizeOptions(replay.ResolvedRoute{}, opts, imageMax, in.keys),
 		Progress: func() { progress.Add(1) },
 	})
 	progress.Done()

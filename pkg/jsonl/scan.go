@@ -262,6 +262,19 @@ func JSBlank(s string) bool {
 	return true
 }
 
+// TrimJSLeft is String.prototype.trimStart on raw file bytes (an invalid
+// byte, U+FFFD to Node, is not white space).
+func TrimJSLeft(b []byte) []byte {
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == utf8.RuneError || !IsJSSpace(r) {
+			break
+		}
+		b = b[n:]
+	}
+	return b
+}
+
 // IsBlank is JSBlank for raw file bytes decoded as Node decodes UTF-8
 // (an invalid byte is U+FFFD, which is not white space).
 func IsBlank(b []byte) bool {

@@ -339,6 +339,15 @@ func (pl *planner) line(ln jsonl.Line) {
 		pl.noteLost(ed, nil)
 		return
 	}
+	if pl.first == nil && pl.lostBefore == nil && len(pl.editAt) == 0 {
+		// The first line: OpenClaw's session manager trims the whole file
+		// (String.prototype.trim), so JavaScript white space before the
+		// header (BOMs, NBSP, VT, U+2028, U+3000, ...) is no damage.
+		if t := jsonl.TrimJSLeft(data); len(t) < len(data) && jsonl.Valid(t) {
+			pl.entry(ln, nil, 0, t, false)
+			return
+		}
+	}
 	s := salvage(data)
 	if len(s.pieces) == 0 {
 		ed := pl.replaceEdit(ln)

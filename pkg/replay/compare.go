@@ -55,13 +55,16 @@ func compareOne(in CompareInput, d RouteDefault) (Summary, error) {
 	}
 	opts := in.Options
 	opts.Provider, opts.API, opts.Model = route.Provider, route.API, route.Model
+	if opts.KeyOrder == nil {
+		opts.KeyOrder = in.Keys
+	}
 	res, err := Sanitize(in.Messages, opts)
 	if err != nil {
 		return Summary{}, err
 	}
 	sum := Summarize(route, len(in.Messages), res)
 	_, err = BuildPayload(PayloadInput{Provider: route.Provider, API: route.API, Model: route.Model,
-		Messages: res.Limited, SystemPrompt: in.SystemPrompt, KeyOrder: in.Keys})
+		Messages: res.Limited, SystemPrompt: in.SystemPrompt, KeyOrder: res.KeyOrder})
 	switch {
 	case errors.Is(err, ErrNoWireBody):
 		sum.NoWireBody = true

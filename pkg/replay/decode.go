@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"unicode/utf16"
-	"unicode/utf8"
 
-	gojson "github.com/goccy/go-json"
+	"github.com/openclaw-tools/oc/internal/jsjson"
 )
 
 // A decoder for the context messages that records key order as it goes.
@@ -18,9 +16,10 @@ import (
 // was most of its time. This decoder does both in one pass, and shares what
 // repeats between messages: object keys, short string and number values
 // (boxed once), and the key order of objects with the same keys in the same
-// order. Values are those encoding/json gives with UseNumber for text that is
-// valid UTF-8 without surrogate escapes; anything else (and any text this
-// decoder does not accept) goes through the previous decoders.
+// order. It reads as JSON.parse does (internal/jsjson): strings keep lone
+// surrogates (WTF-8), numbers are json.Number in JavaScript's spelling of
+// the double JSON.parse makes of them, a repeated key keeps its first place
+// and takes the last value.
 
 // DecodeMessagesKeyed is DecodeMessages followed by KeyOrder.RecordMessages,
 // in one pass and with less memory. With release, raw[i] is set to nil as
@@ -44,43 +43,17 @@ func decodeMessages(raw []json.RawMessage, keys *KeyOrder, release bool) ([]Mess
 	out := make([]Message, len(raw))
 	d := newValueDecoder(keys)
 	for i, r := range raw {
-		if !needsStdDecoder(r) {
-			m, ok := d.message(r)
-			if ok {
-				out[i] = m
-				if release {
-					raw[i] = nil
-				}
-				continue
-			}
-			// Not accepted here (not an object, bad syntax): the previous
-			// decoder gives the value or the error it always gave.
-			dec := gojson.NewDecoder(bytes.NewReader(r))
-			dec.UseNumber()
-			if err := dec.Decode(&out[i]); err != nil {
-				return nil, fmt.Errorf("message %d: %w", i, err)
-			}
-		} else {
-			dec := json.NewDecoder(bytes.NewReader(r))
-			dec.UseNumber()
-			if err := dec.Decode(&out[i]); err != nil {
-				return nil, fmt.Errorf("message %d: %w", i, err)
-			}
-		}
-		if err := keys.Record(r, out[i]); err != nil {
+		// The text as Node.js reads a file: invalid UTF-8 becomes U+FFFD.
+		m, err := d.message(jsjson.ToWellFormed(r))
+		if err != nil {
 			return nil, fmt.Errorf("message %d: %w", i, err)
 		}
+		out[i] = m
 		if release {
 			raw[i] = nil
 		}
 	}
 	return out, nil
-}
-
-// needsStdDecoder: text whose decoding encoding/json defines the way
-// JSON.parse does (invalid UTF-8 and surrogate escapes become U+FFFD).
-func needsStdDecoder(r []byte) bool {
-	return !utf8.Valid(r) || bytes.Contains(r, []byte(`\ud`)) || bytes.Contains(r, []byte(`\uD`))
 }
 
 // Limits of the tables shared between messages (beyond them values are
@@ -120,31 +93,29 @@ func newValueDecoder(keys *KeyOrder) *valueDecoder {
 
 var errDecode = errors.New("not decoded here")
 
-// message decodes one message: an object or null, nothing after it.
-func (d *valueDecoder) message(raw []byte) (Message, bool) {
+// message decodes one message: an object, null, or (OpenClaw replays
+// those too) any other JSON value, carried as NonObjectMessage.
+func (d *valueDecoder) message(raw []byte) (Message, error) {
 	d.data, d.pos, d.depth = raw, 0, 0
 	d.stack = d.stack[:0]
 	d.ws()
-	if d.pos < len(d.data) && d.data[d.pos] == 'n' {
-		if !d.literal("null") {
-			return nil, false
-		}
-		d.ws()
-		return nil, d.pos == len(d.data)
-	}
-	if d.pos >= len(d.data) || d.data[d.pos] != '{' {
-		return nil, false
-	}
 	v, err := d.value()
+	if err == nil {
+		d.ws()
+		if d.pos != len(d.data) {
+			err = errDecode
+		}
+	}
 	if err != nil {
-		return nil, false
+		return nil, fmt.Errorf("invalid JSON at byte %d", d.pos)
 	}
-	d.ws()
-	if d.pos != len(d.data) {
-		return nil, false
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case map[string]any:
+		return x, nil
 	}
-	m, _ := v.(map[string]any)
-	return m, true
+	return NonObjectMessage(v), nil
 }
 
 func (d *valueDecoder) ws() {
@@ -240,6 +211,13 @@ func (d *valueDecoder) number() (any, error) {
 		}
 	}
 	text := d.data[start:d.pos]
+	if canon, err := jsjson.CanonicalNumber(string(text)); err != nil {
+		return nil, errDecode
+	} else if canon != string(text) && canon != "null" { // "null": beyond the double range, kept (±Infinity)
+		// JSON.parse makes it a double: JavaScript spells it so from here
+		// on (100.0 -> 100, beyond 2^53 rounded).
+		return json.Number(canon), nil
+	}
 	if len(text) <= internMaxLen {
 		if v, ok := d.nums[string(text)]; ok {
 			return v, nil
@@ -285,68 +263,15 @@ func (d *valueDecoder) str() (b []byte, s string, err error) {
 	return nil, "", errDecode
 }
 
+// escapedStr reads a string with escapes as JSON.parse does (lone
+// surrogates kept, in WTF-8: see internal/jsjson).
 func (d *valueDecoder) escapedStr(start int) (string, error) {
-	buf := make([]byte, 0, d.pos-start+16)
-	buf = append(buf, d.data[start:d.pos]...)
-	for d.pos < len(d.data) {
-		c := d.data[d.pos]
-		switch {
-		case c == '"':
-			d.pos++
-			return string(buf), nil
-		case c < 0x20:
-			return "", errDecode
-		case c != '\\':
-			buf = append(buf, c)
-			d.pos++
-			continue
-		}
-		if d.pos+1 >= len(d.data) {
-			return "", errDecode
-		}
-		e := d.data[d.pos+1]
-		d.pos += 2
-		switch e {
-		case '"', '\\', '/':
-			buf = append(buf, e)
-		case 'b':
-			buf = append(buf, '\b')
-		case 'f':
-			buf = append(buf, '\f')
-		case 'n':
-			buf = append(buf, '\n')
-		case 'r':
-			buf = append(buf, '\r')
-		case 't':
-			buf = append(buf, '\t')
-		case 'u':
-			if d.pos+4 > len(d.data) {
-				return "", errDecode
-			}
-			r := rune(0)
-			for _, h := range d.data[d.pos : d.pos+4] {
-				r <<= 4
-				switch {
-				case h >= '0' && h <= '9':
-					r |= rune(h - '0')
-				case h >= 'a' && h <= 'f':
-					r |= rune(h - 'a' + 10)
-				case h >= 'A' && h <= 'F':
-					r |= rune(h - 'A' + 10)
-				default:
-					return "", errDecode
-				}
-			}
-			if utf16.IsSurrogate(r) {
-				return "", errDecode // the std decoder's business
-			}
-			d.pos += 4
-			buf = utf8.AppendRune(buf, r)
-		default:
-			return "", errDecode
-		}
+	s, n, err := jsjson.Unquote(d.data[start-1:])
+	if err != nil {
+		return "", errDecode
 	}
-	return "", errDecode
+	d.pos = start - 1 + n
+	return s, nil
 }
 
 func (d *valueDecoder) name(b []byte, s string) string {
@@ -427,7 +352,7 @@ func (d *valueDecoder) object() (any, error) {
 		m[mb.key] = mb.val
 	}
 	if d.keys != nil && len(members) > 1 {
-		d.keys.byMap[mapID(m)] = d.order(members)
+		d.keys.record(m, d.order(members))
 	}
 	clear(members)
 	d.stack = d.stack[:base]

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -13,37 +12,57 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	gojson "github.com/goccy/go-json"
-
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/internal/oracletest"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
-// referenceDecode is the decoding DecodeMessagesKeyed replaces: goccy (or
-// encoding/json for text it decodes differently) then a walk of the text
-// for the key order.
+// referenceDecode is an independent reading of the messages: JSON.parse
+// as internal/jsjson implements it (tested against Node.js), its ordered
+// objects turned into maps with their member order recorded, its doubles
+// into JavaScript's spelling.
 func referenceDecode(raw []json.RawMessage) ([]Message, *KeyOrder, error) {
 	out := make([]Message, len(raw))
+	keys := NewKeyOrder()
 	for i, r := range raw {
-		var err error
-		if needsStdDecoder(r) {
-			dec := json.NewDecoder(bytes.NewReader(r))
-			dec.UseNumber()
-			err = dec.Decode(&out[i])
-		} else {
-			dec := gojson.NewDecoder(bytes.NewReader(r))
-			dec.UseNumber()
-			err = dec.Decode(&out[i])
-		}
+		v, err := jsjson.Parse(r)
 		if err != nil {
 			return nil, nil, fmt.Errorf("message %d: %w", i, err)
 		}
-	}
-	keys := NewKeyOrder()
-	if err := keys.RecordMessages(raw, out); err != nil {
-		return nil, nil, err
+		switch x := fromJS(v, keys).(type) {
+		case nil:
+		case map[string]any:
+			out[i] = x
+		default:
+			out[i] = NonObjectMessage(x)
+		}
 	}
 	return out, keys, nil
+}
+
+func fromJS(v any, keys *KeyOrder) any {
+	switch x := v.(type) {
+	case *jsjson.Object:
+		m := make(map[string]any, x.Len())
+		order := make([]string, 0, x.Len())
+		for _, mb := range x.Members {
+			m[mb.Key] = fromJS(mb.Value, keys)
+			order = append(order, mb.Key)
+		}
+		if len(order) > 1 {
+			keys.record(m, order)
+		}
+		return m
+	case []any:
+		a := make([]any, len(x))
+		for i, e := range x {
+			a[i] = fromJS(e, keys)
+		}
+		return a
+	case float64:
+		return json.Number(jsjson.FormatNumber(x))
+	}
+	return v
 }
 
 // sameKeyed compares two decoded values and the key order each KeyOrder
@@ -115,7 +134,7 @@ func TestDecodeMessagesKeyedCases(t *testing.T) {
 		`{"b":1,"a":{"y":[1,{"q":1,"p":2},[]],"x":{}},"c":"\u00e9\n\t\"\/\\","d":null,"d":true}`,
 		`{"role":"assistant","content":[{"type":"toolCall","arguments":{"z":1,"a":{"k":2,"b":3},"1":0,"0":1}}]}`,
 		` { "s" : "x" , "n" : -0.5e+10 , "m": 0 , "l": 1E-7, "k": 12345678901234567890 } `,
-		`null`, `[]`, `"x"`, `{"a":01}`, `{"a":1,}`, `{"a":1} x`, `{"a":"\ud83d\ude00"}`, "{\"a\":\"\xff\"}",
+		`null`, `[]`, `"x"`, `42`, `[{"b":1,"a":2}]`, `{"a":01}`, `{"a":"x\ud800y","b":"\udfff\ud83d\ude00","c":100.0,"d":-0.0,"e":1e-07}`, `{"a":1,}`, `{"a":1} x`, `{"a":"\ud83d\ude00"}`, "{\"a\":\"\xff\"}",
 		`{"a":"12345678901234567890123456789012345","b":"12345678901234567890123456789012345"}`,
 		`{"dup":{"x":1,"y":2},"dup":{"y":1,"x":2},"e":"","t":"\u0000\u001f\u2028"}`,
 	}
@@ -132,7 +151,7 @@ func TestDecodeMessagesKeyedCases(t *testing.T) {
 }
 
 // TestDecodeMessagesKeyedCorpus: on every corpus transcript's context the
-// one-pass decoder gives the values and key orders of the previous two passes.
+// one-pass decoder gives the values and key orders of the reference reading.
 func TestDecodeMessagesKeyedCorpus(t *testing.T) {
 	files := oracletest.Transcripts(t)
 	if len(files) == 0 {

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -22,14 +23,19 @@ func ProviderFindings(path string) ([]transcript.Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(ctx.Messages) == 0 {
-		return nil, nil
+	if len(ctx.Messages) == 0 || ContextError(ctx) != nil {
+		return nil, nil // a parentId cycle is analyze's finding (parent-cycle)
 	}
 	msgs, keys, err := DecodeMessagesKeyed(ctx.Messages, true)
 	if err != nil {
 		return nil, err
 	}
 	rows, err := CompareProviders(CompareInput{Messages: msgs, Keys: keys})
+	var fails *OpenClawFailure
+	if errors.As(err, &fails) {
+		return []transcript.Finding{{Rule: FindingReplayRejects, Severity: transcript.SevWarning,
+			Message: "OpenClaw cannot replay this session for any provider: " + fails.What}}, nil
+	}
 	if err != nil {
 		return nil, err
 	}

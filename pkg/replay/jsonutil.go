@@ -22,7 +22,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
 )
 
 // Member is one member of an Object.
@@ -78,25 +79,44 @@ func (o *Object) MarshalJSON() ([]byte, error) { return AppendJS(nil, o, nil) }
 // A KeyOrder is not safe for concurrent Record calls; reading (Keys, and
 // BuildPayload, which records only into a private child) is.
 type KeyOrder struct {
-	byMap  map[uintptr][]string
+	byMap  map[uintptr]recordedOrder
 	parent *KeyOrder // consulted for maps not recorded here
 }
 
-// child returns an empty KeyOrder that falls back to k.
-func (k *KeyOrder) child() *KeyOrder { return &KeyOrder{byMap: map[uintptr][]string{}, parent: k} }
+// child returns an empty KeyOrder that falls back to k (k may be nil).
+func (k *KeyOrder) child() *KeyOrder { return &KeyOrder{byMap: map[uintptr]recordedOrder{}, parent: k} }
+
+// AppendMessages appends JSON.stringify(msgs) with the key order of k.
+func AppendMessages(dst []byte, msgs []Message, k *KeyOrder) ([]byte, error) {
+	dst = append(dst, '[')
+	var err error
+	for i, m := range msgs {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if m == nil {
+			dst = append(dst, "null"...)
+			continue
+		}
+		if dst, err = AppendJS(dst, m, k); err != nil {
+			return nil, err
+		}
+	}
+	return append(dst, ']'), nil
+}
 
 func (k *KeyOrder) lookup(m map[string]any) []string {
 	id := mapID(m)
 	for ; k != nil; k = k.parent {
 		if o, ok := k.byMap[id]; ok {
-			return o
+			return o.keys
 		}
 	}
 	return nil
 }
 
 // NewKeyOrder returns an empty KeyOrder.
-func NewKeyOrder() *KeyOrder { return &KeyOrder{byMap: map[uintptr][]string{}} }
+func NewKeyOrder() *KeyOrder { return &KeyOrder{byMap: map[uintptr]recordedOrder{}} }
 
 // Record walks raw (the JSON text v was decoded from) and v together and
 // remembers the key order of every object in v. A nil KeyOrder ignores it.
@@ -130,6 +150,21 @@ func (k *KeyOrder) RecordMessages(raw []json.RawMessage, msgs []Message) error {
 
 func mapID(m map[string]any) uintptr { return reflect.ValueOf(m).Pointer() }
 
+// recordedOrder is the key order of one map, and the map itself: holding it
+// keeps its address from being reused by a new map while the KeyOrder
+// lives (which would inherit a stale order).
+type recordedOrder struct {
+	m    map[string]any
+	keys []string
+}
+
+func (k *KeyOrder) record(m map[string]any, keys []string) {
+	if k == nil {
+		return
+	}
+	k.byMap[mapID(m)] = recordedOrder{m: m, keys: keys}
+}
+
 // Inherit gives dst the recorded key order of src: for a copy made like
 // JavaScript's {...src, key: v} (existing keys keep their place, new keys
 // follow). Not safe concurrently with other calls on k.
@@ -138,7 +173,7 @@ func (k *KeyOrder) Inherit(dst, src map[string]any) {
 		return
 	}
 	if o := k.lookup(src); o != nil {
-		k.byMap[mapID(dst)] = o
+		k.record(dst, o)
 	}
 }
 
@@ -151,6 +186,14 @@ func (k *KeyOrder) Keys(m map[string]any) []string {
 	var recorded []string
 	if len(m) > 1 {
 		recorded = k.lookup(m)
+		if recorded == nil || !coversAll(recorded, m) {
+			// Not recorded, or recorded for a map that has since died and
+			// whose address m reuses (the pointer-keyed table's weakness),
+			// or derived with new keys: an object literal's shape wins.
+			if lo := literalOrder(m); lo != nil {
+				recorded = lo
+			}
+		}
 	}
 	seen := 0
 	for _, key := range recorded {
@@ -191,6 +234,46 @@ func (k *KeyOrder) Keys(m map[string]any) []string {
 		}
 	}
 	return out
+}
+
+// coversAll reports whether order names every key of m.
+func coversAll(order []string, m map[string]any) bool {
+	n := 0
+	for _, k := range order {
+		if _, ok := m[k]; ok {
+			n++
+		}
+	}
+	return n == len(m)
+}
+
+// literalOrder is the member order of the objects OpenClaw's pipeline
+// writes as object literals (a text block, a usage snapshot and its cost, a
+// synthetic tool result), for the maps the Go pipeline builds for them; nil
+// for other shapes.
+func literalOrder(m map[string]any) []string {
+	for _, o := range [...][]string{
+		{"type", "text"},
+		{"input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost"},
+		{"input", "output", "cacheRead", "cacheWrite", "totalTokens"},
+		{"input", "output", "cacheRead", "cacheWrite", "total"},
+		{"role", "toolCallId", "toolName", "content", "isError", "timestamp"},
+	} {
+		if len(o) != len(m) {
+			continue
+		}
+		all := true
+		for _, k := range o {
+			if _, ok := m[k]; !ok {
+				all = false
+				break
+			}
+		}
+		if all {
+			return o
+		}
+	}
+	return nil
 }
 
 // isArrayIndex: a canonical decimal integer below 2^32-1 (JavaScript array index).
@@ -271,7 +354,7 @@ func (s *scanner) walk(v any, k *KeyOrder) error {
 			return nil
 		}
 		if len(order) > 1 {
-			k.byMap[mapID(m)] = order
+			k.record(m, order)
 		}
 		end := s.pos
 		for key, sp := range last {
@@ -467,6 +550,9 @@ func AppendJS(dst []byte, v any, k *KeyOrder) ([]byte, error) {
 		}
 		return append(dst, '}'), nil
 	case map[string]any:
+		if v, ok := NonObjectValue(x); ok {
+			return AppendJS(dst, v, k)
+		}
 		dst = append(dst, '{')
 		var err error
 		for i, key := range k.Keys(x) {
@@ -521,127 +607,21 @@ func jsStringify(v any, present bool, k *KeyOrder) (string, bool, error) {
 	return string(b), true, nil
 }
 
-const hexDigits = "0123456789abcdef"
+// appendJSString writes s as JSON.stringify does (lone surrogates, which
+// strings hold in WTF-8, as \udxxx).
+func appendJSString(dst []byte, s string) []byte { return jsjson.AppendString(dst, s) }
 
-// appendJSString writes s as JSON.stringify does. Invalid UTF-8 (which a
-// JavaScript string cannot hold) is written as U+FFFD.
-func appendJSString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"':
-				dst = append(dst, '\\', '"')
-			case '\\':
-				dst = append(dst, '\\', '\\')
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, "\uFFFD"...)
-			i++
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
-// jsNumber formats f as JavaScript's Number.prototype.toString does.
-func jsNumberText(f float64) string {
-	switch {
-	case math.IsNaN(f) || math.IsInf(f, 0):
-		return "null"
-	case f == 0:
-		return "0"
-	}
-	neg := f < 0
-	if neg {
-		f = -f
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64) // d.dddde±XX
-	mant, expStr, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	exp, _ := strconv.Atoi(expStr)
-	n := exp + 1
-	k := len(digits)
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	switch {
-	case k <= n && n <= 21:
-		b.WriteString(digits)
-		b.WriteString(strings.Repeat("0", n-k))
-	case 0 < n && n <= 21:
-		b.WriteString(digits[:n])
-		b.WriteByte('.')
-		b.WriteString(digits[n:])
-	case -6 < n && n <= 0:
-		b.WriteString("0.")
-		b.WriteString(strings.Repeat("0", -n))
-		b.WriteString(digits)
-	default:
-		b.WriteByte(digits[0])
-		if k > 1 {
-			b.WriteByte('.')
-			b.WriteString(digits[1:])
-		}
-		b.WriteByte('e')
-		if n-1 >= 0 {
-			b.WriteByte('+')
-		}
-		b.WriteString(strconv.Itoa(n - 1))
-	}
-	return b.String()
-}
+// jsNumberText formats f as JavaScript's Number.prototype.toString does.
+func jsNumberText(f float64) string { return jsjson.FormatNumber(f) }
 
 // isTrimSpace reports whether r is removed by String.prototype.trim.
-func isTrimSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200A
-}
+func isTrimSpace(r rune) bool { return jsjson.IsSpace(r) }
 
 // jsTrim is String.prototype.trim.
-func jsTrim(s string) string { return strings.TrimFunc(s, isTrimSpace) }
+func jsTrim(s string) string { return jsjson.Trim(s) }
 
 // jsBlank reports whether s.trim() is empty, without allocating.
-func jsBlank(s string) bool {
-	for _, r := range s {
-		if !isTrimSpace(r) {
-			return false
-		}
-	}
-	return true
-}
+func jsBlank(s string) bool { return jsjson.Blank(s) }
 
 // jsTruthy is JavaScript truthiness for a decoded JSON value.
 func jsTruthy(v any) bool {

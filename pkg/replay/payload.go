@@ -72,6 +72,15 @@ func unrenderedReason(api string) string {
 		// backend. The oracle answers "No API provider registered for api:
 		// google-gemini-cli" for google-gemini-cli and google-antigravity.
 		return "OpenClaw 2026.5.6 runs the gemini CLI for this api; pi-ai 0.73 has no provider for it"
+	case "ollama":
+		// OpenClaw's bundled Ollama plugin streams these turns itself, to
+		// Ollama's native /api/chat (createOllamaStreamFn and
+		// convertToOllamaMessages in dist/stream-*.js), with options taken
+		// from the configured model (num_ctx, ...). pi-ai has no provider
+		// for the api, so the oracle's payload capture answers "No API
+		// provider registered for api: ollama": there is no body to compare
+		// a rendering with, and oc shows none.
+		return "OpenClaw 2026.5.6 sends api \"ollama\" turns through its Ollama plugin to Ollama's native /api/chat, built from the sanitized messages with options from the configured model; that body is outside pi-ai and cannot be captured to check a rendering against, so oc does not render one"
 	}
 	return ""
 }

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"github.com/openclaw-tools/oc/pkg/transcript"
 	"strings"
 	"time"
 
@@ -69,6 +70,29 @@ type changeLog struct {
 	stage string
 	rule  string
 	list  []Change
+	keys  *KeyOrder // where derived objects record their key order
+}
+
+// with is with(m, key, v) keeping m's key order.
+func (l *changeLog) with(m map[string]any, key string, v any) map[string]any {
+	out := with(m, key, v)
+	l.inherit(out, m)
+	return out
+}
+
+// clone is clone(m) keeping m's key order.
+func (l *changeLog) clone(m map[string]any) map[string]any {
+	out := clone(m)
+	l.inherit(out, m)
+	return out
+}
+
+// inherit gives dst, a copy of src made like {...src, key: v}, the key
+// order of src.
+func (l *changeLog) inherit(dst, src map[string]any) {
+	if l != nil {
+		l.keys.Inherit(dst, src)
+	}
 }
 
 func (l *changeLog) add(index int, kind, format string, args ...any) {
@@ -125,6 +149,9 @@ type Options struct {
 	PriorSnapshot *ModelSnapshot
 	// Now gives Date.now() in milliseconds for synthetic messages (nil: the clock).
 	Now func() int64
+	// KeyOrder is the key order of the input's objects (DecodeMessagesKeyed);
+	// objects the pipeline derives from them keep it (Result.KeyOrder).
+	KeyOrder *KeyOrder
 }
 
 // Result is the pipeline's output: the three stage lists of the oracle's
@@ -136,6 +163,9 @@ type Result struct {
 	// Limited is what the model is handed (the oracle's sanitize.limited).
 	Limited []Message
 	Changes []Change
+	// KeyOrder gives the key order of the objects in the stage lists: the
+	// input's, and that of the objects the pipeline derived from them.
+	KeyOrder *KeyOrder
 }
 
 // run is the state one Sanitize call threads through its rules.
@@ -176,7 +206,15 @@ func Sanitize(messages []Message, opts Options) (*Result, error) {
 		pol = *opts.Policy
 	}
 	r := &run{opts: opts, pol: pol}
-	res := &Result{Policy: pol}
+	r.log.keys = opts.KeyOrder.child()
+	res := &Result{Policy: pol, KeyOrder: r.log.keys}
+	for i, m := range messages {
+		if m == nil {
+			// JSON null, or a message entry without "message" (undefined):
+			// OpenClaw's sanitizer reads msg.role and throws.
+			return nil, &OpenClawFailure{What: fmt.Sprintf("context message %d is null or undefined: OpenClaw 2026.5.6's sanitizer throws a TypeError on it (reading its role), so it sends nothing", i)}
+		}
+	}
 
 	r.log.stage = StageSanitize
 	s, err := r.sanitizeSessionHistory(messages)
@@ -201,6 +239,21 @@ func Sanitize(messages []Message, opts Options) (*Result, error) {
 	res.Limited = l
 	res.Changes = r.log.list
 	return res, nil
+}
+
+// OpenClawFailure is an input on which OpenClaw 2026.5.6 itself fails
+// (throws, or never returns): there is no payload to show.
+type OpenClawFailure struct{ What string }
+
+func (e *OpenClawFailure) Error() string { return e.What }
+
+// ContextError is the OpenClawFailure of a context OpenClaw 2026.5.6 never
+// finishes building (its active branch runs into a parentId cycle), or nil.
+func ContextError(ctx *transcript.Context) error {
+	if ctx.CycleLine > 0 {
+		return &OpenClawFailure{What: fmt.Sprintf("line %d: the active branch runs into a cycle of parentId links: OpenClaw 2026.5.6's buildSessionContext never returns on it (the session hangs), so it sends nothing (oc inspect reports it as parent-cycle)", ctx.CycleLine)}
+	}
+	return nil
 }
 
 // isLimitResponsesAPI: the runner's second pairing repair uses the Responses

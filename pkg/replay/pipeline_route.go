@@ -182,7 +182,15 @@ var (
 // start with a user turn on Gemini, and tool-call ids outside the
 // provider's alphabet. It is a heuristic: an empty list means none of
 // these known causes is present.
-func CheckAcceptance(api string, msgs []Message, pol policy.Policy) []string {
+func CheckAcceptance(api string, all []Message, pol policy.Policy) []string {
+	// Messages that are not objects never reach the wire (the LLM boundary
+	// drops them).
+	msgs := make([]Message, 0, len(all))
+	for _, m := range all {
+		if _, ok := NonObjectValue(m); !ok {
+			msgs = append(msgs, m)
+		}
+	}
 	var problems []string
 	add := func(i int, format string, args ...any) {
 		if len(problems) < 20 {
@@ -228,6 +236,11 @@ func CheckAcceptance(api string, msgs []Message, pol policy.Policy) []string {
 				case pol.ToolCallIDMode == policy.IDStrict && !strictID.MatchString(c.id) && !nativeKimiToolCallID.MatchString(c.id) &&
 					!(pol.PreserveNativeAnthropicToolUseIDs && nativeAnthropicToolUseID.MatchString(c.id)):
 					add(i, "tool call id %q has characters outside [A-Za-z0-9]", c.id)
+				case api == "openai-completions" && strings.HasPrefix(c.id, "|"):
+					// pi-ai keeps the part before "|": an empty tool_call id,
+					// while the result keeps the whole id and pi-ai adds a
+					// "No result provided" result for the empty one.
+					add(i, "tool call id %q is sent as an empty tool_call id (pi-ai keeps the part before |), with its result under %q and a synthetic \"No result provided\" result: the provider will reject the request", c.id, c.id)
 				}
 			}
 		case "toolResult":

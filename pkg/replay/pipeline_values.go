@@ -5,10 +5,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
 )
 
 // Helpers that give Go values JavaScript's semantics where OpenClaw's rules
@@ -101,17 +101,7 @@ func trimEnd(s string) string   { return strings.TrimRightFunc(s, isJSSpace) }
 func blank(s string) bool { return trim(s) == "" }
 
 // utf16Len is JavaScript's String.prototype.length.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		if r >= 0x10000 && r <= utf8.MaxRune {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
-}
+func utf16Len(s string) int { return jsjson.Len(s) }
 
 // collapseJSSpace is `s.replace(/\s+/g, " ")`.
 func collapseJSSpace(s string) string {
@@ -152,24 +142,7 @@ func num(v any) (float64, bool) {
 }
 
 // jsNumber encodes f the way JSON.stringify prints a number.
-func jsNumber(f float64) json.Number {
-	if f == math.Trunc(f) && math.Abs(f) < 1e21 {
-		return json.Number(strconv.FormatFloat(f, 'f', -1, 64))
-	}
-	abs := math.Abs(f)
-	if abs >= 1e-6 && abs < 1e21 {
-		return json.Number(strconv.FormatFloat(f, 'f', -1, 64))
-	}
-	s := strconv.FormatFloat(f, 'e', -1, 64)
-	// Go prints 1e-07; JavaScript prints 1e-7.
-	mant, exp, _ := strings.Cut(s, "e")
-	sign := exp[:1]
-	digits := strings.TrimLeft(exp[1:], "0")
-	if digits == "" {
-		digits = "0"
-	}
-	return json.Number(mant + "e" + sign + digits)
-}
+func jsNumber(f float64) json.Number { return json.Number(jsjson.FormatNumber(f)) }
 
 // truthy is JavaScript truthiness for a JSON value.
 func truthy(v any) bool {
@@ -210,4 +183,4 @@ func jsEqual(a, b any) bool {
 }
 
 // utf16Units converts s to UTF-16 code units (for slicing by JS indexes).
-func utf16Units(s string) []uint16 { return utf16.Encode([]rune(s)) }
+func utf16Units(s string) []uint16 { return jsjson.Units(s) }

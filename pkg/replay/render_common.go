@@ -1,11 +1,11 @@
 package replay
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
 	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
 )
 
 // conv carries what every renderer needs: the model, the key order of the
@@ -98,10 +98,10 @@ func typeOf(b map[string]any) string {
 	return t
 }
 
-// sanitizeSurrogates is pi-ai's sanitizeSurrogates (lone UTF-16 surrogates
-// removed). Go strings decoded from JSON cannot hold lone surrogates (the
-// decoder turns them into U+FFFD), so this is the identity here.
-func sanitizeSurrogates(s string) string { return s }
+// sanitizeSurrogates is pi-ai's sanitizeSurrogates
+// (utils/sanitize-unicode.js): lone UTF-16 surrogates removed from text it
+// sends.
+func sanitizeSurrogates(s string) string { return jsjson.SanitizeSurrogates(s) }
 
 // jsSplitFirst is `s.split(sep)[0]`.
 func jsSplitFirst(s, sep string) string {
@@ -193,7 +193,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 		switch role {
 		case "toolResult":
 			if id, ok := msg["toolCallId"].(string); ok {
-				if n, ok := idMap[id]; ok && n != id {
+				if n, ok := idMap[id]; ok && n != "" && n != id { // JavaScript: `normalizedId && ...` (an empty id is falsy)
 					msg = maps.Clone(msg)
 					msg["toolCallId"] = n
 				}
@@ -382,51 +382,27 @@ func replaceIDChars(s, repl string, dashAndUnderscore bool) string {
 	return b.String()
 }
 
-// jsSlice is `s.slice(0, n)`: the first n UTF-16 code units (a surrogate
-// pair cut in half is dropped whole: Go strings cannot hold half of it).
-func jsSlice(s string, n int) string {
-	if len(s) <= n {
-		return s // n bytes hold at most n code units
-	}
-	units := 0
-	for i, r := range s {
-		w := 1
-		if r > 0xFFFF {
-			w = 2
-		}
-		if units+w > n {
-			return s[:i]
-		}
-		units += w
-	}
-	return s
-}
+// jsSlice is `s.slice(0, n)`: the first n UTF-16 code units.
+func jsSlice(s string, n int) string { return jsjson.Slice(s, n) }
 
 // jsLen is s.length (UTF-16 code units).
-func jsLen(s string) int {
-	n := 0
-	for _, r := range s {
-		if r > 0xFFFF {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
-}
+func jsLen(s string) int { return jsjson.Len(s) }
 
 // parseJSON is JSON.parse(s); objects it creates get their key order recorded.
 func (c *conv) parseJSON(s string) (any, error) {
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
+	d := newValueDecoder(c.keys)
+	d.data = []byte(s)
+	d.ws()
+	v, err := d.value()
+	if err == nil {
+		d.ws()
+		if d.pos != len(d.data) {
+			return nil, fmt.Errorf("unexpected data after JSON value")
+		}
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("unexpected data after JSON value")
+	if err != nil {
+		return nil, fmt.Errorf("invalid JSON at byte %d", d.pos)
 	}
-	_ = c.keys.Record([]byte(s), v)
 	return v, nil
 }
 

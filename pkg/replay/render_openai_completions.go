@@ -246,7 +246,8 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 				switch typeOf(b) {
 				case "text":
 					if t := c.str(b, "text"); !jsBlank(t) {
-						textParts = append(textParts, NewObject("type", "text", "text", sanitizeSurrogates(t)))
+						t = sanitizeSurrogates(t) // the joined text is of the sanitized parts
+						textParts = append(textParts, NewObject("type", "text", "text", t))
 						text.WriteString(t)
 					}
 				case "thinking":
@@ -261,7 +262,7 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 				if compat.requiresThinkingAsText {
 					parts := make([]string, len(thinking))
 					for k, b := range thinking {
-						parts[k] = b["thinking"].(string)
+						parts[k] = sanitizeSurrogates(b["thinking"].(string))
 					}
 					am.Set("content", append([]any{NewObject("type", "text", "text", strings.Join(parts, "\n\n"))}, textParts...))
 				} else {

@@ -3,7 +3,8 @@ package replay
 import (
 	"strconv"
 	"strings"
-	"unicode/utf16"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
 )
 
 // OpenAI Responses (`openai-responses`) and ChatGPT Codex Responses
@@ -69,7 +70,7 @@ func (c *conv) responsesToolCallID(allowed func(provider string) bool) idNormali
 // shortHash is pi-ai's shortHash (utils/hash.js) over UTF-16 code units.
 func shortHash(s string) string {
 	h1, h2 := uint32(0xdeadbeef), uint32(0x41c6ce57)
-	for _, ch := range utf16.Encode([]rune(s)) {
+	for _, ch := range jsjson.Units(s) {
 		h1 = (h1 ^ uint32(ch)) * 2654435761
 		h2 = (h2 ^ uint32(ch)) * 1597334677
 	}

@@ -54,11 +54,11 @@ func dropEmptyTextBlocks(content []any) ([]any, int) {
 // withContent returns m with its content replaced by next, or m itself when
 // next is the very array m already holds (JavaScript copies the message
 // either way; the value is the same).
-func withContent(m Message, old []any, wasArray bool, next []any) Message {
+func (l *changeLog) withContent(m Message, old []any, wasArray bool, next []any) Message {
 	if wasArray && sameSlice(old, next) {
 		return m
 	}
-	return with(m, "content", next)
+	return l.with(m, "content", next)
 }
 
 func sameSlice(a, b []any) bool {
@@ -108,7 +108,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 			if placeholder {
 				log.add(i, KindContentChanged, "empty tool result given %q", emptyContentPlaceholder)
 			}
-			out = append(out, withContent(m, content, isArray, next))
+			out = append(out, r.log.withContent(m, content, isArray, next))
 			continue
 		case "user":
 			if content, ok := blocks(m, "content"); ok {
@@ -121,7 +121,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 				if placeholder {
 					log.add(i, KindContentChanged, "empty user turn given %q", emptyContentPlaceholder)
 				}
-				out = append(out, withContent(m, content, true, next))
+				out = append(out, r.log.withContent(m, content, true, next))
 				continue
 			}
 		case "assistant":
@@ -139,7 +139,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 				if dropped > 0 {
 					log.add(i, KindBlockDropped, "%d blank text block(s) removed from failed assistant turn", dropped)
 				}
-				out = append(out, withContent(m, content, true, next))
+				out = append(out, r.log.withContent(m, content, true, next))
 				continue
 			}
 			if isArray {
@@ -156,7 +156,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 				if dropped > 0 {
 					log.add(i, KindBlockDropped, "%d blank text block(s) removed from assistant turn", dropped)
 				}
-				out = append(out, withContent(m, content, true, next))
+				out = append(out, r.log.withContent(m, content, true, next))
 				continue
 			}
 		}
@@ -191,6 +191,9 @@ func sanitizeContentImages(content []any, lim imageLimits, index int, log *chang
 			out = append(out, content[:j]...)
 		}
 		next, what := sanitizeImageBlock(bm, data, mime, lim)
+		if _, isText := next["text"]; !isText {
+			log.inherit(next, bm) // {...block, data, mimeType}
+		}
 		if what != "" {
 			log.add(index, KindContentChanged, "image block %d: %s", j, what)
 		}
@@ -270,7 +273,7 @@ func stripThoughtSignatures(content []any, opts *policy.ThoughtSignatures, index
 		if out == nil {
 			out = append(make([]any, 0, len(content)), content[:j]...)
 		}
-		next := clone(bm)
+		next := log.clone(bm)
 		if stripSnake {
 			delete(next, "thought_signature")
 		}

@@ -371,7 +371,7 @@ func jsToFixed(f float64, digits int) string {
 // decodeOriented decodes an image and applies its EXIF orientation (sharp's
 // rotate()).
 func decodeOriented(buf []byte) (image.Image, error) {
-	img, _, err := image.Decode(bytes.NewReader(buf))
+	img, err := decodeImage(buf)
 	if err != nil {
 		return nil, errUnsupportedImage
 	}

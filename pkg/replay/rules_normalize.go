@@ -262,6 +262,9 @@ func normalizeAssistantReplayContent(in []Message, log *changeLog) []Message {
 		switch role(m) {
 		case "user":
 			next, changed := sanitizeUserReplayContent(m)
+			if changed && next != nil {
+				log.inherit(next, m)
+			}
 			if changed {
 				touched = true
 				if next == nil {
@@ -293,10 +296,13 @@ func normalizeAssistantReplayContent(in []Message, log *changeLog) []Message {
 				continue
 			}
 			log.add(i, KindContentChanged, "string content wrapped as a text block")
-			out = append(out, with(m, "content", []any{map[string]any{"type": "text", "text": stripped}}))
+			out = append(out, log.with(m, "content", []any{map[string]any{"type": "text", "text": stripped}}))
 			continue
 		case []any:
-			if next, changed := normalizeAssistantBlocks(m, content); changed {
+			if next, changed := normalizeAssistantBlocks(m, content, log); changed {
+				if next != nil {
+					log.inherit(next, m)
+				}
 				touched = true
 				if next == nil {
 					log.add(i, KindMessageDropped, "assistant turn with only inbound metadata dropped")
@@ -309,7 +315,7 @@ func normalizeAssistantReplayContent(in []Message, log *changeLog) []Message {
 			if len(content) == 0 && (strOr(m, "stopReason") == "error" || isZeroUsageEmptyStop(m)) {
 				touched = true
 				log.add(i, KindContentChanged, "empty %s turn given the text %q", strOr(m, "stopReason"), streamErrorFallbackText)
-				out = append(out, with(m, "content", []any{map[string]any{"type": "text", "text": streamErrorFallbackText}}))
+				out = append(out, log.with(m, "content", []any{map[string]any{"type": "text", "text": streamErrorFallbackText}}))
 				continue
 			}
 		}
@@ -321,7 +327,7 @@ func normalizeAssistantReplayContent(in []Message, log *changeLog) []Message {
 	return out
 }
 
-func normalizeAssistantBlocks(m Message, content []any) (Message, bool) {
+func normalizeAssistantBlocks(m Message, content []any, log *changeLog) (Message, bool) {
 	touched := false
 	kept := make([]any, 0, len(content))
 	for _, b := range content {
@@ -342,7 +348,7 @@ func normalizeAssistantBlocks(m Message, content []any) (Message, bool) {
 		}
 		touched = true
 		if !blank(stripped) {
-			kept = append(kept, with(bm, "text", stripped))
+			kept = append(kept, log.with(bm, "text", stripped))
 		}
 	}
 	if !touched {

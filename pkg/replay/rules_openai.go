@@ -87,7 +87,7 @@ func downgradeOpenAIReasoningBlocks(in []Message, modelChanged bool, log *change
 			log.add(i, KindMessageDropped, "assistant turn left empty dropped")
 			continue
 		}
-		out = append(out, with(m, "content", next))
+		out = append(out, log.with(m, "content", next))
 	}
 	if !anyChanged {
 		return in
@@ -168,7 +168,7 @@ func downgradeOpenAIFunctionCallReasoningPairs(in []Message, log *changeLog) []M
 					next = append([]any(nil), content...)
 				}
 				local[id] = callID
-				next[j] = with(bm, "id", callID)
+				next[j] = log.with(bm, "id", callID)
 				log.add(i, KindIDRewritten, "tool call id %s -> %s (no reasoning item pairs with it)", id, callID)
 			}
 			pending = nil
@@ -176,7 +176,7 @@ func downgradeOpenAIFunctionCallReasoningPairs(in []Message, log *changeLog) []M
 				pending = local
 			}
 			if next != nil {
-				set(i, with(m, "content", next))
+				set(i, log.with(m, "content", next))
 			}
 		case "toolResult":
 			if len(pending) == 0 {
@@ -188,7 +188,7 @@ func downgradeOpenAIFunctionCallReasoningPairs(in []Message, log *changeLog) []M
 				if v, ok := str(m, key); ok {
 					if nv, ok := pending[v]; ok && nv != "" && nv != v {
 						if !copied {
-							next, copied = clone(m), true
+							next, copied = log.clone(m), true
 						}
 						next[key] = nv
 						log.add(i, KindIDRewritten, "tool result %s %s -> %s", key, v, nv)

@@ -123,6 +123,7 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 					}
 					norm, c := normalizeToolResultName(next, call)
 					if c {
+						log.inherit(norm, next)
 						changed = true
 						log.add(j, KindMetadataChanged, "tool result %s toolName set to %q", id, strOr(norm, "toolName"))
 					}
@@ -196,7 +197,7 @@ func stripToolResultDetails(in []Message, log *changeLog) []Message {
 		if out == nil {
 			out = append([]Message(nil), in...)
 		}
-		next := clone(m)
+		next := log.clone(m)
 		delete(next, "details")
 		out[i] = next
 		log.add(i, KindMetadataChanged, "tool result details removed")

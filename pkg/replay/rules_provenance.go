@@ -111,7 +111,7 @@ func annotateInterSessionUserMessages(in []Message, log *changeLog) []Message {
 		switch content := m["content"].(type) {
 		case string:
 			if a := annotateInterSessionText(content, p); a != content {
-				set(i, with(m, "content", a))
+				set(i, log.with(m, "content", a))
 			}
 		case []any:
 			textIndex := -1
@@ -128,15 +128,15 @@ func annotateInterSessionUserMessages(in []Message, log *changeLog) []Message {
 				text := bm["text"].(string)
 				if a := annotateInterSessionText(text, p); a != text {
 					next := append([]any(nil), content...)
-					next[textIndex] = with(bm, "text", a)
-					set(i, with(m, "content", next))
+					next[textIndex] = log.with(bm, "text", a)
+					set(i, log.with(m, "content", next))
 				}
 				continue
 			}
 			next := make([]any, 0, len(content)+1)
 			next = append(next, map[string]any{"type": "text", "text": annotateInterSessionText(interSessionEmptyBody, p)})
 			next = append(next, content...)
-			set(i, with(m, "content", next))
+			set(i, log.with(m, "content", next))
 		}
 	}
 	return out

@@ -97,6 +97,7 @@ func dropAssistantBlocks(in []Message, log *changeLog, skip func(i int) bool, dr
 		}
 		log.add(i, KindBlockDropped, "%d "+what, len(content)-len(kept))
 		out[i] = replaceThinking(m, kept)
+		log.inherit(out[i], m)
 	}
 	if out == nil {
 		return in

@@ -324,11 +324,11 @@ func sanitizeToolCallIDs(in []Message, mode string, o toolIDOptions, log *change
 				if next == nil {
 					next = append([]any(nil), content...)
 				}
-				next[j] = with(bm, "id", nid)
+				next[j] = log.with(bm, "id", nid)
 				log.add(i, KindIDRewritten, "tool call id %s -> %s", id, nid)
 			}
 			if next != nil {
-				set(i, with(m, "content", next))
+				set(i, log.with(m, "content", next))
 			}
 		case "toolResult":
 			callID, _ := str(m, "toolCallId")
@@ -348,7 +348,7 @@ func sanitizeToolCallIDs(in []Message, mode string, o toolIDOptions, log *change
 			if nextCall == callID && nextUse == useID {
 				continue
 			}
-			next := clone(m)
+			next := log.clone(m)
 			if nextCall != "" {
 				next["toolCallId"] = nextCall
 			}

@@ -309,6 +309,16 @@ func sanitizeToolCallInputs(in []Message, o toolInputOptions, log *changeLog) []
 			if isSessionsSpawn(bm) {
 				s, c := sanitizeToolCallBlock(bm)
 				if c {
+					// {...block, arguments: {...args, attachments}}: the
+					// copies keep their members' places.
+					log.inherit(s, bm)
+					for _, k := range []string{"arguments", "input"} {
+						if dst, ok := s[k].(map[string]any); ok {
+							if src, ok := bm[k].(map[string]any); ok {
+								log.inherit(dst, src)
+							}
+						}
+					}
 					msgChanged = true
 					log.add(i, KindContentChanged, "sessions_spawn tool call %d: attachments redacted", j)
 				}
@@ -317,7 +327,7 @@ func sanitizeToolCallInputs(in []Message, o toolInputOptions, log *changeLog) []
 			}
 			if name, ok := str(bm, "name"); ok {
 				if t := trim(name); t != name && t != "" {
-					next = append(next, with(bm, "name", t))
+					next = append(next, log.with(bm, "name", t))
 					msgChanged = true
 					log.add(i, KindContentChanged, "tool call %d name trimmed to %q", j, t)
 					continue
@@ -331,12 +341,12 @@ func sanitizeToolCallInputs(in []Message, o toolInputOptions, log *changeLog) []
 				log.add(i, KindMessageDropped, "assistant turn left empty after dropping tool calls")
 				continue
 			}
-			out = append(out, with(m, "content", next))
+			out = append(out, log.with(m, "content", next))
 			continue
 		}
 		if msgChanged {
 			changed = true
-			out = append(out, with(m, "content", next))
+			out = append(out, log.with(m, "content", next))
 			continue
 		}
 		out = append(out, m)

@@ -26,13 +26,15 @@ func (r *run) assistantFirstOrdering(in []Message, rule string) []Message {
 	}
 	log.add(0, KindMessageInserted, "history starts with an assistant turn: %q user turn prepended", googleBootstrapText)
 	out := make([]Message, 0, len(in)+1)
-	out = append(out, Message{"role": "user", "content": googleBootstrapText, "timestamp": jsNumber(float64(r.nowMillis()))})
+	boot := Message{"role": "user", "content": googleBootstrapText, "timestamp": jsNumber(float64(r.nowMillis()))}
+	r.log.keys.record(boot, []string{"role", "content", "timestamp"}) // the object literal's order
+	out = append(out, boot)
 	return append(out, in...)
 }
 
 // mergeConsecutive is validateTurnsWithConsecutiveMerge: messages of role
 // `target` that follow one another are merged into one.
-func mergeConsecutive(in []Message, target string, merge func(prev, cur Message) Message, log *changeLog) []Message {
+func mergeConsecutive(in []Message, target string, merge func(prev, cur Message, log *changeLog) Message, log *changeLog) []Message {
 	if len(in) == 0 {
 		return in
 	}
@@ -57,7 +59,7 @@ func mergeConsecutive(in []Message, target string, merge func(prev, cur Message)
 		}
 		if r == last && last == target {
 			if prev := out[len(out)-1]; prev != nil {
-				out[len(out)-1] = merge(prev, m)
+				out[len(out)-1] = merge(prev, m, log)
 				log.addText(i, KindMessagesMerged, merged)
 				continue
 			}
@@ -75,9 +77,9 @@ func arrayOrEmpty(v any) []any {
 	return nil
 }
 
-func mergeAssistantTurns(prev, cur Message) Message {
+func mergeAssistantTurns(prev, cur Message, log *changeLog) Message {
 	content := append(append(make([]any, 0), arrayOrEmpty(prev["content"])...), arrayOrEmpty(cur["content"])...)
-	out := with(prev, "content", content)
+	out := log.with(prev, "content", content)
 	for _, k := range []string{"usage", "stopReason", "errorMessage"} {
 		if truthy(cur[k]) {
 			out[k] = cur[k]
@@ -101,9 +103,9 @@ func userContentForMerge(v any) []any {
 	return nil
 }
 
-func mergeUserTurns(prev, cur Message) Message {
+func mergeUserTurns(prev, cur Message, log *changeLog) Message {
 	content := append(append(make([]any, 0), userContentForMerge(prev["content"])...), userContentForMerge(cur["content"])...)
-	out := with(cur, "content", content)
+	out := log.with(cur, "content", content)
 	// timestamp: current.timestamp ?? previous.timestamp (undefined is omitted).
 	if cur["timestamp"] == nil {
 		if ts, ok := prev["timestamp"]; ok {
@@ -267,7 +269,7 @@ func stripDanglingAnthropicToolUses(in []Message, log *changeLog) []Message {
 				continue
 			}
 			log.add(i, KindContentChanged, "thinking turn with unanswered tool calls replaced by %q", "[tool calls omitted]")
-			out = append(out, with(m, "content", omittedToolCallsContent(m)))
+			out = append(out, log.with(m, "content", omittedToolCallsContent(m)))
 			continue
 		}
 		kept := make([]any, 0, len(content))
@@ -292,10 +294,10 @@ func stripDanglingAnthropicToolUses(in []Message, log *changeLog) []Message {
 			continue
 		}
 		if len(kept) == 0 {
-			out = append(out, with(m, "content", omittedToolCallsContent(m)))
+			out = append(out, log.with(m, "content", omittedToolCallsContent(m)))
 			continue
 		}
-		out = append(out, with(m, "content", kept))
+		out = append(out, log.with(m, "content", kept))
 	}
 	return out
 }

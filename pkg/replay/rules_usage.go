@@ -76,7 +76,7 @@ func stripStaleAssistantUsageBeforeLatestCompaction(in []Message, log *changeLog
 		if out == nil {
 			out = append([]Message(nil), in...)
 		}
-		out[i] = with(m, "usage", zeroUsageSnapshot())
+		out[i] = log.with(m, "usage", zeroUsageSnapshot())
 		log.add(i, KindMetadataChanged, "usage zeroed (before the latest compaction)")
 	}
 	if out == nil {
@@ -274,7 +274,7 @@ func ensureAssistantUsageSnapshots(in []Message, log *changeLog) []Message {
 		if out == nil {
 			out = append([]Message(nil), in...)
 		}
-		out[i] = with(m, "usage", snapshotValue(n, cost))
+		out[i] = log.with(m, "usage", snapshotValue(n, cost))
 		log.add(i, KindMetadataChanged, "usage normalised")
 	}
 	if out == nil {

@@ -24,6 +24,10 @@ type Context struct {
 	// ThinkingLevel is raw JSON; nil when a thinking_level_change set it to undefined.
 	ThinkingLevel json.RawMessage `json:"thinkingLevel,omitempty"`
 	Model         *ModelRef       `json:"model"`
+	// CycleLine is the line of an entry on a cycle of parentId links the
+	// active branch runs into (0: none). OpenClaw's buildSessionContext
+	// loops forever there; Messages holds the branch up to the cycle.
+	CycleLine int64 `json:"-"`
 }
 
 // ModelRef is the provider and model id in force on the active branch.
@@ -41,6 +45,7 @@ type ContextPlan struct {
 	Compaction    int
 	ThinkingLevel json.RawMessage
 	Model         *ModelRef
+	CycleLine     int64 // see Context.CycleLine
 }
 
 // PlanContext walks the active branch as buildSessionContext does. A file
@@ -50,7 +55,10 @@ func PlanContext(ix *Index, t *Tree) *ContextPlan {
 	if ix.Header == nil {
 		return cp
 	}
-	path := t.Path()
+	path, cycle := t.PathCycle()
+	if cycle && len(path) > 0 {
+		cp.CycleLine = ix.Nodes[path[0]].Line
+	}
 	for _, i := range path {
 		n := &ix.Nodes[i]
 		switch {
@@ -163,7 +171,7 @@ func LoadContext(path string, stdin io.Reader) (*Context, error) {
 func BuildContext(ix *Index, open func() (io.ReadCloser, error)) (*Context, error) {
 	t := NewTree(ix)
 	cp := PlanContext(ix, t)
-	ctx := &Context{Messages: make([]json.RawMessage, 0, cp.MessageCount()), ThinkingLevel: cp.ThinkingLevel, Model: cp.Model}
+	ctx := &Context{Messages: make([]json.RawMessage, 0, cp.MessageCount()), ThinkingLevel: cp.ThinkingLevel, Model: cp.Model, CycleLine: cp.CycleLine}
 	if cp.MessageCount() == 0 {
 		return ctx, nil
 	}

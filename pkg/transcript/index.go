@@ -148,14 +148,17 @@ func Scan(r io.Reader, opts ScanOptions) (*Index, error) {
 		ix.NoFinalNewline = line.Term == jsonl.TermNone
 		data := line.Data
 		if line.Num == 1 && bytes.HasPrefix(data, bom) {
-			// JavaScript's String.trim removes a leading byte-order mark
-			// before OpenClaw splits the file into lines.
 			ix.BOM = true
-			data = data[len(bom):]
 		}
 		if jsonl.IsBlank(data) {
 			ix.Blank++
 			continue
+		}
+		if ix.FirstParsedLine == 0 && len(ix.Malformed) == 0 {
+			// OpenClaw trims the whole file (String.prototype.trim) before
+			// it splits it into lines: JavaScript white space before the
+			// first entry (BOMs, NBSP, VT, U+2028, U+3000, ...) goes.
+			data = jsonl.TrimJSLeft(data)
 		}
 		if !jsonl.Valid(data) {
 			ix.Malformed = append(ix.Malformed, line.Num)

@@ -78,20 +78,29 @@ func (t *Tree) Leaf() int {
 // in parentId links ends the walk where it would revisit an entry (OpenClaw
 // itself would loop forever).
 func (t *Tree) Path() []int {
+	p, _ := t.PathCycle()
+	return p
+}
+
+// PathCycle is Path, and whether the walk from the leaf ran into a cycle of
+// parentId links (where OpenClaw's buildSessionContext never returns).
+func (t *Tree) PathCycle() ([]int, bool) {
 	leaf := t.Leaf()
 	if leaf < 0 {
-		return nil
+		return nil, false
 	}
 	var rev []int
 	seen := make(map[int]bool)
-	for cur := leaf; cur >= 0 && !seen[cur]; cur = t.parent(cur) {
+	cur := leaf
+	for ; cur >= 0 && !seen[cur]; cur = t.parent(cur) {
 		seen[cur] = true
 		rev = append(rev, cur)
 	}
+	cycle := cur >= 0
 	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
 		rev[i], rev[j] = rev[j], rev[i]
 	}
-	return rev
+	return rev, cycle
 }
 
 // Children returns, for every node, the indexes of its children, and the roots.

@@ -1,0 +1,518 @@
+// Command difffuzz is a differential fuzzer of `oc replay` against OpenClaw
+// 2026.5.6: it generates transcripts by recombining and mutating real
+// entries of ../shared/corpus/real (read in place), replays each with oc's
+// pipeline and with the oracle's `batch` mode, and reports how many
+// sanitized (`limited`) lists and wire bodies are equal (as JSON.parse reads
+// them; synthetic times and re-encoded images excepted). Transcripts on
+// which they differ are kept, with the oracle's answers, for regression
+// tests.
+//
+//	go run ./scripts/difffuzz -n 200 -routes anthropic/anthropic-messages/claude-sonnet-4-5
+//
+// The oracle is slow (about 2 s a job on an idle machine, much more on a
+// busy one): size -n and -routes to the time there is.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/oracletest"
+	"github.com/openclaw-tools/oc/pkg/replay"
+	"github.com/openclaw-tools/oc/pkg/transcript"
+)
+
+func main() {
+	n := flag.Int("n", 20, "transcripts to generate")
+	seed := flag.Uint64("seed", 1, "random seed")
+	shared := flag.String("shared", "../shared", "the shared folder (corpus and oracle)")
+	routesFlag := flag.String("routes", "anthropic/anthropic-messages/claude-sonnet-4-5,openai/openai-completions/gpt-4o-mini", "provider/api/model routes, comma-separated")
+	out := flag.String("out", "", "folder for the generated transcripts (default: a temporary one)")
+	keep := flag.String("keep", "", "folder to copy differing transcripts and the oracle's answers to")
+	chunk := flag.Int("chunk", 16, "oracle jobs per batch process")
+	timeout := flag.Duration("timeout", 20*time.Minute, "time limit of one batch process")
+	withContext := flag.Bool("context", true, "also compare the context (the messages inspect counts)")
+	offline := flag.Bool("offline", false, "ask the oracle nothing: compare with the answers saved in -out by an earlier run")
+	flag.Parse()
+	if *offline {
+		*chunk = 0
+	}
+	if err := run(*n, *seed, *shared, *routesFlag, *out, *keep, *chunk, *timeout, *withContext); err != nil {
+		fmt.Fprintln(os.Stderr, "difffuzz:", err)
+		os.Exit(1)
+	}
+}
+
+type route struct{ provider, api, model string }
+
+func parseRoutes(s string) ([]route, error) {
+	var out []route
+	for _, r := range strings.Split(s, ",") {
+		p := strings.SplitN(strings.TrimSpace(r), "/", 3)
+		if len(p) != 3 {
+			return nil, fmt.Errorf("route %q: want provider/api/model", r)
+		}
+		out = append(out, route{p[0], p[1], p[2]})
+	}
+	return out, nil
+}
+
+func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk int, timeout time.Duration, withContext bool) error {
+	routes, err := parseRoutes(routesFlag)
+	if err != nil {
+		return err
+	}
+	entries, err := corpusEntries(filepath.Join(shared, "corpus", "real"))
+	if err != nil {
+		return err
+	}
+	if len(entries) < 10 {
+		return fmt.Errorf("only %d usable entries in the corpus", len(entries))
+	}
+	if outDir == "" {
+		if outDir, err = os.MkdirTemp("", "difffuzz-"); err != nil {
+			return err
+		}
+	} else if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return err
+	}
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	var files []string
+	for i := 0; i < n; i++ {
+		text, err := generate(rng, entries, routes, i)
+		if err != nil {
+			return err
+		}
+		p := filepath.Join(outDir, fmt.Sprintf("fz-%04d.jsonl", i))
+		if old, err := os.ReadFile(p); err != nil || !bytes.Equal(old, text) {
+			if err := os.WriteFile(p, text, 0o644); err != nil {
+				return err
+			}
+		}
+		files = append(files, p)
+	}
+	var jobs []oracletest.Job
+	for _, f := range files {
+		if withContext {
+			jobs = append(jobs, oracletest.Job{ID: filepath.Base(f) + "|context", Mode: "context", Args: []string{f}})
+		}
+		for _, r := range routes {
+			for _, mode := range []string{"sanitize", "payload"} {
+				jobs = append(jobs, oracletest.Job{ID: strings.Join([]string{filepath.Base(f), mode, r.provider, r.api, r.model}, "|"),
+					Mode: mode, Args: []string{f, r.provider, r.api, r.model}})
+			}
+		}
+	}
+	fmt.Fprintf(os.Stderr, "difffuzz: %d transcripts in %s, %d oracle jobs\n", len(files), outDir, len(jobs))
+	// The oracle's answers are saved as they come (out/oracle-answers.jsonl)
+	// and reused by a later run on the same folder: a long run can stop and
+	// go on.
+	answers, err := loadAnswers(filepath.Join(outDir, "oracle-answers.jsonl"))
+	if err != nil {
+		return err
+	}
+	var todo []oracletest.Job
+	for _, j := range jobs {
+		if _, ok := answers[j.ID]; !ok {
+			todo = append(todo, j)
+		}
+	}
+	for start := 0; chunk > 0 && start < len(todo); start += chunk {
+		end := min(start+chunk, len(todo))
+		res, err := batch(filepath.Join(shared, "oracle", "oracle"), todo[start:end], timeout)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "difffuzz: jobs %d-%d: %v (counted as not answered)\n", start, end, err)
+		}
+		if err := saveAnswers(filepath.Join(outDir, "oracle-answers.jsonl"), res); err != nil {
+			return err
+		}
+		for k, v := range res {
+			answers[k] = v
+		}
+		fmt.Fprintf(os.Stderr, "difffuzz: %d/%d oracle answers\n", len(answers), len(jobs))
+	}
+	type tally struct{ compared, equal, bothFail, unanswered int }
+	counts := map[string]*tally{"context": {}, "sanitize": {}, "payload": {}}
+	var diffs []string
+	for _, f := range files {
+		if withContext {
+			id := filepath.Base(f) + "|context"
+			c := counts["context"]
+			if a, ok := answers[id]; !ok {
+				c.unanswered++
+			} else {
+				c.compared++
+				d := contextDifference(f, a)
+				if d == "" {
+					c.equal++
+				} else {
+					diffs = append(diffs, id+": "+d)
+				}
+			}
+		}
+		for _, r := range routes {
+			limited, payload, ocErr := ocReplay(f, r)
+			for _, mode := range []string{"sanitize", "payload"} {
+				id := strings.Join([]string{filepath.Base(f), mode, r.provider, r.api, r.model}, "|")
+				c := counts[mode]
+				a, ok := answers[id]
+				if !ok {
+					c.unanswered++
+					continue
+				}
+				c.compared++
+				got, want := payload, a.Out
+				if mode == "sanitize" {
+					got = limited
+					var s struct {
+						Limited json.RawMessage `json:"limited"`
+					}
+					if a.OK {
+						_ = json.Unmarshal(a.Out, &s)
+					}
+					want = s.Limited
+				}
+				var d string
+				switch {
+				case !a.OK && (got == nil || ocErr != nil && mode == "payload"):
+					c.equal++
+					c.bothFail++
+					continue
+				case !a.OK:
+					d = "OpenClaw fails (" + firstLine(a.Error) + "), oc answers"
+				case got == nil:
+					d = fmt.Sprintf("oc fails (%v), OpenClaw answers", ocErr)
+				default:
+					d = oracletest.Difference(got, want)
+				}
+				if d == "" {
+					c.equal++
+					continue
+				}
+				diffs = append(diffs, id+": "+d)
+				if keepDir != "" {
+					if err := keepCase(keepDir, f, id, a); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(diffs)
+	for _, d := range diffs {
+		fmt.Println("DIFF", d)
+	}
+	for _, mode := range []string{"context", "sanitize", "payload"} {
+		c := counts[mode]
+		if c.compared+c.unanswered == 0 {
+			continue
+		}
+		pct := 0.0
+		if c.compared > 0 {
+			pct = 100 * float64(c.equal) / float64(c.compared)
+		}
+		fmt.Printf("%-9s %4d compared, %4d equal (%.1f%%; %d where both fail), %d not answered by the oracle\n",
+			mode, c.compared, c.equal, pct, c.bothFail, c.unanswered)
+	}
+	return nil
+}
+
+func loadAnswers(path string) (map[string]oracletest.Result, error) {
+	out := map[string]oracletest.Result{}
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		var r oracletest.Result
+		if json.Unmarshal(l, &r) == nil && r.ID != "" {
+			out[r.ID] = r
+		}
+	}
+	return out, nil
+}
+
+func saveAnswers(path string, res map[string]oracletest.Result) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	for _, r := range res {
+		line, err := json.Marshal(r)
+		if err != nil {
+			f.Close()
+			return err
+		}
+		if _, err := f.Write(append(line, '\n')); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return f.Close()
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
+
+// contextDifference compares oc's context (the active branch's messages,
+// which inspect counts) with the oracle's, or says who fails.
+func contextDifference(path string, a oracletest.Result) string {
+	ctx, err := transcript.LoadContext(path, nil)
+	if err == nil {
+		err = replay.ContextError(ctx)
+	}
+	switch {
+	case !a.OK && err != nil:
+		return ""
+	case !a.OK:
+		return "OpenClaw fails (" + firstLine(a.Error) + "), oc answers"
+	case err != nil:
+		return fmt.Sprintf("oc fails (%v), OpenClaw answers", err)
+	}
+	var want struct {
+		Messages json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(a.Out, &want); err != nil {
+		return "oracle answer: " + err.Error()
+	}
+	got := []byte{'['}
+	for i, m := range ctx.Messages {
+		if i > 0 {
+			got = append(got, ',')
+		}
+		got = append(got, m...)
+	}
+	return oracletest.Difference(append(got, ']'), want.Messages)
+}
+
+// ocReplay is oc's replay of one file: the limited list and the wire body
+// as JSON text (nil where oc fails).
+func ocReplay(path string, r route) (limited, payload []byte, err error) {
+	ctx, err := transcript.LoadContext(path, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := replay.ContextError(ctx); err != nil {
+		return nil, nil, err
+	}
+	msgs, keys, err := replay.DecodeMessagesKeyed(ctx.Messages, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := replay.Sanitize(msgs, replay.Options{Provider: r.provider, API: r.api, Model: r.model, KeyOrder: keys,
+		Now: func() int64 { return oracletest.SyntheticTime }})
+	if err != nil {
+		return nil, nil, err
+	}
+	if limited, err = replay.AppendMessages(nil, res.Limited, res.KeyOrder); err != nil {
+		return nil, nil, err
+	}
+	p, err := replay.BuildPayload(replay.PayloadInput{Provider: r.provider, API: r.api, Model: r.model, Messages: res.Limited, KeyOrder: res.KeyOrder})
+	if err != nil {
+		return limited, nil, err
+	}
+	payload, err = p.AppendJSON(nil)
+	return limited, payload, err
+}
+
+// batch runs one oracle batch process.
+func batch(script string, jobs []oracletest.Job, timeout time.Duration) (map[string]oracletest.Result, error) {
+	var in bytes.Buffer
+	enc := json.NewEncoder(&in)
+	for _, j := range jobs {
+		if err := enc.Encode(j); err != nil {
+			return nil, err
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, script, "batch")
+	cmd.Stdin = &in
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	runErr := cmd.Run()
+	out := map[string]oracletest.Result{}
+	sc := bufio.NewScanner(&stdout)
+	sc.Buffer(make([]byte, 1<<20), 512<<20)
+	for sc.Scan() {
+		var r oracletest.Result
+		if err := json.Unmarshal(sc.Bytes(), &r); err == nil {
+			out[r.ID] = r
+		}
+	}
+	return out, runErr
+}
+
+func keepCase(dir, file, id string, a oracletest.Result) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, filepath.Base(file)), b, 0o644); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "answers.jsonl"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	line, _ := json.Marshal(struct {
+		ID    []string        `json:"id"`
+		OK    bool            `json:"ok"`
+		Out   json.RawMessage `json:"out,omitempty"`
+		Error string          `json:"error,omitempty"`
+	}{strings.Split(id, "|"), a.OK, a.Out, a.Error})
+	_, err = f.Write(append(line, '\n'))
+	return err
+}
+
+// corpusEntries reads the message entries of the real transcripts (lines
+// under 64 KiB, to keep the oracle quick).
+func corpusEntries(dir string) ([]*jsjson.Object, error) {
+	names, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []*jsjson.Object
+	for _, e := range names {
+		n := e.Name()
+		if !strings.Contains(n, "__sessions__") || !strings.Contains(n, ".jsonl") || strings.HasSuffix(n, ".lock") || strings.Contains(n, ".trajectory") {
+			continue
+		}
+		f, err := os.Open(filepath.Join(dir, n))
+		if err != nil {
+			return nil, err
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 64<<20)
+		for sc.Scan() {
+			if len(sc.Bytes()) > 64<<10 {
+				continue
+			}
+			v, err := jsjson.Parse(sc.Bytes())
+			if err != nil {
+				continue
+			}
+			o, ok := v.(*jsjson.Object)
+			if !ok {
+				continue
+			}
+			if t, _ := o.Get("type"); t != "message" {
+				continue
+			}
+			if m, _ := o.Get("message"); m == nil {
+				continue
+			}
+			out = append(out, o)
+		}
+		f.Close()
+	}
+	return out, nil
+}
+
+// generate builds one transcript: a header and 2-10 real entries chained
+// by parentId, each mutated with some probability.
+func generate(rng *rand.Rand, entries []*jsjson.Object, routes []route, i int) ([]byte, error) {
+	var b []byte
+	if rng.IntN(20) == 0 {
+		b = append(b, []string{"\u00a0", "\ufeff\ufeff", "\v", "\u2028", "\u3000"}[rng.IntN(5)]...)
+	}
+	header := &jsjson.Object{}
+	header.Set("type", "session")
+	header.Set("version", float64(3))
+	header.Set("id", fmt.Sprintf("fz-%04d", i))
+	header.Set("timestamp", "2026-05-12T06:10:20.699Z")
+	header.Set("cwd", "/w")
+	b, _ = jsjson.Append(b, header)
+	b = append(b, '\n')
+	k := 2 + rng.IntN(9)
+	parent := any(nil)
+	for j := 0; j < k; j++ {
+		src := entries[rng.IntN(len(entries))]
+		text, _ := jsjson.Marshal(src)
+		v, _ := jsjson.Parse(text) // a deep copy
+		e := v.(*jsjson.Object)
+		id := fmt.Sprintf("e%d", j)
+		e.Set("id", id)
+		e.Set("parentId", parent)
+		parent = id
+		if m, ok := e.Get("message"); ok {
+			if mo, ok := m.(*jsjson.Object); ok {
+				if role, _ := mo.Get("role"); role == "toolResult" && rng.IntN(10) == 0 {
+					continue // an orphaned call
+				}
+				mutate(rng, mo, routes)
+			} else if rng.IntN(2) == 0 {
+				e.Set("message", "not an object")
+			}
+		}
+		line, err := jsjson.Append(nil, e)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, line...)
+		b = append(b, '\n')
+	}
+	return b, nil
+}
+
+// mutate changes a message the ways generated transcripts found
+// differences: model switches, odd tool-call ids, lone surrogates and line
+// separators in text, numbers JavaScript spells otherwise, error turns.
+func mutate(rng *rand.Rand, m *jsjson.Object, routes []route) {
+	role, _ := m.Get("role")
+	if role == "assistant" && rng.IntN(5) == 0 {
+		r := routes[rng.IntN(len(routes))]
+		m.Set("provider", r.provider)
+		m.Set("api", r.api)
+		m.Set("model", r.model)
+	}
+	if role == "assistant" && rng.IntN(20) == 0 {
+		m.Set("stopReason", []string{"error", "aborted"}[rng.IntN(2)])
+	}
+	content, _ := m.Get("content")
+	blocks, _ := content.([]any)
+	for _, bl := range blocks {
+		bo, ok := bl.(*jsjson.Object)
+		if !ok {
+			continue
+		}
+		switch t, _ := bo.Get("type"); t {
+		case "text":
+			if s, ok := bo.Get("text"); ok && rng.IntN(8) == 0 {
+				str, _ := s.(string)
+				extra := []string{string(jsjson.AppendUnit(nil, 0xD83D)), string(jsjson.AppendUnit(nil, 0xDFFF)), "\u2028", "\u00a0"}[rng.IntN(4)]
+				bo.Set("text", str+extra)
+			}
+		case "toolCall":
+			if rng.IntN(8) == 0 {
+				bo.Set("id", []string{"|fc_only", "  padded  ", "call_1|fc_2", "functions.read:0", "fc_1"}[rng.IntN(5)])
+			}
+			if args, ok := bo.Get("arguments"); ok && rng.IntN(6) == 0 {
+				if ao, ok := args.(*jsjson.Object); ok {
+					ao.Set("n", json.RawMessage([]string{"100.0", "-0.0", "1e-07", "12345678901234567890", "2.50"}[rng.IntN(5)]))
+				}
+			}
+		}
+	}
+}
