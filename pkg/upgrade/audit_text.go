@@ -55,8 +55,8 @@ func (a *Audit) Findings() []AuditFinding {
 			f.Commands = a.wayBack(c)
 		case c.Kind == KindArchived && len(c.Rewritten) > 0:
 			f.ID, f.Severity = FindingImportRewritten, "info"
-			f.Message = fmt.Sprintf("all of %s is in SQLite; %d %s stored under %s the import rewrote (no loss)",
-				printable(filepath.Base(c.Path), 120), len(c.Rewritten), plural(len(c.Rewritten), "entry is", "entries are"), plural(len(c.Rewritten), "an id", "ids"))
+			f.Message = fmt.Sprintf("every entry of the archived original is in SQLite; %d %s stored under %s the import rewrote (no loss)",
+				len(c.Rewritten), plural(len(c.Rewritten), "entry is", "entries are"), plural(len(c.Rewritten), "an id", "ids"))
 		case c.Kind == KindActive && c.Lost():
 			f.ID, f.Severity = FindingActiveUnimported, "warning"
 			f.Message = fmt.Sprintf("JSONL file beside the SQLite session (OpenClaw's active_sqlite_transcript_jsonl): %d %s absent from SQLite, from line %d on (%d %s)",
@@ -112,13 +112,13 @@ func (c *Comparison) lossText() string {
 		run = " by run " + printable(c.RunID, 80)
 	}
 	if !c.InDatabase || c.StoredEvents == 0 {
-		fmt.Fprintf(&b, "nothing of this session is in SQLite: the import%s stored no event of %s; %d %s (%d %s) from line %d on stayed behind in the import archive",
-			run, printable(filepath.Base(c.Path), 120), len(c.Absent), plural(len(c.Absent), "entry", "entries"),
+		fmt.Fprintf(&b, "nothing of this session is in SQLite: the import%s stored no event of it; %d %s (%d %s) from line %d on stayed behind in the import archive",
+			run, len(c.Absent), plural(len(c.Absent), "entry", "entries"),
 			c.AbsentMessages, plural(c.AbsentMessages, "message", "messages"), c.Absent[0])
 	} else {
-		fmt.Fprintf(&b, "the import%s stored %d %s; %d %s (%d %s) of %s from line %d on stayed behind in the import archive",
+		fmt.Fprintf(&b, "the import%s stored %d %s; %d %s (%d %s) from line %d on stayed behind in the import archive",
 			run, c.StoredEvents, plural(c.StoredEvents, "event", "events"), len(c.Absent), plural(len(c.Absent), "entry", "entries"),
-			c.AbsentMessages, plural(c.AbsentMessages, "message", "messages"), printable(filepath.Base(c.Path), 120), c.Absent[0])
+			c.AbsentMessages, plural(c.AbsentMessages, "message", "messages"), c.Absent[0])
 	}
 	if c.LastMessage != nil {
 		fmt.Fprintf(&b, "; the last message that made it is line %d", c.LastMessage.Line)
@@ -129,7 +129,7 @@ func (c *Comparison) lossText() string {
 		b.WriteString("; no message made it")
 	}
 	if c.ManifestElsewhere {
-		b.WriteString("; the run's manifest names a database at another path (the state dir was moved or copied): OpenClaw's restore only acts on the state dir where the import ran")
+		b.WriteString("; the run's manifest names a database at another path (the state dir was moved or copied since): OpenClaw's restore only acts on the state dir where the import ran; here `oc export` reads the original")
 	}
 	if c.Manifest == "" {
 		b.WriteString("; no migration manifest names this file, so OpenClaw's restore cannot put it back: read it with `oc export`")
@@ -144,7 +144,7 @@ func (c *Comparison) lossText() string {
 // file beside a SQLite session (the events still missing) and archives it
 // again.
 func (a *Audit) wayBack(c *Comparison) [][]string {
-	if c.Manifest == "" {
+	if c.Manifest == "" || c.ManifestElsewhere {
 		return [][]string{{"oc", "export", c.Path}}
 	}
 	src := filepath.Base(c.SourcePath)

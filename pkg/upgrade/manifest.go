@@ -29,7 +29,7 @@ type MigrationRun struct {
 	FailedAt    string `json:"failedAt,omitempty"`
 	Version     string `json:"openClawVersion,omitempty"`
 	// Restored: a restore already ran for this manifest (its status).
-	Restored string          `json:"restored,omitempty"`
+	Restored string            `json:"restored,omitempty"`
 	Targets  []MigrationTarget `json:"targets"`
 	// Error: the manifest could not be read (OpenClaw's restore skips it too).
 	Error string `json:"error,omitempty"`
