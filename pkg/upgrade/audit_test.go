@@ -17,61 +17,20 @@ import (
 	"github.com/openclaw-tools/oc/pkg/store"
 )
 
-// importedState rebuilds a state dir as 2026.9.6's upgrade left it from an
-// oracle fixture: the agent database the oracle's import wrote (db/), and the
-// import archive, whose originals are the fixture's source files verbatim
-// (the 9.6 README: "the archived original (verbatim)") under the names
-// archivedTo of import.json. With manifest, the stored manifest of a real
-// 9.6 run of fixtures/damaged (testdata/manifest-damaged-9.6.json, its state
-// dir written @STATE@) is installed and names the archives instead.
+// manifestDamaged is the migration-run manifest of a real 9.6 import of
+// fixtures/damaged (its state dir written @STATE@).
+var manifestDamaged = filepath.Join("..", "..", "testdata", "import-audit", "manifest-damaged-9.6.json")
+
+// importedState is oracletest.ImportedState96 in a temp dir, with the
+// fixture's import report.
 func importedState(t *testing.T, fixture string, manifest bool) (string, oracleImport) {
 	t.Helper()
-	dir := filepath.Join(sharedDir(t), "oracle-2026.9.6", "fixtures", fixture)
-	oracle := readOracleImport(t, filepath.Join(dir, "import.json"))
-	state := oracletest.Fixture96State(t, fixture)
-	place := func(src, archive string) {
-		data, err := os.ReadFile(filepath.Join(dir, "source", src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(filepath.Dir(archive), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(archive, data, 0o600); err != nil {
-			t.Fatal(err)
-		}
+	oracle := readOracleImport(t, filepath.Join(sharedDir(t), "oracle-2026.9.6", "fixtures", fixture, "import.json"))
+	m := ""
+	if manifest {
+		m = manifestDamaged
 	}
-	if !manifest {
-		for _, s := range oracle.Sources {
-			if s.Archive != nil && s.Archive.ArchivedTo != "" {
-				place(s.File, filepath.Join(state, s.Archive.ArchivedTo))
-			}
-		}
-		return state, oracle
-	}
-	raw, err := os.ReadFile(filepath.Join("testdata", "manifest-damaged-9.6.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw = []byte(strings.ReplaceAll(string(raw), "@STATE@", state))
-	runs := filepath.Join(state, MigrationRunsDir)
-	if err := os.MkdirAll(runs, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(runs, "session-sqlite-1796083470455-b8355c08.json"), raw, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range ReadMigrationRuns(state) {
-		for _, tg := range r.Targets {
-			for _, mv := range tg.Moves {
-				if mv.Kind == "transcript" {
-					rel, _ := filepath.Rel(state, mv.SourcePath)
-					place(rel, mv.ArchivePath)
-				}
-			}
-		}
-	}
-	return state, oracle
+	return oracletest.ImportedState96(t, fixture, t.TempDir(), m), oracle
 }
 
 func auditOf(t *testing.T, state string) *Audit {
@@ -353,7 +312,7 @@ func TestReadMigrationRuns(t *testing.T) {
 	if err := os.MkdirAll(runs, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile(filepath.Join("testdata", "manifest-damaged-9.6.json"))
+	raw, err := os.ReadFile(manifestDamaged)
 	if err != nil {
 		t.Fatal(err)
 	}

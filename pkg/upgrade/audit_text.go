@@ -41,7 +41,7 @@ type AuditFinding struct {
 // ids, one per JSONL file beside a SQLite session; clean archived originals
 // give none.
 func (a *Audit) Findings() []AuditFinding {
-	var out []AuditFinding
+	out := []AuditFinding{}
 	for i := range a.Compared {
 		c := &a.Compared[i]
 		f := AuditFinding{Path: c.Path, Session: c.label(), Compared: c}
