@@ -468,3 +468,23 @@ func TestDoctorImportAudit(t *testing.T) {
 	}
 	sameHashes(t, "doctor and export", before, hashFiles(t, state))
 }
+
+// A relative --state-dir reads its databases (the SQLite URI once took the
+// first path element for an authority: "invalid uri authority").
+func TestSQLiteRelativeStateDir(t *testing.T) {
+	state := oracletest.Fixture96State(t, "example-state")
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(wd, state)
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, args := range [][]string{{"inspect", "--state-dir", rel}, {"doctor", "--state-dir", rel}} {
+		code, _, stderr := runOC(t, false, doctorEnv(t), args...)
+		if code != 0 && code != 1 {
+			t.Errorf("%v: exit %d: %s", args, code, stderr)
+		}
+	}
+}
