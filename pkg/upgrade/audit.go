@@ -14,7 +14,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -113,6 +112,9 @@ type moveRef struct {
 
 // AuditImport compares every archived original and every JSONL file beside
 // a SQLite-backed session of st with the agent databases.
+//
+// A database or folder that cannot be read makes the comparisons that need
+// it fail (Comparison.Error), not the audit.
 func AuditImport(st *store.State) (*Audit, error) {
 	a := &Audit{StateDir: st.Root, Runs: ReadMigrationRuns(st.Root), Compared: []Comparison{}}
 	// archive file name per agent -> the move that put it there (paths in
@@ -132,7 +134,9 @@ func AuditImport(st *store.State) (*Audit, error) {
 	}
 	sessions, err := st.SQLiteSessions()
 	if err != nil {
-		return nil, err
+		// a database that cannot be read: every comparison with it fails
+		// below and says so; the others are still made
+		sessions = nil
 	}
 	byKey := map[string]store.Session{}
 	byID := map[string]store.Session{}
@@ -172,7 +176,8 @@ func AuditImport(st *store.State) (*Audit, error) {
 		agent := filepath.Base(filepath.Dir(dir))
 		ents, err := os.ReadDir(dir)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", dir, err)
+			a.Compared = append(a.Compared, Comparison{Kind: KindArchived, Agent: agent, Path: dir, Error: err.Error()})
+			continue
 		}
 		for _, e := range ents {
 			if !e.Type().IsRegular() || !IsArchivedOriginal(e.Name()) {
@@ -199,11 +204,13 @@ func AuditImport(st *store.State) (*Audit, error) {
 			} else {
 				c.SessionID = id
 			}
-			db, err := openDB(agent)
-			if err != nil {
-				return nil, err
+			if db, err := openDB(agent); err != nil {
+				// an unreadable database is doctor's finding elsewhere; here
+				// the file could not be compared
+				c.Error = err.Error()
+			} else {
+				compareFile(&c, db)
 			}
-			compareFile(&c, db)
 			a.Compared = append(a.Compared, c)
 		}
 	}
@@ -213,11 +220,11 @@ func AuditImport(st *store.State) (*Audit, error) {
 			continue
 		}
 		c := Comparison{Kind: KindActive, Agent: ses.Agent, SessionKey: ses.Key, SessionID: ses.ID, Path: path, InDatabase: true}
-		db, err := openDB(ses.Agent)
-		if err != nil {
-			return nil, err
+		if db, err := openDB(ses.Agent); err != nil {
+			c.Error = err.Error()
+		} else {
+			compareFile(&c, db)
 		}
-		compareFile(&c, db)
 		a.Compared = append(a.Compared, c)
 	}
 	return a, nil

@@ -305,6 +305,30 @@ func TestAuditActiveJSONLBesideSQLite(t *testing.T) {
 	}
 }
 
+// A database that cannot be read: every archived original is reported as not
+// compared (import-audit-failed), and the audit itself completes.
+func TestAuditUnreadableDatabase(t *testing.T) {
+	state, _ := importedState(t, "damaged", false)
+	db := filepath.Join(state, "agents", "main", "agent", store.AgentDBName)
+	if err := os.WriteFile(db, []byte("not a database at all, just text that is long enough to have a header......"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := auditOf(t, state)
+	failed := 0
+	for _, f := range a.Findings() {
+		if f.ID != FindingAuditFailed {
+			t.Errorf("%s: %s, want %s", f.Session, f.ID, FindingAuditFailed)
+		}
+		failed++
+	}
+	if failed != 20 {
+		t.Errorf("%d comparisons failed, want all 20", failed)
+	}
+	if want := "import audit: none of 20 archived originals could be compared with SQLite"; a.Summary() != want {
+		t.Errorf("summary %q, want %q", a.Summary(), want)
+	}
+}
+
 // Reading a manifest: completed and planned moves deduplicated, *.failure.json
 // and other files skipped, an unreadable manifest reported, not fatal.
 func TestReadMigrationRuns(t *testing.T) {

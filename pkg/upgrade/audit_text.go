@@ -80,22 +80,37 @@ func (a *Audit) Findings() []AuditFinding {
 
 // Summary is one line on the archived originals compared.
 func (a *Audit) Summary() string {
-	n := a.Count(KindArchived)
-	losses, entries := 0, 0
+	n, failed, losses, entries := 0, 0, 0, 0
 	for _, c := range a.Compared {
-		if c.Kind == KindArchived && c.Lost() {
-			losses++
-			entries += len(c.Absent)
+		switch {
+		case c.Kind != KindArchived:
+		case c.Error != "":
+			failed++
+		default:
+			n++
+			if c.Lost() {
+				losses++
+				entries += len(c.Absent)
+			}
 		}
 	}
-	if n == 0 {
+	if n+failed == 0 {
 		return "no archived originals of a JSONL import (agents/*/" + ImportArchiveDir + ")"
 	}
-	if losses == 0 {
-		return fmt.Sprintf("import audit: %d archived %s compared with SQLite, all history imported", n, plural(n, "original", "originals"))
+	var s string
+	switch {
+	case n == 0:
+		return fmt.Sprintf("import audit: none of %d archived %s could be compared with SQLite", failed, plural(failed, "original", "originals"))
+	case losses == 0:
+		s = fmt.Sprintf("import audit: %d archived %s compared with SQLite, all history imported", n, plural(n, "original", "originals"))
+	default:
+		s = fmt.Sprintf("import audit: %d archived %s compared with SQLite; %d %s of %d %s stayed behind in the import archive",
+			n, plural(n, "original", "originals"), entries, plural(entries, "entry", "entries"), losses, plural(losses, "session", "sessions"))
 	}
-	return fmt.Sprintf("import audit: %d archived %s compared with SQLite; %d %s of %d %s stayed behind in the import archive",
-		n, plural(n, "original", "originals"), entries, plural(entries, "entry", "entries"), losses, plural(losses, "session", "sessions"))
+	if failed > 0 {
+		s += fmt.Sprintf("; %d could not be compared", failed)
+	}
+	return s
 }
 
 func (c *Comparison) label() string {
