@@ -195,6 +195,9 @@ func renderImportAudit(w io.Writer, st *cli.Styles, ia *importAudit) {
 		if f.Severity != "info" || len(f.Commands) > 0 {
 			docWriteWrapped(w, "      ", "      ", cleanText(f.Path), 80)
 		}
+		if len(f.Commands) > 1 {
+			fmt.Fprintln(w, "      "+st.Dim.Render("the way back (stop the gateway first):"))
+		}
 		for _, c := range f.Commands {
 			writeCommand(w, st, c)
 		}
