@@ -10,13 +10,24 @@ import (
 	"github.com/openclaw-tools/oc/pkg/doctor"
 	"github.com/openclaw-tools/oc/pkg/store"
 	"github.com/openclaw-tools/oc/pkg/transcript"
+	"github.com/openclaw-tools/oc/pkg/upgrade"
 )
+
+// importAudit is the audit's part of the --json document.
+type importAudit struct {
+	*upgrade.Audit
+	Summary  string                 `json:"summary"`
+	Findings []upgrade.AuditFinding `json:"findings"`
+}
 
 // sqliteDoctor is doctor's SQLite-era part: the inspect checks of every
 // agent database and the cron classification read from cron_jobs.
 type sqliteDoctor struct {
 	Inspect *store.SQLiteReport      `json:"inspect"`
 	Cron    *doctor.SQLiteCronReport `json:"cron"`
+	// Import is the audit of the JSONL import: archived originals and JSONL
+	// files beside SQLite sessions compared with the databases.
+	Import *importAudit `json:"import"`
 	// Problems counts warnings and errors, and cron jobs still needing a fix.
 	Problems int `json:"problems"`
 }
@@ -47,6 +58,16 @@ func runSQLiteDoctor(g *Globals, fix bool) (*sqliteDoctor, error) {
 		// An unreadable state database is a finding, not the end of the run.
 		sd.Cron = &doctor.SQLiteCronReport{Jobs: []doctor.SQLiteCronJob{}, Error: oneLine(err.Error())}
 		sd.Problems++
+	}
+	audit, err := upgrade.AuditImport(st)
+	if err != nil {
+		return nil, err
+	}
+	sd.Import = &importAudit{Audit: audit, Summary: audit.Summary(), Findings: audit.Findings()}
+	for _, f := range sd.Import.Findings {
+		if f.Severity != "info" {
+			sd.Problems++
+		}
 	}
 	if fix {
 		doctor.ApplySQLiteCronFixes(sd.Cron, exec.LookPath, doctor.RunCommand)
@@ -92,6 +113,7 @@ func renderSQLiteDoctor(ios *cli.IOStreams, sd *sqliteDoctor) {
 			docWriteWrapped(w, "  ", "      ", st.Severity(f.Severity)+" "+st.Key.Render(f.Rule)+" "+cleanText(s.Key)+": "+cleanText(f.Message), 80)
 		}
 	}
+	renderImportAudit(w, st, sd.Import)
 	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Cron jobs (state/openclaw.sqlite)"))
 	for _, e := range rep.Errors {
 		docWriteWrapped(w, "  ", "      ", st.Severity(transcript.SevError)+" "+cleanText(e.Error), 80)
@@ -154,4 +176,30 @@ func writeCommand(w io.Writer, st *cli.Styles, argv []string) {
 		line += word
 	}
 	fmt.Fprintln(w, st.Key.Render(line))
+}
+
+// renderImportAudit prints the audit of the JSONL import: one line per
+// finding, with the way back as commands.
+func renderImportAudit(w io.Writer, st *cli.Styles, ia *importAudit) {
+	if ia == nil || (len(ia.Compared) == 0 && len(ia.Findings) == 0) {
+		return
+	}
+	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Import audit (JSONL originals kept by OpenClaw's import)"))
+	docWriteWrapped(w, "  ", "      ", cleanText(ia.Summary), 80)
+	for _, f := range ia.Findings {
+		sev := transcript.SevInfo
+		if f.Severity != "info" {
+			sev = transcript.SevWarning
+		}
+		docWriteWrapped(w, "  ", "      ", st.Severity(sev)+" "+st.Key.Render(f.ID)+" "+cleanText(f.Session)+": "+cleanText(f.Message), 80)
+		if f.Severity != "info" || len(f.Commands) > 0 {
+			docWriteWrapped(w, "      ", "      ", cleanText(f.Path), 80)
+		}
+		if len(f.Commands) > 1 {
+			fmt.Fprintln(w, "      "+st.Dim.Render("the way back (stop the gateway first):"))
+		}
+		for _, c := range f.Commands {
+			writeCommand(w, st, c)
+		}
+	}
 }

@@ -373,3 +373,118 @@ func TestSessionArgumentJSONLEra(t *testing.T) {
 		}
 	}
 }
+
+// doctor after an upgrade that imported damaged transcripts without repair
+// (the 9.6 oracle's fixtures/damaged, with the manifest of a real 9.6 run):
+// the import audit names the 4 sessions whose entries stayed behind, with
+// OpenClaw's restore, oc repair and OpenClaw's doctor --fix as commands;
+// exit 1; no byte of the databases, the archive or the manifest changes.
+// Every archived original exports as its own bytes.
+func TestDoctorImportAudit(t *testing.T) {
+	dir := filepath.Join(os.TempDir(), "oc-doctor-golden", "import-audit")
+	_ = os.RemoveAll(dir)
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	state := oracletest.ImportedState96(t, "damaged", dir, filepath.Join("..", "testdata", "import-audit", "manifest-damaged-9.6.json"))
+	before := hashFiles(t, state)
+	env := doctorEnv(t)
+	code, out, stderr := runOC(t, false, env, "doctor", "--state-dir", state)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1: %s", code, stderr)
+	}
+	i := strings.Index(out, "Import audit")
+	j := strings.Index(out, "Cron jobs (state/openclaw.sqlite)")
+	if i < 0 || j < i {
+		t.Fatalf("no import audit section:\n%s", out)
+	}
+	golden(t, "doctor-import-audit.txt", []byte(normalizeState(out[i:j], state)))
+	// 80 columns, but for a path on a line of its own (never broken, so
+	// that it can be copied)
+	for _, l := range strings.Split(out[i:j], "\n") {
+		if len([]rune(l)) > 80 && strings.ContainsRune(strings.TrimSpace(l), ' ') {
+			t.Errorf("line of %d columns: %q", len([]rune(l)), l)
+		}
+	}
+
+	code, out, _ = runOC(t, false, env, "doctor", "--state-dir", state, "--json")
+	if code != 1 {
+		t.Fatalf("--json: exit %d", code)
+	}
+	var doc struct {
+		SQLite struct {
+			Import struct {
+				Compared []struct {
+					Kind   string  `json:"kind"`
+					Path   string  `json:"path"`
+					Absent []int64 `json:"absent"`
+				} `json:"compared"`
+				Findings []struct {
+					ID       string     `json:"id"`
+					Session  string     `json:"session"`
+					Commands [][]string `json:"commands"`
+				} `json:"findings"`
+			} `json:"import"`
+		} `json:"sqlite"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	losses := map[string]bool{}
+	for _, f := range doc.SQLite.Import.Findings {
+		if f.ID == "import-loss" {
+			losses[f.Session] = len(f.Commands) == 3
+		}
+	}
+	want := map[string]bool{"agent:main:dmg-cut-middle": true, "agent:main:dmg-garbage-middle": true, "agent:main:dmg-header-cut": true, "agent:main:dmg-header-garbage": true}
+	if len(losses) != len(want) {
+		t.Errorf("import-loss for %v, want %v", losses, want)
+	}
+	for k := range want {
+		if !losses[k] {
+			t.Errorf("%s: no import-loss with 3 commands (%v)", k, losses)
+		}
+	}
+	if n := len(doc.SQLite.Import.Compared); n != 20 {
+		t.Fatalf("compared %d archived originals, want 20", n)
+	}
+	exported := 0
+	for _, c := range doc.SQLite.Import.Compared {
+		data, err := os.ReadFile(c.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, out, stderr := runOC(t, false, nil, "export", c.Path, "--state-dir", state)
+		// export writes lines: LF ends, a final one added
+		want := strings.ReplaceAll(string(data), "\r\n", "\n")
+		if want != "" && !strings.HasSuffix(want, "\n") {
+			want += "\n"
+		}
+		if code != 0 || out != want {
+			t.Errorf("export %s: exit %d (%s), %d bytes, want the original's %d", filepath.Base(c.Path), code, stderr, len(out), len(data))
+		}
+		exported++
+	}
+	if exported != 20 {
+		t.Fatalf("exported %d archived originals, want 20", exported)
+	}
+	sameHashes(t, "doctor and export", before, hashFiles(t, state))
+}
+
+// A relative --state-dir reads its databases (the SQLite URI once took the
+// first path element for an authority: "invalid uri authority").
+func TestSQLiteRelativeStateDir(t *testing.T) {
+	state := oracletest.Fixture96State(t, "example-state")
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(wd, state)
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, args := range [][]string{{"inspect", "--state-dir", rel}, {"doctor", "--state-dir", rel}} {
+		code, _, stderr := runOC(t, false, doctorEnv(t), args...)
+		if code != 0 && code != 1 {
+			t.Errorf("%v: exit %d: %s", args, code, stderr)
+		}
+	}
+}

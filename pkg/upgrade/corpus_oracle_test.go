@@ -56,9 +56,7 @@ func (s storedSource) source() oracleSource {
 		}{s.SessionID, s.SessionKeys}
 	}
 	if s.Archive != "" {
-		o.Archive = &struct {
-			Classification string `json:"classification"`
-		}{s.Archive}
+		o.Archive = &oracleArchive{Classification: s.Archive}
 	}
 	return o
 }

@@ -29,9 +29,13 @@ type oracleSource struct {
 		SessionID   string   `json:"sessionId"`
 		SessionKeys []string `json:"sessionKeys"`
 	} `json:"importedAs"`
-	Archive *struct {
-		Classification string `json:"classification"`
-	} `json:"archive"`
+	Archive            *oracleArchive `json:"archive"`
+	FirstMalformedLine int64          `json:"firstMalformedLine"`
+}
+
+type oracleArchive struct {
+	Classification string `json:"classification"`
+	ArchivedTo     string `json:"archivedTo"`
 }
 
 func (s oracleSource) notImported() []int64 {

@@ -162,7 +162,14 @@ func Open(path string, opts Options) (*DB, error) {
 		}
 		d.CopyReason = reason
 	}
-	u := url.URL{Scheme: "file", Path: d.ReadPath}
+	// A relative path would be read as the URI's authority ("file://dir/..."):
+	// the URI gets the absolute path.
+	uriPath, err := filepath.Abs(d.ReadPath)
+	if err != nil {
+		d.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	u := url.URL{Scheme: "file", Path: uriPath}
 	q := url.Values{}
 	q.Set("mode", "ro")
 	// A WAL database with no -wal has no open connection anywhere (SQLite
