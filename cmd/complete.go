@@ -1,13 +1,13 @@
 package cmd
 
 import (
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/openclaw-tools/oc/internal/cli"
 	"github.com/openclaw-tools/oc/pkg/repair"
-	"github.com/openclaw-tools/oc/pkg/transcript"
+	"github.com/openclaw-tools/oc/pkg/store"
 )
 
 // Shell completion of flag values and SESSION arguments. The candidates
@@ -20,28 +20,37 @@ func completeValues(values ...string) func(*cobra.Command, []string, string) ([]
 	}
 }
 
-// completeSessions offers the session ids of the state dir's live
-// transcripts (and, as the shell's default, file names: SESSION may be a
+// completeSessions offers the session ids and keys of the state dir, in
+// either era (and, as the shell's default, file names: SESSION may be a
 // path). Only the first argument is a SESSION.
 func (g *Globals) completeSessions(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 	if len(args) > 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	if strings.ContainsAny(toComplete, `/\.~`) {
+	if strings.ContainsAny(toComplete, `/\~`) || strings.HasPrefix(toComplete, ".") {
 		return nil, cobra.ShellCompDirectiveDefault
 	}
-	files, err := transcript.Discover([]string{g.ResolvedStateDir()}, false)
+	st, err := store.Open(g.ResolvedStateDir(), store.Options{})
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveDefault
 	}
-	var ids []string
-	for _, f := range files {
-		id := strings.TrimSuffix(filepath.Base(f.Path), ".jsonl")
-		if strings.HasPrefix(id, toComplete) {
-			ids = append(ids, id+"\t"+f.Agent)
+	sessions, err := st.Sessions()
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveDefault
+	}
+	var out []string
+	seen := map[string]bool{}
+	add := func(value, desc string) {
+		if value != "" && !seen[value] && strings.HasPrefix(value, toComplete) {
+			seen[value] = true
+			out = append(out, cli.Safe(value)+"\t"+cli.Safe(desc))
 		}
 	}
-	return ids, cobra.ShellCompDirectiveDefault
+	for _, s := range sessions {
+		add(s.Key, s.ID)
+		add(s.ID, s.Agent)
+	}
+	return out, cobra.ShellCompDirectiveDefault
 }
 
 func registerRepairCompletions(cmd *cobra.Command) {

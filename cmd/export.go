@@ -61,6 +61,7 @@ The databases are opened read-only and never written.`,
 			return runExport(g, opts, args)
 		},
 	}
+	cmd.ValidArgsFunction = g.completeSessions
 	f := cmd.Flags()
 	f.StringVarP(&opts.Output, "output", "o", "", "write to FILE (a new file; default stdout), or the folder DIR with --all")
 	f.BoolVar(&opts.All, "all", false, "export every session of --agent into the folder -o DIR")

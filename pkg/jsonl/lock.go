@@ -188,7 +188,9 @@ func onlyPayloadProblems(reasons []string) bool {
 // PIDAlive is OpenClaw's isPidAlive: kill(pid, 0) succeeds and the process
 // is not a zombie.
 func PIDAlive(pid int) bool {
-	if pid <= 0 {
+	// kill(2) takes a pid_t: a larger number would be truncated to some
+	// other process's pid. Node's process.kill throws for it too.
+	if pid <= 0 || pid > math.MaxInt32 {
 		return false
 	}
 	if err := signalZero(pid); err != nil {

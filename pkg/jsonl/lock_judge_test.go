@@ -83,3 +83,16 @@ func TestJudgeLockGatewayFieldsAndUnreadable(t *testing.T) {
 	assert.NoError(t, err)
 	assert.Nil(t, none)
 }
+
+// A pid beyond pid_t is never alive: kill(2) would see it truncated (2^32+1
+// is pid 1, which is always alive).
+func TestPIDAliveOutOfRange(t *testing.T) {
+	if !PIDAlive(os.Getpid()) {
+		t.Fatal("this process is not alive")
+	}
+	for _, pid := range []int{0, -1, 1 << 31, 1<<32 + 1, 1<<32 + os.Getpid()} {
+		if PIDAlive(pid) {
+			t.Errorf("PIDAlive(%d) = true", pid)
+		}
+	}
+}
