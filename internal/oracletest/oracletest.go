@@ -130,31 +130,58 @@ type Result struct {
 	Error string          `json:"error"`
 }
 
-// Oracle returns the path of the oracle script after making sure it is
-// installed, or skips the test loudly when it cannot be installed.
+// Oracle returns the path of the OpenClaw 2026.5.6 oracle script after making
+// sure it is installed; when it cannot be, the test fails in CI and skips
+// (recorded in the report) elsewhere.
 func Oracle(t testing.TB) string {
 	t.Helper()
+	return installed(t, "oracle", "2026.5.6", 5*time.Minute)
+}
+
+// Oracle96 is Oracle for the OpenClaw 2026.9.6 oracle.
+func Oracle96(t testing.TB) string {
+	t.Helper()
+	return installed(t, "oracle-2026.9.6", "2026.9.6", 10*time.Minute)
+}
+
+// installed runs ../shared/<dir>/setup and returns ../shared/<dir>/oracle.
+func installed(t testing.TB, dir, release string, timeout time.Duration) string {
+	t.Helper()
 	if os.Getenv("OC_SKIP_ORACLE") != "" {
-		Unavailable(t, "OC_SKIP_ORACLE is set: differential tests against OpenClaw 2026.5.6 not run")
+		Unavailable(t, "OC_SKIP_ORACLE is set: differential tests against OpenClaw "+release+" not run")
 	}
-	script := filepath.Join(SharedDir(t), "oracle", "oracle")
-	setup := filepath.Join(SharedDir(t), "oracle", "setup")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	script := filepath.Join(SharedDir(t), dir, "oracle")
+	setup := filepath.Join(SharedDir(t), dir, "setup")
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, setup)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		Unavailable(t, fmt.Sprintf("*** the OpenClaw 2026.5.6 oracle could not be installed (%v): differential tests NOT run ***\n%s", err, lastLines(stderr.String(), 5)))
+		Unavailable(t, fmt.Sprintf("*** the OpenClaw %s oracle could not be installed (%v): differential tests NOT run ***\n%s", release, err, lastLines(stderr.String(), 5)))
 	}
 	return script
 }
 
-// Batch runs jobs through one `oracle batch` process and returns the results
-// keyed by job id. timeout bounds the whole batch.
+// Batch runs jobs through one 2026.5.6 `oracle batch` process and returns the
+// results keyed by job id. timeout bounds the whole batch.
 func Batch(t testing.TB, jobs []Job, timeout time.Duration) map[string]Result {
 	t.Helper()
-	script := Oracle(t)
+	return runBatch(t, Oracle(t), jobs, timeout)
+}
+
+// Batch96 is Batch on the 2026.9.6 oracle; every job must be answered.
+func Batch96(t testing.TB, jobs []Job, timeout time.Duration) map[string]Result {
+	t.Helper()
+	out := runBatch(t, Oracle96(t), jobs, timeout)
+	if len(out) != len(jobs) {
+		t.Fatalf("2026.9.6 oracle batch answered %d of %d jobs", len(out), len(jobs))
+	}
+	return out
+}
+
+func runBatch(t testing.TB, script string, jobs []Job, timeout time.Duration) map[string]Result {
+	t.Helper()
 	var in bytes.Buffer
 	enc := json.NewEncoder(&in)
 	for _, j := range jobs {
@@ -170,7 +197,7 @@ func Batch(t testing.TB, jobs []Job, timeout time.Duration) map[string]Result {
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("oracle batch: %v\n%s", err, lastLines(stderr.String(), 20))
+		t.Fatalf("%s batch: %v\n%s", script, err, lastLines(stderr.String(), 20))
 	}
 	out := map[string]Result{}
 	sc := bufio.NewScanner(&stdout)
@@ -178,7 +205,7 @@ func Batch(t testing.TB, jobs []Job, timeout time.Duration) map[string]Result {
 	for sc.Scan() {
 		var r Result
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("oracle batch output: %v", err)
+			t.Fatalf("%s batch output: %v", script, err)
 		}
 		out[r.ID] = r
 	}
