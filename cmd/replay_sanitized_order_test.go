@@ -110,7 +110,8 @@ func TestReplaySanitizedGolden(t *testing.T) {
 // `oc replay --stage sanitized` on every rule transcript, for each of the
 // rule transcripts' five common triples: the member order of every object
 // equals the oracle's `limited` list (testdata/replay/rules-answers.jsonl):
-// 90 of the 95 outputs; tool-inputs.jsonl is excluded below, with its reason.
+// all 95 outputs (a file that differs for a known reason would be listed in
+// excluded, by name and reason).
 func TestReplaySanitizedKeepsOpenClawKeyOrder(t *testing.T) {
 	f, err := os.Open("../testdata/replay/rules-answers.jsonl")
 	if err != nil {
@@ -155,10 +156,7 @@ func TestReplaySanitizedKeepsOpenClawKeyOrder(t *testing.T) {
 	}
 	// Known gaps, by name and reason (each must still differ, so that a fix
 	// removes its entry).
-	excluded := map[string]string{
-		"tool-inputs.jsonl": "OpenClaw rebuilds sessions_spawn attachments as {content, name, encoding} and sanitizes tool-call ids; " +
-			"replay.KeyOrder.InheritMessages keeps the transcript's order for them",
-	}
+	excluded := map[string]string{}
 	compared, excludedJobs := 0, 0
 	for _, j := range jobs {
 		code, out, errOut := runOC(t, false, nil, "replay", ruleTranscript(j.file), "--provider", j.tr[0], "--api", j.tr[1], "--model", j.tr[2], "--stage", "sanitized")
@@ -185,7 +183,7 @@ func TestReplaySanitizedKeepsOpenClawKeyOrder(t *testing.T) {
 		}
 		compared++
 	}
-	if want := len(jobs) - excludedJobs; compared != want || excludedJobs != len(excluded)*len(triples) {
+	if want := len(jobs) - excludedJobs; compared != want || want != 95 || excludedJobs != len(excluded)*len(triples) {
 		t.Errorf("%d of %d (rule transcript, triple) outputs in OpenClaw's member order (%d excluded)", compared, want, excludedJobs)
 	}
 	t.Logf("%d of %d outputs in OpenClaw's member order; excluded: %v", compared, len(jobs), excluded)

@@ -252,6 +252,9 @@ func coversAll(order []string, m map[string]any) bool {
 // synthetic tool result), for the maps the Go pipeline builds for them; nil
 // for other shapes.
 func literalOrder(m map[string]any) []string {
+	if o := redactedAttachmentOrder(m); o != nil {
+		return o
+	}
 	for _, o := range [...][]string{
 		{"type", "text"},
 		{"input", "output", "cacheRead", "cacheWrite", "totalTokens", "cost"},
@@ -274,6 +277,25 @@ func literalOrder(m map[string]any) []string {
 		}
 	}
 	return nil
+}
+
+// redactedAttachmentOrder is the member order of a sessions_spawn attachment
+// redactAttachment built: {content, ...metadata in attachmentMetadataKeys
+// order} (OpenClaw's object literal), or nil when m is not one.
+func redactedAttachmentOrder(m map[string]any) []string {
+	if _, ok := m["content"]; !ok {
+		return nil
+	}
+	order := []string{"content"}
+	for _, k := range attachmentMetadataKeys {
+		if _, ok := m[k]; ok {
+			order = append(order, k)
+		}
+	}
+	if len(order) != len(m) {
+		return nil
+	}
+	return order
 }
 
 // isArrayIndex: a canonical decimal integer below 2^32-1 (JavaScript array index).
