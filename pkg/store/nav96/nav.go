@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	gojson "github.com/goccy/go-json"
+
+	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
 // ref is a JavaScript value that is undefined, null or a string.
@@ -118,8 +120,7 @@ func readField(raw gojson.RawMessage, ok bool) field {
 		return f
 	}
 	if len(t) > 0 && t[0] == '"' {
-		var s string
-		if gojson.Unmarshal(t, &s) == nil {
+		if s, ok := jsonl.StringValue(t); ok {
 			f.s = s
 			f.nonBlank = jsTrim(s) != ""
 			if f.nonBlank {
@@ -136,81 +137,60 @@ func readField(raw gojson.RawMessage, ok bool) field {
 	return f
 }
 
-// rawEvent is the part of a row the rules read; a nil member is absent.
-type rawEvent struct {
-	Type           gojson.RawMessage `json:"type"`
-	ID             gojson.RawMessage `json:"id"`
-	ParentID       gojson.RawMessage `json:"parentId"`
-	TargetID       gojson.RawMessage `json:"targetId"`
-	AppendParentID gojson.RawMessage `json:"appendParentId"`
-	AppendMode     gojson.RawMessage `json:"appendMode"`
-	FirstKept      gojson.RawMessage `json:"firstKeptEntryId"`
-	Summary        summaryField      `json:"summary"`
-	Reason         gojson.RawMessage `json:"reason"`
-	TokensBefore   gojson.RawMessage `json:"tokensBefore"`
-	Message        messageField      `json:"message"`
-}
-
-// summaryField records only whether the summary is truthy (no copy of it).
-type summaryField struct{ present, truthy, isString bool }
-
-func (f *summaryField) UnmarshalJSON(b []byte) error {
-	t := bytes.TrimSpace(b)
-	f.present, f.truthy, f.isString = true, jsTruthy(b), len(t) > 0 && t[0] == '"'
-	return nil
-}
-
-// messageField decodes the few message fields the rules read, without
-// copying the message (content can be megabytes).
-type messageField struct {
-	present, truthy, object bool
-	msg                     rawMsg
-}
-
-func (f *messageField) UnmarshalJSON(b []byte) error {
-	f.present, f.truthy = true, jsTruthy(b)
-	t := bytes.TrimSpace(b)
-	if len(t) > 0 && t[0] == '{' {
-		f.object = true
-		_ = gojson.Unmarshal(t, &f.msg)
-	}
-	return nil
-}
-
-type rawMsg struct {
-	Role       gojson.RawMessage `json:"role"`
-	Exclude    gojson.RawMessage `json:"excludeFromContext"`
-	ToolCallID gojson.RawMessage `json:"toolCallId"`
-	ToolUseID  gojson.RawMessage `json:"toolUseId"`
-	Content    contentField      `json:"content"`
-}
-
-// contentField keeps the content only when it may hold tool calls.
-type contentField struct{ raw []byte }
-
-func (f *contentField) UnmarshalJSON(b []byte) error {
-	if bytes.Contains(b, []byte(`"toolCall"`)) || bytes.Contains(b, []byte(`"toolUse"`)) || bytes.Contains(b, []byte(`"functionCall"`)) {
-		f.raw = bytes.Clone(b)
-	}
-	return nil
-}
-
 // Parse decodes one stored event. A row that is not JSON is an opaque,
 // non-object record (9.6 keeps such rows and ignores them in the context).
+// Members are matched by exact key, as JavaScript property access reads them;
+// when a key repeats, the last value wins (JSON.parse). The row is walked
+// once, without copying it (the content of an assistant message is kept only
+// when it may hold tool calls).
 func Parse(line []byte) *Record {
 	r := &Record{}
 	t := bytes.TrimSpace(line)
-	if len(t) == 0 || t[0] != '{' {
+	if len(t) == 0 || t[0] != '{' || !jsonl.Valid(t) {
 		return r
 	}
 	var e rawEvent
-	if gojson.Unmarshal(t, &e) != nil {
-		return r
-	}
+	jsonl.Members(t, func(k, v []byte) bool {
+		switch string(k) {
+		case "type":
+			e.Type = v
+		case "id":
+			e.ID = v
+		case "parentId":
+			e.ParentID = v
+		case "targetId":
+			e.TargetID = v
+		case "appendParentId":
+			e.AppendParentID = v
+		case "appendMode":
+			e.AppendMode = v
+		case "firstKeptEntryId":
+			e.FirstKept = v
+		case "summary":
+			e.Summary = v
+		case "reason":
+			e.Reason = v
+		case "tokensBefore":
+			e.TokensBefore = v
+		case "message":
+			e.Message = v
+		}
+		return true
+	})
+	return fromEvent(r, &e)
+}
+
+// rawEvent is the part of a row the rules read, as raw JSON slices of the
+// row; nil is an absent member.
+type rawEvent struct {
+	Type, ID, ParentID, TargetID, AppendParentID, AppendMode, FirstKept []byte
+	Summary, Reason, TokensBefore, Message                              []byte
+}
+
+func fromEvent(r *Record, e *rawEvent) *Record {
 	r.Object = true
-	if v := bytes.TrimSpace(e.Type); len(v) > 0 && v[0] == '"' {
-		var s string
-		if gojson.Unmarshal(v, &s) == nil {
+	if v := e.Type; len(v) > 0 && v[0] == '"' {
+		if s, ok := jsonl.StringValue(v); ok {
 			r.Type, r.TypeIsStr = s, true
 		}
 	}
@@ -225,39 +205,60 @@ func Parse(line []byte) *Record {
 	if f := readField(e.FirstKept, e.FirstKept != nil); f.nonBlank {
 		r.firstKept = str(f.s)
 	}
-	r.summaryTruthy = e.Summary.truthy
-	r.indexedShape = indexedShape(r, &e)
-	if e.Message.present && e.Message.truthy {
+	summaryIsString := len(e.Summary) > 0 && e.Summary[0] == '"'
+	r.summaryTruthy = e.Summary != nil && jsTruthy(e.Summary)
+	r.indexedShape = indexedShape(r, e.Reason, e.TokensBefore, summaryIsString)
+	if e.Message != nil && jsTruthy(e.Message) {
 		r.hasMessage = true
-		if e.Message.object {
+		if e.Message[0] == '{' {
 			r.messageObject = true
-			msg := &e.Message.msg
-			_ = gojson.Unmarshal(msg.Role, &r.role)
-			r.excludeFromCtx = string(bytes.TrimSpace(msg.Exclude)) == "true"
+			var role, exclude, toolCallID, toolUseID, content []byte
+			jsonl.Members(e.Message, func(k, v []byte) bool {
+				switch string(k) {
+				case "role":
+					role = v
+				case "excludeFromContext":
+					exclude = v
+				case "toolCallId":
+					toolCallID = v
+				case "toolUseId":
+					toolUseID = v
+				case "content":
+					content = v
+				}
+				return true
+			})
+			r.role, _ = jsonl.StringValue(role)
+			r.excludeFromCtx = string(exclude) == "true"
 			if r.role == "toolResult" {
-				var id string
-				if gojson.Unmarshal(msg.ToolCallID, &id) != nil || id == "" {
-					_ = gojson.Unmarshal(msg.ToolUseID, &id)
+				id, ok := jsonl.StringValue(toolCallID)
+				if !ok || id == "" {
+					id, _ = jsonl.StringValue(toolUseID)
 				}
 				r.toolResultID = id
 			}
-			if r.role == "assistant" {
-				r.content = msg.Content.raw
+			if r.role == "assistant" && mayHoldToolCalls(content) {
+				r.content = bytes.Clone(content)
 			}
 		}
 	}
 	return r
 }
 
+// mayHoldToolCalls: the content names a tool call block type somewhere.
+func mayHoldToolCalls(b []byte) bool {
+	return bytes.Contains(b, []byte(`"toolCall"`)) || bytes.Contains(b, []byte(`"toolUse"`)) || bytes.Contains(b, []byte(`"functionCall"`))
+}
+
 var resetReasons = map[string]bool{`"new"`: true, `"reset"`: true, `"idle"`: true, `"daily"`: true, `"cron-stale"`: true}
 
-func indexedShape(r *Record, e *rawEvent) bool {
+func indexedShape(r *Record, reason, tokensBefore []byte, summaryIsString bool) bool {
 	switch r.Type {
 	case "reset":
-		return resetReasons[string(bytes.TrimSpace(e.Reason))]
+		return resetReasons[string(reason)]
 	case "compaction":
-		tb := bytes.TrimSpace(e.TokensBefore)
-		return e.Summary.isString && r.firstKept.truthyStr() && len(tb) > 0 && (tb[0] == '-' || tb[0] >= '0' && tb[0] <= '9')
+		tb := tokensBefore
+		return summaryIsString && r.firstKept.truthyStr() && len(tb) > 0 && (tb[0] == '-' || tb[0] >= '0' && tb[0] <= '9')
 	}
 	return true
 }
