@@ -73,7 +73,7 @@ type field struct {
 	null     bool
 	nonBlank bool
 	s        string
-	raw      string // for appendMode comparisons
+	side     bool // the string "side" (appendMode)
 }
 
 func (f field) asParent() ref {
@@ -96,7 +96,7 @@ func isCanonicalType(t string) bool {
 }
 
 func (r *Record) canonical() bool { return r.Object && r.TypeIsStr && isCanonicalType(r.Type) }
-func (r *Record) side() bool      { return r.appendMode.present && r.appendMode.raw == `"side"` }
+func (r *Record) side() bool      { return r.appendMode.present && r.appendMode.side }
 
 // jsTrim is String.prototype.trim's whitespace.
 func jsTrim(s string) string {
@@ -109,11 +109,11 @@ func jsTrim(s string) string {
 	})
 }
 
-func readField(raw gojson.RawMessage, ok bool) field {
+func readField(raw []byte, ok bool) field {
 	if !ok {
 		return field{}
 	}
-	f := field{present: true, raw: string(bytes.TrimSpace(raw))}
+	f := field{present: true}
 	t := bytes.TrimSpace(raw)
 	if string(t) == "null" {
 		f.null = true
@@ -123,15 +123,7 @@ func readField(raw gojson.RawMessage, ok bool) field {
 		if s, ok := jsonl.StringValue(t); ok {
 			f.s = s
 			f.nonBlank = jsTrim(s) != ""
-			if f.nonBlank {
-				f.raw = `"` + s + `"`
-				if s != "side" {
-					f.raw = "string"
-				}
-			}
-			if s == "side" {
-				f.raw = `"side"`
-			}
+			f.side = s == "side"
 		}
 	}
 	return f
@@ -144,51 +136,60 @@ func readField(raw gojson.RawMessage, ok bool) field {
 // once, without copying it (the content of an assistant message is kept only
 // when it may hold tool calls).
 func Parse(line []byte) *Record {
-	r := &Record{}
 	t := bytes.TrimSpace(line)
 	if len(t) == 0 || t[0] != '{' || !jsonl.Valid(t) {
-		return r
+		return &Record{}
 	}
-	var e rawEvent
+	return parseObject(t)
+}
+
+func parseObject(t []byte) *Record {
+	var f Fields
 	jsonl.Members(t, func(k, v []byte) bool {
 		switch string(k) {
 		case "type":
-			e.Type = v
+			f.Type = v
 		case "id":
-			e.ID = v
+			f.ID = v
 		case "parentId":
-			e.ParentID = v
+			f.ParentID = v
 		case "targetId":
-			e.TargetID = v
+			f.TargetID = v
 		case "appendParentId":
-			e.AppendParentID = v
+			f.AppendParentID = v
 		case "appendMode":
-			e.AppendMode = v
+			f.AppendMode = v
 		case "firstKeptEntryId":
-			e.FirstKept = v
+			f.FirstKeptEntryID = v
 		case "summary":
-			e.Summary = v
+			f.Summary = v
 		case "reason":
-			e.Reason = v
+			f.Reason = v
 		case "tokensBefore":
-			e.TokensBefore = v
+			f.TokensBefore = v
 		case "message":
-			e.Message = v
+			f.Message = v
 		}
 		return true
 	})
-	return fromEvent(r, &e)
+	return FromFields(&f)
 }
 
-// rawEvent is the part of a row the rules read, as raw JSON slices of the
-// row; nil is an absent member.
-type rawEvent struct {
-	Type, ID, ParentID, TargetID, AppendParentID, AppendMode, FirstKept []byte
-	Summary, Reason, TokensBefore, Message                              []byte
+// Fields are the members of a JSON object row that the rules read, as raw
+// JSON (nil: absent; no surrounding white space), for a caller that has
+// already walked the row (pkg/transcript's analyzer hands them out).
+type Fields struct {
+	Type, ID, ParentID, TargetID, AppendParentID, AppendMode, FirstKeptEntryID,
+	Summary, Reason, TokensBefore, Message []byte
+	// MessageMembers: Message is an object whose members below are set;
+	// false: FromFields decodes Message itself.
+	MessageMembers                                           bool
+	Role, Content, ExcludeFromContext, ToolCallID, ToolUseID []byte
 }
 
-func fromEvent(r *Record, e *rawEvent) *Record {
-	r.Object = true
+// FromFields is Parse of a row that is a JSON object with these members.
+func FromFields(e *Fields) *Record {
+	r := &Record{Object: true}
 	if v := e.Type; len(v) > 0 && v[0] == '"' {
 		if s, ok := jsonl.StringValue(v); ok {
 			r.Type, r.TypeIsStr = s, true
@@ -202,7 +203,7 @@ func fromEvent(r *Record, e *rawEvent) *Record {
 	r.target = readField(e.TargetID, e.TargetID != nil)
 	r.appendPar = readField(e.AppendParentID, e.AppendParentID != nil)
 	r.appendMode = readField(e.AppendMode, e.AppendMode != nil)
-	if f := readField(e.FirstKept, e.FirstKept != nil); f.nonBlank {
+	if f := readField(e.FirstKeptEntryID, e.FirstKeptEntryID != nil); f.nonBlank {
 		r.firstKept = str(f.s)
 	}
 	summaryIsString := len(e.Summary) > 0 && e.Summary[0] == '"'
@@ -212,22 +213,24 @@ func fromEvent(r *Record, e *rawEvent) *Record {
 		r.hasMessage = true
 		if e.Message[0] == '{' {
 			r.messageObject = true
-			var role, exclude, toolCallID, toolUseID, content []byte
-			jsonl.Members(e.Message, func(k, v []byte) bool {
-				switch string(k) {
-				case "role":
-					role = v
-				case "excludeFromContext":
-					exclude = v
-				case "toolCallId":
-					toolCallID = v
-				case "toolUseId":
-					toolUseID = v
-				case "content":
-					content = v
-				}
-				return true
-			})
+			role, exclude, toolCallID, toolUseID, content := e.Role, e.ExcludeFromContext, e.ToolCallID, e.ToolUseID, e.Content
+			if !e.MessageMembers {
+				jsonl.Members(e.Message, func(k, v []byte) bool {
+					switch string(k) {
+					case "role":
+						role = v
+					case "excludeFromContext":
+						exclude = v
+					case "toolCallId":
+						toolCallID = v
+					case "toolUseId":
+						toolUseID = v
+					case "content":
+						content = v
+					}
+					return true
+				})
+			}
 			r.role, _ = jsonl.StringValue(role)
 			r.excludeFromCtx = string(exclude) == "true"
 			if r.role == "toolResult" {
@@ -245,9 +248,21 @@ func fromEvent(r *Record, e *rawEvent) *Record {
 	return r
 }
 
-// mayHoldToolCalls: the content names a tool call block type somewhere.
+// mayHoldToolCalls: the content names a tool call block type somewhere
+// ("toolCall", "functionCall" or "toolUse"; two scans instead of three).
 func mayHoldToolCalls(b []byte) bool {
-	return bytes.Contains(b, []byte(`"toolCall"`)) || bytes.Contains(b, []byte(`"toolUse"`)) || bytes.Contains(b, []byte(`"functionCall"`))
+	for i := 0; ; {
+		j := bytes.Index(b[i:], []byte(`Call"`))
+		if j < 0 {
+			break
+		}
+		at := i + j
+		if at >= 5 && string(b[at-5:at]) == `"tool` || at >= 9 && string(b[at-9:at]) == `"function` {
+			return true
+		}
+		i = at + 1
+	}
+	return bytes.Contains(b, []byte(`"toolUse"`))
 }
 
 var resetReasons = map[string]bool{`"new"`: true, `"reset"`: true, `"idle"`: true, `"daily"`: true, `"cron-stale"`: true}
@@ -330,7 +345,7 @@ func parseTreeEntry(r *Record) *treeEntry {
 		}
 		side := false
 		if r.appendMode.present {
-			if r.appendMode.raw != `"side"` {
+			if !r.appendMode.side {
 				return nil
 			}
 			side = true

@@ -138,7 +138,8 @@ func refReadField(raw gojson.RawMessage, ok bool) field {
 	if !ok {
 		return field{}
 	}
-	f := field{present: true, raw: string(bytes.TrimSpace(raw))}
+	f := field{present: true}
+	raws := string(bytes.TrimSpace(raw))
 	t := bytes.TrimSpace(raw)
 	if string(t) == "null" {
 		f.null = true
@@ -150,16 +151,18 @@ func refReadField(raw gojson.RawMessage, ok bool) field {
 			f.s = s
 			f.nonBlank = jsTrim(s) != ""
 			if f.nonBlank {
-				f.raw = `"` + s + `"`
+				raws = `"` + s + `"`
 				if s != "side" {
-					f.raw = "string"
+					raws = "string"
 				}
 			}
 			if s == "side" {
-				f.raw = `"side"`
+				raws = `"side"`
 			}
 		}
 	}
+	// The reference compared raw with "side"; field keeps that answer.
+	f.side = raws == `"side"`
 	return f
 }
 
@@ -190,6 +193,12 @@ var referenceRows = []string{
 	`{"type":"message","type":"leaf","id":"d","id":"e","parentId":"u1","targetId":"u1"}`,
 	` { "type" : "message" , "id" : "sp" , "parentId" : "u1" , "message" : { "role" : "user" , "content" : "z" } } `,
 	`{"type":"message","id":"bad","parentId":"u1","message":{"role":"user"`,
+	`{"type":"message","id":"a2","parentId":"u2","message":{"role":"assistant","content":[{"type":"functionCall","id":"f1"},{"type":"toolUse","id":"t9"}]}}`,
+	`{"type":"message","id":"a3","parentId":"u2","message":{"role":"assistant","content":[{"type":"text","text":"Call\" x functionCall\" toolUse"}]}}`,
+	`{"type":"message","id":"a4","parentId":"u2","message":{"role":"assistant","content":[{"type":"text","text":"toolCall\""}]}}`,
+	`{"type":"message","id":"s1","parentId":"u2","appendMode":"si\u0064e","message":{"role":"user","content":"x"}}`,
+	`{"type":"message","id":"s2","parentId":"u2","appendMode":" ","message":{"role":"user","content":"x"}}`,
+	`{"type":"leaf","id":"s3","parentId":"u2","targetId":"u1","appendMode":5}`,
 	`[1,2]`, `null`, `"x"`, ``, `   `, `{}`,
 }
 
