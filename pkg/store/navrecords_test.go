@@ -64,7 +64,7 @@ func TestNavRecordsFromAnalyzerMatchParse(t *testing.T) {
 not json
 [1]
 {"type":"message","id":"crlf","parentId":"x","message":{"role":"user","content":"b"}}` + "\r",
-		"bom":      "\xef\xbb\xbf" + `{"type":"session","version":3,"id":"s"}` + "\n" + `{"type":"message","id":"u1","parentId":null,"message":{"role":"user","content":"a"}}`,
+		"bom":       "\xef\xbb\xbf" + `{"type":"session","version":3,"id":"s"}` + "\n" + `{"type":"message","id":"u1","parentId":null,"message":{"role":"user","content":"a"}}`,
 		"no-header": `{"type":"message","id":"u1","parentId":null,"message":{"role":"user","content":"a"}}`,
 	}
 	compared := 0

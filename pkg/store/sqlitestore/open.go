@@ -163,7 +163,14 @@ func Open(path string, opts Options) (*DB, error) {
 		}
 		d.CopyReason = reason
 	}
-	u := url.URL{Scheme: "file", Path: d.ReadPath}
+	// An absolute path: a relative one with a directory ("state/agents/…")
+	// would read as a URI authority.
+	abs, err := filepath.Abs(d.ReadPath)
+	if err != nil {
+		d.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	u := url.URL{Scheme: "file", Path: abs}
 	q := url.Values{}
 	q.Set("mode", "ro")
 	// A WAL database with no -wal has no open connection anywhere (SQLite
