@@ -400,7 +400,7 @@ type Tree struct {
 
 // Scan is scanSessionTranscriptNavigation over rows in seq order.
 func Scan(recs []*Record) *Tree {
-	t := &Tree{Records: recs, byID: map[string]*Node{}}
+	t := &Tree{Records: recs, byID: make(map[string]*Node, len(recs))}
 	leaf, appendPar := nullRef, nullRef
 	var latestReset ref
 	resetDesc := map[string]bool{}
@@ -512,17 +512,18 @@ func (t *Tree) resolveCanonicalParent(p ref) ref {
 // leaf, leaf controls left out; a cycle gives an empty path.
 func (t *Tree) pathNodes(leaf string) []*Node {
 	var rev []*Node
-	seen := map[string]bool{}
+	// Each id names one node (and each node one row): a row seen twice is a cycle.
+	seen := make([]bool, len(t.Records))
 	cur := leaf
 	for cur != "" {
-		if seen[cur] {
-			return nil
-		}
-		seen[cur] = true
 		n := t.byID[cur]
 		if n == nil {
 			break
 		}
+		if seen[n.Index] {
+			return nil
+		}
+		seen[n.Index] = true
 		if !isLeafControl(n.rec) {
 			rev = append(rev, n)
 		}
