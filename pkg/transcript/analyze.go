@@ -185,14 +185,6 @@ func analyze(r io.Reader, bufSize int) (*Summary, error) {
 	return a.result(ix, err)
 }
 
-// AnalyzeBytes is Analyze of a transcript held in memory (no copy of it is
-// made; data must not change during the call).
-func AnalyzeBytes(data []byte) (*Summary, error) {
-	a := newAnalyzer()
-	ix, err := scanLines(jsonl.NewBytesReader(data), ScanOptions{Observer: a})
-	return a.result(ix, err)
-}
-
 func (a *analyzer) result(ix *Index, err error) (*Summary, error) {
 	if err != nil {
 		if err == ErrNotTranscript {

@@ -28,9 +28,11 @@ func (l *LineMembers) setMessage(m *rawMessage) {
 	l.Role, l.Content, l.ExcludeFromContext, l.ToolCallID, l.ToolUseID = m.Role, m.Content, m.Excluded, m.ToolCallID, m.ToolUseID
 }
 
-// AnalyzeBytesEach is AnalyzeBytes, also calling each, in order, for every
-// line that parses as JSON (JSON.parse's rules; blank and malformed lines
-// are left out). each must not keep the LineMembers or its slices.
+// AnalyzeBytesEach is Analyze of a transcript held in memory (read in place,
+// not copied; data must not change during the call), also calling each
+// (when not nil), in order, for every line that parses as JSON (JSON.parse's
+// rules; blank and malformed lines are left out). each must not keep the
+// LineMembers or its slices.
 func AnalyzeBytesEach(data []byte, each func(*LineMembers)) (*Summary, error) {
 	a := newAnalyzer()
 	a.each = each
