@@ -214,6 +214,25 @@ type analyzer struct {
 	seed      maphash.Seed
 	each      func(*LineMembers) // AnalyzeBytesEach's callback, or nil
 	lm        LineMembers
+	strs      map[string]string // short strings decoded before (types, roles, models)
+}
+
+// str is the package's str, reusing the string of a short value seen before
+// (entry types, roles, providers, models, block types repeat on every line).
+func (a *analyzer) str(raw []byte) (string, bool) {
+	t := bytes.TrimSpace(raw)
+	if len(t) < 2 || len(t) > 66 || t[0] != '"' || bytes.IndexByte(t, '\\') >= 0 {
+		return str(raw)
+	}
+	inner := t[1 : len(t)-1]
+	if s, ok := a.strs[string(inner)]; ok {
+		return s, true
+	}
+	s := string(inner)
+	if len(a.strs) < 512 {
+		a.strs[s] = s
+	}
+	return s, true
 }
 
 func newAnalyzer() *analyzer {
@@ -221,7 +240,7 @@ func newAnalyzer() *analyzer {
 		s:     &Summary{ByType: map[string]int{}, ByRole: map[string]int{}, Providers: map[string]int{}, Models: map[string]int{}, APIs: map[string]int{}},
 		calls: map[string]int{}, callLine: map[string]int64{}, results: map[string]int{},
 		hashes: map[int64]uint64{}, mirrors: map[int64]bool{}, awareness: map[int64]bool{},
-		seed: maphash.MakeSeed(),
+		seed: maphash.MakeSeed(), strs: map[string]string{},
 	}
 }
 
@@ -252,7 +271,7 @@ func (a *analyzer) entry(n *Node, e *rawEntry) {
 	s.Entries++
 	typ := "(not an object)"
 	if n == nil || !n.NotObject {
-		if t, ok := str(e.Type); ok {
+		if t, ok := a.str(e.Type); ok {
 			typ = t
 		} else {
 			typ = "(no type)"
@@ -282,7 +301,7 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 	if a.each != nil {
 		a.lm.setMessage(&m)
 	}
-	role, ok := str(m.Role)
+	role, ok := a.str(m.Role)
 	if !ok || strings.TrimSpace(role) == "" {
 		s.ByRole["(none)"]++
 		a.add("null-role", n.Line, SevWarning, "message has no role (null, missing or blank); OpenClaw after 2026.5.6 drops it, providers reject it")
@@ -291,15 +310,15 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 	s.ByRole[role]++
 	a.hashes[n.Line] = maphash.Bytes(a.seed, bytes.TrimSpace(m.Content)) ^ maphash.String(a.seed, role)
 
-	stop, _ := str(m.StopReason)
+	stop, _ := a.str(m.StopReason)
 	// The content blocks, decoded once for every rule that reads them.
 	var bl []rawBlock
 	decoded := false
 	switch role {
 	case RoleAssistant:
-		prov, _ := str(m.Provider)
-		model, _ := str(m.Model)
-		api, _ := str(m.API)
+		prov, _ := a.str(m.Provider)
+		model, _ := a.str(m.Model)
+		api, _ := a.str(m.API)
 		if prov == "openclaw" && (model == "delivery-mirror" || model == "gateway-injected") {
 			a.mirrors[n.Line] = true
 		}
@@ -348,7 +367,7 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 		bl = blocks(m.Content)
 	}
 	for _, b := range bl {
-		bt, _ := str(b.Type)
+		bt, _ := a.str(b.Type)
 		switch {
 		case bt == "thinking" || bt == "redacted_thinking":
 			a.s.Thinking.Blocks++

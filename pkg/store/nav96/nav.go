@@ -191,7 +191,7 @@ type Fields struct {
 func FromFields(e *Fields) *Record {
 	r := &Record{Object: true}
 	if v := e.Type; len(v) > 0 && v[0] == '"' {
-		if s, ok := jsonl.StringValue(v); ok {
+		if s, ok := knownString(v); ok {
 			r.Type, r.TypeIsStr = s, true
 		}
 	}
@@ -231,7 +231,7 @@ func FromFields(e *Fields) *Record {
 					return true
 				})
 			}
-			r.role, _ = jsonl.StringValue(role)
+			r.role, _ = knownString(role)
 			r.excludeFromCtx = string(exclude) == "true"
 			if r.role == "toolResult" {
 				id, ok := jsonl.StringValue(toolCallID)
@@ -246,6 +246,38 @@ func FromFields(e *Fields) *Record {
 		}
 	}
 	return r
+}
+
+// knownString is jsonl.StringValue, without allocating for the entry types
+// and roles every row repeats.
+func knownString(v []byte) (string, bool) {
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		switch string(v[1 : len(v)-1]) {
+		case "message":
+			return "message", true
+		case "user":
+			return "user", true
+		case "assistant":
+			return "assistant", true
+		case "toolResult":
+			return "toolResult", true
+		case "session":
+			return "session", true
+		case "leaf":
+			return "leaf", true
+		case "custom":
+			return "custom", true
+		case "custom_message":
+			return "custom_message", true
+		case "compaction":
+			return "compaction", true
+		case "model_change":
+			return "model_change", true
+		case "thinking_level_change":
+			return "thinking_level_change", true
+		}
+	}
+	return jsonl.StringValue(v)
 }
 
 // mayHoldToolCalls: the content names a tool call block type somewhere
@@ -401,6 +433,11 @@ type Tree struct {
 // Scan is scanSessionTranscriptNavigation over rows in seq order.
 func Scan(recs []*Record) *Tree {
 	t := &Tree{Records: recs, byID: make(map[string]*Node, len(recs))}
+	slab := make([]Node, 0, len(recs)) // one Node per row at most
+	newNode := func(n Node) *Node {
+		slab = append(slab, n)
+		return &slab[len(slab)-1]
+	}
 	leaf, appendPar := nullRef, nullRef
 	var latestReset ref
 	resetDesc := map[string]bool{}
@@ -423,7 +460,7 @@ func Scan(recs []*Record) *Tree {
 		if ex != nil && !ex.leafID.isUndef() && leafCtl && (!known(ex.leafID) || !known(ex.appendPar)) {
 			t.HasInvalidLeafControl = true
 			invalid[ex.id] = true
-			n := &Node{ID: ex.id, ParentID: rec.parent.asParent(), leafID: undef, appendPar: appendPar, Index: index, rec: rec}
+			n := newNode(Node{ID: ex.id, ParentID: rec.parent.asParent(), leafID: undef, appendPar: appendPar, Index: index, rec: rec})
 			if n.ParentID.isUndef() {
 				n.ParentID = nullRef
 			}
@@ -459,7 +496,7 @@ func Scan(recs []*Record) *Tree {
 		if te == nil {
 			continue
 		}
-		n := &Node{ID: te.id, ParentID: te.parentID, leafID: te.leafID, appendPar: te.appendPar, Index: index, rec: rec}
+		n := newNode(Node{ID: te.id, ParentID: te.parentID, leafID: te.leafID, appendPar: te.appendPar, Index: index, rec: rec})
 		t.Nodes = append(t.Nodes, n)
 		t.byID[n.ID] = n
 		if rec.Object && rec.TypeIsStr && rec.Type == "reset" {
