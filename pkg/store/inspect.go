@@ -324,47 +324,44 @@ func (s *State) inspectDB(a AgentDB, opts InspectOptions, rep *SQLiteReport) (*D
 	_ = db.ReadTx(func(tx *sql.Tx) error {
 		_ = tx.QueryRow("PRAGMA journal_mode").Scan(&dr.JournalMode)
 		_ = tx.QueryRow("PRAGMA journal_size_limit").Scan(&dr.JournalSizeLimit)
-		if opts.QuickCheck {
-			rows, err := tx.Query("PRAGMA quick_check")
-			if err != nil {
-				dr.QuickCheck = oneLine(err.Error())
-				return nil
-			}
-			var msgs []string
-			for rows.Next() {
-				var m string
-				if rows.Scan(&m) == nil {
-					msgs = append(msgs, m)
-				}
-			}
-			rows.Close()
-			dr.QuickCheck = strings.Join(msgs, "; ")
-		}
 		return nil
 	})
-	if opts.QuickCheck && dr.QuickCheck != "ok" {
-		add(transcript.SevError, "sqlite-quick-check", "PRAGMA quick_check: %s", oneLine(dr.QuickCheck))
+	// quick_check reads every page of the database: it runs beside the
+	// sessions' reads (in its own read transaction, on its own connection),
+	// and its finding keeps its place before the others.
+	quick := make(chan string, 1)
+	if opts.QuickCheck {
+		go func() { quick <- quickCheck(db) }()
 	}
-	if dr.JournalSizeLimit >= 0 && wal.Size > dr.JournalSizeLimit && dr.JournalMode == "wal" {
-		add(transcript.SevWarning, "sqlite-wal-size", "-wal is %d bytes, over journal_size_limit %d: checkpoints are not keeping up (a reader holding a snapshot, or the gateway stopped mid-write)", wal.Size, dr.JournalSizeLimit)
-	} else if wal.Size > 64<<20 {
-		add(transcript.SevInfo, "sqlite-wal-size", "-wal is %d bytes (journal_size_limit %d)", wal.Size, dr.JournalSizeLimit)
+	checked := false
+	dbFindings := func() {
+		if checked {
+			return
+		}
+		checked = true
+		if opts.QuickCheck {
+			dr.QuickCheck = <-quick
+			if dr.QuickCheck != "ok" {
+				add(transcript.SevError, "sqlite-quick-check", "PRAGMA quick_check: %s", oneLine(dr.QuickCheck))
+			}
+		}
+		if dr.JournalSizeLimit >= 0 && wal.Size > dr.JournalSizeLimit && dr.JournalMode == "wal" {
+			add(transcript.SevWarning, "sqlite-wal-size", "-wal is %d bytes, over journal_size_limit %d: checkpoints are not keeping up (a reader holding a snapshot, or the gateway stopped mid-write)", wal.Size, dr.JournalSizeLimit)
+		} else if wal.Size > 64<<20 {
+			add(transcript.SevInfo, "sqlite-wal-size", "-wal is %d bytes (journal_size_limit %d)", wal.Size, dr.JournalSizeLimit)
+		}
 	}
+	defer dbFindings() // before db.Close (deferred earlier, run later)
 	rows, err := db.SessionList()
 	if err != nil {
+		dbFindings()
 		dr.Error = oneLine(err.Error())
 		rep.Errors = append(rep.Errors, transcript.FileError{Path: a.Path, Error: dr.Error})
 		return dr, nil
 	}
-	if cold, err := db.ColdArchives(); err == nil {
+	cold, coldErr := db.ColdArchives()
+	if coldErr == nil {
 		dr.ColdArchives = len(cold)
-		for _, c := range cold {
-			where := "in the database"
-			if c.Storage == "file" {
-				where = filepath.Join(filepath.Dir(filepath.Dir(a.Path)), "sessions", "cold", c.ArchiveName)
-			}
-			add(transcript.SevInfo, "sqlite-cold-archive", "session %s: %d events up to seq %d are in a cold archive (%s), not in transcript_events", c.SessionID, c.EventCount, c.LastSeq, where)
-		}
 	}
 	dr.Sessions = len(rows)
 	out := make([]*SessionReport, len(rows))
@@ -381,6 +378,14 @@ func (s *State) inspectDB(a AgentDB, opts InspectOptions, rep *SQLiteReport) (*D
 			opts.Progress()
 		}
 	})
+	dbFindings()
+	for _, c := range cold {
+		where := "in the database"
+		if c.Storage == "file" {
+			where = filepath.Join(filepath.Dir(filepath.Dir(a.Path)), "sessions", "cold", c.ArchiveName)
+		}
+		add(transcript.SevInfo, "sqlite-cold-archive", "session %s: %d events up to seq %d are in a cold archive (%s), not in transcript_events", c.SessionID, c.EventCount, c.LastSeq, where)
+	}
 	var kept []*SessionReport
 	for i, r := range out {
 		if errs[i] != nil {
@@ -393,6 +398,29 @@ func (s *State) inspectDB(a AgentDB, opts InspectOptions, rep *SQLiteReport) (*D
 		kept = append(kept, r)
 	}
 	return dr, kept
+}
+
+// quickCheck is PRAGMA quick_check's answer as one line ("ok" when sound).
+func quickCheck(db *sqlitestore.DB) string {
+	var out string
+	_ = db.ReadTx(func(tx *sql.Tx) error {
+		rows, err := tx.Query("PRAGMA quick_check")
+		if err != nil {
+			out = oneLine(err.Error())
+			return nil
+		}
+		var msgs []string
+		for rows.Next() {
+			var m string
+			if rows.Scan(&m) == nil {
+				msgs = append(msgs, m)
+			}
+		}
+		rows.Close()
+		out = strings.Join(msgs, "; ")
+		return nil
+	})
+	return out
 }
 
 // stateFindings: agent databases registered but missing and the reverse,
