@@ -33,9 +33,14 @@ sync
 cat "$db" >/dev/null  # warm the page cache for both readers
 
 time_it() { local s e; s=$(date +%s.%N); "$@" >/dev/null; e=$(date +%s.%N); echo "$e - $s" | bc; }
+# On a shared machine wall time depends on the load: report it, and the CPU
+# time oc used (user+sys), which does not.
+echo "load: $(uptime | sed 's/.*load average: //')" >&2
 t_sqlite=$(time_it sqlite3 "$db" 'select count(*) from transcript_events')
-t_oc=$(time_it "$oc" inspect --state-dir "$dir" --json)
+cpu_file=$dir/oc-cpu
+t_oc=$(time_it /usr/bin/time -o "$cpu_file" -f '%U %S %M' "$oc" inspect --state-dir "$dir" --json)
+read -r cpu_user cpu_sys max_kb < "$cpu_file"
 count=$(sqlite3 "$db" 'select count(*) from transcript_events')
-printf 'events %s, database %s\n' "$count" "$(numfmt --to=iec "$size")"
+printf 'events %s, database %s, load after %s\n' "$count" "$(numfmt --to=iec "$size")" "$(uptime | sed 's/.*load average: //')"
 printf 'sqlite3 count(*):  %6.2f s\n' "$t_sqlite"
-printf 'oc inspect --json: %6.2f s  (%.1fx sqlite3)\n' "$t_oc" "$(echo "$t_oc / $t_sqlite" | bc -l)"
+printf 'oc inspect --json: %6.2f s  (%.1fx sqlite3); CPU %.1f s user + %.1f s sys, max RSS %d MiB\n' "$t_oc" "$(echo "$t_oc / $t_sqlite" | bc -l)" "$cpu_user" "$cpu_sys" "$((max_kb / 1024))"

@@ -109,6 +109,13 @@ func NewReaderSize(r io.Reader, size int) *Reader {
 	return &Reader{r: r, buf: make([]byte, size)}
 }
 
+// NewBytesReader returns a Reader over data held in memory: the lines it
+// gives point into data (nothing is copied), with the same numbering,
+// offsets and terminators as a Reader over a stream of the same bytes.
+func NewBytesReader(data []byte) *Reader {
+	return &Reader{buf: data, end: len(data), eof: true}
+}
+
 // SetMaxLine makes Next fail with ErrLineTooLong on a line longer than n bytes
 // (0, the default, means no limit).
 func (r *Reader) SetMaxLine(n int) { r.maxLine = n }

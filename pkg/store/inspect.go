@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/openclaw-tools/oc/internal/parallel"
 	"github.com/openclaw-tools/oc/pkg/store/nav96"
@@ -54,34 +55,79 @@ func (s *State) InspectSession(ses Session) (*SessionReport, error) {
 		return nil, err
 	}
 	defer db.Close()
-	return inspectIn(db, ses)
+	return inspectIn(db, ses, &sessionBuffers{})
 }
 
-func inspectIn(db *sqlitestore.DB, ses Session) (*SessionReport, error) {
-	var rows []sqlitestore.Event
-	st, err := db.Events(ses.ID, func(ev sqlitestore.Event) error {
-		rows = append(rows, ev)
+// sessionBuffers hold one session's rows while it is analysed; a worker
+// reuses them for its next session (nothing in a report points into them).
+type sessionBuffers struct {
+	text []byte // the rows, each followed by a newline
+	rows []sqlitestore.Event
+	ends []int
+}
+
+// appendRow copies row into b.text, growing it by doubling (append's
+// growth of large slices, 1.25x, would copy a big session several times).
+func (b *sessionBuffers) appendRow(row []byte) int {
+	if need := len(b.text) + len(row) + 1; need > cap(b.text) {
+		grown := make([]byte, len(b.text), max(need, 2*cap(b.text), 64<<10))
+		copy(grown, b.text)
+		b.text = grown
+	}
+	b.text = append(b.text, row...)
+	end := len(b.text)
+	b.text = append(b.text, '\n')
+	return end
+}
+
+func inspectIn(db *sqlitestore.DB, ses Session, b *sessionBuffers) (*SessionReport, error) {
+	// Every row is copied once, into one buffer of newline-terminated rows
+	// (the transcript the analyzer reads); rows[i].JSON points into it.
+	b.text, b.rows, b.ends = b.text[:0], b.rows[:0], b.ends[:0]
+	lastActivity := int64(0)
+	st, err := db.RawEvents(ses.ID, func(ev sqlitestore.Event) error {
+		lastActivity = max(lastActivity, ev.CreatedAt)
+		b.ends = append(b.ends, b.appendRow(ev.JSON))
+		ev.JSON = nil
+		b.rows = append(b.rows, ev)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	rows, ends, text := b.rows, b.ends, b.text
+	start := 0
+	for i, end := range ends {
+		rows[i].JSON = text[start:end:end]
+		start = end + 1
+	}
 	order := HeaderFirst(rows)
 	lines := make([][]byte, len(rows))
-	var buf bytes.Buffer
 	var size int64
+	reordered := false
 	for k, i := range order {
 		lines[k] = rows[i].JSON
-		buf.Write(rows[i].JSON)
-		buf.WriteByte('\n')
 		size += int64(len(rows[i].JSON))
+		reordered = reordered || k != i
 	}
+	buf := text
+	if reordered {
+		buf = make([]byte, 0, len(text))
+		for _, l := range lines {
+			buf = append(append(buf, l...), '\n')
+		}
+	}
+	if ses.LastActivity == 0 {
+		ses.LastActivity = lastActivity
+	}
+	// 9.6's rules read the members the analyzer decodes, in the same walk.
+	nav := newNavRecords(lines)
 	rep := &SessionReport{Era: EraSQLite, Key: ses.Key, SessionID: ses.ID, Events: len(rows), LastActivity: ses.LastActivity, Rules: "openclaw-2026.9.6"}
 	if len(rows) == 0 {
 		rep.Summary = &transcript.Summary{ByType: map[string]int{}, ByRole: map[string]int{}, Providers: map[string]int{}, Models: map[string]int{}, APIs: map[string]int{}, Malformed: []int64{}, Findings: []transcript.Finding{}}
 		rep.Summary.AddFindings([]transcript.Finding{{Rule: "no-transcript", Severity: transcript.SevWarning, Message: "the session has no transcript rows (its import found no readable header, or its file was missing)"}})
 	} else {
-		sum, err := transcript.Analyze(&buf)
+		sum, err := transcript.AnalyzeBytesEach(buf, nav.add)
 		if err != nil {
 			return nil, fmt.Errorf("%s: session %s: %w", db.Path, ses.Label(), err)
 		}
@@ -89,7 +135,7 @@ func inspectIn(db *sqlitestore.DB, ses Session) (*SessionReport, error) {
 	}
 	rep.Summary.Path, rep.Summary.Agent, rep.Summary.Kind, rep.Summary.Compression, rep.Summary.Size = db.Path, ses.Agent, "sqlite", "sqlite", size
 	// 9.6's active branch, replacing the 5.6 one the JSONL analyzer computed.
-	res := nav96.Analyze(lines)
+	res := nav96.AnalyzeRecords(nav.finish(rep.Summary))
 	active := transcript.ActiveBranch{Leaf: res.Leaf, Entries: len(res.ActiveEvents), Messages: res.Messages}
 	if res.LeafSeq >= 0 {
 		active.LeafLine = int64(res.LeafSeq + 1)
@@ -98,6 +144,48 @@ func inspectIn(db *sqlitestore.DB, ses Session) (*SessionReport, error) {
 	rep.Cache = checkCache(st, res, rows, order)
 	rep.Summary.AddFindings(cacheFindings(rep.Cache))
 	return rep, nil
+}
+
+// navRecords builds the rows' records for 9.6's rules from the members the
+// transcript analyzer hands out (line k of the analysed text is row k-1).
+type navRecords struct {
+	lines [][]byte
+	recs  []*nav96.Record
+}
+
+func newNavRecords(lines [][]byte) *navRecords {
+	return &navRecords{lines: lines, recs: make([]*nav96.Record, len(lines))}
+}
+
+func (n *navRecords) add(m *transcript.LineMembers) {
+	i := m.Line - 1
+	if i < 0 || i >= int64(len(n.recs)) {
+		return
+	}
+	if !m.Object {
+		n.recs[i] = &nav96.Record{}
+		return
+	}
+	n.recs[i] = nav96.FromFields(&nav96.Fields{
+		Type: m.Type, ID: m.ID, ParentID: m.ParentID, TargetID: m.TargetID, AppendParentID: m.AppendParentID,
+		AppendMode: m.AppendMode, FirstKeptEntryID: m.FirstKeptEntryID, Summary: m.Summary, Reason: m.Reason,
+		TokensBefore: m.TokensBefore, Message: m.Message, MessageMembers: m.MessageMembers,
+		Role: m.Role, Content: m.Content, ExcludeFromContext: m.ExcludeFromContext, ToolCallID: m.ToolCallID, ToolUseID: m.ToolUseID,
+	})
+}
+
+// finish parses what the analyzer did not hand out (blank and malformed
+// rows, a first row behind a byte-order mark, which the analyzer reads past
+// and 9.6 does not) and, when a row held a newline (so that lines are not
+// rows), every row.
+func (n *navRecords) finish(sum *transcript.Summary) []*nav96.Record {
+	oneLinePerRow := sum.Lines == int64(len(n.lines))
+	for i, l := range n.lines {
+		if !oneLinePerRow || n.recs[i] == nil || i == 0 && bytes.HasPrefix(l, []byte("\xef\xbb\xbf")) {
+			n.recs[i] = nav96.Parse(l)
+		}
+	}
+	return n.recs
 }
 
 func checkCache(st *sqlitestore.IndexState, res *nav96.Result, rows []sqlitestore.Event, order []int) *CacheCheck {
@@ -236,59 +324,68 @@ func (s *State) inspectDB(a AgentDB, opts InspectOptions, rep *SQLiteReport) (*D
 	_ = db.ReadTx(func(tx *sql.Tx) error {
 		_ = tx.QueryRow("PRAGMA journal_mode").Scan(&dr.JournalMode)
 		_ = tx.QueryRow("PRAGMA journal_size_limit").Scan(&dr.JournalSizeLimit)
-		if opts.QuickCheck {
-			rows, err := tx.Query("PRAGMA quick_check")
-			if err != nil {
-				dr.QuickCheck = oneLine(err.Error())
-				return nil
-			}
-			var msgs []string
-			for rows.Next() {
-				var m string
-				if rows.Scan(&m) == nil {
-					msgs = append(msgs, m)
-				}
-			}
-			rows.Close()
-			dr.QuickCheck = strings.Join(msgs, "; ")
-		}
 		return nil
 	})
-	if opts.QuickCheck && dr.QuickCheck != "ok" {
-		add(transcript.SevError, "sqlite-quick-check", "PRAGMA quick_check: %s", oneLine(dr.QuickCheck))
+	// quick_check reads every page of the database: it runs beside the
+	// sessions' reads (in its own read transaction, on its own connection),
+	// and its finding keeps its place before the others.
+	quick := make(chan string, 1)
+	if opts.QuickCheck {
+		go func() { quick <- quickCheck(db) }()
 	}
-	if dr.JournalSizeLimit >= 0 && wal.Size > dr.JournalSizeLimit && dr.JournalMode == "wal" {
-		add(transcript.SevWarning, "sqlite-wal-size", "-wal is %d bytes, over journal_size_limit %d: checkpoints are not keeping up (a reader holding a snapshot, or the gateway stopped mid-write)", wal.Size, dr.JournalSizeLimit)
-	} else if wal.Size > 64<<20 {
-		add(transcript.SevInfo, "sqlite-wal-size", "-wal is %d bytes (journal_size_limit %d)", wal.Size, dr.JournalSizeLimit)
+	checked := false
+	dbFindings := func() {
+		if checked {
+			return
+		}
+		checked = true
+		if opts.QuickCheck {
+			dr.QuickCheck = <-quick
+			if dr.QuickCheck != "ok" {
+				add(transcript.SevError, "sqlite-quick-check", "PRAGMA quick_check: %s", oneLine(dr.QuickCheck))
+			}
+		}
+		if dr.JournalSizeLimit >= 0 && wal.Size > dr.JournalSizeLimit && dr.JournalMode == "wal" {
+			add(transcript.SevWarning, "sqlite-wal-size", "-wal is %d bytes, over journal_size_limit %d: checkpoints are not keeping up (a reader holding a snapshot, or the gateway stopped mid-write)", wal.Size, dr.JournalSizeLimit)
+		} else if wal.Size > 64<<20 {
+			add(transcript.SevInfo, "sqlite-wal-size", "-wal is %d bytes (journal_size_limit %d)", wal.Size, dr.JournalSizeLimit)
+		}
 	}
-	rows, err := db.Sessions()
+	defer dbFindings() // before db.Close (deferred earlier, run later)
+	rows, err := db.SessionList()
 	if err != nil {
+		dbFindings()
 		dr.Error = oneLine(err.Error())
 		rep.Errors = append(rep.Errors, transcript.FileError{Path: a.Path, Error: dr.Error})
 		return dr, nil
 	}
-	if cold, err := db.ColdArchives(); err == nil {
+	cold, coldErr := db.ColdArchives()
+	if coldErr == nil {
 		dr.ColdArchives = len(cold)
-		for _, c := range cold {
-			where := "in the database"
-			if c.Storage == "file" {
-				where = filepath.Join(filepath.Dir(filepath.Dir(a.Path)), "sessions", "cold", c.ArchiveName)
-			}
-			add(transcript.SevInfo, "sqlite-cold-archive", "session %s: %d events up to seq %d are in a cold archive (%s), not in transcript_events", c.SessionID, c.EventCount, c.LastSeq, where)
-		}
 	}
 	dr.Sessions = len(rows)
 	out := make([]*SessionReport, len(rows))
 	errs := make([]error, len(rows))
+	buffers := sync.Pool{New: func() any { return &sessionBuffers{} }}
 	parallel.Each(len(rows), opts.Jobs, func(i int) {
 		r := rows[i]
-		ses := Session{Era: EraSQLite, Agent: a.Agent, Key: r.Key, ID: r.SessionID, Path: a.Path, Events: r.Events, Bytes: r.Bytes, LastActivity: r.LastActivity, Index: r.Entry}
-		out[i], errs[i] = inspectIn(db, ses)
+		// Events, Bytes and LastActivity are counted as the session is read.
+		ses := Session{Era: EraSQLite, Agent: a.Agent, Key: r.Key, ID: r.SessionID, Path: a.Path, Index: r.Entry}
+		b := buffers.Get().(*sessionBuffers)
+		out[i], errs[i] = inspectIn(db, ses, b)
+		buffers.Put(b)
 		if opts.Progress != nil {
 			opts.Progress()
 		}
 	})
+	dbFindings()
+	for _, c := range cold {
+		where := "in the database"
+		if c.Storage == "file" {
+			where = filepath.Join(filepath.Dir(filepath.Dir(a.Path)), "sessions", "cold", c.ArchiveName)
+		}
+		add(transcript.SevInfo, "sqlite-cold-archive", "session %s: %d events up to seq %d are in a cold archive (%s), not in transcript_events", c.SessionID, c.EventCount, c.LastSeq, where)
+	}
 	var kept []*SessionReport
 	for i, r := range out {
 		if errs[i] != nil {
@@ -301,6 +398,29 @@ func (s *State) inspectDB(a AgentDB, opts InspectOptions, rep *SQLiteReport) (*D
 		kept = append(kept, r)
 	}
 	return dr, kept
+}
+
+// quickCheck is PRAGMA quick_check's answer as one line ("ok" when sound).
+func quickCheck(db *sqlitestore.DB) string {
+	var out string
+	_ = db.ReadTx(func(tx *sql.Tx) error {
+		rows, err := tx.Query("PRAGMA quick_check")
+		if err != nil {
+			out = oneLine(err.Error())
+			return nil
+		}
+		var msgs []string
+		for rows.Next() {
+			var m string
+			if rows.Scan(&m) == nil {
+				msgs = append(msgs, m)
+			}
+		}
+		rows.Close()
+		out = strings.Join(msgs, "; ")
+		return nil
+	})
+	return out
 }
 
 // stateFindings: agent databases registered but missing and the reverse,

@@ -182,6 +182,10 @@ func Analyze(r io.Reader) (*Summary, error) { return analyze(r, 0) }
 func analyze(r io.Reader, bufSize int) (*Summary, error) {
 	a := newAnalyzer()
 	ix, err := Scan(r, ScanOptions{Observer: a, BufferSize: bufSize})
+	return a.result(ix, err)
+}
+
+func (a *analyzer) result(ix *Index, err error) (*Summary, error) {
 	if err != nil {
 		if err == ErrNotTranscript {
 			if ix.Lines == 0 || ix.Blank == ix.Lines {
@@ -208,6 +212,27 @@ type analyzer struct {
 	mirrors   map[int64]bool   // line -> transcript-only assistant row
 	awareness map[int64]bool
 	seed      maphash.Seed
+	each      func(*LineMembers) // AnalyzeBytesEach's callback, or nil
+	lm        LineMembers
+	strs      map[string]string // short strings decoded before (types, roles, models)
+}
+
+// str is the package's str, reusing the string of a short value seen before
+// (entry types, roles, providers, models, block types repeat on every line).
+func (a *analyzer) str(raw []byte) (string, bool) {
+	t := bytes.TrimSpace(raw)
+	if len(t) < 2 || len(t) > 66 || t[0] != '"' || bytes.IndexByte(t, '\\') >= 0 {
+		return str(raw)
+	}
+	inner := t[1 : len(t)-1]
+	if s, ok := a.strs[string(inner)]; ok {
+		return s, true
+	}
+	s := string(inner)
+	if len(a.strs) < 512 {
+		a.strs[s] = s
+	}
+	return s, true
 }
 
 func newAnalyzer() *analyzer {
@@ -215,7 +240,7 @@ func newAnalyzer() *analyzer {
 		s:     &Summary{ByType: map[string]int{}, ByRole: map[string]int{}, Providers: map[string]int{}, Models: map[string]int{}, APIs: map[string]int{}},
 		calls: map[string]int{}, callLine: map[string]int64{}, results: map[string]int{},
 		hashes: map[int64]uint64{}, mirrors: map[int64]bool{}, awareness: map[int64]bool{},
-		seed: maphash.MakeSeed(),
+		seed: maphash.MakeSeed(), strs: map[string]string{},
 	}
 }
 
@@ -230,12 +255,23 @@ var (
 )
 
 // Entry implements Observer. n is nil for header lines.
-func (a *analyzer) Entry(n *Node, raw []byte, e *rawEntry) {
+func (a *analyzer) Entry(n *Node, line int64, raw []byte, e *rawEntry) {
+	if a.each == nil {
+		a.entry(n, e)
+		return
+	}
+	a.lm = LineMembers{Line: line, Object: n == nil || !n.NotObject}
+	a.entry(n, e)
+	a.lm.setTop(e)
+	a.each(&a.lm)
+}
+
+func (a *analyzer) entry(n *Node, e *rawEntry) {
 	s := a.s
 	s.Entries++
 	typ := "(not an object)"
 	if n == nil || !n.NotObject {
-		if t, ok := str(e.Type); ok {
+		if t, ok := a.str(e.Type); ok {
 			typ = t
 		} else {
 			typ = "(no type)"
@@ -262,7 +298,10 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 	}
 	var m rawMessage
 	m.decode(e.Message)
-	role, ok := str(m.Role)
+	if a.each != nil {
+		a.lm.setMessage(&m)
+	}
+	role, ok := a.str(m.Role)
 	if !ok || strings.TrimSpace(role) == "" {
 		s.ByRole["(none)"]++
 		a.add("null-role", n.Line, SevWarning, "message has no role (null, missing or blank); OpenClaw after 2026.5.6 drops it, providers reject it")
@@ -271,12 +310,15 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 	s.ByRole[role]++
 	a.hashes[n.Line] = maphash.Bytes(a.seed, bytes.TrimSpace(m.Content)) ^ maphash.String(a.seed, role)
 
-	stop, _ := str(m.StopReason)
+	stop, _ := a.str(m.StopReason)
+	// The content blocks, decoded once for every rule that reads them.
+	var bl []rawBlock
+	decoded := false
 	switch role {
 	case RoleAssistant:
-		prov, _ := str(m.Provider)
-		model, _ := str(m.Model)
-		api, _ := str(m.API)
+		prov, _ := a.str(m.Provider)
+		model, _ := a.str(m.Model)
+		api, _ := a.str(m.API)
 		if prov == "openclaw" && (model == "delivery-mirror" || model == "gateway-injected") {
 			a.mirrors[n.Line] = true
 		}
@@ -300,10 +342,12 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 			a.add("empty-assistant-error", n.Line, SevWarning, "assistant turn failed with no content; Bedrock rejects the next request (oc repair fills in OpenClaw's placeholder text)")
 		}
 	case RoleUser:
-		if firstUserText(m.Content, awarenessRE) {
+		bl = blocks(m.Content)
+		decoded = true
+		if firstUserText(m.Content, bl, awarenessRE) {
 			a.awareness[n.Line] = true
 		}
-		if blankUserContent(m.Content) {
+		if blankUserContent(m.Content, bl) {
 			a.add("blank-user", n.Line, SevWarning, "user message with blank text; Bedrock rejects it (oc repair writes OpenClaw's \"(continue)\")")
 		}
 	case RoleToolResult:
@@ -319,8 +363,11 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 	if !isArray(m.Content) {
 		return
 	}
-	for _, b := range blocks(m.Content) {
-		bt, _ := str(b.Type)
+	if !decoded {
+		bl = blocks(m.Content)
+	}
+	for _, b := range bl {
+		bt, _ := a.str(b.Type)
 		switch {
 		case bt == "thinking" || bt == "redacted_thinking":
 			a.s.Thinking.Blocks++
@@ -376,27 +423,51 @@ func (a *analyzer) image(line int64, b rawBlock) {
 	}
 }
 
-func blankUserContent(raw gojson.RawMessage) bool {
+// blankUserContent: the content (string, or blocks, its decoded blocks) is
+// blank text.
+func blankUserContent(raw gojson.RawMessage, blocks []rawBlock) bool {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return false
 	}
 	if raw[0] == '"' {
-		s, _ := str(raw)
-		return strings.TrimSpace(s) == ""
+		return blankStr(raw)
 	}
 	if raw[0] != '[' {
 		return false
 	}
-	blocks := textBlocks(raw)
 	for _, b := range blocks {
-		if t, _ := str(b.Type); t == "text" {
-			if txt, _ := str(b.Text); strings.TrimSpace(txt) == "" {
-				return true
-			}
+		if jsonl.StringIs(bytes.TrimSpace(b.Type), "text") && blankStr(b.Text) {
+			return true
 		}
 	}
 	return len(blocks) == 0
+}
+
+// blankStr is strings.TrimSpace(str(raw)) == "" without copying the text
+// when it holds no escape.
+func blankStr(raw []byte) bool {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) >= 2 && raw[0] == '"' {
+		if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 {
+			return len(bytes.TrimSpace(inner)) == 0
+		}
+	}
+	s, _ := str(raw)
+	return strings.TrimSpace(s) == ""
+}
+
+// strMatches is re.MatchString(str(raw)) without copying the text when it
+// holds no escape.
+func strMatches(raw []byte, re *regexp.Regexp) bool {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) >= 2 && raw[0] == '"' {
+		if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 {
+			return re.Match(inner)
+		}
+	}
+	s, _ := str(raw)
+	return re.MatchString(s)
 }
 
 func (a *analyzer) finish(ix *Index) *Summary {
@@ -590,22 +661,19 @@ func isBase64(s string) bool {
 }
 
 // firstUserText reports whether a user message's text (the string content,
-// or its first block's text) matches re.
-func firstUserText(raw gojson.RawMessage, re *regexp.Regexp) bool {
+// or its first block's text; blocks are its decoded blocks) matches re.
+func firstUserText(raw gojson.RawMessage, blocks []rawBlock, re *regexp.Regexp) bool {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return false
 	}
 	if raw[0] == '"' {
-		s, _ := str(raw)
-		return re.MatchString(s)
+		return strMatches(raw, re)
 	}
-	blocks := textBlocks(raw)
 	if len(blocks) == 0 {
 		return false
 	}
-	t, _ := str(blocks[0].Text)
-	return re.MatchString(t)
+	return strMatches(blocks[0].Text, re)
 }
 
 // pluralHave is "1 tool call has" or "3 tool calls have".

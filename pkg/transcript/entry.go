@@ -127,6 +127,10 @@ type rawEntry struct {
 	Name             gojson.RawMessage `json:"name"`
 	ParentSession    gojson.RawMessage `json:"parentSession"`
 	Data             gojson.RawMessage `json:"data"`
+	// Read only by AnalyzeBytesEach's callers (OpenClaw 2026.9.6's rules).
+	AppendParentID gojson.RawMessage `json:"appendParentId"`
+	AppendMode     gojson.RawMessage `json:"appendMode"`
+	Reason         gojson.RawMessage `json:"reason"`
 }
 
 // rawMessage is the lenient decoding of an entry's "message" object.
@@ -165,12 +169,7 @@ type rawBlock struct {
 	Data        gojson.RawMessage `json:"data"`
 	MimeType    gojson.RawMessage `json:"mimeType"`
 	PartialJSON gojson.RawMessage `json:"partialJson"`
-}
-
-// textBlock is a content block read for its text (user messages only).
-type textBlock struct {
-	Type gojson.RawMessage `json:"type"`
-	Text gojson.RawMessage `json:"text"`
+	Text        gojson.RawMessage `json:"text"` // read only for user messages' rules
 }
 
 // The raw structs are filled by exact key match, as JavaScript property
@@ -230,6 +229,12 @@ func (e *rawEntry) decode(b []byte) bool {
 			e.ParentSession = v
 		case "data":
 			e.Data = v
+		case "appendParentId":
+			e.AppendParentID = v
+		case "appendMode":
+			e.AppendMode = v
+		case "reason":
+			e.Reason = v
 		}
 		return true
 	})
@@ -304,6 +309,8 @@ func (b *rawBlock) decode(raw []byte) {
 			b.MimeType = v
 		case "partialJson":
 			b.PartialJSON = v
+		case "text":
+			b.Text = v
 		}
 		return true
 	})
@@ -321,26 +328,6 @@ func blocks(raw []byte) []rawBlock {
 	}) {
 		return nil
 	}
-	return out
-}
-
-// textBlocks decodes a content array for the blocks' type and text.
-func textBlocks(raw []byte) []textBlock {
-	var out []textBlock
-	jsonl.Elements(raw, func(v []byte) bool {
-		var b textBlock
-		jsonl.Members(v, func(k, v []byte) bool {
-			switch string(k) {
-			case "type":
-				b.Type = v
-			case "text":
-				b.Text = v
-			}
-			return true
-		})
-		out = append(out, b)
-		return true
-	})
 	return out
 }
 

@@ -77,10 +77,11 @@ type Index struct {
 	LongestLine    int64
 }
 
-// Observer sees every parsed entry of a scan. raw is the entry line's bytes
-// (valid only during the call); e is its lenient decoding.
+// Observer sees every parsed entry of a scan. line is its line number, raw
+// the entry line's bytes (valid only during the call); e is its lenient
+// decoding.
 type Observer interface {
-	Entry(n *Node, raw []byte, e *rawEntry)
+	Entry(n *Node, line int64, raw []byte, e *rawEntry)
 }
 
 // ScanOptions tune Scan.
@@ -121,7 +122,11 @@ func Scan(r io.Reader, opts ScanOptions) (*Index, error) {
 	if size <= 0 {
 		size = 1 << 20
 	}
-	rd := jsonl.NewReaderSize(r, size)
+	return scanLines(jsonl.NewReaderSize(r, size), opts)
+}
+
+// scanLines is Scan over the lines of rd.
+func scanLines(rd *jsonl.Reader, opts ScanOptions) (*Index, error) {
 	if opts.MaxLine > 0 {
 		rd.SetMaxLine(opts.MaxLine)
 	}
@@ -192,7 +197,7 @@ func Scan(r io.Reader, opts ScanOptions) (*Index, error) {
 				}
 				ix.Header = h
 				if opts.Observer != nil {
-					opts.Observer.Entry(nil, data, &e)
+					opts.Observer.Entry(nil, line.Num, data, &e)
 				}
 				continue
 			}
@@ -201,14 +206,14 @@ func Scan(r io.Reader, opts ScanOptions) (*Index, error) {
 		if typ == TypeSession {
 			// Later session lines are not entries (pi's index skips them).
 			if opts.Observer != nil {
-				opts.Observer.Entry(nil, data, &e)
+				opts.Observer.Entry(nil, line.Num, data, &e)
 			}
 			continue
 		}
 		fillNode(&n, &e, extras)
 		ix.Nodes = append(ix.Nodes, n)
 		if opts.Observer != nil {
-			opts.Observer.Entry(&ix.Nodes[len(ix.Nodes)-1], data, &e)
+			opts.Observer.Entry(&ix.Nodes[len(ix.Nodes)-1], line.Num, data, &e)
 		}
 	}
 	if ix.FirstParsedLine == 0 {

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	gojson "github.com/goccy/go-json"
+
+	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
 // ref is a JavaScript value that is undefined, null or a string.
@@ -71,7 +73,7 @@ type field struct {
 	null     bool
 	nonBlank bool
 	s        string
-	raw      string // for appendMode comparisons
+	side     bool // the string "side" (appendMode)
 }
 
 func (f field) asParent() ref {
@@ -94,7 +96,7 @@ func isCanonicalType(t string) bool {
 }
 
 func (r *Record) canonical() bool { return r.Object && r.TypeIsStr && isCanonicalType(r.Type) }
-func (r *Record) side() bool      { return r.appendMode.present && r.appendMode.raw == `"side"` }
+func (r *Record) side() bool      { return r.appendMode.present && r.appendMode.side }
 
 // jsTrim is String.prototype.trim's whitespace.
 func jsTrim(s string) string {
@@ -107,110 +109,89 @@ func jsTrim(s string) string {
 	})
 }
 
-func readField(raw gojson.RawMessage, ok bool) field {
+func readField(raw []byte, ok bool) field {
 	if !ok {
 		return field{}
 	}
-	f := field{present: true, raw: string(bytes.TrimSpace(raw))}
+	f := field{present: true}
 	t := bytes.TrimSpace(raw)
 	if string(t) == "null" {
 		f.null = true
 		return f
 	}
 	if len(t) > 0 && t[0] == '"' {
-		var s string
-		if gojson.Unmarshal(t, &s) == nil {
+		if s, ok := jsonl.StringValue(t); ok {
 			f.s = s
 			f.nonBlank = jsTrim(s) != ""
-			if f.nonBlank {
-				f.raw = `"` + s + `"`
-				if s != "side" {
-					f.raw = "string"
-				}
-			}
-			if s == "side" {
-				f.raw = `"side"`
-			}
+			f.side = s == "side"
 		}
 	}
 	return f
 }
 
-// rawEvent is the part of a row the rules read; a nil member is absent.
-type rawEvent struct {
-	Type           gojson.RawMessage `json:"type"`
-	ID             gojson.RawMessage `json:"id"`
-	ParentID       gojson.RawMessage `json:"parentId"`
-	TargetID       gojson.RawMessage `json:"targetId"`
-	AppendParentID gojson.RawMessage `json:"appendParentId"`
-	AppendMode     gojson.RawMessage `json:"appendMode"`
-	FirstKept      gojson.RawMessage `json:"firstKeptEntryId"`
-	Summary        summaryField      `json:"summary"`
-	Reason         gojson.RawMessage `json:"reason"`
-	TokensBefore   gojson.RawMessage `json:"tokensBefore"`
-	Message        messageField      `json:"message"`
-}
-
-// summaryField records only whether the summary is truthy (no copy of it).
-type summaryField struct{ present, truthy, isString bool }
-
-func (f *summaryField) UnmarshalJSON(b []byte) error {
-	t := bytes.TrimSpace(b)
-	f.present, f.truthy, f.isString = true, jsTruthy(b), len(t) > 0 && t[0] == '"'
-	return nil
-}
-
-// messageField decodes the few message fields the rules read, without
-// copying the message (content can be megabytes).
-type messageField struct {
-	present, truthy, object bool
-	msg                     rawMsg
-}
-
-func (f *messageField) UnmarshalJSON(b []byte) error {
-	f.present, f.truthy = true, jsTruthy(b)
-	t := bytes.TrimSpace(b)
-	if len(t) > 0 && t[0] == '{' {
-		f.object = true
-		_ = gojson.Unmarshal(t, &f.msg)
-	}
-	return nil
-}
-
-type rawMsg struct {
-	Role       gojson.RawMessage `json:"role"`
-	Exclude    gojson.RawMessage `json:"excludeFromContext"`
-	ToolCallID gojson.RawMessage `json:"toolCallId"`
-	ToolUseID  gojson.RawMessage `json:"toolUseId"`
-	Content    contentField      `json:"content"`
-}
-
-// contentField keeps the content only when it may hold tool calls.
-type contentField struct{ raw []byte }
-
-func (f *contentField) UnmarshalJSON(b []byte) error {
-	if bytes.Contains(b, []byte(`"toolCall"`)) || bytes.Contains(b, []byte(`"toolUse"`)) || bytes.Contains(b, []byte(`"functionCall"`)) {
-		f.raw = bytes.Clone(b)
-	}
-	return nil
-}
-
 // Parse decodes one stored event. A row that is not JSON is an opaque,
 // non-object record (9.6 keeps such rows and ignores them in the context).
+// Members are matched by exact key, as JavaScript property access reads them;
+// when a key repeats, the last value wins (JSON.parse). The row is walked
+// once, without copying it (the content of an assistant message is kept only
+// when it may hold tool calls).
 func Parse(line []byte) *Record {
-	r := &Record{}
 	t := bytes.TrimSpace(line)
-	if len(t) == 0 || t[0] != '{' {
-		return r
+	if len(t) == 0 || t[0] != '{' || !jsonl.Valid(t) {
+		return &Record{}
 	}
-	var e rawEvent
-	if gojson.Unmarshal(t, &e) != nil {
-		return r
-	}
-	r.Object = true
-	if v := bytes.TrimSpace(e.Type); len(v) > 0 && v[0] == '"' {
-		var s string
-		if gojson.Unmarshal(v, &s) == nil {
+	return parseObject(t)
+}
+
+func parseObject(t []byte) *Record {
+	var f Fields
+	jsonl.Members(t, func(k, v []byte) bool {
+		switch string(k) {
+		case "type":
+			f.Type = v
+		case "id":
+			f.ID = v
+		case "parentId":
+			f.ParentID = v
+		case "targetId":
+			f.TargetID = v
+		case "appendParentId":
+			f.AppendParentID = v
+		case "appendMode":
+			f.AppendMode = v
+		case "firstKeptEntryId":
+			f.FirstKeptEntryID = v
+		case "summary":
+			f.Summary = v
+		case "reason":
+			f.Reason = v
+		case "tokensBefore":
+			f.TokensBefore = v
+		case "message":
+			f.Message = v
+		}
+		return true
+	})
+	return FromFields(&f)
+}
+
+// Fields are the members of a JSON object row that the rules read, as raw
+// JSON (nil: absent; no surrounding white space), for a caller that has
+// already walked the row (pkg/transcript's analyzer hands them out).
+type Fields struct {
+	Type, ID, ParentID, TargetID, AppendParentID, AppendMode, FirstKeptEntryID,
+	Summary, Reason, TokensBefore, Message []byte
+	// MessageMembers: Message is an object whose members below are set;
+	// false: FromFields decodes Message itself.
+	MessageMembers                                           bool
+	Role, Content, ExcludeFromContext, ToolCallID, ToolUseID []byte
+}
+
+// FromFields is Parse of a row that is a JSON object with these members.
+func FromFields(e *Fields) *Record {
+	r := &Record{Object: true}
+	if v := e.Type; len(v) > 0 && v[0] == '"' {
+		if s, ok := knownString(v); ok {
 			r.Type, r.TypeIsStr = s, true
 		}
 	}
@@ -222,42 +203,109 @@ func Parse(line []byte) *Record {
 	r.target = readField(e.TargetID, e.TargetID != nil)
 	r.appendPar = readField(e.AppendParentID, e.AppendParentID != nil)
 	r.appendMode = readField(e.AppendMode, e.AppendMode != nil)
-	if f := readField(e.FirstKept, e.FirstKept != nil); f.nonBlank {
+	if f := readField(e.FirstKeptEntryID, e.FirstKeptEntryID != nil); f.nonBlank {
 		r.firstKept = str(f.s)
 	}
-	r.summaryTruthy = e.Summary.truthy
-	r.indexedShape = indexedShape(r, &e)
-	if e.Message.present && e.Message.truthy {
+	summaryIsString := len(e.Summary) > 0 && e.Summary[0] == '"'
+	r.summaryTruthy = e.Summary != nil && jsTruthy(e.Summary)
+	r.indexedShape = indexedShape(r, e.Reason, e.TokensBefore, summaryIsString)
+	if e.Message != nil && jsTruthy(e.Message) {
 		r.hasMessage = true
-		if e.Message.object {
+		if e.Message[0] == '{' {
 			r.messageObject = true
-			msg := &e.Message.msg
-			_ = gojson.Unmarshal(msg.Role, &r.role)
-			r.excludeFromCtx = string(bytes.TrimSpace(msg.Exclude)) == "true"
+			role, exclude, toolCallID, toolUseID, content := e.Role, e.ExcludeFromContext, e.ToolCallID, e.ToolUseID, e.Content
+			if !e.MessageMembers {
+				jsonl.Members(e.Message, func(k, v []byte) bool {
+					switch string(k) {
+					case "role":
+						role = v
+					case "excludeFromContext":
+						exclude = v
+					case "toolCallId":
+						toolCallID = v
+					case "toolUseId":
+						toolUseID = v
+					case "content":
+						content = v
+					}
+					return true
+				})
+			}
+			r.role, _ = knownString(role)
+			r.excludeFromCtx = string(exclude) == "true"
 			if r.role == "toolResult" {
-				var id string
-				if gojson.Unmarshal(msg.ToolCallID, &id) != nil || id == "" {
-					_ = gojson.Unmarshal(msg.ToolUseID, &id)
+				id, ok := jsonl.StringValue(toolCallID)
+				if !ok || id == "" {
+					id, _ = jsonl.StringValue(toolUseID)
 				}
 				r.toolResultID = id
 			}
-			if r.role == "assistant" {
-				r.content = msg.Content.raw
+			if r.role == "assistant" && mayHoldToolCalls(content) {
+				r.content = bytes.Clone(content)
 			}
 		}
 	}
 	return r
 }
 
+// knownString is jsonl.StringValue, without allocating for the entry types
+// and roles every row repeats.
+func knownString(v []byte) (string, bool) {
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		switch string(v[1 : len(v)-1]) {
+		case "message":
+			return "message", true
+		case "user":
+			return "user", true
+		case "assistant":
+			return "assistant", true
+		case "toolResult":
+			return "toolResult", true
+		case "session":
+			return "session", true
+		case "leaf":
+			return "leaf", true
+		case "custom":
+			return "custom", true
+		case "custom_message":
+			return "custom_message", true
+		case "compaction":
+			return "compaction", true
+		case "model_change":
+			return "model_change", true
+		case "thinking_level_change":
+			return "thinking_level_change", true
+		}
+	}
+	return jsonl.StringValue(v)
+}
+
+// mayHoldToolCalls: the content names a tool call block type somewhere
+// ("toolCall", "functionCall" or "toolUse"; two scans instead of three).
+func mayHoldToolCalls(b []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(b[i:], []byte(`Call"`))
+		if j < 0 {
+			break
+		}
+		at := i + j
+		if at >= 5 && string(b[at-5:at]) == `"tool` || at >= 9 && string(b[at-9:at]) == `"function` {
+			return true
+		}
+		i = at + 1
+	}
+	return bytes.Contains(b, []byte(`"toolUse"`))
+}
+
 var resetReasons = map[string]bool{`"new"`: true, `"reset"`: true, `"idle"`: true, `"daily"`: true, `"cron-stale"`: true}
 
-func indexedShape(r *Record, e *rawEvent) bool {
+func indexedShape(r *Record, reason, tokensBefore []byte, summaryIsString bool) bool {
 	switch r.Type {
 	case "reset":
-		return resetReasons[string(bytes.TrimSpace(e.Reason))]
+		return resetReasons[string(reason)]
 	case "compaction":
-		tb := bytes.TrimSpace(e.TokensBefore)
-		return e.Summary.isString && r.firstKept.truthyStr() && len(tb) > 0 && (tb[0] == '-' || tb[0] >= '0' && tb[0] <= '9')
+		tb := tokensBefore
+		return summaryIsString && r.firstKept.truthyStr() && len(tb) > 0 && (tb[0] == '-' || tb[0] >= '0' && tb[0] <= '9')
 	}
 	return true
 }
@@ -329,7 +377,7 @@ func parseTreeEntry(r *Record) *treeEntry {
 		}
 		side := false
 		if r.appendMode.present {
-			if r.appendMode.raw != `"side"` {
+			if !r.appendMode.side {
 				return nil
 			}
 			side = true
@@ -384,7 +432,12 @@ type Tree struct {
 
 // Scan is scanSessionTranscriptNavigation over rows in seq order.
 func Scan(recs []*Record) *Tree {
-	t := &Tree{Records: recs, byID: map[string]*Node{}}
+	t := &Tree{Records: recs, byID: make(map[string]*Node, len(recs))}
+	slab := make([]Node, 0, len(recs)) // one Node per row at most
+	newNode := func(n Node) *Node {
+		slab = append(slab, n)
+		return &slab[len(slab)-1]
+	}
 	leaf, appendPar := nullRef, nullRef
 	var latestReset ref
 	resetDesc := map[string]bool{}
@@ -407,7 +460,7 @@ func Scan(recs []*Record) *Tree {
 		if ex != nil && !ex.leafID.isUndef() && leafCtl && (!known(ex.leafID) || !known(ex.appendPar)) {
 			t.HasInvalidLeafControl = true
 			invalid[ex.id] = true
-			n := &Node{ID: ex.id, ParentID: rec.parent.asParent(), leafID: undef, appendPar: appendPar, Index: index, rec: rec}
+			n := newNode(Node{ID: ex.id, ParentID: rec.parent.asParent(), leafID: undef, appendPar: appendPar, Index: index, rec: rec})
 			if n.ParentID.isUndef() {
 				n.ParentID = nullRef
 			}
@@ -443,7 +496,7 @@ func Scan(recs []*Record) *Tree {
 		if te == nil {
 			continue
 		}
-		n := &Node{ID: te.id, ParentID: te.parentID, leafID: te.leafID, appendPar: te.appendPar, Index: index, rec: rec}
+		n := newNode(Node{ID: te.id, ParentID: te.parentID, leafID: te.leafID, appendPar: te.appendPar, Index: index, rec: rec})
 		t.Nodes = append(t.Nodes, n)
 		t.byID[n.ID] = n
 		if rec.Object && rec.TypeIsStr && rec.Type == "reset" {
@@ -496,17 +549,18 @@ func (t *Tree) resolveCanonicalParent(p ref) ref {
 // leaf, leaf controls left out; a cycle gives an empty path.
 func (t *Tree) pathNodes(leaf string) []*Node {
 	var rev []*Node
-	seen := map[string]bool{}
+	// Each id names one node (and each node one row): a row seen twice is a cycle.
+	seen := make([]bool, len(t.Records))
 	cur := leaf
 	for cur != "" {
-		if seen[cur] {
-			return nil
-		}
-		seen[cur] = true
 		n := t.byID[cur]
 		if n == nil {
 			break
 		}
+		if seen[n.Index] {
+			return nil
+		}
+		seen[n.Index] = true
 		if !isLeafControl(n.rec) {
 			rev = append(rev, n)
 		}

@@ -120,50 +120,143 @@ func (d *DB) Sessions() ([]Session, error) {
 	return out, err
 }
 
+// SessionList is Sessions without the transcript statistics (Events, Bytes
+// and LastActivity are 0), which cost a read of every event: a caller that
+// reads each session anyway counts them itself. Orphan transcripts are found
+// by one seek on the transcript_events primary key per session, and come
+// after the named sessions in id order.
+func (d *DB) SessionList() ([]Session, error) {
+	var out []Session
+	err := d.ReadTx(func(tx *sql.Tx) error {
+		windows := map[string][2]string{}
+		if d.HasTable("session_windows") {
+			wr, err := tx.Query("SELECT session_id, coalesce(reason,''), coalesce(previous_session_id,'') FROM session_windows")
+			if err != nil {
+				return err
+			}
+			for wr.Next() {
+				var id, reason, prev string
+				if err := wr.Scan(&id, &reason, &prev); err != nil {
+					wr.Close()
+					return err
+				}
+				windows[id] = [2]string{reason, prev}
+			}
+			wr.Close()
+			if err := wr.Err(); err != nil {
+				return err
+			}
+		}
+		nr, err := tx.Query("SELECT session_key, current_session_id, entry_json, updated_at FROM session_nodes ORDER BY session_key")
+		if err != nil {
+			return err
+		}
+		named := map[string]bool{}
+		for nr.Next() {
+			var s Session
+			var entry string
+			if err := nr.Scan(&s.Key, &s.SessionID, &entry, &s.UpdatedAt); err != nil {
+				nr.Close()
+				return err
+			}
+			s.Entry = json.RawMessage(entry)
+			w := windows[s.SessionID]
+			s.WindowReason, s.Previous = w[0], w[1]
+			named[s.SessionID] = true
+			out = append(out, s)
+		}
+		nr.Close()
+		if err := nr.Err(); err != nil {
+			return err
+		}
+		// Distinct transcript ids, each the smallest after the previous one.
+		var id sql.NullString
+		if err := tx.QueryRow("SELECT min(session_id) FROM transcript_events").Scan(&id); err != nil {
+			return err
+		}
+		for id.Valid {
+			if !named[id.String] {
+				w := windows[id.String]
+				out = append(out, Session{SessionID: id.String, WindowReason: w[0], Previous: w[1], Orphan: true})
+			}
+			prev := id.String
+			if err := tx.QueryRow("SELECT min(session_id) FROM transcript_events WHERE session_id > ?", prev).Scan(&id); err != nil {
+				return err
+			}
+			if id.Valid && id.String <= prev {
+				break // a non-text id sorts after every text one: no text id follows
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
 func (d *DB) zstdDecoder() (*zstd.Decoder, error) {
 	d.decOnce.Do(func() {
-		d.dec, d.decErr = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(64<<20))
+		// Concurrency 0: one decoder per GOMAXPROCS, so that sessions read in
+		// parallel do not wait for each other's DecodeAll.
+		d.dec, d.decErr = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(64<<20))
 	})
 	return d.dec, d.decErr
 }
 
 // Events reads a session's transcript rows in seq order, in one read
 // transaction, calling fn for each; zstd rows are decompressed. The cached
-// navigation state is read in the same snapshot.
+// navigation state is read in the same snapshot. Each Event's JSON is fn's
+// to keep.
 func (d *DB) Events(sessionID string, fn func(Event) error) (*IndexState, error) {
+	return d.RawEvents(sessionID, func(ev Event) error {
+		ev.JSON = bytes.Clone(ev.JSON)
+		return fn(ev)
+	})
+}
+
+// RawEvents is Events without a copy per row: an Event's JSON is valid only
+// during the call of fn (it points into the driver's row, or into a buffer
+// the next zstd row reuses).
+func (d *DB) RawEvents(sessionID string, fn func(Event) error) (*IndexState, error) {
 	hasZstd := d.HasColumn("transcript_events", "event_zstd")
 	hasState := d.HasTable("session_transcript_index_state")
 	hasActive := d.HasTable("session_transcript_active_events")
 	state := &IndexState{}
+	// In a UTF-8 database a TEXT value's bytes are the stored bytes: reading
+	// it as a BLOB hands them over without the driver's string conversion.
+	js := "event_json"
+	if d.utf8 {
+		js = "CAST(event_json AS BLOB)"
+	}
 	err := d.ReadTx(func(tx *sql.Tx) error {
-		q := "SELECT seq, event_json, NULL, created_at FROM transcript_events WHERE session_id = ? ORDER BY seq"
+		zcol := "NULL"
 		if hasZstd {
-			q = "SELECT seq, event_json, event_zstd, created_at FROM transcript_events WHERE session_id = ? ORDER BY seq"
+			zcol = "event_zstd"
 		}
+		q := "SELECT seq, event_json IS NULL, " + js + ", " + zcol + ", created_at FROM transcript_events WHERE session_id = ? ORDER BY seq"
 		rows, err := tx.Query(q, sessionID)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
+		var js, zs sql.RawBytes
+		var zbuf []byte
+		var jsNull bool
 		for rows.Next() {
 			var ev Event
-			var js sql.RawBytes
-			var zs sql.RawBytes
-			if err := rows.Scan(&ev.Seq, &js, &zs, &ev.CreatedAt); err != nil {
+			if err := rows.Scan(&ev.Seq, &jsNull, &js, &zs, &ev.CreatedAt); err != nil {
 				return err
 			}
-			if js != nil {
-				ev.JSON = bytes.Clone(js)
+			if !jsNull {
+				ev.JSON = js
 			} else if zs != nil {
 				dec, err := d.zstdDecoder()
 				if err != nil {
 					return err
 				}
-				out, err := dec.DecodeAll(zs, nil)
+				zbuf, err = dec.DecodeAll(zs, zbuf[:0])
 				if err != nil {
 					return fmt.Errorf("session %s seq %d: zstd event does not decode: %w", sessionID, ev.Seq, err)
 				}
-				ev.JSON, ev.Zstd = out, true
+				ev.JSON, ev.Zstd = zbuf, true
 			} else {
 				return fmt.Errorf("session %s seq %d: row has neither event_json nor event_zstd", sessionID, ev.Seq)
 			}

@@ -62,6 +62,7 @@ type DB struct {
 	decOnce    sync.Once
 	dec        *zstd.Decoder
 	decErr     error
+	utf8       bool // PRAGMA encoding is UTF-8
 }
 
 // Conn is the underlying read-only connection pool.
@@ -305,6 +306,11 @@ func (d *DB) readVersions() error {
 	if err := d.conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&d.Schema); err != nil {
 		return d.classify(err)
 	}
+	var enc string
+	if err := d.conn.QueryRowContext(ctx, "PRAGMA encoding").Scan(&enc); err != nil {
+		return d.classify(err)
+	}
+	d.utf8 = enc == "UTF-8"
 	var n int
 	if err := d.conn.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type='table' AND name='schema_meta'").Scan(&n); err != nil {
 		return d.classify(err)

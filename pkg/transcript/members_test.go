@@ -1,0 +1,88 @@
+package transcript
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/openclaw-tools/oc/internal/oracletest"
+)
+
+// AnalyzeBytesEach gives the summary Analyze gives for the same bytes read
+// as a stream, and hands out the members of every parsed line once.
+func TestAnalyzeBytesEachMatchesAnalyze(t *testing.T) {
+	inputs := map[string][]byte{
+		"crlf-bom-tail": []byte("\xef\xbb\xbf{\"type\":\"session\",\"version\":3,\"id\":\"s\"}\r\n\n{\"type\":\"message\",\"id\":\"u\",\"parentId\":null,\"message\":{\"role\":\"user\",\"content\":\" \"}}\r\nnot json\n[1]\n{\"type\":\"message\",\"id\":\"a\",\"parentId\":\"u\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"x\"}]}}"),
+		"escapes":       []byte("{\"type\":\"session\",\"version\":3,\"id\":\"s\"}\n{\"type\":\"message\",\"id\":\"u\",\"parentId\":null,\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"t\\u0065xt\",\"text\":\"\\u0020\\n\"}]}}\n{\"type\":\"message\",\"id\":\"v\",\"parentId\":\"u\",\"message\":{\"role\":\"user\",\"content\":\"System: [x]\"}}\n{\"type\":\"message\",\"id\":\"w\",\"parentId\":\"v\",\"message\":{\"role\":\"user\",\"content\":\"\\u0053ystem: [x]\"}}\n"),
+	}
+	dir := oracletest.CorpusDir(t)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Skipf("SKIP (no corpus): %v", err)
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".lock") || strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs[e.Name()] = data
+	}
+	compared := 0
+	for name, data := range inputs {
+		want, werr := Analyze(bytes.NewReader(data))
+		calls := 0
+		got, gerr := AnalyzeBytesEach(data, func(m *LineMembers) {
+			calls++
+			if m.Line < 1 {
+				t.Errorf("%s: line %d", name, m.Line)
+			}
+		})
+		if (werr == nil) != (gerr == nil) {
+			t.Errorf("%s: errors differ: %v vs %v", name, gerr, werr)
+			continue
+		}
+		if werr != nil {
+			continue
+		}
+		compared++
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: summaries differ:\n got  %+v\n want %+v", name, got, want)
+		}
+		if calls != want.Entries {
+			t.Errorf("%s: %d member callbacks for %d parsed lines", name, calls, want.Entries)
+		}
+	}
+	if compared < 10 {
+		t.Fatalf("compared only %d transcripts", compared)
+	}
+}
+
+// Blank user text is found with and without escapes, in a string content and
+// in a text block (the rule reads the text without copying it when it can).
+func TestBlankUserTextWithEscapes(t *testing.T) {
+	head := `{"type":"session","version":3,"id":"s"}` + "\n"
+	for content, blank := range map[string]bool{
+		`" "`: true, `"\u0020\n"`: true, `"\u0041"`: false, `" x "`: false, `"\t\\"`: false,
+		`[{"type":"text","text":" "}]`: true, `[{"type":"t\u0065xt","text":"\n"}]`: true, `[{"type":"text","text":"\u00a0ok"}]`: false,
+		`[]`: true, `[{"type":"text"}]`: true,
+	} {
+		data := []byte(head + `{"type":"message","id":"u","parentId":null,"message":{"role":"user","content":` + content + `}}` + "\n")
+		sum, err := AnalyzeBytesEach(data, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, f := range sum.Findings {
+			found = found || f.Rule == "blank-user"
+		}
+		if found != blank {
+			t.Errorf("content %s: blank-user %v, want %v", content, found, blank)
+		}
+	}
+}
