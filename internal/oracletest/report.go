@@ -18,6 +18,11 @@ const ReportDirEnv = "OC_ORACLE_REPORT"
 // (minutes each); CI sets it.
 const LiveEnv = "OC_LIVE_ORACLE"
 
+// FullLiveEnv also re-asks the oracle for every stored answer of the largest
+// answer files (fuzz reproducers, new-API payloads): tens of minutes, so it is
+// not part of CI, whose stored-answer comparisons of the same jobs always run.
+const FullLiveEnv = "OC_LIVE_ORACLE_FULL"
+
 // InCI reports whether the tests run in CI (CI set to anything but
 // "false"/"0", as CI services set it).
 func InCI() bool {

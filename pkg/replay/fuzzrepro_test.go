@@ -218,13 +218,13 @@ func TestExplainSaysEmptyToolCallIDIsRejected(t *testing.T) {
 	}
 }
 
-// TestFuzzReproducersLive asks the oracle again (OC_LIVE_ORACLE=1): every
+// TestFuzzReproducersLive asks the oracle again (OC_LIVE_ORACLE_FULL=1): every
 // stored answer must still be OpenClaw's (same JSON as JSON.parse reads it,
 // up to Date.now() and re-encoded image bytes), so that the stored answers
 // cannot drift from the oracle they claim to be.
 func TestFuzzReproducersLive(t *testing.T) {
-	if os.Getenv("OC_LIVE_ORACLE") == "" {
-		t.Skip("SKIP: set OC_LIVE_ORACLE=1 to ask the OpenClaw 2026.5.6 oracle")
+	if os.Getenv(oracletest.FullLiveEnv) == "" {
+		t.Skip("SKIP: set OC_LIVE_ORACLE_FULL=1 to ask the OpenClaw 2026.5.6 oracle again for every stored reproducer answer")
 	}
 	stored := loadReproAnswers(t)
 	var jobs []oracletest.Job

@@ -25,7 +25,7 @@ import (
 //
 // Live (one `oracle batch` for every job, about 10 minutes):
 //
-//	OC_LIVE_ORACLE=1 go test ./pkg/replay -run TestPayloadNewAPIsMatchOracle -timeout 1h
+//	OC_LIVE_ORACLE_FULL=1 go test ./pkg/replay -run TestPayloadNewAPIsMatchOracle -timeout 1h
 //
 // Stored answers, so that the default `go test` checks the same jobs without
 // Node: testdata/replay/payload/new-apis-answers.jsonl. Regenerate them (a
@@ -240,7 +240,7 @@ func writeNewAPIAnswers(t *testing.T, answers []newAPIAnswer) {
 
 func TestPayloadNewAPIsMatchOracle(t *testing.T) {
 	jobs := newAPIJobs(t)
-	live := *updateNewAPIAnswers || os.Getenv("OC_LIVE_ORACLE") != ""
+	live := *updateNewAPIAnswers || os.Getenv(oracletest.FullLiveEnv) != ""
 	var answers []newAPIAnswer
 	var raw map[string]oracletest.Result // live run: the oracle's full answers
 	if live {
@@ -350,7 +350,7 @@ func TestPayloadNewAPIsMatchOracle(t *testing.T) {
 		}
 		if j.corpus && !live {
 			if sha(got) != want.Bytes {
-				t.Errorf("%s: payload bytes differ from the oracle's (SHA-256; run with OC_LIVE_ORACLE=1 for the difference)", id)
+				t.Errorf("%s: payload bytes differ from the oracle's (SHA-256; run with OC_LIVE_ORACLE_FULL=1 for the difference)", id)
 				continue
 			}
 			c.bytesEqual++
