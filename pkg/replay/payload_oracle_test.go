@@ -290,7 +290,7 @@ func TestPayloadMatchesLiveOracleOnCraftedTranscripts(t *testing.T) {
 	// About 120 oracle jobs, two seconds each: opt in, so that `go test
 	// ./pkg/replay` stays fast for everyone (the stored-answer comparison
 	// always runs).
-	oracletest.RequireLive(t, "crafted transcripts against the live oracle (~7 minutes)")
+	oracletest.RequireLive(t, "crafted transcripts against the live oracle (~10 minutes)")
 	oracletest.Oracle(t)
 	dir := t.TempDir()
 	cases := craftedCases(t)
@@ -304,7 +304,7 @@ func TestPayloadMatchesLiveOracleOnCraftedTranscripts(t *testing.T) {
 				oracletest.Job{ID: "payload|" + id, Mode: "payload", Args: args})
 		}
 	}
-	results := oracletest.Batch(t, jobs, 20*time.Minute)
+	results := oracletest.Batch(t, jobs, 40*time.Minute)
 	// The crafted inputs must reach the converters' rules through OpenClaw's
 	// sanitize pipeline: each marker must show up in some oracle body. (The
 	// converters' own "No result provided" results never do: OpenClaw's
