@@ -597,9 +597,15 @@ func (t *Tree) ActiveIndexes() []int {
 	if len(path) > 0 {
 		first = path[0].Index
 	}
+	// A row already on the path (re-attached parents can order the path
+	// against the rows) is never added twice: each row is one active event.
+	onPath := make(map[int]bool, len(active))
+	for _, i := range active {
+		onPath[i] = true
+	}
 	for i := first - 1; i >= 0; i-- {
 		r := t.Records[i]
-		if !r.Object || !r.TypeIsStr || (r.Type != "compaction" && r.Type != "reset") {
+		if onPath[i] || !r.Object || !r.TypeIsStr || (r.Type != "compaction" && r.Type != "reset") {
 			continue
 		}
 		if r.Type == "reset" && r.id.truthyStr() && r.firstKept.truthyStr() {
@@ -608,7 +614,9 @@ func (t *Tree) ActiveIndexes() []int {
 				if n.ID == r.firstKept.s {
 					var out []int
 					for _, m := range rp[k:] {
-						out = append(out, m.Index)
+						if !onPath[m.Index] {
+							out = append(out, m.Index)
+						}
 					}
 					return append(out, active...)
 				}
