@@ -22,19 +22,8 @@ type CronJob struct {
 // CronJobs reads every cron job of the state database, in the order the
 // service loads them; nil without a state database.
 func (s *State) CronJobs() ([]CronJob, error) {
-	if _, err := os.Stat(s.StateDBPath()); err != nil {
-		return nil, nil
-	}
-	db, err := sqlitestore.Open(s.StateDBPath(), s.opts.SQLite)
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	if !db.HasTable("cron_jobs") {
-		return []CronJob{}, nil
-	}
 	out := []CronJob{}
-	err = db.ReadTx(func(tx *sql.Tx) error {
+	found, err := s.readStateTable("cron_jobs", func(tx *sql.Tx) error {
 		rows, err := tx.Query("SELECT store_key, job_id, name, enabled, job_json, state_json FROM cron_jobs ORDER BY store_key, sort_order, updated_at, job_id")
 		if err != nil {
 			return err
@@ -52,5 +41,26 @@ func (s *State) CronJobs() ([]CronJob, error) {
 		}
 		return rows.Err()
 	})
+	if !found {
+		return nil, err
+	}
 	return out, err
+}
+
+// readStateTable runs fn in one read transaction of the state database when
+// it has table. found is false without a state database (nil results); a
+// database without the table counts as found, with nothing in it.
+func (s *State) readStateTable(table string, fn func(tx *sql.Tx) error) (found bool, err error) {
+	if _, err := os.Stat(s.StateDBPath()); err != nil {
+		return false, nil
+	}
+	db, err := sqlitestore.Open(s.StateDBPath(), s.opts.SQLite)
+	if err != nil {
+		return false, err
+	}
+	defer db.Close()
+	if !db.HasTable(table) {
+		return true, nil
+	}
+	return true, db.ReadTx(fn)
 }

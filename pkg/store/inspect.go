@@ -480,19 +480,8 @@ type RegisteredDB struct {
 
 // RegisteredAgentDBs reads agent_databases; nil without a state database.
 func (s *State) RegisteredAgentDBs() ([]RegisteredDB, error) {
-	if _, err := os.Stat(s.StateDBPath()); err != nil {
-		return nil, nil
-	}
-	db, err := sqlitestore.Open(s.StateDBPath(), s.opts.SQLite)
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	if !db.HasTable("agent_databases") {
-		return []RegisteredDB{}, nil
-	}
 	out := []RegisteredDB{}
-	err = db.ReadTx(func(tx *sql.Tx) error {
+	found, err := s.readStateTable("agent_databases", func(tx *sql.Tx) error {
 		rows, err := tx.Query("SELECT agent_id, path, schema_version FROM agent_databases ORDER BY agent_id, path")
 		if err != nil {
 			return err
@@ -507,6 +496,9 @@ func (s *State) RegisteredAgentDBs() ([]RegisteredDB, error) {
 		}
 		return rows.Err()
 	})
+	if !found {
+		return nil, err
+	}
 	return out, err
 }
 

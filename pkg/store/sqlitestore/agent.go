@@ -71,21 +71,9 @@ func (d *DB) Sessions() ([]Session, error) {
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		windows := map[string][2]string{}
-		if d.HasTable("session_windows") {
-			wr, err := tx.Query("SELECT session_id, coalesce(reason,''), coalesce(previous_session_id,'') FROM session_windows")
-			if err != nil {
-				return err
-			}
-			for wr.Next() {
-				var id, reason, prev string
-				if err := wr.Scan(&id, &reason, &prev); err != nil {
-					wr.Close()
-					return err
-				}
-				windows[id] = [2]string{reason, prev}
-			}
-			wr.Close()
+		windows, err := d.sessionWindows(tx)
+		if err != nil {
+			return err
 		}
 		nr, err := tx.Query("SELECT session_key, current_session_id, entry_json, updated_at FROM session_nodes ORDER BY session_key")
 		if err != nil {
@@ -128,24 +116,9 @@ func (d *DB) Sessions() ([]Session, error) {
 func (d *DB) SessionList() ([]Session, error) {
 	var out []Session
 	err := d.ReadTx(func(tx *sql.Tx) error {
-		windows := map[string][2]string{}
-		if d.HasTable("session_windows") {
-			wr, err := tx.Query("SELECT session_id, coalesce(reason,''), coalesce(previous_session_id,'') FROM session_windows")
-			if err != nil {
-				return err
-			}
-			for wr.Next() {
-				var id, reason, prev string
-				if err := wr.Scan(&id, &reason, &prev); err != nil {
-					wr.Close()
-					return err
-				}
-				windows[id] = [2]string{reason, prev}
-			}
-			wr.Close()
-			if err := wr.Err(); err != nil {
-				return err
-			}
+		windows, err := d.sessionWindows(tx)
+		if err != nil {
+			return err
 		}
 		nr, err := tx.Query("SELECT session_key, current_session_id, entry_json, updated_at FROM session_nodes ORDER BY session_key")
 		if err != nil {
@@ -332,4 +305,26 @@ func (d *DB) ColdArchives() ([]ColdArchive, error) {
 		return rows.Err()
 	})
 	return out, err
+}
+
+// sessionWindows reads session_windows (when the schema has it): session id
+// -> [reason, previous session id].
+func (d *DB) sessionWindows(tx *sql.Tx) (map[string][2]string, error) {
+	windows := map[string][2]string{}
+	if !d.HasTable("session_windows") {
+		return windows, nil
+	}
+	wr, err := tx.Query("SELECT session_id, coalesce(reason,''), coalesce(previous_session_id,'') FROM session_windows")
+	if err != nil {
+		return nil, err
+	}
+	defer wr.Close()
+	for wr.Next() {
+		var id, reason, prev string
+		if err := wr.Scan(&id, &reason, &prev); err != nil {
+			return nil, err
+		}
+		windows[id] = [2]string{reason, prev}
+	}
+	return windows, wr.Err()
 }
