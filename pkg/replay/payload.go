@@ -4,10 +4,22 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
+
+	"github.com/openclaw-tools/oc/pkg/policy"
 )
 
 // PayloadInput is what BuildPayload needs.
 type PayloadInput struct {
+	// Release is the OpenClaw release whose LLM boundary and renderers run
+	// (zero: 2026.5.6).
+	Release policy.Release
+	// Location is the time zone 2026.9.6 stamps user turns in (nil: UTC,
+	// as the oracle runs with TZ=UTC). 2026.5.6 ignores it.
+	Location *time.Location
+	// Now gives Date.now() in milliseconds where a release needs the clock
+	// (nil: the clock).
+	Now      func() int64
 	Provider string // provider id, e.g. "anthropic", "openrouter"
 	API      string // API family, e.g. "anthropic-messages" (see APIs)
 	Model    string // model id

@@ -131,6 +131,8 @@ const (
 
 // Options configures Sanitize.
 type Options struct {
+	// Release is the OpenClaw release whose pipeline runs (zero: 2026.5.6).
+	Release  policy.Release
 	Provider string
 	API      string
 	Model    string
