@@ -19,10 +19,13 @@ type PayloadInput struct {
 	Location *time.Location
 	// Now gives Date.now() in milliseconds where a release needs the clock
 	// (nil: the clock).
-	Now      func() int64
-	Provider string // provider id, e.g. "anthropic", "openrouter"
-	API      string // API family, e.g. "anthropic-messages" (see APIs)
-	Model    string // model id
+	Now func() int64
+	// ModelOverrides is a JSON object whose members replace those of the
+	// model record (the oracle's ORACLE_MODEL_JSON; nil: none).
+	ModelOverrides []byte
+	Provider       string // provider id, e.g. "anthropic", "openrouter"
+	API            string // API family, e.g. "anthropic-messages" (see APIs)
+	Model          string // model id
 	// Messages is the sanitized message list the runner hands the model
 	// (the oracle's sanitize `limited`); it is not modified.
 	Messages []Message
