@@ -3,7 +3,6 @@ package replay
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
@@ -121,38 +120,25 @@ func unrenderedReason(api string) string {
 // an image type Bedrock does not know, an unparseable Responses reasoning
 // signature, ...) and for an API it does not render.
 func BuildPayload(in PayloadInput) (*Payload, error) {
-	model := ResolveModel(in.Provider, in.API, in.Model, in.Reasoning)
-	msgs := ConvertToLLM(StripHistoricalRuntimeContext(in.Messages))
+	rel, err := payloadReleaseFor(in.Release)
+	if err != nil {
+		return nil, err
+	}
+	render, ok := rel.renderers[in.API]
+	if !ok {
+		return nil, rel.unbuilt(in.API)
+	}
+	model, err := rel.model(&in)
+	if err != nil {
+		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, err)
+	}
 	keys := in.KeyOrder.child() // the converters record the objects they parse
 	c := &conv{model: &model, keys: keys}
-	var body *Object
-	switch in.API {
-	case "anthropic-messages":
-		body = renderAnthropic(c, msgs, in.SystemPrompt)
-	case "openai-completions":
-		body = renderOpenAICompletions(c, msgs, in.SystemPrompt)
-	case "openai-responses":
-		body = renderOpenAIResponses(c, msgs, in.SystemPrompt)
-	case "openai-codex-responses":
-		body = renderCodexResponses(c, msgs, in.SystemPrompt)
-	case "google-generative-ai":
-		body = renderGoogle(c, msgs, in.SystemPrompt)
-	case "bedrock-converse-stream":
-		body = renderBedrock(c, msgs, in.SystemPrompt)
-	case "mistral-conversations":
-		body = renderMistral(c, msgs, in.SystemPrompt)
-	case "azure-openai-responses":
-		body = renderAzureOpenAIResponses(c, msgs, in.SystemPrompt)
-	case "google-vertex":
-		// google-vertex.js builds its params exactly like google.js (same
-		// google-shared convertMessages, same config); only the client differs.
-		body = renderGoogle(c, msgs, in.SystemPrompt)
-	default:
-		if why := unrenderedReason(in.API); why != "" {
-			return nil, fmt.Errorf("payload: api %q: %w (%s)", in.API, ErrNoWireBody, why)
-		}
-		return nil, fmt.Errorf("payload: api %q is not rendered; oc renders %s", in.API, strings.Join(APIs, ", "))
+	msgs, err := rel.boundary(c, &in)
+	if err != nil {
+		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, err)
 	}
+	body := render(c, msgs, in.SystemPrompt)
 	if c.err != nil {
 		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, c.err)
 	}

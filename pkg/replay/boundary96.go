@@ -1,0 +1,693 @@
+package replay
+
+import (
+	"encoding/json"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/openclaw-tools/oc/pkg/policy"
+)
+
+// The LLM boundary of OpenClaw 2026.9.6: what the embedded runner does to its
+// message list (the sanitize pipeline's `limited`) before OpenClaw's
+// `stream` builds the provider body. In the order the oracle's `payload`
+// mode runs it (attempt-llm-boundary.ts, dist/builtin-openclaw-*.mjs):
+//
+//  1. normalizeCoreContextMessages (dist/agent-core-*.mjs): custom
+//     "openclaw:turn-aborted" messages become user messages;
+//  2. normalizeMessagesForLlmBoundary: normalizeAssistantReplayContent (blank
+//     user text blocks dropped, blank user turns dropped),
+//     stripToolResultDetails, stripUnsafeBlockedRunMetadata,
+//     normalizeUserMessagesForLlmBoundary (user text stamped
+//     "[Www YYYY-MM-DD HH:MM TZ] " from the message's own timestamp in the
+//     user's zone; inbound metadata stripped from historical user turns),
+//     projectPersistedSenderContext, stripHistoricalRuntimeContextCustomMessages
+//     (unless the policy keeps runtime context append-only), and for v4
+//     sessions projectRuntimeContextMessages;
+//  3. relocateCurrentRuntimeContextCarrierToTail (dist/internal-runtime-context-*.mjs,
+//     unless append-only);
+//  4. convertToLlm (dist/session-*.mjs; see convertToLLM96);
+//  5. wrapStreamFnSanitizeMalformedToolCalls around `stream`
+//     (see sanitizeMalformedToolCalls96).
+
+// boundary96 runs the 2026.9.6 boundary for in.
+func boundary96(c *conv, in *PayloadInput) ([]Message, error) {
+	pol := policy.Resolve96(policy.Route{Provider: in.Provider, API: in.API, Model: in.Model}).Policy
+	loc := in.Location
+	if loc == nil {
+		loc = time.UTC
+	}
+	msgs := normalizeCoreContextMessages(in.Messages)
+	msgs = normalizeMessagesForLlmBoundary(c, msgs, boundaryOptions{appendOnlyRuntimeContext: pol.AppendOnlyRuntimeContext, location: loc})
+	if !pol.AppendOnlyRuntimeContext {
+		msgs = relocateCurrentRuntimeContextCarrierToTail(msgs)
+	}
+	msgs = convertToLLM96(msgs)
+	return sanitizeMalformedToolCalls96(c, msgs, pol, in.API), nil
+}
+
+type boundaryOptions struct {
+	appendOnlyRuntimeContext bool
+	location                 *time.Location
+}
+
+// normalizeCoreContextMessages (agent-core): a custom
+// "openclaw:turn-aborted" message becomes {role: "user", content, timestamp}.
+func normalizeCoreContextMessages(msgs []Message) []Message {
+	var out []Message
+	for i, m := range msgs {
+		if m["role"] != "custom" || m["customType"] != "openclaw:turn-aborted" {
+			if out != nil {
+				out = append(out, m)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]Message, 0, len(msgs)), msgs[:i]...)
+		}
+		content, ok := m["content"]
+		if s, isStr := content.(string); isStr {
+			content = []any{textBlock(s)}
+		} else if !ok {
+			content = jsUndefined{}
+		}
+		u := Message{"role": "user", "content": content}
+		if ts, ok := m["timestamp"]; ok {
+			u["timestamp"] = ts
+		} else {
+			u["timestamp"] = jsUndefined{}
+		}
+		out = append(out, u)
+	}
+	if out == nil {
+		return msgs
+	}
+	return out
+}
+
+// normalizeMessagesForLlmBoundary (builtin-openclaw) without the runtime's
+// per-turn inputs (user transcript contexts, current-prompt overrides,
+// retained runtime-context carriers), which a replay does not have.
+func normalizeMessagesForLlmBoundary(c *conv, msgs []Message, o boundaryOptions) []Message {
+	msgs = sanitizeUserReplayContent96(c, msgs)
+	msgs = stripToolResultDetails96(c, msgs)
+	msgs = stripUnsafeBlockedRunMetadata(c, msgs)
+	msgs = normalizeUserMessagesForLlmBoundary(c, msgs, o)
+	msgs = projectPersistedSenderContext(c, msgs)
+	if !o.appendOnlyRuntimeContext {
+		msgs = stripHistoricalRuntimeContext96(msgs)
+	}
+	return msgs
+}
+
+// sanitizeUserReplayContent96 is the user-message part of
+// normalizeAssistantReplayContent (sanitizeUserReplayContent): blank text
+// blocks are dropped from user content; a user turn left with nothing (or a
+// blank string) is dropped unless it has persisted media.
+func sanitizeUserReplayContent96(c *conv, msgs []Message) []Message {
+	var out []Message
+	for i, m := range msgs {
+		next, keep := m, true
+		if m["role"] == "user" {
+			switch content := m["content"].(type) {
+			case string:
+				keep = !jsBlank(content) || hasPersistedMedia(m)
+			case []any:
+				kept := make([]any, 0, len(content))
+				for _, b := range content {
+					bm, ok := b.(map[string]any)
+					if ok && bm["type"] == "text" {
+						if s, isStr := bm["text"].(string); isStr && jsBlank(s) {
+							continue
+						}
+					}
+					kept = append(kept, b)
+				}
+				switch {
+				case len(kept) == 0 && hasPersistedMedia(m):
+					next = with(m, "content", "")
+					c.keys.Inherit(next, m)
+				case len(kept) == 0:
+					keep = false
+				case len(kept) != len(content):
+					next = with(m, "content", kept)
+					c.keys.Inherit(next, m)
+				}
+			}
+		}
+		if out == nil && (!keep || !sameMessage(next, m)) {
+			out = append(make([]Message, 0, len(msgs)), msgs[:i]...)
+		}
+		if out != nil && keep {
+			out = append(out, next)
+		}
+	}
+	if out == nil {
+		return msgs
+	}
+	return out
+}
+
+func sameMessage(a, b Message) bool { return mapID(a) == mapID(b) }
+
+// hasPersistedMedia (provider-utils): the message's __openclaw metadata
+// names a meaningful media fact (readPersistedMediaFacts).
+func hasPersistedMedia(m Message) bool {
+	meta, ok := m["__openclaw"].(map[string]any)
+	if !ok {
+		return false
+	}
+	for _, key := range []string{"media", "mediaFacts", "attachments"} {
+		if l, ok := meta[key].([]any); ok && len(l) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// stripToolResultDetails96 (model-context-message): toolResult messages lose
+// their `details`.
+func stripToolResultDetails96(c *conv, msgs []Message) []Message {
+	return mapMessages(msgs, func(m Message) Message {
+		if m["role"] != "toolResult" {
+			return m
+		}
+		if _, ok := m["details"]; !ok {
+			return m
+		}
+		out := clone(m)
+		c.keys.Inherit(out, m)
+		delete(out, "details")
+		return out
+	})
+}
+
+// stripUnsafeBlockedRunMetadata (builtin-openclaw): __openclaw.beforeAgentRunBlocked
+// keeps only blockedBy (string) and blockedAt (number). The metadata never
+// reaches a wire body; it is kept for fidelity of the message list.
+func stripUnsafeBlockedRunMetadata(c *conv, msgs []Message) []Message {
+	return mapMessages(msgs, func(m Message) Message {
+		meta, ok := m["__openclaw"].(map[string]any)
+		if !ok {
+			return m
+		}
+		blocked, ok := meta["beforeAgentRunBlocked"].(map[string]any)
+		if !ok {
+			return m
+		}
+		safe := NewObject()
+		if s, ok := blocked["blockedBy"].(string); ok {
+			safe.Set("blockedBy", s)
+		}
+		if n, ok := blocked["blockedAt"]; ok && isJSNumber(n) {
+			safe.Set("blockedAt", n)
+		}
+		nextMeta := with(meta, "beforeAgentRunBlocked", safe)
+		c.keys.Inherit(nextMeta, meta)
+		out := with(m, "__openclaw", nextMeta)
+		c.keys.Inherit(out, m)
+		return out
+	})
+}
+
+// mapMessages applies f to every message; the input comes back as is when
+// f changes nothing.
+func mapMessages(msgs []Message, f func(Message) Message) []Message {
+	var out []Message
+	for i, m := range msgs {
+		n := f(m)
+		if out == nil && !sameMessage(n, m) {
+			out = make([]Message, len(msgs))
+			copy(out, msgs[:i])
+		}
+		if out != nil {
+			out[i] = n
+		}
+	}
+	if out == nil {
+		return msgs
+	}
+	return out
+}
+
+// isToolCallAssistantMessage: an assistant message with a toolCall block.
+func isToolCallAssistantMessage(m Message) bool {
+	l, _ := m["content"].([]any)
+	for _, b := range l {
+		if bm, ok := b.(map[string]any); ok && isRunnerToolCallBlock(bm) {
+			return true
+		}
+	}
+	return false
+}
+
+// isRunnerToolCallBlock: toolCall, toolUse or functionCall blocks.
+func isRunnerToolCallBlock(bm map[string]any) bool {
+	switch bm["type"] {
+	case "toolCall", "toolUse", "functionCall":
+		return true
+	}
+	return false
+}
+
+// findActiveUserMessageIndex (history-image-prune): the last user message
+// when no plain (tool-call-free) assistant reply follows it, else -1.
+func findActiveUserMessageIndex(msgs []Message) int {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m := msgs[i]
+		if m == nil {
+			continue
+		}
+		switch m["role"] {
+		case "user":
+			return i
+		case "assistant":
+			if !isToolCallAssistantMessage(m) {
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+const boundaryCronTimeMarker = "Current time: "
+
+var (
+	// BOUNDARY_TIMESTAMP_ENVELOPE_RE
+	boundaryTimestampEnvelopeRE = regexp.MustCompile(`^\[.*\d{4}-\d{2}-\d{2} \d{2}:\d{2}`)
+	// LEADING_TIMESTAMP_ENVELOPE_RE (history-image-prune)
+	leadingTimestampEnvelopeRE = regexp.MustCompile(`^\[[A-Za-z]{3} \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]]*\] *`)
+)
+
+// normalizeUserMessagesForLlmBoundary (builtin-openclaw): the first text of
+// every user message is stamped with its own timestamp in the user's zone
+// (stampUserTextWithMessageTimestamp); historical user turns (all but the
+// active one, unless the policy keeps runtime context append-only) lose
+// their inbound metadata blocks (stripInboundMetadata). A text-only user
+// message with one text block becomes a string.
+func normalizeUserMessagesForLlmBoundary(c *conv, msgs []Message, o boundaryOptions) []Message {
+	active := findActiveUserMessageIndex(msgs)
+	var out []Message
+	for i, m := range msgs {
+		n := normalizeUserMessage96(c, m, i == active || o.appendOnlyRuntimeContext, o.location)
+		if out == nil && !sameMessage(n, m) {
+			out = make([]Message, len(msgs))
+			copy(out, msgs[:i])
+		}
+		if out != nil {
+			out[i] = n
+		}
+	}
+	if out == nil {
+		return msgs
+	}
+	return out
+}
+
+func normalizeUserMessage96(c *conv, m Message, preserve bool, loc *time.Location) Message {
+	if m["role"] != "user" {
+		return m
+	}
+	content := m["content"]
+	injectMedia := !hasNonBlankUserText(content) && hasPersistedMedia(m)
+	transform := func(raw string) string {
+		src := raw
+		if injectMedia && jsBlank(raw) {
+			src = "[User sent media without caption]"
+		}
+		envelope := leadingTimestampEnvelopeRE.FindString(src)
+		body := src[len(envelope):]
+		if envelope != "" || strings.Contains(src, boundaryCronTimeMarker) {
+			if preserve {
+				return src
+			}
+			return envelope + stripInboundMetadata96(body)
+		}
+		if !preserve {
+			src = stripInboundMetadata96(src)
+		}
+		return stampUserText(src, m["timestamp"], loc)
+	}
+	switch x := content.(type) {
+	case string:
+		next := transform(x)
+		if next == x {
+			return m
+		}
+		out := with(m, "content", next)
+		c.keys.Inherit(out, m)
+		return out
+	case []any:
+		if len(x) == 1 {
+			if bm, ok := x[0].(map[string]any); ok && bm["type"] == "text" {
+				if s, ok := bm["text"].(string); ok {
+					out := with(m, "content", transform(s))
+					c.keys.Inherit(out, m)
+					return out
+				}
+			}
+		}
+		changed, first := false, false
+		next := make([]any, len(x))
+		for i, b := range x {
+			next[i] = b
+			bm, ok := b.(map[string]any)
+			if !ok || bm["type"] != "text" {
+				continue
+			}
+			s, ok := bm["text"].(string)
+			if !ok {
+				continue
+			}
+			var t string
+			if !first {
+				t, first = transform(s), true
+			} else if preserve {
+				t = s
+			} else {
+				t = stripInboundMetadata96(s)
+			}
+			if t == s {
+				continue
+			}
+			nb := with(bm, "text", t)
+			c.keys.Inherit(nb, bm)
+			next[i], changed = nb, true
+		}
+		if !first && injectMedia {
+			next = append([]any{textBlock(transform(""))}, next...)
+			changed = true
+		}
+		if !changed {
+			return m
+		}
+		out := with(m, "content", next)
+		c.keys.Inherit(out, m)
+		return out
+	}
+	return m
+}
+
+// hasNonBlankUserText: a non-blank string, or a text block with non-blank text.
+func hasNonBlankUserText(content any) bool {
+	switch x := content.(type) {
+	case string:
+		return !jsBlank(x)
+	case []any:
+		for _, b := range x {
+			if bm, ok := b.(map[string]any); ok && bm["type"] == "text" {
+				if s, ok := bm["text"].(string); ok && !jsBlank(s) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// stampUserText is stampUserTextWithMessageTimestamp: "[Www YYYY-MM-DD HH:MM
+// TZ] " + text, unless the text is blank, already starts with a timestamp
+// envelope, holds a cron "Current time: " marker, is an inter-session
+// message, or the timestamp is not a finite number.
+func stampUserText(text string, ts any, loc *time.Location) string {
+	if jsBlank(text) || boundaryTimestampEnvelopeRE.MatchString(text) || strings.Contains(text, boundaryCronTimeMarker) ||
+		strings.HasPrefix(text, "[Inter-session message]") {
+		return text
+	}
+	ms, ok := jsFiniteNumber(ts)
+	if !ok {
+		return text
+	}
+	prefix, ok := zonedTimestampPrefix(ms, loc)
+	if !ok {
+		return text
+	}
+	return prefix + text
+}
+
+// zonedTimestampPrefix is buildTimestampPrefix: "[Www YYYY-MM-DD HH:MM TZ] "
+// as formatZonedTimestamp (format-datetime) writes it with Intl's en-US
+// short zone name (see icuShortZoneName).
+func zonedTimestampPrefix(ms float64, loc *time.Location) (string, bool) {
+	// new Date(ms): the time value is truncated to an integer; outside
+	// ±8.64e15 it is an Invalid Date and formatting fails.
+	if ms > 8.64e15 || ms < -8.64e15 {
+		return "", false
+	}
+	t := time.UnixMilli(int64(ms)).In(loc)
+	if t.Year() < 1 || t.Year() > 9999 {
+		return "", false // Intl writes other years differently; not in real data
+	}
+	return "[" + t.Format("Mon 2006-01-02 15:04") + " " + icuShortZoneName(t) + "] ", true
+}
+
+// icuShortZoneName is the timeZoneName part Intl.DateTimeFormat("en-US",
+// {timeZoneName: "short"}) gives: the US zones' abbreviations (EST, CDT,
+// AKST, HST, AST, ...), "UTC" for UTC, else "GMT", "GMT+8", "GMT-3:30".
+func icuShortZoneName(t time.Time) string {
+	name, off := t.Zone()
+	usOffsets := map[string]int{"EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6, "PST": -8, "PDT": -7,
+		"AKST": -9, "AKDT": -8, "HST": -10, "AST": -4, "ADT": -3}
+	if h, ok := usOffsets[name]; ok && off == h*3600 {
+		if t.Location().String() == "America/Adak" {
+			return map[string]string{"HST": "HAST", "HDT": "HADT"}[name]
+		}
+		return name
+	}
+	if name == "HDT" && off == -9*3600 {
+		return "HADT"
+	}
+	if off == 0 {
+		switch t.Location().String() {
+		case "UTC", "Etc/UTC", "Etc/GMT", "GMT", "Etc/UCT", "UCT", "Etc/Universal", "Universal", "Zulu", "Etc/Zulu", "Etc/GMT0", "Etc/GMT+0", "Etc/GMT-0", "GMT0", "GMT+0", "GMT-0", "Etc/Greenwich", "Greenwich":
+			return "UTC"
+		}
+		if name == "UTC" {
+			return "UTC"
+		}
+		return "GMT"
+	}
+	sign := "+"
+	if off < 0 {
+		sign, off = "-", -off
+	}
+	h, m := off/3600, off%3600/60
+	s := "GMT" + sign + itoa(h)
+	if m != 0 {
+		s += ":" + pad2(m)
+	}
+	return s
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+func pad2(n int) string {
+	if n < 10 {
+		return "0" + itoa(n)
+	}
+	return itoa(n)
+}
+
+// projectPersistedSenderContext (history-image-prune) prepends the sender a
+// user message's __openclaw metadata names (readPersistedSender: senderId,
+// senderName, senderUsername). Messages without a senderId are unchanged;
+// see projectSender96.
+func projectPersistedSenderContext(c *conv, msgs []Message) []Message {
+	return mapMessages(msgs, func(m Message) Message {
+		if m["role"] != "user" {
+			return m
+		}
+		meta, ok := m["__openclaw"].(map[string]any)
+		if !ok {
+			return m
+		}
+		id, ok := meta["senderId"].(string)
+		if !ok || jsBlank(strings.ReplaceAll(id, "\x00", "")) {
+			return m
+		}
+		if c.err == nil {
+			c.fail("user message with persisted sender metadata (__openclaw.senderId): oc does not project it yet")
+		}
+		return m
+	})
+}
+
+// stripHistoricalRuntimeContext96 is 2026.9.6's
+// stripHistoricalRuntimeContextCustomMessages: only the runtime-context
+// messages directly before the last user message are kept (5.6 kept the
+// ones after it); without a user message all are dropped.
+func stripHistoricalRuntimeContext96(msgs []Message) []Message {
+	found := false
+	lastUser := -1
+	for i, m := range msgs {
+		if isRuntimeContextMessage(m) {
+			found = true
+		}
+		if m["role"] == "user" {
+			lastUser = i
+		}
+	}
+	if !found {
+		return msgs
+	}
+	keepFrom := lastUser
+	for keepFrom > 0 && isRuntimeContextMessage(msgs[keepFrom-1]) {
+		keepFrom--
+	}
+	out := make([]Message, 0, len(msgs))
+	for i, m := range msgs {
+		if isRuntimeContextMessage(m) && (lastUser == -1 || i < keepFrom || i > lastUser) {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// relocateCurrentRuntimeContextCarrierToTail (internal-runtime-context): the
+// runtime-context messages move after the first user turn that follows the
+// first of them (before the next user turn).
+func relocateCurrentRuntimeContextCarrierToTail(msgs []Message) []Message {
+	carrier := -1
+	for i, m := range msgs {
+		if isRuntimeContextMessage(m) {
+			carrier = i
+			break
+		}
+	}
+	if carrier < 0 {
+		return msgs
+	}
+	user := -1
+	for i := carrier + 1; i < len(msgs); i++ {
+		if msgs[i]["role"] == "user" {
+			user = i
+			break
+		}
+	}
+	if user < 0 {
+		return msgs
+	}
+	boundary := len(msgs)
+	for i := user + 1; i < len(msgs); i++ {
+		if msgs[i]["role"] == "user" {
+			boundary = i
+			break
+		}
+	}
+	out := make([]Message, 0, len(msgs))
+	for _, m := range msgs[:boundary] {
+		if !isRuntimeContextMessage(m) {
+			out = append(out, m)
+		}
+	}
+	for _, m := range msgs {
+		if isRuntimeContextMessage(m) {
+			out = append(out, m)
+		}
+	}
+	for _, m := range msgs[boundary:] {
+		if !isRuntimeContextMessage(m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// convertToLLM96 is 2026.9.6's convertToLlm (dist/session-*.mjs). Changed
+// from 5.6: custom messages marked excludeFromContext are dropped.
+func convertToLLM96(msgs []Message) []Message {
+	kept := msgs[:0:0]
+	for _, m := range msgs {
+		if m["role"] == "custom" && jsTruthy(m["excludeFromContext"]) {
+			continue
+		}
+		kept = append(kept, m)
+	}
+	return ConvertToLLM(kept)
+}
+
+// sanitizeMalformedToolCalls96 is what wrapStreamFnSanitizeMalformedToolCalls
+// (builtin-openclaw) does to the context messages on the way into `stream`,
+// for input that already went through the sanitize stage (the replay tool-call
+// input and pairing repairs found nothing left to change): for policies that
+// validate Anthropic or Gemini turns, trailing assistant turns without a tool
+// call are stripped as prefill (stripTrailingAssistantPrefillTurns); then
+// Gemini turns are validated again, and Anthropic turns
+// (validateAnthropicTurns, merging consecutive user turns unless the policy
+// keeps runtime context append-only on anthropic-messages).
+func sanitizeMalformedToolCalls96(c *conv, msgs []Message, pol policy.Policy, api string) []Message {
+	if !pol.ValidateAnthropicTurns && !pol.ValidateGeminiTurns {
+		return msgs
+	}
+	stripped := stripTrailingAssistantPrefillTurns(msgs)
+	if len(stripped) == len(msgs) && !pol.ValidateAnthropicTurns {
+		return msgs
+	}
+	log := &changeLog{keys: c.keys}
+	out := stripped
+	if pol.ValidateGeminiTurns {
+		out = validateGeminiTurns(out, log)
+	}
+	if pol.ValidateAnthropicTurns {
+		out = mergeConsecutive(out, "assistant", mergeAssistantTurns, log)
+		out = stripDanglingAnthropicToolUses(out, log)
+		if !(pol.AppendOnlyRuntimeContext && api == "anthropic-messages") {
+			out = mergeConsecutive(out, "user", mergeUserTurns, log)
+		}
+	}
+	return out
+}
+
+// stripTrailingAssistantPrefillTurns drops trailing assistant messages that
+// carry no tool call.
+func stripTrailingAssistantPrefillTurns(msgs []Message) []Message {
+	end := len(msgs)
+	for end > 0 {
+		m := msgs[end-1]
+		if m == nil || m["role"] != "assistant" || isToolCallAssistantMessage(m) {
+			break
+		}
+		end--
+	}
+	return msgs[:end]
+}
+
+// jsFiniteNumber: typeof v === "number" && Number.isFinite(v), and its value.
+func jsFiniteNumber(v any) (float64, bool) {
+	var f float64
+	switch x := v.(type) {
+	case json.Number:
+		p, err := strconv.ParseFloat(string(x), 64)
+		if err != nil {
+			return 0, false
+		}
+		f = p
+	case float64:
+		f = x
+	case int:
+		f = float64(x)
+	case int64:
+		f = float64(x)
+	default:
+		return 0, false
+	}
+	return f, !math.IsInf(f, 0) && !math.IsNaN(f)
+}
+
+// isJSNumber: typeof v === "number".
+func isJSNumber(v any) bool {
+	switch v.(type) {
+	case json.Number, float64, int, int64:
+		return true
+	}
+	return false
+}
