@@ -37,8 +37,8 @@ var (
 )
 
 const (
-	channelContextHeader = "Context: " + inboundContextMarker
-	activeMemoryHeader   = "Context:"
+	channelContextHeader   = "Context: " + inboundContextMarker
+	activeMemoryHeader     = "Context:"
 	activeMemoryOpenTag96  = "<active_memory_plugin>"
 	activeMemoryCloseTag96 = "</active_memory_plugin>"
 )

@@ -26,14 +26,15 @@ func release96() *payloadRelease {
 		model:    model96,
 		boundary: boundary96,
 		renderers: map[string]renderFunc{
-			"anthropic-messages":       renderAnthropic,
-			"openai-completions":       renderOpenAICompletions,
-			"openai-responses":         renderOpenAIResponses,
-			"openai-chatgpt-responses": renderCodexResponses,
-			"google-generative-ai":     renderGoogle,
-			"google-vertex":            renderGoogle,
-			"mistral-conversations":    renderMistral,
-			"azure-openai-responses":   renderAzureOpenAIResponses,
+			"anthropic-messages":       renderAnthropic96,
+			"openai-completions":       renderOpenAICompletions96,
+			"openai-responses":         renderOpenAIResponses96,
+			"openai-chatgpt-responses": renderChatGPTResponses96,
+			// unchanged from 2026.5.6: google-shared convertMessages and config.
+			"google-generative-ai":   renderGoogle,
+			"google-vertex":          renderGoogle,
+			"mistral-conversations":  renderMistral,
+			"azure-openai-responses": renderAzureOpenAIResponses96,
 		},
 		unbuilt: func(api string) error {
 			if !policy.BuildsAPI(policy.Release96, api) {
