@@ -32,16 +32,16 @@ func renderOpenAICompletions96(c *conv, msgs []Message, system string) *Object {
 // input messages are built by buildResponsesInputMessage, {type: "message",
 // role, content}.
 func renderOpenAIResponses96(c *conv, msgs []Message, system string) *Object {
-	body := renderOpenAIResponses(c, msgs, system)
-	responsesInputMessages96(body)
+	body := renderOpenAIResponses(c, nil, "")
+	body.Set("input", c.responsesInput96(msgs, system, true, openAIToolCallProviders))
 	return body
 }
 
 // renderAzureOpenAIResponses96: azure-openai-responses uses the same
 // convertResponsesMessages as openai-responses.
 func renderAzureOpenAIResponses96(c *conv, msgs []Message, system string) *Object {
-	body := renderAzureOpenAIResponses(c, msgs, system)
-	responsesInputMessages96(body)
+	body := renderAzureOpenAIResponses(c, nil, "")
+	body.Set("input", c.responsesInput96(msgs, system, true, azureToolCallProviders))
 	return body
 }
 
@@ -60,31 +60,9 @@ func renderChatGPTResponses96(c *conv, msgs []Message, system string) *Object {
 		"store", false,
 		"stream", true,
 		"instructions", instructions,
-		"input", c.responsesInput(msgs, system, false, openAIToolCallProviders),
+		"input", c.responsesInput96(msgs, system, false, openAIToolCallProviders),
 		"text", NewObject("verbosity", "low"),
 		"include", []any{"reasoning.encrypted_content"},
 	)
-	responsesInputMessages96(body)
 	return body
-}
-
-// responsesInputMessages96 gives the role messages of a Responses `input`
-// (user, system, developer) the leading `type: "message"` of 9.6's
-// buildResponsesInputMessage.
-func responsesInputMessages96(body *Object) {
-	v, _ := body.Get("input")
-	items, _ := v.([]any)
-	for i, it := range items {
-		o, ok := it.(*Object)
-		if !ok {
-			continue
-		}
-		if _, has := o.Get("type"); has {
-			continue
-		}
-		if _, has := o.Get("role"); !has {
-			continue
-		}
-		items[i] = &Object{Members: append([]Member{{Key: "type", Value: "message"}}, o.Members...)}
-	}
 }

@@ -1,0 +1,171 @@
+package replay
+
+import "strings"
+
+// responsesInput96 is 2026.9.6's convertResponsesMessages in the "provider"
+// style (dist/openai-responses-shared-*.mjs convertResponsesMessagesWithStyle)
+// as openai-responses, azure-openai-responses and openai-chatgpt-responses
+// call it: replayResponsesItemIds false (no item ids on assistant messages,
+// function calls or reasoning items), role messages built by
+// buildResponsesInputMessage ({type: "message", role, content}), reasoning
+// signatures that do not parse or are not reasoning items skipped instead of
+// throwing, reasoning items normalised (summary: [] when absent, the
+// __openclaw_replay member dropped), tool results via extractToolResultText
+// with "(no output)" for an empty one. Not reproduced: the compaction replay
+// plan and the async tool-result reordering (they need runtime state the
+// stored transcript does not carry).
+func (c *conv) responsesInput96(msgs []Message, system string, includeSystem bool, allowed func(provider string) bool) []any {
+	m := c.model
+	tm := c.transformMessages(msgs, c.responsesToolCallID(allowed))
+	items := make([]any, 0, len(tm)+1)
+	inputMessage := func(role string, content []any) *Object {
+		return NewObject("type", "message", "role", role, "content", content)
+	}
+	if includeSystem && system != "" {
+		role := "system"
+		if dev, ok := m.compatBool("supportsDeveloperRole"); m.Reasoning && (!ok || dev) {
+			role = "developer"
+		}
+		items = append(items, inputMessage(role, []any{NewObject("type", "input_text", "text", sanitizeSurrogates(system))}))
+	}
+	for _, msg := range tm {
+		if c.err != nil {
+			break
+		}
+		switch msg["role"] {
+		case "user":
+			if s, ok := msg["content"].(string); ok {
+				items = append(items, inputMessage("user", []any{NewObject("type", "input_text", "text", sanitizeSurrogates(s))}))
+				break
+			}
+			blocks := c.contentBlocks(msg)
+			if len(blocks) == 0 {
+				continue
+			}
+			content := make([]any, 0, len(blocks))
+			for _, b := range blocks {
+				if typeOf(b) == "text" {
+					s, _ := b["text"].(string)
+					content = append(content, NewObject("type", "input_text", "text", sanitizeSurrogates(s)))
+				} else {
+					content = append(content, inputImage(b))
+				}
+			}
+			items = append(items, inputMessage("user", content))
+		case "assistant":
+			var output []any
+			for _, b := range c.contentBlocks(msg) {
+				switch typeOf(b) {
+				case "thinking":
+					sig, ok := b["thinkingSignature"].(string)
+					if !ok || sig == "" {
+						continue
+					}
+					item, err := c.parseJSON(sig)
+					if err != nil {
+						continue
+					}
+					rec, ok := item.(map[string]any)
+					if !ok || rec["type"] != "reasoning" {
+						continue
+					}
+					output = append(output, c.reasoningReplayItem96(rec))
+				case "text":
+					ts := c.parseTextSignature(b)
+					s, _ := b["text"].(string)
+					item := NewObject("type", "message", "role", "assistant",
+						"content", []any{NewObject("type", "output_text", "text", sanitizeSurrogates(s), "annotations", []any{})},
+						"status", "completed")
+					if ts.phase != "" {
+						item.Set("phase", ts.phase)
+					}
+					output = append(output, item)
+				case "toolCall":
+					callID := jsSplitFirst(c.str(b, "id"), "|")
+					fc := NewObject("type", "function_call", "call_id", callID)
+					fc.Copy("name", b, "name")
+					if jsTruthy(b["async"]) {
+						fc.Set("async", true)
+					}
+					if args, ok := c.stringify(b, "arguments"); ok {
+						fc.Set("arguments", args)
+					}
+					output = append(output, fc)
+				}
+			}
+			if len(output) == 0 {
+				continue
+			}
+			items = append(items, output...)
+		case "toolResult":
+			content := c.contentBlocks(msg)
+			text := toolResultText96(content)
+			hasImages := false
+			for _, b := range content {
+				if typeOf(b) == "image" && (jsTruthy(b["data"]) || jsTruthy(b["url"])) {
+					hasImages = true
+				}
+			}
+			placeholder := ""
+			if hasImages {
+				placeholder = "(see attached image)"
+			}
+			callID := jsSplitFirst(c.str(msg, "toolCallId"), "|")
+			var output any
+			if hasImages && m.Vision {
+				parts := make([]any, 0, len(content)+1)
+				if !jsBlank(text) {
+					parts = append(parts, NewObject("type", "input_text", "text", text))
+				}
+				for _, b := range content {
+					if typeOf(b) == "image" && (jsTruthy(b["data"]) || jsTruthy(b["url"])) {
+						parts = append(parts, inputImage(b))
+					}
+				}
+				output = parts
+			} else if !jsBlank(text) {
+				output = text
+			} else if placeholder != "" {
+				output = placeholder
+			} else {
+				output = "(no output)"
+			}
+			items = append(items, NewObject("type", "function_call_output", "call_id", callID, "output", output))
+		}
+	}
+	return items
+}
+
+// reasoningReplayItem96 is prepareOpenAIResponsesReasoningItemForReplay in
+// the provider style with item ids not replayed: the __openclaw_replay
+// member and the id are dropped, and `summary: []` is added when the item
+// has no summary array (normalizeOpenAIResponsesReasoningReplayItem).
+func (c *conv) reasoningReplayItem96(rec map[string]any) any {
+	keys := c.keys.Keys(rec)
+	out := NewObject()
+	for _, k := range keys {
+		if k == "__openclaw_replay" || k == "id" {
+			continue
+		}
+		out.Set(k, rec[k])
+	}
+	if _, ok := rec["summary"].([]any); !ok {
+		out.Set("summary", []any{})
+	}
+	return out
+}
+
+// toolResultText96 is extractToolResultText for text blocks (host-*.mjs):
+// the non-empty texts joined by "\n".
+func toolResultText96(content []map[string]any) string {
+	var texts []string
+	for _, b := range content {
+		if typeOf(b) != "text" {
+			continue
+		}
+		if s, ok := b["text"].(string); ok && s != "" {
+			texts = append(texts, sanitizeSurrogates(s))
+		}
+	}
+	return strings.Join(texts, "\n")
+}
