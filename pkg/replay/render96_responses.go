@@ -71,7 +71,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem boo
 					}
 					output = append(output, c.reasoningReplayItem96(rec))
 				case "text":
-					ts := c.parseTextSignature(b)
+					ts := c.parseTextSignature96(b)
 					s, _ := b["text"].(string)
 					item := NewObject("type", "message", "role", "assistant",
 						"content", []any{NewObject("type", "output_text", "text", sanitizeSurrogates(s), "annotations", []any{})},
@@ -168,4 +168,32 @@ func toolResultText96(content []map[string]any) string {
 		}
 	}
 	return strings.Join(texts, "\n")
+}
+
+// parseTextSignature96 is 2026.9.6's parseOpenAIResponsesTextSignature: a
+// JSON signature {v: 1, ...} gives its string id and its phase
+// ("commentary" or "final_answer") either of which may be absent (5.6
+// needed the id); {v: 1} with neither gives nothing; a JSON object with
+// another v falls through to the whole text as the id.
+func (c *conv) parseTextSignature96(b map[string]any) textSignature {
+	sig, ok := b["textSignature"].(string)
+	if !ok || sig == "" {
+		return textSignature{}
+	}
+	if strings.HasPrefix(sig, "{") {
+		if parsed, err := c.parseJSON(sig); err == nil {
+			if p := objectOf(parsed); p != nil && isJSOne(p["v"]) {
+				ts := textSignature{ok: true}
+				ts.id, _ = p["id"].(string)
+				if ph, _ := p["phase"].(string); ph == "commentary" || ph == "final_answer" {
+					ts.phase = ph
+				}
+				if _, hasID := p["id"].(string); !hasID && ts.phase == "" {
+					return textSignature{}
+				}
+				return ts
+			}
+		}
+	}
+	return textSignature{id: sig, ok: true}
 }
