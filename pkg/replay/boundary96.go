@@ -618,10 +618,11 @@ func convertToLLM96(msgs []Message) []Message {
 // sanitizeMalformedToolCalls96 is what wrapStreamFnSanitizeMalformedToolCalls
 // (builtin-openclaw) does to the context messages on the way into `stream`,
 // for input that already went through the sanitize stage (the replay tool-call
-// input and pairing repairs found nothing left to change): for policies that
+// input and pairing repairs found nothing left to change, so the message
+// list stays the same array unless a strip happens): for policies that
 // validate Anthropic or Gemini turns, trailing assistant turns without a tool
-// call are stripped as prefill (stripTrailingAssistantPrefillTurns); then
-// Gemini turns are validated again, and Anthropic turns
+// call are stripped as prefill (stripTrailingAssistantPrefillTurns); only
+// then are Gemini turns validated again, and Anthropic turns
 // (validateAnthropicTurns, merging consecutive user turns unless the policy
 // keeps runtime context append-only on anthropic-messages).
 func sanitizeMalformedToolCalls96(c *conv, msgs []Message, pol policy.Policy, api string) []Message {
@@ -629,7 +630,8 @@ func sanitizeMalformedToolCalls96(c *conv, msgs []Message, pol policy.Policy, ap
 		return msgs
 	}
 	stripped := stripTrailingAssistantPrefillTurns(msgs)
-	if len(stripped) == len(msgs) && !pol.ValidateAnthropicTurns {
+	if len(stripped) == len(msgs) {
+		// nextMessages === messages: the base stream gets the context as is.
 		return msgs
 	}
 	log := &changeLog{keys: c.keys}
