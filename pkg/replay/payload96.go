@@ -33,7 +33,7 @@ func release96() *payloadRelease {
 			// unchanged from 2026.5.6: google-shared convertMessages and config.
 			"google-generative-ai":   renderGoogle,
 			"google-vertex":          renderGoogle,
-			"mistral-conversations":  renderMistral,
+			"mistral-conversations":  renderMistral96,
 			"azure-openai-responses": renderAzureOpenAIResponses96,
 		},
 		unbuilt: func(api string) error {

@@ -88,17 +88,33 @@ func cacheMarkMessages96(params []any, limit int) {
 	}
 }
 
-// renderOpenAICompletions96 follows buildOpenAICompletionsRequest
-// (dist/openai-completions-stream-*.mjs): the model's endpoint is a
-// configured one (the oracle's baseUrl http://127.0.0.1:9, endpoint class
-// "local", proxy-like), so resolveOpenAICompletionsCompatDefaults gives
-// supportsStore false: no `store` member unless model.compat.supportsStore.
+// renderOpenAICompletions96 follows buildOpenAICompletionsRequest and
+// convertMessages (dist/openai-completions-stream-*.mjs) with
+// completionsCompat96.
 func renderOpenAICompletions96(c *conv, msgs []Message, system string) *Object {
-	body := renderOpenAICompletions(c, msgs, system)
-	if v, ok := c.model.compatBool("supportsStore"); !ok || !v {
-		body.Delete("store")
+	return renderOpenAICompletionsWith(c, msgs, system, completionsCompat96(c.model))
+}
+
+// completionsCompat96 is resolveOpenAICompletionsCompat
+// (dist/openai-completions-compat-*.mjs) for the oracle's model record: its
+// endpoint is a configured local one (baseUrl http://127.0.0.1:9), which is
+// proxy-like and not OpenAI's, so supportsStore and supportsDeveloperRole
+// default to false; an assistant turn's texts are joined with "\n". The
+// model's compat flags still win.
+func completionsCompat96(m *Model) completionsCompat {
+	compat := completionsCompatFor(m)
+	compat.assistantTextJoin = "\n"
+	if v, ok := m.compatBool("supportsStore"); ok {
+		compat.supportsStore = v
+	} else {
+		compat.supportsStore = false
 	}
-	return body
+	if v, ok := m.compatBool("supportsDeveloperRole"); ok {
+		compat.supportsDeveloperRole = v
+	} else {
+		compat.supportsDeveloperRole = false
+	}
+	return compat
 }
 
 // renderOpenAIResponses96 follows openai-responses.ts buildParams and
@@ -139,4 +155,42 @@ func renderChatGPTResponses96(c *conv, msgs []Message, system string) *Object {
 		"include", []any{"reasoning.encrypted_content"},
 	)
 	return body
+}
+
+// renderMistral96 follows mistral.ts buildChatPayload/toChatMessages
+// (dist/mistral-*.mjs): the same message shapes as 2026.5.6, with the tool
+// result text of formatToolResultText (mistralToolResultText96).
+func renderMistral96(c *conv, msgs []Message, system string) *Object {
+	return renderMistralWith(c, msgs, system, mistralToolResultText96)
+}
+
+// mistralToolResultText96 is formatToolResultText: the text is no longer
+// trimmed (only tested for blankness), and the omitted-media placeholder
+// follows it on a new line.
+func mistralToolResultText96(text string, hasImages, supportsImages, isError bool) string {
+	prefix := ""
+	if isError {
+		prefix = "[tool error] "
+	}
+	omitted := ""
+	if hasImages && !supportsImages {
+		if !jsBlank(text) {
+			omitted = "[tool image omitted: model does not support images]"
+		} else {
+			omitted = "(image omitted: model does not support images)"
+		}
+	}
+	if !jsBlank(text) {
+		if omitted != "" {
+			return prefix + text + "\n" + omitted
+		}
+		return prefix + text
+	}
+	if omitted != "" {
+		return prefix + omitted
+	}
+	if hasImages {
+		return prefix + "(see attached image)"
+	}
+	return prefix + "(no tool output)"
 }
