@@ -153,15 +153,29 @@ func sanitizeUserReplayContent96(c *conv, msgs []Message) []Message {
 
 func sameMessage(a, b Message) bool { return mapID(a) == mapID(b) }
 
-// hasPersistedMedia (provider-utils): the message's __openclaw metadata
-// names a meaningful media fact (readPersistedMediaFacts).
+// hasPersistedMedia (provider-utils, media-facts readPersistedMediaFacts):
+// __openclaw.media is an array with a meaningful entry (a non-blank path or
+// url, a content type, or a kind other than "unknown").
 func hasPersistedMedia(m Message) bool {
 	meta, ok := m["__openclaw"].(map[string]any)
 	if !ok {
 		return false
 	}
-	for _, key := range []string{"media", "mediaFacts", "attachments"} {
-		if l, ok := meta[key].([]any); ok && len(l) > 0 {
+	list, ok := meta["media"].([]any)
+	if !ok {
+		return false
+	}
+	for _, e := range list {
+		in, ok := e.(map[string]any)
+		if !ok {
+			continue
+		}
+		for _, key := range []string{"path", "url", "contentType"} {
+			if s, ok := in[key].(string); ok && !jsBlank(s) {
+				return true
+			}
+		}
+		if k, ok := in["kind"]; ok && k != nil && k != "unknown" {
 			return true
 		}
 	}
@@ -316,7 +330,9 @@ func normalizeUserMessage96(c *conv, m Message, preserve bool, loc *time.Locatio
 	transform := func(raw string) string {
 		src := raw
 		if injectMedia && jsBlank(raw) {
-			src = "[User sent media without caption]"
+			// buildLateMediaAttachedProjection describes the persisted media
+			// from the workspace; oc does not rebuild that text.
+			c.fail("user message with persisted media (__openclaw.media) and no text: oc does not build 2026.9.6's media projection for it")
 		}
 		envelope := leadingTimestampEnvelopeRE.FindString(src)
 		body := src[len(envelope):]
