@@ -19,6 +19,11 @@ type PayloadInput struct {
 	// Now gives Date.now() in milliseconds where a release needs the clock
 	// (nil: the clock).
 	Now func() int64
+	// SessionVersion is the transcript header's version, which 2026.9.6's
+	// boundary reads (usesEscapedRuntimeContext): 0 (unknown) or 3 leave
+	// runtime context as stored, 4 projects it; other values are an error
+	// there, as in OpenClaw. 2026.5.6 ignores it.
+	SessionVersion int
 	// ModelOverrides is a JSON object whose members replace those of the
 	// model record (the oracle's ORACLE_MODEL_JSON; nil: none).
 	ModelOverrides []byte
