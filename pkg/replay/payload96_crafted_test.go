@@ -46,6 +46,13 @@ var payload96Variants = func() []payload96Variant {
 			"boundary.jsonl:anthropic:anthropic-messages:claude-sonnet-4-5",
 			"reasoning.jsonl:openai:openai-chatgpt-responses:gpt-5.5",
 			"reasoning.jsonl:openai:openai-responses:gpt-5"}},
+		{name: "more", tz: "UTC", triples: []string{
+			"boundary.jsonl:azure-openai-responses:azure-openai-responses:gpt-5",
+			"boundary.jsonl:google-vertex:google-vertex:gemini-2.5-pro",
+			"boundary.jsonl:mistral:mistral-conversations:mistral-large-latest",
+			"reasoning.jsonl:azure-openai-responses:azure-openai-responses:gpt-5",
+			"reasoning.jsonl:google-vertex:google-vertex:gemini-2.5-pro",
+			"reasoning.jsonl:mistral:mistral-conversations:mistral-large-latest"}},
 	}
 }()
 

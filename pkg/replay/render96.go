@@ -127,11 +127,17 @@ func renderOpenAIResponses96(c *conv, msgs []Message, system string) *Object {
 	return body
 }
 
-// renderAzureOpenAIResponses96: azure-openai-responses uses the same
-// convertResponsesMessages as openai-responses.
+// renderAzureOpenAIResponses96 follows azure-openai-responses.ts buildParams
+// (dist/azure-openai-responses-*.mjs): {model: the deployment (the model id
+// without a deployment map), input, stream, store: false}, then
+// applyCommonResponsesParams' default reasoning off, as for OpenAI. (5.6
+// sent no `store`.)
 func renderAzureOpenAIResponses96(c *conv, msgs []Message, system string) *Object {
-	body := renderAzureOpenAIResponses(c, nil, "")
-	body.Set("input", c.responsesInput96(msgs, system, true, azureToolCallProviders))
+	reasoning := renderAzureOpenAIResponses(c, nil, "")
+	body := NewObject("model", c.model.ID, "input", c.responsesInput96(msgs, system, true, azureToolCallProviders), "stream", true, "store", false)
+	if r, ok := reasoning.Get("reasoning"); ok {
+		body.Set("reasoning", r)
+	}
 	return body
 }
 

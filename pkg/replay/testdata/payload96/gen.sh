@@ -30,4 +30,8 @@ run utc UTC "" "$@"
 run kolkata Asia/Kolkata "" boundary.jsonl:anthropic:anthropic-messages:claude-sonnet-4-5 boundary.jsonl:openai:openai-responses:gpt-5
 run newyork America/New_York "" boundary.jsonl:anthropic:anthropic-messages:claude-sonnet-4-5 boundary.jsonl:openai:openai-responses:gpt-5
 run model UTC '{"maxTokens":64000,"reasoning":true,"input":["text"]}' boundary.jsonl:anthropic:anthropic-messages:claude-sonnet-4-5 reasoning.jsonl:openai:openai-chatgpt-responses:gpt-5.5 reasoning.jsonl:openai:openai-responses:gpt-5
+more="azure-openai-responses:azure-openai-responses:gpt-5 google-vertex:google-vertex:gemini-2.5-pro mistral:mistral-conversations:mistral-large-latest"
+set --
+for f in boundary.jsonl reasoning.jsonl; do for t in $more; do set -- "$@" "$f:$t"; done; done
+run more UTC "" "$@"
 mv "$out" "$here/answers.jsonl"
