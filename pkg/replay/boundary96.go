@@ -627,16 +627,32 @@ func relocateCurrentRuntimeContextCarrierToTail(msgs []Message) []Message {
 }
 
 // convertToLLM96 is 2026.9.6's convertToLlm (dist/session-*.mjs). Changed
-// from 5.6: custom messages marked excludeFromContext are dropped.
+// from 5.6: custom messages marked excludeFromContext are dropped, and a
+// custom message whose details say runtimeContextCarrier: true becomes a
+// user message marked runtimeContextCarrier (the Responses converter anchors
+// those after the latest user turn). (Compaction summaries also get a
+// numeric timestamp; no wire body carries it.)
 func convertToLLM96(msgs []Message) []Message {
-	kept := msgs[:0:0]
+	out := make([]Message, 0, len(msgs))
 	for _, m := range msgs {
-		if m["role"] == "custom" && jsTruthy(m["excludeFromContext"]) {
+		switch m["role"] {
+		case "user", "assistant", "toolResult":
+			out = append(out, m)
 			continue
+		case "custom":
+			if jsTruthy(m["excludeFromContext"]) {
+				continue
+			}
 		}
-		kept = append(kept, m)
+		conv := ConvertToLLM([]Message{m})
+		if len(conv) == 1 && m["role"] == "custom" {
+			if d, ok := m["details"].(map[string]any); ok && d["runtimeContextCarrier"] == true {
+				conv[0]["runtimeContextCarrier"] = true
+			}
+		}
+		out = append(out, conv...)
 	}
-	return ConvertToLLM(kept)
+	return out
 }
 
 // sanitizeMalformedToolCalls96 is what wrapStreamFnSanitizeMalformedToolCalls

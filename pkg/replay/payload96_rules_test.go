@@ -189,3 +189,21 @@ func marshalPlain(t *testing.T, v any) string {
 	}
 	return b.String()
 }
+
+// TestPayload96ResponsesCarrierAnchoring: on the Responses family (policy
+// append-only: no strip, no relocation) a runtime-context carrier after an
+// assistant reply is sent right after the user turn it belongs to.
+func TestPayload96ResponsesCarrierAnchoring(t *testing.T) {
+	msgs := []Message{
+		userTurn("question", 1769760420000),
+		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "reply"}}, "api": "openai-responses",
+			"provider": "openai", "model": "gpt-5", "stopReason": "stop"},
+		{"role": "custom", "customType": RuntimeContextCustomType, "content": "carrier text", "display": false,
+			"details": map[string]any{"source": "openclaw-runtime-context", "runtimeContextCarrier": true}, "timestamp": json.Number("1769760421000")},
+	}
+	got := marshalPlain(t, payload96Body(t, PayloadInput{Provider: "openai", API: "openai-responses", Model: "gpt-5", Messages: msgs})["input"])
+	q, c, r := strings.Index(got, "question"), strings.Index(got, "carrier text"), strings.Index(got, "reply")
+	if q < 0 || c < 0 || r < 0 || !(q < c && c < r) {
+		t.Errorf("want question, carrier, reply in that order:\n%s", got)
+	}
+}

@@ -11,7 +11,8 @@ import "strings"
 // signatures that do not parse or are not reasoning items skipped instead of
 // throwing, reasoning items normalised (summary: [] when absent, the
 // __openclaw_replay member dropped), tool results via extractToolResultText
-// with "(no output)" for an empty one. Not reproduced: the compaction replay
+// with "(no output)" for an empty one; runtime-context carriers anchored
+// after the latest user turn (anchorRuntimeContextCarriers). Not reproduced: the compaction replay
 // plan and the async tool-result reordering (they need runtime state the
 // stored transcript does not carry).
 func (c *conv) responsesInput96(msgs []Message, system string, includeSystem bool, allowed func(provider string) bool) []any {
@@ -28,7 +29,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem boo
 		}
 		items = append(items, inputMessage(role, []any{NewObject("type", "input_text", "text", sanitizeSurrogates(system))}))
 	}
-	for _, msg := range tm {
+	for _, msg := range anchorRuntimeContextCarriers(tm) {
 		if c.err != nil {
 			break
 		}
@@ -196,4 +197,39 @@ func (c *conv) parseTextSignature96(b map[string]any) textSignature {
 		}
 	}
 	return textSignature{id: sig, ok: true}
+}
+
+// anchorRuntimeContextCarriers is the carrier anchoring of
+// convertResponsesMessagesWithStyle (no compacted window): a user message
+// marked runtimeContextCarrier that follows a user turn moves to right after
+// that turn (after carriers already anchored there); carriers before any
+// user turn stay where they are.
+func anchorRuntimeContextCarriers(msgs []Message) []Message {
+	isCarrier := func(m Message) bool { return m["role"] == "user" && m["runtimeContextCarrier"] == true }
+	found := false
+	for _, m := range msgs {
+		if isCarrier(m) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return msgs
+	}
+	anchored := make([]Message, 0, len(msgs))
+	insertion := -1
+	for _, m := range msgs {
+		if isCarrier(m) && insertion >= 0 {
+			anchored = append(anchored, nil)
+			copy(anchored[insertion+1:], anchored[insertion:])
+			anchored[insertion] = m
+			insertion++
+			continue
+		}
+		anchored = append(anchored, m)
+		if !isCarrier(m) && m["role"] == "user" {
+			insertion = len(anchored)
+		}
+	}
+	return anchored
 }
