@@ -1,9 +1,21 @@
 package replay
 
 // Renderers of OpenClaw 2026.9.6 (@openclaw/ai 2026.9.6, dist/*.mjs) whose
-// request shape differs from pi-ai 0.73's. Each is the 2026.5.6 renderer's
-// conversion (shared code) with the 9.6 shape applied on top; the comments
-// name the 9.6 function whose output they follow.
+// request shape differs from pi-ai 0.73's. Message conversion that did not
+// change is the 2026.5.6 code (anthropicMessagesUnmarked, completionsMessages,
+// mistralMessages, transformMessages); what changed is a named 9.6 function
+// (cacheMarkMessages96, completionsCompat96, mistralToolResultText96,
+// responsesInput96, ...). The comments name the 9.6 function each follows.
+// Google and Vertex bodies did not change and use renderGoogle.
+
+// openAIToolCallProviders96 is OPENAI_TOOL_CALL_PROVIDERS and
+// CODEX_TOOL_CALL_PROVIDERS of 2026.9.6 (openai-codex is gone).
+func openAIToolCallProviders96(p string) bool { return p == "openai" || p == "opencode" }
+
+// azureToolCallProviders96 is AZURE_TOOL_CALL_PROVIDERS.
+func azureToolCallProviders96(p string) bool {
+	return openAIToolCallProviders96(p) || p == "azure-openai-responses"
+}
 
 // renderAnthropic96 follows anthropic.ts buildParams
 // (dist/anthropic-*.mjs): max_tokens is options.maxTokens ?? model.maxTokens
@@ -123,7 +135,7 @@ func completionsCompat96(m *Model) completionsCompat {
 // role, content}.
 func renderOpenAIResponses96(c *conv, msgs []Message, system string) *Object {
 	body := renderOpenAIResponses(c, nil, "")
-	body.Set("input", c.responsesInput96(msgs, system, true, openAIToolCallProviders))
+	body.Set("input", c.responsesInput96(msgs, system, true, openAIToolCallProviders96))
 	return body
 }
 
@@ -134,7 +146,7 @@ func renderOpenAIResponses96(c *conv, msgs []Message, system string) *Object {
 // sent no `store`.)
 func renderAzureOpenAIResponses96(c *conv, msgs []Message, system string) *Object {
 	reasoning := renderAzureOpenAIResponses(c, nil, "")
-	body := NewObject("model", c.model.ID, "input", c.responsesInput96(msgs, system, true, azureToolCallProviders), "stream", true, "store", false)
+	body := NewObject("model", c.model.ID, "input", c.responsesInput96(msgs, system, true, azureToolCallProviders96), "stream", true, "store", false)
 	if r, ok := reasoning.Get("reasoning"); ok {
 		body.Set("reasoning", r)
 	}
@@ -156,7 +168,7 @@ func renderChatGPTResponses96(c *conv, msgs []Message, system string) *Object {
 		"store", false,
 		"stream", true,
 		"instructions", instructions,
-		"input", c.responsesInput96(msgs, system, false, openAIToolCallProviders),
+		"input", c.responsesInput96(msgs, system, false, openAIToolCallProviders96),
 		"text", NewObject("verbosity", "low"),
 		"include", []any{"reasoning.encrypted_content"},
 	)

@@ -1,15 +1,19 @@
 #!/bin/sh
 # Regenerates answers.jsonl: the 2026.9.6 oracle's sanitize and payload
 # answers for the crafted transcripts of this folder, one batch per variant
-# (time zone, model record). Usage: sh gen.sh (takes a few minutes).
+# (time zone, model record); the variants and triples are those of
+# payload96Variants in ../../payload96_crafted_test.go. Usage: sh gen.sh
+# (about 15 minutes); ONLY=<variant> APPEND=1 sh gen.sh redoes one variant
+# and appends it.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 oracle=${ORACLE96:-$here/../../../../../shared/oracle-2026.9.6/oracle}
 out=$here/answers.jsonl.tmp
-: > "$out"
+[ -n "${APPEND:-}" ] && cp "$here/answers.jsonl" "$out" || : > "$out"
 # variant TZ MODEL_JSON then triples as file:provider:api:model
 run() {
   variant=$1 tz=$2 model=$3; shift 3
+  [ -z "${ONLY:-}" ] || [ "$ONLY" = "$variant" ] || return 0
   jobs=$(mktemp)
   for t in "$@"; do
     IFS=: read -r file p a m <<EOT
