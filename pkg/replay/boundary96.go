@@ -520,30 +520,6 @@ func pad2(n int) string {
 	return itoa(n)
 }
 
-// projectPersistedSenderContext (history-image-prune) prepends the sender a
-// user message's __openclaw metadata names (readPersistedSender: senderId,
-// senderName, senderUsername). Messages without a senderId are unchanged;
-// see projectSender96.
-func projectPersistedSenderContext(c *conv, msgs []Message) []Message {
-	return mapMessages(msgs, func(m Message) Message {
-		if m["role"] != "user" {
-			return m
-		}
-		meta, ok := m["__openclaw"].(map[string]any)
-		if !ok {
-			return m
-		}
-		id, ok := meta["senderId"].(string)
-		if !ok || jsBlank(strings.ReplaceAll(id, "\x00", "")) {
-			return m
-		}
-		if c.err == nil {
-			c.fail("user message with persisted sender metadata (__openclaw.senderId): oc does not project it yet")
-		}
-		return m
-	})
-}
-
 // stripHistoricalRuntimeContext96 is 2026.9.6's
 // stripHistoricalRuntimeContextCustomMessages: only the runtime-context
 // messages directly before the last user message are kept (5.6 kept the

@@ -116,14 +116,21 @@ func unrenderedReason(api string) string {
 // copies do), or carry their order over with KeyOrder.Inherit; otherwise
 // their keys come out sorted inside the JSON text of `arguments`.
 //
-// BuildPayload returns the request body OpenClaw 2026.5.6 (through pi-ai)
-// sends for in.Messages, as the oracle's `payload` mode computes it:
-// runtime-context messages from earlier turns dropped, pi's convertToLlm,
-// then the API family's converter with no tools and default options.
+// BuildPayload returns the request body the OpenClaw release in.Release
+// sends for in.Messages, as that release's oracle's `payload` mode computes
+// it (with no tools and default options). 2026.5.6 (the zero Release), through
+// pi-ai: runtime-context messages from earlier turns dropped, pi's
+// convertToLlm, then the API family's converter. 2026.9.6: its LLM boundary
+// (boundary96.go: timestamps in in.Location, inbound metadata, runtime
+// context, the malformed-tool-call stream wrapper), the oracle's minimal
+// model record with in.ModelOverrides, then @openclaw/ai's converter
+// (render96*.go). The per-release steps are a table (payload_release.go).
 //
-// It fails where pi-ai would throw instead of sending (a malformed message,
-// an image type Bedrock does not know, an unparseable Responses reasoning
-// signature, ...) and for an API it does not render.
+// It fails where the release would throw instead of sending (a malformed
+// message, an image type Bedrock does not know, an unparseable 5.6 Responses
+// reasoning signature, ...), for an API the release does not build
+// (ErrNoWireBody, ErrNotBuiltIn) and for input oc cannot reproduce (9.6
+// persisted media without text, persisted sender metadata).
 func BuildPayload(in PayloadInput) (*Payload, error) {
 	rel, err := payloadReleaseFor(in.Release)
 	if err != nil {

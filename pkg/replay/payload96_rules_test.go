@@ -207,3 +207,34 @@ func TestPayload96ResponsesCarrierAnchoring(t *testing.T) {
 		t.Errorf("want question, carrier, reply in that order:\n%s", got)
 	}
 }
+
+// TestResponsesReasoningOff96: the default "off" effort of a reasoning model
+// on openai-responses follows the efforts the model supports.
+func TestResponsesReasoningOff96(t *testing.T) {
+	for _, c := range []struct {
+		model, compat, want string
+	}{
+		{"gpt-5", "", ""},              // minimal..high: no "none"
+		{"gpt-5.2", "", "none"},        // lists "none"
+		{"gpt-5.1-codex-mini", "", ""}, // medium only
+		{"my-local-model", "", "none"}, // no known list
+		{"my-local-model", `{"compat":{"supportedReasoningEfforts":["low","high"]}}`, ""},
+		{"my-local-model", `{"compat":{"supportsReasoningEffort":false}}`, ""},
+		{"my-local-model", `{"thinkingLevelMap":{"off":"minimal"}}`, "minimal"},
+		{"my-local-model", `{"thinkingLevelMap":{"off":null}}`, ""},
+	} {
+		over := `{"reasoning":true}`
+		if c.compat != "" {
+			over = strings.TrimSuffix(c.compat, "}") + `,"reasoning":true}`
+		}
+		body := payload96Body(t, PayloadInput{Provider: "openai", API: "openai-responses", Model: c.model,
+			Messages: []Message{userTurn("hi", 1769760420000)}, ModelOverrides: []byte(over)})
+		got := ""
+		if r, ok := body["reasoning"].(map[string]any); ok {
+			got, _ = r["effort"].(string)
+		}
+		if got != c.want {
+			t.Errorf("%s %s: effort %q, want %q", c.model, c.compat, got, c.want)
+		}
+	}
+}

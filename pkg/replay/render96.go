@@ -134,22 +134,21 @@ func completionsCompat96(m *Model) completionsCompat {
 // input messages are built by buildResponsesInputMessage, {type: "message",
 // role, content}.
 func renderOpenAIResponses96(c *conv, msgs []Message, system string) *Object {
-	body := renderOpenAIResponses(c, nil, "")
-	body.Set("input", c.responsesInput96(msgs, system, true, openAIToolCallProviders96))
+	body := NewObject("model", c.model.ID, "input", c.responsesInput96(msgs, system, true, openAIToolCallProviders96), "stream", true, "store", false)
+	if c.model.Provider != "github-copilot" { // setDefaultReasoningOff
+		setResponsesReasoningOff96(body, c.model)
+	}
 	return body
 }
 
 // renderAzureOpenAIResponses96 follows azure-openai-responses.ts buildParams
 // (dist/azure-openai-responses-*.mjs): {model: the deployment (the model id
 // without a deployment map), input, stream, store: false}, then
-// applyCommonResponsesParams' default reasoning off, as for OpenAI. (5.6
+// applyCommonResponsesParams' default reasoning off (render96_reasoning.go). (5.6
 // sent no `store`.)
 func renderAzureOpenAIResponses96(c *conv, msgs []Message, system string) *Object {
-	reasoning := renderAzureOpenAIResponses(c, nil, "")
 	body := NewObject("model", c.model.ID, "input", c.responsesInput96(msgs, system, true, azureToolCallProviders96), "stream", true, "store", false)
-	if r, ok := reasoning.Get("reasoning"); ok {
-		body.Set("reasoning", r)
-	}
+	setResponsesReasoningOff96(body, c.model)
 	return body
 }
 
