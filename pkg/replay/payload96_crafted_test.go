@@ -19,7 +19,9 @@ import (
 // and in summer; reasoning.jsonl has openai-chatgpt-responses turns with
 // encrypted reasoning items (one without summary, one unparseable), text
 // signatures with a phase and no id, a tool call with a "|" id, and a turn
-// of another model. answers.jsonl holds the 9.6 oracle's sanitize and
+// of another model; sender.jsonl has user turns with persisted sender
+// metadata (__openclaw.senderId, a Conversation info block to merge into,
+// an inter-session turn). answers.jsonl holds the 9.6 oracle's sanitize and
 // payload answers for them (gen.sh), per variant below.
 
 // payload96Variant is one oracle process environment.
@@ -53,6 +55,9 @@ var payload96Variants = func() []payload96Variant {
 			"reasoning.jsonl:azure-openai-responses:azure-openai-responses:gpt-5",
 			"reasoning.jsonl:google-vertex:google-vertex:gemini-2.5-pro",
 			"reasoning.jsonl:mistral:mistral-conversations:mistral-large-latest"}},
+		{name: "sender", tz: "UTC", triples: []string{
+			"sender.jsonl:anthropic:anthropic-messages:claude-sonnet-4-5",
+			"sender.jsonl:openai:openai-responses:gpt-5"}},
 	}
 }()
 

@@ -134,7 +134,7 @@ func completionsCompat96(m *Model) completionsCompat {
 // input messages are built by buildResponsesInputMessage, {type: "message",
 // role, content}.
 func renderOpenAIResponses96(c *conv, msgs []Message, system string) *Object {
-	body := NewObject("model", c.model.ID, "input", c.responsesInput96(msgs, system, true, openAIToolCallProviders96), "stream", true, "store", false)
+	body := NewObject("model", c.model.ID, "input", c.responsesInput96(msgs, system, true, false, openAIToolCallProviders96), "stream", true, "store", false)
 	if c.model.Provider != "github-copilot" { // setDefaultReasoningOff
 		setResponsesReasoningOff96(body, c.model)
 	}
@@ -147,7 +147,7 @@ func renderOpenAIResponses96(c *conv, msgs []Message, system string) *Object {
 // applyCommonResponsesParams' default reasoning off (render96_reasoning.go). (5.6
 // sent no `store`.)
 func renderAzureOpenAIResponses96(c *conv, msgs []Message, system string) *Object {
-	body := NewObject("model", c.model.ID, "input", c.responsesInput96(msgs, system, true, azureToolCallProviders96), "stream", true, "store", false)
+	body := NewObject("model", c.model.ID, "input", c.responsesInput96(msgs, system, true, true, azureToolCallProviders96), "stream", true, "store", false)
 	setResponsesReasoningOff96(body, c.model)
 	return body
 }
@@ -167,7 +167,7 @@ func renderChatGPTResponses96(c *conv, msgs []Message, system string) *Object {
 		"store", false,
 		"stream", true,
 		"instructions", instructions,
-		"input", c.responsesInput96(msgs, system, false, openAIToolCallProviders96),
+		"input", c.responsesInput96(msgs, system, false, false, openAIToolCallProviders96),
 		"text", NewObject("verbosity", "low"),
 		"include", []any{"reasoning.encrypted_content"},
 	)

@@ -1,12 +1,19 @@
 package replay
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // responsesInput96 is 2026.9.6's convertResponsesMessages in the "provider"
 // style (dist/openai-responses-shared-*.mjs convertResponsesMessagesWithStyle)
 // as openai-responses, azure-openai-responses and openai-chatgpt-responses
-// call it: replayResponsesItemIds false (no item ids on assistant messages,
-// function calls or reasoning items), role messages built by
+// call it: replayResponsesItemIds false for OpenAI and ChatGPT (no item ids
+// on assistant messages, function calls or reasoning items), true (the
+// default) for Azure (resolveReplayableResponsesMessageId: "msg_<index>"
+// fallbacks, signature ids after a reasoning item; function-call item ids
+// unless a different model's "fc_" one; trailing id'd reasoning items
+// without encrypted content dropped), role messages built by
 // buildResponsesInputMessage ({type: "message", role, content}), reasoning
 // signatures that do not parse or are not reasoning items skipped instead of
 // throwing, reasoning items normalised (summary: [] when absent, the
@@ -15,7 +22,7 @@ import "strings"
 // after the latest user turn (anchorRuntimeContextCarriers). Not reproduced: the compaction replay
 // plan and the async tool-result reordering (they need runtime state the
 // stored transcript does not carry).
-func (c *conv) responsesInput96(msgs []Message, system string, includeSystem bool, allowed func(provider string) bool) []any {
+func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, replayIDs bool, allowed func(provider string) bool) []any {
 	m := c.model
 	tm := c.transformMessages(msgs, c.responsesToolCallID(allowed))
 	items := make([]any, 0, len(tm)+1)
@@ -29,6 +36,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem boo
 		}
 		items = append(items, inputMessage(role, []any{NewObject("type", "input_text", "text", sanitizeSurrogates(system))}))
 	}
+	msgIndex := 0
 	for _, msg := range anchorRuntimeContextCarriers(tm) {
 		if c.err != nil {
 			break
@@ -55,6 +63,9 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem boo
 			items = append(items, inputMessage("user", content))
 		case "assistant":
 			var output []any
+			fallbackOrdinal := 0
+			afterReasoning := false
+			differentModel := msg["model"] != m.ID && msg["provider"] == m.Provider && msg["api"] == m.API
 			for _, b := range c.contentBlocks(msg) {
 				switch typeOf(b) {
 				case "thinking":
@@ -70,20 +81,47 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem boo
 					if !ok || rec["type"] != "reasoning" {
 						continue
 					}
-					output = append(output, c.reasoningReplayItem96(rec))
+					output = append(output, c.reasoningReplayItem96(rec, replayIDs))
+					afterReasoning = true
 				case "text":
 					ts := c.parseTextSignature96(b)
 					s, _ := b["text"].(string)
 					item := NewObject("type", "message", "role", "assistant",
 						"content", []any{NewObject("type", "output_text", "text", sanitizeSurrogates(s), "annotations", []any{})},
 						"status", "completed")
+					if replayIDs {
+						id := ""
+						switch {
+						case ts.id == "" && fallbackOrdinal == 0:
+							id = "msg_" + strconv.Itoa(msgIndex)
+						case ts.id == "":
+							id = "msg_" + strconv.Itoa(msgIndex) + "_" + strconv.Itoa(fallbackOrdinal)
+						case afterReasoning:
+							id = ts.id
+						}
+						if jsLen(id) > 64 {
+							id = "msg_" + shortHash(id)
+						}
+						if id != "" {
+							item.Set("id", id)
+						}
+					}
+					if ts.id == "" {
+						fallbackOrdinal++
+					}
+					afterReasoning = false
 					if ts.phase != "" {
 						item.Set("phase", ts.phase)
 					}
 					output = append(output, item)
 				case "toolCall":
-					callID := jsSplitFirst(c.str(b, "id"), "|")
-					fc := NewObject("type", "function_call", "call_id", callID)
+					callID, itemID, hasItem := jsSplitTwo(c.str(b, "id"), "|")
+					fc := NewObject("type", "function_call")
+					if replayIDs && hasItem && itemID != "" && !(differentModel && strings.HasPrefix(itemID, "fc_")) {
+						fc.Set("id", itemID)
+					}
+					fc.Set("call_id", callID)
+					afterReasoning = false
 					fc.Copy("name", b, "name")
 					if jsTruthy(b["async"]) {
 						fc.Set("async", true)
@@ -93,6 +131,21 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem boo
 					}
 					output = append(output, fc)
 				}
+			}
+			for len(output) > 0 {
+				last, ok := output[len(output)-1].(*Object)
+				if !ok {
+					break
+				}
+				t, _ := last.Get("type")
+				id, _ := last.Get("id")
+				ids, _ := id.(string)
+				enc, _ := last.Get("encrypted_content")
+				encs, _ := enc.(string)
+				if t != "reasoning" || !strings.HasPrefix(ids, "rs_") || encs != "" {
+					break
+				}
+				output = output[:len(output)-1]
 			}
 			if len(output) == 0 {
 				continue
@@ -133,19 +186,20 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem boo
 			}
 			items = append(items, NewObject("type", "function_call_output", "call_id", callID, "output", output))
 		}
+		msgIndex++
 	}
 	return items
 }
 
 // reasoningReplayItem96 is prepareOpenAIResponsesReasoningItemForReplay in
-// the provider style with item ids not replayed: the __openclaw_replay
-// member and the id are dropped, and `summary: []` is added when the item
+// the provider style: the __openclaw_replay member is dropped (and the id,
+// when item ids are not replayed), and `summary: []` is added when the item
 // has no summary array (normalizeOpenAIResponsesReasoningReplayItem).
-func (c *conv) reasoningReplayItem96(rec map[string]any) any {
+func (c *conv) reasoningReplayItem96(rec map[string]any, keepID bool) any {
 	keys := c.keys.Keys(rec)
 	out := NewObject()
 	for _, k := range keys {
-		if k == "__openclaw_replay" || k == "id" {
+		if k == "__openclaw_replay" || (k == "id" && !keepID) {
 			continue
 		}
 		out.Set(k, rec[k])

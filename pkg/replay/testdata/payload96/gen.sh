@@ -38,4 +38,5 @@ more="azure-openai-responses:azure-openai-responses:gpt-5 google-vertex:google-v
 set --
 for f in boundary.jsonl reasoning.jsonl; do for t in $more; do set -- "$@" "$f:$t"; done; done
 run more UTC "" "$@"
+run sender UTC "" sender.jsonl:anthropic:anthropic-messages:claude-sonnet-4-5 sender.jsonl:openai:openai-responses:gpt-5
 mv "$out" "$here/answers.jsonl"
