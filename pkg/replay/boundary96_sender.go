@@ -6,9 +6,9 @@ import (
 )
 
 // 2026.9.6's projectPersistedSenderContext (dist/history-image-prune-*.mjs):
-// a user message whose __openclaw metadata names a sender (readPersistedSender:
-// senderId, senderName, senderUsername, NULs removed and trimmed; senderId
-// required) gets a "Conversation info: ⟦openclaw:ctx⟧" JSON block with that
+// a user message whose __openclaw metadata names a sender (readPersistedSender
+// of history-image-prune: senderId, senderName, senderUsername, NULs removed
+// and trimmed; any one of them is enough) gets a "Conversation info: ⟦openclaw:ctx⟧" JSON block with that
 // sender before its first text (after a leading timestamp envelope), or the
 // sender merged into such a block when the text already starts with one
 // (mergeSenderIntoLeadingConversationInfo). Inter-session messages (by
@@ -34,13 +34,16 @@ func readPersistedSender(m Message) (persistedSender, bool) {
 		return jsTrim(strings.ReplaceAll(s, "\x00", ""))
 	}
 	s := persistedSender{id: norm("senderId"), name: norm("senderName"), username: norm("senderUsername")}
-	return s, s.id != ""
+	return s, s.id != "" || s.name != "" || s.username != ""
 }
 
 // object is the sender as JSON.stringify writes {id, name, username}
 // (undefined members left out), its strings sanitized.
 func (s persistedSender) object() *Object {
-	o := NewObject("id", sanitizeContextJSONString(s.id))
+	o := NewObject()
+	if s.id != "" {
+		o.Set("id", sanitizeContextJSONString(s.id))
+	}
 	if s.name != "" {
 		o.Set("name", sanitizeContextJSONString(s.name))
 	}
