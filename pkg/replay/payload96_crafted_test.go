@@ -2,6 +2,7 @@ package replay
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -138,7 +139,8 @@ func TestPayload96CraftedStoredAnswers(t *testing.T) {
 }
 
 // TestPayload96CraftedLive asks the live 2026.9.6 oracle the same questions
-// (OC_LIVE_ORACLE=1; a few minutes: one batch per variant).
+// (OC_LIVE_ORACLE=1; about 15 minutes: one batch per variant;
+// OC_PAYLOAD96_VARIANT=<name> asks one variant only).
 func TestPayload96CraftedLive(t *testing.T) {
 	oracletest.RequireLive(t, "2026.9.6 crafted payloads against the live oracle")
 	dir, err := filepath.Abs(filepath.Join("testdata", "payload96"))
@@ -146,7 +148,11 @@ func TestPayload96CraftedLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, equal := 0, 0
+	only := os.Getenv("OC_PAYLOAD96_VARIANT")
 	for _, v := range payload96Variants {
+		if only != "" && v.name != only {
+			continue
+		}
 		var jobs []oracletest.Job
 		for _, tr := range v.triples {
 			parts := strings.Split(tr, ":")
