@@ -342,7 +342,10 @@ func normalizeUserMessage96(c *conv, m Message, preserve bool, loc *time.Locatio
 			// from the workspace; oc does not rebuild that text.
 			c.fail("user message with persisted media (__openclaw.media) and no text: oc does not build 2026.9.6's media projection for it")
 		}
-		envelope := leadingTimestampEnvelopeRE.FindString(src)
+		envelope := ""
+		if strings.HasPrefix(src, "[") {
+			envelope = leadingTimestampEnvelopeRE.FindString(src)
+		}
 		body := src[len(envelope):]
 		if envelope != "" || strings.Contains(src, boundaryCronTimeMarker) {
 			if preserve {
@@ -437,7 +440,7 @@ func hasNonBlankUserText(content any) bool {
 // envelope, holds a cron "Current time: " marker, is an inter-session
 // message, or the timestamp is not a finite number.
 func stampUserText(text string, ts any, loc *time.Location) string {
-	if jsBlank(text) || boundaryTimestampEnvelopeRE.MatchString(text) || strings.Contains(text, boundaryCronTimeMarker) ||
+	if jsBlank(text) || hasBoundaryTimestampEnvelope(text) || strings.Contains(text, boundaryCronTimeMarker) ||
 		strings.HasPrefix(text, "[Inter-session message]") {
 		return text
 	}
@@ -473,9 +476,7 @@ func zonedTimestampPrefix(ms float64, loc *time.Location) (string, bool) {
 // AKST, HST, AST, ...), "UTC" for UTC, else "GMT", "GMT+8", "GMT-3:30".
 func icuShortZoneName(t time.Time) string {
 	name, off := t.Zone()
-	usOffsets := map[string]int{"EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6, "PST": -8, "PDT": -7,
-		"AKST": -9, "AKDT": -8, "HST": -10, "AST": -4, "ADT": -3}
-	if h, ok := usOffsets[name]; ok && off == h*3600 {
+	if h, ok := usZoneOffsetHours(name); ok && off == h*3600 {
 		if t.Location().String() == "America/Adak" {
 			return map[string]string{"HST": "HAST", "HDT": "HADT"}[name]
 		}
@@ -822,4 +823,50 @@ func projectRuntimeContextMessages(c *conv, msgs []Message) []Message {
 		c.keys.Inherit(out, m)
 		return out
 	})
+}
+
+// hasBoundaryTimestampEnvelope is BOUNDARY_TIMESTAMP_ENVELOPE_RE.test(text):
+// "[" then, on the first line, a "YYYY-MM-DD HH:MM".
+func hasBoundaryTimestampEnvelope(text string) bool {
+	if !strings.HasPrefix(text, "[") {
+		return false
+	}
+	if i := strings.IndexAny(text, "\n\r\u2028\u2029"); i >= 0 { // JavaScript's "." stops at these
+		text = text[:i]
+	}
+	return boundaryTimestampEnvelopeRE.MatchString(text)
+}
+
+// usZoneOffsetHours is the UTC offset of the US zone abbreviations ICU's
+// en-US short names keep.
+func usZoneOffsetHours(abbr string) (int, bool) {
+	switch abbr {
+	case "EST":
+		return -5, true
+	case "EDT":
+		return -4, true
+	case "CST":
+		return -6, true
+	case "CDT":
+		return -5, true
+	case "MST":
+		return -7, true
+	case "MDT":
+		return -6, true
+	case "PST":
+		return -8, true
+	case "PDT":
+		return -7, true
+	case "AKST":
+		return -9, true
+	case "AKDT":
+		return -8, true
+	case "HST":
+		return -10, true
+	case "AST":
+		return -4, true
+	case "ADT":
+		return -3, true
+	}
+	return 0, false
 }

@@ -27,14 +27,24 @@ var (
 	// LEADING_TIMESTAMP_PREFIX_RE
 	leadingTimestampPrefixRE = regexp.MustCompile(`^\[[A-Za-z]{3} \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]]*\] *`)
 	activeMemoryContextLine  = regexp.MustCompile(`(?m)^[ \t]*Context:[ \t]*$`)
-	metadataTokensRE         = func() *regexp.Regexp {
-		alts := []string{regexp.QuoteMeta(inboundContextMarker)}
-		for _, h := range messageToolDeliveryHints {
-			alts = append(alts, regexp.QuoteMeta(h))
-		}
-		return regexp.MustCompile(strings.Join(alts, "|"))
-	}()
 )
+
+// metadataTokenIndex is METADATA_TOKENS_RE.exec from 0: the index of the
+// earliest marker or delivery hint in s (-1 when none). (A regexp alternation
+// of the literals is many times slower than strings.Index on long texts.)
+func metadataTokenIndex(s string) int {
+	best := strings.Index(s, inboundContextMarker)
+	for _, h := range messageToolDeliveryHints {
+		limit := s
+		if best >= 0 {
+			limit = s[:min(len(s), best+len(h))]
+		}
+		if i := strings.Index(limit, h); i >= 0 && (best < 0 || i < best) {
+			best = i
+		}
+	}
+	return best
+}
 
 const (
 	channelContextHeader   = "Context: " + inboundContextMarker
@@ -185,7 +195,7 @@ func stripActiveMemoryPromptPrefixBlocks96(text string) string {
 
 // stripInboundMetadata96 is 2026.9.6 stripInboundMetadata: it strips all injected inbound metadata blocks.
 func stripInboundMetadata96(text string) string {
-	text = leadingTimestampPrefixRE.ReplaceAllString(text, "")
+	text = stripLeadingTimestampPrefix(text)
 	if !hasInboundMetadataSentinel(text) {
 		return text
 	}
@@ -193,11 +203,11 @@ func stripInboundMetadata96(text string) string {
 	var spans []lineSpan
 	pos := 0
 	for pos <= len(src) {
-		loc := metadataTokensRE.FindStringIndex(src[pos:])
-		if loc == nil {
+		at := metadataTokenIndex(src[pos:])
+		if at < 0 {
 			break
 		}
-		start := lineStart(src, pos+loc[0])
+		start := lineStart(src, pos+at)
 		line, _ := readTextLine(src, start)
 		pos = line.next
 		if line.trimmed == channelContextHeader {
@@ -214,5 +224,13 @@ func stripInboundMetadata96(text string) string {
 	out := removeLineSpans(src, spans)
 	out = strings.TrimLeft(out, "\n")
 	out = strings.TrimRight(out, "\n")
-	return leadingTimestampPrefixRE.ReplaceAllString(out, "")
+	return stripLeadingTimestampPrefix(out)
+}
+
+// stripLeadingTimestampPrefix is text.replace(LEADING_TIMESTAMP_PREFIX_RE, "").
+func stripLeadingTimestampPrefix(text string) string {
+	if !strings.HasPrefix(text, "[") {
+		return text
+	}
+	return text[len(leadingTimestampPrefixRE.FindString(text)):]
 }
