@@ -157,6 +157,7 @@ func removeLineSpans(text string, spans []lineSpan) string {
 		return text
 	}
 	var b strings.Builder
+	b.Grow(len(text))
 	cursor := 0
 	for _, sp := range spans {
 		start := sp.start
