@@ -129,8 +129,8 @@ func unrenderedReason(api string) string {
 // It fails where the release would throw instead of sending (a malformed
 // message, an image type Bedrock does not know, an unparseable 5.6 Responses
 // reasoning signature, ...), for an API the release does not build
-// (ErrNoWireBody, ErrNotBuiltIn) and for input oc cannot reproduce (9.6
-// persisted media without text, persisted sender metadata).
+// (ErrNoWireBody, ErrNotBuiltIn) and for input oc cannot reproduce (9.6:
+// a user turn with persisted media and no text).
 func BuildPayload(in PayloadInput) (*Payload, error) {
 	rel, err := payloadReleaseFor(in.Release)
 	if err != nil {
