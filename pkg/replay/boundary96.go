@@ -124,6 +124,9 @@ func sanitizeUserReplayContent96(c *conv, msgs []Message) []Message {
 			case string:
 				keep = !jsBlank(content) || hasPersistedMedia(m)
 			case []any:
+				if !hasBlankTextBlock(content) {
+					break
+				}
 				kept := make([]any, 0, len(content))
 				for _, b := range content {
 					bm, ok := b.(map[string]any)
@@ -869,4 +872,16 @@ func usZoneOffsetHours(abbr string) (int, bool) {
 		return -3, true
 	}
 	return 0, false
+}
+
+// hasBlankTextBlock: a text block whose text is a blank string.
+func hasBlankTextBlock(content []any) bool {
+	for _, b := range content {
+		if bm, ok := b.(map[string]any); ok && bm["type"] == "text" {
+			if s, isStr := bm["text"].(string); isStr && jsBlank(s) {
+				return true
+			}
+		}
+	}
+	return false
 }
