@@ -99,33 +99,46 @@ func runExport(g *Globals, opts *exportOptions, args []string) error {
 		return cli.Incomplete(errors.New(oneLine(err.Error())))
 	}
 	if opts.Output == "" || opts.Output == "-" {
-		if _, err := st.Export(ses, g.IO.In, g.IO.Out); err != nil {
+		_, cold, err := st.ExportWithSource(ses, g.IO.In, g.IO.Out)
+		if err != nil {
 			return cli.Incomplete(errors.New(oneLine(err.Error())))
 		}
+		noteCold(g, cold)
 		return nil
 	}
-	n, err := exportToFile(st, ses, g.IO.In, opts.Output)
+	n, cold, err := exportToFile(st, ses, g.IO.In, opts.Output)
 	if err != nil {
 		return cli.Incomplete(errors.New(oneLine(err.Error())))
 	}
 	if !g.JSON {
-		fmt.Fprintf(g.IO.ErrOut, "exported %s (%d lines) to %s\n", ses.Label(), n, opts.Output)
+		fmt.Fprintf(g.IO.ErrOut, "exported %s (%d lines) to %s\n", cleanText(ses.Label()), n, cleanText(opts.Output))
 	}
+	noteCold(g, cold)
 	return nil
+}
+
+// noteCold says on stderr that the exported rows came from a cold archive
+// (OpenClaw 2026.9.6's transcript cold storage), not from transcript_events.
+func noteCold(g *Globals, cold *sqlitestore.ColdSource) {
+	if cold == nil || g.JSON {
+		return
+	}
+	fmt.Fprintf(g.IO.ErrOut, "oc: %d lines from the cold archive %s (storage %s; size, sha256 and contents verified; not in transcript_events until OpenClaw restores it)\n",
+		cold.Events, cleanText(cold.Path), cleanText(cold.Archive.Storage))
 }
 
 // exportToFile writes a new file through a temporary name; an existing file
 // is left alone.
-func exportToFile(st *store.State, ses store.Session, stdin io.Reader, path string) (int, error) {
+func exportToFile(st *store.State, ses store.Session, stdin io.Reader, path string) (int, *sqlitestore.ColdSource, error) {
 	if _, err := os.Lstat(path); err == nil {
-		return 0, fmt.Errorf("%s: already exists; not overwritten", path)
+		return 0, nil, fmt.Errorf("%s: already exists; not overwritten", path)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".oc-export-*.tmp")
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	defer os.Remove(tmp.Name())
-	n, err := st.Export(ses, stdin, tmp)
+	n, cold, err := st.ExportWithSource(ses, stdin, tmp)
 	if err == nil {
 		err = tmp.Sync()
 	}
@@ -133,10 +146,10 @@ func exportToFile(st *store.State, ses store.Session, stdin io.Reader, path stri
 		err = cerr
 	}
 	if err != nil {
-		return n, err
+		return n, cold, err
 	}
 	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
-		return n, err
+		return n, cold, err
 	}
-	return n, os.Link(tmp.Name(), path)
+	return n, cold, os.Link(tmp.Name(), path)
 }
