@@ -47,6 +47,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -242,6 +243,10 @@ func (d *DB) readColdArchive(c ColdArchive, blob []byte) (*coldTranscript, error
 		var err error
 		data, err = readAtMost(where, c.ArchiveBytes)
 		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err // the path is already named
+			}
 			return nil, fail("is missing or unreadable (%s): restore it from a backup; OpenClaw 2026.9.6 refuses to read this transcript until then", oneLineErr(err))
 		}
 	default:
