@@ -123,8 +123,8 @@ func TestColdFixtureLive96(t *testing.T) {
 
 	// 3. Damaged archives: 9.6 refuses to restore, oc refuses to read.
 	type damage struct {
-		name, storage string
-		apply         func(state, archive string)
+		name, storage  string
+		apply          func(state, archive string)
 		want96, wantOC string
 	}
 	const victimID = "0197d2a4-6b1e-7c3d-9e4f-5a6b7c8d9e01"
