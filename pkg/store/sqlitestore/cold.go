@@ -38,6 +38,13 @@ package sqlitestore
 //     every event is inserted back with its seq and created_at, and the cold
 //     row is deleted. The session's history is then exactly the archived
 //     events: that is what oc reads, without writing anything.
+//   - Who restores: an agent run restores its session (and the parent's)
+//     before it opens it (builtin-openclaw-*.mjs, the run's session target;
+//     get-reply-*.mjs, initSessionState), and chat history, session reads and
+//     usage go through readRestoredSessionTranscript. SessionManager.openAsync
+//     alone does not: on a cold transcript it throws TRANSCRIPT_COLD (checked
+//     with the oracle's `context` mode). So the model's context of a cold
+//     session is built from the restored, i.e. the archived, events.
 
 import (
 	"bytes"
