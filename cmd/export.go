@@ -38,7 +38,13 @@ command and by jq, and is an offline backup of one conversation.
 --all --agent ID -o DIR exports every SQLite session of an agent into DIR as
 <sessionId>.jsonl with a sessions.json, a JSONL sessions folder.
 
-The databases are opened read-only and never written.`,
+A session that OpenClaw 2026.9.6 moved to cold storage (its
+session_transcript_cold_archives row, the archive in sessions/cold/ or in
+the database) is read from its archive after the checks 2026.9.6's restore
+makes (size, sha256, contents); stderr names the archive. A damaged archive
+is an error naming it.
+
+The databases and archives are opened read-only and never written.`,
 		Example: `  oc export agent:main:main -o main.jsonl
   oc export 0197d2a4 | jq -c 'select(.type=="message") | .message.role'
   oc export --all --agent main -o ./main-sessions`,
