@@ -293,3 +293,42 @@ func TestColdUnnamedSessionListed(t *testing.T) {
 		t.Errorf("%d sessions, want 3 (two named, one unnamed cold)", len(rep.Sessions))
 	}
 }
+
+// A transcript_events row beside a cold archive is an error finding that
+// counts the rows and the seq clashes.
+func TestColdAndHotFinding(t *testing.T) {
+	state := oracletest.ColdState96(t, oracletest.ColdFixtureDir(t), "file")
+	w, err := sql.Open("sqlite", filepath.Join(state, "agents", "main", "agent", "openclaw-agent.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Exec(`INSERT INTO transcript_events(session_id, seq, event_json, created_at) VALUES ('0197d2b9-0c4a-7d11-8e22-33f4a5b6c7d8', 4, '{"type":"custom","id":"clash"}', 7)`); err != nil {
+		t.Fatal(err)
+	}
+	w.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	w.Close()
+	st, err := store.Open(state, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ses, err := st.Resolve("agent:main:slack:channel:c0aelhcgw4f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := st.InspectSession(ses)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range rep.Findings {
+		if f.Rule == "sqlite-cold-and-hot" {
+			n++
+			if f.Severity != "error" || !strings.HasPrefix(f.Message, "1 transcript_events rows exist beside the cold archive (1 with a seq") {
+				t.Errorf("finding %+v", f)
+			}
+		}
+	}
+	if n != 1 || rep.Events != 6 {
+		t.Errorf("%d sqlite-cold-and-hot findings, %d events; want 1 and 6", n, rep.Events)
+	}
+}

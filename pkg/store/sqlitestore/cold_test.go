@@ -406,3 +406,47 @@ func TestColdArchiveDamaged(t *testing.T) {
 		}, "$STATE/agents/main/sessions/cold/x.jsonl", `invalid archive name "x.jsonl"`)
 	})
 }
+
+// Hot rows beside a cold row (9.6 never leaves any) are read too, merged by
+// seq after the archived events, and counted, with the seqs both hold.
+func TestColdAndHotRowsMerged(t *testing.T) {
+	state := oracletest.ColdState96(t, oracletest.ColdFixtureDir(t), "file")
+	const id = "0197d2b9-0c4a-7d11-8e22-33f4a5b6c7d8" // 5 archived events, seq 0-4
+	w, err := sql.Open("sqlite", agentDB(state, "main"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO transcript_events(session_id, seq, event_json, created_at) VALUES ('` + id + `', 2, '{"type":"custom","id":"clash"}', 7)`,
+		`INSERT INTO transcript_events(session_id, seq, event_json, created_at) VALUES ('` + id + `', 9, '{"type":"custom","id":"after"}', 8)`,
+		"PRAGMA wal_checkpoint(TRUNCATE)",
+	} {
+		if _, err := w.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	db, err := sqlitestore.Open(agentDB(state, "main"), sqlitestore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var seqs []int64
+	var hot []string
+	st, err := db.Events(id, func(ev sqlitestore.Event) error {
+		seqs = append(seqs, ev.Seq)
+		if strings.Contains(string(ev.JSON), `"custom"`) {
+			hot = append(hot, string(ev.JSON))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int64{0, 1, 2, 2, 3, 4, 9}; !equalSeqs(seqs, want) {
+		t.Errorf("seqs %v, want %v (archived first on a clash)", seqs, want)
+	}
+	if len(hot) != 2 || st.Cold == nil || st.Cold.HotRows != 2 || st.Cold.SeqClashes != 1 || st.Cold.Events != 5 {
+		t.Errorf("hot rows %v; cold source %+v", hot, st.Cold)
+	}
+}
