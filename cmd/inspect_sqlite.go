@@ -78,6 +78,13 @@ func inspectViaStore(g *Globals, opts *inspectOptions, args []string) (handled b
 	if c := rep.Cache; c != nil && c.Present {
 		fmt.Fprintf(g.IO.Out, "%s leaf %s, %d active events, needs_rebuild %v (agrees with 2026.9.6's rules: leaf %v, path %v)\n", st2.Bold.Render(fmt.Sprintf("%-12s", "Cache")), cleanText(c.LeafEventID), c.ActiveEvents, c.NeedsRebuild, c.LeafAgrees, c.ActivePathAgrees)
 	}
+	if c := rep.Cold; c != nil {
+		state := "verified"
+		if !c.Verified {
+			state = "NOT readable, see the findings"
+		}
+		fmt.Fprintf(g.IO.Out, "%s %d of %d events from %s (storage %s, %s)\n", st2.Bold.Render(fmt.Sprintf("%-12s", "Cold archive")), c.Events, c.Archive.EventCount, cleanText(c.Path), cleanText(c.Archive.Storage), state)
+	}
 	printSummary(g.IO.Out, st2, rep.Summary, opts.All)
 	return true, nil, nil
 }
@@ -98,8 +105,11 @@ func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport) {
 			continue
 		}
 		extra := ""
+		if d.ColdArchives > 0 {
+			extra += fmt.Sprintf("; %d in cold storage", d.ColdArchives)
+		}
 		if d.CopyReason != "" {
-			extra = "; read from a private copy"
+			extra += "; read from a private copy"
 		}
 		fmt.Fprintf(w, "  agent %-8s schema %d, %s, %d sessions, quick_check %s, journal %s, -wal %s%s\n", cleanText(d.Agent), d.Schema, humanBytes(d.DBBytes), d.Sessions, cleanText(d.QuickCheck), d.JournalMode, humanBytes(d.WALBytes), extra)
 	}
