@@ -32,7 +32,11 @@ func repairStateDir(t *testing.T, root string) {
 	for i, f := range files {
 		names[i] = f.Path
 	}
-	rep := repair.Run(names, repair.RunOptions{})
+	hints, err := RecoveryHints(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := repair.Run(names, repair.RunOptions{Recovery: hints})
 	if e := rep.FirstError(); e != "" {
 		t.Fatalf("repair: %s", e)
 	}
