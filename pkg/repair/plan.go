@@ -720,6 +720,7 @@ func (pl *planner) relinkTarget(e *Entry) ([]byte, bool) {
 // finish runs the file rules (header, tool results) and fills the report fields.
 func (pl *planner) finish() {
 	p := pl.plan
+	pl.revertRecovery()
 	if pl.first == nil {
 		p.Skipped = SkipEmpty
 	} else if pl.headerIssue && !pl.transcript {

@@ -136,10 +136,31 @@ func (pl *planner) recoveryEntry(ln jsonl.Line, ed *edit, e *Entry) bool {
 	}
 	if ed == nil {
 		ed = pl.replaceEdit(ln)
+		r.dropped = append(r.dropped, ed) // a whole line: taken back if the file holds no message
 	}
 	ed.add(RuleRecoveryNonEntry, 1, why)
-	r.dropped = append(r.dropped, ed)
 	return true
+}
+
+// revertRecovery takes the non-entry quarantines back from a file without
+// any message: the import archives it whatever oc does, and no conversation
+// is in it. It reports whether the recovery rules still apply.
+func (pl *planner) revertRecovery() bool {
+	r := pl.rec
+	if r == nil {
+		return false
+	}
+	if r.messages > 0 && pl.first != nil {
+		return true
+	}
+	for _, ed := range r.dropped {
+		ed.hits = withoutRule(ed.hits, RuleRecoveryNonEntry)
+		if len(ed.hits) == 0 && len(ed.pieces) == 0 {
+			delete(pl.editAt, ed.line)
+		}
+	}
+	pl.rec = nil
+	return false
 }
 
 // headerVersion is the import's reading of a header's version:
@@ -163,21 +184,11 @@ func headerVersion(h *Entry) int {
 }
 
 // finishRecovery runs the file part of the recovery rules once the whole
-// file was read: it gives a header the file name's session id, records what
-// repair cannot fix, and takes everything back when the file holds no
-// message.
+// file was read (after revertRecovery): it gives a header the file name's
+// session id and records what repair cannot fix.
 func (pl *planner) finishRecovery() {
 	r := pl.rec
 	if r == nil || pl.first == nil {
-		return
-	}
-	if r.messages == 0 {
-		for _, ed := range r.dropped {
-			ed.hits = withoutRule(ed.hits, RuleRecoveryNonEntry)
-			if len(ed.hits) == 0 && len(ed.pieces) == 0 {
-				delete(pl.editAt, ed.line)
-			}
-		}
 		return
 	}
 	switch {

@@ -52,6 +52,8 @@ func TestRecoveryRules(t *testing.T) {
 			in: lines(hdr("other-id", ""), `[1,2]`, user, asst), rec: hint, rules: RuleSetOpenClaw},
 		{name: "no message: left alone",
 			in: lines(hdr("other-id", ""), model, `[1,2]`), rec: hint},
+		{name: "only non-entry lines: left alone",
+			in: lines(`[1,2]`, `"text"`), rec: hint},
 		{name: "second header: unrepairable",
 			in: lines(hdr(id, ""), user, hdr("b", ""), asst), rec: hint, unrepairable: "a second session header at line 3"},
 		{name: "header version 4: unrepairable",
