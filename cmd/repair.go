@@ -16,6 +16,7 @@ import (
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 	"github.com/openclaw-tools/oc/pkg/repair"
 	"github.com/openclaw-tools/oc/pkg/transcript"
+	"github.com/openclaw-tools/oc/pkg/upgrade"
 )
 
 type repairOptions struct {
@@ -170,6 +171,11 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 		names[i] = f.Path
 		explicit[f.Path] = f.Explicit
 	}
+	// transcripts no sessions.json names: what OpenClaw 2026.8+'s import needs to recover them
+	recovery, err := upgrade.RecoveryHints(names)
+	if err != nil {
+		return cli.Incomplete(err)
+	}
 	progress := (*cli.Progress)(nil)
 	fileDone := func() { progress.Add(1) }
 	if len(files) > 1 {
@@ -184,7 +190,7 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 	}
 	doc := repair.Run(names, repair.RunOptions{
 		ApplyOptions: apply, ReadOnly: opts.Check || opts.DryRun, Jobs: opts.Jobs, Explicit: explicit,
-		Progress: fileDone,
+		Progress: fileDone, Recovery: recovery,
 	})
 	progress.Done()
 
@@ -331,6 +337,9 @@ func printRepairReport(g *Globals, opts *repairOptions, set repair.RuleSet, doc 
 		fmt.Fprintf(w, "%s  %s\n", st.Bold.Render(cli.Safe(r.Path)), status)
 		if r.Error != "" {
 			fmt.Fprintf(w, "  %s\n", cli.Safe(r.Error))
+		}
+		if r.Unrepairable != "" && (r.Changed || r.Error != "") {
+			fmt.Fprintf(w, "  %s %s\n", st.Error.Render("still unrepairable:"), cli.Safe(r.Unrepairable))
 		}
 		ids := make([]string, 0, len(r.Rules))
 		for id := range r.Rules {
