@@ -92,6 +92,7 @@ func TestReplayErrors(t *testing.T) {
 	if code != 2 {
 		t.Errorf("bad stage: exit %d", code)
 	}
+	oneLineError(t, errOut)
 	code, _, _ = runOC(t, false, nil, "replay", ruleTranscript("pairing.jsonl"), "--provider", "no-such-provider")
 	if code != 2 {
 		t.Errorf("unknown provider without --api/--model: exit %d", code)

@@ -55,9 +55,6 @@ const (
 	keyOther
 )
 
-// StringKey returns the Key of a string id.
-func StringKey(s string) Key { return Key{kind: keyString, text: s} }
-
 // Present reports whether the field exists (it may be null).
 func (k Key) Present() bool { return k.kind != keyAbsent }
 
