@@ -11,7 +11,7 @@ type Column struct {
 	Title string
 	Width int  // visible columns the cells are padded to (0: not padded)
 	Right bool // right-aligned (numbers)
-	Gap  int  // extra spaces before the column, beyond the one that separates every column
+	Gap   int  // extra spaces before the column, beyond the one that separates every column
 }
 
 // Table renders rows of cells in fixed-width columns. Widths count visible
