@@ -208,9 +208,10 @@ type analyzer struct {
 	callLine  map[string]int64
 	results   map[string]int
 	findings  []Finding
-	hashes    map[int64]uint64 // line -> content hash of a message
-	mirrors   map[int64]bool   // line -> transcript-only assistant row
-	awareness map[int64]bool
+	// msgs, by a node's FileIndex: what the ownership rules need of each
+	// message (a slice, not maps keyed by line: one entry per message, no
+	// hashing on the hot path).
+	msgs []messageMark
 	seed      maphash.Seed
 	each      func(*LineMembers) // AnalyzeBytesEach's callback, or nil
 	lm        LineMembers
@@ -239,9 +240,33 @@ func newAnalyzer() *analyzer {
 	return &analyzer{
 		s:     &Summary{ByType: map[string]int{}, ByRole: map[string]int{}, Providers: map[string]int{}, Models: map[string]int{}, APIs: map[string]int{}},
 		calls: map[string]int{}, callLine: map[string]int64{}, results: map[string]int{},
-		hashes: map[int64]uint64{}, mirrors: map[int64]bool{}, awareness: map[int64]bool{},
 		seed: maphash.MakeSeed(), strs: map[string]string{},
 	}
+}
+
+// messageMark is what the ownership rules need of one message entry.
+type messageMark struct {
+	hash      uint64 // content and role
+	hashed    bool   // a message with a role: hash is set
+	mirror    bool   // a transcript-only delivery-mirror / gateway-injected assistant row
+	awareness bool   // a user message whose text starts "System: ["
+}
+
+// mark returns node n's messageMark to fill in.
+func (a *analyzer) mark(n *Node) *messageMark {
+	i := int(n.FileIndex)
+	if i >= len(a.msgs) {
+		a.msgs = append(a.msgs, make([]messageMark, i+1-len(a.msgs))...)
+	}
+	return &a.msgs[i]
+}
+
+// markOf returns node n's messageMark (the zero mark when it has none).
+func (a *analyzer) markOf(n *Node) messageMark {
+	if i := int(n.FileIndex); i < len(a.msgs) {
+		return a.msgs[i]
+	}
+	return messageMark{}
 }
 
 func (a *analyzer) add(rule string, line int64, sev, format string, args ...any) {
@@ -308,7 +333,9 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 		return
 	}
 	s.ByRole[role]++
-	a.hashes[n.Line] = maphash.Bytes(a.seed, bytes.TrimSpace(m.Content)) ^ maphash.String(a.seed, role)
+	mark := a.mark(n)
+	mark.hashed = true
+	mark.hash = maphash.Bytes(a.seed, bytes.TrimSpace(m.Content)) ^ maphash.String(a.seed, role)
 
 	stop, _ := a.str(m.StopReason)
 	// The content blocks, decoded once for every rule that reads them.
@@ -320,7 +347,7 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 		model, _ := a.str(m.Model)
 		api, _ := a.str(m.API)
 		if prov == "openclaw" && (model == "delivery-mirror" || model == "gateway-injected") {
-			a.mirrors[n.Line] = true
+			mark.mirror = true
 		}
 		if prov != "" {
 			s.Providers[prov]++
@@ -345,7 +372,7 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 		bl = blocks(m.Content)
 		decoded = true
 		if firstUserText(m.Content, bl, awarenessRE) {
-			a.awareness[n.Line] = true
+			mark.awareness = true
 		}
 		if blankUserContent(m.Content, bl) {
 			a.add("blank-user", n.Line, SevWarning, "user message with blank text; Bedrock rejects it (oc repair writes OpenClaw's \"(continue)\")")
@@ -620,21 +647,22 @@ func (a *analyzer) ownership(ix *Index, path []int) {
 		if n.Type != TypeMessage {
 			continue
 		}
-		h, ok := a.hashes[n.Line]
-		if !ok {
+		cur := a.markOf(n)
+		if !cur.hashed {
 			continue
 		}
+		h := cur.hash
 		if prev != nil && h == prevHash {
 			switch {
-			case a.mirrors[n.Line]:
+			case cur.mirror:
 				a.add("delivery-mirror-copy", n.Line, SevInfo, "delivery-mirror row repeats the assistant reply on line %d (transcript-only; replay drops it)", prev.Line)
 			default:
 				a.add("duplicate-message", n.Line, SevWarning, "%s message repeats line %d word for word; the model sees it twice", n.Role, prev.Line)
 			}
-		} else if prev != nil && n.Role == RoleAssistant && prev.Role == RoleAssistant && !a.mirrors[n.Line] && !a.mirrors[prev.Line] {
+		} else if prev != nil && n.Role == RoleAssistant && prev.Role == RoleAssistant && !cur.mirror && !a.markOf(prev).mirror {
 			a.add("adjacent-assistant-turns", n.Line, SevInfo, "two assistant turns in a row (lines %d and %d) with no user or tool turn between them", prev.Line, n.Line)
 		}
-		if a.awareness[n.Line] && prev != nil && a.awareness[prev.Line] && h == prevHash {
+		if cur.awareness && prev != nil && a.markOf(prev).awareness && h == prevHash {
 			a.add("system-awareness-copy", n.Line, SevInfo, "System: awareness line repeated")
 		}
 		prev, prevHash = n, h
