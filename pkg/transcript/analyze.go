@@ -203,19 +203,19 @@ func (a *analyzer) result(ix *Index, err error) (*Summary, error) {
 }
 
 type analyzer struct {
-	s         *Summary
-	calls     map[string]int // tool call id -> occurrences
-	callLine  map[string]int64
-	results   map[string]int
-	findings  []Finding
+	s        *Summary
+	calls    map[string]int // tool call id -> occurrences
+	callLine map[string]int64
+	results  map[string]int
+	findings []Finding
 	// msgs, by a node's FileIndex: what the ownership rules need of each
 	// message (a slice, not maps keyed by line: one entry per message, no
 	// hashing on the hot path).
 	msgs []messageMark
-	seed      maphash.Seed
-	each      func(*LineMembers) // AnalyzeBytesEach's callback, or nil
-	lm        LineMembers
-	strs      map[string]string // short strings decoded before (types, roles, models)
+	seed maphash.Seed
+	each func(*LineMembers) // AnalyzeBytesEach's callback, or nil
+	lm   LineMembers
+	strs map[string]string // short strings decoded before (types, roles, models)
 }
 
 // str is the package's str, reusing the string of a short value seen before
