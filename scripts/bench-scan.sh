@@ -9,7 +9,11 @@
 # Goals (issue 10): oc repair --check >= 40x `jq -c .`; oc inspect FILE --json
 # >= 10x `jq -c .type | sort | uniq -c`; oc repair >= 20x OpenClaw 2026.5.6's
 # repair with peak RSS < 64 MiB; each within 2x of a plain goccy/go-json
-# validity scan of the same bytes (scripts/goccy-scan).
+# validity scan of the same bytes (scripts/goccy-scan). `inspect DIR` is the
+# same file alone in a folder: inspect without the provider replay findings
+# (which one named file gets), i.e. the scanner, analyzer and repair plan.
+#
+# Profile a run with OC_CPUPROFILE=FILE oc ... ; go tool pprof -top oc FILE.
 #
 # The machine may be shared: every command is run RUNS times and the best wall
 # time is kept; the load average before and after is printed. Compare the
@@ -32,6 +36,8 @@ mkdir -p "$DIR"
 clean=$DIR/clean-$SIZE.jsonl damaged=$DIR/damaged-$SIZE.jsonl
 [ -f "$clean" ] || "$DIR/gen" -size "$SIZE" -damage 0 -seed 2 -o "$clean" >/dev/null
 [ -f "$damaged" ] || "$DIR/gen" -size "$SIZE" -damage 0.001 -seed 1 -o "$damaged" >/dev/null
+alone=$DIR/alone-$SIZE
+[ -f "$alone/$(basename "$clean")" ] || { mkdir -p "$alone" && ln -f "$clean" "$alone/"; }
 cat "$clean" "$damaged" >/dev/null # warm the page cache
 
 # measure CMD...: best wall seconds of $RUNS runs and the peak RSS (KiB) of all
@@ -66,15 +72,18 @@ report() { # label oc-binary
   local oc=$2 check_s check_kb insp_s insp_kb rep_s rep_kb
   read -r check_s check_kb < <(measure "$oc" repair --check -q "$clean")
   read -r insp_s insp_kb < <(measure "$oc" inspect "$clean" --json)
+  read -r dir_s dir_kb < <(measure "$oc" inspect "$alone" --json)
   read -r rep_s rep_kb < <(measure repair-copy "$oc" repair -q "$DIR/work.jsonl")
   printf '%-6s repair --check: jq/oc %5sx (goal >= 40)  oc/goccy %4sx (goal <= 2)  peak %s MiB\n' \
     "$1" "$(ratio "$jq_s" "$check_s")" "$(ratio "$check_s" "$goccy_s")" "$(mib "$check_kb")"
   printf '%-6s inspect --json: jq/oc %5sx (goal >= 10)  oc/goccy %4sx (goal <= 2)  peak %s MiB\n' \
     "$1" "$(ratio "$jqcount_s" "$insp_s")" "$(ratio "$insp_s" "$goccy_s")" "$(mib "$insp_kb")"
+  printf '%-6s inspect DIR:    jq/oc %5sx (no replay findings)  oc/goccy %4sx  peak %s MiB\n' \
+    "$1" "$(ratio "$jqcount_s" "$dir_s")" "$(ratio "$dir_s" "$goccy_s")" "$(mib "$dir_kb")"
   eval "${1}_rep_s=$rep_s"
   printf '%-6s repair:         oc/goccy %4sx (goal <= 2)  peak %s MiB (goal < 64)\n' \
     "$1" "$(ratio "$rep_s" "$goccy_s")" "$(mib "$rep_kb")"
-  printf '%-6s seconds: check %s, inspect %s, repair %s\n' "$1" "$check_s" "$insp_s" "$rep_s"
+  printf '%-6s seconds: check %s, inspect %s, inspect DIR %s, repair %s\n' "$1" "$check_s" "$insp_s" "$dir_s" "$rep_s"
 }
 [ -n "${BASE:-}" ] && report base "$BASE"
 report oc "$DIR/oc"
