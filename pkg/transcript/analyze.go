@@ -212,10 +212,13 @@ type analyzer struct {
 	// message (a slice, not maps keyed by line: one entry per message, no
 	// hashing on the hot path).
 	msgs []messageMark
-	seed maphash.Seed
-	each func(*LineMembers) // AnalyzeBytesEach's callback, or nil
-	lm   LineMembers
-	strs map[string]string // short strings decoded before (types, roles, models)
+	// blockBuf is the content-block buffer reused for every message (the
+	// blocks of one message are not kept past it).
+	blockBuf []rawBlock
+	seed     maphash.Seed
+	each     func(*LineMembers) // AnalyzeBytesEach's callback, or nil
+	lm       LineMembers
+	strs     map[string]string // short strings decoded before (types, roles, models)
 }
 
 // str is the package's str, reusing the string of a short value seen before
@@ -369,7 +372,8 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 			a.add("empty-assistant-error", n.Line, SevWarning, "assistant turn failed with no content; Bedrock rejects the next request (oc repair fills in OpenClaw's placeholder text)")
 		}
 	case RoleUser:
-		bl = blocks(m.Content)
+		bl = appendBlocks(a.blockBuf, m.Content)
+		a.blockBuf = bl
 		decoded = true
 		if firstUserText(m.Content, bl, awarenessRE) {
 			mark.awareness = true
@@ -391,7 +395,8 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 		return
 	}
 	if !decoded {
-		bl = blocks(m.Content)
+		bl = appendBlocks(a.blockBuf, m.Content)
+		a.blockBuf = bl
 	}
 	for _, b := range bl {
 		bt, _ := a.str(b.Type)
