@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
+	"strconv"
 	"time"
 
 	"github.com/openclaw-tools/oc/internal/cli"
@@ -114,23 +114,9 @@ func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport) {
 		fmt.Fprintf(w, "  agent %-8s schema %d, %s, %d sessions, quick_check %s, journal %s, -wal %s%s\n", cleanText(d.Agent), d.Schema, humanBytes(d.DBBytes), d.Sessions, cleanText(d.QuickCheck), d.JournalMode, humanBytes(d.WALBytes), extra)
 	}
 	if len(rep.Sessions) > 0 {
-		fmt.Fprintf(w, "\n%s\n", st.Heading.Render(fmt.Sprintf("%-8s %-44s %-13s %7s %6s %9s  %-16s %s", "AGENT", "SESSION KEY", "ID", "EVENTS", "MSGS", "SIZE", "LAST ACTIVITY", "FINDINGS")))
+		fmt.Fprintf(w, "\n%s\n", sessionTable.Header(st))
 	}
 	for _, s := range rep.Sessions {
-		e, wn, i := s.Counts()
-		var parts []string
-		if e > 0 {
-			parts = append(parts, st.Error.Render(plural(e, "error")))
-		}
-		if wn > 0 {
-			parts = append(parts, st.Warn.Render(plural(wn, "warning")))
-		}
-		if i > 0 {
-			parts = append(parts, st.Dim.Render(fmt.Sprintf("%d info", i)))
-		}
-		if len(parts) == 0 {
-			parts = append(parts, st.OK.Render("ok"))
-		}
 		key := cleanText(s.Key)
 		if key == "" {
 			key = "(no key)"
@@ -146,7 +132,7 @@ func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport) {
 		if s.LastActivity > 0 {
 			last = time.UnixMilli(s.LastActivity).UTC().Format("2006-01-02 15:04")
 		}
-		fmt.Fprintf(w, "%-8s %-44s %-13s %7d %6d %9s  %-16s %s\n", cleanText(s.Agent), key, id, s.Events, s.Active.Messages, humanBytes(s.Size), last, strings.Join(parts, ", "))
+		fmt.Fprintln(w, sessionTable.Row(cleanText(s.Agent), key, id, strconv.Itoa(s.Events), strconv.Itoa(s.Active.Messages), humanBytes(s.Size), last, findingCounts(st, s)))
 	}
 	if len(rep.Findings) > 0 {
 		fmt.Fprintf(w, "\n%s\n", st.Heading.Render(fmt.Sprintf("State findings (%d)", len(rep.Findings))))
@@ -159,3 +145,11 @@ func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport) {
 		st.Bold.Render("Totals:"), t.Transcripts, t.Entries, t.Messages, humanBytes(t.Bytes), t.Findings[transcript.SevError], t.Findings[transcript.SevWarning], t.Findings[transcript.SevInfo])
 	fmt.Fprintf(w, "%s oc inspect KEY shows one session; oc export KEY writes it as JSONL.\n", st.Dim.Render("Next:"))
 }
+
+// sessionTable is the state-dir table of `oc inspect` on a SQLite store, one
+// session a row.
+var sessionTable = cli.Table{Columns: []cli.Column{
+	{Title: "AGENT", Width: colAgent}, {Title: "SESSION KEY", Width: colName}, {Title: "ID", Width: 13},
+	{Title: "EVENTS", Width: 7, Right: true}, {Title: "MSGS", Width: 6, Right: true}, {Title: "SIZE", Width: 9, Right: true},
+	{Title: "LAST ACTIVITY", Width: 16, Gap: 1}, {Title: "FINDINGS"},
+}}

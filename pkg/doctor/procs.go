@@ -29,12 +29,6 @@ type GatewayStatus struct {
 	Reason  string `json:"reason,omitempty"`
 }
 
-// GatewayLockDir is OpenClaw's resolveGatewayLockDir for the calling user:
-// $TMPDIR/openclaw-<uid>, $TMPDIR read through env (nil or unset: os.TempDir()).
-func GatewayLockDir(env func(string) string) string {
-	return filepath.Join(tempBase(env), fmt.Sprintf("openclaw-%d", os.Getuid()))
-}
-
 func tempBase(env func(string) string) string {
 	tmp := ""
 	if env != nil {

@@ -175,41 +175,6 @@ func ReplaceAtomic(path string, opts AtomicOptions, write func(w io.Writer) erro
 
 func newBufWriter(w io.Writer) *bufio.Writer { return bufio.NewWriterSize(w, 256<<10) }
 
-// WriteExcl creates path (which must not exist) with mode, fills it with
-// write, fsyncs it and its folder. On error the partial file is removed.
-func WriteExcl(fsys FS, path string, mode os.FileMode, write func(w io.Writer) error) (err error) {
-	if fsys == nil {
-		fsys = OSFS{}
-	}
-	f, err := fsys.CreateExcl(path, mode)
-	if err != nil {
-		return fmt.Errorf("%s: create: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-			_ = fsys.Remove(path)
-		}
-	}()
-	bw := bufio.NewWriterSize(f, 256<<10)
-	if err = write(bw); err != nil {
-		return fmt.Errorf("%s: write: %w", path, err)
-	}
-	if err = bw.Flush(); err != nil {
-		return fmt.Errorf("%s: write: %w", path, err)
-	}
-	if err = f.Chmod(mode); err != nil {
-		return fmt.Errorf("%s: chmod: %w", path, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("%s: fsync: %w", path, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("%s: close: %w", path, err)
-	}
-	return fsys.SyncDir(filepath.Dir(path))
-}
-
 // isTempOf reports whether name is one of oc's temporary files for the file
 // base: ".<base>.oc-tmp-*" (the replacement), ".<base>.rejected-<stamp>.oc-tmp-*"
 // (a quarantine file) or ".<base>.bak-oc-<stamp>[...].oc-tmp-*" (a backup or

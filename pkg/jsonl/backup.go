@@ -3,7 +3,6 @@ package jsonl
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -36,36 +35,6 @@ func BackupPath(file, dir, stamp string, compress bool) string {
 		p += ".zst"
 	}
 	return p
-}
-
-// LinkOrWriteBackup makes dst the backup of src. When the backup is not
-// compressed it is a hard link to src's current inode: instant, and exact,
-// because oc never writes into that inode (the repaired file replaces it by
-// rename). When linking is impossible (another file system, compression) the
-// bytes are copied with WriteBackup. linked tells which happened.
-func LinkOrWriteBackup(fsys FS, src, dst string, mode os.FileMode, compress bool) (linked bool, err error) {
-	if !compress {
-		if _, real := fsys.(OSFS); real {
-			if err := os.Link(src, dst); err == nil {
-				return true, nil
-			}
-		}
-	}
-	return false, WriteBackup(fsys, src, dst, mode, compress)
-}
-
-// WriteBackup copies src's bytes to dst, which must not exist, with the given
-// mode, zstd-compressed when compress is set. The copy is written under a
-// temporary name, fsynced and then published under dst (see WriteNew): a
-// backup is complete or absent, never a partial copy.
-func WriteBackup(fsys FS, src, dst string, mode os.FileMode, compress bool) error {
-	in, _, err := OpenRegular(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	_, err = WriteBackupFrom(nil, fsys, in, dst, mode, compress, nil)
-	return err
 }
 
 // WriteBackupFrom is WriteBackup reading from r; it stops when ctx is
@@ -123,20 +92,8 @@ func stampOf(p string) string {
 	return strings.TrimSuffix(name[i+len(BackupInfix):], ".zst")
 }
 
-// ErrNoBackup is returned by NewestBackup when file has no oc backup.
+// ErrNoBackup is returned (wrapped) when a file has no oc backup to undo from.
 var ErrNoBackup = errors.New("no oc backup found")
-
-// NewestBackup returns the most recent backup of file.
-func NewestBackup(file, dir string) (string, error) {
-	all, err := FindBackups(file, dir)
-	if err != nil {
-		return "", err
-	}
-	if len(all) == 0 {
-		return "", fmt.Errorf("%s: %w", file, ErrNoBackup)
-	}
-	return all[len(all)-1], nil
-}
 
 // UniqueStamp returns the stamp of now, moved forward one second at a time
 // until none of the paths it names already exists, so that a backup is never

@@ -147,9 +147,6 @@ func lastID(ls [][]byte) string {
 	return "null"
 }
 
-// parsedEntries parses every non-blank line of a repaired file as JSON.
-func parsedEntries(t *testing.T, b []byte) []any { return parseLines(t, b, true) }
-
 // parseLines parses the non-blank lines; strict fails on a line that does not parse,
 // otherwise such lines are left out (as OpenClaw's readers do).
 func parseLines(t *testing.T, b []byte, strict bool) []any {

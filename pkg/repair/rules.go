@@ -114,17 +114,6 @@ func Rules() []Rule {
 	}
 }
 
-// RulesIn returns the ids of the rules a set applies.
-func RulesIn(set RuleSet) []string {
-	var out []string
-	for _, r := range Rules() {
-		if set == RuleSetAll || r.InOpenClaw {
-			out = append(out, r.ID)
-		}
-	}
-	return out
-}
-
 // ruleOrder gives each rule id its registry position (for stable reports).
 func ruleOrder(id string) int {
 	for i, r := range Rules() {

@@ -65,9 +65,6 @@ type DB struct {
 	utf8       bool // PRAGMA encoding is UTF-8
 }
 
-// Conn is the underlying read-only connection pool.
-func (d *DB) Conn() *sql.DB { return d.conn }
-
 // Close releases the connection and removes a private copy.
 func (d *DB) Close() error {
 	var err error
