@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -394,7 +395,7 @@ func (pl *planner) line(ln jsonl.Line) {
 		if !utf8.Valid(b) {
 			// A salvaged entry gets the invalid-utf8 rule too, or a second
 			// repair would still find work (fuzz-found).
-			fixed, n := nodeUTF8(b)
+			fixed, n := jsjson.ReplaceInvalidUTF8(b)
 			if jsonl.Valid(fixed) {
 				ed.add(RuleInvalidUTF8, 1, fmt.Sprintf("%d invalid UTF-8 sequence(s) written as U+FFFD, as OpenClaw reads them", n))
 				b = fixed
