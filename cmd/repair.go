@@ -13,7 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openclaw-tools/oc/internal/cli"
-	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/internal/durable"
+	"github.com/openclaw-tools/oc/pkg/gatewaylock"
 	"github.com/openclaw-tools/oc/pkg/repair"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 	"github.com/openclaw-tools/oc/pkg/upgrade"
@@ -139,7 +140,7 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 		Options:   repair.Options{Rules: set},
 		BackupDir: opts.BackupDir,
 		Compress:  opts.CompressBackups,
-		Lock:      jsonl.LockOptions{Wait: opts.Wait, BreakStale: opts.BreakStaleLocks},
+		Lock:      gatewaylock.LockOptions{Wait: opts.Wait, BreakStale: opts.BreakStaleLocks},
 		Context:   ctx,
 		Force:     opts.Force,
 	}
@@ -249,7 +250,7 @@ func runUndo(g *Globals, args []string, opts repair.ApplyOptions) error {
 		u := undone{UndoReport: r}
 		if err != nil {
 			u.Error = oneLine(err.Error())
-			if errors.Is(err, jsonl.ErrNoBackup) {
+			if errors.Is(err, durable.ErrNoBackup) {
 				u.Error = noBackupMessage(p, opts.BackupDir)
 			}
 			failed++

@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/openclaw-tools/oc/internal/durable"
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
@@ -224,7 +225,7 @@ type planner struct {
 // PlanFile reads path (plain, .gz or .zst) and returns what repair would do.
 // It never writes.
 func PlanFile(path string, opts Options) (*Plan, error) {
-	f, st, err := jsonl.OpenRegular(path)
+	f, st, err := durable.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/zstd"
-	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/internal/durable"
 	_ "modernc.org/sqlite" // pure-Go driver "sqlite"
 )
 
@@ -94,7 +94,7 @@ func Sidecars(path string) (db, wal, shm Sidecar) {
 		s := Sidecar{Path: p, UID: -1}
 		if st, err := os.Stat(p); err == nil {
 			s.Exists, s.Size = true, st.Size()
-			if uid, _, ok := jsonl.FileOwner(st); ok {
+			if uid, _, ok := durable.FileOwner(st); ok {
 				s.UID = uid
 			}
 		}

@@ -1,6 +1,6 @@
 //go:build windows
 
-package jsonl
+package durable
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package jsonl
+package gatewaylock
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/openclaw-tools/oc/internal/durable"
 )
 
 // OpenClaw's session write lock (src/agents/session-write-lock.ts in 2026.5.6):
@@ -82,7 +84,7 @@ func LockPath(file string) string {
 // InspectLock reads a lock file and judges it the way OpenClaw does. It
 // returns nil and no error when there is no lock.
 func InspectLock(lockPath string, now time.Time, staleAfter time.Duration) (*LockInfo, error) {
-	raw, err := ReadRegular(lockPath) // a FIFO named <file>.lock must not hang us
+	raw, err := durable.ReadRegular(lockPath) // a FIFO named <file>.lock must not hang us
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, nil
@@ -238,7 +240,7 @@ type LockOptions struct {
 	Wait       time.Duration // keep retrying a live lock this long (0: fail at once)
 	BreakStale bool          // remove a stale lock instead of failing
 	StaleAfter time.Duration // 0: DefaultLockStaleAfter
-	FS         FS
+	FS         durable.FS
 	Now        func() time.Time
 	// Context stops a Wait early (nil: never).
 	Context context.Context
@@ -248,7 +250,7 @@ type LockOptions struct {
 type Lock struct {
 	Path   string
 	Broken *LockInfo // the stale lock that was removed to take this one, if any
-	fsys   FS
+	fsys   durable.FS
 	pid    int
 }
 
@@ -258,7 +260,7 @@ type Lock struct {
 func AcquireLock(file string, opts LockOptions) (*Lock, error) {
 	fsys := opts.FS
 	if fsys == nil {
-		fsys = OSFS{}
+		fsys = durable.OSFS{}
 	}
 	now := opts.Now
 	if now == nil {

@@ -1,6 +1,6 @@
 //go:build windows
 
-package jsonl
+package durable
 
 import "os"
 
@@ -9,12 +9,3 @@ func FileOwner(os.FileInfo) (uid, gid int, ok bool) { return 0, 0, false }
 
 // Nlink is the number of names a file has: not known here (1).
 func Nlink(os.FileInfo) uint64 { return 1 }
-
-// signalZero reports whether a process with this pid exists.
-func signalZero(pid int) error {
-	p, err := os.FindProcess(pid)
-	if err != nil {
-		return err
-	}
-	return p.Release()
-}

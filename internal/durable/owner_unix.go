@@ -1,6 +1,6 @@
 //go:build unix
 
-package jsonl
+package durable
 
 import (
 	"os"
@@ -25,6 +25,3 @@ func Nlink(st os.FileInfo) uint64 {
 	}
 	return 1
 }
-
-// signalZero is kill(pid, 0): nil when the process exists and may be signalled.
-func signalZero(pid int) error { return syscall.Kill(pid, 0) }
