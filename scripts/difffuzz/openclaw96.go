@@ -176,32 +176,74 @@ func run96(cfg config96) error {
 		}
 	}
 	stateDir, importDir := filepath.Join(outDir, "state"), filepath.Join(outDir, "imported")
-	if err := writeStateDir96(stateDir, sessions, texts); err != nil {
-		return err
-	}
 	script := filepath.Join(cfg.shared, "oracle-2026.9.6", "oracle")
 	env := []string{"TZ=UTC", "ORACLE_TZ=UTC"}
+	var diffs []string
+	counts := map[string]*tally{"import": {}, "context": {}, "sanitize": {}, "payload": {}}
 
 	// One import of the whole state dir, kept with its answers: a later run
 	// on the same -out (same -n and -seed) reuses it.
 	importPath := filepath.Join(outDir, "import.json")
+	refusedPath := filepath.Join(outDir, "refused.json")
 	importJSON, err := os.ReadFile(importPath)
-	if err != nil && cfg.chunk > 0 {
-		if err := os.RemoveAll(importDir); err != nil {
+	var refused []refusal
+	if b, rerr := os.ReadFile(refusedPath); rerr == nil {
+		if err := json.Unmarshal(b, &refused); err != nil {
+			return fmt.Errorf("%s: %w", refusedPath, err)
+		}
+	}
+	{
+		// The state dir holds what was imported: without the transcripts
+		// an earlier run took out.
+		var write []session96
+		var writeTexts [][]byte
+		for i, s := range sessions {
+			if findRefusal(refused, s.Name) == nil {
+				write, writeTexts = append(write, s), append(writeTexts, texts[i])
+			}
+		}
+		if err := writeStateDir96(stateDir, write, writeTexts); err != nil {
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "difffuzz: importing %d transcripts with OpenClaw 2026.9.6 (%s)\n", len(sessions), stateDir)
-		start := time.Now()
-		if importJSON, err = oracleImport(script, stateDir, importDir, env, cfg.timeout); err != nil {
-			return fmt.Errorf("the oracle's import: %w", err)
+	}
+	if err != nil && cfg.chunk > 0 {
+		if importJSON, refused, err = importOnce(script, stateDir, importDir, sessions, texts, env, cfg.timeout); err != nil {
+			return err
 		}
-		fmt.Fprintf(os.Stderr, "difffuzz: import took %s\n", time.Since(start).Round(time.Second))
+		b, _ := json.Marshal(refused)
+		if err := os.WriteFile(refusedPath, b, 0o644); err != nil {
+			return err
+		}
 		if err := os.WriteFile(importPath, importJSON, 0o644); err != nil {
 			return err
 		}
 	} else if err != nil {
 		return fmt.Errorf("-offline: %w", err)
 	}
+	// Transcripts over which OpenClaw's doctor --fix refused the whole
+	// migration were taken out of the state dir (see importOnce): oc's
+	// prediction is that they import.
+	out := sessions[:0:0]
+	for _, s := range sessions {
+		r := findRefusal(refused, s.Name)
+		if r == nil {
+			out = append(out, s)
+			continue
+		}
+		counts["import"].compared++
+		diffs = append(diffs, fmt.Sprintf("%s|import: OpenClaw's doctor --fix refuses the whole migration over this transcript (%s); oc predicts %s",
+			s.Name, r.Issue, r.Predicted))
+		if cfg.keep != "" {
+			if err := keepCase(cfg.keep, filepath.Join(outDir, "refused", filepath.Base(s.File)), s.Name+"|import",
+				oracletest.Result{ID: s.Name + "|import", Error: r.Issue}); err != nil {
+				return err
+			}
+		}
+	}
+	if len(refused) > 0 {
+		fmt.Fprintf(os.Stderr, "difffuzz: %d transcripts taken out: OpenClaw 2026.9.6 refuses the migration over them (DIFF |import lines)\n", len(refused))
+	}
+	sessions = out
 	var imp struct {
 		Sources []importSource `json:"sources"`
 	}
@@ -249,8 +291,6 @@ func run96(cfg config96) error {
 		fmt.Fprintf(os.Stderr, "difffuzz: %d/%d oracle answers\n", len(answers), len(jobs))
 	}
 
-	counts := map[string]*tally{"import": {}, "context": {}, "sanitize": {}, "payload": {}}
-	var diffs []string
 	keep := func(s session96, id string, a oracletest.Result) error {
 		if cfg.keep == "" {
 			return nil
@@ -365,6 +405,114 @@ func oracleImport(script, stateDir, outDir string, env []string, timeout time.Du
 		return nil, fmt.Errorf("not a JSON report: %.200s", stdout.String())
 	}
 	return stdout.Bytes(), nil
+}
+
+// refusal is a transcript over which 9.6's doctor --fix refused the
+// migration of the whole state dir.
+type refusal struct {
+	Name      string `json:"name"`
+	Issue     string `json:"issue"`     // the failure report's issues that name no file, joined
+	Predicted string `json:"predicted"` // oc's prediction for the file
+}
+
+func findRefusal(rs []refusal, name string) *refusal {
+	for i := range rs {
+		if rs[i].Name == name {
+			return &rs[i]
+		}
+	}
+	return nil
+}
+
+// importOnce runs the oracle's import of the state dir. When 9.6's doctor
+// --fix refuses the whole migration (it does when the rows of a transcript
+// with a repeated entry id do not add up: sqlite_transcript_count_mismatch;
+// it then archives nothing, and the oracle's harness fails reading its
+// failure report), the transcripts with repeated ids (oc's prediction:
+// Duplicates > 0) are moved to <out>/refused and the import is run again
+// on the rest: the second import must succeed, else this fails.
+func importOnce(script, stateDir, importDir string, sessions []session96, texts [][]byte, env []string, timeout time.Duration) ([]byte, []refusal, error) {
+	var refused []refusal
+	for attempt := 0; ; attempt++ {
+		if err := os.RemoveAll(importDir); err != nil {
+			return nil, nil, err
+		}
+		fmt.Fprintf(os.Stderr, "difffuzz: importing %d transcripts with OpenClaw 2026.9.6 (%s)\n", len(sessions)-len(refused), stateDir)
+		start := time.Now()
+		out, err := oracleImport(script, stateDir, importDir, env, timeout)
+		fmt.Fprintf(os.Stderr, "difffuzz: import took %s\n", time.Since(start).Round(time.Second))
+		if err == nil {
+			return out, refused, nil
+		}
+		issues, ferr := failureIssues(importDir)
+		if attempt > 0 || ferr != nil || len(issues) == 0 {
+			return nil, nil, fmt.Errorf("the oracle's import: %w (failure report: %v)", err, ferr)
+		}
+		var keep []session96
+		var keepTexts [][]byte
+		for i, s := range sessions {
+			p := filepath.Join(stateDir, filepath.FromSlash(s.File))
+			res, perr := upgrade.PredictFile(p, s.ID)
+			if perr != nil || res.Duplicates == 0 {
+				keep = append(keep, s)
+				keepTexts = append(keepTexts, texts[i])
+				continue
+			}
+			refused = append(refused, refusal{Name: s.Name, Issue: strings.Join(issues, "; "),
+				Predicted: fmt.Sprintf("%s, %d events, %d repeated ids", res.Outcome(), res.Keys, res.Duplicates)})
+			dst := filepath.Join(filepath.Dir(importDir), "refused", filepath.Base(p))
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				return nil, nil, err
+			}
+			if err := os.Rename(p, dst); err != nil {
+				return nil, nil, err
+			}
+		}
+		if len(refused) == 0 {
+			return nil, nil, fmt.Errorf("the oracle's import: doctor --fix refused the migration (%s) and no transcript has repeated ids", strings.Join(issues, "; "))
+		}
+		if err := writeStateDir96(stateDir, keep, keepTexts); err != nil {
+			return nil, nil, err
+		}
+	}
+}
+
+// failureIssues reads the issues of 9.6's migration failure reports
+// (session-sqlite-migration-runs/*.failure.json) that name no transcript
+// file (those that do are per-file findings the import also reports when
+// it succeeds).
+func failureIssues(stateDir string) ([]string, error) {
+	names, err := filepath.Glob(filepath.Join(stateDir, "session-sqlite-migration-runs", "*.failure.json"))
+	if err != nil || len(names) == 0 {
+		return nil, fmt.Errorf("no failure report (%v)", err)
+	}
+	var out []string
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		var rep struct {
+			Reason  string `json:"reason"`
+			Targets []struct {
+				Issues []struct {
+					Code    string `json:"code"`
+					Message string `json:"message"`
+				} `json:"issues"`
+			} `json:"targets"`
+		}
+		if err := json.Unmarshal(b, &rep); err != nil {
+			return nil, fmt.Errorf("%s: %w", n, err)
+		}
+		for _, t := range rep.Targets {
+			for _, i := range t.Issues {
+				if !strings.Contains(i.Message, ".jsonl") {
+					out = append(out, i.Code+": "+i.Message)
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 func lastLine(s string) string {
