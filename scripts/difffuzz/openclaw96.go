@@ -181,7 +181,7 @@ func run96(cfg config96) error {
 	script := filepath.Join(cfg.shared, "oracle-2026.9.6", "oracle")
 	env := []string{"TZ=UTC", "ORACLE_TZ=UTC"}
 	var diffs []string
-	counts := map[string]*tally{"import": {}, "context": {}, "sanitize": {}, "payload": {}}
+	counts := map[string]*tally{"import": {}, "context": {}, "sanitize": {}, "payload": {}, "payload-o": {}}
 
 	// One import of the whole state dir, kept with its answers: a later run
 	// on the same -out (same -n and -seed) reuses it.
@@ -344,6 +344,34 @@ func run96(cfg config96) error {
 		}
 		for _, r := range routes {
 			limited, payload, ocErr := ocReplay96(sess, loadErr, r)
+			// payload-o: the payload stage alone, built from the oracle's
+			// own limited list (as pkg/replay's payload96 tests do), so a
+			// payload difference can be told from one the sanitize stage
+			// passes on.
+			sa, sok := answers[strings.Join([]string{s.Name, "sanitize", r.provider, r.api, r.model}, "|")]
+			pa, pok := answers[strings.Join([]string{s.Name, "payload", r.provider, r.api, r.model}, "|")]
+			if c := counts["payload-o"]; !sok || !pok || !sa.OK {
+				c.unanswered++
+			} else {
+				c.compared++
+				got, err := payloadFromLimited96(sess, sa.Out, r)
+				var d string
+				switch {
+				case !pa.OK && err != nil:
+					c.bothFail++
+				case !pa.OK:
+					d = "OpenClaw fails (" + firstLine(pa.Error) + "), oc answers"
+				case err != nil:
+					d = fmt.Sprintf("oc fails (%v), OpenClaw answers", err)
+				default:
+					d = oracletest.Difference96(got, pa.Out)
+				}
+				if d == "" {
+					c.equal++
+				} else {
+					diffs = append(diffs, strings.Join([]string{s.Name, "payload-o", r.provider, r.api, r.model}, "|")+": "+d)
+				}
+			}
 			for _, mode := range []string{"sanitize", "payload"} {
 				id := strings.Join([]string{s.Name, mode, r.provider, r.api, r.model}, "|")
 				c := counts[mode]
@@ -388,7 +416,7 @@ func run96(cfg config96) error {
 			}
 		}
 	}
-	return summarize(diffs, counts, []string{"import", "context", "sanitize", "payload"}, cfg.minEqual)
+	return summarize(diffs, counts, []string{"import", "context", "sanitize", "payload", "payload-o"}, cfg.minEqual)
 }
 
 // oracleImport runs the 9.6 oracle's `import STATE_DIR OUT_DIR` and returns
@@ -731,6 +759,32 @@ func context96Difference(s *imported96, loadErr error, a oracletest.Result) stri
 		got = append(got, m...)
 	}
 	return oracletest.Difference96(append(got, ']'), want.Messages)
+}
+
+// payloadFromLimited96 is oc's 9.6 wire body built from the oracle's
+// sanitize answer's limited list.
+func payloadFromLimited96(s *imported96, sanitizeOut json.RawMessage, r route) ([]byte, error) {
+	var v struct {
+		Limited []json.RawMessage `json:"limited"`
+	}
+	if err := json.Unmarshal(sanitizeOut, &v); err != nil {
+		return nil, fmt.Errorf("the oracle's sanitize answer: %w", err)
+	}
+	msgs, keys, err := replay.DecodeMessagesKeyed(v.Limited, false)
+	if err != nil {
+		return nil, err
+	}
+	version := 0
+	if s != nil {
+		version = s.version
+	}
+	p, err := replay.BuildPayload(replay.PayloadInput{Release: policy.Release96, Location: time.UTC,
+		Now: func() int64 { return oracletest.SyntheticTime }, SessionVersion: version,
+		Provider: r.provider, API: r.api, Model: r.model, Messages: msgs, KeyOrder: keys})
+	if err != nil {
+		return nil, err
+	}
+	return p.AppendJSON(nil)
 }
 
 // ocReplay96 is oc's 2026.9.6 replay of an imported session: the limited
