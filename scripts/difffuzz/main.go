@@ -1,5 +1,6 @@
 // Command difffuzz is a differential fuzzer of `oc replay` against OpenClaw
-// 2026.5.6: it generates transcripts by recombining and mutating real
+// 2026.5.6 (and, with -openclaw 2026.9.6, against 2026.9.6 on the database
+// its import writes: see openclaw96.go): it generates transcripts by recombining and mutating real
 // entries of ../shared/corpus/real (read in place), replays each with oc's
 // pipeline and with the oracle's `batch` mode, and reports how many
 // sanitized (`limited`) lists and wire bodies are equal (as JSON.parse reads
@@ -8,6 +9,7 @@
 // tests.
 //
 //	go run ./scripts/difffuzz -n 200 -routes anthropic/anthropic-messages/claude-sonnet-4-5
+//	go run ./scripts/difffuzz -openclaw 2026.9.6 -n 30   # the 9 routes 9.6 builds
 //
 // The oracle is slow (about 2 s a job on an idle machine, much more on a
 // busy one): size -n and -routes to the time there is.
@@ -51,7 +53,7 @@ func main() {
 	chunk := flag.Int("chunk", 16, "oracle jobs per batch process")
 	timeout := flag.Duration("timeout", 20*time.Minute, "time limit of one batch process")
 	withContext := flag.Bool("context", true, "also compare the context (the messages inspect counts)")
-	withRepair := flag.Bool("repair", true, "also compare oc repair (rules openclaw-2026.5.6) with OpenClaw's repairSessionFileIfNeeded")
+	withRepair := flag.Bool("repair", true, "also compare oc repair (rules openclaw-2026.5.6) with OpenClaw's repairSessionFileIfNeeded (-openclaw 2026.9.6: oc's import prediction with the import's sources)")
 	minEqual := flag.Float64("min-equal", 0, "exit 1 when a mode's equal share (percent) is below this (CI: 100)")
 	offline := flag.Bool("offline", false, "ask the oracle nothing: compare with the answers saved in -out by an earlier run")
 	release := flag.String("openclaw", string(policy.Release56), "the OpenClaw release to compare with: 2026.5.6 (JSONL) or 2026.9.6 (one state dir imported by 9.6, then its database)")

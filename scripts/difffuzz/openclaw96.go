@@ -252,6 +252,16 @@ func run96(cfg config96) error {
 	if err := json.Unmarshal(importJSON, &imp); err != nil {
 		return fmt.Errorf("%s: %w", importPath, err)
 	}
+	var raw struct {
+		Sources []json.RawMessage `json:"sources"`
+	}
+	_ = json.Unmarshal(importJSON, &raw)
+	rawSources := map[string]json.RawMessage{}
+	for i, src := range imp.Sources {
+		if i < len(raw.Sources) {
+			rawSources[src.File] = raw.Sources[i]
+		}
+	}
 	db := filepath.Join(importDir, "agents", agent96, "agent", store.AgentDBName)
 
 	var jobs []oracletest.Job
@@ -308,7 +318,8 @@ func run96(cfg config96) error {
 			diffs = append(diffs, name+"|import: "+d)
 			for _, s := range sessions {
 				if s.Name == name {
-					if err := keep(s, name+"|import", oracletest.Result{ID: name + "|import", OK: true, Out: importJSON}); err != nil {
+					// The oracle's answer kept is the file's entry of `sources`.
+					if err := keep(s, name+"|import", oracletest.Result{ID: name + "|import", OK: true, Out: rawSources[s.File]}); err != nil {
 						return err
 					}
 				}
@@ -483,12 +494,18 @@ func importOnce(script, stateDir, importDir string, sessions []session96, texts 
 		for i, s := range sessions {
 			p := filepath.Join(stateDir, filepath.FromSlash(s.File))
 			res, perr := upgrade.PredictFile(p, s.ID)
-			if perr != nil || res.Duplicates == 0 || !matchesMismatch(issues, res) {
+			if perr != nil || res.Duplicates == 0 {
 				keep = append(keep, s)
 				keepTexts = append(keepTexts, texts[i])
 				continue
 			}
-			refused = append(refused, refusal{Name: s.Name, Issue: strings.Join(issues, "; "),
+			issue, ok := matchingMismatch(issues, res)
+			if !ok {
+				keep = append(keep, s)
+				keepTexts = append(keepTexts, texts[i])
+				continue
+			}
+			refused = append(refused, refusal{Name: s.Name, Issue: issue,
 				Predicted: fmt.Sprintf("%s, %d events, %d repeated ids", res.Outcome(), res.Keys, res.Duplicates)})
 			dst := filepath.Join(filepath.Dir(importDir), "refused", filepath.Base(p))
 			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
@@ -510,11 +527,11 @@ func importOnce(script, stateDir, importDir string, sessions []session96, texts 
 // mismatchRE is 9.6's sqlite_transcript_count_mismatch message.
 var mismatchRE = regexp.MustCompile(`SQLite transcript has (\d+) events; verified import expects (\d+)`)
 
-// matchesMismatch: one of the failure's count-mismatch issues names the
+// matchingMismatch is the failure's count-mismatch issue that names the
 // numbers oc predicts for the file (distinct events stored, rows read). The
-// issues name no file (their session keys are redacted); without such an
-// issue any file with repeated ids matches.
-func matchesMismatch(issues []string, res *upgrade.FileResult) bool {
+// issues name no file (their session keys are redacted); without any such
+// issue every file with repeated ids matches, with all the issues.
+func matchingMismatch(issues []string, res *upgrade.FileResult) (string, bool) {
 	seen := false
 	for _, i := range issues {
 		m := mismatchRE.FindStringSubmatch(i)
@@ -523,10 +540,10 @@ func matchesMismatch(issues []string, res *upgrade.FileResult) bool {
 		}
 		seen = true
 		if m[1] == strconv.Itoa(res.Keys) && m[2] == strconv.Itoa(res.Events) {
-			return true
+			return i, true
 		}
 	}
-	return !seen
+	return strings.Join(issues, "; "), !seen
 }
 
 // failureIssues reads the issues of 9.6's migration failure reports

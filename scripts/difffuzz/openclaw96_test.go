@@ -103,3 +103,37 @@ func TestRoutes96All(t *testing.T) {
 		}
 	}
 }
+
+// A refused migration: 9.6's failure report (the shape of
+// session-sqlite-migration-runs/*.failure.json) gives the issues that name no
+// file, and a count mismatch is matched to the file by oc's predicted counts.
+func TestRefusedMigrationIssues(t *testing.T) {
+	dir := t.TempDir()
+	runs := filepath.Join(dir, "session-sqlite-migration-runs")
+	if err := os.MkdirAll(runs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	report := `{"reason":"doctor import reported session SQLite migration issues","targets":[{"agentId":"main","completedMoves":0,"issues":[
+{"code":"transcript_malformed","message":"/x/agents/main/sessions/a.jsonl: SyntaxError: Unterminated string","sessionKey":"[redacted-session-key:1]"},
+{"code":"sqlite_transcript_count_mismatch","message":"SQLite transcript has 8 events; verified import expects 9.","sessionKey":"[redacted-session-key:2]"},
+{"code":"sqlite_transcript_count_mismatch","message":"SQLite transcript has 6 events; verified import expects 7.","sessionKey":"[redacted-session-key:3]"}]}]}`
+	if err := os.WriteFile(filepath.Join(runs, "session-sqlite-1-x.failure.json"), []byte(report), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	issues, err := failureIssues(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(issues) != 2 {
+		t.Fatalf("issues %q, want the 2 count mismatches (the malformed file is a per-file finding)", issues)
+	}
+	if got, ok := matchingMismatch(issues, &upgrade.FileResult{Keys: 6, Events: 7}); !ok || got != issues[1] {
+		t.Errorf("6 of 7 events: %q %v, want %q", got, ok, issues[1])
+	}
+	if _, ok := matchingMismatch(issues, &upgrade.FileResult{Keys: 4, Events: 9}); ok {
+		t.Error("4 of 9 events matched a mismatch that names other numbers")
+	}
+	if _, err := failureIssues(t.TempDir()); err == nil {
+		t.Error("no failure report: no error")
+	}
+}
