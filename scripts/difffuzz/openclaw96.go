@@ -236,7 +236,7 @@ func run96(cfg config96) error {
 		diffs = append(diffs, fmt.Sprintf("%s|import: OpenClaw's doctor --fix refuses the whole migration over this transcript (%s); oc predicts %s",
 			s.Name, r.Issue, r.Predicted))
 		if cfg.keep != "" {
-			if err := keepCase(cfg.keep, filepath.Join(outDir, "refused", filepath.Base(s.File)), s.Name+"|import",
+			if err := keepCase(cfg.keep, filepath.Join(outDir, "refused", filepath.Base(s.File)), filepath.Base(s.File)+"|import",
 				oracletest.Result{ID: s.Name + "|import", Error: r.Issue}); err != nil {
 				return err
 			}
@@ -307,7 +307,8 @@ func run96(cfg config96) error {
 		if cfg.keep == "" {
 			return nil
 		}
-		return keepCase(cfg.keep, filepath.Join(stateDir, filepath.FromSlash(s.File)), id, a)
+		// Named as difffuzz names kept 5.6 cases: the file's name first.
+		return keepCase(cfg.keep, filepath.Join(stateDir, filepath.FromSlash(s.File)), filepath.Base(s.File)+strings.TrimPrefix(id, s.Name), a)
 	}
 	if cfg.withImport {
 		ds, err := importDifferences(stateDir, sessions, imp.Sources, counts["import"])
