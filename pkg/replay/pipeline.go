@@ -279,4 +279,3 @@ func ContextError(ctx *transcript.Context) error {
 func isLimitResponsesAPI(api string) bool {
 	return api == "openai-responses" || api == "azure-openai-responses" || api == "openai-codex-responses"
 }
-

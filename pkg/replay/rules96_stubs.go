@@ -1,9 +1,5 @@
 package replay
 
-func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
-	return normalizeAssistantReplayContent(in, log)
-}
-
 func dropStaleOpenAIReasoning(in []Message, before *float64, log *changeLog) []Message { return in }
 
 func normalizeOpenAIResponsesToolCallIDs(in []Message, log *changeLog) []Message { return in }
