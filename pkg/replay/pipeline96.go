@@ -23,6 +23,7 @@ const (
 	Rule96NormalizeAssistant         = "normalizeAssistantReplayContent@2026.9.6"
 	Rule96StaleCompactionSignatures  = "stripStaleThinkingSignaturesForCompactionReplay"
 	Rule96InvalidSignatures          = "stripInvalidThinkingSignatures@2026.9.6"
+	Rule96ToolCallInputs             = "sanitizeToolCallInputs@2026.9.6"
 	Rule96ResponsesPairing           = "sanitizeToolUseResultPairingForModel(responses)"
 	Rule96StaleOpenAIReasoning       = "dropStaleOpenAIReasoning"
 	Rule96ResponsesToolCallIDs       = "normalizeOpenAIResponsesToolCallIds"
@@ -200,7 +201,12 @@ func pipeline96() pipeline {
 			}},
 			sh.dropReasoning,
 			sh.dropThinking,
-			sh.toolCallInputs,
+			{rule: Rule96ToolCallInputs, apply: func(r *run, in []Message) ([]Message, error) {
+				return sanitizeToolCallInputs96(in, toolInputOptions{
+					allowed:       normalizeAllowedToolNames(r.opts.AllowedToolNames),
+					ownedThinking: r.ownedThinking,
+				}, r.step(Rule96ToolCallInputs)), nil
+			}},
 			pairing(Rule96ResponsesPairing, responsesRepair, abortedText),
 			{rule: Rule96StaleOpenAIReasoning, when: isResponses, apply: func(r *run, in []Message) ([]Message, error) {
 				return dropStaleOpenAIReasoning(in, r.latestSwitch, r.step(Rule96StaleOpenAIReasoning)), nil
