@@ -313,3 +313,11 @@ func assertResponsesInvariant(r *run, in []Message) ([]Message, error) {
 	}
 	return in, nil
 }
+
+func validateAnthropicTurns96(in []Message, merge bool, log *changeLog) []Message {
+	return validateAnthropicTurns(in, log)
+}
+
+func filterHeartbeatTranscriptArtifacts(in []Message, log *changeLog) []Message {
+	return filterHeartbeatPairs(in, log)
+}
