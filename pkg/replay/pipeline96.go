@@ -317,7 +317,3 @@ func assertResponsesInvariant(r *run, in []Message) ([]Message, error) {
 func validateAnthropicTurns96(in []Message, merge bool, log *changeLog) []Message {
 	return validateAnthropicTurns(in, log)
 }
-
-func filterHeartbeatTranscriptArtifacts(in []Message, log *changeLog) []Message {
-	return filterHeartbeatPairs(in, log)
-}
