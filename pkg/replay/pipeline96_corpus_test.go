@@ -134,6 +134,24 @@ func diffStage96(t testing.TB, got []Message, keys *KeyOrder, want []json.RawMes
 	return ""
 }
 
+// jsStringified re-encodes JSON messages as JSON.stringify writes them.
+func jsStringified(t testing.TB, raw []json.RawMessage) []json.RawMessage {
+	t.Helper()
+	msgs, keys, err := DecodeMessagesKeyed(append([]json.RawMessage(nil), raw...), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]json.RawMessage, len(msgs))
+	for i, m := range msgs {
+		b, err := AppendJS(nil, m, keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = b
+	}
+	return out
+}
+
 func itoa(i int) string { return jsNumber(float64(i)).String() }
 
 // run96 runs the 2026.9.6 pipeline on a context and compares the three
@@ -236,4 +254,100 @@ func TestSanitize96MatchesStoredCorpusAnswers(t *testing.T) {
 	}
 	t.Logf("2026.9.6 sanitize parity (corpus): sanitized %d, validated %d, limited %d, all three %d, of %d", counts[0], counts[1], counts[2], all, len(jobs))
 	oracletest.Compared(t, "2026.9.6 stored sanitize answers equal in all three stages (corpus sessions x triples)", all, 117)
+}
+
+// TestSanitize96MatchesFixtureGoldens does the same on the 2026.9.6
+// oracle's fixtures (databases 9.6 wrote itself): every `sanitize` row of
+// their golden.jsonl, from the same file's `context` row of that session.
+func TestSanitize96MatchesFixtureGoldens(t *testing.T) {
+	total, all := 0, 0
+	var counts [3]int
+	for _, fx := range oracletest.Fixtures96 {
+		state := oracletest.Fixture96State(t, fx)
+		contexts := map[string][]json.RawMessage{}
+		type row struct {
+			id   string
+			args []string
+			want sanitize96Answer
+		}
+		var rows []row
+		path := filepath.Join(oracletest.SharedDir(t), "oracle-2026.9.6", "fixtures", fx, "golden.jsonl")
+		readJSONLines(t, path, func(line []byte) {
+			var g struct {
+				ID   string          `json:"id"`
+				Mode string          `json:"mode"`
+				Args []string        `json:"args"`
+				OK   bool            `json:"ok"`
+				Out  json.RawMessage `json:"out"`
+			}
+			if err := json.Unmarshal(line, &g); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			switch g.Mode {
+			case "context":
+				if !g.OK {
+					return
+				}
+				var c struct {
+					Messages []json.RawMessage `json:"messages"`
+				}
+				if err := json.Unmarshal(g.Out, &c); err != nil {
+					t.Fatal(err)
+				}
+				contexts[strings.TrimSuffix(g.ID, "|context")] = c.Messages
+			case "sanitize":
+				if !g.OK || len(g.Args) != 5 {
+					t.Errorf("%s: sanitize row without an answer", g.ID)
+					return
+				}
+				var w sanitize96Answer
+				if err := json.Unmarshal(g.Out, &w); err != nil {
+					t.Fatal(err)
+				}
+				// golden.jsonl was written by Python (", " separators, \u
+				// escapes): re-encode the oracle's messages as JSON.stringify
+				// writes them, keeping their key order.
+				for _, stage := range []*[]json.RawMessage{&w.Sanitized, &w.Validated, &w.Limited} {
+					*stage = jsStringified(t, *stage)
+				}
+				rows = append(rows, row{g.ID, g.Args, w})
+			}
+		})
+		dbs := map[string]*sqlitestore.DB{}
+		for _, r := range rows {
+			session := strings.SplitN(r.id, "|", 2)[0]
+			ctx, ok := contexts[session]
+			if !ok {
+				t.Errorf("%s: no context row for %s", r.id, session)
+				continue
+			}
+			dbPath := filepath.Join(state, strings.TrimPrefix(r.args[0], "db/"))
+			db := dbs[dbPath]
+			if db == nil {
+				var err error
+				if db, err = sqlitestore.Open(dbPath, sqlitestore.Options{}); err != nil {
+					t.Fatal(err)
+				}
+				defer db.Close()
+				dbs[dbPath] = db
+			}
+			total++
+			eq, diffs := run96(t, ctx, r.args[2:], branchSnapshots(t, db, r.args[1]), r.want)
+			for i := range eq {
+				if eq[i] {
+					counts[i]++
+				}
+			}
+			if len(diffs) > 0 {
+				t.Errorf("%s:\n  %s", r.id, strings.Join(diffs, "\n  "))
+				continue
+			}
+			all++
+		}
+	}
+	t.Logf("2026.9.6 sanitize parity (fixtures): sanitized %d, validated %d, limited %d, all three %d, of %d", counts[0], counts[1], counts[2], all, total)
+	if total < 9 {
+		t.Fatalf("only %d fixture sanitize rows compared; the fixtures hold 9", total)
+	}
+	oracletest.Compared(t, "2026.9.6 fixture sanitize answers equal in all three stages", all, total)
 }
