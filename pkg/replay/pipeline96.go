@@ -216,11 +216,11 @@ func pipeline96() pipeline {
 			pairing(Rule96Pairing, notResponsesRepair, defaultText),
 			{rule: Rule96ToolCallIDs, when: func(r *run) bool { return !r.responses && polSanitizeIDs(r) }, apply: func(r *run, in []Message) ([]Message, error) {
 				pol := r.pol
-				return sanitizeToolCallIDs(in, pol.ToolCallIDMode, toolIDOptions{
+				return sanitizeToolCallIDs96(in, pol.ToolCallIDMode, toolIDOptions96{toolIDOptions: toolIDOptions{
 					preserveNative:       pol.PreserveNativeAnthropicToolUseIDs,
 					preserveSafeThinking: r.ownedThinking,
 					allowed:              normalizeAllowedToolNames(r.opts.AllowedToolNames),
-				}, r.step(Rule96ToolCallIDs)), nil
+				}, duplicateStyle: pol.DuplicateToolCallIDStyle}, r.step(Rule96ToolCallIDs)), nil
 			}},
 			sh.toolResultDetails,
 			sh.staleUsage,
@@ -314,6 +314,15 @@ func assertResponsesInvariant(r *run, in []Message) ([]Message, error) {
 	return in, nil
 }
 
-func validateAnthropicTurns96(in []Message, merge bool, log *changeLog) []Message {
-	return validateAnthropicTurns(in, log)
+// validateAnthropicTurns96 is 9.6's validateAnthropicTurns
+// (dist/embedded-agent-helpers-*.mjs): consecutive assistant turns are now
+// merged first (as validateGeminiTurns does), then dangling tool calls are
+// stripped, then consecutive user turns merged unless mergeUsers is false
+// (shouldMergeConsecutiveUserTurns).
+func validateAnthropicTurns96(in []Message, mergeUsers bool, log *changeLog) []Message {
+	msgs := stripDanglingAnthropicToolUses(mergeConsecutive(in, "assistant", mergeAssistantTurns, log), log)
+	if !mergeUsers {
+		return msgs
+	}
+	return mergeConsecutive(msgs, "user", mergeUserTurns, log)
 }
