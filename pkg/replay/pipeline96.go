@@ -29,6 +29,7 @@ const (
 	Rule96ResponsesToolCallIDs       = "normalizeOpenAIResponsesToolCallIds"
 	Rule96Pairing                    = "sanitizeToolUseResultPairingForModel"
 	Rule96ToolCallIDs                = "sanitizeToolCallIdsForCloudCodeAssist@2026.9.6"
+	Rule96UsageSnapshots             = "ensureAssistantUsageSnapshots@2026.9.6"
 	Rule96ResponsesPairingAfterHooks = "sanitizeToolUseResultPairingForModel(responses, after provider hooks)"
 	Rule96ResponsesInvariant         = "assertOpenAIResponsesToolUseResultInvariant"
 	Rule96AnthropicTurns             = "validateAnthropicTurns@2026.9.6"
@@ -224,7 +225,7 @@ func pipeline96() pipeline {
 			}},
 			sh.toolResultDetails,
 			sh.staleUsage,
-			sh.usageSnapshots,
+			pure(Rule96UsageSnapshots, nil, ensureAssistantUsageSnapshots96),
 			sh.providerHook,
 			pairing(Rule96ResponsesPairingAfterHooks, responsesRepair, abortedText),
 			{rule: Rule96ResponsesInvariant, when: isResponses, apply: assertResponsesInvariant},

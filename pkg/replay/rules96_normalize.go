@@ -2,7 +2,6 @@ package replay
 
 import (
 	"encoding/json"
-	"math"
 	"reflect"
 	"regexp"
 	"strings"
@@ -327,71 +326,14 @@ func isBareDeliveryMirrorDuplicate(out []Message, next Message) bool {
 // hasNonzeroUsage is hasNonzeroUsage(normalizeUsage(usage)) of 9.6
 // (dist/usage-*.mjs): any normalised counter above zero.
 func hasNonzeroUsage(v any) bool {
-	raw, ok := asMap(v)
+	n, ok := normalizeUsage96(v)
 	if !ok {
 		return false
 	}
-	// first is JavaScript's a ?? b ?? …: the first value that is neither
-	// null nor undefined ("a.b" reads a nested member).
-	first := func(paths ...string) any {
-		for _, p := range paths {
-			var cur any = raw
-			for _, k := range strings.Split(p, ".") {
-				m, ok := asMap(cur)
-				if !ok {
-					cur = nil
-					break
-				}
-				cur = m[k]
-			}
-			if cur != nil {
-				return cur
-			}
-		}
-		return nil
-	}
-	count := func(v any) (float64, bool) {
-		f, ok := num(v)
-		if !ok {
-			return 0, false
-		}
-		return math.Trunc(max(f, 0)), true // normalizeTokenCount
-	}
-	has := func(v any) bool { f, ok := count(v); return ok && f > 0 }
-	cacheRead, crOK := count(first("cacheRead", "cache_read", "cache_read_input_tokens", "cached_input_tokens", "cached", "cached_tokens", "input_tokens_details.cached_tokens", "prompt_tokens_details.cached_tokens"))
-	cacheWrite, cwOK := count(first("cacheWrite", "cache_write", "cache_creation_input_tokens", "cache_write_input_tokens", "input_tokens_details.cache_write_tokens", "prompt_tokens_details.cache_write_tokens", "prompt_tokens_details.cache_creation_input_tokens"))
-	_, directInput := num(raw["input"])
-	input := 0.0
-	inputOK := false
-	if rawInput, ok := num(first("input", "inputTokens", "input_tokens", "promptTokens", "prompt_tokens", "prompt_n", "timings.prompt_n")); ok {
-		cliCached := has2(raw, "cached_input_tokens") || has2(raw, "cached")
-		openAICached := has2(raw, "cached_tokens") || first("input_tokens_details.cached_tokens") != nil || first("prompt_tokens_details.cached_tokens") != nil
-		writeIncluded := has2(raw, "cache_write_input_tokens") || first("input_tokens_details.cache_write_tokens", "prompt_tokens_details.cache_write_tokens", "prompt_tokens_details.cache_creation_input_tokens") != nil
-		if openAICached || (!directInput && cliCached) {
-			rawInput -= cacheRead
-		}
-		if !directInput && writeIncluded {
-			rawInput -= cacheWrite
-		}
-		input, inputOK = count(rawInput)
-	}
-	_, _ = crOK, cwOK
-	if inputOK && input > 0 || cacheRead > 0 || cacheWrite > 0 {
+	if n.input > 0 || n.output > 0 || n.cacheRead > 0 || n.cacheWrite > 0 || n.total > 0 || n.reasoning > 0 {
 		return true
 	}
-	if has(first("output", "outputTokens", "output_tokens", "completionTokens", "completion_tokens", "predicted_n", "timings.predicted_n")) ||
-		has(first("reasoningTokens", "reasoning_tokens", "completion_tokens_details.reasoning_tokens", "output_tokens_details.reasoning_tokens", "output_tokens_details.thinking_tokens")) ||
-		has(first("total", "totalTokens", "total_tokens")) {
-		return true
-	}
-	if cu, ok := asMap(raw["contextUsage"]); ok && cu["state"] == "available" {
-		p, pOK := count(cu["promptTokens"])
-		tt, tOK := count(cu["totalTokens"])
-		if pOK && tOK && tt >= p && (p > 0 || tt > 0) {
-			return true
-		}
-	}
-	return false
+	return n.context != nil && n.context.state == "available" && (n.context.prompt > 0 || n.context.total > 0)
 }
 
 // has2 is `m[key] !== undefined` (null counts as present).
