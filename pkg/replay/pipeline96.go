@@ -20,6 +20,7 @@ import (
 // Rules of the steps 2026.9.6 changed or added. Each names the 9.6 function;
 // "@2026.9.6" marks a function 2026.5.6 also had under that name.
 const (
+	Rule96InterSessionMarkers        = "annotateInterSessionUserMessages@2026.9.6"
 	Rule96NormalizeAssistant         = "normalizeAssistantReplayContent@2026.9.6"
 	Rule96StaleCompactionSignatures  = "stripStaleThinkingSignaturesForCompactionReplay"
 	Rule96InvalidSignatures          = "stripInvalidThinkingSignatures@2026.9.6"
@@ -178,7 +179,7 @@ func pipeline96() pipeline {
 		release: policy.Release96,
 		prepare: prepare96,
 		sanitize: []step{
-			sh.interSessionMarkers,
+			pure(Rule96InterSessionMarkers, nil, annotateInterSessionUserMessages96),
 			pure(Rule96NormalizeAssistant, nil, normalizeAssistantReplayContent96),
 			{rule: RuleImages, apply: func(r *run, in []Message) ([]Message, error) {
 				// 9.6 passes sanitizeToolCallIds: false: ids are left to the
