@@ -210,7 +210,7 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 			text := map[string]any{"type": "text", "text": stripped}
 			log.literal(text, "type", "text")
 			log.add(i, KindContentChanged, "string content wrapped as a text block")
-			out = append(out, log.with(m, "content", []any{text}))
+			out = append(out, replaceReplayOwnerContent(m, []any{text}, log))
 			continue
 		}
 		if _, ok := content.([]any); !ok {
@@ -221,7 +221,7 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 			} else {
 				content = []any{}
 			}
-			am = log.with(m, "content", content)
+			am = replaceReplayOwnerContent(m, content.([]any), log)
 			touched = true
 			log.add(i, KindContentChanged, "content that is not an array made one")
 		}
@@ -296,7 +296,7 @@ func normalizeAssistantBlocks96(m Message, content []any, log *changeLog) (Messa
 	if len(kept) == 0 {
 		return nil, true
 	}
-	next := log.with(m, "content", kept)
+	next := replaceReplayOwnerContent(m, kept, log)
 	if removedSilent && hasOnlyAssistantReasoningContent(next) {
 		return nil, true
 	}

@@ -150,7 +150,7 @@ func normalizeOpenAIResponsesToolCallIDs(in []Message, log *changeLog) []Message
 				log.add(i, KindIDRewritten, "tool call id %s -> %s (Responses call_/fc_ shape)", id, nid)
 			}
 			if next != nil {
-				set(i, log.with(m, "content", next))
+				set(i, replaceReplayOwnerContent(m, next, log))
 			}
 		case "toolResult":
 			if next := rewriteToolResultIDs(m, resolve, log); !sameMessage(next, m) {
@@ -271,7 +271,7 @@ func dropStaleOpenAIReasoning(in []Message, before *float64, log *changeLog) []M
 			}
 		}
 		log.add(i, KindBlockDropped, "reasoning from before the model switch dropped")
-		out = append(out, log.with(m, "content", next))
+		out = append(out, replaceReplayOwnerContent(m, next, log))
 	}
 	if !anyChanged {
 		return in

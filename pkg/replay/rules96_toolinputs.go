@@ -234,7 +234,7 @@ func sanitizeToolCallInputs96(in []Message, o toolInputOptions, log *changeLog) 
 				log.add(i, KindMessageDropped, "assistant turn left empty after dropping tool calls")
 				continue
 			}
-			nm := log.with(m, "content", next)
+			nm := replaceReplayOwnerContent(m, next, log)
 			for _, c := range toolCalls96(nm) {
 				prior[c.id] = true
 			}
