@@ -292,14 +292,14 @@ func stripDelimitedBlocks(text string) string {
 }
 
 // stripInternalRuntimeContext removes <<<BEGIN/END_OPENCLAW_INTERNAL_CONTEXT>>>
-// blocks and stray end delimiters. The legacy "OpenClaw runtime context
-// (internal):" events and the runtime-context preface sentences are left in
-// place (not reproduced).
+// blocks, stray end delimiters, legacy "OpenClaw runtime context
+// (internal):" task-completion events and the runtime-context preface
+// sentences.
 func stripInternalRuntimeContext(text string) string {
 	if !strings.Contains(text, runtimeContextBegin) && !strings.Contains(text, runtimeContextEnd) && !runtimeNotice.MatchString(text) {
 		return text
 	}
-	return runtimeEndDelim.ReplaceAllStringFunc(stripDelimitedBlocks(text), func(m string) string {
+	out := runtimeEndDelim.ReplaceAllStringFunc(stripDelimitedBlocks(text), func(m string) string {
 		// The JavaScript pattern's lookahead keeps the line break after it.
 		switch {
 		case strings.HasSuffix(m, "\r\n"):
@@ -309,4 +309,100 @@ func stripInternalRuntimeContext(text string) string {
 		}
 		return ""
 	})
+	return stripRuntimeContextPromptPreface(stripLegacyInternalRuntimeContext(out))
+}
+
+const legacyInternalContextHeader = "OpenClaw runtime context (internal):\n" + runtimeContextNotice + "\n\n"
+
+func findLegacyInternalEventEnd(text string, start int) int {
+	if !strings.HasPrefix(text[start:], legacyInternalEventMarker) {
+		return -1
+	}
+	resultBegin := indexFrom(text, legacyUntrustedResultBegin, start+32)
+	if resultBegin < 0 {
+		return -1
+	}
+	resultEnd := indexFrom(text, legacyUntrustedResultEnd, resultBegin+34)
+	if resultEnd < 0 {
+		return -1
+	}
+	action := indexFrom(text, "\n\nAction:\n", resultEnd+32)
+	if action < 0 {
+		return -1
+	}
+	after := action + 10
+	if next := indexFrom(text, legacyInternalEventSep+legacyInternalEventMarker, after); next >= 0 {
+		return next
+	}
+	if p := indexFrom(text, "\n\n", after); p >= 0 {
+		return p
+	}
+	return len(text)
+}
+
+func stripLegacyInternalRuntimeContext(text string) string {
+	next, from := text, 0
+	for {
+		header := indexFrom(next, legacyInternalContextHeader, from)
+		if header < 0 {
+			return next
+		}
+		eventStart := header + len(legacyInternalContextHeader)
+		if !strings.HasPrefix(next[eventStart:], legacyInternalEventMarker) {
+			from = eventStart
+			continue
+		}
+		blockEnd := findLegacyInternalEventEnd(next, eventStart)
+		if blockEnd < 0 {
+			blockEnd = len(next)
+			if p := indexFrom(next, "\n\n", eventStart+32); p >= 0 {
+				blockEnd = p
+			}
+		} else {
+			for strings.HasPrefix(next[blockEnd:], legacyInternalEventSep+legacyInternalEventMarker) {
+				e := findLegacyInternalEventEnd(next, blockEnd+7)
+				if e < 0 {
+					break
+				}
+				blockEnd = e
+			}
+		}
+		before, after := trimEnd(next[:header]), trimStart(next[blockEnd:])
+		if before != "" && after != "" {
+			next = before + "\n\n" + after
+		} else {
+			next = before + after
+		}
+		from = max(0, len(before)-1)
+	}
+}
+
+// runtimeContextPromptHeaders is RUNTIME_CONTEXT_PROMPT_HEADERS.
+var runtimeContextPromptHeaders = []string{
+	"OpenClaw runtime context for the active user request in this turn. Do not reply to or describe this context. Use it to continue answering the active user request now. Do not wait for another message.",
+	"OpenClaw runtime context for the immediately preceding user message.",
+	"OpenClaw runtime event.",
+}
+
+// runtimeContextPreface is RUNTIME_CONTEXT_PREFACE_PATTERN: a line holding a
+// header (or any tail of its sentences) and the notice.
+var runtimeContextPreface = func() *regexp.Regexp {
+	var alts []string
+	for _, h := range runtimeContextPromptHeaders {
+		sentences := strings.Split(h, ". ")
+		for i := range sentences {
+			alts = append(alts, strings.Join(quoteWords(strings.Join(sentences[i:], ". ")), `\s+`))
+		}
+	}
+	return regexp.MustCompile(`(?m)^[ \t]*(?:` + strings.Join(alts, "|") + `)\s+` + runtimeNotice.String() + `[ \t]*(?:\r?\n|$)`)
+}()
+
+var threeNewlines = regexp.MustCompile(`\n{3,}`)
+
+func stripRuntimeContextPromptPreface(text string) string {
+	stripped := runtimeContextPreface.ReplaceAllString(text, "")
+	if stripped == text {
+		return text
+	}
+	return trim(threeNewlines.ReplaceAllString(stripped, "\n\n"))
 }
