@@ -16,10 +16,9 @@ import (
 )
 
 // testdata/replay/rules96/*.jsonl are transcripts built for the steps
-// 2026.9.6 changed (make-rules96.py writes them); the 2026.5.6 rule
-// transcripts (testdata/replay/rules) are asked too, for the steps both
-// releases share. testdata/replay/rules96-answers.jsonl holds the 9.6
-// oracle's context and sanitize answers. Regenerate after changing a
+// 2026.9.6 changed (make-rules96.py writes them).
+// testdata/replay/rules96-answers.jsonl holds the 9.6 oracle's context and
+// sanitize answers. Regenerate after changing a
 // transcript (the oracle imports each file first: minutes):
 //
 //	OC_LIVE_ORACLE=1 go test ./pkg/replay -run TestRule96TranscriptsLiveOracle -update-rules96 -timeout 1h
@@ -62,7 +61,7 @@ func (j rule96Job) key() string {
 func rule96Jobs(t testing.TB) []rule96Job {
 	t.Helper()
 	var files []string
-	for _, dir := range []string{rule96Dir, ruleDir} {
+	for _, dir := range []string{rule96Dir} {
 		fs, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 		if err != nil || len(fs) == 0 {
 			t.Fatalf("no rule transcripts in %s (%v)", dir, err)
@@ -199,21 +198,33 @@ func TestRule96TranscriptsMatchStoredOracleAnswers(t *testing.T) {
 func TestRule96TranscriptsLiveOracle(t *testing.T) {
 	oracletest.RequireLive(t, "2026.9.6 rule transcripts")
 	jobs := rule96Jobs(t)
-	var batch []oracletest.Job
-	seen := map[string]bool{}
-	for _, j := range jobs {
-		if !seen[j.file] {
-			seen[j.file] = true
-			batch = append(batch, oracletest.Job{ID: j.file + "|context", Mode: "context", Args: []string{j.path}})
+	// One batch per transcript, the answers written after each, so that an
+	// interrupted run keeps what it got.
+	res := map[string]oracletest.Result{}
+	var order []string
+	for start := 0; start < len(jobs); {
+		end := start
+		for end < len(jobs) && jobs[end].file == jobs[start].file {
+			end++
 		}
-		batch = append(batch, oracletest.Job{ID: j.key(), Mode: "sanitize", Args: []string{j.path, j.triple[0], j.triple[1], j.triple[2]}})
-	}
-	res := oracletest.Batch96(t, batch, time.Hour)
-	if *updateRules96 {
-		var b strings.Builder
+		batch := []oracletest.Job{{ID: jobs[start].file + "|context", Mode: "context", Args: []string{jobs[start].path}}}
+		for _, j := range jobs[start:end] {
+			batch = append(batch, oracletest.Job{ID: j.key(), Mode: "sanitize", Args: []string{j.path, j.triple[0], j.triple[1], j.triple[2]}})
+		}
+		for id, r := range oracletest.Batch96(t, batch, 30*time.Minute) {
+			res[id] = r
+		}
 		for _, job := range batch {
-			r := res[job.ID]
-			line, err := json.Marshal(oracletest.Answer{ID: strings.Split(job.ID, "|"), OK: r.OK, Out: r.Out, Error: r.Error})
+			order = append(order, job.ID)
+		}
+		start = end
+		if !*updateRules96 {
+			continue
+		}
+		var b strings.Builder
+		for _, id := range order {
+			r := res[id]
+			line, err := json.Marshal(oracletest.Answer{ID: strings.Split(id, "|"), OK: r.OK, Out: r.Out, Error: r.Error})
 			if err != nil {
 				t.Fatal(err)
 			}
