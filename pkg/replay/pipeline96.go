@@ -85,7 +85,7 @@ func isResponsesAPI96(api string) bool {
 // object is skipped, as 9.6 skips it.
 func ModelSnapshotsOnBranch(entries [][]byte) ([]ModelSnapshot, error) {
 	var out []ModelSnapshot
-	for i, e := range entries {
+	for _, e := range entries {
 		var head struct {
 			Type       any             `json:"type"`
 			CustomType any             `json:"customType"`
@@ -105,7 +105,6 @@ func ModelSnapshotsOnBranch(entries [][]byte) ([]ModelSnapshot, error) {
 		if ts, ok := data["timestamp"].(float64); ok && !math.IsInf(ts, 0) && !math.IsNaN(ts) {
 			snap.Timestamp = &ts
 		}
-		_ = i
 		out = append(out, snap)
 	}
 	return out, nil

@@ -41,9 +41,12 @@ func normalizeResponsesIDPart(value, prefix string, valid *regexp.Regexp) string
 	sum := sha256.Sum256([]byte(jsUTF8(seed)))
 	hashSuffix := "_" + hex.EncodeToString(sum[:])[:10]
 	maxTail := responsesIDMaxLength - len(prefix)
-	tail := edgeUnderscores.ReplaceAllString(responsesIDTailRE.ReplaceAllString(rawTail, "_"), "")
-	// rawTail is ASCII once sanitised (each UTF-16 unit outside the
-	// alphabet became one "_"), so byte slicing is UTF-16 slicing.
+	// JavaScript replaces each UTF-16 unit outside the alphabet: an astral
+	// character becomes two "_". The result is ASCII, so byte slicing is
+	// UTF-16 slicing.
+	tail := edgeUnderscores.ReplaceAllString(responsesIDTailRE.ReplaceAllStringFunc(rawTail, func(m string) string {
+		return strings.Repeat("_", utf16Len(m))
+	}), "")
 	tail = sliceUnits(tail, max(1, maxTail-len(hashSuffix)))
 	if tail == "" {
 		tail = "id"
@@ -73,17 +76,12 @@ func normalizeResponsesFunctionCallID(id string) string {
 	if paired {
 		value = callID + "|" + itemID
 	}
-	call := normalizeResponsesIDPart(asciiUnderscoreUnits(value), "call_", responsesCallIDRE)
+	call := normalizeResponsesIDPart(value, "call_", responsesCallIDRE)
 	if !paired {
 		return call
 	}
-	return call + "|" + normalizeResponsesIDPart(asciiUnderscoreUnits(itemID), "fc_", responsesItemIDRE)
+	return call + "|" + normalizeResponsesIDPart(itemID, "fc_", responsesItemIDRE)
 }
-
-// asciiUnderscoreUnits is the identity: the sanitising regexp works on
-// UTF-16 units, which sliceUnits handles after the replacement. Kept as a
-// named step so the hash sees the original text.
-func asciiUnderscoreUnits(s string) string { return s }
 
 func shouldNormalizeResponsesID(id string) bool {
 	callID, itemID := splitFunctionCallPairing(id)
