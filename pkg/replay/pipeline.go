@@ -2,9 +2,10 @@ package replay
 
 import (
 	"fmt"
-	"github.com/openclaw-tools/oc/pkg/transcript"
 	"strings"
 	"time"
+
+	"github.com/openclaw-tools/oc/pkg/transcript"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
 )

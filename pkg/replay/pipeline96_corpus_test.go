@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -30,6 +31,8 @@ type sanitize96Answer struct {
 	Limited   []json.RawMessage `json:"limited"`
 }
 
+// readJSONLines calls fn with each line of a JSONL file; an absent file is
+// oracletest.Unavailable (a skip locally, a failure in CI).
 func readJSONLines(t testing.TB, path string, fn func([]byte)) {
 	t.Helper()
 	f, err := os.Open(path)
@@ -125,11 +128,11 @@ func diffStage96(t testing.TB, got []Message, keys *KeyOrder, want []json.RawMes
 			if d == "" {
 				d = "same JSON value, different bytes (key order or number spelling): " + brief(string(g[i]))
 			}
-			return "message " + itoa(i) + ": " + d
+			return "message " + strconv.Itoa(i) + ": " + d
 		}
 	}
 	if len(g) != len(want) {
-		return "got " + itoa(len(g)) + " messages, want " + itoa(len(want))
+		return "got " + strconv.Itoa(len(g)) + " messages, want " + strconv.Itoa(len(want))
 	}
 	return ""
 }
@@ -151,8 +154,6 @@ func jsStringified(t testing.TB, raw []json.RawMessage) []json.RawMessage {
 	}
 	return out
 }
-
-func itoa(i int) string { return jsNumber(float64(i)).String() }
 
 // run96 runs the 2026.9.6 pipeline on a context and compares the three
 // stages with the oracle's answer; it returns the stages that differ.

@@ -70,7 +70,6 @@ func polGoogleOrdering(r *run) bool     { return r.pol.ApplyGoogleTurnOrdering }
 func polValidateGemini(r *run) bool     { return r.pol.ValidateGeminiTurns }
 func polValidateAnthropic(r *run) bool  { return r.pol.ValidateAnthropicTurns }
 func isResponses(r *run) bool           { return r.responses }
-func notResponses(r *run) bool          { return !r.responses }
 func responsesRepair(r *run) bool       { return r.responses && r.pol.RepairToolUseResultPairing }
 func notResponsesRepair(r *run) bool    { return !r.responses && r.pol.RepairToolUseResultPairing }
 func polSanitizeIDs(r *run) bool        { return r.pol.SanitizeToolCallIDs && r.pol.ToolCallIDMode != "" }

@@ -23,8 +23,12 @@ var managedDisplayBlockTypes = map[string]bool{"attachment": true, "attachment_e
 
 const silentReplyToken = "NO_REPLY"
 
-// hasPersistedMedia (dist/provider-utils-*.mjs): message.__openclaw.media
-// holds a meaningful media fact (a path, url, content type or known kind).
+// hasPersistedMedia (provider-utils hasPersistedMedia: readPersistedMediaFacts
+// + isMeaningfulMediaFact in media-facts): message.__openclaw.media holds a
+// fact with a non-blank path or url (normalizeOptionalString, then trim), a
+// non-blank content type, or a truthy kind other than "unknown". (A fact
+// without a kind derives one from its content type, which then counts
+// already.)
 func hasPersistedMedia(m Message) bool {
 	meta, ok := asMap(m["__openclaw"])
 	if !ok {
@@ -39,18 +43,25 @@ func hasPersistedMedia(m Message) bool {
 		if !ok {
 			continue
 		}
-		if trim(strOr(f, "path")) != "" || trim(strOr(f, "url")) != "" || strOr(f, "contentType") != "" {
-			return true
+		for _, key := range []string{"path", "url", "contentType"} {
+			if s, ok := f[key].(string); ok && !blank(s) {
+				return true
+			}
 		}
-		if k := strOr(f, "kind"); k != "" && k != "unknown" {
+		if k, ok := f["kind"]; ok && jsTruthy(k) && k != "unknown" {
 			return true
 		}
 	}
 	return false
 }
 
-// sanitizeUserReplayContent96 returns the user message to keep (nil: drop).
-func sanitizeUserReplayContent96(m Message, log *changeLog) Message {
+// sanitizeUserReplayContent96 (normalizeAssistantReplayContent's
+// sanitizeUserReplayContent) returns the user message to keep (nil: drop):
+// blank text blocks are dropped; a turn left with nothing is dropped unless
+// it carries persisted media. set copies a message with one member changed,
+// keeping its key order (the sanitize stage's changeLog.with, the LLM
+// boundary's conv). Both 9.6 passes run it.
+func sanitizeUserReplayContent96(m Message, set func(m map[string]any, key string, v any) map[string]any) Message {
 	switch content := m["content"].(type) {
 	case string:
 		if trim(content) != "" || hasPersistedMedia(m) {
@@ -69,14 +80,14 @@ func sanitizeUserReplayContent96(m Message, log *changeLog) Message {
 		}
 		if len(kept) == 0 {
 			if hasPersistedMedia(m) {
-				return log.with(m, "content", "")
+				return set(m, "content", "")
 			}
 			return nil
 		}
 		if len(kept) == len(content) {
 			return m
 		}
-		return log.with(m, "content", kept)
+		return set(m, "content", kept)
 	}
 	return m
 }
@@ -171,7 +182,7 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 	touched := false
 	for i, m := range in {
 		if m != nil && role(m) == "user" {
-			next := sanitizeUserReplayContent96(m, log)
+			next := sanitizeUserReplayContent96(m, log.with)
 			if next == nil {
 				log.add(i, KindMessageDropped, "blank user turn dropped")
 			} else if !sameMessage(next, m) {
@@ -335,9 +346,6 @@ func hasNonzeroUsage(v any) bool {
 	}
 	return n.context != nil && n.context.state == "available" && (n.context.prompt > 0 || n.context.total > 0)
 }
-
-// has2 is `m[key] !== undefined` (null counts as present).
-func has2(m map[string]any, key string) bool { _, ok := m[key]; return ok }
 
 // deepEqualJSON is util.isDeepStrictEqual on JSON values.
 func deepEqualJSON(a, b any) bool {

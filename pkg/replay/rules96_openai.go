@@ -222,7 +222,7 @@ func dropStaleOpenAIReasoning(in []Message, before *float64, log *changeLog) []M
 		changed, droppedReasoning := false, false
 		next := make([]any, 0, len(content))
 		for _, b := range content {
-			if !truthy(b) {
+			if !jsTruthy(b) {
 				changed = true
 				continue
 			}

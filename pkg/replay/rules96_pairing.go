@@ -92,7 +92,7 @@ func normalizeLegacyToolResultID(m Message, calls []toolOccurrence, log *changeL
 
 // isSyntheticMissingToolResult: a result the repair made up.
 func isSyntheticMissingToolResult(m Message) bool {
-	if !truthy(m["isError"]) {
+	if !jsTruthy(m["isError"]) {
 		return false
 	}
 	if d, ok := asMap(m["details"]); ok {

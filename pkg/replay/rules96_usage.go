@@ -23,7 +23,7 @@ type normalizedUsage96 struct {
 // normalizeUsage96 is 9.6's normalizeUsage (ok false: undefined).
 func normalizeUsage96(raw any) (normalizedUsage96, bool) {
 	var n normalizedUsage96
-	if !truthy(raw) {
+	if !jsTruthy(raw) {
 		return n, false
 	}
 	u, ok := asMap(raw)
