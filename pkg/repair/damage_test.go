@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/openclaw-tools/oc/pkg/jsonl"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
 // Damage generators: each takes a transcript's bytes and returns a damaged

@@ -997,7 +997,7 @@ func (pl *planner) insertToolResults() {
 }
 
 func trimLower(s string) string {
-	return string(bytes.ToLower(bytes.TrimFunc([]byte(s), jsonl.IsJSSpace)))
+	return string(bytes.ToLower(bytes.TrimFunc([]byte(s), jsjson.IsSpace)))
 }
 
 func (pl *planner) insertAfter(c *candidate, rule string, call toolCall) {

@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -415,7 +416,7 @@ func jsTrim(b []byte) []byte {
 			break
 		}
 		r, n := utf8.DecodeRune(b)
-		if !jsonl.IsJSSpace(r) {
+		if !jsjson.IsSpace(r) {
 			break
 		}
 		b = b[n:]
@@ -429,7 +430,7 @@ func jsTrim(b []byte) []byte {
 			break
 		}
 		r, n := utf8.DecodeLastRune(b)
-		if !jsonl.IsJSSpace(r) {
+		if !jsjson.IsSpace(r) {
 			break
 		}
 		b = b[:len(b)-n]

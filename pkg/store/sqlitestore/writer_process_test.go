@@ -90,7 +90,8 @@ func TestWriterProcessHelper(t *testing.T) {
 			os.Exit(2)
 		}
 		n := commits + 1
-		if _, err := tx.Exec("INSERT INTO oc_probe_a VALUES (?)", n); err == nil {
+		_, err = tx.Exec("INSERT INTO oc_probe_a VALUES (?)", n)
+		if err == nil {
 			_, err = tx.Exec("INSERT INTO oc_probe_b VALUES (?, randomblob(3000))", n)
 		}
 		if err == nil {
