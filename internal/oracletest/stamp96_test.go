@@ -1,6 +1,12 @@
 package oracletest
 
-import "testing"
+import (
+	"bytes"
+	"encoding/base64"
+	"image"
+	"image/png"
+	"testing"
+)
 
 func TestDifference96Stamps(t *testing.T) {
 	if SyntheticStamp96 != "[Wed 1969-12-31 23:52 UTC] " {
@@ -23,5 +29,32 @@ func TestDifference96Stamps(t *testing.T) {
 		if d := Difference96([]byte(c.oc), []byte(c.oracle)); d == "" {
 			t.Errorf("%s: no difference found", c.name)
 		}
+	}
+}
+
+// Mistral's image parts are {"type":"image_url","imageUrl":"data:…"}: a
+// re-encoded image there is compared by decoded type and size too.
+func TestDifferenceImageURLMistral(t *testing.T) {
+	enc := func(w, h int, level png.CompressionLevel) string {
+		img := image.NewRGBA(image.Rect(0, 0, w, h))
+		for i := range img.Pix {
+			img.Pix[i] = byte(i * 7)
+		}
+		var b bytes.Buffer
+		if err := (&png.Encoder{CompressionLevel: level}).Encode(&b, img); err != nil {
+			t.Fatal(err)
+		}
+		return "data:image/png;base64," + base64.StdEncoding.EncodeToString(b.Bytes())
+	}
+	doc := func(url string) []byte { return []byte(`{"content":[{"type":"image_url","imageUrl":"` + url + `"}]}`) }
+	a, b := enc(40, 30, png.NoCompression), enc(40, 30, png.BestCompression)
+	if a == b {
+		t.Fatal("the two encodings are equal: the test would prove nothing")
+	}
+	if d := Difference(doc(a), doc(b)); d != "" {
+		t.Errorf("the same 40x30 PNG encoded twice: %s", d)
+	}
+	if d := Difference(doc(a), doc(enc(30, 40, png.NoCompression))); d == "" {
+		t.Error("a 40x30 and a 30x40 image compared equal")
 	}
 }
