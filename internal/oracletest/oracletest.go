@@ -167,20 +167,30 @@ func installed(t testing.TB, dir, release string, timeout time.Duration) string 
 // results keyed by job id. timeout bounds the whole batch.
 func Batch(t testing.TB, jobs []Job, timeout time.Duration) map[string]Result {
 	t.Helper()
-	return runBatch(t, Oracle(t), jobs, timeout)
+	return runBatch(t, Oracle(t), jobs, nil, timeout)
 }
 
 // Batch96 is Batch on the 2026.9.6 oracle; every job must be answered.
 func Batch96(t testing.TB, jobs []Job, timeout time.Duration) map[string]Result {
 	t.Helper()
-	out := runBatch(t, Oracle96(t), jobs, timeout)
+	return Batch96Env(t, jobs, nil, timeout)
+}
+
+// Batch96Env is Batch96 with extra environment variables for the oracle
+// process (ORACLE_TZ, ORACLE_MODEL_JSON, ORACLE_SYSTEM, ...: they apply to
+// every job of the batch). Every job must be answered.
+func Batch96Env(t testing.TB, jobs []Job, env []string, timeout time.Duration) map[string]Result {
+	t.Helper()
+	out := runBatch(t, Oracle96(t), jobs, env, timeout)
 	if len(out) != len(jobs) {
 		t.Fatalf("2026.9.6 oracle batch answered %d of %d jobs", len(out), len(jobs))
 	}
 	return out
 }
 
-func runBatch(t testing.TB, script string, jobs []Job, timeout time.Duration) map[string]Result {
+// runBatch runs one oracle batch process (env: extra environment
+// variables, nil for none) and returns its answers by job id.
+func runBatch(t testing.TB, script string, jobs []Job, env []string, timeout time.Duration) map[string]Result {
 	t.Helper()
 	var in bytes.Buffer
 	enc := json.NewEncoder(&in)
@@ -192,6 +202,9 @@ func runBatch(t testing.TB, script string, jobs []Job, timeout time.Duration) ma
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, script, "batch")
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.Stdin = &in
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout
