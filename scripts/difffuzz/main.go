@@ -263,32 +263,12 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 					continue
 				}
 				c.compared++
-				got, want := payload, a.Out
-				if mode == "sanitize" {
-					got = limited
-					var s struct {
-						Limited json.RawMessage `json:"limited"`
-					}
-					if a.OK {
-						_ = json.Unmarshal(a.Out, &s)
-					}
-					want = s.Limited
-				}
-				var d string
-				switch {
-				case !a.OK && (got == nil || ocErr != nil && mode == "payload"):
-					c.equal++
-					c.bothFail++
-					continue
-				case !a.OK:
-					d = "OpenClaw fails (" + firstLine(a.Error) + "), oc answers"
-				case got == nil:
-					d = fmt.Sprintf("oc fails (%v), OpenClaw answers", ocErr)
-				default:
-					d = oracletest.Difference(got, want)
-				}
+				d, bothFail := stageDifference(mode, limited, payload, ocErr, a, oracletest.Difference)
 				if d == "" {
 					c.equal++
+					if bothFail {
+						c.bothFail++
+					}
 					continue
 				}
 				diffs = append(diffs, id+": "+d)
@@ -406,6 +386,33 @@ func contextDifference(path string, a oracletest.Result) string {
 		got = append(got, m...)
 	}
 	return oracletest.Difference(append(got, ']'), want.Messages)
+}
+
+// stageDifference compares oc's answer at one stage ("sanitize": the
+// limited list, "payload": the wire body; nil where oc fails with ocErr)
+// with the oracle's answer a, using diff for the JSON comparison. It is ""
+// when they agree, bothFail set when both fail.
+func stageDifference(mode string, limited, payload []byte, ocErr error, a oracletest.Result, diff func(got, want []byte) string) (d string, bothFail bool) {
+	got, want := payload, a.Out
+	if mode == "sanitize" {
+		got = limited
+		var s struct {
+			Limited json.RawMessage `json:"limited"`
+		}
+		if a.OK {
+			_ = json.Unmarshal(a.Out, &s)
+		}
+		want = s.Limited
+	}
+	switch {
+	case !a.OK && (got == nil || ocErr != nil && mode == "payload"):
+		return "", true
+	case !a.OK:
+		return "OpenClaw fails (" + firstLine(a.Error) + "), oc answers", false
+	case got == nil:
+		return fmt.Sprintf("oc fails (%v), OpenClaw answers", ocErr), false
+	}
+	return diff(got, want), false
 }
 
 // repairDifference compares oc's repair under the rules openclaw-2026.5.6

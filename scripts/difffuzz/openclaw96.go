@@ -393,32 +393,12 @@ func run96(cfg config96) error {
 					continue
 				}
 				c.compared++
-				got, want := payload, a.Out
-				if mode == "sanitize" {
-					got = limited
-					var v struct {
-						Limited json.RawMessage `json:"limited"`
-					}
-					if a.OK {
-						_ = json.Unmarshal(a.Out, &v)
-					}
-					want = v.Limited
-				}
-				var d string
-				switch {
-				case !a.OK && (got == nil || ocErr != nil && mode == "payload"):
-					c.equal++
-					c.bothFail++
-					continue
-				case !a.OK:
-					d = "OpenClaw fails (" + firstLine(a.Error) + "), oc answers"
-				case got == nil:
-					d = fmt.Sprintf("oc fails (%v), OpenClaw answers", ocErr)
-				default:
-					d = oracletest.Difference96(got, want)
-				}
+				d, bothFail := stageDifference(mode, limited, payload, ocErr, a, oracletest.Difference96)
 				if d == "" {
 					c.equal++
+					if bothFail {
+						c.bothFail++
+					}
 					continue
 				}
 				diffs = append(diffs, id+": "+d)
