@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay"
 	"github.com/openclaw-tools/oc/pkg/store"
 	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
 	"github.com/openclaw-tools/oc/pkg/transcript"
@@ -69,6 +71,13 @@ func inspectViaStore(g *Globals, opts *inspectOptions, args []string) (handled b
 	rep, err := st.InspectSession(ses)
 	if err != nil {
 		return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
+	}
+	// One session named: replay findings, by 2026.9.6's rules unless
+	// --openclaw says otherwise (the install's era).
+	if path, cleanup, err := exportSessionToTemp(st, ses); err == nil {
+		more, _ := replay.ProviderFindings(path, opts.releaseOr(policy.Release96))
+		cleanup()
+		rep.Summary.Findings = append(rep.Summary.Findings, more...)
 	}
 	if g.JSON {
 		return true, nil, writeJSON(g.IO, rep)
