@@ -45,9 +45,16 @@ func ProviderFindings(path string, rel policy.Release) ([]transcript.Finding, er
 	var order []string
 	byWhat := map[string][]string{}
 	var rejects []string
-	for _, r := range rows {
+	compared := ComparedProviders()
+	for i, r := range rows {
 		if r.NotBuiltIn != "" {
 			continue
+		}
+		name := r.Route.Provider
+		if name != compared[i].Provider {
+			// Renamed by the release (openai-codex is openai's
+			// openai-chatgpt-responses in 2026.9.6): the api tells them apart.
+			name += " (" + r.Route.API + ")"
 		}
 		var what []string
 		for _, c := range []struct {
@@ -67,14 +74,14 @@ func ProviderFindings(path string, rel policy.Release) ([]transcript.Finding, er
 			if _, seen := byWhat[key]; !seen {
 				order = append(order, key)
 			}
-			byWhat[key] = append(byWhat[key], r.Route.Provider)
+			byWhat[key] = append(byWhat[key], name)
 		}
 		switch {
 		case r.NoWireBody:
 		case r.PayloadError != "":
-			rejects = append(rejects, r.Route.Provider+" (no request can be built)")
+			rejects = append(rejects, name+" (no request can be built)")
 		case len(r.Problems) > 0:
-			rejects = append(rejects, r.Route.Provider+" ("+r.Problems[0]+")")
+			rejects = append(rejects, name+" ("+r.Problems[0]+")")
 		}
 	}
 	var fixes []string
