@@ -40,6 +40,9 @@ type replayOptions struct {
 	releases       []policy.Release
 	location       *time.Location
 	modelOverrides []byte
+	// now is Date.now() of this run, taken once: every release and provider
+	// of a comparison stamps synthetic messages with the same time.
+	now func() int64
 }
 
 const (
@@ -197,6 +200,8 @@ func parseReplayFlags(opts *replayOptions, stageSet bool) error {
 	if opts.modelOverrides, err = parseModelJSON(opts.ModelJSON); err != nil {
 		return err
 	}
+	start := time.Now().UnixMilli()
+	opts.now = func() int64 { return start }
 	return nil
 }
 
@@ -309,11 +314,11 @@ func resolveRoute(opts *replayOptions, in *replayInput) (replay.ResolvedRoute, e
 
 func sanitizeOptions(route replay.ResolvedRoute, opts *replayOptions, imageMax int, keys *replay.KeyOrder) replay.Options {
 	return replay.Options{Provider: route.Provider, API: route.API, Model: route.Model,
-		AllowedToolNames: opts.AllowedTools, ImageMaxDimensionPx: imageMax, KeyOrder: keys}
+		AllowedToolNames: opts.AllowedTools, ImageMaxDimensionPx: imageMax, KeyOrder: keys, Now: opts.now}
 }
 
 func payloadOf(in *replayInput, route replay.ResolvedRoute, opts *replayOptions, res *replay.Result, rel policy.Release) (*replay.Payload, error) {
-	return replay.BuildPayload(replay.PayloadInput{Release: rel, Location: opts.location, ModelOverrides: opts.modelOverrides,
+	return replay.BuildPayload(replay.PayloadInput{Release: rel, Location: opts.location, Now: opts.now, ModelOverrides: opts.modelOverrides,
 		Provider: route.Provider, API: route.API, Model: route.Model,
 		Messages: res.Limited, SystemPrompt: opts.System, KeyOrder: res.KeyOrder})
 }

@@ -232,5 +232,5 @@ func compareInput(opts *replayOptions, in *replayInput, imageMax int, rel policy
 	o := sanitizeOptions(replay.ResolvedRoute{}, opts, imageMax, in.keys)
 	o.Release = rel
 	return replay.CompareInput{Messages: in.messages, Keys: in.keys, SystemPrompt: opts.System, Options: o,
-		Location: opts.location, ModelOverrides: opts.modelOverrides}
+		Location: opts.location, Now: opts.now, ModelOverrides: opts.modelOverrides}
 }
