@@ -13,16 +13,22 @@ import (
 
 // RouteForRelease is the route as the release names it. 2026.9.6 renamed
 // the api openai-codex-responses to openai-chatgpt-responses, served by the
-// provider openai (its import rewrites stored messages so); 2026.5.6 routes
-// are returned as they are.
+// provider openai (its import rewrites stored messages so); a route of a
+// 2026.9.6 session replayed with 2026.5.6's rules is renamed back.
 func RouteForRelease(rel policy.Release, r ResolvedRoute) ResolvedRoute {
-	if rel != policy.Release96 {
+	if rel == policy.Release96 {
+		if r.API == "openai-codex-responses" {
+			r.API = "openai-chatgpt-responses"
+			if policy.NormalizeProviderID(r.Provider) == "openai-codex" {
+				r.Provider = "openai"
+			}
+		}
 		return r
 	}
-	if r.API == "openai-codex-responses" {
-		r.API = "openai-chatgpt-responses"
-		if policy.NormalizeProviderID(r.Provider) == "openai-codex" {
-			r.Provider = "openai"
+	if r.API == "openai-chatgpt-responses" {
+		r.API = "openai-codex-responses"
+		if policy.NormalizeProviderID(r.Provider) == "openai" {
+			r.Provider = "openai-codex"
 		}
 	}
 	return r
@@ -42,13 +48,16 @@ func (e *NotBuiltInError) Error() string {
 }
 
 // CheckBuiltIn returns a *NotBuiltInError when rel no longer builds api
-// itself (an api some known release built in); nil otherwise, also for apis
-// no release builds (their absence is reported by BuildPayload).
+// itself though an earlier release did; nil otherwise, also for apis no
+// release builds (their absence is reported by BuildPayload).
 func CheckBuiltIn(rel policy.Release, api string) error {
 	if policy.BuildsAPI(rel, api) {
 		return nil
 	}
 	for _, r := range policy.Releases() {
+		if r == policy.Release(rel.String()) {
+			break
+		}
 		if policy.BuildsAPI(r, api) {
 			return &NotBuiltInError{Release: policy.Release(rel.String()), API: api}
 		}
@@ -174,7 +183,7 @@ func ReleaseDifferences(a, b ReplayRow) []string {
 				add("no wire body in %s: %s", r.OpenClaw, r.PayloadError)
 			}
 		}
-	case a.PayloadError == "" && !SameWireBody(a, b):
+	case a.PayloadError == "" && a.bodyHash != [32]byte{} && b.bodyHash != [32]byte{} && a.bodyHash != b.bodyHash:
 		add("the wire bodies differ (oc replay SESSION --provider %s --openclaw RELEASE shows each)", b.Route.Provider)
 	}
 	return out
