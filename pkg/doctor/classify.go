@@ -3,6 +3,8 @@ package doctor
 import (
 	"regexp"
 	"strings"
+
+	"github.com/openclaw-tools/oc/internal/json5"
 )
 
 // Classification of a session:<key> cron job (contract §5, research §8).
@@ -78,7 +80,7 @@ func IsSessionTarget(target string) bool {
 // Classify decides whether a session:<key> job delivers to <key>. It is a pure
 // function of the job, the session stores and the configuration. Jobs whose
 // sessionTarget is not session:<key> get a zero Verdict (Class "").
-func Classify(job *Value, ix SessionIndex, cfg Config) Verdict {
+func Classify(job *json5.Value, ix SessionIndex, cfg Config) Verdict {
 	var v Verdict
 	target, ok := job.StringOf("sessionTarget")
 	if !ok || !IsSessionTarget(target) {
@@ -87,7 +89,7 @@ func Classify(job *Value, ix SessionIndex, cfg Config) Verdict {
 	trimmed := strings.TrimSpace(target)
 	v.Key = strings.TrimSpace(trimmed[8:])
 	v.Legacy = legacyShapes(job)
-	if e := job.Get("enabled"); e != nil && e.Kind == Bool && !e.Bool {
+	if e := job.Get("enabled"); e != nil && e.Kind == json5.Bool && !e.Bool {
 		v.Disabled = true
 	}
 	set := func(c Classification, r Reason) Verdict { v.Class, v.Reason = c, r; return v }
@@ -209,7 +211,7 @@ func Classify(job *Value, ix SessionIndex, cfg Config) Verdict {
 	return set(InChat, ReasonSameRoute)
 }
 
-func isAgentTurn(job *Value) bool {
+func isAgentTurn(job *json5.Value) bool {
 	p := job.Get("payload")
 	if p == nil {
 		// Legacy rows keep the message at top level; OpenClaw's doctor infers agentTurn.
@@ -230,12 +232,12 @@ type plan struct {
 	threadID  string
 }
 
-func deliveryOf(job *Value) plan {
-	str := func(v *Value, key string) string {
+func deliveryOf(job *json5.Value) plan {
+	str := func(v *json5.Value, key string) string {
 		s, _ := v.StringOf(key)
 		return strings.TrimSpace(s)
 	}
-	if d := job.Get("delivery"); d != nil && d.Kind == Object {
+	if d := job.Get("delivery"); d != nil && d.Kind == json5.Object {
 		p := plan{explicit: true, channel: str(d, "channel"), to: str(d, "to"), accountID: str(d, "accountId"), threadID: threadString(d.Get("threadId"))}
 		switch strings.ToLower(str(d, "mode")) {
 		case "webhook":
@@ -249,7 +251,7 @@ func deliveryOf(job *Value) plan {
 	}
 	// Legacy delivery hints (payload first, then the top-level copies).
 	payload := job.Get("payload")
-	hint := func(key string) *Value {
+	hint := func(key string) *json5.Value {
 		if v := payload.Get(key); v != nil {
 			return v
 		}
@@ -266,15 +268,15 @@ func deliveryOf(job *Value) plan {
 		return plan{mode: "announce", channel: "last"}
 	}
 	p := plan{explicit: true, mode: "announce"}
-	if dv := hint("deliver"); dv != nil && dv.Kind == Bool && !dv.Bool {
+	if dv := hint("deliver"); dv != nil && dv.Kind == json5.Bool && !dv.Bool {
 		p.mode = "none"
 	}
-	if c := hint("channel"); c != nil && c.Kind == String && strings.TrimSpace(c.Str) != "" {
+	if c := hint("channel"); c != nil && c.Kind == json5.String && strings.TrimSpace(c.Str) != "" {
 		p.channel = strings.TrimSpace(c.Str)
-	} else if c := hint("provider"); c != nil && c.Kind == String {
+	} else if c := hint("provider"); c != nil && c.Kind == json5.String {
 		p.channel = strings.TrimSpace(c.Str)
 	}
-	if t := hint("to"); t != nil && t.Kind == String {
+	if t := hint("to"); t != nil && t.Kind == json5.String {
 		p.to = strings.TrimSpace(t.Str)
 	}
 	p.threadID = threadString(hint("threadId"))
@@ -463,7 +465,7 @@ func normalizeAccount(s string) string { return strings.ToLower(strings.TrimSpac
 
 // legacyShapes lists the row shapes that OpenClaw's own doctor rewrites
 // (research §10.6); doctor leaves such rows to it.
-func legacyShapes(job *Value) []string {
+func legacyShapes(job *json5.Value) []string {
 	var out []string
 	if _, ok := job.StringOf("id"); !ok {
 		if job.Has("jobId") {
@@ -475,12 +477,12 @@ func legacyShapes(job *Value) []string {
 	if st, _ := job.StringOf("sessionTarget"); !strings.HasPrefix(st, "session:") {
 		out = append(out, "sessionTarget prefix not exactly `session:`")
 	}
-	if s := job.Get("schedule"); s == nil || s.Kind != Object {
+	if s := job.Get("schedule"); s == nil || s.Kind != json5.Object {
 		out = append(out, "schedule is not an object")
 	} else if s.Has("cron") || s.Has("atMs") {
 		out = append(out, "legacy schedule fields")
 	}
-	if p := job.Get("payload"); p == nil || p.Kind != Object {
+	if p := job.Get("payload"); p == nil || p.Kind != json5.Object {
 		out = append(out, "no payload object")
 	} else {
 		if k, _ := p.StringOf("kind"); k != "agentTurn" {
@@ -502,10 +504,10 @@ func legacyShapes(job *Value) []string {
 	if job.Has("isolation") {
 		out = append(out, "legacy `isolation` field")
 	}
-	if e := job.Get("enabled"); e != nil && e.Kind != Bool {
+	if e := job.Get("enabled"); e != nil && e.Kind != json5.Bool {
 		out = append(out, "`enabled` is not a boolean")
 	}
-	if d := job.Get("delivery"); d != nil && d.Kind != Object {
+	if d := job.Get("delivery"); d != nil && d.Kind != json5.Object {
 		out = append(out, "delivery is not an object")
 	} else if m, _ := d.StringOf("mode"); strings.EqualFold(m, "deliver") {
 		out = append(out, "delivery mode `deliver`")

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openclaw-tools/oc/internal/json5"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -154,7 +155,7 @@ func (d *run) checkCron() {
 		id := JobID(job)
 		name, _ := job.StringOf("name")
 		cj := CronJob{ID: id, Name: name, Enabled: true}
-		if e := job.Get("enabled"); e != nil && e.Kind == Bool {
+		if e := job.Get("enabled"); e != nil && e.Kind == json5.Bool {
 			cj.Enabled = e.Bool
 		}
 		if st, ok := job.StringOf("sessionTarget"); ok {
@@ -242,7 +243,7 @@ func jobLabel(name, id string) string {
 	return fmt.Sprintf("%q (%s)", name, id)
 }
 
-func sessionTargetOf(job *Value) string { s, _ := job.StringOf("sessionTarget"); return s }
+func sessionTargetOf(job *json5.Value) string { s, _ := job.StringOf("sessionTarget"); return s }
 
 func disabledNote(v Verdict) string {
 	if v.Disabled {
@@ -286,7 +287,7 @@ func contextLoss(v Verdict, id string) string {
 
 // migrateJob rewrites one ELSEWHERE job in place (contract §5, research §9.1)
 // and returns the record for the report.
-func migrateJob(job *Value, v Verdict, state *StateFile, nowMs int64) Migration {
+func migrateJob(job *json5.Value, v Verdict, state *StateFile, nowMs int64) Migration {
 	id := JobID(job)
 	name, _ := job.StringOf("name")
 	agent, _ := job.StringOf("agentId")
@@ -295,27 +296,27 @@ func migrateJob(job *Value, v Verdict, state *StateFile, nowMs int64) Migration 
 	before := job.Get("delivery")
 	m.DeliveryBefore = compactOrNull(before)
 
-	job.Set("sessionTarget", NewString("isolated"))
+	job.Set("sessionTarget", json5.NewString("isolated"))
 	if v.Reason != ReasonWebhook {
 		d := job.Get("delivery")
-		if d == nil || d.Kind != Object {
-			d = NewObject()
+		if d == nil || d.Kind != json5.Object {
+			d = json5.NewObject()
 			job.SetAfter("delivery", d, false, "payload")
 		}
 		if mode, _ := d.StringOf("mode"); !strings.EqualFold(strings.TrimSpace(mode), "announce") {
-			d.SetAfter("mode", NewString("announce"), true)
+			d.SetAfter("mode", json5.NewString("announce"), true)
 		}
 		if c, _ := d.StringOf("channel"); strings.TrimSpace(c) == "" || strings.EqualFold(strings.TrimSpace(c), "last") {
-			d.SetAfter("channel", NewString(v.Target.Channel), true, "mode")
+			d.SetAfter("channel", json5.NewString(v.Target.Channel), true, "mode")
 		}
 		if t, _ := d.StringOf("to"); strings.TrimSpace(t) == "" && v.Target.To != "" {
-			d.SetAfter("to", NewString(v.Target.To), true, "mode", "channel")
+			d.SetAfter("to", json5.NewString(v.Target.To), true, "mode", "channel")
 		}
 		if slices.Contains(v.Inherited, "accountId") {
-			d.SetAfter("accountId", NewString(v.Target.AccountID), true, "mode", "channel", "to")
+			d.SetAfter("accountId", json5.NewString(v.Target.AccountID), true, "mode", "channel", "to")
 		}
 		if slices.Contains(v.Inherited, "threadId") {
-			d.SetAfter("threadId", NewString(v.Target.ThreadID), true, "mode", "channel", "to", "accountId")
+			d.SetAfter("threadId", json5.NewString(v.Target.ThreadID), true, "mode", "channel", "to", "accountId")
 		}
 	}
 	if sk, ok := job.StringOf("sessionKey"); ok && strings.TrimSpace(sk) == v.Key {
@@ -324,20 +325,20 @@ func migrateJob(job *Value, v Verdict, state *StateFile, nowMs int64) Migration 
 	}
 	entry := state.Entry(id)
 	if job.Has("updatedAtMs") || entry == nil {
-		job.SetAfter("updatedAtMs", NewNumber(float64(nowMs)), false, "createdAtMs")
+		job.SetAfter("updatedAtMs", json5.NewNumber(float64(nowMs)), false, "createdAtMs")
 	}
-	if entry != nil && entry.Kind == Object {
-		entry.SetAfter("updatedAtMs", NewNumber(float64(nowMs)), true)
+	if entry != nil && entry.Kind == json5.Object {
+		entry.SetAfter("updatedAtMs", json5.NewNumber(float64(nowMs)), true)
 	}
 	m.DeliveryAfter = compactOrNull(job.Get("delivery"))
 	return m
 }
 
-func compactOrNull(v *Value) []byte {
+func compactOrNull(v *json5.Value) []byte {
 	if v == nil {
 		return []byte("null")
 	}
-	return MarshalCompact(v)
+	return json5.MarshalCompact(v)
 }
 
 // applyCron migrates the pending jobs: backups of the bytes that were read,
@@ -362,10 +363,10 @@ func (d *run) applyCron(ctx context.Context) error {
 		migs = append(migs, m)
 		r.Cron.Jobs[i].Migration = &m
 	}
-	newStore := Marshal(root)
+	newStore := json5.Marshal(root)
 	var newState []byte
 	if state != nil {
-		newState = Marshal(state.Root)
+		newState = json5.Marshal(state.Root)
 		if string(newState) == string(state.Raw) {
 			newState = nil
 		}

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openclaw-tools/oc/internal/json5"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
@@ -284,7 +285,7 @@ func (d *run) checkSessions() {
 			d.index.Add(agent, nil)
 			continue
 		}
-		if doc.Kind != Object {
+		if doc.Kind != json5.Object {
 			d.add(Finding{ID: "sessions-index-invalid", Severity: SevError, Path: idxPath, Section: SectionSessions,
 				Message: fmt.Sprintf("sessions.json is a JSON %s, not an object of session entries", doc.Kind), Fix: "restore sessions.json from a backup"})
 			d.index.Add(agent, nil)
@@ -309,7 +310,7 @@ func (d *run) checkSessions() {
 
 // indexEntries are one agent's sessions.json entries (last duplicate key
 // wins, as with JSON.parse) in pkg/transcript's model.
-func indexEntries(entries map[string]*Value) []transcript.IndexEntry {
+func indexEntries(entries map[string]*json5.Value) []transcript.IndexEntry {
 	out := make([]transcript.IndexEntry, 0, len(entries))
 	for key, e := range entries {
 		ie := transcript.IndexEntry{Key: key}

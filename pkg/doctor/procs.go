@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/pkg/openclawconfig"
 )
 
 // Locks are judged by pkg/jsonl (OpenClaw's session-write-lock rules:
@@ -66,22 +67,6 @@ func GatewayLockDirs(env func(string) string) []string {
 	return out
 }
 
-// gatewayConfigPath is the config path OpenClaw hashes into the lock name.
-func gatewayConfigPath(stateDir string, env func(string) string) string {
-	if env != nil {
-		if p := strings.TrimSpace(env("OPENCLAW_CONFIG_PATH")); p != "" {
-			return p
-		}
-	}
-	for _, n := range []string{"openclaw.json", "clawdbot.json"} {
-		p := filepath.Join(stateDir, n)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	return filepath.Join(stateDir, "openclaw.json")
-}
-
 // realPath is path made absolute with every symlink resolved (as far as it
 // exists).
 func realPath(p string) string {
@@ -102,7 +87,7 @@ func detectGateway(stateDir string, lockDirs []string, env func(string) string, 
 	realState := realPath(stateDir)
 	want := map[string]bool{}
 	for _, sd := range []string{stateDir, realState} {
-		cp := gatewayConfigPath(sd, env)
+		cp := openclawconfig.Path(sd, env)
 		want["gateway."+hash8(cp)+".lock"] = true
 		want["gateway."+hash8(realPath(cp))+".lock"] = true
 	}

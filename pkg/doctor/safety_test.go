@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openclaw-tools/oc/internal/json5"
 	"github.com/openclaw-tools/oc/internal/oracletest"
 )
 
@@ -519,7 +520,7 @@ func TestNestingMatchesOracle(t *testing.T) {
 		}
 		t.Skipf("SKIP: no oracle at %s", script)
 	}
-	depths := []int{600, 1000, 3000, OpenClawCronLoadsDepth, OpenClawCronFailsDepth, 6000, MaxDepth + 2000}
+	depths := []int{600, 1000, 3000, OpenClawCronLoadsDepth, OpenClawCronFailsDepth, 6000, json5.MaxDepth + 2000}
 	var jobs []oracletest.Job
 	dirs := map[string]string{}
 	for _, d := range depths {

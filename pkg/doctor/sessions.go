@@ -1,13 +1,15 @@
 package doctor
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/json5"
+	"github.com/openclaw-tools/oc/pkg/openclawconfig"
 )
 
 // Config is the part of OpenClaw's configuration the classifier needs.
@@ -33,58 +35,49 @@ func (c Config) mainKey() string {
 	return "main"
 }
 
-// LoadConfig reads <stateDir>/openclaw.json (or the legacy clawdbot.json),
-// JSON5 like OpenClaw. A missing file gives the defaults.
+// LoadConfig reads OpenClaw's config (openclawconfig: $OPENCLAW_CONFIG_PATH,
+// <stateDir>/openclaw.json or the legacy clawdbot.json), JSON5 like
+// OpenClaw. A missing file gives the defaults.
 func LoadConfig(stateDir string, env func(string) string) (Config, error) {
 	var cfg Config
-	var candidates []string
-	if env != nil {
-		if p := strings.TrimSpace(env("OPENCLAW_CONFIG_PATH")); p != "" {
-			candidates = append(candidates, p)
-		}
-	}
-	candidates = append(candidates, filepath.Join(stateDir, "openclaw.json"), filepath.Join(stateDir, "clawdbot.json"))
-	for _, p := range candidates {
+	file, err := openclawconfig.Load(stateDir, env, func(p string) (*json5.Value, error) {
 		_, root, _, err := readDoc(p, DefaultMaxStoreBytes)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return cfg, err
-		}
-		cfg.Path = p
-		if list := root.Get("agents").Get("list"); list != nil && list.Kind == Array {
-			var chosen *Value
-			for _, a := range list.Items {
-				if d := a.Get("default"); d != nil && truthy(d) {
-					chosen = a
-					break
-				}
-			}
-			if chosen == nil && len(list.Items) > 0 {
-				chosen = list.Items[0]
-			}
-			if id, ok := chosen.StringOf("id"); ok {
-				cfg.DefaultAgentID = NormalizeAgentID(id)
-			}
-		}
-		cfg.MainKey, _ = root.Get("session").StringOf("mainKey")
-		cfg.SessionStore, _ = root.Get("session").StringOf("store")
-		cfg.CronStore, _ = root.Get("cron").StringOf("store")
-		break
+		return root, err
+	})
+	if err != nil || file.Root == nil {
+		return cfg, err
 	}
+	cfg.Path = file.Path
+	if list := file.Get("agents", "list"); list != nil && list.Kind == json5.Array {
+		var chosen *json5.Value
+		for _, a := range list.Items {
+			if d := a.Get("default"); d != nil && truthy(d) {
+				chosen = a
+				break
+			}
+		}
+		if chosen == nil && len(list.Items) > 0 {
+			chosen = list.Items[0]
+		}
+		if id, ok := chosen.StringOf("id"); ok {
+			cfg.DefaultAgentID = NormalizeAgentID(id)
+		}
+	}
+	cfg.MainKey, _ = file.String("session", "mainKey")
+	cfg.SessionStore, _ = file.String("session", "store")
+	cfg.CronStore, _ = file.String("cron", "store")
 	return cfg, nil
 }
 
-func truthy(v *Value) bool {
+func truthy(v *json5.Value) bool {
 	switch v.Kind {
-	case Bool:
+	case json5.Bool:
 		return v.Bool
-	case Number:
+	case json5.Number:
 		return v.Num != 0
-	case String:
+	case json5.String:
 		return v.Str != ""
-	case Null:
+	case json5.Null:
 		return false
 	default:
 		return true
@@ -116,11 +109,11 @@ func NormalizeAgentID(s string) string {
 // SessionIndex holds the sessions.json entries of every agent, keyed by
 // normalised agent id, then session key.
 type SessionIndex struct {
-	Agents map[string]map[string]*Value
+	Agents map[string]map[string]*json5.Value
 }
 
 // Lookup returns agent's entry for key.
-func (ix SessionIndex) Lookup(agentID, key string) *Value {
+func (ix SessionIndex) Lookup(agentID, key string) *json5.Value {
 	if ix.Agents == nil {
 		return nil
 	}
@@ -128,20 +121,20 @@ func (ix SessionIndex) Lookup(agentID, key string) *Value {
 }
 
 // IndexFromValue builds one agent's part of an index from a parsed sessions.json.
-func (ix *SessionIndex) Add(agentID string, doc *Value) {
+func (ix *SessionIndex) Add(agentID string, doc *json5.Value) {
 	if ix.Agents == nil {
-		ix.Agents = map[string]map[string]*Value{}
+		ix.Agents = map[string]map[string]*json5.Value{}
 	}
 	m := ix.Agents[agentID]
 	if m == nil {
-		m = map[string]*Value{}
+		m = map[string]*json5.Value{}
 		ix.Agents[agentID] = m
 	}
-	if doc == nil || doc.Kind != Object {
+	if doc == nil || doc.Kind != json5.Object {
 		return
 	}
 	for _, mem := range doc.Members {
-		if mem.Value.Kind == Object {
+		if mem.Value.Kind == json5.Object {
 			m[mem.Key] = mem.Value
 		}
 	}
@@ -200,19 +193,19 @@ func (r Route) String() string {
 // EntryRoute is OpenClaw's deliveryContextFromSession: the last* fields (with
 // origin fallbacks) merged field by field with deliveryContext; when the two
 // name different channels the fallback gives only the channel.
-func EntryRoute(entry *Value) Route {
-	if entry == nil || entry.Kind != Object {
+func EntryRoute(entry *json5.Value) Route {
+	if entry == nil || entry.Kind != json5.Object {
 		return Route{}
 	}
-	str := func(v *Value, key string) string {
+	str := func(v *json5.Value, key string) string {
 		x := v.Get(key)
 		switch {
 		case x == nil:
 			return ""
-		case x.Kind == String:
+		case x.Kind == json5.String:
 			return strings.TrimSpace(x.Str)
-		case x.Kind == Number:
-			return FormatNumber(x.Num)
+		case x.Kind == json5.Number:
+			return jsjson.FormatNumber(x.Num)
 		}
 		return ""
 	}
@@ -262,15 +255,15 @@ func firstNonEmpty(s ...string) string {
 }
 
 // threadString renders a delivery threadId (string or number) as a string.
-func threadString(v *Value) string {
+func threadString(v *json5.Value) string {
 	if v == nil {
 		return ""
 	}
 	switch v.Kind {
-	case String:
+	case json5.String:
 		return strings.TrimSpace(v.Str)
-	case Number:
-		return FormatNumber(v.Num)
+	case json5.Number:
+		return jsjson.FormatNumber(v.Num)
 	}
 	return ""
 }

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
@@ -377,7 +378,17 @@ func (pl *planner) line(ln jsonl.Line) {
 		pl.lostFragment(s.fragment[i])
 	}
 	for i, pc := range s.pieces {
-		pl.entry(ln, ed, i, data[pc[0]:pc[1]], true)
+		b := data[pc[0]:pc[1]]
+		if !utf8.Valid(b) {
+			// A salvaged entry gets the invalid-utf8 rule too, or a second
+			// repair would still find work (fuzz-found).
+			fixed, n := nodeUTF8(b)
+			if jsonl.Valid(fixed) {
+				ed.add(RuleInvalidUTF8, 1, fmt.Sprintf("%d invalid UTF-8 sequence(s) written as U+FFFD, as OpenClaw reads them", n))
+				b = fixed
+			}
+		}
+		pl.entry(ln, ed, i, b, true)
 	}
 }
 

@@ -17,9 +17,12 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"image"
+	"image/png"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -30,6 +33,8 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/internal/oracletest"
+	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/pkg/repair"
 	"github.com/openclaw-tools/oc/pkg/replay"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
@@ -38,18 +43,20 @@ func main() {
 	n := flag.Int("n", 20, "transcripts to generate")
 	seed := flag.Uint64("seed", 1, "random seed")
 	shared := flag.String("shared", "../shared", "the shared folder (corpus and oracle)")
-	routesFlag := flag.String("routes", "anthropic/anthropic-messages/claude-sonnet-4-5,openai/openai-completions/gpt-4o-mini", "provider/api/model routes, comma-separated")
+	routesFlag := flag.String("routes", "anthropic/anthropic-messages/claude-sonnet-4-5,openai/openai-completions/gpt-4o-mini", `provider/api/model routes, comma-separated, or "all" (one per provider family)`)
 	out := flag.String("out", "", "folder for the generated transcripts (default: a temporary one)")
 	keep := flag.String("keep", "", "folder to copy differing transcripts and the oracle's answers to")
 	chunk := flag.Int("chunk", 16, "oracle jobs per batch process")
 	timeout := flag.Duration("timeout", 20*time.Minute, "time limit of one batch process")
 	withContext := flag.Bool("context", true, "also compare the context (the messages inspect counts)")
+	withRepair := flag.Bool("repair", true, "also compare oc repair (rules openclaw-2026.5.6) with OpenClaw's repairSessionFileIfNeeded")
+	minEqual := flag.Float64("min-equal", 0, "exit 1 when a mode's equal share (percent) is below this (CI: 100)")
 	offline := flag.Bool("offline", false, "ask the oracle nothing: compare with the answers saved in -out by an earlier run")
 	flag.Parse()
 	if *offline {
 		*chunk = 0
 	}
-	if err := run(*n, *seed, *shared, *routesFlag, *out, *keep, *chunk, *timeout, *withContext); err != nil {
+	if err := run(*n, *seed, *shared, *routesFlag, *out, *keep, *chunk, *timeout, *withContext, *withRepair, *minEqual); err != nil {
 		fmt.Fprintln(os.Stderr, "difffuzz:", err)
 		os.Exit(1)
 	}
@@ -59,6 +66,13 @@ type route struct{ provider, api, model string }
 
 func parseRoutes(s string) ([]route, error) {
 	var out []route
+	if s == "all" {
+		// Every route oc compares with the oracle: one per provider family.
+		for _, d := range replay.RouteDefaults() {
+			out = append(out, route{d.Provider, d.API, d.Model})
+		}
+		return out, nil
+	}
 	for _, r := range strings.Split(s, ",") {
 		p := strings.SplitN(strings.TrimSpace(r), "/", 3)
 		if len(p) != 3 {
@@ -69,7 +83,7 @@ func parseRoutes(s string) ([]route, error) {
 	return out, nil
 }
 
-func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk int, timeout time.Duration, withContext bool) error {
+func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk int, timeout time.Duration, withContext, withRepair bool, minEqual float64) error {
 	routes, err := parseRoutes(routesFlag)
 	if err != nil {
 		return err
@@ -108,6 +122,9 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 		if withContext {
 			jobs = append(jobs, oracletest.Job{ID: filepath.Base(f) + "|context", Mode: "context", Args: []string{f}})
 		}
+		if withRepair {
+			jobs = append(jobs, oracletest.Job{ID: filepath.Base(f) + "|repair", Mode: "repair", Args: []string{f}})
+		}
 		for _, r := range routes {
 			for _, mode := range []string{"sanitize", "payload"} {
 				jobs = append(jobs, oracletest.Job{ID: strings.Join([]string{filepath.Base(f), mode, r.provider, r.api, r.model}, "|"),
@@ -144,7 +161,7 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 		fmt.Fprintf(os.Stderr, "difffuzz: %d/%d oracle answers\n", len(answers), len(jobs))
 	}
 	type tally struct{ compared, equal, bothFail, unanswered int }
-	counts := map[string]*tally{"context": {}, "sanitize": {}, "payload": {}}
+	counts := map[string]*tally{"context": {}, "sanitize": {}, "payload": {}, "repair": {}}
 	var diffs []string
 	for _, f := range files {
 		if withContext {
@@ -159,6 +176,26 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 					c.equal++
 				} else {
 					diffs = append(diffs, id+": "+d)
+				}
+			}
+		}
+		if withRepair {
+			id := filepath.Base(f) + "|repair"
+			c := counts["repair"]
+			if a, ok := answers[id]; !ok {
+				c.unanswered++
+			} else {
+				c.compared++
+				d := repairDifference(f, a)
+				if d == "" {
+					c.equal++
+				} else {
+					diffs = append(diffs, id+": "+d)
+					if keepDir != "" {
+						if err := keepCase(keepDir, f, id, a); err != nil {
+							return err
+						}
+					}
 				}
 			}
 		}
@@ -214,7 +251,8 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 	for _, d := range diffs {
 		fmt.Println("DIFF", d)
 	}
-	for _, mode := range []string{"context", "sanitize", "payload"} {
+	var short []string
+	for _, mode := range []string{"context", "repair", "sanitize", "payload"} {
 		c := counts[mode]
 		if c.compared+c.unanswered == 0 {
 			continue
@@ -223,8 +261,14 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 		if c.compared > 0 {
 			pct = 100 * float64(c.equal) / float64(c.compared)
 		}
-		fmt.Printf("%-9s %4d compared, %4d equal (%.1f%%; %d where both fail), %d not answered by the oracle\n",
+		fmt.Printf("%-9s %5d compared, %5d equal (%.1f%%; %d where both fail), %d not answered by the oracle\n",
 			mode, c.compared, c.equal, pct, c.bothFail, c.unanswered)
+		if minEqual > 0 && (c.compared == 0 || pct < minEqual) {
+			short = append(short, fmt.Sprintf("%s %.1f%%", mode, pct))
+		}
+	}
+	if len(short) > 0 {
+		return fmt.Errorf("below -min-equal %.1f%%: %s", minEqual, strings.Join(short, ", "))
 	}
 	return nil
 }
@@ -300,6 +344,81 @@ func contextDifference(path string, a oracletest.Result) string {
 		got = append(got, m...)
 	}
 	return oracletest.Difference(append(got, ']'), want.Messages)
+}
+
+// repairDifference compares oc's repair under the rules openclaw-2026.5.6
+// with OpenClaw's repairSessionFileIfNeeded on the same file: the same
+// decision, the same number of dropped lines, and the same entries as
+// JSON.parse reads them.
+func repairDifference(path string, a oracletest.Result) string {
+	if !a.OK {
+		return "OpenClaw's repair fails (" + firstLine(a.Error) + ")"
+	}
+	var want struct {
+		Result struct {
+			Repaired     bool   `json:"repaired"`
+			DroppedLines int    `json:"droppedLines"`
+			Reason       string `json:"reason"`
+		} `json:"result"`
+		Output string `json:"output"`
+	}
+	if err := json.Unmarshal(a.Out, &want); err != nil {
+		return "oracle answer: " + err.Error()
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	p, err := repair.PlanReader(bytes.NewReader(data), filepath.Base(path), repair.Options{Rules: repair.RuleSetOpenClaw})
+	if err != nil {
+		return fmt.Sprintf("oc fails (%v), OpenClaw answers", err)
+	}
+	if p.Changed() != want.Result.Repaired {
+		return fmt.Sprintf("oc changes the file: %v, OpenClaw repairs it: %v (its reason %q, oc skipped %q)", p.Changed(), want.Result.Repaired, want.Result.Reason, p.Skipped)
+	}
+	if got := p.Counts[repair.RuleMalformedLine]; got != want.Result.DroppedLines {
+		return fmt.Sprintf("oc drops %d lines, OpenClaw %d", got, want.Result.DroppedLines)
+	}
+	out := data
+	if p.Changed() {
+		var buf, quarantine bytes.Buffer
+		if err := p.Render(bytes.NewReader(data), &buf, &quarantine); err != nil {
+			return fmt.Sprintf("oc fails to write (%v)", err)
+		}
+		out = buf.Bytes()
+	}
+	got, exp := jsEntries(out), jsEntries([]byte(want.Output))
+	if len(got) != len(exp) {
+		return fmt.Sprintf("oc keeps %d entries, OpenClaw %d", len(got), len(exp))
+	}
+	for i := range got {
+		if got[i] != exp[i] {
+			return fmt.Sprintf("entry %d differs:\n oc:     %.200s\n oracle: %.200s", i, got[i], exp[i])
+		}
+	}
+	return ""
+}
+
+// jsEntries is each line of a JSONL text that JSON.parse reads, written
+// back by JSON.stringify (blank and unparsable lines left out).
+func jsEntries(b []byte) []string {
+	var out []string
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		l = bytes.TrimSuffix(l, []byte("\r"))
+		if jsonl.IsBlank(l) {
+			continue
+		}
+		v, err := jsjson.Parse(l)
+		if err != nil {
+			continue
+		}
+		text, err := jsjson.Marshal(v)
+		if err != nil {
+			continue
+		}
+		out = append(out, string(text))
+	}
+	return out
 }
 
 // ocReplay is oc's replay of one file: the limited list and the wire body
@@ -386,8 +505,9 @@ func keepCase(dir, file, id string, a oracletest.Result) error {
 	return err
 }
 
-// corpusEntries reads the message entries of the real transcripts (lines
-// under 64 KiB, to keep the oracle quick).
+// corpusEntries reads the entries of the real transcripts other than the
+// header (lines under 64 KiB, to keep the oracle quick): messages, custom
+// messages, compactions, model and thinking-level changes, custom entries.
 func corpusEntries(dir string) ([]*jsjson.Object, error) {
 	names, err := os.ReadDir(dir)
 	if err != nil {
@@ -417,10 +537,11 @@ func corpusEntries(dir string) ([]*jsjson.Object, error) {
 			if !ok {
 				continue
 			}
-			if t, _ := o.Get("type"); t != "message" {
+			t, _ := o.Get("type")
+			if t == "session" || t == nil {
 				continue
 			}
-			if m, _ := o.Get("message"); m == nil {
+			if m, _ := o.Get("message"); t == "message" && m == nil {
 				continue
 			}
 			out = append(out, o)
@@ -430,8 +551,10 @@ func corpusEntries(dir string) ([]*jsjson.Object, error) {
 	return out, nil
 }
 
-// generate builds one transcript: a header and 2-10 real entries chained
-// by parentId, each mutated with some probability.
+// generate builds one transcript: a header and 2-12 real entries chained
+// by parentId (sometimes branching back to an earlier entry), each mutated
+// with some probability, and now and then a damaged line (cut, glued onto
+// the next, garbage bytes, NULs, CRLF, blank).
 func generate(rng *rand.Rand, entries []*jsjson.Object, routes []route, i int) ([]byte, error) {
 	var b []byte
 	if rng.IntN(20) == 0 {
@@ -445,17 +568,33 @@ func generate(rng *rand.Rand, entries []*jsjson.Object, routes []route, i int) (
 	header.Set("cwd", "/w")
 	b, _ = jsjson.Append(b, header)
 	b = append(b, '\n')
-	k := 2 + rng.IntN(9)
+	k := 2 + rng.IntN(11)
 	parent := any(nil)
+	var ids []string
 	for j := 0; j < k; j++ {
 		src := entries[rng.IntN(len(entries))]
 		text, _ := jsjson.Marshal(src)
 		v, _ := jsjson.Parse(text) // a deep copy
 		e := v.(*jsjson.Object)
 		id := fmt.Sprintf("e%d", j)
+		if len(ids) > 0 && rng.IntN(40) == 0 {
+			id = ids[rng.IntN(len(ids))] // a duplicate id
+		}
 		e.Set("id", id)
+		if len(ids) > 1 && rng.IntN(10) == 0 {
+			parent = ids[rng.IntN(len(ids)-1)] // a branch from an earlier entry
+		}
 		e.Set("parentId", parent)
+		if t, _ := e.Get("type"); t == "compaction" && len(ids) > 0 {
+			// A compaction that keeps from anywhere, or from an id that is not there.
+			if rng.IntN(4) == 0 {
+				e.Set("firstKeptEntryId", "gone")
+			} else {
+				e.Set("firstKeptEntryId", ids[rng.IntN(len(ids))])
+			}
+		}
 		parent = id
+		ids = append(ids, id)
 		if m, ok := e.Get("message"); ok {
 			if mo, ok := m.(*jsjson.Object); ok {
 				if role, _ := mo.Get("role"); role == "toolResult" && rng.IntN(10) == 0 {
@@ -470,10 +609,32 @@ func generate(rng *rand.Rand, entries []*jsjson.Object, routes []route, i int) (
 		if err != nil {
 			return nil, err
 		}
-		b = append(b, line...)
-		b = append(b, '\n')
+		b = append(b, damage(rng, line)...)
 	}
 	return b, nil
+}
+
+// damage returns the line with its newline, damaged one time in 25 the ways
+// crashes and concurrent writers damage transcripts.
+func damage(rng *rand.Rand, line []byte) []byte {
+	out := append([]byte(nil), line...)
+	if rng.IntN(25) != 0 {
+		return append(out, '\n')
+	}
+	switch rng.IntN(6) {
+	case 0: // cut mid-line (a torn write), the next entry on its own line
+		return append(out[:rng.IntN(len(out))], '\n')
+	case 1: // glued onto the next entry (a lost newline)
+		return out
+	case 2: // garbage bytes before the entry
+		return append(append([]byte("\x00\xff\xfe garbage"), out...), '\n')
+	case 3: // a line of NULs (a preallocated, never written block)
+		return append(append(out, '\n'), append(make([]byte, 1+rng.IntN(64)), '\n')...)
+	case 4:
+		return append(out, '\r', '\n')
+	default:
+		return append(out, '\n', ' ', '\n')
+	}
 }
 
 // mutate changes a message the ways generated transcripts found
@@ -492,6 +653,25 @@ func mutate(rng *rand.Rand, m *jsjson.Object, routes []route) {
 	}
 	content, _ := m.Get("content")
 	blocks, _ := content.([]any)
+	switch {
+	case role == "assistant" && blocks != nil && rng.IntN(8) == 0:
+		th := &jsjson.Object{}
+		th.Set("type", "thinking")
+		th.Set("thinking", "let me think")
+		if rng.IntN(2) == 0 {
+			th.Set("thinkingSignature", []string{"sig-abc", "", "{\"id\":\"rs_1\",\"type\":\"reasoning\"}"}[rng.IntN(3)])
+		}
+		blocks = append([]any{th}, blocks...)
+		m.Set("content", blocks)
+	case (role == "user" || role == "toolResult") && blocks != nil && rng.IntN(10) == 0:
+		img := &jsjson.Object{}
+		img.Set("type", "image")
+		data, mime := fuzzImage(rng)
+		img.Set("data", data)
+		img.Set("mimeType", mime)
+		blocks = append(blocks, img)
+		m.Set("content", blocks)
+	}
 	for _, bl := range blocks {
 		bo, ok := bl.(*jsjson.Object)
 		if !ok {
@@ -506,7 +686,7 @@ func mutate(rng *rand.Rand, m *jsjson.Object, routes []route) {
 			}
 		case "toolCall":
 			if rng.IntN(8) == 0 {
-				bo.Set("id", []string{"|fc_only", "  padded  ", "call_1|fc_2", "functions.read:0", "fc_1"}[rng.IntN(5)])
+				bo.Set("id", []string{"|fc_only", "  padded  ", "call_1|fc_2", "functions.read:0", "fc_1", "call_dup", "call_dup"}[rng.IntN(7)])
 			}
 			if args, ok := bo.Get("arguments"); ok && rng.IntN(6) == 0 {
 				if ao, ok := args.(*jsjson.Object); ok {
@@ -514,5 +694,30 @@ func mutate(rng *rand.Rand, m *jsjson.Object, routes []route) {
 				}
 			}
 		}
+	}
+}
+
+// fuzzImage is a base64 image and its declared type: small and valid,
+// wider than the default 1200 px limit, declared as another type, or not
+// base64 at all.
+func fuzzImage(rng *rand.Rand) (data, mime string) {
+	enc := func(w, h int) string {
+		img := image.NewRGBA(image.Rect(0, 0, w, h))
+		for i := range img.Pix {
+			img.Pix[i] = byte(i * 7)
+		}
+		var b bytes.Buffer
+		_ = png.Encode(&b, img)
+		return base64.StdEncoding.EncodeToString(b.Bytes())
+	}
+	switch rng.IntN(4) {
+	case 0:
+		return enc(2, 2), "image/png"
+	case 1:
+		return enc(1300, 3), "image/png"
+	case 2:
+		return enc(3, 2), "image/jpeg"
+	default:
+		return "not base64 !", "image/png"
 	}
 }

@@ -1,7 +1,6 @@
-package doctor
-
-// An ordered JSON value model for OpenClaw's small JSON documents (cron stores,
-// their state sidecar, sessions.json). Objects keep their key order, numbers
+// Package json5 is an ordered JSON value model for OpenClaw's small,
+// hand-edited JSON documents (openclaw.json, cron stores, their state
+// sidecar, sessions.json). Objects keep their key order, numbers
 // keep JavaScript semantics, and Marshal writes exactly what Node's
 // JSON.stringify(value, null, 2) writes, so a store read and written without
 // changes is byte-identical to what OpenClaw itself would save.
@@ -11,7 +10,9 @@ package doctor
 // trailing commas, unquoted keys, single-quoted strings, hex numbers, leading
 // or trailing decimal points, a leading '+', Infinity and NaN). No JSON5 module
 // is listed among the Go packages this project may use, and the grammar needed
-// is small, so it is written here and fuzzed.
+// is small, so it is written here and fuzzed. Numbers and strings are
+// written by internal/jsjson, the one JSON.stringify of the project.
+package json5
 
 import (
 	"bytes"
@@ -21,6 +22,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
 )
 
 // Kind is the JSON type of a Value.
@@ -785,9 +788,9 @@ func writeValue(b *bytes.Buffer, v *Value, depth int, indent bool) {
 	case Bool:
 		b.WriteString(strconv.FormatBool(v.Bool))
 	case Number:
-		b.WriteString(FormatNumber(v.Num))
+		b.Write(jsjson.AppendNumber(b.AvailableBuffer(), v.Num))
 	case String:
-		writeString(b, v.Str)
+		b.Write(jsjson.AppendString(b.AvailableBuffer(), v.Str))
 	case Array:
 		if len(v.Items) == 0 {
 			b.WriteString("[]")
@@ -814,7 +817,7 @@ func writeValue(b *bytes.Buffer, v *Value, depth int, indent bool) {
 				b.WriteByte(',')
 			}
 			nl(depth + 1)
-			writeString(b, m.Key)
+			b.Write(jsjson.AppendString(b.AvailableBuffer(), m.Key))
 			b.WriteByte(':')
 			if indent {
 				b.WriteByte(' ')
@@ -824,76 +827,4 @@ func writeValue(b *bytes.Buffer, v *Value, depth int, indent bool) {
 		nl(depth)
 		b.WriteByte('}')
 	}
-}
-
-// FormatNumber is JavaScript's Number.prototype.toString for finite numbers;
-// NaN and ±Infinity give "null", as in JSON.stringify.
-func FormatNumber(f float64) string {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return "null"
-	}
-	if f == 0 {
-		return "0" // also -0
-	}
-	abs := math.Abs(f)
-	if abs >= 1e-6 && abs < 1e21 {
-		s := strconv.FormatFloat(f, 'f', -1, 64)
-		return s
-	}
-	s := strconv.FormatFloat(f, 'e', -1, 64) // e.g. 1e+21, 1.5e-07
-	mant, exp, _ := strings.Cut(s, "e")
-	sign := exp[0]
-	exp = strings.TrimLeft(exp[1:], "0")
-	if exp == "" {
-		exp = "0"
-	}
-	return mant + "e" + string(sign) + exp
-}
-
-const hexDigits = "0123456789abcdef"
-
-func writeString(b *bytes.Buffer, s string) {
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch c {
-			case '"':
-				b.WriteString(`\"`)
-			case '\\':
-				b.WriteString(`\\`)
-			case '\b':
-				b.WriteString(`\b`)
-			case '\f':
-				b.WriteString(`\f`)
-			case '\n':
-				b.WriteString(`\n`)
-			case '\r':
-				b.WriteString(`\r`)
-			case '\t':
-				b.WriteString(`\t`)
-			default:
-				if c < 0x20 {
-					b.WriteString(`\u00`)
-					b.WriteByte(hexDigits[c>>4])
-					b.WriteByte(hexDigits[c&0xF])
-				} else {
-					b.WriteByte(c)
-				}
-			}
-			i++
-			continue
-		}
-		// A WTF-8 lone surrogate: JSON.stringify escapes it.
-		if c == 0xED && i+2 < len(s) && s[i+1] >= 0xA0 && s[i+1] <= 0xBF {
-			r := rune(c&0x0F)<<12 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F)
-			fmt.Fprintf(b, `\u%04x`, r)
-			i += 3
-			continue
-		}
-		_, n := utf8.DecodeRuneInString(s[i:])
-		b.WriteString(s[i : i+n])
-		i += n
-	}
-	b.WriteByte('"')
 }

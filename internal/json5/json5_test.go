@@ -1,4 +1,4 @@
-package doctor
+package json5
 
 import (
 	"bytes"
@@ -75,7 +75,8 @@ func TestDuplicateKeysLastWinsFirstPosition(t *testing.T) {
 	}
 }
 
-func TestFormatNumberLikeJavaScript(t *testing.T) {
+// Numbers are written as JSON.stringify writes them (jsjson's spelling).
+func TestNumbersMarshalLikeJavaScript(t *testing.T) {
 	cases := map[float64]string{
 		0: "0", 1: "1", -1: "-1", 1.5: "1.5", 1e21: "1e+21", 1e20: "100000000000000000000",
 		1e-7: "1e-7", 1.5e-7: "1.5e-7", 123456789012345680000: "123456789012345680000",
@@ -83,8 +84,8 @@ func TestFormatNumberLikeJavaScript(t *testing.T) {
 		math.NaN(): "null", math.Inf(1): "null",
 	}
 	for f, want := range cases {
-		if got := FormatNumber(f); got != want {
-			t.Errorf("FormatNumber(%v) = %s, want %s", f, got, want)
+		if got := string(MarshalCompact(NewNumber(f))); got != want {
+			t.Errorf("Marshal(%v) = %s, want %s", f, got, want)
 		}
 	}
 }
