@@ -152,6 +152,10 @@ func loadReplayInput(g *Globals, session string, decode, keepText bool) (*replay
 	if err != nil {
 		return nil, cli.Incomplete(err)
 	}
+	if src.Name != "" {
+		// The temporary export is removed on return: messages name the session.
+		path = src.Name
+	}
 	if !decode {
 		return &replayInput{path: path, ctx: ctx, src: src}, nil
 	}
@@ -549,9 +553,6 @@ func printExplain(g *Globals, in *replayInput, route replay.ResolvedRoute, res *
 	w := g.IO.Out
 	fmt.Fprintf(w, "%s %s/%s/%s (%s, %s) following %s\n", st.Title.Render("Replay"), cli.Safe(route.Provider), cli.Safe(route.API), cli.Safe(route.Model), sum.Family, route.Source, label)
 	fmt.Fprintf(w, "%s\n", st.Dim.Render(cli.Safe(in.path)))
-	if in.src.From != "" {
-		fmt.Fprintf(w, "%s\n", st.Dim.Render(cli.Safe(in.src.From)))
-	}
 	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Policy (resolveTranscriptPolicy of OpenClaw "+rel.String()+")"))
 	pb, _ := json.Marshal(res.Policy)
 	var flags map[string]any

@@ -191,14 +191,17 @@ func compareReleases(g *Globals, opts *replayOptions, in *replayInput, imageMax 
 	})
 	each("accepted?", func(r replay.ReplayRow) []string { return []string{verdictText(r)} })
 	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("What changed for this session"))
-	if len(doc.Differences) == 0 {
+	switch {
+	case len(doc.Differences) == 0 && doc.SameWireBody:
+		fmt.Fprintf(w, "  %s\n", st.OK.Render("nothing: the wire body is byte for byte the same"))
+	case len(doc.Differences) == 0:
 		fmt.Fprintf(w, "  %s\n", st.Dim.Render("nothing oc counts"))
 	}
 	for _, d := range doc.Differences {
 		fmt.Fprintf(w, "  - %s\n", cli.Safe(d))
 	}
-	if doc.SameWireBody {
-		fmt.Fprintf(w, "  - %s\n", "the wire body is byte for byte the same")
+	if len(doc.Differences) > 0 && doc.SameWireBody {
+		fmt.Fprintf(w, "  - %s\n", "yet the wire body is byte for byte the same")
 	}
 	fmt.Fprintf(w, "\n%s\n", st.Dim.Render(fmt.Sprintf("Each release in full: oc replay SESSION --provider %s --openclaw RELEASE --explain", cli.Safe(opts.Provider))))
 	return nil

@@ -20,6 +20,9 @@ type replaySource struct {
 	Era store.Era
 	// From names the database a SQLite session was read from ("" for a file).
 	From string
+	// Name is how output names a SQLite session: its key and database (its
+	// temporary export is gone once read). "" for a file: its path.
+	Name string
 }
 
 // defaultRelease is the release of the install's era: 2026.9.6 for the
@@ -81,6 +84,7 @@ func resolveReplaySession(g *Globals, session string) (path string, cleanup func
 		return "", cleanup, src, err
 	}
 	src.From = "session " + ses.Label() + " read from " + ses.Path
+	src.Name = ses.Label() + " in " + ses.Path
 	return path, cleanup, src, nil
 }
 
