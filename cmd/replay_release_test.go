@@ -296,4 +296,32 @@ func TestInspectReplayFindingsFollowTheRelease(t *testing.T) {
 	if !strings.Contains(out, "at replay OpenClaw 2026.9.6 rewrites this history") || strings.Contains(out, "OpenClaw 2026.5.6") {
 		t.Errorf("SQLite session: replay findings do not follow 2026.9.6:\n%.400s", out)
 	}
+	// The whole SQLite state dir with --replay: every session replayed.
+	code, out, stderr = runOC(t, false, nil, "inspect", "--state-dir", state, "--replay", "--json")
+	if code != 0 {
+		t.Fatalf("SQLite state dir --replay: exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Sessions []struct {
+			Key      string                           `json:"key"`
+			Findings []struct{ Rule, Message string } `json:"findings"`
+		} `json:"sessions"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	replayed := 0
+	for _, ses := range rep.Sessions {
+		for _, f := range ses.Findings {
+			if strings.HasPrefix(f.Rule, "replay-") {
+				replayed++
+				if !strings.Contains(f.Message, "OpenClaw 2026.9.6") {
+					t.Errorf("%s: %s", ses.Key, f.Message)
+				}
+			}
+		}
+	}
+	if replayed < 3 {
+		t.Errorf("%d replay findings over %d sessions, want at least 3", replayed, len(rep.Sessions))
+	}
 }
