@@ -64,11 +64,11 @@ and show the result at one stage:
              (sanitizeSessionHistory, validateReplayTurns, heartbeat filter,
              second tool-result pairing repair)
   payload    the provider's wire body (default): Anthropic Messages, OpenAI
-             Chat Completions, OpenAI Responses (and Codex), Google Gemini,
-             Bedrock Converse, Mistral
+             Chat Completions, OpenAI Responses (and Codex; 2026.9.6: ChatGPT
+             Responses), Google Gemini, Bedrock Converse (2026.5.6), Mistral
 
-SESSION is a transcript path ("-" for stdin) or a session id under the state
-dir. Without --api/--model the transcript's own latest turn of the provider
+SESSION is a transcript path ("-" for stdin), a session id (or a unique
+prefix) or a session key, in a state dir of either era. Without --api/--model the transcript's own latest turn of the provider
 names them, else the provider's default route (oc replay --provider all
 lists them). --explain prints the provider's policy and every change a rule
 made; --diff shows the stored messages beside the replayed ones; --provider
