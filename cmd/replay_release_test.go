@@ -80,6 +80,9 @@ func TestReplayOutputsNameTheRelease(t *testing.T) {
 			t.Errorf("%v: stdout is not one JSON value", c.args)
 		}
 	}
+	if _, _, stderr := runOC(t, false, nil, "replay", file, "--provider", "mistral", "--json"); stderr != "" {
+		t.Errorf("--json: stderr %q, want nothing (stdout is the body)", stderr)
+	}
 	_, out, _ := runOC(t, false, nil, "replay", file, "--provider", "mistral", "--explain")
 	if !strings.Contains(out, "Policy (resolveTranscriptPolicy of OpenClaw 2026.5.6)") {
 		t.Errorf("--explain's policy section does not name the release:\n%s", out)
