@@ -729,3 +729,13 @@ func (o *Object) Copy(key string, src map[string]any, srcKey string) {
 		}
 	}
 }
+
+// Delete removes key (JavaScript `delete`).
+func (o *Object) Delete(key string) {
+	for i := range o.Members {
+		if o.Members[i].Key == key {
+			o.Members = append(o.Members[:i], o.Members[i+1:]...)
+			return
+		}
+	}
+}

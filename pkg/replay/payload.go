@@ -3,7 +3,6 @@ package replay
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
@@ -20,6 +19,11 @@ type PayloadInput struct {
 	// Now gives Date.now() in milliseconds where a release needs the clock
 	// (nil: the clock).
 	Now func() int64
+	// SessionVersion is the transcript header's version, which 2026.9.6's
+	// boundary reads (usesEscapedRuntimeContext): 0 (unknown) or 3 leave
+	// runtime context as stored, 4 projects it; other values are an error
+	// there, as in OpenClaw. 2026.5.6 ignores it.
+	SessionVersion int
 	// ModelOverrides is a JSON object whose members replace those of the
 	// model record (the oracle's ORACLE_MODEL_JSON; nil: none).
 	ModelOverrides []byte
@@ -112,47 +116,41 @@ func unrenderedReason(api string) string {
 // copies do), or carry their order over with KeyOrder.Inherit; otherwise
 // their keys come out sorted inside the JSON text of `arguments`.
 //
-// BuildPayload returns the request body OpenClaw 2026.5.6 (through pi-ai)
-// sends for in.Messages, as the oracle's `payload` mode computes it:
-// runtime-context messages from earlier turns dropped, pi's convertToLlm,
-// then the API family's converter with no tools and default options.
+// BuildPayload returns the request body the OpenClaw release in.Release
+// sends for in.Messages, as that release's oracle's `payload` mode computes
+// it (with no tools and default options). 2026.5.6 (the zero Release), through
+// pi-ai: runtime-context messages from earlier turns dropped, pi's
+// convertToLlm, then the API family's converter. 2026.9.6: its LLM boundary
+// (boundary96.go: timestamps in in.Location, inbound metadata, runtime
+// context, the malformed-tool-call stream wrapper), the oracle's minimal
+// model record with in.ModelOverrides, then @openclaw/ai's converter
+// (render96*.go). The per-release steps are a table (payload_release.go).
 //
-// It fails where pi-ai would throw instead of sending (a malformed message,
-// an image type Bedrock does not know, an unparseable Responses reasoning
-// signature, ...) and for an API it does not render.
+// It fails where the release would throw instead of sending (a malformed
+// message, an image type Bedrock does not know, an unparseable 5.6 Responses
+// reasoning signature, ...), for an API the release does not build
+// (ErrNoWireBody, ErrNotBuiltIn) and for input oc cannot reproduce (9.6:
+// a user turn with persisted media and no text).
 func BuildPayload(in PayloadInput) (*Payload, error) {
-	model := ResolveModel(in.Provider, in.API, in.Model, in.Reasoning)
-	msgs := ConvertToLLM(StripHistoricalRuntimeContext(in.Messages))
+	rel, err := payloadReleaseFor(in.Release)
+	if err != nil {
+		return nil, err
+	}
+	render, ok := rel.renderers[in.API]
+	if !ok {
+		return nil, rel.unbuilt(in.API)
+	}
+	model, err := rel.model(&in)
+	if err != nil {
+		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, err)
+	}
 	keys := in.KeyOrder.child() // the converters record the objects they parse
 	c := &conv{model: &model, keys: keys}
-	var body *Object
-	switch in.API {
-	case "anthropic-messages":
-		body = renderAnthropic(c, msgs, in.SystemPrompt)
-	case "openai-completions":
-		body = renderOpenAICompletions(c, msgs, in.SystemPrompt)
-	case "openai-responses":
-		body = renderOpenAIResponses(c, msgs, in.SystemPrompt)
-	case "openai-codex-responses":
-		body = renderCodexResponses(c, msgs, in.SystemPrompt)
-	case "google-generative-ai":
-		body = renderGoogle(c, msgs, in.SystemPrompt)
-	case "bedrock-converse-stream":
-		body = renderBedrock(c, msgs, in.SystemPrompt)
-	case "mistral-conversations":
-		body = renderMistral(c, msgs, in.SystemPrompt)
-	case "azure-openai-responses":
-		body = renderAzureOpenAIResponses(c, msgs, in.SystemPrompt)
-	case "google-vertex":
-		// google-vertex.js builds its params exactly like google.js (same
-		// google-shared convertMessages, same config); only the client differs.
-		body = renderGoogle(c, msgs, in.SystemPrompt)
-	default:
-		if why := unrenderedReason(in.API); why != "" {
-			return nil, fmt.Errorf("payload: api %q: %w (%s)", in.API, ErrNoWireBody, why)
-		}
-		return nil, fmt.Errorf("payload: api %q is not rendered; oc renders %s", in.API, strings.Join(APIs, ", "))
+	msgs, err := rel.boundary(c, &in)
+	if err != nil {
+		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, err)
 	}
+	body := render(c, msgs, in.SystemPrompt)
 	if c.err != nil {
 		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, c.err)
 	}

@@ -38,6 +38,14 @@ func renderAnthropic(c *conv, msgs []Message, system string) *Object {
 }
 
 func (c *conv) anthropicMessages(msgs []Message) []any {
+	params := c.anthropicMessagesUnmarked(msgs)
+	cacheMarkLastUser56(params)
+	return params
+}
+
+// anthropicMessages without cache markers (convertMessages, shared by 2026.5.6
+// and 2026.9.6's convertAnthropicMessages).
+func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 	tm := c.transformMessages(msgs, anthropicToolCallID)
 	params := make([]any, 0, len(tm))
 	for i := 0; i < len(tm) && c.err == nil; i++ {
@@ -121,7 +129,12 @@ func (c *conv) anthropicMessages(msgs []Message) []any {
 			params = append(params, NewObject("role", "user", "content", results))
 		}
 	}
-	// Cache marker on the last user message.
+	return params
+}
+
+// cacheMarkLastUser56 is pi-ai 0.73's cache marker: the last message, when a
+// user one, gets cache_control on its last text/image/tool_result block.
+func cacheMarkLastUser56(params []any) {
 	if n := len(params); n > 0 {
 		last := params[n-1].(*Object)
 		if role, _ := last.Get("role"); role == "user" {
@@ -138,7 +151,6 @@ func (c *conv) anthropicMessages(msgs []Message) []any {
 			}
 		}
 	}
-	return params
 }
 
 func anthropicImage(item map[string]any) *Object {

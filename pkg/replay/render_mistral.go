@@ -59,15 +59,24 @@ func mistralIDNormalizer() idNormalizer {
 }
 
 func renderMistral(c *conv, msgs []Message, system string) *Object {
+	return renderMistralWith(c, msgs, system, mistralToolResultText)
+}
+
+// mistralToolText builds a tool result's text from its joined texts.
+type mistralToolText func(text string, hasImages, supportsImages, isError bool) string
+
+// renderMistralWith is buildChatPayload/toChatMessages with the release's
+// tool-result text.
+func renderMistralWith(c *conv, msgs []Message, system string, toolText mistralToolText) *Object {
 	tm := c.transformMessages(msgs, mistralIDNormalizer())
-	messages := c.mistralMessages(tm)
+	messages := c.mistralMessages(tm, toolText)
 	if system != "" {
 		messages = append([]any{NewObject("role", "system", "content", sanitizeSurrogates(system))}, messages...)
 	}
 	return NewObject("model", c.model.ID, "stream", true, "messages", messages)
 }
 
-func (c *conv) mistralMessages(tm []Message) []any {
+func (c *conv) mistralMessages(tm []Message, toolText mistralToolText) []any {
 	images := c.model.Vision
 	dataURL := func(b map[string]any) string { return "data:" + tmpl(b, "mimeType") + ";base64," + tmpl(b, "data") }
 	result := make([]any, 0, len(tm))
@@ -153,7 +162,7 @@ func (c *conv) mistralMessages(tm []Message) []any {
 					hasImages = true
 				}
 			}
-			text := mistralToolResultText(joinTexts(texts, "\n"), hasImages, images, jsTruthy(msg["isError"]))
+			text := toolText(joinTexts(texts, "\n"), hasImages, images, jsTruthy(msg["isError"]))
 			content := []any{NewObject("type", "text", "text", text)}
 			if images {
 				for _, b := range blocks {

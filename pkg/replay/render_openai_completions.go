@@ -26,6 +26,9 @@ type completionsCompat struct {
 	requiresToolResultName, requiresAssistantAfterToolResult, requiresThinkingAsText        bool
 	requiresReasoningContentOnAssistantMessages                                             bool
 	thinkingFormat, cacheControlFormat                                                      string
+	// assistantTextJoin joins an assistant turn's texts ("" in pi-ai 0.73,
+	// "\n" in @openclaw/ai 2026.9.6).
+	assistantTextJoin string
 }
 
 func completionsCompatFor(m *Model) completionsCompat {
@@ -78,8 +81,12 @@ func completionsCompatFor(m *Model) completionsCompat {
 }
 
 func renderOpenAICompletions(c *conv, msgs []Message, system string) *Object {
+	return renderOpenAICompletionsWith(c, msgs, system, completionsCompatFor(c.model))
+}
+
+// renderOpenAICompletionsWith is buildParams with a resolved compat.
+func renderOpenAICompletionsWith(c *conv, msgs []Message, system string, compat completionsCompat) *Object {
 	m := c.model
-	compat := completionsCompatFor(m)
 	messages := c.completionsMessages(msgs, system, compat)
 	body := NewObject("model", m.ID, "messages", messages, "stream", true)
 	if compat.supportsUsageInStreaming {
@@ -248,6 +255,9 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 					if t := c.str(b, "text"); !jsBlank(t) {
 						t = sanitizeSurrogates(t) // the joined text is of the sanitized parts
 						textParts = append(textParts, NewObject("type", "text", "text", t))
+						if len(textParts) > 1 {
+							text.WriteString(compat.assistantTextJoin)
+						}
 						text.WriteString(t)
 					}
 				case "thinking":

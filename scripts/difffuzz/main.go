@@ -19,6 +19,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"image"
@@ -118,12 +119,25 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 		files = append(files, p)
 	}
 	var jobs []oracletest.Job
+	// OpenClaw 2026.5.6's buildSessionContext never returns on a cycle of
+	// parentId links (duplicate ids make them): such a file would hang its
+	// whole batch. Its context, sanitize and payload jobs are not sent; oc
+	// must say that OpenClaw fails there (counted as "oracle hangs").
+	hangs := map[string]bool{}
 	for _, f := range files {
-		if withContext {
-			jobs = append(jobs, oracletest.Job{ID: filepath.Base(f) + "|context", Mode: "context", Args: []string{f}})
+		if ctx, err := transcript.LoadContext(f, nil); err == nil && ctx.CycleLine > 0 {
+			hangs[f] = true
 		}
+	}
+	for _, f := range files {
 		if withRepair {
 			jobs = append(jobs, oracletest.Job{ID: filepath.Base(f) + "|repair", Mode: "repair", Args: []string{f}})
+		}
+		if hangs[f] {
+			continue
+		}
+		if withContext {
+			jobs = append(jobs, oracletest.Job{ID: filepath.Base(f) + "|context", Mode: "context", Args: []string{f}})
 		}
 		for _, r := range routes {
 			for _, mode := range []string{"sanitize", "payload"} {
@@ -160,11 +174,11 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 		}
 		fmt.Fprintf(os.Stderr, "difffuzz: %d/%d oracle answers\n", len(answers), len(jobs))
 	}
-	type tally struct{ compared, equal, bothFail, unanswered int }
+	type tally struct{ compared, equal, bothFail, unanswered, hangs int }
 	counts := map[string]*tally{"context": {}, "sanitize": {}, "payload": {}, "repair": {}}
 	var diffs []string
 	for _, f := range files {
-		if withContext {
+		if withContext && !hangs[f] {
 			id := filepath.Base(f) + "|context"
 			c := counts["context"]
 			if a, ok := answers[id]; !ok {
@@ -198,6 +212,20 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 					}
 				}
 			}
+		}
+		if hangs[f] {
+			// oc must refuse as OpenClaw fails: no context, no payload.
+			_, _, ocErr := ocReplay(f, routes[0])
+			var oe *replay.OpenClawFailure
+			for _, mode := range []string{"context", "sanitize", "payload"} {
+				c := counts[mode]
+				c.hangs++
+				if !errors.As(ocErr, &oe) {
+					c.compared++
+					diffs = append(diffs, filepath.Base(f)+"|"+mode+": OpenClaw hangs on a parentId cycle, oc answers")
+				}
+			}
+			continue
 		}
 		for _, r := range routes {
 			limited, payload, ocErr := ocReplay(f, r)
@@ -254,15 +282,15 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 	var short []string
 	for _, mode := range []string{"context", "repair", "sanitize", "payload"} {
 		c := counts[mode]
-		if c.compared+c.unanswered == 0 {
+		if c.compared+c.unanswered+c.hangs == 0 {
 			continue
 		}
 		pct := 0.0
 		if c.compared > 0 {
 			pct = 100 * float64(c.equal) / float64(c.compared)
 		}
-		fmt.Printf("%-9s %5d compared, %5d equal (%.1f%%; %d where both fail), %d not answered by the oracle\n",
-			mode, c.compared, c.equal, pct, c.bothFail, c.unanswered)
+		fmt.Printf("%-9s %5d compared, %5d equal (%.1f%%; %d where both fail), %d where OpenClaw hangs and oc says so, %d not answered by the oracle\n",
+			mode, c.compared, c.equal, pct, c.bothFail, c.hangs, c.unanswered)
 		if minEqual > 0 && (c.compared == 0 || pct < minEqual) {
 			short = append(short, fmt.Sprintf("%s %.1f%%", mode, pct))
 		}

@@ -1,0 +1,131 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/openclaw-tools/oc/pkg/policy"
+)
+
+// ErrNotBuiltIn is wrapped by BuildPayload's error for an API family the
+// release does not build itself: in 2026.9.6, bedrock-converse-stream (its
+// provider is an installable plugin; the oracle answers "No API provider
+// registered for api: bedrock-converse-stream").
+var ErrNotBuiltIn = errors.New("not built in")
+
+// release96 is OpenClaw 2026.9.6: its LLM boundary (boundary96.go), the
+// oracle's minimal model record, and OpenClaw's `stream`
+// (dist/stream-*.mjs: @openclaw/ai's built-in providers plus the transport
+// host).
+func release96() *payloadRelease {
+	return &payloadRelease{
+		release:  policy.Release96,
+		model:    model96,
+		boundary: boundary96,
+		renderers: map[string]renderFunc{
+			"anthropic-messages":       renderAnthropic96,
+			"openai-completions":       renderOpenAICompletions96,
+			"openai-responses":         renderOpenAIResponses96,
+			"openai-chatgpt-responses": renderChatGPTResponses96,
+			// unchanged from 2026.5.6: google-shared convertMessages and config.
+			"google-generative-ai":   renderGoogle,
+			"google-vertex":          renderGoogle,
+			"mistral-conversations":  renderMistral96,
+			"azure-openai-responses": renderAzureOpenAIResponses96,
+		},
+		unbuilt: func(api string) error {
+			if !policy.BuildsAPI(policy.Release96, api) {
+				if api == "bedrock-converse-stream" {
+					return fmt.Errorf("payload: api %q: %w: OpenClaw 2026.9.6 has no built-in provider for it (Bedrock is an installable plugin)", api, ErrNotBuiltIn)
+				}
+				return fmt.Errorf("payload: api %q: %w: OpenClaw 2026.9.6 builds %s", api, ErrNotBuiltIn, strings.Join(policy.WireAPIs(policy.Release96), ", "))
+			}
+			return fmt.Errorf("payload: api %q is not rendered for OpenClaw 2026.9.6", api)
+		},
+	}
+}
+
+// model96 is the oracle's model record: 2026.9.6 has no built-in model
+// catalogue, so the oracle builds {id, name: id, api, provider, baseUrl,
+// reasoning (ORACLE_REASONING), input: ["text", "image"], cost: 0,
+// contextWindow: 200000, maxTokens: 8192} and spreads ORACLE_MODEL_JSON
+// over it (in.ModelOverrides).
+func model96(in *PayloadInput) (Model, error) {
+	m := Model{Provider: in.Provider, API: in.API, ID: in.Model, Name: in.Model, Reasoning: in.Reasoning, Vision: true, MaxTokens: 8192}
+	if len(in.ModelOverrides) == 0 {
+		return m, nil
+	}
+	return applyModelOverrides(m, in.ModelOverrides)
+}
+
+// applyModelOverrides spreads a JSON object over the model record, as the
+// oracle's `{...record, ...JSON.parse(ORACLE_MODEL_JSON)}`: the members the
+// renderers read (name, reasoning, input, maxTokens, compat,
+// thinkingLevelMap.off) take effect; others do not change a body.
+func applyModelOverrides(m Model, raw []byte) (Model, error) {
+	v, err := decodeJSONValue(raw)
+	if err != nil {
+		return m, fmt.Errorf("model overrides: %w", err)
+	}
+	o, ok := v.(map[string]any)
+	if !ok {
+		return m, fmt.Errorf("model overrides: want a JSON object, got %s", jsTypeOf(v, true))
+	}
+	if s, ok := o["id"].(string); ok {
+		m.ID = s
+	}
+	if v, ok := o["name"]; ok {
+		m.Name = jsToString(v, true)
+	}
+	if v, ok := o["reasoning"]; ok {
+		m.Reasoning = jsTruthy(v)
+	}
+	if v, ok := o["input"]; ok {
+		m.Vision = false
+		if l, ok := v.([]any); ok {
+			for _, x := range l {
+				if x == "image" {
+					m.Vision = true
+				}
+			}
+		}
+	}
+	if v, ok := o["maxTokens"]; ok {
+		f, ok := jsFiniteNumber(v)
+		if !ok || f != float64(int(f)) {
+			return m, fmt.Errorf("model overrides: maxTokens %s is not an integer", jsToString(v, true))
+		}
+		m.MaxTokens = int(f)
+	}
+	if v, ok := o["compat"]; ok {
+		m.Compat, _ = v.(map[string]any)
+	}
+	if tl, ok := o["thinkingLevelMap"].(map[string]any); ok {
+		switch off, has := tl["off"]; {
+		case !has:
+			m.ThinkingOff = offUnset
+		case off == nil:
+			m.ThinkingOff = offNull
+		default:
+			m.ThinkingOff, m.ThinkingOffValue = offValue, jsToString(off, true)
+		}
+	}
+	return m, nil
+}
+
+// decodeJSONValue decodes one JSON value with numbers kept as json.Number.
+func decodeJSONValue(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("trailing data after the JSON value")
+	}
+	return v, nil
+}

@@ -1,0 +1,115 @@
+package replay
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// The "reasoning off" request of 2026.9.6's Responses bodies:
+// applyCommonResponsesParams (dist/openai-responses-shared-*.mjs) asks
+// resolveOpenAIRequestReasoning (dist/openai-transport-params-*.mjs) for
+// effort "off" on reasoning models, which depends on the efforts the model
+// supports (resolveOpenAIModelReasoningEfforts,
+// dist/openai-reasoning-effort-*.mjs): "none" where the model lists it or no
+// list is known, nothing (no `reasoning` member) where the list lacks it.
+
+var (
+	gpt56RE      = regexp.MustCompile(`^gpt-5\.6(?:-|$)`)
+	gptCodexRE   = regexp.MustCompile(`^gpt-5(?:\.\d+)?-codex(?:-|$)`)
+	gptProRE     = regexp.MustCompile(`^gpt-5\.[2-9](?:\.\d+)?-pro(?:-|$)`)
+	gpt52RE      = regexp.MustCompile(`^gpt-5\.[2-9](?:\.\d+)?(?:-|$)`)
+	gpt51RE      = regexp.MustCompile(`^gpt-5\.1(?:-|$)`)
+	gpt5RE       = regexp.MustCompile(`^gpt-5(?:-|$)`)
+	datedModelRE = regexp.MustCompile(`-\d{4}-\d{2}-\d{2}$`)
+)
+
+// openAIModelReasoningEfforts is resolveOpenAIModelReasoningEfforts (known
+// false: no list, every effort passes).
+func openAIModelReasoningEfforts(m *Model) ([]string, bool) {
+	if v, ok := m.compatBool("supportsReasoningEffort"); ok && !v {
+		return []string{}, true
+	}
+	if raw, ok := m.Compat["supportedReasoningEfforts"].([]any); ok {
+		var out []string
+		for _, e := range raw {
+			if s, ok := e.(string); ok && jsTrim(s) != "" && !slices.Contains(out, jsTrim(s)) {
+				out = append(out, jsTrim(s))
+			}
+		}
+		return out, true
+	}
+	id := datedModelRE.ReplaceAllString(strings.ToLower(jsTrim(m.ID)), "")
+	supportsMax := m.API != "openai-completions"
+	pick := func(withMax, without []string) ([]string, bool) {
+		if supportsMax {
+			return withMax, true
+		}
+		return without, true
+	}
+	gpt52 := []string{"none", "low", "medium", "high", "xhigh"}
+	gpt56 := []string{"none", "low", "medium", "high", "xhigh", "max"}
+	codex := []string{"low", "medium", "high", "xhigh"}
+	switch {
+	case (id == "gpt-6-astra" || id == "gpt-6-sol" || id == "gpt-6-luna") && m.API != "azure-openai-responses":
+		if id == "gpt-6-astra" {
+			return pick([]string{"low", "medium", "high", "xhigh", "max"}, codex)
+		}
+		return pick(gpt56, gpt52)
+	case gpt56RE.MatchString(id):
+		return pick(gpt56, gpt52)
+	case id == "gpt-5.1-codex-mini":
+		return []string{"medium"}, true
+	case id == "gpt-5.1-codex-max":
+		return []string{"none", "medium", "high", "xhigh"}, true
+	case gptCodexRE.MatchString(id):
+		return codex, true
+	case id == "gpt-5-pro":
+		return []string{"high"}, true
+	case gptProRE.MatchString(id):
+		return []string{"medium", "high", "xhigh"}, true
+	case gpt52RE.MatchString(id):
+		return gpt52, true
+	case gpt51RE.MatchString(id):
+		return []string{"none", "low", "medium", "high"}, true
+	case gpt5RE.MatchString(id):
+		return []string{"minimal", "low", "medium", "high"}, true
+	}
+	return nil, false
+}
+
+// responsesReasoningOff96 is the effort resolveOpenAIRequestReasoning(model,
+// "off") gives ("" for none). A thinkingLevelMap "off" value is used as the
+// intent; a null one disables the request.
+func responsesReasoningOff96(m *Model) string {
+	if !m.Reasoning {
+		return ""
+	}
+	supported, known := openAIModelReasoningEfforts(m)
+	intent := "none" // requested "off"
+	switch m.ThinkingOff {
+	case offNull:
+		return ""
+	case offValue:
+		intent = jsTrim(m.ThinkingOffValue)
+	}
+	switch {
+	case !known:
+		return intent
+	case len(supported) == 0:
+		return ""
+	case slices.Contains(supported, intent):
+		return intent
+	case slices.Contains(supported, "none"):
+		return "none"
+	}
+	return ""
+}
+
+// setResponsesReasoningOff96 sets body.reasoning for the default "off".
+func setResponsesReasoningOff96(body *Object, m *Model) {
+	body.Delete("reasoning")
+	if effort := responsesReasoningOff96(m); effort != "" {
+		body.Set("reasoning", NewObject("effort", effort))
+	}
+}
