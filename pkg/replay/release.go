@@ -149,8 +149,12 @@ func ReleaseDifferences(a, b ReplayRow) []string {
 	if a.MessagesSent != b.MessagesSent {
 		add("messages handed to the model: %d in %s, %d in %s", a.MessagesSent, a.OpenClaw, b.MessagesSent, b.OpenClaw)
 	}
-	if a.Wire != nil && b.Wire != nil && *a.Wire != *b.Wire {
-		add("wire body %s: %d entries in %s, %s: %d in %s", a.Wire.Field, a.Wire.Count, a.OpenClaw, b.Wire.Field, b.Wire.Count, b.OpenClaw)
+	switch {
+	case a.Wire == nil || b.Wire == nil || *a.Wire == *b.Wire:
+	case a.Wire.Field == b.Wire.Field:
+		add("wire body (%s): %d entries in %s, %d in %s", a.Wire.Field, a.Wire.Count, a.OpenClaw, b.Wire.Count, b.OpenClaw)
+	default:
+		add("wire body: %s %d in %s, %s %d in %s", a.Wire.Field, a.Wire.Count, a.OpenClaw, b.Wire.Field, b.Wire.Count, b.OpenClaw)
 	}
 	kinds := map[string]int{}
 	for k := range a.ByKind {

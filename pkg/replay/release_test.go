@@ -56,7 +56,7 @@ func TestReleaseDifferences(t *testing.T) {
 	got := ReleaseDifferences(a, b)
 	want := []string{
 		"messages handed to the model: 15 in 2026.5.6, 7 in 2026.9.6",
-		"wire body messages: 15 entries in 2026.5.6, messages: 7 in 2026.9.6",
+		"wire body (messages): 15 entries in 2026.5.6, 7 in 2026.9.6",
 		"id-rewritten: 2 in 2026.5.6, 0 in 2026.9.6",
 		"messages-merged: 0 in 2026.5.6, 8 in 2026.9.6",
 		"rules that changed something only in 2026.5.6: x",
