@@ -2,11 +2,44 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"runtime/pprof"
 
 	"github.com/openclaw-tools/oc/cmd"
 )
 
 func main() {
-	os.Exit(cmd.Execute())
+	os.Exit(run())
+}
+
+// run is oc; with OC_CPUPROFILE=FILE set it also writes a CPU profile of the
+// run to FILE (for `go tool pprof`, see scripts/bench-scan.sh).
+func run() int {
+	if path := os.Getenv("OC_CPUPROFILE"); path != "" {
+		stop, err := startCPUProfile(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "oc: OC_CPUPROFILE:", err)
+			return 3
+		}
+		defer stop()
+	}
+	return cmd.Execute()
+}
+
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("start profile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "oc: OC_CPUPROFILE:", err)
+		}
+	}, nil
 }

@@ -62,9 +62,7 @@ func registerReplayCompletions(cmd *cobra.Command, g *Globals) {
 	cmd.ValidArgsFunction = g.completeSessions
 	_ = cmd.RegisterFlagCompletionFunc("provider", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		values := append([]string{"all"}, knownProviders()...)
-		for _, a := range aliasesOf() {
-			values = append(values, a)
-		}
+		values = append(values, aliasesOf()...)
 		return values, cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = cmd.RegisterFlagCompletionFunc("api", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {

@@ -38,7 +38,13 @@ command and by jq, and is an offline backup of one conversation.
 --all --agent ID -o DIR exports every SQLite session of an agent into DIR as
 <sessionId>.jsonl with a sessions.json, a JSONL sessions folder.
 
-The databases are opened read-only and never written.`,
+A session that OpenClaw 2026.9.6 moved to cold storage (its
+session_transcript_cold_archives row, the archive in sessions/cold/ or in
+the database) is read from its archive after the checks 2026.9.6's restore
+makes (size, sha256, contents); stderr names the archive. A damaged archive
+is an error naming it.
+
+The databases and archives are opened read-only and never written.`,
 		Example: `  oc export agent:main:main -o main.jsonl
   oc export 0197d2a4 | jq -c 'select(.type=="message") | .message.role'
   oc export --all --agent main -o ./main-sessions`,
@@ -99,33 +105,46 @@ func runExport(g *Globals, opts *exportOptions, args []string) error {
 		return cli.Incomplete(errors.New(oneLine(err.Error())))
 	}
 	if opts.Output == "" || opts.Output == "-" {
-		if _, err := st.Export(ses, g.IO.In, g.IO.Out); err != nil {
+		_, cold, err := st.ExportWithSource(ses, g.IO.In, g.IO.Out)
+		if err != nil {
 			return cli.Incomplete(errors.New(oneLine(err.Error())))
 		}
+		noteCold(g, cold)
 		return nil
 	}
-	n, err := exportToFile(st, ses, g.IO.In, opts.Output)
+	n, cold, err := exportToFile(st, ses, g.IO.In, opts.Output)
 	if err != nil {
 		return cli.Incomplete(errors.New(oneLine(err.Error())))
 	}
 	if !g.JSON {
-		fmt.Fprintf(g.IO.ErrOut, "exported %s (%d lines) to %s\n", ses.Label(), n, opts.Output)
+		fmt.Fprintf(g.IO.ErrOut, "exported %s (%d lines) to %s\n", cleanText(ses.Label()), n, cleanText(opts.Output))
 	}
+	noteCold(g, cold)
 	return nil
+}
+
+// noteCold says on stderr that the exported rows came from a cold archive
+// (OpenClaw 2026.9.6's transcript cold storage), not from transcript_events.
+func noteCold(g *Globals, cold *sqlitestore.ColdSource) {
+	if cold == nil || g.JSON {
+		return
+	}
+	fmt.Fprintf(g.IO.ErrOut, "oc: %d lines from the cold archive %s (storage %s; size, sha256 and contents verified; not in transcript_events until OpenClaw restores it)\n",
+		cold.Events, cleanText(cold.Path), cleanText(cold.Archive.Storage))
 }
 
 // exportToFile writes a new file through a temporary name; an existing file
 // is left alone.
-func exportToFile(st *store.State, ses store.Session, stdin io.Reader, path string) (int, error) {
+func exportToFile(st *store.State, ses store.Session, stdin io.Reader, path string) (int, *sqlitestore.ColdSource, error) {
 	if _, err := os.Lstat(path); err == nil {
-		return 0, fmt.Errorf("%s: already exists; not overwritten", path)
+		return 0, nil, fmt.Errorf("%s: already exists; not overwritten", path)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".oc-export-*.tmp")
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	defer os.Remove(tmp.Name())
-	n, err := st.Export(ses, stdin, tmp)
+	n, cold, err := st.ExportWithSource(ses, stdin, tmp)
 	if err == nil {
 		err = tmp.Sync()
 	}
@@ -133,10 +152,10 @@ func exportToFile(st *store.State, ses store.Session, stdin io.Reader, path stri
 		err = cerr
 	}
 	if err != nil {
-		return n, err
+		return n, cold, err
 	}
 	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
-		return n, err
+		return n, cold, err
 	}
-	return n, os.Link(tmp.Name(), path)
+	return n, cold, os.Link(tmp.Name(), path)
 }

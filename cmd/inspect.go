@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -345,37 +346,49 @@ func printOutline(w io.Writer, st *cli.Styles, segs []*transcript.Segment) {
 	walk(segs, "  ")
 }
 
-// Column widths of the state-dir table (visible characters).
+// Column widths of the state-dir tables (visible characters).
 const (
 	colAgent = 8
 	colName  = 44
 )
 
+// transcriptTable is the state-dir table of `oc inspect`, one transcript a row.
+var transcriptTable = cli.Table{Columns: []cli.Column{
+	{Title: "AGENT", Width: colAgent}, {Title: "TRANSCRIPT", Width: colName}, {Title: "ENTRIES", Width: 8, Right: true},
+	{Title: "MSGS", Width: 6, Right: true}, {Title: "SIZE", Width: 9, Right: true}, {Title: "FINDINGS", Gap: 1},
+}}
+
+// findingCounts is the FINDINGS cell of a table row: errors, warnings and
+// infos in their styles, or "ok".
+func findingCounts(st *cli.Styles, s interface{ Counts() (int, int, int) }) string {
+	errs, warnings, infos := s.Counts()
+	var parts []string
+	if errs > 0 {
+		parts = append(parts, st.Error.Render(plural(errs, "error")))
+	}
+	if warnings > 0 {
+		parts = append(parts, st.Warn.Render(plural(warnings, "warning")))
+	}
+	if infos > 0 {
+		parts = append(parts, st.Dim.Render(fmt.Sprintf("%d info", infos)))
+	}
+	if len(parts) == 0 {
+		return st.OK.Render("ok")
+	}
+	return strings.Join(parts, ", ")
+}
+
 func printStateReport(w io.Writer, st *cli.Styles, rep *transcript.Report, opts *inspectOptions, outlines map[string][]*transcript.Segment) {
 	if len(rep.Transcripts) > 0 {
-		fmt.Fprintf(w, "%s\n", st.Heading.Render(fmt.Sprintf("%-*s %-*s %8s %6s %9s  %s", colAgent, "AGENT", colName, "TRANSCRIPT", "ENTRIES", "MSGS", "SIZE", "FINDINGS")))
+		fmt.Fprintln(w, transcriptTable.Header(st))
 	}
 	for _, s := range rep.Transcripts {
-		e, wn, i := s.Counts()
-		var parts []string
-		if e > 0 {
-			parts = append(parts, st.Error.Render(plural(e, "error")))
-		}
-		if wn > 0 {
-			parts = append(parts, st.Warn.Render(plural(wn, "warning")))
-		}
-		if i > 0 {
-			parts = append(parts, st.Dim.Render(fmt.Sprintf("%d info", i)))
-		}
-		if len(parts) == 0 {
-			parts = append(parts, st.OK.Render("ok"))
-		}
 		agent := cli.Safe(s.Agent)
 		if agent == "" {
 			agent = "-"
 		}
-		fmt.Fprintf(w, "%s %s %8d %6d %9s  %s\n", padRight(shortenMiddle(agent, colAgent), colAgent), padRight(shortenName(cli.Safe(filepath.Base(s.Path)), colName), colName),
-			s.Entries, s.Active.Messages, humanBytes(s.Size), strings.Join(parts, ", "))
+		fmt.Fprintln(w, transcriptTable.Row(shortenMiddle(agent, colAgent), shortenName(cli.Safe(filepath.Base(s.Path)), colName),
+			strconv.Itoa(s.Entries), strconv.Itoa(s.Active.Messages), humanBytes(s.Size), findingCounts(st, s)))
 		if opts.Tree {
 			printOutline(w, st, outlines[s.Path])
 		}

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
+	"strconv"
 	"time"
 
 	"github.com/openclaw-tools/oc/internal/cli"
@@ -90,6 +90,13 @@ func inspectViaStore(g *Globals, opts *inspectOptions, args []string) (handled b
 	if c := rep.Cache; c != nil && c.Present {
 		fmt.Fprintf(g.IO.Out, "%s leaf %s, %d active events, needs_rebuild %v (agrees with 2026.9.6's rules: leaf %v, path %v)\n", st2.Bold.Render(fmt.Sprintf("%-12s", "Cache")), cleanText(c.LeafEventID), c.ActiveEvents, c.NeedsRebuild, c.LeafAgrees, c.ActivePathAgrees)
 	}
+	if c := rep.Cold; c != nil {
+		state := "verified"
+		if !c.Verified {
+			state = "NOT readable, see the findings"
+		}
+		fmt.Fprintf(g.IO.Out, "%s %d of %d events from %s (storage %s, %s)\n", st2.Bold.Render(fmt.Sprintf("%-12s", "Cold archive")), c.Events, c.Archive.EventCount, cleanText(c.Path), cleanText(c.Archive.Storage), state)
+	}
 	printSummary(g.IO.Out, st2, rep.Summary, opts.All)
 	return true, nil, nil
 }
@@ -110,29 +117,18 @@ func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport) {
 			continue
 		}
 		extra := ""
+		if d.ColdArchives > 0 {
+			extra += fmt.Sprintf("; %d in cold storage", d.ColdArchives)
+		}
 		if d.CopyReason != "" {
-			extra = "; read from a private copy"
+			extra += "; read from a private copy"
 		}
 		fmt.Fprintf(w, "  agent %-8s schema %d, %s, %d sessions, quick_check %s, journal %s, -wal %s%s\n", cleanText(d.Agent), d.Schema, humanBytes(d.DBBytes), d.Sessions, cleanText(d.QuickCheck), d.JournalMode, humanBytes(d.WALBytes), extra)
 	}
 	if len(rep.Sessions) > 0 {
-		fmt.Fprintf(w, "\n%s\n", st.Heading.Render(fmt.Sprintf("%-8s %-44s %-13s %7s %6s %9s  %-16s %s", "AGENT", "SESSION KEY", "ID", "EVENTS", "MSGS", "SIZE", "LAST ACTIVITY", "FINDINGS")))
+		fmt.Fprintf(w, "\n%s\n", sessionTable.Header(st))
 	}
 	for _, s := range rep.Sessions {
-		e, wn, i := s.Counts()
-		var parts []string
-		if e > 0 {
-			parts = append(parts, st.Error.Render(plural(e, "error")))
-		}
-		if wn > 0 {
-			parts = append(parts, st.Warn.Render(plural(wn, "warning")))
-		}
-		if i > 0 {
-			parts = append(parts, st.Dim.Render(fmt.Sprintf("%d info", i)))
-		}
-		if len(parts) == 0 {
-			parts = append(parts, st.OK.Render("ok"))
-		}
 		key := cleanText(s.Key)
 		if key == "" {
 			key = "(no key)"
@@ -148,7 +144,7 @@ func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport) {
 		if s.LastActivity > 0 {
 			last = time.UnixMilli(s.LastActivity).UTC().Format("2006-01-02 15:04")
 		}
-		fmt.Fprintf(w, "%-8s %-44s %-13s %7d %6d %9s  %-16s %s\n", cleanText(s.Agent), key, id, s.Events, s.Active.Messages, humanBytes(s.Size), last, strings.Join(parts, ", "))
+		fmt.Fprintln(w, sessionTable.Row(cleanText(s.Agent), key, id, strconv.Itoa(s.Events), strconv.Itoa(s.Active.Messages), humanBytes(s.Size), last, findingCounts(st, s)))
 	}
 	if len(rep.Findings) > 0 {
 		fmt.Fprintf(w, "\n%s\n", st.Heading.Render(fmt.Sprintf("State findings (%d)", len(rep.Findings))))
@@ -193,3 +189,11 @@ func addSQLiteReplayFindings(g *Globals, st *store.State, rep *store.SQLiteRepor
 		}
 	}
 }
+
+// sessionTable is the state-dir table of `oc inspect` on a SQLite store, one
+// session a row.
+var sessionTable = cli.Table{Columns: []cli.Column{
+	{Title: "AGENT", Width: colAgent}, {Title: "SESSION KEY", Width: colName}, {Title: "ID", Width: 13},
+	{Title: "EVENTS", Width: 7, Right: true}, {Title: "MSGS", Width: 6, Right: true}, {Title: "SIZE", Width: 9, Right: true},
+	{Title: "LAST ACTIVITY", Width: 16, Gap: 1}, {Title: "FINDINGS"},
+}}

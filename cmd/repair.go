@@ -13,9 +13,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openclaw-tools/oc/internal/cli"
-	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/internal/durable"
+	"github.com/openclaw-tools/oc/pkg/gatewaylock"
 	"github.com/openclaw-tools/oc/pkg/repair"
 	"github.com/openclaw-tools/oc/pkg/transcript"
+	"github.com/openclaw-tools/oc/pkg/upgrade"
 )
 
 type repairOptions struct {
@@ -138,7 +140,7 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 		Options:   repair.Options{Rules: set},
 		BackupDir: opts.BackupDir,
 		Compress:  opts.CompressBackups,
-		Lock:      jsonl.LockOptions{Wait: opts.Wait, BreakStale: opts.BreakStaleLocks},
+		Lock:      gatewaylock.LockOptions{Wait: opts.Wait, BreakStale: opts.BreakStaleLocks},
 		Context:   ctx,
 		Force:     opts.Force,
 	}
@@ -170,6 +172,11 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 		names[i] = f.Path
 		explicit[f.Path] = f.Explicit
 	}
+	// transcripts no sessions.json names: what OpenClaw 2026.8+'s import needs to recover them
+	recovery, err := upgrade.RecoveryHints(names)
+	if err != nil {
+		return cli.Incomplete(err)
+	}
 	progress := (*cli.Progress)(nil)
 	fileDone := func() { progress.Add(1) }
 	if len(files) > 1 {
@@ -184,7 +191,7 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 	}
 	doc := repair.Run(names, repair.RunOptions{
 		ApplyOptions: apply, ReadOnly: opts.Check || opts.DryRun, Jobs: opts.Jobs, Explicit: explicit,
-		Progress: fileDone,
+		Progress: fileDone, Recovery: recovery,
 	})
 	progress.Done()
 
@@ -243,7 +250,7 @@ func runUndo(g *Globals, args []string, opts repair.ApplyOptions) error {
 		u := undone{UndoReport: r}
 		if err != nil {
 			u.Error = oneLine(err.Error())
-			if errors.Is(err, jsonl.ErrNoBackup) {
+			if errors.Is(err, durable.ErrNoBackup) {
 				u.Error = noBackupMessage(p, opts.BackupDir)
 			}
 			failed++
@@ -331,6 +338,9 @@ func printRepairReport(g *Globals, opts *repairOptions, set repair.RuleSet, doc 
 		fmt.Fprintf(w, "%s  %s\n", st.Bold.Render(cli.Safe(r.Path)), status)
 		if r.Error != "" {
 			fmt.Fprintf(w, "  %s\n", cli.Safe(r.Error))
+		}
+		if r.Unrepairable != "" && (r.Changed || r.Error != "") {
+			fmt.Fprintf(w, "  %s %s\n", st.Error.Render("still unrepairable:"), cli.Safe(r.Unrepairable))
 		}
 		ids := make([]string, 0, len(r.Rules))
 		for id := range r.Rules {

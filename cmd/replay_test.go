@@ -92,6 +92,9 @@ func TestReplayErrors(t *testing.T) {
 	if code != 2 {
 		t.Errorf("bad stage: exit %d", code)
 	}
+	if !strings.HasPrefix(errOut, `oc: --stage "wire"`) {
+		t.Errorf("bad stage: stderr %q does not name the flag first", errOut)
+	}
 	code, _, _ = runOC(t, false, nil, "replay", ruleTranscript("pairing.jsonl"), "--provider", "no-such-provider")
 	if code != 2 {
 		t.Errorf("unknown provider without --api/--model: exit %d", code)

@@ -11,10 +11,12 @@ import (
 func TestProgressOnlyOnTerminalAfterASecond(t *testing.T) {
 	ios, _, errOut := Test(false)
 	assert.Nil(t, NewProgress(ios, "x", 10), "no progress when stderr is not a terminal")
+	assert.Empty(t, errOut.String())
 
 	ios, _, errOut = Test(true)
 	ios.SetQuiet(true)
 	assert.Nil(t, NewProgress(ios, "x", 10), "-q silences progress")
+	assert.Empty(t, errOut.String())
 
 	ios, _, errOut = Test(true)
 	p := NewProgress(ios, "checking", 4)

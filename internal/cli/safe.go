@@ -68,15 +68,6 @@ func unsafeRune(r rune) bool {
 	return (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
 }
 
-// SafeAll applies Safe to every string of a list (a new slice).
-func SafeAll(list []string) []string {
-	out := make([]string, len(list))
-	for i, s := range list {
-		out[i] = Safe(s)
-	}
-	return out
-}
-
 // SafeJSON rewrites a JSON document for a terminal: the characters Safe
 // escapes that JSON allows raw inside strings (DEL, C1 controls, bidi
 // overrides) become \uNNNN escapes and bytes that are not UTF-8 become

@@ -202,10 +202,18 @@ func ToWellFormed(b []byte) []byte {
 	if utf8.Valid(b) {
 		return b
 	}
-	out := make([]byte, 0, len(b)+8)
+	out, _ := ReplaceInvalidUTF8(b)
+	return out
+}
+
+// ReplaceInvalidUTF8 returns a copy of b in which every maximal invalid
+// UTF-8 subpart is one U+FFFD, the way Node's decoder (WHATWG) reads it, and
+// how many were replaced.
+func ReplaceInvalidUTF8(b []byte) (out []byte, replaced int) {
+	out = make([]byte, 0, len(b)+8)
 	for i := 0; i < len(b); {
 		c := b[i]
-		if c < 0x80 {
+		if c < utf8.RuneSelf {
 			out = append(out, c)
 			i++
 			continue
@@ -228,6 +236,7 @@ func ToWellFormed(b []byte) []byte {
 			need, hi = 3, 0x8F
 		default:
 			out = append(out, "\uFFFD"...)
+			replaced++
 			i++
 			continue
 		}
@@ -244,9 +253,10 @@ func ToWellFormed(b []byte) []byte {
 		if ok {
 			out = append(out, b[i:j]...)
 		} else {
-			out = append(out, "\uFFFD"...)
+			out = append(out, "\uFFFD"...) // the maximal subpart b[i:j] is one U+FFFD
+			replaced++
 		}
 		i = j
 	}
-	return out
+	return out, replaced
 }

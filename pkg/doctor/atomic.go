@@ -11,7 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/internal/durable"
 )
 
 // Doctor's writes: every file is written to a temp name in its folder,
@@ -38,8 +38,8 @@ const maxLockBytes = 64 << 10
 // (O_NONBLOCK) and makes sure, on the open descriptor, that it is a regular
 // file.
 func openRegular(path string) (*os.File, os.FileInfo, error) {
-	f, st, err := jsonl.OpenRegular(path)
-	if errors.Is(err, jsonl.ErrNotRegular) {
+	f, st, err := durable.OpenRegular(path)
+	if errors.Is(err, durable.ErrNotRegular) {
 		kind := "a special file"
 		if st, serr := os.Stat(path); serr == nil {
 			kind = fileKind(st.Mode())
@@ -92,7 +92,7 @@ func owner(st os.FileInfo) (uid, gid int, ok bool) {
 	if st == nil {
 		return 0, 0, false
 	}
-	return jsonl.FileOwner(st)
+	return durable.FileOwner(st)
 }
 
 // sameFile reports whether two stats name the same inode.
@@ -105,7 +105,7 @@ func writeTemp(path string, data []byte, mode fs.FileMode, like os.FileInfo) (st
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+jsonl.TempPrefix+"*")
+	f, err := os.CreateTemp(dir, "."+base+durable.TempPrefix+"*")
 	if err != nil {
 		return "", fmt.Errorf("%s: create temporary file: %w", path, err)
 	}
@@ -244,7 +244,7 @@ func keepConflict(path, tmp string) string {
 	return name
 }
 
-func syncDir(dir string) error { return jsonl.OSFS{}.SyncDir(dir) }
+func syncDir(dir string) error { return durable.OSFS{}.SyncDir(dir) }
 
 // linkRename renames oldpath to newpath without ever replacing an existing
 // newpath: link (fails with EEXIST), then unlink the old name.
@@ -287,7 +287,7 @@ func writeNewFile(names func(n int) string, data []byte, mode fs.FileMode, like 
 // <path>.pre-oc-doctor.<stamp> (or .<stamp>.N when taken), mode 0600, owned
 // like the file it backs up.
 func backupBytes(path string, data []byte, like os.FileInfo, now time.Time) (string, error) {
-	base := fmt.Sprintf("%s.pre-oc-doctor.%s", path, jsonl.Stamp(now))
+	base := fmt.Sprintf("%s.pre-oc-doctor.%s", path, durable.Stamp(now))
 	name, err := writeNewFile(func(n int) string {
 		if n == 1 {
 			return base

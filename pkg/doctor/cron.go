@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openclaw-tools/oc/internal/durable"
 	"github.com/openclaw-tools/oc/internal/json5"
-	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
 // CronStorePath is where the JSON-era cron store lives: cron.store from the
@@ -429,7 +429,7 @@ func (d *run) applyCron(ctx context.Context) error {
 	if state != nil {
 		mf.StateFile = state.Path
 	}
-	base := filepath.Join(filepath.Dir(store.Path), "doctor-session-target-migration-"+jsonl.Stamp(d.now))
+	base := filepath.Join(filepath.Dir(store.Path), "doctor-session-target-migration-"+durable.Stamp(d.now))
 	reportPath, err := writeNewFile(func(n int) string {
 		if n == 1 {
 			return base + ".json"

@@ -21,8 +21,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openclaw-tools/oc/internal/durable"
 	"github.com/openclaw-tools/oc/internal/json5"
-	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/pkg/gatewaylock"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
@@ -179,7 +180,7 @@ type run struct {
 	cfg             Config
 	now             time.Time
 	index           SessionIndex
-	liveSessionLock *jsonl.LockInfo
+	liveSessionLock *gatewaylock.LockInfo
 	// pending fixes
 	staleLocks     []int // finding indexes
 	tempFiles      []int
@@ -379,7 +380,7 @@ func (d *run) checkLocksAndTemp() {
 				Fix:     "remove it by hand if nothing uses it (doctor never removes what is not a lock file)"})
 			continue
 		}
-		var li *jsonl.LockInfo
+		var li *gatewaylock.LockInfo
 		if err != nil {
 			// OpenClaw reads a lock it cannot read as one without a payload.
 			li = judgeLock(l, nil, d.now)
@@ -419,7 +420,7 @@ func (d *run) checkLocksAndTemp() {
 			if e.IsDir() {
 				continue
 			}
-			if strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), jsonl.TempPrefix) {
+			if strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), durable.TempPrefix) {
 				d.ocTempFile(dir, e)
 				continue
 			}
@@ -434,7 +435,7 @@ func (d *run) checkLocksAndTemp() {
 			p := filepath.Join(dir, e.Name())
 			var pid int
 			fmt.Sscan(m[2], &pid)
-			if jsonl.PIDAlive(pid) && pid != os.Getpid() {
+			if gatewaylock.PIDAlive(pid) && pid != os.Getpid() {
 				continue // a write in progress
 			}
 			info, err := e.Info()

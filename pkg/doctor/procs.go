@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/pkg/gatewaylock"
 	"github.com/openclaw-tools/oc/pkg/openclawconfig"
 )
 
@@ -27,12 +27,6 @@ type GatewayStatus struct {
 	PID     int    `json:"pid,omitempty"`
 	Lock    string `json:"lock,omitempty"`
 	Reason  string `json:"reason,omitempty"`
-}
-
-// GatewayLockDir is OpenClaw's resolveGatewayLockDir for the calling user:
-// $TMPDIR/openclaw-<uid>, $TMPDIR read through env (nil or unset: os.TempDir()).
-func GatewayLockDir(env func(string) string) string {
-	return filepath.Join(tempBase(env), fmt.Sprintf("openclaw-%d", os.Getuid()))
 }
 
 func tempBase(env func(string) string) string {
@@ -141,11 +135,11 @@ func safeText(s string) string {
 	}, s)
 }
 
-// judgeLock is jsonl.JudgeLock with OpenClaw's isValidPid: a pid that is not
+// judgeLock is gatewaylock.JudgeLock with OpenClaw's isValidPid: a pid that is not
 // a positive 32-bit integer is never a live process (Node's process.kill
 // rejects it; kill(2) would see it truncated, e.g. 2^32+1 as init).
-func judgeLock(lockPath string, raw []byte, now time.Time) *jsonl.LockInfo {
-	li := jsonl.JudgeLock(lockPath, raw, now, 0)
+func judgeLock(lockPath string, raw []byte, now time.Time) *gatewaylock.LockInfo {
+	li := gatewaylock.JudgeLock(lockPath, raw, now, 0)
 	if li.PID > math.MaxInt32 {
 		li.Alive = false
 		reasons := []string{"dead-pid"}

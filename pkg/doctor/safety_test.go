@@ -411,7 +411,7 @@ func TestOldQuarantineNamesRenamed(t *testing.T) {
 	if n != 2 || r.Remaining < 2 {
 		t.Fatalf("%d quarantine findings, want 2: %v", n, findingIDs(r))
 	}
-	r = runDoctor(t, sd, true)
+	runDoctor(t, sd, true)
 	if b, err := os.ReadFile(strings.TrimSuffix(old1, ".jsonl")); err != nil || !strings.Contains(string(b), `"unparsable"`) {
 		t.Errorf("old1 not renamed with its content: %v %q", err, b)
 	}
@@ -432,7 +432,7 @@ func TestOldQuarantineNamesRenamed(t *testing.T) {
 func TestCancelledFixLeavesNothingHalfDone(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	sd, store := stateWithStore(t, storeWithJobs("a"))
+	sd, _ := stateWithStore(t, storeWithJobs("a"))
 	before := checksums(t, sd)
 	r, err := Run(ctx, fixOpts(sd))
 	if err != nil {
@@ -452,7 +452,7 @@ func TestCancelledFixLeavesNothingHalfDone(t *testing.T) {
 	span := 2 * time.Since(start)
 	outcomes := map[string]int{}
 	for round := 0; round < 40; round++ {
-		sd, store = stateWithStore(t, original)
+		sd, store := stateWithStore(t, original)
 		_ = os.WriteFile(filepath.Join(sd, "cron", "jobs-state.json"), []byte(`{"version":1,"jobs":{"a":{"updatedAtMs":1,"state":{}}}}`), 0o600)
 		ctx, cancel := context.WithCancel(context.Background())
 		opts := fixOpts(sd)

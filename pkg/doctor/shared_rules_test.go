@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/pkg/gatewaylock"
 )
 
 func findingByID(r *Report, id string) *Finding {
@@ -92,7 +92,7 @@ func TestPayloadlessSessionLock(t *testing.T) {
 // A gateway lock whose pid was reused by another process (its startTime
 // differs) is no running gateway.
 func TestGatewayLockRecycledPid(t *testing.T) {
-	start, ok := jsonl.ProcessStartTime(os.Getpid())
+	start, ok := gatewaylock.ProcessStartTime(os.Getpid())
 	if !ok {
 		t.Skip("no /proc start time on this system")
 	}

@@ -168,15 +168,6 @@ func FixCommand(id string, v Verdict) []string {
 	return nil
 }
 
-// CommandLine renders an argv for printing, each word shell-quoted.
-func CommandLine(argv []string) string {
-	out := make([]string, len(argv))
-	for i, a := range argv {
-		out[i] = ShellQuote(a)
-	}
-	return strings.Join(out, " ")
-}
-
 // ApplySQLiteCronFixes runs each job's command through the openclaw CLI found
 // on PATH (never a shell, never SQL). Without openclaw nothing runs.
 func ApplySQLiteCronFixes(rep *SQLiteCronReport, lookPath func(string) (string, error), run func(path string, args []string) ([]byte, error)) {

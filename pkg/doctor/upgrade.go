@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/openclaw-tools/oc/pkg/repair"
 	"github.com/openclaw-tools/oc/pkg/upgrade"
 )
 
@@ -23,9 +24,26 @@ func UpgradeCheck(stateDir string) ([]Finding, error) {
 		return nil, err
 	}
 	var out []Finding
-	for _, s := range rep.Losses() {
-		out = append(out, Finding{ID: "upgrade-loss", Severity: SevWarning, Path: s.Path, Section: SectionTranscripts,
-			Message: upgrade.LossText(s), Fix: "oc repair " + ShellQuote(s.Path)})
+	losses := rep.Losses()
+	paths := make([]string, len(losses))
+	for i, s := range losses {
+		paths[i] = s.Path
+	}
+	hints, err := upgrade.RecoveryHints(paths)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range losses {
+		f := Finding{ID: "upgrade-loss", Severity: SevWarning, Path: s.Path, Section: SectionTranscripts,
+			Message: upgrade.LossText(s), Fix: "oc repair " + ShellQuote(s.Path)}
+		if h := hints[s.Path]; h != nil {
+			// a transcript not in sessions.json: say so when oc repair cannot make the import take it
+			if p, err := repair.PlanFile(s.Path, repair.Options{Recovery: h}); err == nil && p.Unrepairable() != "" {
+				f.Message += "; `oc repair` cannot change that: " + p.Unrepairable()
+				f.Fix = ""
+			}
+		}
+		out = append(out, f)
 	}
 	if len(rep.Sessions) > 0 {
 		fix := ""

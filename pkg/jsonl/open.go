@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/openclaw-tools/oc/internal/durable"
 )
 
 // Compression is the encoding of a file on disk.
@@ -83,7 +84,7 @@ func Open(path string, stdin io.Reader) (*Source, error) {
 		src.Name = "<stdin>"
 	} else {
 		// Never block on a FIFO or read a device named like a transcript.
-		f, st, err := OpenRegular(path)
+		f, st, err := durable.OpenRegular(path)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
-// Package jsonl reads and writes JSON Lines files the way OpenClaw writes them:
+// Package jsonl reads JSON Lines files the way OpenClaw writes them:
 // byte-exact lines with their own terminators, lines of any length, plain or
-// compressed input, and durable in-place replacement.
+// compressed input, and a fast validity scan. (Durable writes are
+// internal/durable; the gateway's lock protocol is pkg/gatewaylock.)
 package jsonl
 
 import (

@@ -173,3 +173,17 @@ func TestLinesMatchesReader(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMembers measures the zero-copy member walk the hot paths use on
+// every entry line (after Valid).
+func BenchmarkMembers(b *testing.B) {
+	line := []byte(`{"type":"message","id":"0000002a","parentId":"00000029","timestamp":"2026-05-01T00:00:42.000Z","message":{"role":"assistant","content":[{"type":"text","text":"` + strings.Repeat("lorem ipsum dolor ", 100) + `"}],"api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5","stopReason":"stop"}}`)
+	b.SetBytes(int64(len(line)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		n := 0
+		if !Members(line, func(k, v []byte) bool { n++; return true }) || n != 5 {
+			b.Fatal("members", n)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
 )
 
 // A small JSON scanner that works on byte offsets, so that a changed value can
@@ -243,31 +245,12 @@ func StringIs(v []byte, name string) bool {
 	return ok && s == name
 }
 
-// IsJSSpace reports whether r is white space for JavaScript's String.prototype.trim.
-func IsJSSpace(r rune) bool {
-	switch r {
-	case ' ', '\t', '\n', '\v', '\f', '\r', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200A
-}
-
-// JSBlank reports whether s is empty after JavaScript's trim.
-func JSBlank(s string) bool {
-	for _, r := range s {
-		if !IsJSSpace(r) {
-			return false
-		}
-	}
-	return true
-}
-
 // TrimJSLeft is String.prototype.trimStart on raw file bytes (an invalid
 // byte, U+FFFD to Node, is not white space).
 func TrimJSLeft(b []byte) []byte {
 	for len(b) > 0 {
 		r, n := utf8.DecodeRune(b)
-		if r == utf8.RuneError || !IsJSSpace(r) {
+		if r == utf8.RuneError || !jsjson.IsSpace(r) {
 			break
 		}
 		b = b[n:]
@@ -289,7 +272,7 @@ func IsBlank(b []byte) bool {
 			return false
 		}
 		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError || !IsJSSpace(r) {
+		if r == utf8.RuneError || !jsjson.IsSpace(r) {
 			return false
 		}
 		i += n

@@ -15,8 +15,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/openclaw-tools/oc/internal/durable"
 	"github.com/openclaw-tools/oc/internal/json5"
-	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
 // EnvPath names the environment variable that points OpenClaw at a config
@@ -89,7 +89,7 @@ func Load(stateDir string, env func(string) string, read Reader) (*Config, error
 // opened blocking) of at most MaxBytes, parsed as JSON5. Errors name the
 // file, and the line and column of a syntax error.
 func ReadFile(path string) (*json5.Value, error) {
-	f, _, err := jsonl.OpenRegular(path)
+	f, _, err := durable.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

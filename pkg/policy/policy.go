@@ -10,6 +10,8 @@ package policy
 
 import (
 	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
 )
 
 // Sanitize modes (sanitizeMode). In 2026.5.6 both modes replay the same way;
@@ -155,7 +157,7 @@ func For(provider, api, model string) Policy {
 // NormalizeProviderID is normalizeProviderId: trim, lower-case, then the
 // built-in aliases.
 func NormalizeProviderID(provider string) string {
-	p := strings.ToLower(jsTrim(provider))
+	p := strings.ToLower(jsjson.Trim(provider))
 	switch p {
 	case "modelstudio", "qwencloud":
 		return "qwen"
@@ -196,18 +198,4 @@ func IsResponsesAPI(api string) bool {
 // they would need any change).
 func (p Policy) AllowProviderOwnedThinkingReplay(api string) bool {
 	return IsAnthropicAPI(api) && p.ValidateAnthropicTurns && p.PreserveSignatures && !p.DropThinkingBlocks
-}
-
-// jsTrim is String.prototype.trim: JavaScript's white space and line terminators.
-func jsTrim(s string) string {
-	return strings.TrimFunc(s, IsJSSpace)
-}
-
-// IsJSSpace reports whether r is white space for JavaScript's trim() and \s.
-func IsJSSpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200a
 }

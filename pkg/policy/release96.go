@@ -102,11 +102,6 @@ func Resolve96(r Route) Resolution {
 	return Resolution{Policy: merge96(unownedFallback96(r.API, r.Model)), Provider: provider, Family: "fallback"}
 }
 
-// Default96 is 2026.9.6's DEFAULT_TRANSCRIPT_POLICY.
-func Default96() Policy {
-	return Policy{Release: Release96, SanitizeMode: ModeImagesOnly, RepairToolUseResultPairing: true}
-}
-
 func merge96(o *Overrides) Policy {
 	p := merge(o)
 	p.Release = Release96

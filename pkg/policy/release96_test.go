@@ -5,9 +5,10 @@ import (
 	"time"
 
 	"encoding/json"
-	"github.com/openclaw-tools/oc/internal/oracletest"
 	"os"
 	"testing"
+
+	"github.com/openclaw-tools/oc/internal/oracletest"
 )
 
 // testdata/replay/policy-expected-2026.9.6.json holds the 2026.9.6 oracle's

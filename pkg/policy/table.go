@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
 )
 
 // Ctx is what a replay family's builder sees (buildReplayPolicy's context).
@@ -73,11 +75,6 @@ func table() []Family {
 	}
 }
 
-// Families returns the provider table (a copy).
-func Families() []Family {
-	return table()
-}
-
 // FamilyOf returns the table row owning a provider id (normalised first), or nil.
 func FamilyOf(provider string) *Family {
 	return familyFor(NormalizeProviderID(provider))
@@ -100,7 +97,7 @@ func boolp(v bool) *bool {
 	return &v
 }
 
-func lowerTrim(s string) string { return strings.ToLower(jsTrim(s)) }
+func lowerTrim(s string) string { return strings.ToLower(jsjson.Trim(s)) }
 
 func base64Only() *ThoughtSignatures {
 	return &ThoughtSignatures{AllowBase64Only: true, IncludeCamelCase: true}

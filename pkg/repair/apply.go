@@ -15,6 +15,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/openclaw-tools/oc/internal/durable"
+	"github.com/openclaw-tools/oc/pkg/gatewaylock"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -170,8 +172,8 @@ type ApplyOptions struct {
 	Options
 	BackupDir string // where backups and quarantine files go ("" = beside the file)
 	Compress  bool   // zstd-compress the backup
-	Lock      jsonl.LockOptions
-	FS        jsonl.FS // nil: the real file system
+	Lock      gatewaylock.LockOptions
+	FS        durable.FS // nil: the real file system
 	// Context cancels the work (SIGINT, SIGTERM): until the file is replaced,
 	// cancelling removes everything oc made and leaves the file as it was;
 	// after, the repair is finished. nil: never cancelled.
@@ -188,11 +190,11 @@ func (o ApplyOptions) ctx() context.Context {
 	return context.Background()
 }
 
-func (o ApplyOptions) fs() jsonl.FS {
+func (o ApplyOptions) fs() durable.FS {
 	if o.FS != nil {
 		return o.FS
 	}
-	return jsonl.OSFS{}
+	return durable.OSFS{}
 }
 
 // FileReport is the outcome for one file, as `oc repair --json` prints it.
@@ -212,8 +214,8 @@ type FileReport struct {
 	// Warnings are things the operator should know (a hard-linked file).
 	Warnings []string `json:"warnings,omitempty"`
 	// StaleLockBroken is the stale lock removed before repairing, if any.
-	StaleLockBroken *jsonl.LockInfo `json:"staleLockBroken,omitempty"`
-	Plan            *Plan           `json:"-"`
+	StaleLockBroken *gatewaylock.LockInfo `json:"staleLockBroken,omitempty"`
+	Plan            *Plan                 `json:"-"`
 }
 
 // ReportOf turns a plan into a report (changed tells whether it was applied).
@@ -247,24 +249,24 @@ const maxReplans = 3
 
 // lockAll takes OpenClaw's write lock for every path (the name given and the
 // real file behind a symlink: the gateway may know either), in a fixed order.
-func lockAll(paths []string, opts jsonl.LockOptions) (release func(), broken *jsonl.LockInfo, err error) {
+func lockAll(paths []string, opts gatewaylock.LockOptions) (release func(), broken *gatewaylock.LockInfo, err error) {
 	seen := map[string]string{}
 	for _, p := range paths {
-		seen[jsonl.LockPath(p)] = p
+		seen[gatewaylock.LockPath(p)] = p
 	}
 	keys := make([]string, 0, len(seen))
 	for k := range seen {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	var held []*jsonl.Lock
+	var held []*gatewaylock.Lock
 	release = func() {
 		for i := len(held) - 1; i >= 0; i-- {
 			_ = held[i].Release()
 		}
 	}
 	for _, k := range keys {
-		l, err := jsonl.AcquireLock(seen[k], opts)
+		l, err := gatewaylock.AcquireLock(seen[k], opts)
 		if err != nil {
 			release()
 			return func() {}, nil, err
@@ -301,7 +303,7 @@ func ApplyFile(path string, opts ApplyOptions) (*FileReport, error) {
 	if st, err := os.Stat(real); err != nil {
 		return nil, err
 	} else if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w", path, jsonl.ErrNotRegular)
+		return nil, fmt.Errorf("%s: %w", path, durable.ErrNotRegular)
 	}
 	lockOpts := opts.Lock
 	lockOpts.FS = opts.fs()
@@ -313,7 +315,7 @@ func ApplyFile(path string, opts ApplyOptions) (*FileReport, error) {
 		return nil, err
 	}
 	defer release()
-	jsonl.RemoveStaleTemps(real, 0, time.Now())
+	durable.RemoveStaleTemps(real, 0, time.Now())
 
 	var rep *FileReport
 	for attempt := 1; ; attempt++ {
@@ -333,7 +335,7 @@ func ApplyFile(path string, opts ApplyOptions) (*FileReport, error) {
 
 func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileReport, err error) {
 	fsys := opts.fs()
-	f, st, err := jsonl.OpenRegular(path)
+	f, st, err := durable.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -359,11 +361,11 @@ func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileRepo
 			return rep, fmt.Errorf("backup dir: %w", err)
 		}
 	}
-	stamp := jsonl.UniqueStamp(opts.now(), func(s string) bool {
+	stamp := durable.UniqueStamp(opts.now(), func(s string) bool {
 		for _, p := range []string{
-			jsonl.BackupPath(path, opts.BackupDir, s, false), jsonl.BackupPath(path, opts.BackupDir, s, true),
+			durable.BackupPath(path, opts.BackupDir, s, false), durable.BackupPath(path, opts.BackupDir, s, true),
 			QuarantinePath(path, opts.BackupDir, s), LegacyQuarantinePath(path, opts.BackupDir, s),
-			ManifestPath(jsonl.BackupPath(path, opts.BackupDir, s, false)),
+			ManifestPath(durable.BackupPath(path, opts.BackupDir, s, false)),
 		} {
 			if _, err := os.Lstat(p); err == nil {
 				return true
@@ -371,12 +373,12 @@ func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileRepo
 		}
 		return false
 	})
-	backup := jsonl.BackupPath(path, opts.BackupDir, stamp, opts.Compress)
+	backup := durable.BackupPath(path, opts.BackupDir, stamp, opts.Compress)
 	quarantine := ""
 	if plan.NeedsQuarantine() {
 		quarantine = QuarantinePath(path, opts.BackupDir, stamp)
 	}
-	chown := func(f jsonl.File) error { return chownFileLike(f, st) }
+	chown := func(f durable.File) error { return chownFileLike(f, st) }
 
 	// Everything made below is removed unless the file was replaced.
 	var made []string
@@ -396,7 +398,7 @@ func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileRepo
 		return nil
 	}
 
-	in, inSt, err := jsonl.OpenRegular(path)
+	in, inSt, err := durable.OpenRegular(path)
 	if err != nil {
 		return rep, err
 	}
@@ -406,7 +408,7 @@ func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileRepo
 	}
 
 	// The backup.
-	var backupDigest jsonl.Digest
+	var backupDigest durable.Digest
 	linked := false
 	if !opts.Compress {
 		if err := fsys.Link(path, backup); err == nil {
@@ -421,7 +423,7 @@ func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileRepo
 		}
 	}
 	if !linked {
-		src, srcSt, err := jsonl.OpenRegular(path)
+		src, srcSt, err := durable.OpenRegular(path)
 		if err != nil {
 			return rep, err
 		}
@@ -429,7 +431,7 @@ func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileRepo
 			src.Close()
 			return rep, fmt.Errorf("%s: %w", path, ErrFileChanged)
 		}
-		backupDigest, err = jsonl.WriteBackupFrom(ctx, fsys, src, backup, st.Mode().Perm(), opts.Compress, chown)
+		backupDigest, err = durable.WriteBackupFrom(ctx, fsys, src, backup, st.Mode().Perm(), opts.Compress, chown)
 		src.Close()
 		if err != nil {
 			return rep, fmt.Errorf("backup: %w", err)
@@ -438,12 +440,12 @@ func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileRepo
 	}
 
 	// The quarantine file, under a temporary name until it is complete.
-	var qf jsonl.File
+	var qf durable.File
 	var qbuf *bufio.Writer
-	qh := jsonl.NewHasher()
+	qh := durable.NewHasher()
 	qOpen := false
 	if quarantine != "" {
-		qf, err = fsys.CreateTemp(filepath.Dir(quarantine), "."+filepath.Base(quarantine)+jsonl.TempPrefix+"*")
+		qf, err = fsys.CreateTemp(filepath.Dir(quarantine), "."+filepath.Base(quarantine)+durable.TempPrefix+"*")
 		if err != nil {
 			return rep, fmt.Errorf("quarantine: %w", err)
 		}
@@ -463,9 +465,9 @@ func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileRepo
 		qbuf = bufio.NewWriterSize(io.MultiWriter(qf, qh), 64<<10)
 	}
 
-	origH, outH := jsonl.NewHasher(), jsonl.NewHasher()
+	origH, outH := durable.NewHasher(), durable.NewHasher()
 	manifest := ""
-	err = jsonl.ReplaceAtomic(path, jsonl.AtomicOptions{
+	err = durable.ReplaceAtomic(path, durable.AtomicOptions{
 		FS:       fsys,
 		KeepFrom: st,
 		BeforeRename: func() error {
@@ -483,7 +485,7 @@ func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileRepo
 				if err := qf.Close(); err != nil {
 					return fmt.Errorf("%s: close: %w", quarantine, err)
 				}
-				if err := jsonl.PublishNew(fsys, qf.Name(), quarantine); err != nil {
+				if err := durable.PublishNew(fsys, qf.Name(), quarantine); err != nil {
 					return fmt.Errorf("quarantine: %w", err)
 				}
 				made = append(made, quarantine)
@@ -520,7 +522,7 @@ func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileRepo
 		if qbuf != nil {
 			q = qbuf
 		}
-		return plan.Render(io.TeeReader(in, origH), jsonl.ContextWriter{Ctx: ctx, W: io.MultiWriter(w, outH)}, q)
+		return plan.Render(io.TeeReader(in, origH), durable.ContextWriter{Ctx: ctx, W: io.MultiWriter(w, outH)}, q)
 	})
 	if !replaced {
 		return rep, err
@@ -534,7 +536,7 @@ func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileRepo
 
 // hardLinkWarning says that a file with several names is repaired under one.
 func hardLinkWarning(path string, st os.FileInfo) string {
-	if n := jsonl.Nlink(st); n > 1 {
+	if n := durable.Nlink(st); n > 1 {
 		return fmt.Sprintf("hard-linked: this file has %d names; a repair replaces only %s, the other name(s) keep the old content", n, path)
 	}
 	return ""
@@ -542,8 +544,8 @@ func hardLinkWarning(path string, st os.FileInfo) string {
 
 // chownFileLike gives f the owner of st when oc runs as root (a file oc makes
 // for a transcript belongs to the transcript's owner).
-func chownFileLike(f jsonl.File, st os.FileInfo) error {
-	if uid, gid, ok := jsonl.FileOwner(st); ok && os.Geteuid() == 0 {
+func chownFileLike(f durable.File, st os.FileInfo) error {
+	if uid, gid, ok := durable.FileOwner(st); ok && os.Geteuid() == 0 {
 		return f.Chown(uid, gid)
 	}
 	return nil

@@ -16,7 +16,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/openclaw-tools/oc/internal/durable"
 	"github.com/openclaw-tools/oc/internal/oracletest"
+	"github.com/openclaw-tools/oc/pkg/gatewaylock"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -102,7 +104,7 @@ func TestApplyNothingLostIdempotentUndo(t *testing.T) {
 		bk, err := os.ReadFile(rep.Backup)
 		require.NoError(t, err)
 		assert.True(t, bytes.Equal(orig, bk), "backup is the original")
-		_, err = os.Stat(jsonl.LockPath(file))
+		_, err = os.Stat(gatewaylock.LockPath(file))
 		assert.True(t, errors.Is(err, os.ErrNotExist), "lock released")
 
 		// Idempotent.
@@ -168,16 +170,16 @@ func TestApplyLocks(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "s1.jsonl")
 	require.NoError(t, os.WriteFile(file, []byte(smallDamaged), 0o600))
-	lockPath := jsonl.LockPath(file)
+	lockPath := gatewaylock.LockPath(file)
 
 	// A live process (this one) holds the lock, as the gateway would.
-	st, _ := jsonl.ProcessStartTime(os.Getpid())
+	st, _ := gatewaylock.ProcessStartTime(os.Getpid())
 	live := []byte(`{"pid": ` + itoa(os.Getpid()) + `, "createdAt": "` + time.Now().UTC().Format(time.RFC3339Nano) + `", "starttime": ` + itoa(int(st)) + `}`)
 	require.NoError(t, os.WriteFile(lockPath, live, 0o644))
 	_, err := ApplyFile(file, ApplyOptions{})
-	var le *jsonl.LockError
+	var le *gatewaylock.LockError
 	require.ErrorAs(t, err, &le)
-	assert.ErrorIs(t, err, jsonl.ErrLocked)
+	assert.ErrorIs(t, err, gatewaylock.ErrLocked)
 	got, _ := os.ReadFile(file)
 	assert.Equal(t, smallDamaged, string(got), "a locked file is not touched")
 	lb, _ := os.ReadFile(lockPath)
@@ -187,12 +189,12 @@ func TestApplyLocks(t *testing.T) {
 	recycled := []byte(`{"pid": ` + itoa(os.Getpid()) + `, "createdAt": "` + time.Now().UTC().Format(time.RFC3339Nano) + `", "starttime": ` + itoa(int(st)+12345) + `}`)
 	require.NoError(t, os.WriteFile(lockPath, recycled, 0o644))
 	_, err = ApplyFile(file, ApplyOptions{})
-	assert.ErrorIs(t, err, jsonl.ErrStaleLock)
+	assert.ErrorIs(t, err, gatewaylock.ErrStaleLock)
 
 	// A dead pid, broken on request.
 	dead := []byte(`{"pid": 999999999, "createdAt": "2026-01-01T00:00:00.000Z"}`)
 	require.NoError(t, os.WriteFile(lockPath, dead, 0o644))
-	rep, err := ApplyFile(file, ApplyOptions{Lock: jsonl.LockOptions{BreakStale: true}})
+	rep, err := ApplyFile(file, ApplyOptions{Lock: gatewaylock.LockOptions{BreakStale: true}})
 	require.NoError(t, err)
 	assert.True(t, rep.Changed)
 	require.NotNil(t, rep.StaleLockBroken)
@@ -204,7 +206,7 @@ func TestApplyLocks(t *testing.T) {
 func TestLockPayloadLikeOpenClaw(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "s1.jsonl")
-	l, err := jsonl.AcquireLock(file, jsonl.LockOptions{})
+	l, err := gatewaylock.AcquireLock(file, gatewaylock.LockOptions{})
 	require.NoError(t, err)
 	raw, _ := os.ReadFile(l.Path)
 	var p struct {
@@ -217,12 +219,12 @@ func TestLockPayloadLikeOpenClaw(t *testing.T) {
 	_, err = time.Parse("2006-01-02T15:04:05.000Z", p.CreatedAt)
 	assert.NoError(t, err)
 	assert.True(t, strings.HasPrefix(string(raw), "{\n  \"pid\": "), "JSON.stringify(payload, null, 2)")
-	info, err := jsonl.InspectLock(l.Path, time.Now(), 0)
+	info, err := gatewaylock.InspectLock(l.Path, time.Now(), 0)
 	require.NoError(t, err)
 	assert.True(t, info.Alive)
 	assert.False(t, info.Stale)
-	_, err = jsonl.AcquireLock(file, jsonl.LockOptions{Wait: 120 * time.Millisecond})
-	assert.ErrorIs(t, err, jsonl.ErrLocked)
+	_, err = gatewaylock.AcquireLock(file, gatewaylock.LockOptions{Wait: 120 * time.Millisecond})
+	assert.ErrorIs(t, err, gatewaylock.ErrLocked)
 	require.NoError(t, l.Release())
 	_, err = os.Stat(l.Path)
 	assert.True(t, errors.Is(err, os.ErrNotExist))
@@ -233,7 +235,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // faultFS fails like a full disk after a number of bytes, or like a
 // read-only file system on every create.
 type faultFS struct {
-	jsonl.OSFS
+	durable.OSFS
 	budget   int64 // bytes that may be written in total (-1: unlimited)
 	readOnly bool
 	written  int64
@@ -259,7 +261,7 @@ func (f faultFile) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func (f *faultFS) CreateTemp(dir, pattern string) (jsonl.File, error) {
+func (f *faultFS) CreateTemp(dir, pattern string) (durable.File, error) {
 	if f.readOnly {
 		return nil, &os.PathError{Op: "open", Path: filepath.Join(dir, pattern), Err: syscall.EROFS}
 	}
@@ -270,7 +272,7 @@ func (f *faultFS) CreateTemp(dir, pattern string) (jsonl.File, error) {
 	return faultFile{file, f}, nil
 }
 
-func (f *faultFS) CreateExcl(path string, mode os.FileMode) (jsonl.File, error) {
+func (f *faultFS) CreateExcl(path string, mode os.FileMode) (durable.File, error) {
 	if f.readOnly {
 		return nil, &os.PathError{Op: "open", Path: path, Err: syscall.EROFS}
 	}

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/openclaw-tools/oc/pkg/jsonl"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
 // Damage generators: each takes a transcript's bytes and returns a damaged
@@ -146,9 +147,6 @@ func lastID(ls [][]byte) string {
 	}
 	return "null"
 }
-
-// parsedEntries parses every non-blank line of a repaired file as JSON.
-func parsedEntries(t *testing.T, b []byte) []any { return parseLines(t, b, true) }
 
 // parseLines parses the non-blank lines; strict fails on a line that does not parse,
 // otherwise such lines are left out (as OpenClaw's readers do).

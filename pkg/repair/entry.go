@@ -3,9 +3,11 @@ package repair
 import (
 	"bytes"
 	"encoding/base64"
-	"github.com/openclaw-tools/oc/pkg/jsonl"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
 // Entry is one parsed transcript value (a whole line, or one entry salvaged
@@ -238,7 +240,7 @@ func fixInvalidRole(e *Entry) EntryFix {
 		return EntryFix{Drop: true, Count: 1, Detail: "message entry without a message object"}
 	}
 	role, ok := jsonl.StringValue(e.Role)
-	if !e.messageHasFields() || !ok || jsonl.JSBlank(role) {
+	if !e.messageHasFields() || !ok || jsjson.Blank(role) {
 		return EntryFix{Drop: true, Count: 1, Detail: "message without a non-blank string role"}
 	}
 	return EntryFix{}
@@ -280,7 +282,7 @@ func blankUserContent(content []byte) ([]byte, bool) {
 	switch jsonl.ValueKind(content) {
 	case '"':
 		s, _ := jsonl.StringValue(content)
-		if !jsonl.JSBlank(s) {
+		if !jsjson.Blank(s) {
 			return nil, false
 		}
 		return []byte(`"` + BlankUserFallbackText + `"`), true
@@ -368,7 +370,7 @@ func isBlankTextBlock(el []byte) bool {
 		return false
 	}
 	s, ok := jsonl.StringValue(bl.text)
-	return ok && jsonl.JSBlank(s)
+	return ok && jsjson.Blank(s)
 }
 
 // fixCorruptedImages: later OpenClaw's repairEntryWithCorruptedImageBlocks.
@@ -429,7 +431,7 @@ func isCorruptedImageBlock(el []byte) bool {
 }
 
 func isImageMime(s string) bool {
-	s = strings.TrimFunc(s, jsonl.IsJSSpace)
+	s = strings.TrimFunc(s, jsjson.IsSpace)
 	return len(s) >= 6 && strings.EqualFold(s[:6], "image/")
 }
 
@@ -572,7 +574,7 @@ func trimmedStr(v []byte) string {
 		return ""
 	}
 	s, _ := jsonl.StringValue(v)
-	return strings.TrimFunc(s, jsonl.IsJSSpace)
+	return strings.TrimFunc(s, jsjson.IsSpace)
 }
 
 func (e *Entry) stoppedByErrorOrAbort() bool {

@@ -39,8 +39,15 @@ func (p *Plan) Finding() (transcript.Finding, bool) {
 	case p.Skipped == SkipInvalidHeader:
 		f.Severity = transcript.SevError
 		f.Message = "OpenClaw's repair skips this file (invalid session header); `oc repair` would: " + strings.Join(parts, ", ")
+	case len(parts) == 0:
+		f.Severity = transcript.SevError
+		f.Message = "OpenClaw 2026.8+'s import would archive this transcript without importing it, and `oc repair` cannot change that: " + p.Unrepairable()
 	default:
 		f.Message = "`oc repair` would change: " + strings.Join(parts, ", ")
+		if p.recovery != "" {
+			f.Severity = transcript.SevError
+			f.Message += "; still, OpenClaw 2026.8+'s import would archive it without importing it: " + p.Unrepairable()
+		}
 	}
 	return f, true
 }

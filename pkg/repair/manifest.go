@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/internal/durable"
 )
 
 // ManifestFormat names the manifest's format.
@@ -38,15 +38,15 @@ type Manifest struct {
 	SourceID string `json:"sourceId"` // sha256 of Source, hex
 	Stamp    string `json:"stamp"`
 	// Backup is the backup file as stored (compressed when Compressed).
-	Backup     jsonl.Digest `json:"backup"`
-	BackupName string       `json:"backupName"`
-	Compressed bool         `json:"compressed,omitempty"`
+	Backup     durable.Digest `json:"backup"`
+	BackupName string         `json:"backupName"`
+	Compressed bool           `json:"compressed,omitempty"`
 	// Original is the file's content before the operation (what undo restores).
-	Original jsonl.Digest `json:"original"`
+	Original durable.Digest `json:"original"`
 	// Written is the file's content right after the operation.
-	Written        jsonl.Digest  `json:"written"`
-	Quarantine     *jsonl.Digest `json:"quarantine,omitempty"`
-	QuarantineName string        `json:"quarantineName,omitempty"`
+	Written        durable.Digest  `json:"written"`
+	Quarantine     *durable.Digest `json:"quarantine,omitempty"`
+	QuarantineName string          `json:"quarantineName,omitempty"`
 }
 
 // SourceID is the digest of a file's absolute real path that a manifest records.
@@ -64,7 +64,7 @@ func ManifestPath(backup string) string {
 // the backup has none (a backup made by an oc before manifests existed).
 func ReadManifest(backup string) (*Manifest, error) {
 	p := ManifestPath(backup)
-	raw, err := jsonl.ReadRegular(p)
+	raw, err := durable.ReadRegular(p)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, nil
@@ -79,7 +79,7 @@ func ReadManifest(backup string) (*Manifest, error) {
 }
 
 // writeManifest stores m beside backup, complete or not at all.
-func writeManifest(ctx context.Context, fsys jsonl.FS, backup string, m *Manifest, chown func(jsonl.File) error) (string, error) {
+func writeManifest(ctx context.Context, fsys durable.FS, backup string, m *Manifest, chown func(durable.File) error) (string, error) {
 	m.Format = ManifestFormat
 	m.SourceID = SourceID(m.Source)
 	m.BackupName = filepath.Base(backup)
@@ -89,7 +89,7 @@ func writeManifest(ctx context.Context, fsys jsonl.FS, backup string, m *Manifes
 	}
 	b = append(b, '\n')
 	p := ManifestPath(backup)
-	_, err = jsonl.WriteNew(ctx, fsys, p, 0o600, chown, func(w io.Writer) error {
+	_, err = durable.WriteNew(ctx, fsys, p, 0o600, chown, func(w io.Writer) error {
 		_, err := io.Copy(w, bytes.NewReader(b))
 		return err
 	})

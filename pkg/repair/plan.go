@@ -13,6 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/openclaw-tools/oc/internal/durable"
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -25,6 +27,9 @@ type Options struct {
 	NewID func() string
 	// SessionID overrides the id a rebuilt header gets (default: the UUID in the file name).
 	SessionID string
+	// Recovery, when set, says the file is a transcript no sessions.json
+	// entry names (see Recovery; default rule set only).
+	Recovery *Recovery
 	// Progress, when set, is called with the number of bytes of the file
 	// read so far in each read (for a progress display on one large file).
 	Progress func(n int)
@@ -91,7 +96,10 @@ type Plan struct {
 	// Changes lists every changed line in order.
 	Changes []Change `json:"changes,omitempty"`
 
-	edits       []*edit
+	edits []*edit
+	// recovery: why OpenClaw 2026.8+'s import would still not recover this
+	// unregistered transcript after the repair ("" when it would)
+	recovery    string
 	finalNL     bool // add a newline after an untouched last line that lacks one
 	compression jsonl.Compression
 }
@@ -108,7 +116,7 @@ func (p *Plan) NeedsAttention() bool {
 	if p.Skipped == SkipNotTranscript {
 		return false
 	}
-	return len(p.Counts) > 0 || p.Skipped == SkipInvalidHeader
+	return len(p.Counts) > 0 || p.Skipped == SkipInvalidHeader || p.recovery != ""
 }
 
 // edit is the change to one physical line.
@@ -209,12 +217,15 @@ type planner struct {
 	results     map[uint64]struct{}
 	cands       []*candidate
 	pendingNext *candidate
+
+	// rec: the recovery rules' state (Options.Recovery, default rule set)
+	rec *recoveryState
 }
 
 // PlanFile reads path (plain, .gz or .zst) and returns what repair would do.
 // It never writes.
 func PlanFile(path string, opts Options) (*Plan, error) {
-	f, st, err := jsonl.OpenRegular(path)
+	f, st, err := durable.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -276,6 +287,9 @@ func planReader(r io.Reader, name string, opts Options, sizeHint int64) (*Plan, 
 		pl.seen = make(map[uint64]struct{}, hint)
 		pl.lost = map[uint64]lostRec{}
 		pl.results = make(map[uint64]struct{}, hint/4)
+		if opts.Recovery != nil {
+			pl.rec = &recoveryState{}
+		}
 	}
 	var lastLine int64
 	var lastTerm jsonl.Terminator
@@ -382,7 +396,7 @@ func (pl *planner) line(ln jsonl.Line) {
 		if !utf8.Valid(b) {
 			// A salvaged entry gets the invalid-utf8 rule too, or a second
 			// repair would still find work (fuzz-found).
-			fixed, n := nodeUTF8(b)
+			fixed, n := jsjson.ReplaceInvalidUTF8(b)
 			if jsonl.Valid(fixed) {
 				ed.add(RuleInvalidUTF8, 1, fmt.Sprintf("%d invalid UTF-8 sequence(s) written as U+FFFD, as OpenClaw reads them", n))
 				b = fixed
@@ -478,6 +492,9 @@ func (pl *planner) entryParsed(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, 
 			}
 			return
 		}
+		if pl.recoveryEntry(ln, ed, e) {
+			return
+		}
 	}
 	if fx := fixEmptyAssistantError(e); fx.Count > 0 {
 		out, changed = e.withContent(fx.NewContent), true
@@ -508,12 +525,12 @@ func (pl *planner) entryParsed(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, 
 		e = pl.first
 		pl.firstLineNo = ln.Num
 		pl.firstPiece = pieceIdx
+		if ed == nil && !changed {
+			pl.firstLine = append([]byte(nil), ln.Data...)
+			pl.firstTerm = ln.Term
+		}
 		if !e.IsHeader() {
 			pl.headerIssue = true
-			if ed == nil && !changed {
-				pl.firstLine = append([]byte(nil), ln.Data...)
-				pl.firstTerm = ln.Term
-			}
 		}
 	}
 	header := pl.first == e && e.IsHeader()
@@ -716,6 +733,7 @@ func (pl *planner) relinkTarget(e *Entry) ([]byte, bool) {
 // finish runs the file rules (header, tool results) and fills the report fields.
 func (pl *planner) finish() {
 	p := pl.plan
+	pl.revertRecovery()
 	if pl.first == nil {
 		p.Skipped = SkipEmpty
 	} else if pl.headerIssue && !pl.transcript {
@@ -731,6 +749,7 @@ func (pl *planner) finish() {
 	}
 	if pl.set == RuleSetAll && p.Skipped == "" {
 		pl.insertToolResults()
+		pl.finishRecovery()
 	}
 	// Collect the edits that change something, in line order.
 	for _, ed := range pl.editAt {
@@ -863,6 +882,9 @@ func (pl *planner) rebuildHeader() {
 		fields[k] = v
 	}
 	id := pl.opts.SessionID
+	if r := pl.opts.Recovery; r != nil && pl.set == RuleSetAll {
+		id = r.SessionID
+	}
 	if id == "" {
 		id = SessionIDFromName(pl.name)
 	}
@@ -975,7 +997,7 @@ func (pl *planner) insertToolResults() {
 }
 
 func trimLower(s string) string {
-	return string(bytes.ToLower(bytes.TrimFunc([]byte(s), jsonl.IsJSSpace)))
+	return string(bytes.ToLower(bytes.TrimFunc([]byte(s), jsjson.IsSpace)))
 }
 
 func (pl *planner) insertAfter(c *candidate, rule string, call toolCall) {

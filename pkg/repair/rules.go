@@ -52,6 +52,8 @@ const (
 	RuleInvalidUTF8         = "invalid-utf8"
 	RuleHeaderRebuild       = "header-rebuild"
 	RuleRelinkParent        = "relink-parent"
+	RuleRecoveryNonEntry    = "recovery-non-entry"
+	RuleRecoveryHeaderID    = "recovery-header-id"
 )
 
 // Scope says what a rule looks at.
@@ -99,6 +101,10 @@ func Rules() []Rule {
 			Reason: "blank user text is rejected by Bedrock and others: blank text blocks removed, an empty message becomes " + strconvQuote(BlankUserFallbackText)},
 		{ID: RuleHeaderRebuild, Origin: "oc", Scope: ScopeFile,
 			Reason: "a missing or damaged session header makes OpenClaw start the session over and wipe the file: rebuilt from the file name and the first entry's timestamp"},
+		{ID: RuleRecoveryNonEntry, Origin: "oc", Scope: ScopeLine,
+			Reason: "in a transcript not in sessions.json, a line OpenClaw 2026.8+'s import does not take for an entry (a JSON array, string, number or true, a trajectory record, an object without id and parentId of no known entry type) makes the import archive the whole file without importing it: quarantined (only in a file that holds a message)"},
+		{ID: RuleRecoveryHeaderID, Origin: "oc", Scope: ScopeFile,
+			Reason: "in a transcript not in sessions.json, a header id other than the file name's session id makes OpenClaw 2026.8+'s import archive the file without importing it: the header id is set to the file name's, as 2026.8+ itself replaces a registered transcript's header id by sessions.json's (the original header line is quarantined)"},
 		{ID: RuleRelinkParent, Origin: "oc", Scope: ScopeFile,
 			Reason: "an entry whose parent was lost is re-linked to the nearest surviving ancestor (a compaction whose first kept entry was lost keeps from the entry re-linked in its place), so the active branch keeps its history"},
 		{ID: RuleCodeModeToolResult, Origin: "OpenClaw after 2026.5.6 (PR #76420)", Scope: ScopeFile,
@@ -106,17 +112,6 @@ func Rules() []Rule {
 		{ID: RuleMirrorToolResult, Origin: "OpenClaw after 2026.5.6 (PR #80969)", Scope: ScopeFile,
 			Reason: "a Responses `message` tool call followed by a delivery mirror and no result gets a synthetic \"aborted\" result after it"},
 	}
-}
-
-// RulesIn returns the ids of the rules a set applies.
-func RulesIn(set RuleSet) []string {
-	var out []string
-	for _, r := range Rules() {
-		if set == RuleSetAll || r.InOpenClaw {
-			out = append(out, r.ID)
-		}
-	}
-	return out
 }
 
 // ruleOrder gives each rule id its registry position (for stable reports).

@@ -22,6 +22,8 @@ type RunOptions struct {
 	// Explicit are the paths named on the command line: a file among them
 	// that is not a transcript is an error, not just skipped.
 	Explicit map[string]bool
+	// Recovery marks the paths no sessions.json entry names (see Recovery).
+	Recovery map[string]*Recovery
 }
 
 // Report is the result of a run over many files: one report per file, in
@@ -100,6 +102,9 @@ func runOne(path string, opts RunOptions) (rep *FileReport) {
 				Error: fmt.Sprintf("%s: internal error (please report): %v", path, p)}
 		}
 	}()
+	if r := opts.Recovery[path]; r != nil {
+		opts.Options.Recovery = r
+	}
 	if ctx := opts.Context; ctx != nil && ctx.Err() != nil {
 		return &FileReport{Path: path, Rules: map[string]int{}, Lines: map[string][]int64{}, Error: path + ": interrupted, not started"}
 	}

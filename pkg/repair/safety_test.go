@@ -16,7 +16,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/openclaw-tools/oc/internal/durable"
 	"github.com/openclaw-tools/oc/internal/oracletest"
+	"github.com/openclaw-tools/oc/pkg/gatewaylock"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
@@ -176,7 +178,7 @@ func TestUndoLegacyRepair(t *testing.T) {
 		p, err := PlanFile(file, Options{})
 		require.NoError(t, err)
 		stamp := "20260101T000000Z"
-		backup = file + jsonl.BackupInfix + stamp
+		backup = file + durable.BackupInfix + stamp
 		quarantine = LegacyQuarantinePath(file, "", stamp)
 		var out, q bytes.Buffer
 		f, _ := os.Open(file)
@@ -231,7 +233,7 @@ func TestUndoLegacyRepair(t *testing.T) {
 // before it is complete (a kill mid-copy cannot leave a partial backup that
 // undo would take for a whole one).
 type watchFS struct {
-	jsonl.OSFS
+	durable.OSFS
 	dir    string
 	bad    atomic.Value
 	noLink bool
@@ -245,7 +247,7 @@ type watchFile struct {
 func (w watchFile) Write(p []byte) (int, error) {
 	n := filepath.Base(w.Name())
 	if strings.Contains(n, ".bak-oc-") && !strings.Contains(n, ManifestSuffix) {
-		if !strings.Contains(n, jsonl.TempPrefix) {
+		if !strings.Contains(n, durable.TempPrefix) {
 			w.fs.bad.Store(n + " is written under its final name")
 		} else if es, _ := filepath.Glob(filepath.Join(w.fs.dir, "s1.jsonl.bak-oc-*")); len(es) > 0 {
 			w.fs.bad.Store(filepath.Base(es[0]) + " exists while its content is being written")
@@ -254,7 +256,7 @@ func (w watchFile) Write(p []byte) (int, error) {
 	return w.File.Write(p)
 }
 
-func (w *watchFS) CreateTemp(dir, pattern string) (jsonl.File, error) {
+func (w *watchFS) CreateTemp(dir, pattern string) (durable.File, error) {
 	f, err := os.CreateTemp(dir, pattern)
 	if err != nil {
 		return nil, err
@@ -262,7 +264,7 @@ func (w *watchFS) CreateTemp(dir, pattern string) (jsonl.File, error) {
 	return watchFile{f, w}, nil
 }
 
-func (w *watchFS) CreateExcl(path string, mode os.FileMode) (jsonl.File, error) {
+func (w *watchFS) CreateExcl(path string, mode os.FileMode) (durable.File, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, mode)
 	if err != nil {
 		return nil, err
@@ -309,10 +311,10 @@ func TestSymlinkLockAndUndo(t *testing.T) {
 	link := filepath.Join(sessions, "link.jsonl")
 	require.NoError(t, os.Symlink(target, link))
 
-	held, err := jsonl.AcquireLock(target, jsonl.LockOptions{})
+	held, err := gatewaylock.AcquireLock(target, gatewaylock.LockOptions{})
 	require.NoError(t, err)
 	_, err = ApplyFile(link, ApplyOptions{})
-	require.ErrorIs(t, err, jsonl.ErrLocked, "the gateway's lock on the real file counts")
+	require.ErrorIs(t, err, gatewaylock.ErrLocked, "the gateway's lock on the real file counts")
 	got, _ := os.ReadFile(target)
 	assert.Equal(t, smallDamaged, string(got))
 	require.NoError(t, held.Release())
@@ -327,7 +329,7 @@ func TestSymlinkLockAndUndo(t *testing.T) {
 	assert.NotZero(t, fi.Mode()&os.ModeSymlink, "the link is still a link")
 	got, _ = os.ReadFile(target)
 	assert.Equal(t, smallDamaged, string(got), "the real file is restored")
-	for _, p := range []string{jsonl.LockPath(link), jsonl.LockPath(target)} {
+	for _, p := range []string{gatewaylock.LockPath(link), gatewaylock.LockPath(target)} {
 		_, err := os.Stat(p)
 		assert.ErrorIs(t, err, os.ErrNotExist, "lock %s released", p)
 	}
@@ -354,14 +356,14 @@ func TestHardLinkWarning(t *testing.T) {
 // appendFS simulates a writer that ignores the lock: it appends a turn to
 // the transcript whenever oc creates a temporary file (times times).
 type appendFS struct {
-	jsonl.OSFS
+	durable.OSFS
 	file  string
 	times int
 	done  int
 }
 
-func (a *appendFS) CreateTemp(dir, pattern string) (jsonl.File, error) {
-	if strings.HasPrefix(pattern, "."+filepath.Base(a.file)+jsonl.TempPrefix) && a.done < a.times {
+func (a *appendFS) CreateTemp(dir, pattern string) (durable.File, error) {
+	if strings.HasPrefix(pattern, "."+filepath.Base(a.file)+durable.TempPrefix) && a.done < a.times {
 		a.done++
 		f, err := os.OpenFile(a.file, os.O_APPEND|os.O_WRONLY, 0)
 		if err == nil {
@@ -402,7 +404,7 @@ func TestFileChangedDuringRepair(t *testing.T) {
 		dir := t.TempDir()
 		file := filepath.Join(dir, "s1.jsonl")
 		require.NoError(t, os.WriteFile(file, []byte(smallDamaged), 0o640))
-		held, err := jsonl.AcquireLock(file, jsonl.LockOptions{})
+		held, err := gatewaylock.AcquireLock(file, gatewaylock.LockOptions{})
 		require.NoError(t, err)
 		go func() {
 			time.Sleep(150 * time.Millisecond)
@@ -411,7 +413,7 @@ func TestFileChangedDuringRepair(t *testing.T) {
 			f.Close()
 			_ = held.Release()
 		}()
-		rep, err := ApplyFile(file, ApplyOptions{Lock: jsonl.LockOptions{Wait: 10 * time.Second}})
+		rep, err := ApplyFile(file, ApplyOptions{Lock: gatewaylock.LockOptions{Wait: 10 * time.Second}})
 		require.NoError(t, err)
 		require.True(t, rep.Changed)
 		got, _ := os.ReadFile(file)
@@ -421,11 +423,11 @@ func TestFileChangedDuringRepair(t *testing.T) {
 
 // panicFS panics when oc creates the temporary file of one transcript.
 type panicFS struct {
-	jsonl.OSFS
+	durable.OSFS
 	victim string
 }
 
-func (p panicFS) CreateTemp(dir, pattern string) (jsonl.File, error) {
+func (p panicFS) CreateTemp(dir, pattern string) (durable.File, error) {
 	if strings.HasPrefix(pattern, "."+p.victim) {
 		panic("simulated bug")
 	}
@@ -468,11 +470,11 @@ func TestCancelledRepairLeavesNothing(t *testing.T) {
 }
 
 type cancelFS struct {
-	jsonl.OSFS
+	durable.OSFS
 	cancel func()
 }
 
-func (c *cancelFS) CreateTemp(dir, pattern string) (jsonl.File, error) {
+func (c *cancelFS) CreateTemp(dir, pattern string) (durable.File, error) {
 	c.cancel()
 	return os.CreateTemp(dir, pattern)
 }
@@ -484,7 +486,7 @@ func TestFIFOsNeverHang(t *testing.T) {
 	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
 	file := filepath.Join(dir, "s1.jsonl")
 	require.NoError(t, os.WriteFile(file, []byte(smallDamaged), 0o640))
-	require.NoError(t, syscall.Mkfifo(jsonl.LockPath(file), 0o644))
+	require.NoError(t, syscall.Mkfifo(gatewaylock.LockPath(file), 0o644))
 
 	within := func(name string, fn func() error) error {
 		t.Helper()
@@ -499,14 +501,14 @@ func TestFIFOsNeverHang(t *testing.T) {
 		}
 	}
 	err := within("plan", func() error { _, err := PlanFile(fifo, Options{}); return err })
-	assert.ErrorIs(t, err, jsonl.ErrNotRegular)
+	assert.ErrorIs(t, err, durable.ErrNotRegular)
 	assert.Contains(t, err.Error(), fifo)
 	err = within("apply", func() error { _, err := ApplyFile(fifo, ApplyOptions{}); return err })
-	assert.ErrorIs(t, err, jsonl.ErrNotRegular)
+	assert.ErrorIs(t, err, durable.ErrNotRegular)
 	err = within("open", func() error { _, err := jsonl.Open(fifo, nil); return err })
-	assert.ErrorIs(t, err, jsonl.ErrNotRegular)
+	assert.ErrorIs(t, err, durable.ErrNotRegular)
 	err = within("lock fifo", func() error { _, err := ApplyFile(file, ApplyOptions{}); return err })
-	assert.ErrorIs(t, err, jsonl.ErrNotRegular)
+	assert.ErrorIs(t, err, durable.ErrNotRegular)
 	assert.Contains(t, err.Error(), ".lock")
 	got, _ := os.ReadFile(file)
 	assert.Equal(t, smallDamaged, string(got))

@@ -11,8 +11,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/openclaw-tools/oc/internal/transcriptgen"
 )
 
 // Item 6: SIGTERM at random moments of `oc repair` on a large transcript:
@@ -25,32 +23,9 @@ func TestSIGTERMAtRandomMoments(t *testing.T) {
 	if testing.Short() {
 		runs = 12
 	}
-	bin := buildOC(t)
-	work := t.TempDir()
-	var gen bytes.Buffer
-	if _, err := transcriptgen.Write(&gen, transcriptgen.Options{Size: 4 << 20, DamageRate: 0.002, Seed: 11}); err != nil {
-		t.Fatal(err)
-	}
-	orig := gen.Bytes()
-	name := "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl"
-	refDir := filepath.Join(work, "ref")
-	must(t, os.MkdirAll(refDir, 0o755))
-	ref := filepath.Join(refDir, name)
-	must(t, os.WriteFile(ref, orig, 0o600))
-	start := time.Now()
-	if out, err := exec.Command(bin, "repair", "-q", ref).CombinedOutput(); err != nil {
-		t.Fatalf("reference run: %v\n%s", err, out)
-	}
-	full := time.Since(start)
-	want, err := os.ReadFile(ref)
-	must(t, err)
-	if bytes.Equal(want, orig) {
-		t.Fatal("the generated file needs repair; the reference run changed nothing")
-	}
-
+	f := newSignalFixture(t, 4<<20, 11)
+	full := f.full
 	rng := rand.New(rand.NewPCG(3, 4))
-	dir := filepath.Join(work, "term")
-	file := filepath.Join(dir, name)
 	sawOrig, sawNew, sawInterrupted := 0, 0, 0
 	// The signal lands at a random moment between shortly after start-up and
 	// a little after the reference run's end. A loaded machine runs slower than
@@ -65,10 +40,9 @@ func TestSIGTERMAtRandomMoments(t *testing.T) {
 		if i >= runs/2 && sawOrig == 0 && window > float64(full)/4 {
 			window /= 1.3
 		}
-		must(t, os.RemoveAll(dir))
-		must(t, os.MkdirAll(dir, 0o755))
-		must(t, os.WriteFile(file, orig, 0o600))
-		cmd := exec.Command(bin, "repair", "-q", file)
+		file := f.fresh(t, "term")
+		dir := filepath.Dir(file)
+		cmd := exec.Command(f.bin, "repair", "-q", file)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		must(t, cmd.Start())
@@ -92,7 +66,7 @@ func TestSIGTERMAtRandomMoments(t *testing.T) {
 			}
 		}
 		switch {
-		case bytes.Equal(got, orig):
+		case bytes.Equal(got, f.orig):
 			sawOrig++
 			if len(names) != 1 {
 				t.Errorf("run %d: interrupted before the replacement, but oc's files are left: %v", i, names)
@@ -106,7 +80,7 @@ func TestSIGTERMAtRandomMoments(t *testing.T) {
 					t.Errorf("run %d: stderr does not say interrupted: %q", i, stderr.String())
 				}
 			}
-		case bytes.Equal(got, want):
+		case bytes.Equal(got, f.want):
 			sawNew++
 			if len(names) != 4 {
 				t.Errorf("run %d: repaired; want file, backup, quarantine and manifest, got %v", i, names)

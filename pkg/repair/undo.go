@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openclaw-tools/oc/internal/durable"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -54,7 +55,7 @@ type undoCandidate struct {
 // findOwnBackup returns the newest backup of real that is its own: one whose
 // manifest names real, or a legacy backup without a manifest.
 func findOwnBackup(real, dir string) (undoCandidate, int, error) {
-	all, err := jsonl.FindBackups(real, dir)
+	all, err := durable.FindBackups(real, dir)
 	if err != nil {
 		return undoCandidate{}, 0, err
 	}
@@ -71,9 +72,9 @@ func findOwnBackup(real, dir string) (undoCandidate, int, error) {
 		return undoCandidate{backup: all[i], m: m}, others, nil
 	}
 	if others > 0 {
-		return undoCandidate{}, others, fmt.Errorf("%s: %w (%d backup(s) with this name belong to other files)", real, jsonl.ErrNoBackup, others)
+		return undoCandidate{}, others, fmt.Errorf("%s: %w (%d backup(s) with this name belong to other files)", real, durable.ErrNoBackup, others)
 	}
-	return undoCandidate{}, 0, fmt.Errorf("%s: %w", real, jsonl.ErrNoBackup)
+	return undoCandidate{}, 0, fmt.Errorf("%s: %w", real, durable.ErrNoBackup)
 }
 
 // Undo restores the newest backup of path that belongs to it, atomically,
@@ -100,7 +101,7 @@ func Undo(path string, opts ApplyOptions) (*UndoReport, error) {
 		rep.RealPath = real
 	}
 	if st, err := os.Lstat(real); err == nil && !st.Mode().IsRegular() {
-		return rep, fmt.Errorf("%s: %w", real, jsonl.ErrNotRegular)
+		return rep, fmt.Errorf("%s: %w", real, durable.ErrNotRegular)
 	}
 	lockOpts := opts.Lock
 	lockOpts.FS = fsys
@@ -124,7 +125,7 @@ func Undo(path string, opts ApplyOptions) (*UndoReport, error) {
 	// 1. The backup must be complete and unchanged.
 	if cand.m != nil {
 		rep.Manifest = ManifestPath(cand.backup)
-		d, _, err := jsonl.DigestFile(cand.backup, -1)
+		d, _, err := durable.DigestFile(cand.backup, -1)
 		if err != nil {
 			return rep, err
 		}
@@ -150,10 +151,10 @@ func Undo(path string, opts ApplyOptions) (*UndoReport, error) {
 	changed := ""
 	if curErr == nil {
 		if !cur.Mode().IsRegular() {
-			return rep, fmt.Errorf("%s: %w", real, jsonl.ErrNotRegular)
+			return rep, fmt.Errorf("%s: %w", real, durable.ErrNotRegular)
 		}
 		if cand.m != nil {
-			whole, head, err := jsonl.DigestFile(real, cand.m.Written.Size)
+			whole, head, err := durable.DigestFile(real, cand.m.Written.Size)
 			if err != nil {
 				return rep, err
 			}
@@ -214,8 +215,8 @@ func Undo(path string, opts ApplyOptions) (*UndoReport, error) {
 	if !compressed && src.Compression != jsonl.Plain {
 		return rep, fmt.Errorf("%s: unexpected %s content in an uncompressed backup", cand.backup, src.Compression)
 	}
-	h := jsonl.NewHasher()
-	err = jsonl.ReplaceAtomic(real, jsonl.AtomicOptions{FS: fsys, KeepFrom: keep, BeforeRename: func() error {
+	h := durable.NewHasher()
+	err = durable.ReplaceAtomic(real, durable.AtomicOptions{FS: fsys, KeepFrom: keep, BeforeRename: func() error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -230,7 +231,7 @@ func Undo(path string, opts ApplyOptions) (*UndoReport, error) {
 		}
 		return nil
 	}}, func(w io.Writer) error {
-		_, err := io.Copy(jsonl.ContextWriter{Ctx: ctx, W: io.MultiWriter(w, h)}, src)
+		_, err := io.Copy(durable.ContextWriter{Ctx: ctx, W: io.MultiWriter(w, h)}, src)
 		return err
 	})
 	if err != nil {
@@ -240,7 +241,7 @@ func Undo(path string, opts ApplyOptions) (*UndoReport, error) {
 }
 
 // describeChange says how a file differs from what a repair wrote.
-func describeChange(now, head, written jsonl.Digest) string {
+func describeChange(now, head, written durable.Digest) string {
 	switch {
 	case now.Size > written.Size && head.Equal(written):
 		return fmt.Sprintf("%d bytes appended since the repair", now.Size-written.Size)
@@ -258,7 +259,7 @@ func describeChange(now, head, written jsonl.Digest) string {
 func backupCurrent(opts ApplyOptions, real string, cur os.FileInfo, restoring undoCandidate) (string, error) {
 	fsys := opts.fs()
 	ctx := opts.ctx()
-	var written jsonl.Digest
+	var written durable.Digest
 	if restoring.m != nil {
 		written = restoring.m.Original
 	} else {
@@ -268,16 +269,16 @@ func backupCurrent(opts ApplyOptions, real string, cur os.FileInfo, restoring un
 		}
 		written = d
 	}
-	stamp := jsonl.UniqueStamp(opts.now(), func(s string) bool {
-		for _, p := range []string{jsonl.BackupPath(real, opts.BackupDir, s, false), jsonl.BackupPath(real, opts.BackupDir, s, true), ManifestPath(jsonl.BackupPath(real, opts.BackupDir, s, false))} {
+	stamp := durable.UniqueStamp(opts.now(), func(s string) bool {
+		for _, p := range []string{durable.BackupPath(real, opts.BackupDir, s, false), durable.BackupPath(real, opts.BackupDir, s, true), ManifestPath(durable.BackupPath(real, opts.BackupDir, s, false))} {
 			if _, err := os.Lstat(p); err == nil {
 				return true
 			}
 		}
 		return false
 	})
-	backup := jsonl.BackupPath(real, opts.BackupDir, stamp, false)
-	src, st, err := jsonl.OpenRegular(real)
+	backup := durable.BackupPath(real, opts.BackupDir, stamp, false)
+	src, st, err := durable.OpenRegular(real)
 	if err != nil {
 		return "", err
 	}
@@ -285,8 +286,8 @@ func backupCurrent(opts ApplyOptions, real string, cur os.FileInfo, restoring un
 	if !os.SameFile(st, cur) {
 		return "", fmt.Errorf("%s: %w", real, ErrFileChanged)
 	}
-	chown := func(f jsonl.File) error { return chownFileLike(f, st) }
-	d, err := jsonl.WriteBackupFrom(ctx, fsys, src, backup, st.Mode().Perm(), false, chown)
+	chown := func(f durable.File) error { return chownFileLike(f, st) }
+	d, err := durable.WriteBackupFrom(ctx, fsys, src, backup, st.Mode().Perm(), false, chown)
 	if err != nil {
 		return "", err
 	}
@@ -303,15 +304,15 @@ func backupCurrent(opts ApplyOptions, real string, cur os.FileInfo, restoring un
 }
 
 // decodedDigest is the digest of a backup's content (decompressed).
-func decodedDigest(backup string) (jsonl.Digest, error) {
+func decodedDigest(backup string) (durable.Digest, error) {
 	src, err := jsonl.Open(backup, nil)
 	if err != nil {
-		return jsonl.Digest{}, err
+		return durable.Digest{}, err
 	}
 	defer src.Close()
-	h := jsonl.NewHasher()
+	h := durable.NewHasher()
 	if _, err := io.Copy(h, src); err != nil {
-		return jsonl.Digest{}, fmt.Errorf("%s: %w: %v", backup, ErrBackupDamaged, err)
+		return durable.Digest{}, fmt.Errorf("%s: %w: %v", backup, ErrBackupDamaged, err)
 	}
 	return h.Digest(), nil
 }
@@ -319,7 +320,7 @@ func decodedDigest(backup string) (jsonl.Digest, error) {
 // legacyQuarantine finds the quarantine file of a legacy backup (same stamp),
 // under the old name or the new one; "" when the repair wrote none.
 func legacyQuarantine(real, dir, backup string) string {
-	stamp := strings.TrimSuffix(backup[strings.LastIndex(backup, jsonl.BackupInfix)+len(jsonl.BackupInfix):], ".zst")
+	stamp := strings.TrimSuffix(backup[strings.LastIndex(backup, durable.BackupInfix)+len(durable.BackupInfix):], ".zst")
 	for _, p := range []string{LegacyQuarantinePath(real, dir, stamp), QuarantinePath(real, dir, stamp)} {
 		if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
 			return p
@@ -403,8 +404,8 @@ func checkLegacyFile(real, dir, backup string, cur os.FileInfo) (changed string,
 	what := "its quarantine file"
 	if bound.IsZero() {
 		name := filepath.Base(backup)
-		stamp := strings.TrimSuffix(name[strings.LastIndex(name, jsonl.BackupInfix)+len(jsonl.BackupInfix):], ".zst")
-		t, err := time.Parse(jsonl.StampLayout, stamp)
+		stamp := strings.TrimSuffix(name[strings.LastIndex(name, durable.BackupInfix)+len(durable.BackupInfix):], ".zst")
+		t, err := time.Parse(durable.StampLayout, stamp)
 		if err != nil {
 			return "the backup's stamp is unreadable, so the file cannot be checked", checked
 		}
@@ -469,7 +470,7 @@ func checkLegacyOwner(real, dir, backup string) (changed string, checked []strin
 
 // readQuarantineFile reads the records of a quarantine file.
 func readQuarantineFile(path string) ([]QuarantineRecord, error) {
-	f, _, err := jsonl.OpenRegular(path)
+	f, _, err := durable.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

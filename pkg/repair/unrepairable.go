@@ -16,6 +16,9 @@ func (p *Plan) Unrepairable() string {
 	}
 	switch p.Skipped {
 	case "":
+		if p.recovery != "" {
+			return "not in sessions.json and " + p.recovery
+		}
 	case SkipEmpty:
 		// OpenClaw's word for a file in which no entry parses; here there are
 		// lines (rules fired), so the file is not empty: say what it is.

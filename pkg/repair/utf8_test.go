@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
 )
 
 func TestNodeUTF8(t *testing.T) {
@@ -14,7 +16,7 @@ func TestNodeUTF8(t *testing.T) {
 		{"\xf0\x9f\x98", "\uFFFD"}, {"é\xc3", "é\uFFFD"}, {"\xf0\x9f\x98\x80", "\U0001F600"},
 	}
 	for _, c := range cases {
-		got, _ := nodeUTF8([]byte(c.in))
+		got, _ := jsjson.ReplaceInvalidUTF8([]byte(c.in))
 		if string(got) != c.want {
 			t.Errorf("%q: got %q, want %q", c.in, got, c.want)
 		}

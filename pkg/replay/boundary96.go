@@ -100,7 +100,7 @@ func normalizeCoreContextMessages(msgs []Message) []Message {
 // per-turn inputs (user transcript contexts, current-prompt overrides,
 // retained runtime-context carriers), which a replay does not have.
 func normalizeMessagesForLlmBoundary(c *conv, msgs []Message, o boundaryOptions) []Message {
-	msgs = sanitizeUserReplayContent96(c, msgs)
+	msgs = sanitizeUserContent96(c, msgs)
 	msgs = stripToolResultDetails96(c, msgs)
 	msgs = stripUnsafeBlockedRunMetadata(c, msgs)
 	msgs = normalizeUserMessagesForLlmBoundary(c, msgs, o)
@@ -111,48 +111,24 @@ func normalizeMessagesForLlmBoundary(c *conv, msgs []Message, o boundaryOptions)
 	return msgs
 }
 
-// sanitizeUserReplayContent96 is the user-message part of
-// normalizeAssistantReplayContent (sanitizeUserReplayContent): blank text
-// blocks are dropped from user content; a user turn left with nothing (or a
-// blank string) is dropped unless it has persisted media.
-func sanitizeUserReplayContent96(c *conv, msgs []Message) []Message {
+// sanitizeUserContent96 runs sanitizeUserReplayContent96 on the user turns
+// of the list at the LLM boundary (a new list only when one changes).
+func sanitizeUserContent96(c *conv, msgs []Message) []Message {
+	set := func(m map[string]any, key string, v any) map[string]any {
+		next := with(m, key, v)
+		c.keys.Inherit(next, m)
+		return next
+	}
 	var out []Message
 	for i, m := range msgs {
-		next, keep := m, true
-		if m["role"] == "user" {
-			switch content := m["content"].(type) {
-			case string:
-				keep = !jsBlank(content) || hasPersistedMedia(m)
-			case []any:
-				if !hasBlankTextBlock(content) {
-					break
-				}
-				kept := make([]any, 0, len(content))
-				for _, b := range content {
-					bm, ok := b.(map[string]any)
-					if ok && bm["type"] == "text" {
-						if s, isStr := bm["text"].(string); isStr && jsBlank(s) {
-							continue
-						}
-					}
-					kept = append(kept, b)
-				}
-				switch {
-				case len(kept) == 0 && hasPersistedMedia(m):
-					next = with(m, "content", "")
-					c.keys.Inherit(next, m)
-				case len(kept) == 0:
-					keep = false
-				case len(kept) != len(content):
-					next = with(m, "content", kept)
-					c.keys.Inherit(next, m)
-				}
-			}
+		next := m
+		if m != nil && m["role"] == "user" {
+			next = sanitizeUserReplayContent96(m, set)
 		}
-		if out == nil && (!keep || !sameMessage(next, m)) {
+		if out == nil && !sameMessage(next, m) {
 			out = append(make([]Message, 0, len(msgs)), msgs[:i]...)
 		}
-		if out != nil && keep {
+		if out != nil && next != nil {
 			out = append(out, next)
 		}
 	}
@@ -160,37 +136,6 @@ func sanitizeUserReplayContent96(c *conv, msgs []Message) []Message {
 		return msgs
 	}
 	return out
-}
-
-func sameMessage(a, b Message) bool { return mapID(a) == mapID(b) }
-
-// hasPersistedMedia (provider-utils, media-facts readPersistedMediaFacts):
-// __openclaw.media is an array with a meaningful entry (a non-blank path or
-// url, a content type, or a kind other than "unknown").
-func hasPersistedMedia(m Message) bool {
-	meta, ok := m["__openclaw"].(map[string]any)
-	if !ok {
-		return false
-	}
-	list, ok := meta["media"].([]any)
-	if !ok {
-		return false
-	}
-	for _, e := range list {
-		in, ok := e.(map[string]any)
-		if !ok {
-			continue
-		}
-		for _, key := range []string{"path", "url", "contentType"} {
-			if s, ok := in[key].(string); ok && !jsBlank(s) {
-				return true
-			}
-		}
-		if k, ok := in["kind"]; ok && k != nil && k != "unknown" {
-			return true
-		}
-	}
-	return false
 }
 
 // stripToolResultDetails96 (model-context-message): toolResult messages lose
@@ -340,7 +285,7 @@ func normalizeUserMessage96(c *conv, m Message, preserve bool, loc *time.Locatio
 	injectMedia := !hasNonBlankUserText(content) && hasPersistedMedia(m)
 	transform := func(raw string) string {
 		src := raw
-		if injectMedia && jsBlank(raw) {
+		if injectMedia && blank(raw) {
 			// buildLateMediaAttachedProjection describes the persisted media
 			// from the workspace; oc does not rebuild that text.
 			c.fail("user message with persisted media (__openclaw.media) and no text: oc does not build 2026.9.6's media projection for it")
@@ -425,11 +370,11 @@ func normalizeUserMessage96(c *conv, m Message, preserve bool, loc *time.Locatio
 func hasNonBlankUserText(content any) bool {
 	switch x := content.(type) {
 	case string:
-		return !jsBlank(x)
+		return !blank(x)
 	case []any:
 		for _, b := range x {
 			if bm, ok := b.(map[string]any); ok && bm["type"] == "text" {
-				if s, ok := bm["text"].(string); ok && !jsBlank(s) {
+				if s, ok := bm["text"].(string); ok && !blank(s) {
 					return true
 				}
 			}
@@ -443,7 +388,7 @@ func hasNonBlankUserText(content any) bool {
 // envelope, holds a cron "Current time: " marker, is an inter-session
 // message, or the timestamp is not a finite number.
 func stampUserText(text string, ts any, loc *time.Location) string {
-	if jsBlank(text) || hasBoundaryTimestampEnvelope(text) || strings.Contains(text, boundaryCronTimeMarker) ||
+	if blank(text) || hasBoundaryTimestampEnvelope(text) || strings.Contains(text, boundaryCronTimeMarker) ||
 		strings.HasPrefix(text, "[Inter-session message]") {
 		return text
 	}
@@ -503,25 +448,18 @@ func icuShortZoneName(t time.Time) string {
 		sign, off = "-", -off
 	}
 	h, m := off/3600, off%3600/60
-	s := "GMT" + sign + itoa(h)
+	s := "GMT" + sign + strconv.Itoa(h)
 	if m != 0 {
 		s += ":" + pad2(m)
 	}
 	return s
 }
 
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
-}
-
 func pad2(n int) string {
 	if n < 10 {
-		return "0" + itoa(n)
+		return "0" + strconv.Itoa(n)
 	}
-	return itoa(n)
+	return strconv.Itoa(n)
 }
 
 // stripHistoricalRuntimeContext96 is 2026.9.6's
@@ -872,16 +810,4 @@ func usZoneOffsetHours(abbr string) (int, bool) {
 		return -3, true
 	}
 	return 0, false
-}
-
-// hasBlankTextBlock: a text block whose text is a blank string.
-func hasBlankTextBlock(content []any) bool {
-	for _, b := range content {
-		if bm, ok := b.(map[string]any); ok && bm["type"] == "text" {
-			if s, isStr := bm["text"].(string); isStr && jsBlank(s) {
-				return true
-			}
-		}
-	}
-	return false
 }

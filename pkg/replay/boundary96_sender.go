@@ -3,6 +3,8 @@ package replay
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
 )
 
 // 2026.9.6's projectPersistedSenderContext (dist/history-image-prune-*.mjs):
@@ -31,7 +33,7 @@ func readPersistedSender(m Message) (persistedSender, bool) {
 	}
 	norm := func(key string) string {
 		s, _ := meta[key].(string)
-		return jsTrim(strings.ReplaceAll(s, "\x00", ""))
+		return trim(strings.ReplaceAll(s, "\x00", ""))
 	}
 	s := persistedSender{id: norm("senderId"), name: norm("senderName"), username: norm("senderUsername")}
 	return s, s.id != "" || s.name != "" || s.username != ""
@@ -57,7 +59,7 @@ func (s persistedSender) object() *Object {
 // neutralizeMarkdownFences (channel-prompt-context).
 func sanitizeContextJSONString(s string) string {
 	if jsLen(s) > maxContextJSONStringChars {
-		s = strings.TrimRightFunc(truncateUTF16Safe(s, 1986), isTrimSpace) + contextJSONTruncatedSuffix
+		s = strings.TrimRightFunc(truncateUTF16Safe(s, 1986), jsjson.IsSpace) + contextJSONTruncatedSuffix
 	}
 	return strings.ReplaceAll(s, "```", "`\u200b``")
 }

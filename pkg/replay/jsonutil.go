@@ -13,7 +13,6 @@ package replay
 //     the escapes JSON.stringify makes (no HTML or U+2028 escaping).
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -636,15 +635,6 @@ func appendJSString(dst []byte, s string) []byte { return jsjson.AppendString(ds
 // jsNumberText formats f as JavaScript's Number.prototype.toString does.
 func jsNumberText(f float64) string { return jsjson.FormatNumber(f) }
 
-// isTrimSpace reports whether r is removed by String.prototype.trim.
-func isTrimSpace(r rune) bool { return jsjson.IsSpace(r) }
-
-// jsTrim is String.prototype.trim.
-func jsTrim(s string) string { return jsjson.Trim(s) }
-
-// jsBlank reports whether s.trim() is empty, without allocating.
-func jsBlank(s string) bool { return jsjson.Blank(s) }
-
 // jsTruthy is JavaScript truthiness for a decoded JSON value.
 func jsTruthy(v any) bool {
 	switch x := v.(type) {
@@ -704,20 +694,6 @@ func jsToString(v any, present bool) string {
 		return strings.Join(parts, ",")
 	}
 	return "[object Object]"
-}
-
-// jsonEqual reports whether two JSON texts hold the same value (used by tests
-// and by callers comparing bodies).
-func jsonEqual(a, b []byte) bool {
-	var x, y any
-	da := json.NewDecoder(bytes.NewReader(a))
-	da.UseNumber()
-	db := json.NewDecoder(bytes.NewReader(b))
-	db.UseNumber()
-	if da.Decode(&x) != nil || db.Decode(&y) != nil {
-		return false
-	}
-	return reflect.DeepEqual(x, y)
 }
 
 // Copy sets key to src[srcKey] when src has it (JavaScript copies an

@@ -45,17 +45,13 @@ type PayloadInput struct {
 	KeyOrder *KeyOrder
 }
 
-// Payload is a provider wire body. It marshals (MarshalJSON, or AppendJSON
-// for the exact bytes) to what pi-ai hands the provider SDK: the oracle's
-// `payload` output.
+// Payload is a provider wire body. AppendJSON writes the exact bytes
+// pi-ai hands the provider SDK (the oracle's `payload` output); do not
+// json.Marshal it (Go's encoder escapes <, > and & and knows no key order).
 type Payload struct {
 	Body *Object
 	keys *KeyOrder
 }
-
-// MarshalJSON encodes the body like JSON.stringify. (json.Marshal then
-// escapes <, > and & in strings: same value, other bytes; AppendJSON does not.)
-func (p *Payload) MarshalJSON() ([]byte, error) { return p.AppendJSON(nil) }
 
 // AppendJSON appends the body exactly as JSON.stringify writes it.
 func (p *Payload) AppendJSON(dst []byte) ([]byte, error) { return AppendJS(dst, p.Body, p.keys) }

@@ -1,9 +1,7 @@
 package replay
 
 import (
-	"bufio"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -22,25 +20,6 @@ type payload96Case struct {
 	want               json.RawMessage // the payload answer's out
 	wantOK             bool
 	wantErr            string
-}
-
-// readJSONLines calls fn with each line of a JSONL file, or skips the test
-// when the file is absent.
-func readJSONLines(t testing.TB, path string, fn func([]byte)) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Skipf("SKIP: %v", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	for sc.Scan() {
-		fn(sc.Bytes())
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // corpusPayload96Cases pairs the payload and sanitize rows of

@@ -3,6 +3,7 @@ package replay
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -71,10 +72,8 @@ func payload96Body(t *testing.T, in PayloadInput) map[string]any {
 }
 
 func userTurn(text string, ts int64) Message {
-	return Message{"role": "user", "content": []any{map[string]any{"type": "text", "text": text}}, "timestamp": json.Number(itoa64(ts))}
+	return Message{"role": "user", "content": []any{map[string]any{"type": "text", "text": text}}, "timestamp": json.Number(strconv.FormatInt(ts, 10))}
 }
-
-func itoa64(n int64) string { return jsNumberText(float64(n)) }
 
 // TestPayload96Release: 2026.9.6 has no built-in Bedrock (ErrNotBuiltIn) and
 // no openai-codex-responses; 2026.5.6 (the zero Release) still renders

@@ -99,13 +99,13 @@ func TestKeyOrderEscapedKeys(t *testing.T) {
 }
 
 func TestJSTrimUsesJavaScriptWhitespace(t *testing.T) {
-	if got := jsTrim("\uFEFF\u00a0 x \u2028"); got != "x" {
+	if got := trim("\uFEFF\u00a0 x \u2028"); got != "x" {
 		t.Errorf("jsTrim = %q", got)
 	}
-	if jsBlank("\u0085") { // NEL is not JavaScript whitespace
+	if blank("\u0085") { // NEL is not JavaScript whitespace
 		t.Error("U+0085 counted as blank")
 	}
-	if !jsBlank(" \t\n\u3000") {
+	if !blank(" \t\n\u3000") {
 		t.Error("whitespace not blank")
 	}
 }

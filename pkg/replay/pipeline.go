@@ -2,9 +2,10 @@ package replay
 
 import (
 	"fmt"
-	"github.com/openclaw-tools/oc/pkg/transcript"
 	"strings"
 	"time"
+
+	"github.com/openclaw-tools/oc/pkg/transcript"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
 )
@@ -121,6 +122,9 @@ type ModelSnapshot struct {
 	Provider string `json:"provider"`
 	ModelAPI string `json:"modelApi"`
 	ModelID  string `json:"modelId"`
+	// Timestamp is the snapshot's time in ms when it is a finite number
+	// (2026.9.6 dates a model switch by it).
+	Timestamp *float64 `json:"timestamp,omitempty"`
 }
 
 // Default image limits (agents.defaults.imageMaxDimensionPx, DEFAULT_IMAGE_MAX_BYTES).
@@ -149,6 +153,10 @@ type Options struct {
 	// the oracle, which runs without a session manager: no model switch is
 	// ever detected.
 	PriorSnapshot *ModelSnapshot
+	// ModelSnapshots are the model snapshots on the session's active branch,
+	// in order (ModelSnapshotsOnBranch): 2026.9.6 reads them all, to date the
+	// latest model switch. nil: none (2026.5.6 ignores it).
+	ModelSnapshots []ModelSnapshot
 	// Now gives Date.now() in milliseconds for synthetic messages (nil: the clock).
 	Now func() int64
 	// KeyOrder is the key order of the input's objects (DecodeMessagesKeyed);
@@ -174,9 +182,18 @@ type Result struct {
 type run struct {
 	opts     Options
 	pol      policy.Policy
+	release  policy.Release
 	log      changeLog
 	now      int64
 	nowValid bool
+	// Values a release's prepare step derives once for its steps.
+	ownedThinking bool // shouldAllowProviderOwnedThinkingReplay
+	responses     bool // the OpenAI Responses family
+	modelChanged  bool // the route differs from the last model snapshot
+	// 2026.9.6: the latest model switch (readModelSnapshotState), and
+	// shouldPreserveLatestAssistantThinking of the image step's output.
+	latestSwitch           *float64
+	preserveLatestThinking bool
 }
 
 func (r *run) step(rule string) *changeLog {
@@ -198,47 +215,47 @@ func (r *run) nowMillis() int64 {
 	return r.now
 }
 
-// Sanitize runs OpenClaw 2026.5.6's replay pipeline on the context messages
-// (the active branch as model messages): sanitizeSessionHistory,
+// Sanitize runs a release's replay pipeline on the context messages (the
+// active branch as model messages): sanitizeSessionHistory,
 // validateReplayTurns, then the embedded runner's heartbeat filter and
-// second pairing repair. The input is never modified.
+// pairing repair before the model call. opts.Release picks the release
+// (zero: 2026.5.6); its steps are the data of pipelineFor. The input is
+// never modified.
 func Sanitize(messages []Message, opts Options) (*Result, error) {
-	pol := policy.For(opts.Provider, opts.API, opts.Model)
+	pipe := pipelineFor(opts.Release)
+	pol := policy.ResolveFor(pipe.release, policy.Route{Provider: opts.Provider, API: opts.API, Model: opts.Model}).Policy
+	if pipe.release == policy.Release56 {
+		pol = policy.For(opts.Provider, opts.API, opts.Model)
+	}
 	if opts.Policy != nil {
 		pol = *opts.Policy
 	}
-	r := &run{opts: opts, pol: pol}
+	r := &run{opts: opts, pol: pol, release: pipe.release}
 	r.log.keys = opts.KeyOrder.child()
 	res := &Result{Policy: pol, KeyOrder: r.log.keys}
 	for i, m := range messages {
 		if m == nil {
 			// JSON null, or a message entry without "message" (undefined):
 			// OpenClaw's sanitizer reads msg.role and throws.
-			return nil, &OpenClawFailure{What: fmt.Sprintf("context message %d is null or undefined: OpenClaw 2026.5.6's sanitizer throws a TypeError on it (reading its role), so it sends nothing", i)}
+			return nil, &OpenClawFailure{What: fmt.Sprintf("context message %d is null or undefined: OpenClaw %s's sanitizer throws a TypeError on it (reading its role), so it sends nothing", i, pipe.release)}
 		}
 	}
-
-	r.log.stage = StageSanitize
-	s, err := r.sanitizeSessionHistory(messages)
-	if err != nil {
-		return nil, err
+	if pipe.prepare != nil {
+		pipe.prepare(r)
 	}
-	res.Sanitized = s
-
-	r.log.stage = StageValidate
-	v := r.validateReplayTurns(s)
-	res.Validated = v
-
-	r.log.stage = StageLimit
-	l := filterHeartbeatPairs(v, r.step(RuleHeartbeat))
-	if pol.RepairToolUseResultPairing {
-		text := ""
-		if isLimitResponsesAPI(opts.API) {
-			text = missingResultAborted
+	var err error
+	msgs := messages
+	for _, st := range []struct {
+		stage string
+		steps []step
+		out   *[]Message
+	}{{StageSanitize, pipe.sanitize, &res.Sanitized}, {StageValidate, pipe.validate, &res.Validated}, {StageLimit, pipe.limit, &res.Limited}} {
+		r.log.stage = st.stage
+		if msgs, err = r.runSteps(st.steps, msgs); err != nil {
+			return nil, err
 		}
-		l = r.repairPairing(l, RuleSecondPairing, text)
+		*st.out = msgs
 	}
-	res.Limited = l
 	res.Changes = r.log.list
 	return res, nil
 }
@@ -262,84 +279,4 @@ func ContextError(ctx *transcript.Context) error {
 // synthetic text on these APIs.
 func isLimitResponsesAPI(api string) bool {
 	return api == "openai-responses" || api == "azure-openai-responses" || api == "openai-codex-responses"
-}
-
-// sanitizeSessionHistory is replay-history.ts's sanitizeSessionHistory.
-func (r *run) sanitizeSessionHistory(in []Message) ([]Message, error) {
-	pol := r.pol
-	api := r.opts.API
-	ownedThinking := pol.AllowProviderOwnedThinkingReplay(api)
-	responses := policy.IsResponsesAPI(api)
-	modelChanged := false
-	if snap := r.opts.PriorSnapshot; snap != nil && (r.opts.Provider != "" || api != "" || r.opts.Model != "") {
-		modelChanged = snap.Provider != r.opts.Provider || snap.ModelAPI != api || snap.ModelID != r.opts.Model
-	}
-
-	msgs := annotateInterSessionUserMessages(in, r.step(RuleInterSessionMarkers))
-	msgs = normalizeAssistantReplayContent(msgs, r.step(RuleNormalizeAssistant))
-	msgs, err := r.sanitizeImages(msgs, imageStepOptions{
-		sanitizeIDs:    pol.SanitizeToolCallIDs && !ownedThinking && !responses,
-		idMode:         pol.ToolCallIDMode,
-		preserveNative: pol.PreserveNativeAnthropicToolUseIDs,
-		preserveSigs:   pol.PreserveSignatures,
-		thoughtSigs:    pol.SanitizeThoughtSignatures,
-	})
-	if err != nil {
-		return nil, err
-	}
-	if pol.PreserveSignatures {
-		msgs = stripInvalidThinkingSignatures(msgs, r.step(RuleInvalidSignatures))
-	}
-	if pol.DropReasoningFromHistory {
-		msgs = dropReasoningFromHistory(msgs, r.step(RuleDropReasoning))
-	}
-	if pol.DropThinkingBlocks {
-		msgs = dropThinkingBlocks(msgs, r.step(RuleDropThinking))
-	}
-	msgs = sanitizeToolCallInputs(msgs, toolInputOptions{
-		allowed:       normalizeAllowedToolNames(r.opts.AllowedToolNames),
-		ownedThinking: ownedThinking,
-	}, r.step(RuleToolCallInputs))
-	if responses {
-		if pol.RepairToolUseResultPairing {
-			msgs = r.repairPairing(msgs, RuleResponsesPairing, missingResultAborted)
-		}
-		msgs = downgradeOpenAIReasoningBlocks(msgs, modelChanged, r.step(RuleOpenAIReasoning))
-		msgs = downgradeOpenAIFunctionCallReasoningPairs(msgs, r.step(RuleOpenAIFunctionCallPairs))
-	}
-	if pol.SanitizeToolCallIDs && pol.ToolCallIDMode != "" {
-		msgs = sanitizeToolCallIDs(msgs, pol.ToolCallIDMode, toolIDOptions{
-			preserveNative:       pol.PreserveNativeAnthropicToolUseIDs,
-			preserveSafeThinking: ownedThinking,
-			allowed:              normalizeAllowedToolNames(r.opts.AllowedToolNames),
-		}, r.step(RuleToolCallIDs))
-	}
-	if !responses && pol.RepairToolUseResultPairing {
-		msgs = r.repairPairing(msgs, RulePairing, "")
-	}
-	msgs = stripToolResultDetails(msgs, r.step(RuleToolResultDetails))
-	msgs = stripStaleAssistantUsageBeforeLatestCompaction(msgs, r.step(RuleStaleUsage))
-	msgs = ensureAssistantUsageSnapshots(msgs, r.step(RuleUsageSnapshots))
-	if trim(r.opts.Provider) != "" {
-		if fam := policy.FamilyOf(r.opts.Provider); fam != nil && fam.AssistantFirstHook {
-			msgs = r.assistantFirstOrdering(msgs, RuleProviderHook)
-		}
-	}
-	if pol.ApplyGoogleTurnOrdering {
-		msgs = r.assistantFirstOrdering(msgs, RuleGoogleTurnOrdering)
-	}
-	return msgs, nil
-}
-
-// validateReplayTurns is replay-history.ts's validateReplayTurns (no bundled
-// provider plugin of 2026.5.6 has its own validateReplayTurns hook).
-func (r *run) validateReplayTurns(in []Message) []Message {
-	msgs := in
-	if r.pol.ValidateGeminiTurns {
-		msgs = validateGeminiTurns(msgs, r.step(RuleGeminiTurns))
-	}
-	if r.pol.ValidateAnthropicTurns {
-		msgs = validateAnthropicTurns(msgs, r.step(RuleAnthropicTurns))
-	}
-	return msgs
 }

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/openclaw-tools/oc/pkg/policy"
-
 	"github.com/openclaw-tools/oc/internal/jsjson"
 )
 
@@ -88,17 +86,15 @@ func with(m map[string]any, key string, v any) map[string]any {
 	return out
 }
 
-func isJSSpace(r rune) bool { return policy.IsJSSpace(r) }
-
 // trim is String.prototype.trim.
-func trim(s string) string { return strings.TrimFunc(s, isJSSpace) }
+func trim(s string) string { return jsjson.Trim(s) }
 
 // trimStart and trimEnd are String.prototype.trimStart / trimEnd.
-func trimStart(s string) string { return strings.TrimLeftFunc(s, isJSSpace) }
-func trimEnd(s string) string   { return strings.TrimRightFunc(s, isJSSpace) }
+func trimStart(s string) string { return strings.TrimLeftFunc(s, jsjson.IsSpace) }
+func trimEnd(s string) string   { return strings.TrimRightFunc(s, jsjson.IsSpace) }
 
-// blank is `s.trim().length === 0`.
-func blank(s string) bool { return trim(s) == "" }
+// blank is `s.trim().length === 0`, without allocating.
+func blank(s string) bool { return jsjson.Blank(s) }
 
 // utf16Len is JavaScript's String.prototype.length.
 func utf16Len(s string) int { return jsjson.Len(s) }
@@ -108,7 +104,7 @@ func collapseJSSpace(s string) string {
 	var b strings.Builder
 	inSpace := false
 	for _, r := range s {
-		if isJSSpace(r) {
+		if jsjson.IsSpace(r) {
 			if !inSpace {
 				b.WriteByte(' ')
 			}
@@ -144,24 +140,6 @@ func num(v any) (float64, bool) {
 // jsNumber encodes f the way JSON.stringify prints a number.
 func jsNumber(f float64) json.Number { return json.Number(jsjson.FormatNumber(f)) }
 
-// truthy is JavaScript truthiness for a JSON value.
-func truthy(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return x
-	case string:
-		return x != ""
-	case json.Number:
-		f, ok := num(x)
-		return !ok || f != 0
-	case float64:
-		return x != 0 && !math.IsNaN(x)
-	}
-	return true
-}
-
 // jsEqual is `a === b` for JSON values that are numbers, strings, booleans
 // or null (objects compare by identity in JavaScript: never equal here).
 func jsEqual(a, b any) bool {
@@ -181,6 +159,3 @@ func jsEqual(a, b any) bool {
 	}
 	return false
 }
-
-// utf16Units converts s to UTF-16 code units (for slicing by JS indexes).
-func utf16Units(s string) []uint16 { return jsjson.Units(s) }

@@ -191,13 +191,13 @@ func mistralToolResultText96(text string, hasImages, supportsImages, isError boo
 	}
 	omitted := ""
 	if hasImages && !supportsImages {
-		if !jsBlank(text) {
+		if !blank(text) {
 			omitted = "[tool image omitted: model does not support images]"
 		} else {
 			omitted = "(image omitted: model does not support images)"
 		}
 	}
-	if !jsBlank(text) {
+	if !blank(text) {
 		if omitted != "" {
 			return prefix + text + "\n" + omitted
 		}

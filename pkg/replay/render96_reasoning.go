@@ -33,13 +33,13 @@ func openAIModelReasoningEfforts(m *Model) ([]string, bool) {
 	if raw, ok := m.Compat["supportedReasoningEfforts"].([]any); ok {
 		var out []string
 		for _, e := range raw {
-			if s, ok := e.(string); ok && jsTrim(s) != "" && !slices.Contains(out, jsTrim(s)) {
-				out = append(out, jsTrim(s))
+			if s, ok := e.(string); ok && trim(s) != "" && !slices.Contains(out, trim(s)) {
+				out = append(out, trim(s))
 			}
 		}
 		return out, true
 	}
-	id := datedModelRE.ReplaceAllString(strings.ToLower(jsTrim(m.ID)), "")
+	id := datedModelRE.ReplaceAllString(strings.ToLower(trim(m.ID)), "")
 	supportsMax := m.API != "openai-completions"
 	pick := func(withMax, without []string) ([]string, bool) {
 		if supportsMax {
@@ -91,7 +91,7 @@ func responsesReasoningOff96(m *Model) string {
 	case offNull:
 		return ""
 	case offValue:
-		intent = jsTrim(m.ThinkingOffValue)
+		intent = trim(m.ThinkingOffValue)
 	}
 	switch {
 	case !known:

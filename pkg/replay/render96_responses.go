@@ -168,7 +168,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 			var output any
 			if hasImages && m.Vision {
 				parts := make([]any, 0, len(content)+1)
-				if !jsBlank(text) {
+				if !blank(text) {
 					parts = append(parts, NewObject("type", "input_text", "text", text))
 				}
 				for _, b := range content {
@@ -177,7 +177,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 					}
 				}
 				output = parts
-			} else if !jsBlank(text) {
+			} else if !blank(text) {
 				output = text
 			} else if placeholder != "" {
 				output = placeholder

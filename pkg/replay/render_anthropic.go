@@ -53,7 +53,7 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 		switch msg["role"] {
 		case "user":
 			if s, ok := msg["content"].(string); ok {
-				if !jsBlank(s) {
+				if !blank(s) {
 					params = append(params, NewObject("role", "user", "content", sanitizeSurrogates(s)))
 				}
 				continue
@@ -62,7 +62,7 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 			for _, item := range c.contentBlocks(msg) {
 				if typeOf(item) == "text" {
 					t := c.str(item, "text")
-					if !jsBlank(t) {
+					if !blank(t) {
 						blocks = append(blocks, NewObject("type", "text", "text", sanitizeSurrogates(t)))
 					}
 					continue
@@ -79,7 +79,7 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 				switch typeOf(b) {
 				case "text":
 					t := c.str(b, "text")
-					if jsBlank(t) {
+					if blank(t) {
 						continue
 					}
 					blocks = append(blocks, NewObject("type", "text", "text", sanitizeSurrogates(t)))
@@ -91,10 +91,10 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 						continue
 					}
 					th := c.str(b, "thinking")
-					if jsBlank(th) {
+					if blank(th) {
 						continue
 					}
-					if !jsTruthy(b["thinkingSignature"]) || jsBlank(c.str(b, "thinkingSignature")) {
+					if !jsTruthy(b["thinkingSignature"]) || blank(c.str(b, "thinkingSignature")) {
 						blocks = append(blocks, NewObject("type", "text", "text", sanitizeSurrogates(th)))
 						continue
 					}

@@ -176,7 +176,7 @@ func (c *conv) bedrockMessages(msgs []Message) []any {
 				switch typeOf(b) {
 				case "text":
 					t := c.str(b, "text")
-					if jsBlank(t) {
+					if blank(t) {
 						continue
 					}
 					content = append(content, NewObject("text", sanitizeSurrogates(t)))
@@ -188,14 +188,14 @@ func (c *conv) bedrockMessages(msgs []Message) []any {
 					content = append(content, NewObject("toolUse", tu))
 				case "thinking":
 					th := c.str(b, "thinking")
-					if jsBlank(th) {
+					if blank(th) {
 						continue
 					}
 					if !claude {
 						content = append(content, NewObject("reasoningContent", NewObject("reasoningText", NewObject("text", sanitizeSurrogates(th)))))
 						continue
 					}
-					if !jsTruthy(b["thinkingSignature"]) || jsBlank(c.str(b, "thinkingSignature")) {
+					if !jsTruthy(b["thinkingSignature"]) || blank(c.str(b, "thinkingSignature")) {
 						content = append(content, NewObject("text", sanitizeSurrogates(th)))
 						continue
 					}

@@ -223,7 +223,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 						out = append(out, b)
 						continue
 					}
-					if !jsTruthy(b["thinking"]) || jsBlank(c.str(b, "thinking")) {
+					if !jsTruthy(b["thinking"]) || blank(c.str(b, "thinking")) {
 						continue
 					}
 					if same {

@@ -105,7 +105,7 @@ func (c *conv) googleContents(msgs []Message) []any {
 			for _, b := range c.contentBlocks(msg) {
 				switch typeOf(b) {
 				case "text":
-					if !jsTruthy(b["text"]) || jsBlank(c.str(b, "text")) {
+					if !jsTruthy(b["text"]) || blank(c.str(b, "text")) {
 						continue
 					}
 					p := NewObject("text", sanitizeSurrogates(b["text"].(string)))
@@ -114,7 +114,7 @@ func (c *conv) googleContents(msgs []Message) []any {
 					}
 					parts = append(parts, p)
 				case "thinking":
-					if !jsTruthy(b["thinking"]) || jsBlank(c.str(b, "thinking")) {
+					if !jsTruthy(b["thinking"]) || blank(c.str(b, "thinking")) {
 						continue
 					}
 					text := sanitizeSurrogates(b["thinking"].(string))

@@ -116,11 +116,11 @@ func (c *conv) mistralMessages(tm []Message, toolText mistralToolText) []any {
 			for _, b := range c.contentBlocks(msg) {
 				switch typeOf(b) {
 				case "text":
-					if t := c.str(b, "text"); !jsBlank(t) {
+					if t := c.str(b, "text"); !blank(t) {
 						parts = append(parts, NewObject("type", "text", "text", sanitizeSurrogates(t)))
 					}
 				case "thinking":
-					if t := c.str(b, "thinking"); !jsBlank(t) {
+					if t := c.str(b, "thinking"); !blank(t) {
 						parts = append(parts, NewObject("type", "thinking", "thinking", []any{NewObject("type", "text", "text", sanitizeSurrogates(t))}))
 					}
 				default:
@@ -183,7 +183,7 @@ func (c *conv) mistralMessages(tm []Message, toolText mistralToolText) []any {
 
 // mistralToolResultText is pi-ai's buildToolResultText.
 func mistralToolResultText(text string, hasImages, supportsImages, isError bool) string {
-	trimmed := jsTrim(text)
+	trimmed := trim(text)
 	prefix := ""
 	if isError {
 		prefix = "[tool error] "

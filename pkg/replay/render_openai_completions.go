@@ -252,7 +252,7 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 			for _, b := range blocks {
 				switch typeOf(b) {
 				case "text":
-					if t := c.str(b, "text"); !jsBlank(t) {
+					if t := c.str(b, "text"); !blank(t) {
 						t = sanitizeSurrogates(t) // the joined text is of the sanitized parts
 						textParts = append(textParts, NewObject("type", "text", "text", t))
 						if len(textParts) > 1 {
@@ -261,7 +261,7 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 						text.WriteString(t)
 					}
 				case "thinking":
-					if !jsBlank(c.str(b, "thinking")) {
+					if !blank(c.str(b, "thinking")) {
 						thinking = append(thinking, b)
 					}
 				case "toolCall":

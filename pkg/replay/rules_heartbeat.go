@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
 )
 
 // filterHeartbeatPairs (src/auto-reply/heartbeat-filter.ts): a heartbeat poll
@@ -71,7 +73,7 @@ func messageText(content any) (string, bool) {
 func firstNonSpace(content any) rune {
 	scan := func(s string) rune {
 		for _, r := range s {
-			if !isJSSpace(r) {
+			if !jsjson.IsSpace(r) {
 				return r
 			}
 		}

@@ -15,6 +15,8 @@ import (
 	"math"
 	"regexp"
 	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
 )
 
 // Image limits and re-encoding (src/agents/tool-images.ts,
@@ -95,7 +97,7 @@ func isBase64Signature(value string) bool {
 		return false
 	}
 	compact := strings.Map(func(r rune) rune {
-		if isJSSpace(r) {
+		if jsjson.IsSpace(r) {
 			return -1
 		}
 		return r
@@ -244,6 +246,7 @@ func exceedsPixelLimit(d imageDims) bool {
 }
 
 func pixelLimitError(d imageDims) error {
+	//lint:ignore ST1005 OpenClaw's own message, reproduced as it is
 	return fmt.Errorf("Image dimensions exceed the 25,000,000 pixel input limit: %dx%d (%d pixels)", d.width, d.height, d.width*d.height)
 }
 
@@ -255,6 +258,8 @@ type resizedImage struct {
 }
 
 // errUnsupportedImage is sharp's message for data it cannot decode.
+//
+//lint:ignore ST1005 sharp's own message, reproduced as it is
 var errUnsupportedImage = errors.New("Input buffer contains unsupported image format")
 
 // imageMetadata is getImageMetadata: the header, else a decoder's config;
@@ -359,6 +364,7 @@ func resizeImageIfNeeded(canonical, mime string, lim imageLimits) (resizedImage,
 	if smallest != nil {
 		best = len(smallest)
 	}
+	//lint:ignore ST1005 OpenClaw's own message, reproduced as it is
 	return resizedImage{}, fmt.Errorf("Image could not be reduced below %sMB (got %sMB)",
 		jsToFixed(float64(lim.maxBytes)/(1024*1024), 0), jsToFixed(float64(best)/(1024*1024), 2))
 }

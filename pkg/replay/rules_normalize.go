@@ -3,6 +3,8 @@ package replay
 import (
 	"regexp"
 	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
 )
 
 // R2: normalizeAssistantReplayContent (replay-history.ts) and the inbound
@@ -68,7 +70,7 @@ func probeUntrustedSource(s string) bool {
 		}
 		rest = rest[i+len("Source:"):]
 		for _, r := range rest {
-			if isJSSpace(r) {
+			if jsjson.IsSpace(r) {
 				return true
 			}
 			break

@@ -93,6 +93,12 @@ func annotateInterSessionText(text string, p provenance) string {
 // or an internal tool routed here, so the model does not take them as the
 // end user's words.
 func annotateInterSessionUserMessages(in []Message, log *changeLog) []Message {
+	return annotateInterSessionWith(in, annotateInterSessionText, log)
+}
+
+// annotateInterSessionWith is annotateInterSessionUserMessages with the
+// release's annotateInterSessionPromptText.
+func annotateInterSessionWith(in []Message, annotate func(string, provenance) string, log *changeLog) []Message {
 	out := in
 	copied := false
 	set := func(i int, m Message) {
@@ -110,7 +116,7 @@ func annotateInterSessionUserMessages(in []Message, log *changeLog) []Message {
 		}
 		switch content := m["content"].(type) {
 		case string:
-			if a := annotateInterSessionText(content, p); a != content {
+			if a := annotate(content, p); a != content {
 				set(i, log.with(m, "content", a))
 			}
 		case []any:
@@ -126,7 +132,7 @@ func annotateInterSessionUserMessages(in []Message, log *changeLog) []Message {
 			if textIndex >= 0 {
 				bm := content[textIndex].(map[string]any)
 				text := bm["text"].(string)
-				if a := annotateInterSessionText(text, p); a != text {
+				if a := annotate(text, p); a != text {
 					next := append([]any(nil), content...)
 					next[textIndex] = log.with(bm, "text", a)
 					set(i, log.with(m, "content", next))
@@ -134,7 +140,7 @@ func annotateInterSessionUserMessages(in []Message, log *changeLog) []Message {
 				continue
 			}
 			next := make([]any, 0, len(content)+1)
-			next = append(next, map[string]any{"type": "text", "text": annotateInterSessionText(interSessionEmptyBody, p)})
+			next = append(next, map[string]any{"type": "text", "text": annotate(interSessionEmptyBody, p)})
 			next = append(next, content...)
 			set(i, log.with(m, "content", next))
 		}

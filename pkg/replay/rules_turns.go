@@ -49,7 +49,7 @@ func mergeConsecutive(in []Message, target string, merge func(prev, cur Message,
 		r, ok := m["role"].(string)
 		if !ok || r == "" {
 			// A missing role is pushed as is and does not reset the run.
-			if truthy(m["role"]) {
+			if jsTruthy(m["role"]) {
 				out = append(out, m)
 				last = "\x00other"
 				continue
@@ -81,7 +81,7 @@ func mergeAssistantTurns(prev, cur Message, log *changeLog) Message {
 	content := append(append(make([]any, 0), arrayOrEmpty(prev["content"])...), arrayOrEmpty(cur["content"])...)
 	out := log.with(prev, "content", content)
 	for _, k := range []string{"usage", "stopReason", "errorMessage"} {
-		if truthy(cur[k]) {
+		if jsTruthy(cur[k]) {
 			out[k] = cur[k]
 		}
 	}
@@ -274,7 +274,7 @@ func stripDanglingAnthropicToolUses(in []Message, log *changeLog) []Message {
 		}
 		kept := make([]any, 0, len(content))
 		for _, b := range content {
-			if !truthy(b) {
+			if !jsTruthy(b) {
 				continue
 			}
 			bm, isMap := asMap(b)

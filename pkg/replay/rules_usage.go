@@ -129,7 +129,7 @@ type normalizedUsage struct {
 // normalizeUsage reads the many usage spellings providers use.
 func normalizeUsage(raw any) (normalizedUsage, bool) {
 	var n normalizedUsage
-	if !truthy(raw) {
+	if !jsTruthy(raw) {
 		return n, false
 	}
 	u, ok := raw.(map[string]any)

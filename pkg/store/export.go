@@ -8,24 +8,37 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
 )
 
 // Export writes a session as a JSONL transcript: one stored row a line,
 // header first, each row's bytes as stored. It returns the number of lines.
 func (s *State) Export(ses Session, stdin io.Reader, w io.Writer) (int, error) {
+	n, _, err := s.ExportWithSource(ses, stdin, w)
+	return n, err
+}
+
+// ExportWithSource is Export that also says when the rows came from a cold
+// archive (nil otherwise).
+func (s *State) ExportWithSource(ses Session, stdin io.Reader, w io.Writer) (int, *sqlitestore.ColdSource, error) {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	n := 0
-	_, err := s.Rows(ses, stdin, func(_ int64, line []byte) error {
+	st, err := s.Rows(ses, stdin, func(_ int64, line []byte) error {
 		n++
 		if _, err := bw.Write(line); err != nil {
 			return err
 		}
 		return bw.WriteByte('\n')
 	})
-	if err != nil {
-		return n, err
+	var cold *sqlitestore.ColdSource
+	if st != nil {
+		cold = st.Cold
 	}
-	return n, bw.Flush()
+	if err != nil {
+		return n, cold, err
+	}
+	return n, cold, bw.Flush()
 }
 
 // ExportedFile is one file ExportAgent wrote.
@@ -34,6 +47,9 @@ type ExportedFile struct {
 	ID    string `json:"sessionId"`
 	Path  string `json:"path"`
 	Lines int    `json:"lines"`
+	// ColdArchive names the cold archive the lines were read from (file, or
+	// the database row holding the blob); empty for a hot transcript.
+	ColdArchive string `json:"coldArchive,omitempty"`
 }
 
 // ExportAgent writes every SQLite session of one agent into dir as
@@ -66,11 +82,20 @@ func (s *State) ExportAgent(agent, dir string) ([]ExportedFile, error) {
 			return out, fmt.Errorf("session id %q cannot be a file name", ses.ID)
 		}
 		path := filepath.Join(dir, name)
-		n, err := writeNew(path, func(w io.Writer) (int, error) { return s.Export(ses, nil, w) })
+		var cold *sqlitestore.ColdSource
+		n, err := writeNew(path, func(w io.Writer) (int, error) {
+			n, c, err := s.ExportWithSource(ses, nil, w)
+			cold = c
+			return n, err
+		})
 		if err != nil {
 			return out, err
 		}
-		out = append(out, ExportedFile{Key: ses.Key, ID: ses.ID, Path: path, Lines: n})
+		f := ExportedFile{Key: ses.Key, ID: ses.ID, Path: path, Lines: n}
+		if cold != nil {
+			f.ColdArchive = cold.Path
+		}
+		out = append(out, f)
 		if ses.Key != "" {
 			index[ses.Key] = withSessionFile(ses.Index, name)
 		}

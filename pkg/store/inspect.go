@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -43,6 +44,9 @@ type SessionReport struct {
 	LastActivity int64       `json:"lastActivity,omitempty"`
 	Rules        string      `json:"rules"` // whose rules computed activeBranch
 	Cache        *CacheCheck `json:"cache,omitempty"`
+	// Cold is set when the transcript is in cold storage: its entries were
+	// read from the archive (Cold.Events of them), as 2026.9.6 restores it.
+	Cold *sqlitestore.ColdSource `json:"cold,omitempty"`
 }
 
 // InspectSession reads and analyses one SQLite session.
@@ -92,7 +96,10 @@ func inspectIn(db *sqlitestore.DB, ses Session, b *sessionBuffers) (*SessionRepo
 		b.rows = append(b.rows, ev)
 		return nil
 	})
-	if err != nil {
+	// A cold archive 9.6 would refuse to restore is a finding of the
+	// session (its hot rows, if any, are still analysed), not a failure.
+	var coldErr *sqlitestore.ColdArchiveError
+	if err != nil && !errors.As(err, &coldErr) {
 		return nil, err
 	}
 	rows, ends, text := b.rows, b.ends, b.text
@@ -122,9 +129,11 @@ func inspectIn(db *sqlitestore.DB, ses Session, b *sessionBuffers) (*SessionRepo
 	}
 	// 9.6's rules read the members the analyzer decodes, in the same walk.
 	nav := newNavRecords(lines)
-	rep := &SessionReport{Era: EraSQLite, Key: ses.Key, SessionID: ses.ID, Events: len(rows), LastActivity: ses.LastActivity, Rules: "openclaw-2026.9.6"}
-	if len(rows) == 0 {
-		rep.Summary = &transcript.Summary{ByType: map[string]int{}, ByRole: map[string]int{}, Providers: map[string]int{}, Models: map[string]int{}, APIs: map[string]int{}, Malformed: []int64{}, Findings: []transcript.Finding{}}
+	rep := &SessionReport{Era: EraSQLite, Key: ses.Key, SessionID: ses.ID, Events: len(rows), LastActivity: ses.LastActivity, Rules: "openclaw-2026.9.6", Cold: st.Cold}
+	if len(rows) == 0 && st.Cold != nil {
+		rep.Summary = emptySummary()
+	} else if len(rows) == 0 {
+		rep.Summary = emptySummary()
 		rep.Summary.AddFindings([]transcript.Finding{{Rule: "no-transcript", Severity: transcript.SevWarning, Message: "the session has no transcript rows (its import found no readable header, or its file was missing)"}})
 	} else {
 		sum, err := transcript.AnalyzeBytesEach(buf, nav.add)
@@ -142,8 +151,36 @@ func inspectIn(db *sqlitestore.DB, ses Session, b *sessionBuffers) (*SessionRepo
 	}
 	rep.Summary.Active = active
 	rep.Cache = checkCache(st, res, rows, order)
-	rep.Summary.AddFindings(cacheFindings(rep.Cache))
+	rep.Summary.AddFindings(coldFindings(st.Cold, coldErr))
+	if coldErr == nil {
+		rep.Summary.AddFindings(cacheFindings(rep.Cache))
+	}
 	return rep, nil
+}
+
+func emptySummary() *transcript.Summary {
+	return &transcript.Summary{ByType: map[string]int{}, ByRole: map[string]int{}, Providers: map[string]int{}, Models: map[string]int{}, APIs: map[string]int{}, Malformed: []int64{}, Findings: []transcript.Finding{}}
+}
+
+// coldFindings says where a cold transcript's entries came from, or why its
+// archive cannot be read.
+func coldFindings(c *sqlitestore.ColdSource, damaged *sqlitestore.ColdArchiveError) []transcript.Finding {
+	if c == nil {
+		return nil
+	}
+	var out []transcript.Finding
+	if damaged != nil {
+		out = append(out, transcript.Finding{Rule: "sqlite-cold-archive-damaged", Severity: transcript.SevError,
+			Message: oneLine(damaged.Error()) + fmt.Sprintf(" (%d archived events not read)", c.Archive.EventCount)})
+	} else {
+		out = append(out, transcript.Finding{Rule: "sqlite-cold-transcript", Severity: transcript.SevInfo,
+			Message: fmt.Sprintf("in cold storage: %d events (seq up to %d) read from %s, size, sha256 and contents verified; OpenClaw 2026.9.6 restores them into transcript_events on the next read", c.Events, c.Archive.LastSeq, c.Path)})
+	}
+	if c.HotRows > 0 {
+		out = append(out, transcript.Finding{Rule: "sqlite-cold-and-hot", Severity: transcript.SevError,
+			Message: fmt.Sprintf("%d transcript_events rows exist beside the cold archive (%d with a seq the archive also has): 2026.9.6 never leaves rows beside a cold archive, and its restore fails on a seq clash", c.HotRows, c.SeqClashes)})
+	}
+	return out
 }
 
 // navRecords builds the rows' records for 9.6's rules from the members the
@@ -379,13 +416,6 @@ func (s *State) inspectDB(a AgentDB, opts InspectOptions, rep *SQLiteReport) (*D
 		}
 	})
 	dbFindings()
-	for _, c := range cold {
-		where := "in the database"
-		if c.Storage == "file" {
-			where = filepath.Join(filepath.Dir(filepath.Dir(a.Path)), "sessions", "cold", c.ArchiveName)
-		}
-		add(transcript.SevInfo, "sqlite-cold-archive", "session %s: %d events up to seq %d are in a cold archive (%s), not in transcript_events", c.SessionID, c.EventCount, c.LastSeq, where)
-	}
 	var kept []*SessionReport
 	for i, r := range out {
 		if errs[i] != nil {

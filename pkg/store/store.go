@@ -49,6 +49,9 @@ type Session struct {
 	// Index is the session's index entry as stored (sessions.json value or
 	// session_nodes.entry_json); nil when no index names it.
 	Index json.RawMessage `json:"index,omitempty"`
+	// Cold: a SQLite transcript in 2026.9.6's cold storage (its rows are
+	// read from the archive).
+	Cold bool `json:"cold,omitempty"`
 }
 
 // Label names a session in messages: its key, else its id, else its path.
@@ -131,7 +134,7 @@ func (s *State) SQLiteSessions() ([]Session, error) {
 		}
 		for _, r := range rows {
 			out = append(out, Session{Era: EraSQLite, Agent: a.Agent, Key: r.Key, ID: r.SessionID, Path: a.Path,
-				Events: r.Events, Bytes: r.Bytes, LastActivity: r.LastActivity, Index: r.Entry})
+				Events: r.Events, Bytes: r.Bytes, LastActivity: r.LastActivity, Index: r.Entry, Cold: r.Cold})
 		}
 	}
 	return out, nil
@@ -315,8 +318,11 @@ func preferSQLite(found []Session) []Session {
 
 // Rows reads a session's rows in order, each one JSON line without its line
 // end: a SQLite session's transcript_events in seq order with the session
-// header first (event JSON as stored, zstd rows decompressed); a JSONL file's
-// lines as they are (plain, .gz or .zst). stdin is used for "-".
+// header first (event JSON as stored, zstd rows decompressed; a transcript in
+// cold storage is read from its verified archive, and the returned state's
+// Cold says so); a JSONL file's lines as they are (plain, .gz or .zst). stdin
+// is used for "-". A cold archive 2026.9.6 would refuse to restore is an
+// error (*sqlitestore.ColdArchiveError) and no row is handed out.
 func (s *State) Rows(ses Session, stdin io.Reader, fn func(seq int64, line []byte) error) (*sqlitestore.IndexState, error) {
 	if ses.Era == EraSQLite {
 		return s.sqliteRows(ses, fn)

@@ -203,18 +203,22 @@ func (a *analyzer) result(ix *Index, err error) (*Summary, error) {
 }
 
 type analyzer struct {
-	s         *Summary
-	calls     map[string]int // tool call id -> occurrences
-	callLine  map[string]int64
-	results   map[string]int
-	findings  []Finding
-	hashes    map[int64]uint64 // line -> content hash of a message
-	mirrors   map[int64]bool   // line -> transcript-only assistant row
-	awareness map[int64]bool
-	seed      maphash.Seed
-	each      func(*LineMembers) // AnalyzeBytesEach's callback, or nil
-	lm        LineMembers
-	strs      map[string]string // short strings decoded before (types, roles, models)
+	s        *Summary
+	calls    map[string]int // tool call id -> occurrences
+	callLine map[string]int64
+	results  map[string]int
+	findings []Finding
+	// msgs, by a node's FileIndex: what the ownership rules need of each
+	// message (a slice, not maps keyed by line: one entry per message, no
+	// hashing on the hot path).
+	msgs []messageMark
+	// blockBuf is the content-block buffer reused for every message (the
+	// blocks of one message are not kept past it).
+	blockBuf []rawBlock
+	seed     maphash.Seed
+	each     func(*LineMembers) // AnalyzeBytesEach's callback, or nil
+	lm       LineMembers
+	strs     map[string]string // short strings decoded before (types, roles, models)
 }
 
 // str is the package's str, reusing the string of a short value seen before
@@ -239,9 +243,33 @@ func newAnalyzer() *analyzer {
 	return &analyzer{
 		s:     &Summary{ByType: map[string]int{}, ByRole: map[string]int{}, Providers: map[string]int{}, Models: map[string]int{}, APIs: map[string]int{}},
 		calls: map[string]int{}, callLine: map[string]int64{}, results: map[string]int{},
-		hashes: map[int64]uint64{}, mirrors: map[int64]bool{}, awareness: map[int64]bool{},
 		seed: maphash.MakeSeed(), strs: map[string]string{},
 	}
+}
+
+// messageMark is what the ownership rules need of one message entry.
+type messageMark struct {
+	hash      uint64 // content and role
+	hashed    bool   // a message with a role: hash is set
+	mirror    bool   // a transcript-only delivery-mirror / gateway-injected assistant row
+	awareness bool   // a user message whose text starts "System: ["
+}
+
+// mark returns node n's messageMark to fill in.
+func (a *analyzer) mark(n *Node) *messageMark {
+	i := int(n.FileIndex)
+	if i >= len(a.msgs) {
+		a.msgs = append(a.msgs, make([]messageMark, i+1-len(a.msgs))...)
+	}
+	return &a.msgs[i]
+}
+
+// markOf returns node n's messageMark (the zero mark when it has none).
+func (a *analyzer) markOf(n *Node) messageMark {
+	if i := int(n.FileIndex); i < len(a.msgs) {
+		return a.msgs[i]
+	}
+	return messageMark{}
 }
 
 func (a *analyzer) add(rule string, line int64, sev, format string, args ...any) {
@@ -308,7 +336,9 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 		return
 	}
 	s.ByRole[role]++
-	a.hashes[n.Line] = maphash.Bytes(a.seed, bytes.TrimSpace(m.Content)) ^ maphash.String(a.seed, role)
+	mark := a.mark(n)
+	mark.hashed = true
+	mark.hash = maphash.Bytes(a.seed, bytes.TrimSpace(m.Content)) ^ maphash.String(a.seed, role)
 
 	stop, _ := a.str(m.StopReason)
 	// The content blocks, decoded once for every rule that reads them.
@@ -320,7 +350,7 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 		model, _ := a.str(m.Model)
 		api, _ := a.str(m.API)
 		if prov == "openclaw" && (model == "delivery-mirror" || model == "gateway-injected") {
-			a.mirrors[n.Line] = true
+			mark.mirror = true
 		}
 		if prov != "" {
 			s.Providers[prov]++
@@ -342,10 +372,11 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 			a.add("empty-assistant-error", n.Line, SevWarning, "assistant turn failed with no content; Bedrock rejects the next request (oc repair fills in OpenClaw's placeholder text)")
 		}
 	case RoleUser:
-		bl = blocks(m.Content)
+		bl = appendBlocks(a.blockBuf, m.Content)
+		a.blockBuf = bl
 		decoded = true
 		if firstUserText(m.Content, bl, awarenessRE) {
-			a.awareness[n.Line] = true
+			mark.awareness = true
 		}
 		if blankUserContent(m.Content, bl) {
 			a.add("blank-user", n.Line, SevWarning, "user message with blank text; Bedrock rejects it (oc repair writes OpenClaw's \"(continue)\")")
@@ -364,7 +395,8 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 		return
 	}
 	if !decoded {
-		bl = blocks(m.Content)
+		bl = appendBlocks(a.blockBuf, m.Content)
+		a.blockBuf = bl
 	}
 	for _, b := range bl {
 		bt, _ := a.str(b.Type)
@@ -620,21 +652,22 @@ func (a *analyzer) ownership(ix *Index, path []int) {
 		if n.Type != TypeMessage {
 			continue
 		}
-		h, ok := a.hashes[n.Line]
-		if !ok {
+		cur := a.markOf(n)
+		if !cur.hashed {
 			continue
 		}
+		h := cur.hash
 		if prev != nil && h == prevHash {
 			switch {
-			case a.mirrors[n.Line]:
+			case cur.mirror:
 				a.add("delivery-mirror-copy", n.Line, SevInfo, "delivery-mirror row repeats the assistant reply on line %d (transcript-only; replay drops it)", prev.Line)
 			default:
 				a.add("duplicate-message", n.Line, SevWarning, "%s message repeats line %d word for word; the model sees it twice", n.Role, prev.Line)
 			}
-		} else if prev != nil && n.Role == RoleAssistant && prev.Role == RoleAssistant && !a.mirrors[n.Line] && !a.mirrors[prev.Line] {
+		} else if prev != nil && n.Role == RoleAssistant && prev.Role == RoleAssistant && !cur.mirror && !a.markOf(prev).mirror {
 			a.add("adjacent-assistant-turns", n.Line, SevInfo, "two assistant turns in a row (lines %d and %d) with no user or tool turn between them", prev.Line, n.Line)
 		}
-		if a.awareness[n.Line] && prev != nil && a.awareness[prev.Line] && h == prevHash {
+		if cur.awareness && prev != nil && a.markOf(prev).awareness && h == prevHash {
 			a.add("system-awareness-copy", n.Line, SevInfo, "System: awareness line repeated")
 		}
 		prev, prevHash = n, h

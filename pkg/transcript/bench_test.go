@@ -1,9 +1,34 @@
 package transcript
 
 import (
+	"bytes"
 	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/openclaw-tools/oc/internal/transcriptgen"
 )
+
+// BenchmarkAnalyzeGenerated measures inspect's analysis (scan, tree,
+// findings) of a generated 16 MiB transcript, without OC_BENCH_FILE.
+func BenchmarkAnalyzeGenerated(b *testing.B) {
+	var gen bytes.Buffer
+	if _, err := transcriptgen.Write(&gen, transcriptgen.Options{Size: 16 << 20, Seed: 2}); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl")
+	if err := os.WriteFile(path, gen.Bytes(), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(gen.Len()))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := AnalyzeFile(File{Path: path}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
 
 // BenchmarkAnalyzeFile measures inspect's analysis on a big generated
 // transcript: OC_BENCH_FILE=/tmp/oc-bench/clean-100.jsonl (see scripts/bench.sh).

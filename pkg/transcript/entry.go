@@ -55,9 +55,6 @@ const (
 	keyOther
 )
 
-// StringKey returns the Key of a string id.
-func StringKey(s string) Key { return Key{kind: keyString, text: s} }
-
 // Present reports whether the field exists (it may be null).
 func (k Key) Present() bool { return k.kind != keyAbsent }
 
@@ -316,17 +313,17 @@ func (b *rawBlock) decode(raw []byte) {
 	})
 }
 
-// blocks decodes a content array (nil when raw is not an array); elements
-// that are not objects give empty blocks.
-func blocks(raw []byte) []rawBlock {
-	var out []rawBlock
+// appendBlocks decodes a content array into dst[:0] (a buffer reused from
+// line to line); elements that are not objects give empty blocks, and the
+// result is empty when raw is not a complete array.
+func appendBlocks(dst []rawBlock, raw []byte) []rawBlock {
+	out := dst[:0]
 	if !jsonl.Elements(raw, func(v []byte) bool {
-		var b rawBlock
-		b.decode(v)
-		out = append(out, b)
+		out = append(out, rawBlock{})
+		out[len(out)-1].decode(v)
 		return true
 	}) {
-		return nil
+		return out[:0]
 	}
 	return out
 }

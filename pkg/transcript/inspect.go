@@ -88,9 +88,17 @@ func Inspect(paths []string, opts InspectOptions) (*Report, error) {
 	summaries := make([]*Summary, len(files))
 	errs := make([]error, len(files))
 	parallel.Each(len(files), opts.Jobs, func(i int) {
+		wantMore := opts.MoreFindings != nil && files[i].Path != "-"
+		more := func() []Finding { return opts.MoreFindings(files[i]) }
+		if wantMore && len(files) == 1 {
+			// One file: the other analyses (the repair plan, replay) read
+			// it on another core while this one analyses it.
+			more = background(more)
+			defer more() // waited for even when the analysis fails
+		}
 		summaries[i], errs[i] = analyzeFile(files[i], opts.Stdin, opts.ByteProgress)
-		if errs[i] == nil && opts.MoreFindings != nil && files[i].Path != "-" {
-			summaries[i].AddFindings(opts.MoreFindings(files[i]))
+		if errs[i] == nil && wantMore {
+			summaries[i].AddFindings(more())
 		}
 		if opts.Progress != nil {
 			opts.Progress()
@@ -186,4 +194,19 @@ func checkIndexes(paths []string) *IndexReport {
 		ir.Dangling = append(ir.Dangling, ic.Dangling...)
 	}
 	return ir
+}
+
+// background starts f on its own goroutine; the function it returns waits
+// for f and returns its result (it may be called more than once).
+func background(f func() []Finding) func() []Finding {
+	var found []Finding
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		found = f()
+	}()
+	return func() []Finding {
+		<-done
+		return found
+	}
 }

@@ -11,7 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/internal/durable"
+	"github.com/openclaw-tools/oc/pkg/gatewaylock"
 	"github.com/openclaw-tools/oc/pkg/repair"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
@@ -23,17 +24,17 @@ const sid = "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b"
 // their manifests, quarantine files, every temporary file, the lock.
 func ocCreatedNames() []string {
 	file := "/s/" + sid + ".jsonl"
-	stamp := jsonl.Stamp(time.Date(2026, 11, 30, 23, 5, 0, 0, time.UTC))
-	backup := jsonl.BackupPath(file, "", stamp, false)
-	zbackup := jsonl.BackupPath(file, "", stamp, true)
+	stamp := durable.Stamp(time.Date(2026, 11, 30, 23, 5, 0, 0, time.UTC))
+	backup := durable.BackupPath(file, "", stamp, false)
+	zbackup := durable.BackupPath(file, "", stamp, true)
 	quarantine := repair.QuarantinePath(file, "", stamp)
 	manifest := repair.ManifestPath(backup)
 	var out []string
-	for _, p := range []string{backup, zbackup, quarantine, manifest, repair.ManifestPath(zbackup), jsonl.LockPath(file)} {
+	for _, p := range []string{backup, zbackup, quarantine, manifest, repair.ManifestPath(zbackup), gatewaylock.LockPath(file)} {
 		base := filepath.Base(p)
-		out = append(out, base, "."+base+jsonl.TempPrefix+"1234567890")
+		out = append(out, base, "."+base+durable.TempPrefix+"1234567890")
 	}
-	return append(out, "."+filepath.Base(file)+jsonl.TempPrefix+"98765")
+	return append(out, "."+filepath.Base(file)+durable.TempPrefix+"98765")
 }
 
 // namingTable is the names the Go copy and OpenClaw's function must agree on.

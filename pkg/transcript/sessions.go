@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/internal/durable"
 )
 
 // IndexEntry is the part of a sessions.json entry oc reads. The file holds
@@ -23,7 +23,7 @@ type IndexEntry struct {
 // ReadIndex reads a sessions.json file: an object of session key -> entry.
 // Entries come back sorted by key.
 func ReadIndex(path string) ([]IndexEntry, error) {
-	data, err := jsonl.ReadRegular(path) // a FIFO named sessions.json must not hang the reader
+	data, err := durable.ReadRegular(path) // a FIFO named sessions.json must not hang the reader
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,10 @@ package transcript
 type Tree struct {
 	ix   *Index
 	byID map[Key]int // last entry with each id wins, as in a JavaScript Map
+	// parents[i] is node i's parent index: -1 for a root (no truthy
+	// parentId), -2 when the parentId names no entry. Resolved once, so that
+	// walks do no map lookups.
+	parents []int32
 	// Migrated: the header's version is below 3, so OpenClaw migrates the file
 	// on open (v1: every entry re-linked into one linear chain).
 	Migrated bool
@@ -26,6 +30,18 @@ func NewTree(ix *Index) *Tree {
 	for i := range ix.Nodes {
 		t.byID[t.id(i)] = i
 	}
+	if !t.linear {
+		t.parents = make([]int32, len(ix.Nodes))
+		for i := range ix.Nodes {
+			t.parents[i] = -1
+			if p := ix.Nodes[i].ParentID; p.Truthy() {
+				t.parents[i] = -2
+				if j, ok := t.byID[p]; ok {
+					t.parents[i] = int32(j)
+				}
+			}
+		}
+	}
 	return t
 }
 
@@ -42,15 +58,10 @@ func (t *Tree) parent(i int) int {
 	if t.linear {
 		return i - 1
 	}
-	p := t.ix.Nodes[i].ParentID
-	if !p.Truthy() {
-		return -1
+	if p := t.parents[i]; p >= 0 {
+		return int(p)
 	}
-	j, ok := t.byID[p]
-	if !ok {
-		return -1
-	}
-	return j
+	return -1
 }
 
 // Leaf is the index of the entry OpenClaw treats as the current leaf: the
@@ -90,7 +101,7 @@ func (t *Tree) PathCycle() ([]int, bool) {
 		return nil, false
 	}
 	var rev []int
-	seen := make(map[int]bool)
+	seen := make([]bool, len(t.ix.Nodes))
 	cur := leaf
 	for ; cur >= 0 && !seen[cur]; cur = t.parent(cur) {
 		seen[cur] = true
@@ -119,15 +130,7 @@ func (t *Tree) Children() (children [][]int, roots []int) {
 
 // MissingParent reports whether node i names a parent that does not exist.
 func (t *Tree) MissingParent(i int) bool {
-	if t.linear {
-		return false
-	}
-	p := t.ix.Nodes[i].ParentID
-	if !p.Truthy() {
-		return false
-	}
-	_, ok := t.byID[p]
-	return !ok
+	return !t.linear && t.parents[i] == -2
 }
 
 func itoa(i int) string {

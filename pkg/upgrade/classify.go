@@ -1,6 +1,10 @@
 package upgrade
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/openclaw-tools/oc/pkg/jsonl"
+)
 
 // legacyEntryTypes is sessionEntryTypeSchema of transcript-payload-*.mjs.
 var legacyEntryTypes = map[string]bool{
@@ -84,4 +88,44 @@ func readableMessage(m map[string]any, role string) bool {
 		return str("command") && str("output")
 	}
 	return false
+}
+
+// recoverable reports whether readLegacyPrimaryTranscriptIdentity
+// (doctor-session-sqlite-readers-*.mjs) accepts a non-header record of an
+// unregistered transcript whose first event is header (version from it):
+// classifySessionFileEntry recognises it, or it is an opaque leaf or a
+// parent-linked opaque record (transcript-payload-*.mjs). The indexed-entry
+// schema of a version-3 transcript is approximated by the legacy check plus
+// a non-empty string id (its type-specific fields are not checked).
+func recoverable(text []byte, header event) bool {
+	version := 1
+	if header.session {
+		version = header.version
+	}
+	var typ, id, parent, target []byte
+	jsonl.Members(text, func(k, v []byte) bool {
+		switch string(k) {
+		case "type":
+			typ = v
+		case "id":
+			id = v
+		case "parentId":
+			parent = v
+		case "targetId":
+			target = v
+		}
+		return true
+	})
+	idText, _ := jsonl.StringValue(id)
+	idOK := jsonl.ValueKind(id) == '"' && idText != ""
+	linked := func(v []byte) bool { k := jsonl.ValueKind(v); return v != nil && (k == '"' || k == 'n') }
+	if idOK && linked(parent) {
+		if !jsonl.StringIs(typ, "leaf") || linked(target) {
+			return true
+		}
+	}
+	if version < 3 {
+		return legacyRecognized(text)
+	}
+	return idOK && (parent == nil || linked(parent)) && legacyRecognized(text)
 }

@@ -92,3 +92,51 @@ func TestDoctorNamesEveryUpgradeLoss(t *testing.T) {
 		t.Fatalf("SQLite era: %v %v", fs, err)
 	}
 }
+
+// TestDoctorUpgradeLossOfUnregisteredTranscripts: a transcript not in
+// sessions.json that 9.6 would archive unimported is an upgrade-loss with the
+// `oc repair` fix when repair makes it recoverable, without it (and with the
+// reason) when repair cannot; one without messages is no loss.
+func TestDoctorUpgradeLossOfUnregisteredTranscripts(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "agents", "main", "sessions")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hdr := func(id string) string {
+		return `{"type":"session","version":3,"id":"` + id + `","timestamp":"2026-05-17T06:45:00.000Z","cwd":"/w"}`
+	}
+	user := `{"type":"message","id":"m1","parentId":null,"timestamp":"2026-05-17T06:45:01.000Z","message":{"role":"user","content":"hi"}}`
+	files := map[string]string{
+		"0197e000-0000-7000-8000-000000000001.jsonl": hdr("elsewhere") + "\n" + user + "\n",                                              // fixable
+		"0197e000-0000-7000-8000-000000000002.jsonl": hdr("0197e000-0000-7000-8000-000000000002") + "\n" + user + "\n" + hdr("b") + "\n", // unrepairable
+		"0197e000-0000-7000-8000-000000000003.jsonl": hdr("elsewhere-too") + "\n[1,2]\n",                                                 // no message
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sessions.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fs, err := doctor.UpgradeCheck(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]doctor.Finding{}
+	for _, f := range fs {
+		if f.ID == "upgrade-loss" {
+			got[filepath.Base(f.Path)] = f
+		}
+	}
+	if len(got) != 2 {
+		t.Fatalf("upgrade-loss on %v, want the first two files", got)
+	}
+	if f := got["0197e000-0000-7000-8000-000000000001.jsonl"]; !strings.HasPrefix(f.Fix, "oc repair ") || strings.Contains(f.Message, "cannot") {
+		t.Errorf("fixable: %+v", f)
+	}
+	if f := got["0197e000-0000-7000-8000-000000000002.jsonl"]; f.Fix != "" || !strings.Contains(f.Message, "cannot change that") || !strings.Contains(f.Message, "second session header") {
+		t.Errorf("unrepairable: %+v", f)
+	}
+}

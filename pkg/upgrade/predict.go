@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -113,6 +114,16 @@ type FileResult struct {
 	// nonRecord: an event that is not a JSON object (or carries traceSchema):
 	// readLegacyPrimaryTranscriptIdentity gives up on such a file.
 	nonRecord bool
+	// unrecognized: the first line (after the header) whose record the
+	// recovery of an unregistered transcript does not recognise
+	// (classifySessionFileEntry, parseOpaqueLeafEntry and
+	// parseParentLinkedOpaqueEntry of transcript-payload-*.mjs all refuse it)
+	unrecognized int64
+	// extraHeader: the first session header after the first event
+	extraHeader int64
+	// badVersion: the first event is a header whose numeric version is not an
+	// integer ("Unsupported primary transcript version")
+	badVersion bool
 	// valid: every line JSON.parse accepts
 	valid []int64
 }
@@ -288,6 +299,12 @@ func (p *predictor) event(num int64, text []byte) {
 		return true
 	})
 	ev.session = jsonl.StringIs(typ, "session")
+	if ev.session && !first && p.res.extraHeader == 0 {
+		p.res.extraHeader = num
+	}
+	if !ev.session && !first && p.res.unrecognized == 0 && !recoverable(text, p.events[0]) {
+		p.res.unrecognized = num
+	}
 	if ev.session {
 		ev.key = sessionKey(id)
 		if version != nil {
@@ -295,6 +312,7 @@ func (p *predictor) event(num int64, text []byte) {
 				ev.version = int(f)
 				if float64(ev.version) != f {
 					ev.version = 1 // not an integer: treated as a version < 2 by the planner's comparisons
+					p.res.badVersion = first
 				}
 			}
 		}
@@ -398,7 +416,7 @@ func jsTrim(b []byte) []byte {
 			break
 		}
 		r, n := utf8.DecodeRune(b)
-		if !jsonl.IsJSSpace(r) {
+		if !jsjson.IsSpace(r) {
 			break
 		}
 		b = b[n:]
@@ -412,7 +430,7 @@ func jsTrim(b []byte) []byte {
 			break
 		}
 		r, n := utf8.DecodeLastRune(b)
-		if !jsonl.IsJSSpace(r) {
+		if !jsjson.IsSpace(r) {
 			break
 		}
 		b = b[:len(b)-n]

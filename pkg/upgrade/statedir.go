@@ -30,10 +30,56 @@ type Session struct {
 	Result *FileResult `json:"result,omitempty"`
 }
 
-// Lost reports whether valid entries of this file stay behind.
+// Lost reports whether valid entries of this file stay behind. An
+// unregistered transcript the import does not recover counts only when it
+// holds a message: one without any (a header, model changes) is archived
+// with no conversation in it, and no repair could make it imported.
 func (s Session) Lost() bool {
-	return s.Result != nil && (s.SessionKey != "" || s.Outcome == Deferred) && s.Result.Lost()
+	if s.Result == nil || !s.Result.Lost() {
+		return false
+	}
+	if s.Outcome == Deferred {
+		return s.Result.LeftBehindMessages > 0
+	}
+	return s.SessionKey != ""
 }
+
+// FileSessionID is the session id OpenClaw 2026.9.6 reads from a
+// transcript's file name (readLegacyPrimaryTranscriptIdentity:
+// extractGeneratedTranscriptSessionId of generated-transcript-session-id-*.mjs,
+// else the name without ".jsonl"): the UUID of `<uuid>.jsonl`,
+// `<uuid>-topic-<topic>.jsonl` and `<stamp>_<uuid>.jsonl`.
+func FileSessionID(name string) string {
+	stem := strings.TrimSuffix(name, ".jsonl")
+	if !strings.HasSuffix(name, ".jsonl") {
+		return stem
+	}
+	generated := func(v string) string {
+		if generatedIDRE.MatchString(v) {
+			return v
+		}
+		return ""
+	}
+	id := ""
+	if i := strings.Index(stem, "-topic-"); i > 0 {
+		id = generated(stem[:i])
+	} else if m := forkNameRE.FindStringSubmatch(stem); m != nil && m[2] != "" {
+		id = generated(m[2])
+	} else {
+		id = generated(stem)
+	}
+	if id == "" {
+		return stem
+	}
+	return id
+}
+
+// generatedIDRE is looksLikeGeneratedSessionId; forkNameRE the fork name of
+// extractGeneratedTranscriptSessionId.
+var (
+	generatedIDRE = regexp.MustCompile(`(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	forkNameRE    = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T[\w-]+(?:Z|[+-]\d{2}(?:-\d{2})?)?)_(.+)$`)
+)
 
 // Report is the prediction for a whole state dir.
 type Report struct {
@@ -150,32 +196,48 @@ func PredictStateDir(root string) (*Report, error) {
 	return rep, nil
 }
 
-func predictAgent(a transcript.Agent) ([]Session, error) {
-	type reg struct{ key, id string }
-	registered := map[string]reg{}     // file path -> first sessions.json entry naming it
-	registeredIDs := map[string]bool{} // session ids of registered entries whose file exists
-	if a.IndexPath != "" {
-		entries, err := transcript.ReadIndex(a.IndexPath)
-		if err != nil {
-			return nil, err
+// registration is what an agent's sessions.json says about its files.
+type registration struct {
+	byPath map[string]reg  // file path -> first sessions.json entry naming it
+	ids    map[string]bool // session ids of registered entries whose file exists
+}
+
+type reg struct{ key, id string }
+
+func readRegistration(a transcript.Agent) (registration, error) {
+	r := registration{byPath: map[string]reg{}, ids: map[string]bool{}}
+	if a.IndexPath == "" {
+		return r, nil
+	}
+	entries, err := transcript.ReadIndex(a.IndexPath)
+	if err != nil {
+		return r, err
+	}
+	for _, e := range entries {
+		if e.SessionID == "" {
+			continue
 		}
-		for _, e := range entries {
-			if e.SessionID == "" {
-				continue
-			}
-			p, _ := transcript.ResolveSessionFile(a.SessionsDir, e)
-			if p == "" {
-				continue
-			}
-			if _, err := os.Stat(p); err != nil {
-				continue // transcript_missing: the session row is kept, nothing to read
-			}
-			registeredIDs[e.SessionID] = true
-			if _, ok := registered[p]; !ok {
-				registered[p] = reg{e.Key, e.SessionID}
-			}
+		p, _ := transcript.ResolveSessionFile(a.SessionsDir, e)
+		if p == "" {
+			continue
+		}
+		if _, err := os.Stat(p); err != nil {
+			continue // transcript_missing: the session row is kept, nothing to read
+		}
+		r.ids[e.SessionID] = true
+		if _, ok := r.byPath[p]; !ok {
+			r.byPath[p] = reg{e.Key, e.SessionID}
 		}
 	}
+	return r, nil
+}
+
+func predictAgent(a transcript.Agent) ([]Session, error) {
+	rg, err := readRegistration(a)
+	if err != nil {
+		return nil, err
+	}
+	registered, registeredIDs := rg.byPath, rg.ids
 	dirents, err := os.ReadDir(a.SessionsDir)
 	if err != nil {
 		return nil, err
@@ -233,7 +295,7 @@ func predictAgent(a transcript.Agent) ([]Session, error) {
 // when it reads to the end without a malformed line, its first entry is a
 // header whose id is the file name's, and it holds a message.
 func claimUnregistered(s *Session, registeredIDs map[string]bool, errs []error, i int) {
-	stem := strings.TrimSuffix(filepath.Base(s.Path), ".jsonl")
+	stem := FileSessionID(filepath.Base(s.Path))
 	res, err := PredictFile(s.Path, stem)
 	if err != nil {
 		errs[i] = err
@@ -255,11 +317,15 @@ func claimUnregistered(s *Session, registeredIDs map[string]bool, errs []error, 
 		s.Reason = "not in sessions.json and damaged (line " + fmt.Sprint(res.StopLine) + ")"
 	case res.nonRecord:
 		s.Reason = "not in sessions.json and holds lines that are not entries"
+	case res.unrecognized > 0:
+		s.Reason = "not in sessions.json and holds a record that is not a transcript entry (line " + fmt.Sprint(res.unrecognized) + ")"
+	case res.extraHeader > 0:
+		s.Reason = "not in sessions.json and holds a second session header (line " + fmt.Sprint(res.extraHeader) + ")"
 	case !res.firstEventIsHeader || !primaryIDRE.MatchString(res.HeaderID):
 		s.Reason = "not in sessions.json and no session header"
 	case res.HeaderID != stem:
 		s.Reason = "not in sessions.json and its header id differs from the file name"
-	case res.HeaderVersion < 1 || res.HeaderVersion > 3:
+	case res.badVersion || res.HeaderVersion < 1 || res.HeaderVersion > 3:
 		s.Reason = "not in sessions.json and an unsupported header version"
 	case res.Messages == 0:
 		s.Reason = "not in sessions.json and no message"

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"sort"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -22,6 +23,9 @@ type Session struct {
 	Previous     string          `json:"previousSessionId,omitempty"`
 	// Orphan: transcript rows with no session_nodes row naming them.
 	Orphan bool `json:"orphan,omitempty"`
+	// Cold: the transcript is in cold storage (session_transcript_cold_archives);
+	// Events and Bytes are the archive row's event_count and event bytes.
+	Cold bool `json:"cold,omitempty"`
 }
 
 // IndexState is the cached navigation of a transcript
@@ -34,6 +38,10 @@ type IndexState struct {
 	ActiveEventCount   int     `json:"activeEventCount"`
 	ActiveMessageCount int     `json:"activeMessageCount"`
 	ActiveSeqs         []int64 `json:"-"` // session_transcript_active_events in position order
+	// Cold is set when the session is in cold storage
+	// (session_transcript_cold_archives): its rows, and this cached
+	// navigation, were read from the archive, as 2026.9.6 restores them.
+	Cold *ColdSource `json:"cold,omitempty"`
 }
 
 // Event is one transcript_events row.
@@ -71,6 +79,14 @@ func (d *DB) Sessions() ([]Session, error) {
 		if err := rows.Err(); err != nil {
 			return err
 		}
+		cold, err := d.coldIndex(tx)
+		if err != nil {
+			return err
+		}
+		for id, c := range cold {
+			st := stats[id]
+			stats[id] = [3]int64{st[0] + int64(c.EventCount), st[1] + c.EventBytes(), st[2]}
+		}
 		windows, err := d.sessionWindows(tx)
 		if err != nil {
 			return err
@@ -90,6 +106,7 @@ func (d *DB) Sessions() ([]Session, error) {
 			s.Entry = json.RawMessage(entry)
 			st := stats[s.SessionID]
 			s.Events, s.Bytes, s.LastActivity = int(st[0]), st[1], st[2]
+			_, s.Cold = cold[s.SessionID]
 			w := windows[s.SessionID]
 			s.WindowReason, s.Previous = w[0], w[1]
 			named[s.SessionID] = true
@@ -101,7 +118,8 @@ func (d *DB) Sessions() ([]Session, error) {
 				continue
 			}
 			w := windows[id]
-			out = append(out, Session{SessionID: id, Events: int(st[0]), Bytes: st[1], LastActivity: st[2], WindowReason: w[0], Previous: w[1], Orphan: true})
+			_, isCold := cold[id]
+			out = append(out, Session{SessionID: id, Events: int(st[0]), Bytes: st[1], LastActivity: st[2], WindowReason: w[0], Previous: w[1], Orphan: true, Cold: isCold})
 		}
 		return nil
 	})
@@ -120,6 +138,10 @@ func (d *DB) SessionList() ([]Session, error) {
 		if err != nil {
 			return err
 		}
+		cold, err := d.coldIndex(tx)
+		if err != nil {
+			return err
+		}
 		nr, err := tx.Query("SELECT session_key, current_session_id, entry_json, updated_at FROM session_nodes ORDER BY session_key")
 		if err != nil {
 			return err
@@ -135,12 +157,27 @@ func (d *DB) SessionList() ([]Session, error) {
 			s.Entry = json.RawMessage(entry)
 			w := windows[s.SessionID]
 			s.WindowReason, s.Previous = w[0], w[1]
+			_, s.Cold = cold[s.SessionID]
 			named[s.SessionID] = true
 			out = append(out, s)
 		}
 		nr.Close()
 		if err := nr.Err(); err != nil {
 			return err
+		}
+		// Cold transcripts no session_nodes row names (an earlier
+		// generation archived whole), in id order; they have no hot rows.
+		coldIDs := make([]string, 0, len(cold))
+		for id := range cold {
+			if !named[id] {
+				coldIDs = append(coldIDs, id)
+			}
+		}
+		sort.Strings(coldIDs)
+		for _, id := range coldIDs {
+			w := windows[id]
+			out = append(out, Session{SessionID: id, WindowReason: w[0], Previous: w[1], Orphan: true, Cold: true})
+			named[id] = true
 		}
 		// Distinct transcript ids, each the smallest after the previous one.
 		var id sql.NullString
@@ -199,7 +236,39 @@ func (d *DB) RawEvents(sessionID string, fn func(Event) error) (*IndexState, err
 	if d.utf8 {
 		js = "CAST(event_json AS BLOB)"
 	}
+	var cold *coldTranscript
+	var coldErr error
 	err := d.ReadTx(func(tx *sql.Tx) error {
+		// The cold marker and the hot rows are read in one snapshot
+		// (readHotSessionTranscriptSnapshot in 9.6).
+		c, blob, found, err := d.coldRow(tx, sessionID)
+		if err != nil {
+			return err
+		}
+		if found {
+			state.Cold = &ColdSource{Archive: c, Path: d.coldWhere(c)}
+			if cold, coldErr = d.readColdArchive(c, blob); coldErr == nil {
+				state.Cold.Events, state.Cold.Verified = len(cold.events), true
+			}
+		}
+		var coldEvents []Event
+		if cold != nil {
+			coldEvents = cold.events
+		}
+		// Archived events come in seq order before any hot row with a
+		// higher seq (9.6 leaves none beside a cold row).
+		emitColdBefore := func(seq int64, all bool) error {
+			for len(coldEvents) > 0 && (all || coldEvents[0].Seq <= seq) {
+				if !all && coldEvents[0].Seq == seq {
+					state.Cold.SeqClashes++
+				}
+				if err := fn(coldEvents[0]); err != nil {
+					return err
+				}
+				coldEvents = coldEvents[1:]
+			}
+			return nil
+		}
 		zcol := "NULL"
 		if hasZstd {
 			zcol = "event_zstd"
@@ -233,6 +302,12 @@ func (d *DB) RawEvents(sessionID string, fn func(Event) error) (*IndexState, err
 			} else {
 				return fmt.Errorf("session %s seq %d: row has neither event_json nor event_zstd", sessionID, ev.Seq)
 			}
+			if state.Cold != nil {
+				state.Cold.HotRows++
+				if err := emitColdBefore(ev.Seq, false); err != nil {
+					return err
+				}
+			}
 			if err := fn(ev); err != nil {
 				return err
 			}
@@ -241,6 +316,9 @@ func (d *DB) RawEvents(sessionID string, fn func(Event) error) (*IndexState, err
 			return err
 		}
 		rows.Close()
+		if err := emitColdBefore(0, true); err != nil {
+			return err
+		}
 		if hasState {
 			var leaf sql.NullString
 			var rebuild int
@@ -267,44 +345,23 @@ func (d *DB) RawEvents(sessionID string, fn func(Event) error) (*IndexState, err
 				}
 				state.ActiveSeqs = append(state.ActiveSeqs, s)
 			}
-			return ar.Err()
+			if err := ar.Err(); err != nil {
+				return err
+			}
+		}
+		// A cold transcript's navigation rows are in its archive: the
+		// restore inserts them back.
+		if cold != nil && !state.Present && len(state.ActiveSeqs) == 0 {
+			src := state.Cold
+			*state = *cold.state
+			state.Cold = src
 		}
 		return nil
 	})
-	return state, err
-}
-
-// ColdArchive is a session_transcript_cold_archives row.
-type ColdArchive struct {
-	SessionID   string `json:"sessionId"`
-	ArchiveName string `json:"archiveName"`
-	Storage     string `json:"storage"`
-	EventCount  int    `json:"eventCount"`
-	LastSeq     int64  `json:"lastSeq"`
-}
-
-// ColdArchives lists the cold archives (history moved out of transcript_events).
-func (d *DB) ColdArchives() ([]ColdArchive, error) {
-	if !d.HasTable("session_transcript_cold_archives") {
-		return nil, nil
+	if err == nil && coldErr != nil {
+		err = coldErr
 	}
-	var out []ColdArchive
-	err := d.ReadTx(func(tx *sql.Tx) error {
-		rows, err := tx.Query("SELECT session_id, archive_name, storage, event_count, last_seq FROM session_transcript_cold_archives ORDER BY session_id")
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var c ColdArchive
-			if err := rows.Scan(&c.SessionID, &c.ArchiveName, &c.Storage, &c.EventCount, &c.LastSeq); err != nil {
-				return err
-			}
-			out = append(out, c)
-		}
-		return rows.Err()
-	})
-	return out, err
+	return state, err
 }
 
 // sessionWindows reads session_windows (when the schema has it): session id

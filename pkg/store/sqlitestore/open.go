@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/zstd"
-	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/internal/durable"
 	_ "modernc.org/sqlite" // pure-Go driver "sqlite"
 )
 
@@ -65,9 +65,6 @@ type DB struct {
 	utf8       bool // PRAGMA encoding is UTF-8
 }
 
-// Conn is the underlying read-only connection pool.
-func (d *DB) Conn() *sql.DB { return d.conn }
-
 // Close releases the connection and removes a private copy.
 func (d *DB) Close() error {
 	var err error
@@ -97,7 +94,7 @@ func Sidecars(path string) (db, wal, shm Sidecar) {
 		s := Sidecar{Path: p, UID: -1}
 		if st, err := os.Stat(p); err == nil {
 			s.Exists, s.Size = true, st.Size()
-			if uid, _, ok := jsonl.FileOwner(st); ok {
+			if uid, _, ok := durable.FileOwner(st); ok {
 				s.UID = uid
 			}
 		}

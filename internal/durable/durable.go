@@ -1,0 +1,167 @@
+package durable
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Digest identifies a file's bytes: its size and SHA-256.
+type Digest struct {
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+}
+
+// Equal reports whether two digests name the same bytes.
+func (d Digest) Equal(o Digest) bool { return d.Size == o.Size && d.SHA256 == o.SHA256 }
+
+// Hasher counts and hashes what is written to it.
+type Hasher struct {
+	h hash.Hash
+	n int64
+}
+
+// NewHasher returns an empty Hasher.
+func NewHasher() *Hasher { return &Hasher{h: sha256.New()} }
+
+// Write implements io.Writer; it never fails.
+func (h *Hasher) Write(p []byte) (int, error) {
+	h.h.Write(p)
+	h.n += int64(len(p))
+	return len(p), nil
+}
+
+// Digest is the size and SHA-256 of everything written so far.
+func (h *Hasher) Digest() Digest { return Digest{Size: h.n, SHA256: hex.EncodeToString(h.h.Sum(nil))} }
+
+// DigestFile reads a regular file and returns its digest. When prefix >= 0,
+// it also returns the digest of its first prefix bytes (or of the whole file
+// when it is shorter), to tell "bytes appended" from "bytes changed".
+func DigestFile(path string, prefix int64) (whole, head Digest, err error) {
+	f, _, err := OpenRegular(path)
+	if err != nil {
+		return Digest{}, Digest{}, err
+	}
+	defer f.Close()
+	h := NewHasher()
+	if prefix >= 0 {
+		if _, err := io.CopyN(h, f, prefix); err != nil && !errors.Is(err, io.EOF) {
+			return Digest{}, Digest{}, fmt.Errorf("%s: read: %w", path, err)
+		}
+		head = h.Digest()
+	}
+	if _, err := io.Copy(h, f); err != nil {
+		return Digest{}, Digest{}, fmt.Errorf("%s: read: %w", path, err)
+	}
+	return h.Digest(), head, nil
+}
+
+// ContextWriter fails with the context's error once it is cancelled, so that
+// a long copy stops between two writes.
+type ContextWriter struct {
+	Ctx context.Context
+	W   io.Writer
+}
+
+// Write implements io.Writer.
+func (c ContextWriter) Write(p []byte) (int, error) {
+	if err := c.Ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.W.Write(p)
+}
+
+// WriteNew creates path, which must not exist, complete or not at all: the
+// bytes go to a temporary name in the same folder (".<name>.oc-tmp-*", never a
+// name OpenClaw counts as a session), are fsynced, and only then published
+// under path with link(2), which fails if path exists (rename(2) where the
+// file system has no hard links), and the folder is fsynced. A cancelled ctx
+// or any error removes the temporary file. It returns the digest of the bytes
+// stored.
+func WriteNew(ctx context.Context, fsys FS, path string, mode os.FileMode, chown func(File) error, write func(w io.Writer) error) (d Digest, err error) {
+	if fsys == nil {
+		fsys = OSFS{}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := fsys.CreateTemp(dir, "."+base+TempPrefix+"*")
+	if err != nil {
+		return Digest{}, fmt.Errorf("%s: create temporary file: %w", path, err)
+	}
+	tmp := f.Name()
+	closed := false
+	defer func() {
+		if err != nil {
+			if !closed {
+				_ = f.Close()
+			}
+			_ = fsys.Remove(tmp)
+		}
+	}()
+	h := NewHasher()
+	bw := newBufWriter(ContextWriter{ctx, io.MultiWriter(f, h)})
+	if err = write(bw); err != nil {
+		return Digest{}, fmt.Errorf("%s: write: %w", tmp, err)
+	}
+	if err = bw.Flush(); err != nil {
+		return Digest{}, fmt.Errorf("%s: write: %w", tmp, err)
+	}
+	if err = f.Chmod(mode); err != nil {
+		return Digest{}, fmt.Errorf("%s: chmod: %w", tmp, err)
+	}
+	if chown != nil {
+		if err = chown(f); err != nil {
+			return Digest{}, fmt.Errorf("%s: chown: %w", tmp, err)
+		}
+	}
+	if err = f.Sync(); err != nil {
+		return Digest{}, fmt.Errorf("%s: fsync: %w", tmp, err)
+	}
+	closed = true
+	if err = f.Close(); err != nil {
+		return Digest{}, fmt.Errorf("%s: close: %w", tmp, err)
+	}
+	if err = ctx.Err(); err != nil {
+		return Digest{}, err
+	}
+	if err = PublishNew(fsys, tmp, path); err != nil {
+		return Digest{}, err
+	}
+	return h.Digest(), nil
+}
+
+// PublishNew gives the complete file tmp the name path, failing if path
+// exists: link(2) then unlink of tmp; where the file system has no hard links
+// (EPERM, ENOTSUP, EXDEV...), a rename after checking path is absent. The
+// folder is fsynced.
+func PublishNew(fsys FS, tmp, path string) error {
+	if fsys == nil {
+		fsys = OSFS{}
+	}
+	err := fsys.Link(tmp, path)
+	switch {
+	case err == nil:
+		_ = fsys.Remove(tmp)
+	case errors.Is(err, os.ErrExist):
+		return fmt.Errorf("%s: %w", path, os.ErrExist)
+	default:
+		if _, serr := os.Lstat(path); serr == nil {
+			return fmt.Errorf("%s: %w", path, os.ErrExist)
+		}
+		if err := fsys.Rename(tmp, path); err != nil {
+			return fmt.Errorf("%s: rename: %w", path, err)
+		}
+	}
+	return fsys.SyncDir(filepath.Dir(path))
+}

@@ -1,0 +1,32 @@
+package repair
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/openclaw-tools/oc/internal/transcriptgen"
+)
+
+// BenchmarkPlanFile measures `oc repair --check` on one generated 16 MiB
+// transcript with 0.1% damaged lines (scripts/bench-scan.sh compares the
+// whole command with jq and a goccy scan on 100 MiB).
+func BenchmarkPlanFile(b *testing.B) {
+	var gen bytes.Buffer
+	if _, err := transcriptgen.Write(&gen, transcriptgen.Options{Size: 16 << 20, DamageRate: 0.001, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl")
+	if err := os.WriteFile(path, gen.Bytes(), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(gen.Len()))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := PlanFile(path, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

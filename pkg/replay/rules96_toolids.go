@@ -1,0 +1,159 @@
+package replay
+
+import (
+	"fmt"
+	"regexp"
+)
+
+// OpenClaw 2026.9.6's sanitizeToolCallIdsForCloudCodeAssist
+// (dist/tool-call-id-*.mjs). Compared with 2026.5.6: a tool result's ids are
+// all rewritten to the one id its primary id (call_id, callId, tool_call_id,
+// tool_use_id, toolCallId, toolUseId, in that order) resolves to, and it
+// gains a toolCallId when it had none; duplicateToolCallIdStyle "openai"
+// keeps a first call_* id and gives repeats call_<hash>; a sessions_spawn
+// call with attachments no longer counts as needing a rewrite.
+
+var openAIToolCallIDRE = regexp.MustCompile(`^call_[A-Za-z0-9_-]+$`)
+
+// assistantID96 is createOccurrenceAwareResolver's resolveAssistantId.
+func (r *idResolver) assistantID96(id, style string) string {
+	occ := r.assistantSeen[id] + 1
+	r.assistantSeen[id] = occ
+	var next string
+	switch {
+	case style == "openai" && occ > 1:
+		for attempt := 0; ; attempt++ {
+			c := "call_" + sha256Hex(fmt.Sprintf("%s:%d:%d", id, occ, attempt), 24)
+			if !r.used[c] {
+				next = c
+				break
+			}
+		}
+		r.used[next] = true
+	case style == "openai" && occ == 1 && openAIToolCallIDRE.MatchString(id) && !r.used[id],
+		r.preserveNative && nativeAnthropicToolUseID.MatchString(id) && occ == 1 && !r.used[id]:
+		r.used[id] = true
+		next = id
+	case occ == 1:
+		next = r.allocate(id)
+	default:
+		next = r.allocate(fmt.Sprintf("%s:%d", id, occ))
+	}
+	r.pending[id] = append(r.pending[id], next)
+	return next
+}
+
+func isReplaySafeThinkingMessage96(m Message, allowed allowedNames) bool {
+	content, ok := blocks(m, "content")
+	if !ok {
+		return false
+	}
+	sawThinking, sawCall := false, false
+	seen := map[string]bool{}
+	for _, b := range content {
+		if isThinkingBlock(b) {
+			sawThinking = true
+			continue
+		}
+		if !isRawToolCallBlock(b) {
+			continue
+		}
+		bm := b.(map[string]any)
+		sawCall = true
+		id := trim(strOr(bm, "id"))
+		raw, isStr := str(bm, "name")
+		if !hasToolCallInput(bm) || id == "" || seen[id] || !isAllowedToolCallName(bm["name"], allowed) || (isStr && raw != "" && raw != trim(raw)) {
+			return false
+		}
+		seen[id] = true
+	}
+	return sawThinking && sawCall
+}
+
+type toolIDOptions96 struct {
+	toolIDOptions
+	duplicateStyle string
+}
+
+func sanitizeToolCallIDs96(in []Message, mode string, o toolIDOptions96, log *changeLog) []Message {
+	var reserved map[string]bool
+	preserved := map[int]bool{}
+	if o.preserveSafeThinking {
+		reserved = map[string]bool{}
+		for i, m := range in {
+			if !isJSObjectMessage(m) || role(m) != "assistant" || !isReplaySafeThinkingMessage96(m, o.allowed) {
+				continue
+			}
+			calls := toolCalls96(m)
+			clash := false
+			for _, c := range calls {
+				clash = clash || reserved[c.id]
+			}
+			if clash {
+				continue
+			}
+			preserved[i] = true
+			for _, c := range calls {
+				reserved[c.id] = true
+			}
+		}
+	}
+	res := newIDResolver(mode, reserved, o.preserveNative)
+	var out []Message
+	set := func(i int, m Message) {
+		if out == nil {
+			out = append([]Message(nil), in...)
+		}
+		out[i] = m
+	}
+	for i, m := range in {
+		if !isJSObjectMessage(m) {
+			continue
+		}
+		switch role(m) {
+		case "assistant":
+			if preserved[i] {
+				for _, c := range toolCalls96(m) {
+					res.preserve(c.id)
+				}
+				continue
+			}
+			content, ok := blocks(m, "content")
+			if !ok {
+				continue
+			}
+			var next []any
+			for j, b := range content {
+				bm, ok := asMap(b)
+				if !ok || !isOpenAIToolCallType(strOr(bm, "type")) {
+					continue
+				}
+				id, _ := str(bm, "id")
+				if id == "" {
+					continue
+				}
+				nid := res.assistantID96(id, o.duplicateStyle)
+				if nid == id {
+					continue
+				}
+				if next == nil {
+					next = append([]any(nil), content...)
+				}
+				next[j] = log.with(bm, "id", nid)
+				log.add(i, KindIDRewritten, "tool call id %s -> %s", id, nid)
+			}
+			if next != nil {
+				set(i, log.with(m, "content", next))
+			}
+		case "toolResult":
+			if next := rewriteToolResultIDs(m, res.resultID, log); !sameMessage(next, m) {
+				log.add(i, KindIDRewritten, "tool result id -> %s", strOr(next, "toolCallId"))
+				set(i, next)
+			}
+		}
+	}
+	if out == nil {
+		return in
+	}
+	return out
+}
