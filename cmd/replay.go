@@ -650,10 +650,12 @@ func printAllTable(g *Globals, in *replayInput, rows []replay.ReplayRow, label s
 		switch v := verdictText(r); {
 		case r.NotBuiltIn != "" || r.NoWireBody || r.PayloadError != "":
 			verdict = st.Dim.Render(v)
+		case r.Fails != "":
+			verdict = st.Warn.Render(v)
 		case len(r.Problems) > 0:
 			verdict = st.Warn.Render(v)
 		}
-		if r.NotBuiltIn != "" {
+		if r.NotBuiltIn != "" || r.Fails != "" {
 			fmt.Fprintf(w, "%-24s %-24s %-30s %5s %5s %5s %5s %5s  %s\n", cli.Safe(r.Route.Provider), cli.Safe(r.Route.API), trunc(cli.Safe(r.Route.Model), 30),
 				"-", "-", "-", "-", "-", verdict)
 			continue

@@ -154,7 +154,7 @@ func compareReleases(g *Globals, opts *replayOptions, in *replayInput, imageMax 
 			if i == 0 {
 				head = label
 			}
-			fmt.Fprintf(w, "%-16s %s %s\n", head, padRight(trunc(l, col), col), trunc(r, col))
+			fmt.Fprintf(w, "%s\n", strings.TrimRight(fmt.Sprintf("%-16s %s %s", head, padRight(trunc(l, col), col), trunc(r, col)), " "))
 		}
 	}
 	fmt.Fprintf(w, "%-16s %s %s\n", "", padRight(st.Heading.Render(string(a.OpenClaw)), col), st.Heading.Render(string(b.OpenClaw)))
@@ -166,6 +166,9 @@ func compareReleases(g *Globals, opts *replayOptions, in *replayInput, imageMax 
 	each("sent", func(r replay.ReplayRow) []string {
 		if r.NotBuiltIn != "" {
 			return []string{"not built in (a plugin)"}
+		}
+		if r.Fails != "" {
+			return []string{"nothing: OpenClaw fails"}
 		}
 		s := plural(r.MessagesSent, "message")
 		if r.Wire != nil {
@@ -212,6 +215,8 @@ func verdictText(r replay.ReplayRow) string {
 	switch {
 	case r.NotBuiltIn != "":
 		return fmt.Sprintf("not built into OpenClaw %s (a plugin)", r.OpenClaw)
+	case r.Fails != "":
+		return "OpenClaw fails: " + cli.Safe(firstLine(r.Fails, 60))
 	case r.NoWireBody:
 		return "no wire body (OpenClaw runs a CLI for this api)"
 	case r.PayloadError != "":

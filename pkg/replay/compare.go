@@ -42,6 +42,9 @@ type ReplayRow struct {
 	// NotBuiltIn is set, and nothing else was run, when the release does not
 	// build the route's api itself (NotBuiltInError).
 	NotBuiltIn string `json:"notBuiltIn,omitempty"`
+	// Fails is set, and nothing else, when OpenClaw's own pipeline throws
+	// for the route (OpenClawFailure): it sends nothing.
+	Fails string `json:"openclawFails,omitempty"`
 	// bodyHash identifies the wire body (zero: none was built).
 	bodyHash [sha256.Size]byte
 }
@@ -100,6 +103,14 @@ func ReplayRoute(in CompareInput, route ResolvedRoute) (ReplayRow, error) {
 		opts.KeyOrder = in.Keys
 	}
 	res, err := Sanitize(in.Messages, opts)
+	var fails *OpenClawFailure
+	if errors.As(err, &fails) {
+		// OpenClaw itself throws for this route (2026.9.6's Responses replay
+		// guard): the row says so, the other providers still count.
+		row.Summary = Summary{Route: route, Family: familyFor(rel, route), ContextMessages: len(in.Messages), Problems: []string{}}
+		row.Fails = fails.What
+		return row, nil
+	}
 	if err != nil {
 		return row, err
 	}

@@ -41,6 +41,20 @@ func ProviderFindings(path string, rel policy.Release) ([]transcript.Finding, er
 	if err != nil {
 		return nil, err
 	}
+	failed, counted := 0, 0
+	for _, r := range rows {
+		if r.NotBuiltIn == "" {
+			counted++
+			if r.Fails != "" {
+				failed++
+				fails = &OpenClawFailure{What: r.Fails}
+			}
+		}
+	}
+	if counted > 0 && failed == counted {
+		return []transcript.Finding{{Rule: FindingReplayRejects, Severity: transcript.SevWarning,
+			Message: "OpenClaw " + rel.String() + " cannot replay this session for any provider: " + fails.What}}, nil
+	}
 	// Providers with the same changes are named together.
 	var order []string
 	byWhat := map[string][]string{}
@@ -77,6 +91,8 @@ func ProviderFindings(path string, rel policy.Release) ([]transcript.Finding, er
 			byWhat[key] = append(byWhat[key], name)
 		}
 		switch {
+		case r.Fails != "":
+			rejects = append(rejects, name+" (OpenClaw fails: "+r.Fails+")")
 		case r.NoWireBody:
 		case r.PayloadError != "":
 			rejects = append(rejects, name+" (no request can be built)")

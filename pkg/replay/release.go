@@ -135,10 +135,13 @@ func ReleaseDifferences(a, b ReplayRow) []string {
 	if ra.Provider != rb.Provider || ra.API != rb.API || ra.Model != rb.Model {
 		add("route: %s/%s/%s in %s, %s/%s/%s in %s", ra.Provider, ra.API, ra.Model, a.OpenClaw, rb.Provider, rb.API, rb.Model, b.OpenClaw)
 	}
-	if a.NotBuiltIn != "" || b.NotBuiltIn != "" {
+	if a.NotBuiltIn != "" || b.NotBuiltIn != "" || a.Fails != "" || b.Fails != "" {
 		for _, r := range []ReplayRow{a, b} {
-			if r.NotBuiltIn != "" {
+			switch {
+			case r.NotBuiltIn != "":
 				add("%s: not built into OpenClaw %s (a plugin): not compared", r.Route.API, r.OpenClaw)
+			case r.Fails != "":
+				add("OpenClaw %s fails and sends nothing: %s", r.OpenClaw, r.Fails)
 			}
 		}
 		return out
