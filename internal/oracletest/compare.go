@@ -23,7 +23,7 @@ const SyntheticTime = -424242
 // Difference compares oc's JSON text with OpenClaw's as JSON.parse reads
 // both (member order, lone surrogates and number values included) and
 // returns the first difference, "" when equal. Only a "timestamp" that oc
-// set to SyntheticTime, and base64 images under "data", "url" or "image_url" of the same
+// set to SyntheticTime, and base64 images under "data", "url", "image_url" or "imageUrl" (Mistral) of the same
 // decoded type and size, may differ.
 func Difference(got, want []byte) string {
 	g, err := jsjson.Parse(got)
@@ -72,7 +72,7 @@ func diff(g, w any, path, key string) string {
 			return ""
 		}
 	case string:
-		if y, ok := g.(string); ok && y != x && (key == "data" || key == "url" || key == "image_url") && sameDataURLPrefix(y, x) && SameImage(y, x) {
+		if y, ok := g.(string); ok && y != x && (key == "data" || key == "url" || key == "image_url" || key == "imageUrl") && sameDataURLPrefix(y, x) && SameImage(y, x) {
 			return ""
 		}
 	}

@@ -1,5 +1,6 @@
 // Command difffuzz is a differential fuzzer of `oc replay` against OpenClaw
-// 2026.5.6: it generates transcripts by recombining and mutating real
+// 2026.5.6 (and, with -openclaw 2026.9.6, against 2026.9.6 on the database
+// its import writes: see openclaw96.go): it generates transcripts by recombining and mutating real
 // entries of ../shared/corpus/real (read in place), replays each with oc's
 // pipeline and with the oracle's `batch` mode, and reports how many
 // sanitized (`limited`) lists and wire bodies are equal (as JSON.parse reads
@@ -8,6 +9,7 @@
 // tests.
 //
 //	go run ./scripts/difffuzz -n 200 -routes anthropic/anthropic-messages/claude-sonnet-4-5
+//	go run ./scripts/difffuzz -openclaw 2026.9.6 -n 30   # the 9 routes 9.6 builds
 //
 // The oracle is slow (about 2 s a job on an idle machine, much more on a
 // busy one): size -n and -routes to the time there is.
@@ -35,6 +37,7 @@ import (
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/internal/oracletest"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/repair"
 	"github.com/openclaw-tools/oc/pkg/replay"
 	"github.com/openclaw-tools/oc/pkg/transcript"
@@ -50,17 +53,40 @@ func main() {
 	chunk := flag.Int("chunk", 16, "oracle jobs per batch process")
 	timeout := flag.Duration("timeout", 20*time.Minute, "time limit of one batch process")
 	withContext := flag.Bool("context", true, "also compare the context (the messages inspect counts)")
-	withRepair := flag.Bool("repair", true, "also compare oc repair (rules openclaw-2026.5.6) with OpenClaw's repairSessionFileIfNeeded")
+	withRepair := flag.Bool("repair", true, "also compare oc repair (rules openclaw-2026.5.6) with OpenClaw's repairSessionFileIfNeeded (-openclaw 2026.9.6: oc's import prediction with the import's sources)")
 	minEqual := flag.Float64("min-equal", 0, "exit 1 when a mode's equal share (percent) is below this (CI: 100)")
 	offline := flag.Bool("offline", false, "ask the oracle nothing: compare with the answers saved in -out by an earlier run")
+	release := flag.String("openclaw", string(policy.Release56), "the OpenClaw release to compare with: 2026.5.6 (JSONL) or 2026.9.6 (one state dir imported by 9.6, then its database)")
 	flag.Parse()
 	if *offline {
 		*chunk = 0
 	}
-	if err := run(*n, *seed, *shared, *routesFlag, *out, *keep, *chunk, *timeout, *withContext, *withRepair, *minEqual); err != nil {
+	var err error
+	switch policy.Release(*release) {
+	case policy.Release56:
+		err = run(*n, *seed, *shared, *routesFlag, *out, *keep, *chunk, *timeout, *withContext, *withRepair, *minEqual)
+	case policy.Release96:
+		routes := *routesFlag
+		if !flagSet("routes") {
+			routes = "all"
+		}
+		err = run96(config96{n: *n, seed: *seed, shared: *shared, routes: routes, out: *out, keep: *keep, chunk: *chunk,
+			timeout: *timeout, withContext: *withContext, withImport: *withRepair, minEqual: *minEqual})
+	default:
+		fmt.Fprintf(os.Stderr, "difffuzz: -openclaw %q: want %s or %s\n", *release, policy.Release56, policy.Release96)
+		os.Exit(2)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "difffuzz:", err)
 		os.Exit(1)
 	}
+}
+
+// flagSet reports whether the command line set the flag.
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 type route struct{ provider, api, model string }
@@ -106,7 +132,7 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	var files []string
 	for i := 0; i < n; i++ {
-		text, err := generate(rng, entries, routes, i)
+		text, err := generate(rng, entries, routes, fmt.Sprintf("fz-%04d", i))
 		if err != nil {
 			return err
 		}
@@ -162,7 +188,7 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 	}
 	for start := 0; chunk > 0 && start < len(todo); start += chunk {
 		end := min(start+chunk, len(todo))
-		res, err := batch(filepath.Join(shared, "oracle", "oracle"), todo[start:end], timeout)
+		res, err := batch(filepath.Join(shared, "oracle", "oracle"), todo[start:end], nil, timeout)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "difffuzz: jobs %d-%d: %v (counted as not answered)\n", start, end, err)
 		}
@@ -174,7 +200,6 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 		}
 		fmt.Fprintf(os.Stderr, "difffuzz: %d/%d oracle answers\n", len(answers), len(jobs))
 	}
-	type tally struct{ compared, equal, bothFail, unanswered, hangs int }
 	counts := map[string]*tally{"context": {}, "sanitize": {}, "payload": {}, "repair": {}}
 	var diffs []string
 	for _, f := range files {
@@ -275,12 +300,21 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 			}
 		}
 	}
+	return summarize(diffs, counts, []string{"context", "repair", "sanitize", "payload"}, minEqual)
+}
+
+// tally counts one mode's comparisons.
+type tally struct{ compared, equal, bothFail, unanswered, hangs int }
+
+// summarize prints the DIFF lines and the summary table (one row a mode, in
+// order) and fails when a mode's equal share is below minEqual.
+func summarize(diffs []string, counts map[string]*tally, order []string, minEqual float64) error {
 	sort.Strings(diffs)
 	for _, d := range diffs {
 		fmt.Println("DIFF", d)
 	}
 	var short []string
-	for _, mode := range []string{"context", "repair", "sanitize", "payload"} {
+	for _, mode := range order {
 		c := counts[mode]
 		if c.compared+c.unanswered+c.hangs == 0 {
 			continue
@@ -480,7 +514,8 @@ func ocReplay(path string, r route) (limited, payload []byte, err error) {
 }
 
 // batch runs one oracle batch process.
-func batch(script string, jobs []oracletest.Job, timeout time.Duration) (map[string]oracletest.Result, error) {
+// env is added to the process's environment.
+func batch(script string, jobs []oracletest.Job, env []string, timeout time.Duration) (map[string]oracletest.Result, error) {
 	var in bytes.Buffer
 	enc := json.NewEncoder(&in)
 	for _, j := range jobs {
@@ -491,6 +526,9 @@ func batch(script string, jobs []oracletest.Job, timeout time.Duration) (map[str
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, script, "batch")
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.Stdin = &in
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
@@ -583,7 +621,7 @@ func corpusEntries(dir string) ([]*jsjson.Object, error) {
 // by parentId (sometimes branching back to an earlier entry), each mutated
 // with some probability, and now and then a damaged line (cut, glued onto
 // the next, garbage bytes, NULs, CRLF, blank).
-func generate(rng *rand.Rand, entries []*jsjson.Object, routes []route, i int) ([]byte, error) {
+func generate(rng *rand.Rand, entries []*jsjson.Object, routes []route, sessionID string) ([]byte, error) {
 	var b []byte
 	if rng.IntN(20) == 0 {
 		b = append(b, []string{"\u00a0", "\ufeff\ufeff", "\v", "\u2028", "\u3000"}[rng.IntN(5)]...)
@@ -591,7 +629,7 @@ func generate(rng *rand.Rand, entries []*jsjson.Object, routes []route, i int) (
 	header := &jsjson.Object{}
 	header.Set("type", "session")
 	header.Set("version", float64(3))
-	header.Set("id", fmt.Sprintf("fz-%04d", i))
+	header.Set("id", sessionID)
 	header.Set("timestamp", "2026-05-12T06:10:20.699Z")
 	header.Set("cwd", "/w")
 	b, _ = jsjson.Append(b, header)

@@ -1,0 +1,842 @@
+package main
+
+// The 2026.9.6 half of the fuzzer (-openclaw 2026.9.6). 9.6 has no JSONL
+// reader: the generated transcripts go into ONE legacy JSONL state dir, the
+// oracle's `import` (9.6's own upgrade, doctor --fix) runs once on it, and
+// both sides then read the database it wrote: the oracle with `batch` jobs
+// (context, sanitize, payload: DB SESSIONKEY PROVIDER API MODEL), oc with its
+// store layer and the 9.6 pipeline. oc's prediction of the import
+// (pkg/upgrade, what doctor says per file) is compared with the import's
+// own `sources`.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/oracletest"
+	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay"
+	"github.com/openclaw-tools/oc/pkg/store"
+	"github.com/openclaw-tools/oc/pkg/transcript"
+	"github.com/openclaw-tools/oc/pkg/upgrade"
+)
+
+type config96 struct {
+	n                       int
+	seed                    uint64
+	shared, routes          string
+	out, keep               string
+	chunk                   int
+	timeout                 time.Duration
+	withContext, withImport bool
+	minEqual                float64
+}
+
+// agent96 is the agent every generated session belongs to.
+const agent96 = "main"
+
+// session96 is one generated transcript of the state dir.
+type session96 struct {
+	Name string // fz-NNNN
+	Key  string // agent:main:fz-NNNN
+	ID   string // the session id (a generated-looking UUID, the file's stem)
+	File string // agents/main/sessions/<id>.jsonl, relative to the state dir
+}
+
+func sessionOf96(i int) session96 {
+	id := fmt.Sprintf("f0000000-0000-4000-8000-%012d", i)
+	return session96{Name: fmt.Sprintf("fz-%04d", i), Key: fmt.Sprintf("agent:%s:fz-%04d", agent96, i), ID: id,
+		File: filepath.ToSlash(filepath.Join("agents", agent96, "sessions", id+".jsonl"))}
+}
+
+// sessionIndexEntry is one sessions.json value, as 2026.5.6 wrote them (the
+// 9.6 oracle's fixtures/damaged has the same shape).
+type sessionIndexEntry struct {
+	SessionID   string `json:"sessionId"`
+	UpdatedAt   int64  `json:"updatedAt"`
+	SessionFile string `json:"sessionFile"`
+}
+
+// writeStateDir96 writes a legacy JSONL state dir: each transcript at
+// agents/main/sessions/<id>.jsonl and a sessions.json naming it by its key.
+// A file whose bytes are already there is not rewritten.
+func writeStateDir96(dir string, sessions []session96, texts [][]byte) error {
+	if len(sessions) != len(texts) {
+		return fmt.Errorf("%d sessions, %d transcripts", len(sessions), len(texts))
+	}
+	index := map[string]sessionIndexEntry{}
+	for i, s := range sessions {
+		p := filepath.Join(dir, filepath.FromSlash(s.File))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if old, err := os.ReadFile(p); err != nil || !bytes.Equal(old, texts[i]) {
+			if err := os.WriteFile(p, texts[i], 0o644); err != nil {
+				return err
+			}
+		}
+		index[s.Key] = sessionIndexEntry{SessionID: s.ID, UpdatedAt: 1770000000000 + int64(i), SessionFile: filepath.Base(p)}
+	}
+	b, err := json.MarshalIndent(index, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "agents", agent96, "sessions", "sessions.json"), append(b, '\n'), 0o644)
+}
+
+// routes96 reads the provider triples 9.6 builds (providers.txt of the
+// corpus answers) for -routes all.
+func routes96(shared, flag string) ([]route, error) {
+	if flag != "all" {
+		return parseRoutes(flag)
+	}
+	path := filepath.Join(shared, "corpus", "oracle-2026.9.6", "providers.txt")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []route
+	for i, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) == 0 {
+			continue
+		}
+		if len(f) != 3 {
+			return nil, fmt.Errorf("%s:%d: want PROVIDER API MODEL", path, i+1)
+		}
+		out = append(out, route{f[0], f[1], f[2]})
+	}
+	return out, nil
+}
+
+// importSource is the part of one `sources` entry of the oracle's import
+// report that is compared.
+type importSource struct {
+	File           string `json:"file"`
+	Status         string `json:"status"`
+	ImportedEvents int    `json:"importedEvents"`
+	LeftInPlace    bool   `json:"leftInPlace"`
+	NotImported    []struct {
+		Line int64 `json:"line"`
+	} `json:"validLinesNotImported"`
+	ImportedAs *struct {
+		SessionID   string   `json:"sessionId"`
+		SessionKeys []string `json:"sessionKeys"`
+	} `json:"importedAs"`
+}
+
+func (s importSource) notImported() []int64 {
+	out := make([]int64, 0, len(s.NotImported))
+	for _, l := range s.NotImported {
+		out = append(out, l.Line)
+	}
+	return out
+}
+
+func run96(cfg config96) error {
+	routes, err := routes96(cfg.shared, cfg.routes)
+	if err != nil {
+		return err
+	}
+	entries, err := corpusEntries(filepath.Join(cfg.shared, "corpus", "real"))
+	if err != nil {
+		return err
+	}
+	if len(entries) < 10 {
+		return fmt.Errorf("only %d usable entries in the corpus", len(entries))
+	}
+	outDir := cfg.out
+	if outDir == "" {
+		if outDir, err = os.MkdirTemp("", "difffuzz96-"); err != nil {
+			return err
+		}
+	} else if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return err
+	}
+	if outDir, err = filepath.Abs(outDir); err != nil {
+		return err
+	}
+	rng := rand.New(rand.NewPCG(cfg.seed, cfg.seed^0x9e3779b97f4a7c15))
+	sessions := make([]session96, cfg.n)
+	texts := make([][]byte, cfg.n)
+	for i := range sessions {
+		sessions[i] = sessionOf96(i)
+		if texts[i], err = generate(rng, entries, routes, sessions[i].ID); err != nil {
+			return err
+		}
+	}
+	stateDir, importDir := filepath.Join(outDir, "state"), filepath.Join(outDir, "imported")
+	script := filepath.Join(cfg.shared, "oracle-2026.9.6", "oracle")
+	env := []string{"TZ=UTC", "ORACLE_TZ=UTC"}
+	var diffs []string
+	counts := map[string]*tally{"import": {}, "context": {}, "sanitize": {}, "payload": {}, "payload-o": {}}
+
+	// One import of the whole state dir, kept with its answers: a later run
+	// on the same -out (same -n and -seed) reuses it.
+	importPath := filepath.Join(outDir, "import.json")
+	refusedPath := filepath.Join(outDir, "refused.json")
+	importJSON, err := os.ReadFile(importPath)
+	var refused []refusal
+	if b, rerr := os.ReadFile(refusedPath); rerr == nil {
+		if err := json.Unmarshal(b, &refused); err != nil {
+			return fmt.Errorf("%s: %w", refusedPath, err)
+		}
+	}
+	{
+		// The state dir holds what was imported: without the transcripts
+		// an earlier run took out.
+		var write []session96
+		var writeTexts [][]byte
+		for i, s := range sessions {
+			if findRefusal(refused, s.Name) == nil {
+				write, writeTexts = append(write, s), append(writeTexts, texts[i])
+			}
+		}
+		if err := writeStateDir96(stateDir, write, writeTexts); err != nil {
+			return err
+		}
+	}
+	if err != nil && cfg.chunk > 0 {
+		if importJSON, refused, err = importOnce(script, stateDir, importDir, sessions, texts, env, cfg.timeout); err != nil {
+			return err
+		}
+		b, _ := json.Marshal(refused)
+		if err := os.WriteFile(refusedPath, b, 0o644); err != nil {
+			return err
+		}
+		if err := os.WriteFile(importPath, importJSON, 0o644); err != nil {
+			return err
+		}
+	} else if err != nil {
+		return fmt.Errorf("-offline: %w", err)
+	}
+	// Transcripts over which OpenClaw's doctor --fix refused the whole
+	// migration were taken out of the state dir (see importOnce): oc's
+	// prediction is that they import.
+	out := sessions[:0:0]
+	for _, s := range sessions {
+		r := findRefusal(refused, s.Name)
+		if r == nil {
+			out = append(out, s)
+			continue
+		}
+		counts["import"].compared++
+		diffs = append(diffs, fmt.Sprintf("%s|import: OpenClaw's doctor --fix refuses the whole migration over this transcript (%s); oc predicts %s",
+			s.Name, r.Issue, r.Predicted))
+		if cfg.keep != "" {
+			if err := keepCase(cfg.keep, filepath.Join(outDir, "refused", filepath.Base(s.File)), filepath.Base(s.File)+"|import",
+				oracletest.Result{ID: s.Name + "|import", Error: r.Issue}); err != nil {
+				return err
+			}
+		}
+	}
+	if len(refused) > 0 {
+		fmt.Fprintf(os.Stderr, "difffuzz: %d transcripts taken out: OpenClaw 2026.9.6 refuses the migration over them (DIFF |import lines)\n", len(refused))
+	}
+	sessions = out
+	var imp struct {
+		Sources []importSource `json:"sources"`
+	}
+	if err := json.Unmarshal(importJSON, &imp); err != nil {
+		return fmt.Errorf("%s: %w", importPath, err)
+	}
+	var raw struct {
+		Sources []json.RawMessage `json:"sources"`
+	}
+	_ = json.Unmarshal(importJSON, &raw)
+	rawSources := map[string]json.RawMessage{}
+	for i, src := range imp.Sources {
+		if i < len(raw.Sources) {
+			rawSources[src.File] = raw.Sources[i]
+		}
+	}
+	db := filepath.Join(importDir, "agents", agent96, "agent", store.AgentDBName)
+
+	var jobs []oracletest.Job
+	for _, s := range sessions {
+		if cfg.withContext {
+			jobs = append(jobs, oracletest.Job{ID: s.Name + "|context", Mode: "context", Args: []string{db, s.Key}})
+		}
+		for _, r := range routes {
+			for _, mode := range []string{"sanitize", "payload"} {
+				jobs = append(jobs, oracletest.Job{ID: strings.Join([]string{s.Name, mode, r.provider, r.api, r.model}, "|"),
+					Mode: mode, Args: []string{db, s.Key, r.provider, r.api, r.model}})
+			}
+		}
+	}
+	fmt.Fprintf(os.Stderr, "difffuzz: %d transcripts in %s, %d oracle jobs on %s\n", len(sessions), stateDir, len(jobs), db)
+	answersPath := filepath.Join(outDir, "oracle-answers.jsonl")
+	answers, err := loadAnswers(answersPath)
+	if err != nil {
+		return err
+	}
+	var todo []oracletest.Job
+	for _, j := range jobs {
+		if _, ok := answers[j.ID]; !ok {
+			todo = append(todo, j)
+		}
+	}
+	for start := 0; cfg.chunk > 0 && start < len(todo); start += cfg.chunk {
+		end := min(start+cfg.chunk, len(todo))
+		res, err := batch(script, todo[start:end], env, cfg.timeout)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "difffuzz: jobs %d-%d: %v (counted as not answered)\n", start, end, err)
+		}
+		if err := saveAnswers(answersPath, res); err != nil {
+			return err
+		}
+		for k, v := range res {
+			answers[k] = v
+		}
+		fmt.Fprintf(os.Stderr, "difffuzz: %d/%d oracle answers\n", len(answers), len(jobs))
+	}
+
+	keep := func(s session96, id string, a oracletest.Result) error {
+		if cfg.keep == "" {
+			return nil
+		}
+		// Named as difffuzz names kept 5.6 cases: the file's name first.
+		return keepCase(cfg.keep, filepath.Join(stateDir, filepath.FromSlash(s.File)), filepath.Base(s.File)+strings.TrimPrefix(id, s.Name), a)
+	}
+	if cfg.withImport {
+		ds, err := importDifferences(stateDir, sessions, imp.Sources, counts["import"])
+		if err != nil {
+			return err
+		}
+		for name, d := range ds {
+			diffs = append(diffs, name+"|import: "+d)
+			for _, s := range sessions {
+				if s.Name == name {
+					// The oracle's answer kept is the file's entry of `sources`.
+					if err := keep(s, name+"|import", oracletest.Result{ID: name + "|import", OK: true, Out: rawSources[s.File]}); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	st, err := store.Open(importDir, store.Options{})
+	if err != nil {
+		return err
+	}
+	exportDir := filepath.Join(outDir, "oc-export")
+	if err := os.MkdirAll(exportDir, 0o755); err != nil {
+		return err
+	}
+	for _, s := range sessions {
+		sess, loadErr := loadImported96(st, s, exportDir)
+		if cfg.withContext {
+			id := s.Name + "|context"
+			c := counts["context"]
+			if a, ok := answers[id]; !ok {
+				c.unanswered++
+			} else {
+				c.compared++
+				if d := context96Difference(sess, loadErr, a); d == "" {
+					c.equal++
+				} else {
+					diffs = append(diffs, id+": "+d)
+					if err := keep(s, id, a); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		for _, r := range routes {
+			limited, payload, ocErr := ocReplay96(sess, loadErr, r)
+			// payload-o: the payload stage alone, built from the oracle's
+			// own limited list (as pkg/replay's payload96 tests do), so a
+			// payload difference can be told from one the sanitize stage
+			// passes on.
+			sa, sok := answers[strings.Join([]string{s.Name, "sanitize", r.provider, r.api, r.model}, "|")]
+			pa, pok := answers[strings.Join([]string{s.Name, "payload", r.provider, r.api, r.model}, "|")]
+			if c := counts["payload-o"]; !sok || !pok || !sa.OK {
+				c.unanswered++
+			} else {
+				c.compared++
+				got, err := payloadFromLimited96(sess, sa.Out, r)
+				var d string
+				switch {
+				case !pa.OK && err != nil:
+					c.bothFail++
+				case !pa.OK:
+					d = "OpenClaw fails (" + firstLine(pa.Error) + "), oc answers"
+				case err != nil:
+					d = fmt.Sprintf("oc fails (%v), OpenClaw answers", err)
+				default:
+					d = oracletest.Difference96(got, pa.Out)
+				}
+				if d == "" {
+					c.equal++
+				} else {
+					diffs = append(diffs, strings.Join([]string{s.Name, "payload-o", r.provider, r.api, r.model}, "|")+": "+d)
+				}
+			}
+			for _, mode := range []string{"sanitize", "payload"} {
+				id := strings.Join([]string{s.Name, mode, r.provider, r.api, r.model}, "|")
+				c := counts[mode]
+				a, ok := answers[id]
+				if !ok {
+					c.unanswered++
+					continue
+				}
+				c.compared++
+				got, want := payload, a.Out
+				if mode == "sanitize" {
+					got = limited
+					var v struct {
+						Limited json.RawMessage `json:"limited"`
+					}
+					if a.OK {
+						_ = json.Unmarshal(a.Out, &v)
+					}
+					want = v.Limited
+				}
+				var d string
+				switch {
+				case !a.OK && (got == nil || ocErr != nil && mode == "payload"):
+					c.equal++
+					c.bothFail++
+					continue
+				case !a.OK:
+					d = "OpenClaw fails (" + firstLine(a.Error) + "), oc answers"
+				case got == nil:
+					d = fmt.Sprintf("oc fails (%v), OpenClaw answers", ocErr)
+				default:
+					d = oracletest.Difference96(got, want)
+				}
+				if d == "" {
+					c.equal++
+					continue
+				}
+				diffs = append(diffs, id+": "+d)
+				if err := keep(s, id, a); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return summarize(diffs, counts, []string{"import", "context", "sanitize", "payload", "payload-o"}, cfg.minEqual)
+}
+
+// oracleImport runs the 9.6 oracle's `import STATE_DIR OUT_DIR` and returns
+// its report.
+func oracleImport(script, stateDir, outDir string, env []string, timeout time.Duration) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, script, "import", stateDir, outDir)
+	cmd.Env = append(os.Environ(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%v: %s", err, lastLine(stderr.String()))
+	}
+	if !json.Valid(stdout.Bytes()) {
+		return nil, fmt.Errorf("not a JSON report: %.200s", stdout.String())
+	}
+	return stdout.Bytes(), nil
+}
+
+// refusal is a transcript over which 9.6's doctor --fix refused the
+// migration of the whole state dir.
+type refusal struct {
+	Name      string `json:"name"`
+	Issue     string `json:"issue"`     // the failure report's issues that name no file, joined
+	Predicted string `json:"predicted"` // oc's prediction for the file
+}
+
+func findRefusal(rs []refusal, name string) *refusal {
+	for i := range rs {
+		if rs[i].Name == name {
+			return &rs[i]
+		}
+	}
+	return nil
+}
+
+// importOnce runs the oracle's import of the state dir. When 9.6's doctor
+// --fix refuses the whole migration (it does when the rows of a transcript
+// with a repeated entry id do not add up: sqlite_transcript_count_mismatch;
+// it then archives nothing, and the oracle's harness fails reading its
+// failure report), the transcripts with repeated ids (oc's prediction:
+// Duplicates > 0) are moved to <out>/refused and the import is run again
+// on the rest: the second import must succeed, else this fails.
+func importOnce(script, stateDir, importDir string, sessions []session96, texts [][]byte, env []string, timeout time.Duration) ([]byte, []refusal, error) {
+	var refused []refusal
+	for attempt := 0; ; attempt++ {
+		if err := os.RemoveAll(importDir); err != nil {
+			return nil, nil, err
+		}
+		fmt.Fprintf(os.Stderr, "difffuzz: importing %d transcripts with OpenClaw 2026.9.6 (%s)\n", len(sessions)-len(refused), stateDir)
+		start := time.Now()
+		out, err := oracleImport(script, stateDir, importDir, env, timeout)
+		fmt.Fprintf(os.Stderr, "difffuzz: import took %s\n", time.Since(start).Round(time.Second))
+		if err == nil {
+			return out, refused, nil
+		}
+		issues, ferr := failureIssues(importDir)
+		if attempt > 0 || ferr != nil || len(issues) == 0 {
+			return nil, nil, fmt.Errorf("the oracle's import: %w (failure report: %v)", err, ferr)
+		}
+		var keep []session96
+		var keepTexts [][]byte
+		for i, s := range sessions {
+			p := filepath.Join(stateDir, filepath.FromSlash(s.File))
+			res, perr := upgrade.PredictFile(p, s.ID)
+			if perr != nil || res.Duplicates == 0 {
+				keep = append(keep, s)
+				keepTexts = append(keepTexts, texts[i])
+				continue
+			}
+			issue, ok := matchingMismatch(issues, res)
+			if !ok {
+				keep = append(keep, s)
+				keepTexts = append(keepTexts, texts[i])
+				continue
+			}
+			refused = append(refused, refusal{Name: s.Name, Issue: issue,
+				Predicted: fmt.Sprintf("%s, %d events, %d repeated ids", res.Outcome(), res.Keys, res.Duplicates)})
+			dst := filepath.Join(filepath.Dir(importDir), "refused", filepath.Base(p))
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				return nil, nil, err
+			}
+			if err := os.Rename(p, dst); err != nil {
+				return nil, nil, err
+			}
+		}
+		if len(refused) == 0 {
+			return nil, nil, fmt.Errorf("the oracle's import: doctor --fix refused the migration (%s) and no transcript has repeated ids", strings.Join(issues, "; "))
+		}
+		if err := writeStateDir96(stateDir, keep, keepTexts); err != nil {
+			return nil, nil, err
+		}
+	}
+}
+
+// mismatchRE is 9.6's sqlite_transcript_count_mismatch message.
+var mismatchRE = regexp.MustCompile(`SQLite transcript has (\d+) events; verified import expects (\d+)`)
+
+// matchingMismatch is the failure's count-mismatch issue that names the
+// numbers oc predicts for the file (distinct events stored, rows read). The
+// issues name no file (their session keys are redacted); without any such
+// issue every file with repeated ids matches, with all the issues.
+func matchingMismatch(issues []string, res *upgrade.FileResult) (string, bool) {
+	seen := false
+	for _, i := range issues {
+		m := mismatchRE.FindStringSubmatch(i)
+		if m == nil {
+			continue
+		}
+		seen = true
+		if m[1] == strconv.Itoa(res.Keys) && m[2] == strconv.Itoa(res.Events) {
+			return i, true
+		}
+	}
+	return strings.Join(issues, "; "), !seen
+}
+
+// failureIssues reads the issues of 9.6's migration failure reports
+// (session-sqlite-migration-runs/*.failure.json) that name no transcript
+// file (those that do are per-file findings the import also reports when
+// it succeeds).
+func failureIssues(stateDir string) ([]string, error) {
+	names, err := filepath.Glob(filepath.Join(stateDir, "session-sqlite-migration-runs", "*.failure.json"))
+	if err != nil || len(names) == 0 {
+		return nil, fmt.Errorf("no failure report (%v)", err)
+	}
+	var out []string
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		var rep struct {
+			Reason  string `json:"reason"`
+			Targets []struct {
+				Issues []struct {
+					Code    string `json:"code"`
+					Message string `json:"message"`
+				} `json:"issues"`
+			} `json:"targets"`
+		}
+		if err := json.Unmarshal(b, &rep); err != nil {
+			return nil, fmt.Errorf("%s: %w", n, err)
+		}
+		for _, t := range rep.Targets {
+			for _, i := range t.Issues {
+				if !strings.Contains(i.Message, ".jsonl") {
+					out = append(out, i.Code+": "+i.Message)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// importDifferences compares oc's prediction of the import (pkg/upgrade:
+// what `oc doctor` says per file) with the import's own sources: the
+// outcome (imported whole, partial, nothing; recovered or not), the session
+// key, the number of events imported and the valid lines left behind. It
+// returns the differences by session name.
+func importDifferences(stateDir string, sessions []session96, sources []importSource, c *tally) (map[string]string, error) {
+	rep, err := upgrade.PredictStateDir(stateDir)
+	if err != nil {
+		return nil, fmt.Errorf("oc's prediction: %w", err)
+	}
+	predicted := map[string]upgrade.Session{}
+	for _, s := range rep.Sessions {
+		rel, err := filepath.Rel(stateDir, s.Path)
+		if err != nil {
+			return nil, err
+		}
+		predicted[filepath.ToSlash(rel)] = s
+	}
+	bySource := map[string]importSource{}
+	for _, s := range sources {
+		bySource[s.File] = s
+	}
+	out := map[string]string{}
+	for _, s := range sessions {
+		c.compared++
+		o, ok := bySource[s.File]
+		p, pok := predicted[s.File]
+		if d := importDifference(p, pok, o, ok); d != "" {
+			out[s.Name] = d
+			continue
+		}
+		c.equal++
+	}
+	for file := range predicted {
+		if _, ok := bySource[file]; !ok && strings.HasPrefix(file, "agents/") {
+			out[file] = "oc predicts a file the oracle does not list"
+		}
+	}
+	return out, nil
+}
+
+func importDifference(p upgrade.Session, predicted bool, o importSource, listed bool) string {
+	switch {
+	case !listed && !predicted:
+		return ""
+	case !listed:
+		return fmt.Sprintf("oc predicts %s, the oracle does not list the file", p.Outcome)
+	case !predicted:
+		return fmt.Sprintf("oc predicts nothing, the oracle: %s", o.Status)
+	}
+	if p.Outcome == upgrade.LeftInPlace || o.LeftInPlace {
+		if (p.Outcome == upgrade.LeftInPlace) != o.LeftInPlace {
+			return fmt.Sprintf("oc predicts %s, the oracle: %s (left in place: %v)", p.Outcome, o.Status, o.LeftInPlace)
+		}
+		return ""
+	}
+	var keys []string
+	if o.ImportedAs != nil {
+		keys = o.ImportedAs.SessionKeys
+	}
+	// The oracle names the key a file was imported as only when events
+	// were stored (a file with none is "not-imported"; its sessions.json row
+	// stays): a key oc predicts for a file with no events is not compared.
+	nothing := p.Result != nil && p.Result.Keys == 0 && len(keys) == 0
+	if !nothing && (p.SessionKey != "" && !contains(keys, p.SessionKey) || p.SessionKey == "" && len(keys) > 0) {
+		return fmt.Sprintf("oc predicts %s as %q (recovered %v), the oracle imports it as %q (%s)", p.Outcome, p.SessionKey, p.Recovered, keys, o.Status)
+	}
+	r := p.Result
+	if r == nil {
+		if o.ImportedEvents > 0 {
+			return fmt.Sprintf("oc predicts %s (%s), the oracle imports %d events (%s)", p.Outcome, p.Reason, o.ImportedEvents, o.Status)
+		}
+		return ""
+	}
+	if r.Keys != o.ImportedEvents {
+		return fmt.Sprintf("oc predicts %s with %d events, the oracle imports %d (%s)", p.Outcome, r.Keys, o.ImportedEvents, o.Status)
+	}
+	if got, want := fmt.Sprint(r.Unmatched), fmt.Sprint(o.notImported()); got != want {
+		return fmt.Sprintf("oc predicts lines %s not imported, the oracle %s (%s)", got, want, o.Status)
+	}
+	// The oracle's status names the same outcome: "imported", "partial",
+	// "not-imported …".
+	switch want := string(p.Outcome); {
+	case p.Outcome == upgrade.Whole && o.Status != "imported",
+		p.Outcome == upgrade.Partial && o.Status != "partial",
+		p.Outcome == upgrade.Nothing && !strings.HasPrefix(o.Status, "not-imported"):
+		return fmt.Sprintf("oc predicts %s, the oracle: %s", want, o.Status)
+	}
+	return ""
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// imported96 is one session as oc reads it from the imported database.
+type imported96 struct {
+	path    string // its rows exported as JSONL (what `oc replay` reads)
+	ctx     *transcript.Context
+	version int // the stored header's version (0: none)
+}
+
+// loadImported96 reads a session from the database the import wrote, the
+// way `oc replay KEY` does on a SQLite install: resolve the key with the
+// store layer, export its rows, build the context.
+func loadImported96(st *store.State, s session96, exportDir string) (*imported96, error) {
+	ses, err := st.Resolve(s.Key)
+	if err != nil {
+		return nil, err
+	}
+	if ses.Era != store.EraSQLite {
+		return nil, fmt.Errorf("%s: resolved in the %s era, not in the database", s.Key, ses.Era)
+	}
+	path := filepath.Join(exportDir, s.Name+".jsonl")
+	var buf bytes.Buffer
+	if _, err := st.Export(ses, nil, &buf); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return nil, err
+	}
+	ctx, err := transcript.LoadContext(path, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &imported96{path: path, ctx: ctx, version: headerVersion(buf.Bytes())}, nil
+}
+
+// headerVersion is the version of the first row when it is a session
+// header with a numeric version, else 0.
+func headerVersion(rows []byte) int {
+	sc := bufio.NewScanner(bytes.NewReader(rows))
+	sc.Buffer(make([]byte, 1<<20), 256<<20)
+	if !sc.Scan() {
+		return 0
+	}
+	v, err := jsjson.Parse(sc.Bytes())
+	if err != nil {
+		return 0
+	}
+	o, ok := v.(*jsjson.Object)
+	if !ok {
+		return 0
+	}
+	if t, _ := o.Get("type"); t != "session" {
+		return 0
+	}
+	n, _ := o.Get("version")
+	f, ok := n.(float64)
+	if !ok {
+		return 0
+	}
+	return int(f)
+}
+
+// context96Difference compares oc's context of an imported session with
+// the oracle's, or says who fails.
+func context96Difference(s *imported96, loadErr error, a oracletest.Result) string {
+	err := loadErr
+	if err == nil {
+		err = replay.ContextError(s.ctx)
+	}
+	switch {
+	case !a.OK && err != nil:
+		return ""
+	case !a.OK:
+		return "OpenClaw fails (" + firstLine(a.Error) + "), oc answers"
+	case err != nil:
+		return fmt.Sprintf("oc fails (%v), OpenClaw answers", err)
+	}
+	var want struct {
+		Messages json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(a.Out, &want); err != nil {
+		return "oracle answer: " + err.Error()
+	}
+	got := []byte{'['}
+	for i, m := range s.ctx.Messages {
+		if i > 0 {
+			got = append(got, ',')
+		}
+		got = append(got, m...)
+	}
+	return oracletest.Difference96(append(got, ']'), want.Messages)
+}
+
+// payloadFromLimited96 is oc's 9.6 wire body built from the oracle's
+// sanitize answer's limited list.
+func payloadFromLimited96(s *imported96, sanitizeOut json.RawMessage, r route) ([]byte, error) {
+	var v struct {
+		Limited []json.RawMessage `json:"limited"`
+	}
+	if err := json.Unmarshal(sanitizeOut, &v); err != nil {
+		return nil, fmt.Errorf("the oracle's sanitize answer: %w", err)
+	}
+	msgs, keys, err := replay.DecodeMessagesKeyed(v.Limited, false)
+	if err != nil {
+		return nil, err
+	}
+	version := 0
+	if s != nil {
+		version = s.version
+	}
+	p, err := replay.BuildPayload(replay.PayloadInput{Release: policy.Release96, Location: time.UTC,
+		Now: func() int64 { return oracletest.SyntheticTime }, SessionVersion: version,
+		Provider: r.provider, API: r.api, Model: r.model, Messages: msgs, KeyOrder: keys})
+	if err != nil {
+		return nil, err
+	}
+	return p.AppendJSON(nil)
+}
+
+// ocReplay96 is oc's 2026.9.6 replay of an imported session: the limited
+// list and the wire body as JSON text (nil where oc fails).
+func ocReplay96(s *imported96, loadErr error, r route) (limited, payload []byte, err error) {
+	if loadErr != nil {
+		return nil, nil, loadErr
+	}
+	if err := replay.ContextError(s.ctx); err != nil {
+		return nil, nil, err
+	}
+	msgs, keys, err := replay.DecodeMessagesKeyed(s.ctx.Messages, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	synthetic := func() int64 { return oracletest.SyntheticTime }
+	res, err := replay.Sanitize(msgs, replay.Options{Release: policy.Release96, Provider: r.provider, API: r.api, Model: r.model,
+		KeyOrder: keys, Now: synthetic})
+	if err != nil {
+		return nil, nil, err
+	}
+	if limited, err = replay.AppendMessages(nil, res.Limited, res.KeyOrder); err != nil {
+		return nil, nil, err
+	}
+	p, err := replay.BuildPayload(replay.PayloadInput{Release: policy.Release96, Location: time.UTC, Now: synthetic,
+		SessionVersion: s.version, Provider: r.provider, API: r.api, Model: r.model, Messages: res.Limited, KeyOrder: res.KeyOrder})
+	if err != nil {
+		return limited, nil, err
+	}
+	payload, err = p.AppendJSON(nil)
+	return limited, payload, err
+}
