@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/repair"
 	"github.com/openclaw-tools/oc/pkg/store"
 )
@@ -68,7 +69,19 @@ func registerReplayCompletions(cmd *cobra.Command, g *Globals) {
 		return knownAPIs(), cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = cmd.RegisterFlagCompletionFunc("stage", completeValues(stageContext, stageSanitized, stagePayload))
-	if cmd.Flags().Lookup("openclaw") != nil {
-		_ = cmd.RegisterFlagCompletionFunc("openclaw", completeValues("2026.5.6", "2026.9.6"))
+	_ = cmd.RegisterFlagCompletionFunc("openclaw", completeValues(releaseCompletions(true)...))
+	_ = cmd.RegisterFlagCompletionFunc("tz", completeValues("Local", "UTC"))
+}
+
+// releaseCompletions are the values of --openclaw: each release, and with
+// pairs, the comparison of the oldest and the newest.
+func releaseCompletions(pairs bool) []string {
+	var out []string
+	for _, r := range policy.Releases() {
+		out = append(out, string(r))
 	}
+	if pairs && len(out) > 1 {
+		out = append(out, out[0]+","+out[len(out)-1])
+	}
+	return out
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/repair"
 	"github.com/openclaw-tools/oc/pkg/replay"
 	"github.com/openclaw-tools/oc/pkg/transcript"
@@ -26,8 +27,13 @@ type inspectOptions struct {
 	Jobs     int
 	All      bool // every finding in the human report, not the first few
 	Replay   bool // provider replay findings for every transcript
+	// OpenClaw is --openclaw: whose replay rules the findings follow ("":
+	// the install's era).
+	OpenClaw string
 	// BusyTimeout bounds the wait for a SQLite writer's lock.
 	BusyTimeout time.Duration
+
+	release policy.Release // parsed --openclaw ("": the era's)
 }
 
 func newInspectCmd(g *Globals) *cobra.Command {
@@ -58,7 +64,9 @@ Inputs may be plain, .gz or .zst; "-" reads a transcript from stdin.`,
 	f.BoolVar(&opts.All, "all-findings", false, "list every finding (default: the first 20 per transcript)")
 	addFilterFlags(cmd, g)
 	f.DurationVar(&opts.BusyTimeout, "busy-timeout", 5*time.Second, "how long to wait for a SQLite database another process holds locked")
-	f.BoolVar(&opts.Replay, "replay", false, "replay every transcript for each provider family and report what they would need fixed (default: only when one transcript is named)")
+	f.BoolVar(&opts.Replay, "replay", false, "replay every transcript for each provider family and report what they would need fixed (default: only when one transcript or session is named)")
+	f.StringVar(&opts.OpenClaw, "openclaw", "", "OpenClaw release whose replay rules the replay findings follow: 2026.5.6 or 2026.9.6 (default: the install's era: 2026.5.6 for JSONL transcripts, 2026.9.6 for SQLite sessions)")
+	_ = cmd.RegisterFlagCompletionFunc("openclaw", completeValues(releaseCompletions(false)...))
 	return cmd
 }
 
@@ -69,6 +77,16 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 	filter, err := g.fileFilter()
 	if err != nil {
 		return err
+	}
+	rels, err := parseReleases(opts.OpenClaw)
+	if err != nil {
+		return err
+	}
+	if len(rels) > 1 {
+		return cli.Usagef("--openclaw %q: inspect follows one release (oc replay SESSION --provider P --openclaw A,B compares two)", opts.OpenClaw)
+	}
+	if len(rels) == 1 {
+		opts.release = rels[0]
 	}
 	if handled, resolved, err := inspectViaStore(g, opts, args); handled {
 		return err
@@ -110,7 +128,8 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 		MoreFindings: func(f transcript.File) []transcript.Finding {
 			found := repairFinding(f, byteProgress)
 			if withReplay {
-				more, _ := replay.ProviderFindings(f.Path)
+				// JSONL transcripts: 2026.5.6 unless --openclaw says otherwise.
+				more, _ := replay.ProviderFindings(f.Path, opts.releaseOr(policy.Release56))
 				found = append(found, more...)
 			}
 			return found
@@ -175,6 +194,14 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 		return cli.Exit(cli.ExitIncomplete, nil)
 	}
 	return nil
+}
+
+// releaseOr is --openclaw's release, else the era's default.
+func (o *inspectOptions) releaseOr(era policy.Release) policy.Release {
+	if o.release != "" {
+		return o.release
+	}
+	return era
 }
 
 // repairFinding is what `oc repair` (default rules) would change in a

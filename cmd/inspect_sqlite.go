@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay"
 	"github.com/openclaw-tools/oc/pkg/store"
 	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
 	"github.com/openclaw-tools/oc/pkg/transcript"
@@ -40,6 +42,9 @@ func inspectViaStore(g *Globals, opts *inspectOptions, args []string) (handled b
 		if err != nil {
 			return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
 		}
+		if opts.Replay {
+			addSQLiteReplayFindings(g, st, rep, opts.releaseOr(policy.Release96))
+		}
 		if g.JSON {
 			err = writeJSON(g.IO, rep)
 		} else {
@@ -69,6 +74,13 @@ func inspectViaStore(g *Globals, opts *inspectOptions, args []string) (handled b
 	rep, err := st.InspectSession(ses)
 	if err != nil {
 		return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
+	}
+	// One session named: replay findings, by 2026.9.6's rules unless
+	// --openclaw says otherwise (the install's era).
+	if path, cleanup, err := exportSessionToTemp(st, ses); err == nil {
+		more, _ := replay.ProviderFindings(path, opts.releaseOr(policy.Release96))
+		cleanup()
+		rep.Summary.Findings = append(rep.Summary.Findings, more...)
 	}
 	if g.JSON {
 		return true, nil, writeJSON(g.IO, rep)
@@ -144,6 +156,38 @@ func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport) {
 	fmt.Fprintf(w, "\n%s %d sessions, %d entries, %d context messages, %s; findings: %d error, %d warning, %d info\n",
 		st.Bold.Render("Totals:"), t.Transcripts, t.Entries, t.Messages, humanBytes(t.Bytes), t.Findings[transcript.SevError], t.Findings[transcript.SevWarning], t.Findings[transcript.SevInfo])
 	fmt.Fprintf(w, "%s oc inspect KEY shows one session; oc export KEY writes it as JSONL.\n", st.Dim.Render("Next:"))
+}
+
+// addSQLiteReplayFindings replays every session of a SQLite report (inspect
+// --replay) and adds the replay findings to it and to its totals.
+func addSQLiteReplayFindings(g *Globals, st *store.State, rep *store.SQLiteReport, rel policy.Release) {
+	sessions, err := st.SQLiteSessions()
+	if err != nil {
+		return
+	}
+	byID := map[string]store.Session{}
+	for _, ses := range sessions {
+		byID[ses.Agent+"\x00"+ses.ID] = ses
+	}
+	progress := cli.NewProgress(g.IO, "replaying", len(rep.Sessions))
+	defer progress.Done()
+	for _, s := range rep.Sessions {
+		progress.Add(1)
+		ses, ok := byID[s.Agent+"\x00"+s.SessionID]
+		if !ok {
+			continue
+		}
+		path, cleanup, err := exportSessionToTemp(st, ses)
+		if err != nil {
+			continue
+		}
+		more, _ := replay.ProviderFindings(path, rel)
+		cleanup()
+		s.Summary.Findings = append(s.Summary.Findings, more...)
+		for _, f := range more {
+			rep.Totals.Findings[f.Severity]++
+		}
+	}
 }
 
 // sessionTable is the state-dir table of `oc inspect` on a SQLite store, one

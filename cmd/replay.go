@@ -9,6 +9,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	gojson "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
@@ -29,6 +30,19 @@ type replayOptions struct {
 	System       string
 	AllowedTools []string
 	ImageMaxPx   int
+	// OpenClaw is --openclaw: one release, or two to compare ("": the
+	// install's era).
+	OpenClaw  string
+	TZ        string
+	ModelJSON string
+
+	// Parsed from the flags above by runReplay.
+	releases       []policy.Release
+	location       *time.Location
+	modelOverrides []byte
+	// now is Date.now() of this run, taken once: every release and provider
+	// of a comparison stamps synthetic messages with the same time.
+	now func() int64
 }
 
 const (
@@ -40,29 +54,55 @@ const (
 func newReplayCmd(g *Globals) *cobra.Command {
 	opts := &replayOptions{}
 	cmd := &cobra.Command{
-		Use:   "replay SESSION --provider P [--api A] [--model M]",
-		Short: "Show exactly what OpenClaw 2026.5.6 sends a provider for a session, and why",
-		Long: `Replay a session the way OpenClaw 2026.5.6's embedded runner does before a
-model call and show the result at one stage:
+		Use:   "replay SESSION --provider P [--api A] [--model M] [--openclaw RELEASE]",
+		Short: "Show exactly what OpenClaw sends a provider for a session, and why",
+		Long: `Replay a session the way OpenClaw's embedded runner does before a model call
+and show the result at one stage:
 
   context    the active branch as model messages
   sanitized  what the runner hands the model: transcript hygiene
              (sanitizeSessionHistory, validateReplayTurns, heartbeat filter,
              second tool-result pairing repair)
   payload    the provider's wire body (default): Anthropic Messages, OpenAI
-             Chat Completions, OpenAI Responses (and Codex), Google Gemini,
-             Bedrock Converse, Mistral
+             Chat Completions, OpenAI Responses (and Codex; 2026.9.6: ChatGPT
+             Responses), Google Gemini, Bedrock Converse (2026.5.6), Mistral
 
-SESSION is a transcript path ("-" for stdin) or a session id under the state
-dir. Without --api/--model the transcript's own latest turn of the provider
+SESSION is a transcript path ("-" for stdin), a session id (or a unique
+prefix) or a session key, in a state dir of either era. Without --api/--model the transcript's own latest turn of the provider
 names them, else the provider's default route (oc replay --provider all
 lists them). --explain prints the provider's policy and every change a rule
 made; --diff shows the stored messages beside the replayed ones; --provider
-all compares every provider family in one table.`,
+all compares every provider family in one table.
+
+Releases. --openclaw 2026.5.6 or 2026.9.6 picks whose rules run. The default
+is the install's era: a transcript path, stdin or a session of a JSONL state
+dir follows 2026.5.6; a session read from a SQLite database, or resolved in
+a state dir that has SQLite databases, follows 2026.9.6. Every output names
+the release: the header of --explain, --diff and --provider all, an
+"openclaw" member in their --json, and a note on stderr for the JSON of
+--stage (whose stdout stays the exact wire body). Two releases,
+--openclaw 2026.5.6,2026.9.6, compare them: with --provider P, side by side
+(route, messages sent, changes by kind, rules that fired) and what changed
+for this session; with --provider all, the table of each release and the
+differences per provider. A comparison takes no --stage or --diff.
+
+Providers a release no longer builds in are reported, not guessed: 2026.9.6
+builds no Bedrock requests (Amazon Bedrock became a plugin, whose rules oc
+cannot see). Replaying such a provider exits 3 ("could not complete") with
+"not built into OpenClaw 2026.9.6 (a plugin)"; --stage context still works,
+and in --provider all and comparisons its row says so (exit 0).
+
+2026.9.6 stamps user turns with the time in the user's zone: --tz names it
+(an IANA name, UTC or Local; default Local, this machine's zone; the oracle
+runs with UTC). --model-json supplies the model record's fields as a JSON
+object (or @FILE), as the oracle's ORACLE_MODEL_JSON: 2026.9.6 has no
+built-in model catalogue and uses maxTokens 8192, contextWindow 200000.`,
 		Example: `  oc replay 0197a3c2-…-9f1e --provider anthropic
   oc replay session.jsonl --provider mistral --stage sanitized --json | jq length
   oc replay session.jsonl --provider openai --explain
-  oc replay session.jsonl --provider all`,
+  oc replay session.jsonl --provider all
+  oc replay agent:main:main --provider anthropic --openclaw 2026.5.6,2026.9.6
+  oc replay session.jsonl --provider anthropic --openclaw 2026.9.6 --tz UTC --model-json '{"maxTokens":64000}'`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return cli.Usagef("replay needs one SESSION (a transcript path, a session id, or - for stdin); got %d", len(args))
@@ -70,7 +110,7 @@ all compares every provider family in one table.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runReplay(g, opts, args[0])
+			return runReplay(g, opts, args[0], cmd.Flags().Changed("stage"))
 		},
 	}
 	f := cmd.Flags()
@@ -83,6 +123,9 @@ all compares every provider family in one table.`,
 	f.StringVar(&opts.System, "system", "", "system prompt to put in the payload (default: none, as the oracle)")
 	f.StringSliceVar(&opts.AllowedTools, "allowed-tools", nil, "tool names the live registry has (default: no allow-list)")
 	f.IntVar(&opts.ImageMaxPx, "image-max-px", 0, "largest image side (default: agents.defaults.imageMaxDimensionPx from the OpenClaw config, else 1200)")
+	f.StringVar(&opts.OpenClaw, "openclaw", "", "OpenClaw release whose rules run: 2026.5.6 or 2026.9.6, or both comma-separated to compare (default: the install's era)")
+	f.StringVar(&opts.TZ, "tz", "", "time zone 2026.9.6 stamps user turns in: an IANA name, UTC or Local (default: Local)")
+	f.StringVar(&opts.ModelJSON, "model-json", "", "model record fields as a JSON object, or @FILE (as the oracle's ORACLE_MODEL_JSON)")
 	registerReplayCompletions(cmd, g)
 	return cmd
 }
@@ -90,14 +133,14 @@ all compares every provider family in one table.`,
 // replayInput is the shared work of every provider: the context, decoded once.
 type replayInput struct {
 	path     string
-	note     string // set for a SQLite session: whose rules replay follows
+	src      replaySource
 	ctx      *transcript.Context
 	messages []replay.Message
 	keys     *replay.KeyOrder
 }
 
 func loadReplayInput(g *Globals, session string, decode, keepText bool) (*replayInput, error) {
-	path, cleanup, note, err := resolveReplaySession(g, session)
+	path, cleanup, src, err := resolveReplaySession(g, session)
 	if err != nil {
 		if cli.CodeOf(err) == cli.ExitUsage {
 			return nil, err
@@ -105,15 +148,16 @@ func loadReplayInput(g *Globals, session string, decode, keepText bool) (*replay
 		return nil, cli.Incomplete(err)
 	}
 	defer cleanup()
-	if note != "" && !g.JSON {
-		fmt.Fprintf(g.IO.ErrOut, "oc: note: %s\n", note)
-	}
 	ctx, err := transcript.LoadContext(path, g.IO.In)
 	if err != nil {
 		return nil, cli.Incomplete(err)
 	}
+	if src.Name != "" {
+		// The temporary export is removed on return: messages name the session.
+		path = src.Name
+	}
 	if !decode {
-		return &replayInput{path: path, ctx: ctx, note: note}, nil
+		return &replayInput{path: path, ctx: ctx, src: src}, nil
 	}
 	// Unless the text is printed later, the decoded messages are all that
 	// is used from here on: the text goes as it is decoded (peak memory on
@@ -125,10 +169,11 @@ func loadReplayInput(g *Globals, session string, decode, keepText bool) (*replay
 	if !keepText {
 		ctx.Messages = nil
 	}
-	return &replayInput{path: path, ctx: ctx, messages: msgs, keys: keys, note: note}, nil
+	return &replayInput{path: path, ctx: ctx, messages: msgs, keys: keys, src: src}, nil
 }
 
-func runReplay(g *Globals, opts *replayOptions, session string) error {
+// parseReplayFlags checks the flags and fills in opts' parsed fields.
+func parseReplayFlags(opts *replayOptions, stageSet bool) error {
 	switch opts.Stage {
 	case stageContext, stageSanitized, stagePayload:
 	default:
@@ -146,7 +191,30 @@ func runReplay(g *Globals, opts *replayOptions, session string) error {
 	if opts.API != "" && !containsString(knownAPIs(), opts.API) {
 		return cli.Usagef("--api %q: not an api oc knows; known: %s", opts.API, strings.Join(knownAPIs(), ", "))
 	}
-	contextOnly := opts.Stage == stageContext && !opts.Explain && !opts.Diff && opts.Provider != "all" && opts.API != "" && opts.Model != ""
+	var err error
+	if opts.releases, err = parseReleases(opts.OpenClaw); err != nil {
+		return err
+	}
+	if len(opts.releases) == 2 && (stageSet || opts.Diff) {
+		return cli.Usagef("--openclaw %s compares two releases; --stage and --diff show one release (name one)", opts.OpenClaw)
+	}
+	if opts.location, err = parseZone(opts.TZ); err != nil {
+		return err
+	}
+	if opts.modelOverrides, err = parseModelJSON(opts.ModelJSON); err != nil {
+		return err
+	}
+	start := time.Now().UnixMilli()
+	opts.now = func() int64 { return start }
+	return nil
+}
+
+func runReplay(g *Globals, opts *replayOptions, session string, stageSet bool) error {
+	if err := parseReplayFlags(opts, stageSet); err != nil {
+		return err
+	}
+	comparing := len(opts.releases) == 2
+	contextOnly := !comparing && opts.Stage == stageContext && !opts.Explain && !opts.Diff && opts.Provider != "all" && opts.API != "" && opts.Model != ""
 	in, err := loadReplayInput(g, session, !contextOnly, opts.Stage == stageContext)
 	if err != nil {
 		return err
@@ -163,30 +231,51 @@ func runReplay(g *Globals, opts *replayOptions, session string) error {
 			imageMax = px
 		}
 	}
-	if opts.Provider == "all" {
-		return replayAll(g, opts, in, imageMax)
+	rel, label := in.src.defaultRelease(), ""
+	if len(opts.releases) > 0 {
+		rel = opts.releases[0]
 	}
-	route, err := replay.ResolveRoute(opts.Provider, opts.API, opts.Model, in.messages)
-	if err != nil {
-		if !containsString(knownProviders(), policy.NormalizeProviderID(opts.Provider)) {
-			return cli.Usagef("--provider %q: no turn of it in the transcript and not a provider oc knows; known: %s; aliases: %s (or give --api and --model)",
-				opts.Provider, strings.Join(knownProviders(), ", "), aliasList())
+	label = releaseLabel(rel, len(opts.releases) > 0, in.src)
+	switch {
+	case comparing && opts.Provider == "all":
+		return replayAllReleases(g, opts, in, imageMax)
+	case comparing:
+		if _, err := resolveRoute(opts, in); err != nil {
+			return err
 		}
-		return cli.Usagef("%v", err)
+		return compareReleases(g, opts, in, imageMax)
+	case opts.Provider == "all":
+		return replayAll(g, opts, in, imageMax, rel, label)
 	}
+	route, err := resolveRoute(opts, in)
+	if err != nil {
+		return err
+	}
+	route = replay.RouteForRelease(rel, route)
 	if opts.Stage == stageContext && !opts.Explain && !opts.Diff {
 		return printValue(g, rawArray(in.ctx.Messages))
 	}
-	res, err := replay.Sanitize(in.messages, sanitizeOptions(route, opts, imageMax, in.keys))
+	if err := replay.CheckBuiltIn(rel, route.API); err != nil {
+		// Its rules are the plugin's: said, never guessed.
+		return cli.Incomplete(fmt.Errorf("%s: --provider %s: %w", in.path, route.Provider, err))
+	}
+	sopts := sanitizeOptions(route, opts, imageMax, in.keys)
+	sopts.Release = rel
+	res, err := replay.Sanitize(in.messages, sopts)
 	if err != nil {
 		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
 	}
+	if !g.JSON && !opts.Explain && !opts.Diff {
+		// The stages print the exact JSON the release hands on: the release
+		// is named beside it.
+		fmt.Fprintf(g.IO.ErrOut, "oc: following %s\n", label)
+	}
 	switch {
 	case opts.Explain:
-		_, perr := payloadOf(in, route, opts, res)
-		return printExplain(g, in, route, res, perr)
+		_, perr := payloadOf(in, route, opts, res, rel)
+		return printExplain(g, in, route, res, perr, rel, label)
 	case opts.Diff:
-		return printDiff(g, in.messages, res.Limited)
+		return printDiff(g, in.messages, res.Limited, rel, label)
 	case opts.Stage == stageSanitized:
 		doc, err := replay.AppendMessages(nil, res.Limited, res.KeyOrder)
 		if err != nil {
@@ -194,7 +283,7 @@ func runReplay(g *Globals, opts *replayOptions, session string) error {
 		}
 		return printJSONBytes(g, doc)
 	}
-	p, err := payloadOf(in, route, opts, res)
+	p, err := payloadOf(in, route, opts, res, rel)
 	if errors.Is(err, replay.ErrNoWireBody) {
 		// Said plainly, then the last stage there is: what the model is handed.
 		fmt.Fprintf(g.IO.ErrOut, "oc: %s: no wire body: %v\noc: showing the sanitized stage instead\n", in.path, err)
@@ -214,13 +303,27 @@ func runReplay(g *Globals, opts *replayOptions, session string) error {
 	return printJSONBytes(g, body)
 }
 
-func sanitizeOptions(route replay.ResolvedRoute, opts *replayOptions, imageMax int, keys *replay.KeyOrder) replay.Options {
-	return replay.Options{Provider: route.Provider, API: route.API, Model: route.Model,
-		AllowedToolNames: opts.AllowedTools, ImageMaxDimensionPx: imageMax, KeyOrder: keys}
+// resolveRoute is --provider/--api/--model resolved against the transcript.
+func resolveRoute(opts *replayOptions, in *replayInput) (replay.ResolvedRoute, error) {
+	route, err := replay.ResolveRoute(opts.Provider, opts.API, opts.Model, in.messages)
+	if err != nil {
+		if !containsString(knownProviders(), policy.NormalizeProviderID(opts.Provider)) {
+			return route, cli.Usagef("--provider %q: no turn of it in the transcript and not a provider oc knows; known: %s; aliases: %s (or give --api and --model)",
+				opts.Provider, strings.Join(knownProviders(), ", "), aliasList())
+		}
+		return route, cli.Usagef("%v", err)
+	}
+	return route, nil
 }
 
-func payloadOf(in *replayInput, route replay.ResolvedRoute, opts *replayOptions, res *replay.Result) (*replay.Payload, error) {
-	return replay.BuildPayload(replay.PayloadInput{Provider: route.Provider, API: route.API, Model: route.Model,
+func sanitizeOptions(route replay.ResolvedRoute, opts *replayOptions, imageMax int, keys *replay.KeyOrder) replay.Options {
+	return replay.Options{Provider: route.Provider, API: route.API, Model: route.Model,
+		AllowedToolNames: opts.AllowedTools, ImageMaxDimensionPx: imageMax, KeyOrder: keys, Now: opts.now}
+}
+
+func payloadOf(in *replayInput, route replay.ResolvedRoute, opts *replayOptions, res *replay.Result, rel policy.Release) (*replay.Payload, error) {
+	return replay.BuildPayload(replay.PayloadInput{Release: rel, Location: opts.location, Now: opts.now, ModelOverrides: opts.modelOverrides,
+		Provider: route.Provider, API: route.API, Model: route.Model,
 		Messages: res.Limited, SystemPrompt: opts.System, KeyOrder: res.KeyOrder})
 }
 
@@ -402,7 +505,12 @@ func colorJSON(w io.Writer, doc []byte, st *cli.Styles) error {
 
 // explainDoc is `oc replay --explain --json`.
 type explainDoc struct {
-	Note    string          `json:"note,omitempty"`
+	// OpenClaw is the release whose rules ran; OpenClawSource says why
+	// ("--openclaw", or the install's era).
+	OpenClaw       policy.Release `json:"openclaw"`
+	OpenClawSource string         `json:"openclawSource"`
+	// Source names the database a SQLite session was read from.
+	Source  string          `json:"source,omitempty"`
 	Policy  policy.Policy   `json:"policy"`
 	Stages  explainStages   `json:"stages"`
 	Changes []replay.Change `json:"changes"`
@@ -420,16 +528,21 @@ type explainStages struct {
 	ImageMaxSide int                  `json:"imageMaxSide,omitempty"`
 }
 
-func printExplain(g *Globals, in *replayInput, route replay.ResolvedRoute, res *replay.Result, perr error) error {
-	sum := replay.Summarize(route, len(in.messages), res)
+func printExplain(g *Globals, in *replayInput, route replay.ResolvedRoute, res *replay.Result, perr error, rel policy.Release, label string) error {
+	sum := replay.SummarizeFor(rel, route, len(in.messages), res)
 	payload := "ok"
 	if perr != nil {
 		payload = perr.Error()
 	}
-	doc := explainDoc{Note: in.note, Policy: res.Policy, Changes: res.Changes, Stages: explainStages{
-		Route: route, Family: sum.Family, Context: len(in.messages), Sanitized: len(res.Sanitized),
-		Validated: len(res.Validated), Limited: len(res.Limited), Payload: payload, Problems: sum.Problems,
-	}}
+	source := in.src.describe()
+	if strings.HasSuffix(label, "(--openclaw)") {
+		source = "--openclaw"
+	}
+	doc := explainDoc{OpenClaw: policy.Release(rel.String()), OpenClawSource: source, Source: in.src.From,
+		Policy: res.Policy, Changes: res.Changes, Stages: explainStages{
+			Route: route, Family: sum.Family, Context: len(in.messages), Sanitized: len(res.Sanitized),
+			Validated: len(res.Validated), Limited: len(res.Limited), Payload: payload, Problems: sum.Problems,
+		}}
 	if doc.Changes == nil {
 		doc.Changes = []replay.Change{}
 	}
@@ -438,12 +551,9 @@ func printExplain(g *Globals, in *replayInput, route replay.ResolvedRoute, res *
 	}
 	st := g.IO.Styles()
 	w := g.IO.Out
-	fmt.Fprintf(w, "%s %s/%s/%s (%s, %s)\n", st.Title.Render("Replay"), cli.Safe(route.Provider), cli.Safe(route.API), cli.Safe(route.Model), sum.Family, route.Source)
+	fmt.Fprintf(w, "%s %s/%s/%s (%s, %s) following %s\n", st.Title.Render("Replay"), cli.Safe(route.Provider), cli.Safe(route.API), cli.Safe(route.Model), sum.Family, route.Source, label)
 	fmt.Fprintf(w, "%s\n", st.Dim.Render(cli.Safe(in.path)))
-	if in.note != "" {
-		fmt.Fprintf(w, "%s\n", st.Warn.Render("Note: "+cli.Safe(in.note)))
-	}
-	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Policy"))
+	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Policy (resolveTranscriptPolicy of OpenClaw "+rel.String()+")"))
 	pb, _ := json.Marshal(res.Policy)
 	var flags map[string]any
 	_ = json.Unmarshal(pb, &flags)
@@ -504,38 +614,123 @@ func policyKeys(obj []byte) []string {
 	}
 }
 
-func replayAll(g *Globals, opts *replayOptions, in *replayInput, imageMax int) error {
-	progress := cli.NewProgress(g.IO, "replaying", len(replay.ComparedProviders()))
-	rows, err := replay.CompareProviders(replay.CompareInput{
-		Messages: in.messages, Keys: in.keys, SystemPrompt: opts.System,
-		Options:  sanitizeOptions(replay.ResolvedRoute{}, opts, imageMax, in.keys),
-		Progress: func() { progress.Add(1) },
-	})
-	progress.Done()
+func replayAll(g *Globals, opts *replayOptions, in *replayInput, imageMax int, rel policy.Release, label string) error {
+	rows, err := replayAllRows(g, opts, in, imageMax, rel)
 	if err != nil {
-		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
+		return err
 	}
 	if g.JSON {
 		return writeJSON(g.IO, rows)
 	}
+	printAllTable(g, in, rows, label)
+	fmt.Fprintf(g.IO.Out, "\n%s\n", g.IO.Styles().Dim.Render("SENT messages sent, IDS tool-call ids rewritten, DROP blocks dropped, MSGS- messages dropped, SYNTH synthetic tool results. Details: oc replay SESSION --provider P --explain"))
+	return nil
+}
+
+func replayAllRows(g *Globals, opts *replayOptions, in *replayInput, imageMax int, rel policy.Release) ([]replay.ReplayRow, error) {
+	progress := cli.NewProgress(g.IO, "replaying", len(replay.ComparedProviders()))
+	cin := compareInput(opts, in, imageMax, rel)
+	cin.Progress = func() { progress.Add(1) }
+	rows, err := replay.CompareProviders(cin)
+	progress.Done()
+	if err != nil {
+		return nil, cli.Incomplete(fmt.Errorf("%s: OpenClaw %s: %w", in.path, rel, err))
+	}
+	return rows, nil
+}
+
+// printAllTable is one release's table of --provider all.
+func printAllTable(g *Globals, in *replayInput, rows []replay.ReplayRow, label string) {
 	st := g.IO.Styles()
 	w := g.IO.Out
-	fmt.Fprintf(w, "%s %s (%s)\n\n", st.Title.Render("Replay"), cli.Safe(in.path), plural(len(in.messages), "context message"))
+	fmt.Fprintf(w, "%s %s (%s) following %s\n\n", st.Title.Render("Replay"), cli.Safe(in.path), plural(len(in.messages), "context message"), label)
 	fmt.Fprintf(w, "%-24s %-24s %-30s %5s %5s %5s %5s %5s  %s\n", "PROVIDER", "API", "MODEL", "SENT", "IDS", "DROP", "MSGS-", "SYNTH", "ACCEPT")
 	for _, r := range rows {
 		verdict := st.OK.Render("yes")
-		switch {
-		case r.NoWireBody:
-			verdict = st.Dim.Render("no wire body (OpenClaw runs a CLI for this api)")
-		case r.PayloadError != "":
-			verdict = st.Dim.Render("no payload: " + cli.Safe(firstLine(r.PayloadError, 60)))
+		switch v := verdictText(r); {
+		case r.NotBuiltIn != "" || r.NoWireBody || r.PayloadError != "":
+			verdict = st.Dim.Render(v)
+		case r.Fails != "":
+			verdict = st.Warn.Render(v)
 		case len(r.Problems) > 0:
-			verdict = st.Warn.Render(fmt.Sprintf("likely not: %s", cli.Safe(firstLine(r.Problems[0], 60))))
+			verdict = st.Warn.Render(v)
+		}
+		if r.NotBuiltIn != "" || r.Fails != "" {
+			fmt.Fprintf(w, "%-24s %-24s %-30s %5s %5s %5s %5s %5s  %s\n", cli.Safe(r.Route.Provider), cli.Safe(r.Route.API), trunc(cli.Safe(r.Route.Model), 30),
+				"-", "-", "-", "-", "-", verdict)
+			continue
 		}
 		fmt.Fprintf(w, "%-24s %-24s %-30s %5d %5d %5d %5d %5d  %s\n", cli.Safe(r.Route.Provider), cli.Safe(r.Route.API), trunc(cli.Safe(r.Route.Model), 30),
 			r.MessagesSent, r.IDsRewritten, r.BlocksDropped, r.MessagesDropped, r.SyntheticResults, verdict)
 	}
-	fmt.Fprintf(w, "\n%s\n", st.Dim.Render("SENT messages sent, IDS tool-call ids rewritten, DROP blocks dropped, MSGS- messages dropped, SYNTH synthetic tool results. Details: oc replay SESSION --provider P --explain"))
+}
+
+// allReleases is `oc replay --provider all --openclaw A,B --json`.
+type allReleases struct {
+	Session  string            `json:"session"`
+	Releases []releaseTable    `json:"releases"`
+	Changed  []providerChanges `json:"differences"`
+	// SameWireBody lists the providers whose wire body both releases build
+	// byte for byte the same.
+	SameWireBody []string `json:"sameWireBody"`
+}
+
+type releaseTable struct {
+	OpenClaw policy.Release     `json:"openclaw"`
+	Rows     []replay.ReplayRow `json:"rows"`
+}
+
+type providerChanges struct {
+	Provider    string   `json:"provider"`
+	Differences []string `json:"differences"`
+}
+
+// replayAllReleases is --provider all for two releases: a table per
+// release, then what changed per provider.
+func replayAllReleases(g *Globals, opts *replayOptions, in *replayInput, imageMax int) error {
+	doc := allReleases{Session: in.path, Changed: []providerChanges{}, SameWireBody: []string{}}
+	for _, rel := range opts.releases {
+		rows, err := replayAllRows(g, opts, in, imageMax, rel)
+		if err != nil {
+			return err
+		}
+		doc.Releases = append(doc.Releases, releaseTable{OpenClaw: rel, Rows: rows})
+	}
+	older, newer := doc.Releases[0].Rows, doc.Releases[1].Rows
+	for i := range older {
+		provider := replay.ComparedProviders()[i].Provider
+		if d := replay.ReleaseDifferences(older[i], newer[i]); len(d) > 0 {
+			doc.Changed = append(doc.Changed, providerChanges{Provider: provider, Differences: d})
+		}
+		if replay.SameWireBody(older[i], newer[i]) {
+			doc.SameWireBody = append(doc.SameWireBody, provider)
+		}
+	}
+	if g.JSON {
+		return writeJSON(g.IO, doc)
+	}
+	st := g.IO.Styles()
+	w := g.IO.Out
+	for i, t := range doc.Releases {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		printAllTable(g, in, t.Rows, "OpenClaw "+t.OpenClaw.String()+" (--openclaw)")
+	}
+	fmt.Fprintf(w, "\n%s\n", st.Heading.Render(fmt.Sprintf("What changed for this session, %s → %s", doc.Releases[0].OpenClaw, doc.Releases[1].OpenClaw)))
+	if len(doc.Changed) == 0 {
+		fmt.Fprintf(w, "  %s\n", st.Dim.Render("nothing oc counts, for any provider"))
+	}
+	for _, c := range doc.Changed {
+		fmt.Fprintf(w, "  %s\n", st.Key.Render(cli.Safe(c.Provider)))
+		for _, d := range c.Differences {
+			fmt.Fprintf(w, "    - %s\n", cli.Safe(d))
+		}
+	}
+	if len(doc.SameWireBody) > 0 {
+		fmt.Fprintf(w, "  %s %s\n", st.Dim.Render("same wire body byte for byte:"), strings.Join(doc.SameWireBody, ", "))
+	}
+	fmt.Fprintf(w, "\n%s\n", st.Dim.Render("SENT messages sent, IDS tool-call ids rewritten, DROP blocks dropped, MSGS- messages dropped, SYNTH synthetic tool results. One provider side by side: oc replay SESSION --provider P --openclaw A,B"))
 	return nil
 }
 
@@ -549,11 +744,21 @@ func trunc(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
+// diffRow is one row of `oc replay --diff --json`, naming its release.
+type diffRow struct {
+	OpenClaw policy.Release `json:"openclaw"`
+	replay.DiffRow
+}
+
 // printDiff shows stored (context) and replayed (sent) messages side by side.
-func printDiff(g *Globals, stored, replayed []replay.Message) error {
+func printDiff(g *Globals, stored, replayed []replay.Message, rel policy.Release, label string) error {
 	rows := replay.AlignMessages(stored, replayed)
 	if g.JSON {
-		return writeJSON(g.IO, rows)
+		out := make([]diffRow, len(rows))
+		for i, r := range rows {
+			out[i] = diffRow{OpenClaw: policy.Release(rel.String()), DiffRow: r}
+		}
+		return writeJSON(g.IO, out)
 	}
 	st := g.IO.Styles()
 	w := g.IO.Out
@@ -562,6 +767,7 @@ func printDiff(g *Globals, stored, replayed []replay.Message) error {
 		width = 120
 	}
 	col := max(30, (width-8)/2)
+	fmt.Fprintf(w, "%s\n", st.Dim.Render("Replayed following "+label))
 	fmt.Fprintf(w, "%s   %s\n", padRight(st.Heading.Render("STORED (context)"), col), st.Heading.Render("REPLAYED (sent)"))
 	for _, r := range rows {
 		left, right := "", ""

@@ -6,60 +6,110 @@ import (
 	"path/filepath"
 
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay"
 	"github.com/openclaw-tools/oc/pkg/store"
 )
 
+// replaySource says where a replayed session came from, and so which
+// release replays it by default: the install's era.
+type replaySource struct {
+	// Era is the install's: SQLite for a session read from a database or
+	// resolved in a state dir that has SQLite databases, JSONL otherwise
+	// (also for a transcript named by its path, and for stdin).
+	Era store.Era
+	// From names the database a SQLite session was read from ("" for a file).
+	From string
+	// Name is how output names a SQLite session: its key and database (its
+	// temporary export is gone once read). "" for a file: its path.
+	Name string
+}
+
+// defaultRelease is the release of the install's era: 2026.9.6 for the
+// SQLite era, 2026.5.6 for JSONL.
+func (s replaySource) defaultRelease() policy.Release {
+	if s.Era == store.EraSQLite {
+		return policy.Release96
+	}
+	return policy.Release56
+}
+
+// describe says why the default release applies.
+func (s replaySource) describe() string {
+	if s.Era == store.EraSQLite {
+		return "the install's era: SQLite"
+	}
+	return "the install's era: JSONL"
+}
+
 // resolveReplaySession turns SESSION into a transcript path for the replay
 // pipeline: a path or a JSONL session as before; a SQLite session (either
 // era's key, id or prefix) is exported to a private temporary JSONL file,
-// removed by cleanup. note is set when the session came from SQLite: the
-// pipeline is still 2026.5.6's.
-func resolveReplaySession(g *Globals, session string) (path string, cleanup func(), note string, err error) {
+// removed by cleanup. src says which era the session belongs to.
+func resolveReplaySession(g *Globals, session string) (path string, cleanup func(), src replaySource, err error) {
 	cleanup = func() {}
+	src.Era = store.EraJSONL
 	if session == "-" || store.IsTranscriptPath(session) || store.LooksLikePath(session) {
 		p, err := replay.FindSession(g.ResolvedStateDir(), session)
-		return p, cleanup, "", err
+		return p, cleanup, src, err
 	}
 	st, err := store.Open(g.ResolvedStateDir(), store.Options{})
 	if err != nil {
-		return "", cleanup, "", errors.New(oneLine(err.Error()))
+		return "", cleanup, src, errors.New(oneLine(err.Error()))
+	}
+	if st.HasSQLite() {
+		// A JSONL transcript left in a SQLite-era state dir is imported and
+		// replayed by the installed release.
+		src.Era = store.EraSQLite
 	}
 	ses, err := st.Resolve(session)
 	if err != nil {
 		var amb *store.AmbiguousError
 		if errors.As(err, &amb) {
-			return "", cleanup, "", cli.Exit(cli.ExitUsage, errors.New(oneLine(err.Error())))
+			return "", cleanup, src, cli.Exit(cli.ExitUsage, errors.New(oneLine(err.Error())))
 		}
 		// The old lookup (a session id under agents/*/sessions) still answers
 		// for what the store does not list.
 		if p, ferr := replay.FindSession(g.ResolvedStateDir(), session); ferr == nil {
-			return p, cleanup, "", nil
+			return p, cleanup, src, nil
 		}
-		return "", cleanup, "", errors.New(oneLine(err.Error()))
+		return "", cleanup, src, errors.New(oneLine(err.Error()))
 	}
 	if ses.Era == store.EraJSONL {
-		return ses.Path, cleanup, "", nil
+		return ses.Path, cleanup, src, nil
 	}
+	src = replaySource{Era: store.EraSQLite, From: ses.Path}
+	path, cleanup, err = exportSessionToTemp(st, ses)
+	if err != nil {
+		return "", cleanup, src, err
+	}
+	src.From = "session " + ses.Label() + " read from " + ses.Path
+	src.Name = ses.Label() + " in " + ses.Path
+	return path, cleanup, src, nil
+}
+
+// exportSessionToTemp writes a SQLite session as JSONL to a private
+// temporary file, removed by cleanup.
+func exportSessionToTemp(st *store.State, ses store.Session) (path string, cleanup func(), err error) {
 	dir, err := os.MkdirTemp("", "oc-replay-")
 	if err != nil {
-		return "", cleanup, "", err
+		return "", func() {}, err
 	}
 	cleanup = func() { os.RemoveAll(dir) }
 	path = filepath.Join(dir, ses.ID+".jsonl")
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		cleanup()
-		return "", func() {}, "", err
+		return "", func() {}, err
 	}
 	if _, err := st.Export(ses, nil, f); err != nil {
 		f.Close()
 		cleanup()
-		return "", func() {}, "", errors.New(oneLine(err.Error()))
+		return "", func() {}, errors.New(oneLine(err.Error()))
 	}
 	if err := f.Close(); err != nil {
 		cleanup()
-		return "", func() {}, "", err
+		return "", func() {}, err
 	}
-	return path, cleanup, store.ReplayNote + " (session " + ses.Label() + " read from " + ses.Path + ")", nil
+	return path, cleanup, nil
 }

@@ -271,7 +271,8 @@ func TestSQLiteRefusals(t *testing.T) {
 	}
 }
 
-// replay KEY reads a SQLite session and says whose rules it follows.
+// replay KEY reads a SQLite session and follows 2026.9.6's rules, the
+// install's era, without a flag, and says so.
 func TestReplaySQLiteSessionByKey(t *testing.T) {
 	state := oracletest.Fixture96State(t, "example-state")
 	code, out, stderr := runOC(t, false, nil, "replay", "agent:main:main", "--state-dir", state, "--provider", "anthropic", "--explain", "--json")
@@ -279,16 +280,21 @@ func TestReplaySQLiteSessionByKey(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	var doc struct {
-		Note   string `json:"note"`
-		Stages struct {
+		OpenClaw       string `json:"openclaw"`
+		OpenClawSource string `json:"openclawSource"`
+		Source         string `json:"source"`
+		Stages         struct {
 			Context int `json:"context"`
 		} `json:"stages"`
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(doc.Note, "replay follows 2026.5.6; 2026.9.6 rules not yet implemented") {
-		t.Errorf("explain note %q", doc.Note)
+	if doc.OpenClaw != "2026.9.6" || !strings.Contains(doc.OpenClawSource, "SQLite") {
+		t.Errorf("release %q (%q), want 2026.9.6 by the install's era", doc.OpenClaw, doc.OpenClawSource)
+	}
+	if !strings.Contains(doc.Source, "agent:main:main") || !strings.HasSuffix(doc.Source, ".sqlite") {
+		t.Errorf("source %q: want the session and its database", doc.Source)
 	}
 	if doc.Stages.Context == 0 {
 		t.Error("no context messages replayed from the SQLite session")

@@ -30,7 +30,11 @@ const ExitCodesHelp = `oc uses the same exit codes for every command:
                  undo of a file that changed since its repair, a file that is
                  not an OpenClaw transcript), a file repair cannot fix
                  (compressed, or no transcript in it), a store doctor cannot
-                 read or parse. Also after SIGINT or SIGTERM: oc
+                 read or parse, a provider the chosen OpenClaw release does
+                 not build in (oc replay: Bedrock under 2026.9.6, a plugin
+                 whose rules oc does not guess; in --provider all and in
+                 comparisons of releases that row says so and the exit is 0).
+                 Also after SIGINT or SIGTERM: oc
                  stops cleanly (locks released, temporary files removed, each
                  file either as it was or completely repaired) and exits 3,
                  not 130/143, so scripts see one "could not complete" code

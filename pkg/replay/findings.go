@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
@@ -15,10 +16,11 @@ const (
 )
 
 // ProviderFindings says, as `oc inspect` findings, which provider families
-// OpenClaw 2026.5.6 would have to fix this transcript for at replay (ids
+// OpenClaw release rel would have to fix this transcript for at replay (ids
 // rewritten, blocks or messages dropped, synthetic tool results) and which
-// would most likely reject the request anyway.
-func ProviderFindings(path string) ([]transcript.Finding, error) {
+// would most likely reject the request anyway. Providers the release does
+// not build in (a plugin) are left out.
+func ProviderFindings(path string, rel policy.Release) ([]transcript.Finding, error) {
 	ctx, err := transcript.LoadContext(path, nil)
 	if err != nil {
 		return nil, err
@@ -30,20 +32,44 @@ func ProviderFindings(path string) ([]transcript.Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := CompareProviders(CompareInput{Messages: msgs, Keys: keys})
+	rows, err := CompareProviders(CompareInput{Messages: msgs, Keys: keys, Options: Options{Release: rel}})
 	var fails *OpenClawFailure
 	if errors.As(err, &fails) {
 		return []transcript.Finding{{Rule: FindingReplayRejects, Severity: transcript.SevWarning,
-			Message: "OpenClaw cannot replay this session for any provider: " + fails.What}}, nil
+			Message: "OpenClaw " + rel.String() + " cannot replay this session for any provider: " + fails.What}}, nil
 	}
 	if err != nil {
 		return nil, err
+	}
+	failed, counted := 0, 0
+	for _, r := range rows {
+		if r.NotBuiltIn == "" {
+			counted++
+			if r.Fails != "" {
+				failed++
+				fails = &OpenClawFailure{What: r.Fails}
+			}
+		}
+	}
+	if counted > 0 && failed == counted {
+		return []transcript.Finding{{Rule: FindingReplayRejects, Severity: transcript.SevWarning,
+			Message: "OpenClaw " + rel.String() + " cannot replay this session for any provider: " + fails.What}}, nil
 	}
 	// Providers with the same changes are named together.
 	var order []string
 	byWhat := map[string][]string{}
 	var rejects []string
-	for _, r := range rows {
+	compared := ComparedProviders()
+	for i, r := range rows {
+		if r.NotBuiltIn != "" {
+			continue
+		}
+		name := r.Route.Provider
+		if name != compared[i].Provider {
+			// Renamed by the release (openai-codex is openai's
+			// openai-chatgpt-responses in 2026.9.6): the api tells them apart.
+			name += " (" + r.Route.API + ")"
+		}
 		var what []string
 		for _, c := range []struct {
 			n            int
@@ -62,14 +88,16 @@ func ProviderFindings(path string) ([]transcript.Finding, error) {
 			if _, seen := byWhat[key]; !seen {
 				order = append(order, key)
 			}
-			byWhat[key] = append(byWhat[key], r.Route.Provider)
+			byWhat[key] = append(byWhat[key], name)
 		}
 		switch {
+		case r.Fails != "":
+			rejects = append(rejects, name+" (OpenClaw fails: "+r.Fails+")")
 		case r.NoWireBody:
 		case r.PayloadError != "":
-			rejects = append(rejects, r.Route.Provider+" (no request can be built)")
+			rejects = append(rejects, name+" (no request can be built)")
 		case len(r.Problems) > 0:
-			rejects = append(rejects, r.Route.Provider+" ("+r.Problems[0]+")")
+			rejects = append(rejects, name+" ("+r.Problems[0]+")")
 		}
 	}
 	var fixes []string
@@ -79,11 +107,11 @@ func ProviderFindings(path string) ([]transcript.Finding, error) {
 	var out []transcript.Finding
 	if len(fixes) > 0 {
 		out = append(out, transcript.Finding{Rule: FindingReplayFixes, Severity: transcript.SevInfo,
-			Message: "at replay OpenClaw rewrites this history: " + strings.Join(fixes, "; ") + " (details: oc replay FILE --provider P --explain)"})
+			Message: "at replay OpenClaw " + rel.String() + " rewrites this history: " + strings.Join(fixes, "; ") + " (details: oc replay FILE --provider P --explain)"})
 	}
 	if len(rejects) > 0 {
 		out = append(out, transcript.Finding{Rule: FindingReplayRejects, Severity: transcript.SevWarning,
-			Message: "would likely be rejected by: " + strings.Join(rejects, "; ")})
+			Message: "under OpenClaw " + rel.String() + "'s rules, would likely be rejected by: " + strings.Join(rejects, "; ")})
 	}
 	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/openclaw-tools/oc/internal/parallel"
 )
@@ -141,6 +142,11 @@ func describe(path string, err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return fmt.Sprintf("%s: %v", pe.Path, pe.Err)
+	}
+	// Errors that already name the file (jsonl.OpenRegular: "<path>: not a
+	// regular file (a FIFO)") are not prefixed a second time.
+	if msg := err.Error(); strings.HasPrefix(msg, path+": ") {
+		return msg
 	}
 	return fmt.Sprintf("%s: %v", path, err)
 }
