@@ -30,9 +30,10 @@ func release96() *payloadRelease {
 			"openai-completions":       renderOpenAICompletions96,
 			"openai-responses":         renderOpenAIResponses96,
 			"openai-chatgpt-responses": renderChatGPTResponses96,
-			// unchanged from 2026.5.6: google-shared convertMessages and config.
-			"google-generative-ai":   renderGoogle,
-			"google-vertex":          renderGoogle,
+			// 2026.5.6's google-shared convertMessages and config, plus the
+			// placeholder turn when nothing is left to send.
+			"google-generative-ai":   renderGoogle96,
+			"google-vertex":          renderGoogle96,
 			"mistral-conversations":  renderMistral96,
 			"azure-openai-responses": renderAzureOpenAIResponses96,
 		},

@@ -6,7 +6,8 @@ package replay
 // mistralMessages, transformMessages); what changed is a named 9.6 function
 // (cacheMarkMessages96, completionsCompat96, mistralToolResultText96,
 // responsesInput96, ...). The comments name the 9.6 function each follows.
-// Google and Vertex bodies did not change and use renderGoogle.
+// Google and Vertex bodies use renderGoogle96: renderGoogle plus the one
+// change the differential fuzzer found (a conversation with nothing to send).
 
 // openAIToolCallProviders96 is OPENAI_TOOL_CALL_PROVIDERS and
 // CODEX_TOOL_CALL_PROVIDERS of 2026.9.6 (openai-codex is gone).
@@ -210,4 +211,20 @@ func mistralToolResultText96(text string, hasImages, supportsImages, isError boo
 		return prefix + "(see attached image)"
 	}
 	return prefix + "(no tool output)"
+}
+
+// renderGoogle96 is renderGoogle with 2026.9.6's ending of convertMessages
+// (@openclaw/ai dist/google-messages-*.mjs, after flushToolResultRun()):
+//
+//	if (contents.length === 0) contents.push({ role: "user", parts: [{ text: " " }] });
+//
+// 2026.5.6 (pi-ai 0.73 google-shared) sent `contents: []` instead.
+func renderGoogle96(c *conv, msgs []Message, system string) *Object {
+	body := renderGoogle(c, msgs, system)
+	if contents, ok := body.Get("contents"); ok {
+		if list, ok := contents.([]any); ok && len(list) == 0 && c.err == nil {
+			body.Set("contents", []any{NewObject("role", "user", "parts", []any{NewObject("text", " ")})})
+		}
+	}
+	return body
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay"
 	"github.com/openclaw-tools/oc/pkg/store"
+	"github.com/openclaw-tools/oc/pkg/store/nav96"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 	"github.com/openclaw-tools/oc/pkg/upgrade"
 )
@@ -678,6 +679,10 @@ type imported96 struct {
 	path    string // its rows exported as JSONL (what `oc replay` reads)
 	ctx     *transcript.Context
 	version int // the stored header's version (0: none)
+	// snapshots are the model snapshots on the active branch: 9.6's
+	// sanitize reads them through the session manager (a switch from the
+	// last one dates the stale OpenAI reasoning "now").
+	snapshots []replay.ModelSnapshot
 }
 
 // loadImported96 reads a session from the database the import wrote, the
@@ -693,17 +698,40 @@ func loadImported96(st *store.State, s session96, exportDir string) (*imported96
 	}
 	path := filepath.Join(exportDir, s.Name+".jsonl")
 	var buf bytes.Buffer
-	if _, err := st.Export(ses, nil, &buf); err != nil {
+	rows, err := st.Export(ses, nil, &buf)
+	if err != nil {
 		return nil, err
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return nil, err
 	}
-	ctx, err := transcript.LoadContext(path, nil)
+	ctx, err := store.ExportedContext(path, rows)
 	if err != nil {
 		return nil, err
 	}
-	return &imported96{path: path, ctx: ctx, version: headerVersion(buf.Bytes())}, nil
+	snaps, err := branchSnapshots96(buf.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	return &imported96{path: path, ctx: ctx, version: headerVersion(buf.Bytes()), snapshots: snaps}, nil
+}
+
+// branchSnapshots96 is the model snapshots on the active branch of the
+// exported rows (one a line), as 9.6's readModelSnapshotState reads them
+// through sessionManager.getBranch().
+func branchSnapshots96(exported []byte) ([]replay.ModelSnapshot, error) {
+	var rows [][]byte
+	for _, l := range bytes.Split(exported, []byte("\n")) {
+		if len(l) > 0 {
+			rows = append(rows, l)
+		}
+	}
+	res := nav96.Analyze(rows)
+	branch := make([][]byte, 0, len(res.Active))
+	for _, i := range res.Active {
+		branch = append(branch, rows[i])
+	}
+	return replay.ModelSnapshotsOnBranch(branch)
 }
 
 // headerVersion is the version of the first row when it is a session
@@ -804,11 +832,16 @@ func ocReplay96(s *imported96, loadErr error, r route) (limited, payload []byte,
 		return nil, nil, err
 	}
 	synthetic := func() int64 { return oracletest.SyntheticTime }
+	// The oracle's Date.now() is later than every message: a model switch
+	// dated "now" makes the reasoning of every earlier turn stale. The
+	// pipeline runs at a far-future now; the messages it made up then take
+	// SyntheticTime, which the comparison matches with the oracle's time.
 	res, err := replay.Sanitize(msgs, replay.Options{Release: policy.Release96, Provider: r.provider, API: r.api, Model: r.model,
-		KeyOrder: keys, Now: synthetic})
+		KeyOrder: keys, Now: func() int64 { return farFutureNow96 }, ModelSnapshots: s.snapshots})
 	if err != nil {
 		return nil, nil, err
 	}
+	res.Limited = restampSynthetic96(res.Limited)
 	if limited, err = replay.AppendMessages(nil, res.Limited, res.KeyOrder); err != nil {
 		return nil, nil, err
 	}
@@ -819,4 +852,34 @@ func ocReplay96(s *imported96, loadErr error, r route) (limited, payload []byte,
 	}
 	payload, err = p.AppendJSON(nil)
 	return limited, payload, err
+}
+
+// farFutureNow96 is the Date.now() oc's 9.6 sanitize runs at in the
+// comparison (2100-01-01): later than every generated message.
+const farFutureNow96 = 4102444800000
+
+// restampSynthetic96 gives the messages the pipeline made up (timestamp
+// farFutureNow96) the timestamp SyntheticTime, which the comparison
+// matches with whatever time the oracle gave them.
+func restampSynthetic96(msgs []replay.Message) []replay.Message {
+	for _, m := range msgs {
+		// In place: the made-up messages are the pipeline's own maps, and
+		// the key order is recorded per map.
+		if isNumber96(m["timestamp"], farFutureNow96) {
+			m["timestamp"] = json.Number(strconv.Itoa(oracletest.SyntheticTime))
+		}
+	}
+	return msgs
+}
+
+// isNumber96 says whether a decoded JSON value is the number n (the
+// pipeline's numbers are json.Number or float64).
+func isNumber96(v any, n int64) bool {
+	switch x := v.(type) {
+	case json.Number:
+		return x.String() == strconv.FormatInt(n, 10)
+	case float64:
+		return x == float64(n)
+	}
+	return false
 }

@@ -201,3 +201,15 @@ t.user("three")
 t.asst([thinking("", sig=RS % "a3"), text("answer three")], timestamp=BASE + 9000, **R)
 t.user("four")
 t.write()
+
+# A model switch dated "now": the branch's last model snapshot (ollama) is not
+# the route asked for, so 9.6 dates the switch Date.now() and every earlier
+# turn's replayable reasoning is stale (dropStaleOpenAIReasoning), also on an
+# injected assistant turn that names no provider or api.
+t = T("injected-reasoning.jsonl")
+t.entry({"type": "custom", "customType": "model-snapshot", "data": {"timestamp": BASE + 500, "provider": "ollama", "modelApi": "ollama", "modelId": "llama3:latest"}})
+t.user("which model?")
+t.msg({"role": "assistant", "content": [thinking("let me think", sig='{"id":"rs_1","type":"reasoning"}'), text("Current: ollama/llama3")],
+       "stopReason": "injected", "usage": {"input": 0, "output": 0, "totalTokens": 0}})
+t.user("thanks")
+t.write()
