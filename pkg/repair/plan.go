@@ -545,7 +545,7 @@ func (pl *planner) entryParsed(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, 
 
 	// Repeated ids: a later entry with an earlier one's id gets its own.
 	if all && !header {
-		out, changed, hits = pl.repeatedID(ln, e, b, out, changed, hits)
+		out, changed, hits = pl.repeatedID(ln, e, out, changed, hits)
 	} else {
 		pl.newID = nil
 	}

@@ -30,9 +30,9 @@ type idUse struct {
 // one. An exact repeat of the latest entry is left alone (the import drops
 // it without harm) and ends the redirection.
 //
-// e is the entry as read, b its bytes, out its bytes after the earlier
-// rules (changed says whether they differ).
-func (pl *planner) repeatedID(ln jsonl.Line, e *Entry, b, out []byte, changed bool, hits []hit) ([]byte, bool, []hit) {
+// e is the entry as read, out its bytes after the earlier rules (changed
+// says whether they differ).
+func (pl *planner) repeatedID(ln jsonl.Line, e *Entry, out []byte, changed bool, hits []hit) ([]byte, bool, []hit) {
 	pl.newID = nil
 	cur := func() *Entry {
 		if changed {
@@ -61,7 +61,9 @@ func (pl *planner) repeatedID(ln jsonl.Line, e *Entry, b, out []byte, changed bo
 	if trimmed == "" {
 		return out, changed, hits
 	}
-	key, use := hashStr(trimmed), idUse{raw: hashStr(id), sum: hashBytes(bytes.TrimSpace(b))}
+	// the bytes as they will be written (an exact repeat of an entry whose
+	// parentId was re-pointed is re-pointed too, and stays an exact repeat)
+	key, use := hashStr(trimmed), idUse{raw: hashStr(id), sum: hashBytes(bytes.TrimSpace(out))}
 	prev, seen := pl.ids[key]
 	switch {
 	case !seen:

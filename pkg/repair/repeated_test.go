@@ -87,3 +87,22 @@ func TestRepeatedIDRenamed(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, p.Counts, RuleRepeatedID)
 }
+
+// TestRepeatedIDExactRepeatAfterRename: a copy of an entry that names the
+// renamed id, written after the rename, is re-pointed; it then differs from
+// its original and gets its own id too, so the repaired file has no id left
+// with two contents, and a second run changes nothing.
+func TestRepeatedIDExactRepeatAfterRename(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "s1.jsonl")
+	in := repeatedLines(repHeader, repMsg("m1", "", "user", "x"), repMsg("m2", "m1", "assistant", "y"),
+		repMsg("m1", "m2", "user", "other"), repMsg("m2", "m1", "assistant", "y"))
+	require.NoError(t, os.WriteFile(file, []byte(in), 0o644))
+	_, err := ApplyFile(file, ApplyOptions{})
+	require.NoError(t, err)
+	got, _ := os.ReadFile(file)
+	assert.Equal(t, repeatedLines(repHeader, repMsg("m1", "", "user", "x"), repMsg("m2", "m1", "assistant", "y"),
+		repMsg("m1-oc4", "m2", "user", "other"), repMsg("m2-oc5", "m1-oc4", "assistant", "y")), string(got))
+	rep2, err := ApplyFile(file, ApplyOptions{})
+	require.NoError(t, err)
+	assert.False(t, rep2.Changed, "second run")
+}
