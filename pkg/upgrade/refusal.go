@@ -25,6 +25,8 @@ import (
 //     countTranscriptEventsForPath read the file to its end (a file with a
 //     line that does not parse gets `transcript_malformed` instead, so a
 //     repeat inside a partially imported file passes).
+//     The same holds for a transcript not in sessions.json that the import
+//     recovers as agent:main:recovered:<id> (checked with the oracle).
 //   - archiveLegacyArtifacts drops the store of any target with a blocking
 //     issue, and the run fails: nothing is archived, for every session of the
 //     state dir, and the upgrade stops.

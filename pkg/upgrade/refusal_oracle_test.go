@@ -22,8 +22,10 @@ import (
 // sqlite_transcript_count_mismatch and import and archive nothing, for every
 // session. testdata/refused/source is a crafted state dir: one such
 // transcript (line 4 repeats line 2's id "m1") and one whose repeat is a
-// byte-identical copy (harmless: 9.6 drops it). The oracle's answers (the
-// failed import's issues, the import after `oc repair`) are stored in
+// byte-identical copy (harmless: 9.6 drops it); the same state dir with the
+// first transcript not in sessions.json (recovered) is refused too. The
+// oracle's answers (the failed imports' issues, the import after `oc
+// repair`) are stored in
 // testdata/refused/oracle.json; OC_UPGRADE_ORACLE=write regenerates them,
 // OC_UPGRADE_ORACLE=live or OC_LIVE_ORACLE=1 asks the oracle (about a minute).
 
@@ -45,6 +47,11 @@ type storedRefusal struct {
 	// After: the import of the repaired state dir; AfterDigests its transcripts.
 	After        []storedSource    `json:"after"`
 	AfterDigests map[string]string `json:"afterDigests"`
+	// RecoveredIssues: the failed import of the same state dir with the
+	// refused transcript not in sessions.json (9.6 recovers it as
+	// agent:main:recovered:<id> and refuses the same way).
+	RecoveredIssues []string `json:"recoveredIssues"`
+	RecoveredLeft   []string `json:"recoveredLeft"`
 }
 
 // oracleImportFailure runs the oracle's import of root, which must fail: the
@@ -164,6 +171,34 @@ func TestRefusedMigrationPredictedAndRepaired(t *testing.T) {
 	}
 	sourceDigests := transcriptDigests(t, root)
 
+	// The same with the refused transcript not in sessions.json: recovered
+	// as agent:main:recovered:<id>, and refused the same way.
+	recRoot := t.TempDir()
+	copyTree(t, refusedSource, recRoot)
+	index := `{"agent:main:other": {"sessionId": "b2b2b2b2-0000-4000-8000-000000000002", "updatedAt": 1777633201000, "sessionFile": "` + exactRepeat + `"}}`
+	if err := os.WriteFile(filepath.Join(recRoot, "agents", "main", "sessions", "sessions.json"), []byte(index), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recPred, err := PredictStateDir(recRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recRefusals := recPred.Refusals()
+	if len(recRefusals) != 1 || recRefusals[0].SessionKey != "agent:main:recovered:a1a1a1a1-0000-4000-8000-000000000001" {
+		t.Fatalf("recovered: refusals %+v, want the recovered session", recRefusals)
+	}
+	recIssues, recLeft := stored.RecoveredIssues, stored.RecoveredLeft
+	if mode != "" {
+		recIssues, recLeft = oracleImportFailure(t, recRoot)
+	}
+	rc := recRefusals[0].Result.Conflict
+	if len(recIssues) != 1 || recIssues[0] != fmt.Sprintf("sqlite_transcript_count_mismatch: SQLite transcript has %d events; verified import expects %d.", rc.Stored, rc.Rows) {
+		t.Errorf("recovered: the oracle's issues %q, predicted %d of %d events stored", recIssues, rc.Stored, rc.Rows)
+	}
+	if fmt.Sprint(recLeft) != fmt.Sprint([]string{refusedFile, exactRepeat}) {
+		t.Errorf("recovered: transcripts left in place by the failed import %v, want both", recLeft)
+	}
+
 	// oc repair: the refused file is fixed, nothing else is touched.
 	rep := repairWithHints(t, root)
 	if e := rep.FirstError(); e != "" {
@@ -201,7 +236,7 @@ func TestRefusedMigrationPredictedAndRepaired(t *testing.T) {
 	}
 	if mode == "write" {
 		out := storedRefusal{SourceDigests: sourceDigests, BeforeIssues: issues, BeforeLeft: left,
-			After: stripSources(oAfter.Sources), AfterDigests: afterDigests}
+			After: stripSources(oAfter.Sources), AfterDigests: afterDigests, RecoveredIssues: recIssues, RecoveredLeft: recLeft}
 		b, err := json.MarshalIndent(out, "", " ")
 		if err != nil {
 			t.Fatal(err)
