@@ -45,9 +45,14 @@ func UpgradeCheck(stateDir string) ([]Finding, error) {
 		}
 		out = append(out, f)
 	}
+	refusals := rep.Refusals()
+	for _, s := range refusals {
+		out = append(out, Finding{ID: "upgrade-refused", Severity: SevError, Path: s.Path, Section: SectionTranscripts,
+			Message: upgrade.RefusalText(s), Fix: "oc repair " + ShellQuote(s.Path)})
+	}
 	if len(rep.Sessions) > 0 {
 		fix := ""
-		if len(out) > 0 {
+		if len(out) > 0 || len(refusals) > 0 {
 			fix = "oc repair --state-dir " + ShellQuote(stateDir)
 		}
 		out = append(out, Finding{ID: "upgrade-summary", Severity: SevInfo, Path: stateDir, Section: SectionTranscripts,

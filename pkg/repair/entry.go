@@ -19,6 +19,7 @@ type Entry struct {
 
 	Type, ID, ParentID, Timestamp []byte // raw values; nil when absent
 	parentStart, parentEnd        int
+	idStart, idEnd                int
 	// FirstKept is a compaction's firstKeptEntryId (raw; nil when absent).
 	FirstKept                    []byte
 	firstKeptStart, firstKeptEnd int
@@ -108,7 +109,7 @@ func ParseEntry(b []byte) *Entry {
 		case jsonl.KeyIs(key, "type"):
 			e.Type = v
 		case jsonl.KeyIs(key, "id"):
-			e.ID = v
+			e.ID, e.idStart, e.idEnd = v, vs, ve
 		case jsonl.KeyIs(key, "parentId"):
 			e.ParentID, e.parentStart, e.parentEnd = v, vs, ve
 		case jsonl.KeyIs(key, "firstKeptEntryId"):
@@ -213,6 +214,14 @@ func (e *Entry) withParent(parent []byte) []byte {
 	out = append(out, e.B[:e.parentStart]...)
 	out = append(out, parent...)
 	return append(out, e.B[e.parentEnd:]...)
+}
+
+// withID returns the entry's bytes with id replaced by raw JSON.
+func (e *Entry) withID(id []byte) []byte {
+	out := make([]byte, 0, len(e.B)+len(id))
+	out = append(out, e.B[:e.idStart]...)
+	out = append(out, id...)
+	return append(out, e.B[e.idEnd:]...)
 }
 
 // withFirstKept returns the entry's bytes with firstKeptEntryId replaced.

@@ -97,6 +97,11 @@ func FuzzPlan(f *testing.F) {
 	f.Add([]byte(fuzzHeader[:30] + "\n" + fuzzEntry + fuzzEntry + "\n\x00\x00" + fuzzEntry))
 	f.Add([]byte(fuzzHeader + "\r\n" + `{"type":"message","id":"b","parentId":"a","timestamp":"t","message":{"role":"assistant","content":[],"stopReason":"error"}}` + "\r\n"))
 	f.Add([]byte(fuzzHeader + "\n" + `{"type":"message","id":"b","parentId":"a","message":{"role":"user","content":[{"type":"text","text":" "},{"type":"image","data":"SGVsbG8=","mimeType":"image/png"}]}}`))
+	// repeated ids (the repeated-id rule)
+	f.Add([]byte(fuzzHeader + "\n" + `{"type":"message","id":"a","parentId":null,"message":{"role":"user","content":"x"}}` + "\n" +
+		`{"type":"message","id":"a","parentId":"a","message":{"role":"user","content":"y"}}` + "\n" +
+		`{"type":"message","id":"a-oc3","parentId":"a","message":{"role":"user","content":"z"}}` + "\n" +
+		`{"type":"compaction","id":"c","parentId":"a-oc3","firstKeptEntryId":"a","summary":"s"}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, set := range []RuleSet{RuleSetAll, RuleSetOpenClaw} {
 			p, err := PlanReader(bytes.NewReader(data), "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl", Options{Rules: set, NewID: func() string { return "x" }})

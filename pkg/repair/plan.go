@@ -213,6 +213,12 @@ type planner struct {
 	lastOK    bool
 	gap       *lostRec
 
+	// repeated ids (RuleSetAll): the latest entry by trimmed id, and the new
+	// ids given to repeats with different content (repeated.go)
+	ids     map[uint64]idUse
+	renamed map[uint64][]byte
+	newID   []byte // the new id of the entry being planned, if renamed
+
 	// tool results (RuleSetAll)
 	results     map[uint64]struct{}
 	cands       []*candidate
@@ -286,6 +292,8 @@ func planReader(r io.Reader, name string, opts Options, sizeHint int64) (*Plan, 
 		hint := int(min(max(sizeHint/600, 64), 1<<20))
 		pl.seen = make(map[uint64]struct{}, hint)
 		pl.lost = map[uint64]lostRec{}
+		pl.ids = make(map[uint64]idUse, hint)
+		pl.renamed = map[uint64][]byte{}
 		pl.results = make(map[uint64]struct{}, hint/4)
 		if opts.Recovery != nil {
 			pl.rec = &recoveryState{}
@@ -535,6 +543,13 @@ func (pl *planner) entryParsed(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, 
 	}
 	header := pl.first == e && e.IsHeader()
 
+	// Repeated ids: a later entry with an earlier one's id gets its own.
+	if all && !header {
+		out, changed, hits = pl.repeatedID(ln, e, out, changed, hits)
+	} else {
+		pl.newID = nil
+	}
+
 	// Tree: re-link an entry whose parent was lost.
 	if all && !header {
 		if target, ok := pl.relinkTarget(e); ok {
@@ -592,6 +607,9 @@ func (pl *planner) entryParsed(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, 
 		if e.idOK {
 			pl.seen[e.idHash] = struct{}{}
 			pl.lastSurv, pl.lastOK = e.ID, true
+		}
+		if pl.newID != nil {
+			pl.lastSurv, pl.lastOK = pl.newID, true
 		}
 	}
 	// Tool results and candidates.

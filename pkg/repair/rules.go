@@ -54,6 +54,7 @@ const (
 	RuleRelinkParent        = "relink-parent"
 	RuleRecoveryNonEntry    = "recovery-non-entry"
 	RuleRecoveryHeaderID    = "recovery-header-id"
+	RuleRepeatedID          = "repeated-id"
 )
 
 // Scope says what a rule looks at.
@@ -105,6 +106,8 @@ func Rules() []Rule {
 			Reason: "in a transcript not in sessions.json, a line OpenClaw 2026.8+'s import does not take for an entry (a JSON array, string, number or true, a trajectory record, an object without id and parentId of no known entry type) makes the import archive the whole file without importing it: quarantined (only in a file that holds a message)"},
 		{ID: RuleRecoveryHeaderID, Origin: "oc", Scope: ScopeFile,
 			Reason: "in a transcript not in sessions.json, a header id other than the file name's session id makes OpenClaw 2026.8+'s import archive the file without importing it: the header id is set to the file name's, as 2026.8+ itself replaces a registered transcript's header id by sessions.json's (the original header line is quarantined)"},
+		{ID: RuleRepeatedID, Origin: "oc", Scope: ScopeFile,
+			Reason: "an entry whose id repeats an earlier entry's with different content makes OpenClaw 2026.8+'s import store one of them, fail its own count check (sqlite_transcript_count_mismatch) and refuse the migration of the whole state dir: the later entry gets a new id (its id plus \"-oc\" and its line number) and the entries written after it that name the id as parentId or firstKeptEntryId name the new one (the original lines are quarantined)"},
 		{ID: RuleRelinkParent, Origin: "oc", Scope: ScopeFile,
 			Reason: "an entry whose parent was lost is re-linked to the nearest surviving ancestor (a compaction whose first kept entry was lost keeps from the entry re-linked in its place), so the active branch keeps its history"},
 		{ID: RuleCodeModeToolResult, Origin: "OpenClaw after 2026.5.6 (PR #76420)", Scope: ScopeFile,

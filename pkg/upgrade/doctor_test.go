@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/openclaw-tools/oc/pkg/doctor"
+	"github.com/openclaw-tools/oc/pkg/repair"
 )
 
 // copyDir copies a small fixture tree.
@@ -138,5 +139,66 @@ func TestDoctorUpgradeLossOfUnregisteredTranscripts(t *testing.T) {
 	}
 	if f := got["0197e000-0000-7000-8000-000000000002.jsonl"]; f.Fix != "" || !strings.Contains(f.Message, "cannot change that") || !strings.Contains(f.Message, "second session header") {
 		t.Errorf("unrepairable: %+v", f)
+	}
+}
+
+// TestDoctorUpgradeRefused: a transcript that repeats an entry id with other
+// content (testdata/refused) is an upgrade-refused error naming the file and
+// line, the summary says the whole upgrade would be refused, `oc repair
+// --check` flags exactly that file, and after `oc repair` doctor predicts a
+// whole import.
+func TestDoctorUpgradeRefused(t *testing.T) {
+	root := t.TempDir()
+	copyDir(t, filepath.Join("testdata", "refused", "source"), root)
+	check := func() (refused []doctor.Finding, summary string) {
+		fs, err := doctor.UpgradeCheck(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range fs {
+			switch f.ID {
+			case "upgrade-refused":
+				refused = append(refused, f)
+			case "upgrade-summary":
+				summary = f.Message
+			}
+		}
+		return refused, summary
+	}
+	refused, summary := check()
+	if len(refused) != 1 {
+		t.Fatalf("upgrade-refused findings %+v, want one", refused)
+	}
+	f := refused[0]
+	if filepath.Base(f.Path) != "a1a1a1a1-0000-4000-8000-000000000001.jsonl" || f.Severity != doctor.SevError ||
+		!strings.HasPrefix(f.Fix, "oc repair ") || !strings.Contains(f.Message, "line 4 of agent:main:main repeats the id \"m1\" of line 2") ||
+		!strings.Contains(f.Message, "for every session") || !strings.Contains(f.Message, "stores 4 of its 5 events") {
+		t.Errorf("finding %+v", f)
+	}
+	if !strings.HasPrefix(summary, "the upgrade would be refused: 1 transcript repeats an entry id") {
+		t.Errorf("summary %q", summary)
+	}
+	dir := filepath.Join(root, "agents", "main", "sessions")
+	var flagged []string
+	var paths []string
+	for _, name := range []string{"a1a1a1a1-0000-4000-8000-000000000001.jsonl", "b2b2b2b2-0000-4000-8000-000000000002.jsonl"} {
+		p, err := repair.PlanFile(filepath.Join(dir, name), repair.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.NeedsAttention() {
+			flagged = append(flagged, name)
+		}
+		paths = append(paths, filepath.Join(dir, name))
+	}
+	if len(flagged) != 1 || flagged[0] != "a1a1a1a1-0000-4000-8000-000000000001.jsonl" {
+		t.Fatalf("repair --check flags %v, want the refused file only", flagged)
+	}
+	rep := repair.Run(paths, repair.RunOptions{})
+	if e := rep.FirstError(); e != "" {
+		t.Fatal(e)
+	}
+	if refused, summary := check(); len(refused) != 0 || summary != "the upgrade to OpenClaw 2026.8+ would import all 2 transcripts whole" {
+		t.Fatalf("after oc repair: %+v, summary %q", refused, summary)
 	}
 }

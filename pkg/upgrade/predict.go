@@ -101,6 +101,10 @@ type FileResult struct {
 	IDsRewritten int `json:"idsRewritten,omitempty"`
 	// Duplicates: entries whose id repeats an earlier entry's (stored once).
 	Duplicates int `json:"duplicates,omitempty"`
+	// Conflict names the first entry whose id repeats an earlier entry's
+	// with different content, in a file read to its end: 9.6's doctor --fix
+	// then refuses the migration of the whole state dir (see refusal.go).
+	Conflict *IDConflict `json:"idConflict,omitempty"`
 	// CodexTurns: messages stored with provider openai / api
 	// openai-chatgpt-responses instead of openai-codex(-responses).
 	CodexTurns int `json:"codexTurns,omitempty"`
@@ -138,6 +142,7 @@ type event struct {
 	version int  // its version (1 when absent or not a number)
 	legacy  bool // recognised by classifySessionFileEntry for a source version < 3
 	idText  string
+	sum     [16]byte // digest of the trimmed line, for repeated ids (refusal.go)
 }
 
 // PredictFile reads path as 9.6's import reads the transcript of session
@@ -272,7 +277,7 @@ func (p *predictor) line(num int64, raw []byte) {
 }
 
 func (p *predictor) event(num int64, text []byte) {
-	ev := event{line: num, version: 1}
+	ev := event{line: num, version: 1, sum: lineSum(text)}
 	first := len(p.events) == 0
 	isObj := jsonl.ValueKind(text[jsonl.SkipSpace(text, 0):]) == '{'
 	if !isObj {
@@ -380,6 +385,9 @@ func (p *predictor) finish() {
 			res.Duplicates++
 		}
 		stored[key] = struct{}{}
+	}
+	if res.StopLine == 0 {
+		res.Conflict = findConflict(p.events, header, version)
 	}
 	if header < 0 && len(p.events) > 0 {
 		// doctor --fix prepends a v3 header to an imported header-less transcript

@@ -1,0 +1,95 @@
+package repair
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/jsonl"
+)
+
+// idUse is the latest entry with one (trimmed) id: its id as written and a
+// digest of its bytes.
+type idUse struct {
+	raw, sum uint64
+}
+
+// repeatedID is the repeated-id rule. OpenClaw 2026.9.6's import
+// (openclaw@2026.9.6 dist/: SqliteSessionImportStage.repairLegacyTranscript
+// of doctor-session-sqlite-verification-*.mjs drops only a byte-identical
+// repeat of the latest entry with the id; appendTranscriptEvent of
+// session-accessor.sqlite-transcript-store-*.mjs refuses an event whose
+// trimmed id the session already holds; validateLegacySessionRecord of
+// doctor-session-sqlite-*.mjs then finds fewer events than promised,
+// sqlite_transcript_count_mismatch, and doctor --fix refuses the migration
+// of the whole state dir; pkg/upgrade predicts it) cannot take two
+// different entries with one id. The later entry gets a new id; entries
+// written after it that name the id (parentId, firstKeptEntryId) were
+// appended when it was the latest entry with that id, so they name the new
+// one. An exact repeat of the latest entry is left alone (the import drops
+// it without harm) and ends the redirection.
+//
+// e is the entry as read, out its bytes after the earlier rules (changed
+// says whether they differ).
+func (pl *planner) repeatedID(ln jsonl.Line, e *Entry, out []byte, changed bool, hits []hit) ([]byte, bool, []hit) {
+	pl.newID = nil
+	cur := func() *Entry {
+		if changed {
+			return ParseEntry(out)
+		}
+		return e
+	}
+	// references to a renamed entry, first (the entry's own id may be new too)
+	if p, ok := jsonl.StringValue(e.ParentID); ok && jsonl.ValueKind(e.ParentID) == '"' {
+		if to, ok := pl.renamed[hashStr(p)]; ok {
+			out, changed = cur().withParent(to), true
+			hits = append(hits, hit{RuleRepeatedID, 1, "parentId " + string(e.ParentID) + " names the repeated entry renamed " + string(to)})
+		}
+	}
+	if p, ok := jsonl.StringValue(e.FirstKept); ok && jsonl.ValueKind(e.FirstKept) == '"' {
+		if to, ok := pl.renamed[hashStr(p)]; ok {
+			out, changed = cur().withFirstKept(to), true
+			hits = append(hits, hit{RuleRepeatedID, 1, "firstKeptEntryId " + string(e.FirstKept) + " names the repeated entry renamed " + string(to)})
+		}
+	}
+	id, ok := jsonl.StringValue(e.ID)
+	if !ok || jsonl.ValueKind(e.ID) != '"' {
+		return out, changed, hits
+	}
+	trimmed := strings.TrimSpace(id)
+	if trimmed == "" {
+		return out, changed, hits
+	}
+	// the bytes as they will be written (an exact repeat of an entry whose
+	// parentId was re-pointed is re-pointed too, and stays an exact repeat)
+	key, use := hashStr(trimmed), idUse{raw: hashStr(id), sum: hashBytes(bytes.TrimSpace(out))}
+	prev, seen := pl.ids[key]
+	switch {
+	case !seen:
+		pl.ids[key] = use
+		return out, changed, hits
+	case prev == use:
+		delete(pl.renamed, use.raw) // the writer went back to the entry itself
+		return out, changed, hits
+	}
+	// a different entry with the id: give it a new one no entry has so far
+	base := id + "-oc" + strconv.FormatInt(ln.Num, 10)
+	fresh := base
+	for n := 2; ; n++ {
+		_, taken := pl.ids[hashStr(fresh)]
+		_, taken2 := pl.seen[hashStr(fresh)]
+		if !taken && !taken2 {
+			break
+		}
+		fresh = base + "-" + strconv.Itoa(n)
+	}
+	raw := jsjson.AppendString(nil, fresh)
+	out, changed = cur().withID(raw), true
+	hits = append(hits, hit{RuleRepeatedID, 1, "id " + string(e.ID) + " repeats an earlier entry's with different content; renamed " + string(raw)})
+	pl.ids[hashStr(fresh)] = idUse{raw: hashStr(fresh), sum: hashBytes(bytes.TrimSpace(out))}
+	pl.seen[hashStr(fresh)] = struct{}{}
+	pl.renamed[use.raw] = raw
+	pl.newID = raw
+	return out, changed, hits
+}

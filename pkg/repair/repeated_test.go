@@ -1,0 +1,108 @@
+package repair
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func repeatedLines(lines ...string) string { return strings.Join(lines, "\n") + "\n" }
+
+const repHeader = `{"type":"session","version":3,"id":"s1","timestamp":"2026-05-12T09:00:00.000Z","cwd":"/"}`
+
+func repMsg(id, parent, role, text string) string {
+	p := "null"
+	if parent != "" {
+		p = `"` + parent + `"`
+	}
+	return `{"type":"message","id":"` + id + `","parentId":` + p + `,"timestamp":"2026-05-12T09:00:01.000Z","message":{"role":"` + role + `","content":"` + text + `"}}`
+}
+
+// TestRepeatedIDRenamed: a later entry with an earlier entry's id and other
+// content gets a new id, later references follow it, the original lines are
+// quarantined, a second run changes nothing; exact repeats are left alone.
+func TestRepeatedIDRenamed(t *testing.T) {
+	cases := []struct {
+		name, in, want string
+		quarantined    []int64
+	}{
+		{
+			name: "different content: renamed, children re-pointed",
+			in: repeatedLines(repHeader, repMsg("m1", "", "user", "hello"), repMsg("m2", "m1", "assistant", "hi"),
+				repMsg("m1", "m2", "user", "again"), repMsg("m4", "m1", "assistant", "ok"),
+				`{"type":"compaction","id":"c1","parentId":"m4","timestamp":"2026-05-12T09:00:05.000Z","summary":"s","firstKeptEntryId":"m1","tokensBefore":1}`),
+			want: repeatedLines(repHeader, repMsg("m1", "", "user", "hello"), repMsg("m2", "m1", "assistant", "hi"),
+				repMsg("m1-oc4", "m2", "user", "again"), repMsg("m4", "m1-oc4", "assistant", "ok"),
+				`{"type":"compaction","id":"c1","parentId":"m4","timestamp":"2026-05-12T09:00:05.000Z","summary":"s","firstKeptEntryId":"m1-oc4","tokensBefore":1}`),
+			quarantined: []int64{4, 5, 6},
+		},
+		{
+			name: "the new id is taken: a suffix",
+			in: repeatedLines(repHeader, repMsg("m1-oc4", "", "user", "x"), repMsg("m1", "m1-oc4", "assistant", "y"),
+				repMsg("m1", "m1", "user", "z")),
+			want: repeatedLines(repHeader, repMsg("m1-oc4", "", "user", "x"), repMsg("m1", "m1-oc4", "assistant", "y"),
+				repMsg("m1-oc4-2", "m1", "user", "z")),
+			quarantined: []int64{4},
+		},
+		{
+			name:        "ids equal once trimmed (9.6 stores id.trim())",
+			in:          repeatedLines(repHeader, repMsg("m1", "", "user", "x"), repMsg("m1 ", "m1", "assistant", "y")),
+			want:        repeatedLines(repHeader, repMsg("m1", "", "user", "x"), repMsg("m1 -oc3", "m1", "assistant", "y")),
+			quarantined: []int64{3},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "s1.jsonl")
+			require.NoError(t, os.WriteFile(file, []byte(c.in), 0o644))
+			p, err := PlanFile(file, Options{})
+			require.NoError(t, err)
+			assert.Contains(t, p.Counts, RuleRepeatedID)
+			rep, err := ApplyFile(file, ApplyOptions{})
+			require.NoError(t, err)
+			got, _ := os.ReadFile(file)
+			assert.Equal(t, c.want, string(got))
+			q := readQuarantine(t, rep.Quarantine)
+			inLines := strings.Split(c.in, "\n")
+			for _, l := range c.quarantined {
+				assert.Equal(t, inLines[l-1], string(q[l]), "line %d quarantined", l)
+			}
+			assert.Len(t, q, len(c.quarantined))
+			bk, _ := os.ReadFile(rep.Backup)
+			assert.Equal(t, c.in, string(bk), "backup is the original")
+			rep2, err := ApplyFile(file, ApplyOptions{})
+			require.NoError(t, err)
+			assert.False(t, rep2.Changed, "second run")
+		})
+	}
+	// an exact repeat (9.6 drops it without harm) is left alone
+	file := filepath.Join(t.TempDir(), "s1.jsonl")
+	in := repeatedLines(repHeader, repMsg("m1", "", "user", "x"), repMsg("m1", "", "user", "x"), repMsg("m2", "m1", "assistant", "y"))
+	require.NoError(t, os.WriteFile(file, []byte(in), 0o644))
+	p, err := PlanFile(file, Options{})
+	require.NoError(t, err)
+	assert.NotContains(t, p.Counts, RuleRepeatedID)
+}
+
+// TestRepeatedIDExactRepeatAfterRename: a copy of an entry that names the
+// renamed id, written after the rename, is re-pointed; it then differs from
+// its original and gets its own id too, so the repaired file has no id left
+// with two contents, and a second run changes nothing.
+func TestRepeatedIDExactRepeatAfterRename(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "s1.jsonl")
+	in := repeatedLines(repHeader, repMsg("m1", "", "user", "x"), repMsg("m2", "m1", "assistant", "y"),
+		repMsg("m1", "m2", "user", "other"), repMsg("m2", "m1", "assistant", "y"))
+	require.NoError(t, os.WriteFile(file, []byte(in), 0o644))
+	_, err := ApplyFile(file, ApplyOptions{})
+	require.NoError(t, err)
+	got, _ := os.ReadFile(file)
+	assert.Equal(t, repeatedLines(repHeader, repMsg("m1", "", "user", "x"), repMsg("m2", "m1", "assistant", "y"),
+		repMsg("m1-oc4", "m2", "user", "other"), repMsg("m2-oc5", "m1-oc4", "assistant", "y")), string(got))
+	rep2, err := ApplyFile(file, ApplyOptions{})
+	require.NoError(t, err)
+	assert.False(t, rep2.Changed, "second run")
+}
