@@ -2,7 +2,10 @@ package context96_test
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
@@ -101,4 +104,40 @@ func TestBuildMatchesOracleContext(t *testing.T) {
 		t.Fatalf("only %d messages compared", messages)
 	}
 	t.Logf("%d sessions, %d messages equal", sessions, messages)
+}
+
+// Crafted sessions for the shapes the fixtures lack (testdata/*.jsonl; the
+// oracle's `context` answer on each, after its in-process import, is
+// testdata/*.context.json): branch summaries, custom messages with and
+// without details, compaction replay checkpoints stripped from retained
+// assistant turns only, an excluded message kept by a reset, entries a reset
+// does not keep.
+func TestBuildMatchesOracleOnCraftedShapes(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	compared := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want oracletest.ContextAnswer96
+		answer, err := os.ReadFile(strings.TrimSuffix(f, ".jsonl") + ".context.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(answer, &want); err != nil {
+			t.Fatal(err)
+		}
+		var rows [][]byte
+		for _, l := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+			rows = append(rows, l)
+		}
+		if compareContext(t, f, rows, want) > 0 {
+			compared++
+		}
+	}
+	oracletest.Compared(t, "2026.9.6 context messages of crafted sessions equal the oracle's", compared, 2)
 }

@@ -169,9 +169,18 @@ func parseObject(t []byte) *Record {
 			f.TokensBefore = v
 		case "message":
 			f.Message = v
+		case "customType":
+			f.CustomType = v
+		case "display":
+			f.Display = v
+		case "fromId":
+			f.FromID = v
+		case "content":
+			f.EntryContent = v
 		}
 		return true
 	})
+	f.EntryMembers = true
 	return FromFields(&f)
 }
 
@@ -185,6 +194,10 @@ type Fields struct {
 	// false: FromFields decodes Message itself.
 	MessageMembers                                           bool
 	Role, Content, ExcludeFromContext, ToolCallID, ToolUseID []byte
+	// EntryMembers: the members below were read (Parse reads them); false
+	// leaves custom_message and branch_summary rows' shapes unchecked.
+	EntryMembers                              bool
+	CustomType, Display, FromID, EntryContent []byte
 }
 
 // FromFields is Parse of a row that is a JSON object with these members.
@@ -209,6 +222,9 @@ func FromFields(e *Fields) *Record {
 	summaryIsString := len(e.Summary) > 0 && e.Summary[0] == '"'
 	r.summaryTruthy = e.Summary != nil && jsTruthy(e.Summary)
 	r.indexedShape = indexedShape(r, e.Reason, e.TokensBefore, summaryIsString)
+	if e.EntryMembers && r.indexedShape {
+		r.indexedShape = entryShape(r.Type, e, summaryIsString)
+	}
 	if e.Message != nil && jsTruthy(e.Message) {
 		r.hasMessage = true
 		if e.Message[0] == '{' {
@@ -306,6 +322,56 @@ func indexedShape(r *Record, reason, tokensBefore []byte, summaryIsString bool) 
 	case "compaction":
 		tb := tokensBefore
 		return summaryIsString && r.firstKept.truthyStr() && len(tb) > 0 && (tb[0] == '-' || tb[0] >= '0' && tb[0] <= '9')
+	}
+	return true
+}
+
+// entryShape checks the members indexedSessionEntrySchema requires of a
+// custom_message (customType a non-empty string, content readable, display
+// a boolean) and a branch_summary (fromId and summary strings).
+func entryShape(typ string, e *Fields, summaryIsString bool) bool {
+	switch typ {
+	case "custom_message":
+		ct, ok := jsonl.StringValue(e.CustomType)
+		return ok && ct != "" && (string(e.Display) == "true" || string(e.Display) == "false") && readableContent(e.EntryContent)
+	case "branch_summary":
+		return summaryIsString && len(e.FromID) > 0 && e.FromID[0] == '"'
+	}
+	return true
+}
+
+// readableContent is readableContentSchema: a string, or an array of
+// objects whose type is a string.
+func readableContent(v []byte) bool {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return false
+	}
+	if v[0] == '"' {
+		return true
+	}
+	if v[0] != '[' {
+		return false
+	}
+	var items []gojson.RawMessage
+	if gojson.Unmarshal(v, &items) != nil {
+		return false
+	}
+	for _, it := range items {
+		it = bytes.TrimSpace(it)
+		if len(it) == 0 || it[0] != '{' {
+			return false
+		}
+		var typ []byte
+		jsonl.Members(it, func(k, v []byte) bool {
+			if string(k) == "type" {
+				typ = v
+			}
+			return true
+		})
+		if len(typ) == 0 || typ[0] != '"' {
+			return false
+		}
 	}
 	return true
 }
