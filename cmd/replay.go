@@ -179,7 +179,8 @@ func loadReplayInput(g *Globals, session string, releases []policy.Release, deco
 		in.ctx, err = transcript.LoadContext(tmp, g.IO.In)
 		cleanup()
 		if err != nil {
-			return nil, cli.Incomplete(err)
+			// The error names the session, not its removed temporary file.
+			return nil, cli.Incomplete(errors.New(strings.ReplaceAll(err.Error(), tmp, src.Name)))
 		}
 		in.path = src.Name
 	default:
