@@ -17,6 +17,7 @@ import (
 	"github.com/openclaw-tools/oc/internal/cli"
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay"
+	"github.com/openclaw-tools/oc/pkg/store/context96"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
@@ -137,39 +138,82 @@ type replayInput struct {
 	ctx      *transcript.Context
 	messages []replay.Message
 	keys     *replay.KeyOrder
+	// modelSnapshots and sessionVersion are what 2026.9.6 reads of a SQLite
+	// session beside its context (none for a file).
+	modelSnapshots []replay.ModelSnapshot
+	sessionVersion int
 }
 
-func loadReplayInput(g *Globals, session string, decode, keepText bool) (*replayInput, error) {
-	path, cleanup, src, err := resolveReplaySession(g, session)
+func loadReplayInput(g *Globals, session string, releases []policy.Release, decode, keepText bool) (*replayInput, error) {
+	path, stored, src, err := resolveReplaySession(g, session)
 	if err != nil {
 		if cli.CodeOf(err) == cli.ExitUsage {
 			return nil, err
 		}
 		return nil, cli.Incomplete(err)
 	}
-	defer cleanup()
-	ctx, err := transcript.LoadContext(path, g.IO.In)
-	if err != nil {
-		return nil, cli.Incomplete(err)
-	}
-	if src.Name != "" {
-		// The temporary export is removed on return: messages name the session.
-		path = src.Name
+	in := &replayInput{path: path, src: src}
+	switch {
+	case stored != nil && contextOf96(releases):
+		// 2026.9.6 builds the context from its own active branch.
+		in.path = src.Name
+		rows, err := stored.rows()
+		if err != nil {
+			return nil, cli.Incomplete(err)
+		}
+		s, err := context96.Build(rows)
+		if err != nil {
+			return nil, cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
+		}
+		if in.modelSnapshots, err = replay.ModelSnapshotsOnBranch(s.Branch); err != nil {
+			return nil, cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
+		}
+		in.ctx, in.sessionVersion = s.Context, s.Version
+	case stored != nil:
+		// 2026.5.6's rules read the session exported as a file; the
+		// temporary export is removed on return: messages name the session.
+		tmp, cleanup, err := exportSessionToTemp(stored.st, stored.ses)
+		if err != nil {
+			return nil, cli.Incomplete(err)
+		}
+		in.ctx, err = transcript.LoadContext(tmp, g.IO.In)
+		cleanup()
+		if err != nil {
+			// The error names the session, not its removed temporary file.
+			return nil, cli.Incomplete(errors.New(strings.ReplaceAll(err.Error(), tmp, src.Name)))
+		}
+		in.path = src.Name
+	default:
+		if in.ctx, err = transcript.LoadContext(path, g.IO.In); err != nil {
+			return nil, cli.Incomplete(err)
+		}
 	}
 	if !decode {
-		return &replayInput{path: path, ctx: ctx, src: src}, nil
+		return in, nil
 	}
 	// Unless the text is printed later, the decoded messages are all that
 	// is used from here on: the text goes as it is decoded (peak memory on
 	// large transcripts).
-	msgs, keys, err := replay.DecodeMessagesKeyed(ctx.Messages, !keepText)
+	in.messages, in.keys, err = replay.DecodeMessagesKeyed(in.ctx.Messages, !keepText)
 	if err != nil {
-		return nil, cli.Incomplete(fmt.Errorf("%s: %w", path, err))
+		return nil, cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
 	}
 	if !keepText {
-		ctx.Messages = nil
+		in.ctx.Messages = nil
 	}
-	return &replayInput{path: path, ctx: ctx, messages: msgs, keys: keys, src: src}, nil
+	return in, nil
+}
+
+// contextOf96 says whether a SQLite session's context is built by
+// 2026.9.6's rules: unless 2026.5.6 is asked for (alone, or compared with
+// 2026.9.6 on one shared context), the install's era's release builds it.
+func contextOf96(releases []policy.Release) bool {
+	for _, r := range releases {
+		if r == policy.Release56 {
+			return false
+		}
+	}
+	return true
 }
 
 // parseReplayFlags checks the flags and fills in opts' parsed fields.
@@ -215,7 +259,7 @@ func runReplay(g *Globals, opts *replayOptions, session string, stageSet bool) e
 	}
 	comparing := len(opts.releases) == 2
 	contextOnly := !comparing && opts.Stage == stageContext && !opts.Explain && !opts.Diff && opts.Provider != "all" && opts.API != "" && opts.Model != ""
-	in, err := loadReplayInput(g, session, !contextOnly, opts.Stage == stageContext)
+	in, err := loadReplayInput(g, session, opts.releases, !contextOnly, opts.Stage == stageContext)
 	if err != nil {
 		return err
 	}
@@ -259,7 +303,7 @@ func runReplay(g *Globals, opts *replayOptions, session string, stageSet bool) e
 		// Its rules are the plugin's: said, never guessed.
 		return cli.Incomplete(fmt.Errorf("%s: --provider %s: %w", in.path, route.Provider, err))
 	}
-	sopts := sanitizeOptions(route, opts, imageMax, in.keys)
+	sopts := sanitizeOptions(route, opts, imageMax, in)
 	sopts.Release = rel
 	res, err := replay.Sanitize(in.messages, sopts)
 	if err != nil {
@@ -316,14 +360,15 @@ func resolveRoute(opts *replayOptions, in *replayInput) (replay.ResolvedRoute, e
 	return route, nil
 }
 
-func sanitizeOptions(route replay.ResolvedRoute, opts *replayOptions, imageMax int, keys *replay.KeyOrder) replay.Options {
+func sanitizeOptions(route replay.ResolvedRoute, opts *replayOptions, imageMax int, in *replayInput) replay.Options {
 	return replay.Options{Provider: route.Provider, API: route.API, Model: route.Model,
-		AllowedToolNames: opts.AllowedTools, ImageMaxDimensionPx: imageMax, KeyOrder: keys, Now: opts.now}
+		AllowedToolNames: opts.AllowedTools, ImageMaxDimensionPx: imageMax, KeyOrder: in.keys, Now: opts.now,
+		ModelSnapshots: in.modelSnapshots}
 }
 
 func payloadOf(in *replayInput, route replay.ResolvedRoute, opts *replayOptions, res *replay.Result, rel policy.Release) (*replay.Payload, error) {
 	return replay.BuildPayload(replay.PayloadInput{Release: rel, Location: opts.location, Now: opts.now, ModelOverrides: opts.modelOverrides,
-		Provider: route.Provider, API: route.API, Model: route.Model,
+		Provider: route.Provider, API: route.API, Model: route.Model, SessionVersion: in.sessionVersion,
 		Messages: res.Limited, SystemPrompt: opts.System, KeyOrder: res.KeyOrder})
 }
 

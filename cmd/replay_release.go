@@ -237,7 +237,7 @@ func sortedKinds(m map[string]int) []string {
 
 // compareInput is what every row of a comparison shares, for one release.
 func compareInput(opts *replayOptions, in *replayInput, imageMax int, rel policy.Release) replay.CompareInput {
-	o := sanitizeOptions(replay.ResolvedRoute{}, opts, imageMax, in.keys)
+	o := sanitizeOptions(replay.ResolvedRoute{}, opts, imageMax, in)
 	o.Release = rel
 	return replay.CompareInput{Messages: in.messages, Keys: in.keys, SystemPrompt: opts.System, Options: o,
 		Location: opts.location, Now: opts.now, ModelOverrides: opts.modelOverrides}

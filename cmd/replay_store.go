@@ -42,20 +42,39 @@ func (s replaySource) describe() string {
 	return "the install's era: JSONL"
 }
 
-// resolveReplaySession turns SESSION into a transcript path for the replay
-// pipeline: a path or a JSONL session as before; a SQLite session (either
-// era's key, id or prefix) is exported to a private temporary JSONL file,
-// removed by cleanup. src says which era the session belongs to.
-func resolveReplaySession(g *Globals, session string) (path string, cleanup func(), src replaySource, err error) {
-	cleanup = func() {}
+// storedSession is a SQLite session resolved for replay: read through the
+// store, either as its rows (2026.9.6's context) or exported to a temporary
+// JSONL file (2026.5.6's rules read files).
+type storedSession struct {
+	st  *store.State
+	ses store.Session
+}
+
+// rows reads the session's rows in export order (header first).
+func (s *storedSession) rows() ([][]byte, error) {
+	var rows [][]byte
+	if _, err := s.st.Rows(s.ses, nil, func(_ int64, line []byte) error {
+		rows = append(rows, line)
+		return nil
+	}); err != nil {
+		return nil, errors.New(oneLine(err.Error()))
+	}
+	return rows, nil
+}
+
+// resolveReplaySession turns SESSION into what the replay pipeline reads: a
+// path or a JSONL session as before (path set); a SQLite session (either
+// era's key, id or prefix) as a storedSession (path empty; exportSessionToTemp
+// turns it into a file). src says which era the session belongs to.
+func resolveReplaySession(g *Globals, session string) (path string, stored *storedSession, src replaySource, err error) {
 	src.Era = store.EraJSONL
 	if session == "-" || store.IsTranscriptPath(session) || store.LooksLikePath(session) {
 		p, err := replay.FindSession(g.ResolvedStateDir(), session)
-		return p, cleanup, src, err
+		return p, nil, src, err
 	}
 	st, err := store.Open(g.ResolvedStateDir(), store.Options{})
 	if err != nil {
-		return "", cleanup, src, errors.New(oneLine(err.Error()))
+		return "", nil, src, errors.New(oneLine(err.Error()))
 	}
 	if st.HasSQLite() {
 		// A JSONL transcript left in a SQLite-era state dir is imported and
@@ -66,26 +85,22 @@ func resolveReplaySession(g *Globals, session string) (path string, cleanup func
 	if err != nil {
 		var amb *store.AmbiguousError
 		if errors.As(err, &amb) {
-			return "", cleanup, src, cli.Exit(cli.ExitUsage, errors.New(oneLine(err.Error())))
+			return "", nil, src, cli.Exit(cli.ExitUsage, errors.New(oneLine(err.Error())))
 		}
 		// The old lookup (a session id under agents/*/sessions) still answers
 		// for what the store does not list.
 		if p, ferr := replay.FindSession(g.ResolvedStateDir(), session); ferr == nil {
-			return p, cleanup, src, nil
+			return p, nil, src, nil
 		}
-		return "", cleanup, src, errors.New(oneLine(err.Error()))
+		return "", nil, src, errors.New(oneLine(err.Error()))
 	}
 	if ses.Era == store.EraJSONL {
-		return ses.Path, cleanup, src, nil
+		return ses.Path, nil, src, nil
 	}
-	src = replaySource{Era: store.EraSQLite, From: ses.Path}
-	path, cleanup, err = exportSessionToTemp(st, ses)
-	if err != nil {
-		return "", cleanup, src, err
-	}
+	src = replaySource{Era: store.EraSQLite}
 	src.From = "session " + ses.Label() + " read from " + ses.Path
 	src.Name = ses.Label() + " in " + ses.Path
-	return path, cleanup, src, nil
+	return "", &storedSession{st: st, ses: ses}, src, nil
 }
 
 // exportSessionToTemp writes a SQLite session as JSONL to a private

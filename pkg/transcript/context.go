@@ -351,3 +351,7 @@ func parseJSDate(s string) (time.Time, bool) {
 	}
 	return time.Time{}, false
 }
+
+// ParseJSDate is Date.parse of a string, for the ISO forms JavaScript's Date
+// parses reliably: ok is false where Date.parse gives NaN.
+func ParseJSDate(s string) (time.Time, bool) { return parseJSDate(s) }

@@ -169,9 +169,18 @@ func parseObject(t []byte) *Record {
 			f.TokensBefore = v
 		case "message":
 			f.Message = v
+		case "customType":
+			f.CustomType = v
+		case "display":
+			f.Display = v
+		case "fromId":
+			f.FromID = v
+		case "content":
+			f.EntryContent = v
 		}
 		return true
 	})
+	f.EntryMembers = true
 	return FromFields(&f)
 }
 
@@ -185,6 +194,10 @@ type Fields struct {
 	// false: FromFields decodes Message itself.
 	MessageMembers                                           bool
 	Role, Content, ExcludeFromContext, ToolCallID, ToolUseID []byte
+	// EntryMembers: the members below were read (Parse reads them); false
+	// leaves custom_message and branch_summary rows' shapes unchecked.
+	EntryMembers                              bool
+	CustomType, Display, FromID, EntryContent []byte
 }
 
 // FromFields is Parse of a row that is a JSON object with these members.
@@ -209,6 +222,9 @@ func FromFields(e *Fields) *Record {
 	summaryIsString := len(e.Summary) > 0 && e.Summary[0] == '"'
 	r.summaryTruthy = e.Summary != nil && jsTruthy(e.Summary)
 	r.indexedShape = indexedShape(r, e.Reason, e.TokensBefore, summaryIsString)
+	if e.EntryMembers && r.indexedShape {
+		r.indexedShape = entryShape(r.Type, e, summaryIsString)
+	}
 	if e.Message != nil && jsTruthy(e.Message) {
 		r.hasMessage = true
 		if e.Message[0] == '{' {
@@ -306,6 +322,56 @@ func indexedShape(r *Record, reason, tokensBefore []byte, summaryIsString bool) 
 	case "compaction":
 		tb := tokensBefore
 		return summaryIsString && r.firstKept.truthyStr() && len(tb) > 0 && (tb[0] == '-' || tb[0] >= '0' && tb[0] <= '9')
+	}
+	return true
+}
+
+// entryShape checks the members indexedSessionEntrySchema requires of a
+// custom_message (customType a non-empty string, content readable, display
+// a boolean) and a branch_summary (fromId and summary strings).
+func entryShape(typ string, e *Fields, summaryIsString bool) bool {
+	switch typ {
+	case "custom_message":
+		ct, ok := jsonl.StringValue(e.CustomType)
+		return ok && ct != "" && (string(e.Display) == "true" || string(e.Display) == "false") && readableContent(e.EntryContent)
+	case "branch_summary":
+		return summaryIsString && len(e.FromID) > 0 && e.FromID[0] == '"'
+	}
+	return true
+}
+
+// readableContent is readableContentSchema: a string, or an array of
+// objects whose type is a string.
+func readableContent(v []byte) bool {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return false
+	}
+	if v[0] == '"' {
+		return true
+	}
+	if v[0] != '[' {
+		return false
+	}
+	var items []gojson.RawMessage
+	if gojson.Unmarshal(v, &items) != nil {
+		return false
+	}
+	for _, it := range items {
+		it = bytes.TrimSpace(it)
+		if len(it) == 0 || it[0] != '{' {
+			return false
+		}
+		var typ []byte
+		jsonl.Members(it, func(k, v []byte) bool {
+			if string(k) == "type" {
+				typ = v
+			}
+			return true
+		})
+		if len(typ) == 0 || typ[0] != '"' {
+			return false
+		}
 	}
 	return true
 }
@@ -635,7 +701,13 @@ type Result struct {
 	// ActiveEvents is Active without session header rows: what 9.6 caches in
 	// session_transcript_active_events.
 	ActiveEvents []int
-	Messages     int // model messages buildSessionContext yields
+	// Branch are the row indexes of the session manager's branch: the
+	// canonical entries of Active (what buildSessionContext walks).
+	Branch []int
+	// Context are the messages buildSessionContext yields, in order; Pos is
+	// the row index of the entry each comes from.
+	Context  []ContextItem
+	Messages int // model messages buildSessionContext yields: len(Context)
 }
 
 // Analyze runs the rules over rows in seq order.
@@ -665,15 +737,46 @@ func AnalyzeRecords(recs []*Record) *Result {
 	for _, i := range res.Active {
 		if recs[i].canonical() && recs[i].id.truthyStr() && recs[i].indexedShape {
 			branch = append(branch, recs[i])
+			res.Branch = append(res.Branch, i)
 		}
 	}
-	res.Messages = ContextMessages(branch)
+	res.Context = ContextItems(branch)
+	for k := range res.Context {
+		res.Context[k].Pos = res.Branch[res.Context[k].Pos]
+	}
+	res.Messages = len(res.Context)
 	return res
 }
 
-// ContextMessages counts what iterateSessionContextMessages yields for a
-// branch (packages/agent-core/src/harness/session/session.ts).
-func ContextMessages(path []*Record) int {
+// Part says how an entry of the branch enters the context
+// (iterateSessionContextEntries' `context`).
+type Part uint8
+
+const (
+	// Current: the boundary itself or an entry after it.
+	Current Part = iota
+	// Retained: kept before a compaction (from its firstKeptEntryId).
+	Retained
+	// ResetRetained: kept before a reset by selectResetKeptEntries; a
+	// message entry's message is taken as it is (excludeFromContext is not
+	// read).
+	ResetRetained
+)
+
+// ContextItem is one message iterateSessionContextMessages yields: the
+// branch entry it comes from (an index into the branch) and how it entered.
+type ContextItem struct {
+	Pos  int
+	Part Part
+}
+
+// ContextItems is the walk of iterateSessionContextMessages over a branch
+// (packages/agent-core/src/harness/session/session.ts, with
+// iterateSessionContextEntries and resolveSessionContextWindow): a
+// compaction boundary first, then the kept entries in order. Each item
+// becomes one message (pkg/store/context96 builds them; ContextMessages
+// counts them).
+func ContextItems(path []*Record) []ContextItem {
 	boundary := -1
 	for i := len(path) - 1; i >= 0; i-- {
 		if path[i].Type == "reset" || path[i].Type == "compaction" {
@@ -696,14 +799,22 @@ func ContextMessages(path []*Record) int {
 	if boundary >= 0 && path[boundary].Type == "reset" {
 		resetKept = selectResetKept(path, firstKept, boundary)
 	}
-	n := 0
+	var out []ContextItem
 	if boundary >= 0 && path[boundary].Type == "compaction" {
-		n++
+		// A reset boundary is yielded too, and skipped by the message walk.
+		out = append(out, ContextItem{Pos: boundary, Part: Current})
 	}
 	for i, r := range path {
 		retained := i < boundary
 		if i == boundary || retained && (i < firstKept || resetKept != nil && !resetKept[i]) {
 			continue
+		}
+		part := Current
+		if retained {
+			part = Retained
+			if resetKept != nil {
+				part = ResetRetained
+			}
 		}
 		switch r.Type {
 		case "message":
@@ -713,17 +824,22 @@ func ContextMessages(path []*Record) int {
 			if r.messageObject && r.excludeFromCtx && !(resetKept != nil && resetKept[i]) {
 				continue
 			}
-			n++
 		case "custom_message":
-			n++
 		case "branch_summary":
-			if r.summaryTruthy {
-				n++
+			if !r.summaryTruthy {
+				continue
 			}
+		default:
+			continue
 		}
+		out = append(out, ContextItem{Pos: i, Part: part})
 	}
-	return n
+	return out
 }
+
+// ContextMessages counts what iterateSessionContextMessages yields for a
+// branch (packages/agent-core/src/harness/session/session.ts).
+func ContextMessages(path []*Record) int { return len(ContextItems(path)) }
 
 // selectResetKept is selectResetKeptEntries on path[from:to]: user and
 // assistant messages, and tool results that answer a call before them.

@@ -22,6 +22,10 @@ type refRawEvent struct {
 	Reason         gojson.RawMessage `json:"reason"`
 	TokensBefore   gojson.RawMessage `json:"tokensBefore"`
 	Message        refMessageField   `json:"message"`
+	CustomType     any               `json:"customType"`
+	Display        any               `json:"display"`
+	FromID         any               `json:"fromId"`
+	Content        any               `json:"content"`
 }
 
 // refSummaryField records only whether the summary is truthy (no copy of it).
@@ -130,8 +134,34 @@ func refIndexedShape(r *Record, e *refRawEvent) bool {
 	case "compaction":
 		tb := bytes.TrimSpace(e.TokensBefore)
 		return e.Summary.isString && r.firstKept.truthyStr() && len(tb) > 0 && (tb[0] == '-' || tb[0] >= '0' && tb[0] <= '9')
+	case "custom_message":
+		ct, _ := e.CustomType.(string)
+		_, display := e.Display.(bool)
+		return ct != "" && display && refReadableContent(e.Content)
+	case "branch_summary":
+		_, from := e.FromID.(string)
+		return from && e.Summary.isString
 	}
 	return true
+}
+
+func refReadableContent(v any) bool {
+	switch c := v.(type) {
+	case string:
+		return true
+	case []any:
+		for _, it := range c {
+			obj, ok := it.(map[string]any)
+			if !ok {
+				return false
+			}
+			if _, ok := obj["type"].(string); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func refReadField(raw gojson.RawMessage, ok bool) field {
@@ -187,6 +217,12 @@ var referenceRows = []string{
 	`{"type":"compaction","id":"c1","parentId":"r1","summary":"s","firstKeptEntryId":"u1","tokensBefore":1}`,
 	`{"type":"compaction","id":"c2","parentId":"r1","summary":"","firstKeptEntryId":"  ","tokensBefore":"1"}`,
 	`{"type":"branch_summary","id":"b1","parentId":"c1","summary":0}`,
+	`{"type":"branch_summary","id":"b3","parentId":"c1","fromId":"c0","summary":"s"}`,
+	`{"type":"branch_summary","id":"b4","parentId":"c1","fromId":1,"summary":"s"}`,
+	`{"type":"custom_message","id":"m1","parentId":"c1","customType":"n","content":[{"type":"text"}],"display":false}`,
+	`{"type":"custom_message","id":"m2","parentId":"c1","customType":"n","content":[{"type":1}],"display":true}`,
+	`{"type":"custom_message","id":"m3","parentId":"c1","customType":"","content":"x","display":true}`,
+	`{"type":"custom_message","id":"m4","parentId":"c1","customType":"n","content":"x","display":true,"display":0}`,
 	`{"type":"branch_summary","id":"b2","parentId":"c1","summary":{"a":1}}`,
 	`{"type":"custom_message","id":"\u0063m","parentId":"  ","content":"x"}`,
 	`{"type":7,"id":3,"parentId":4}`,
