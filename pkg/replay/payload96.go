@@ -22,9 +22,10 @@ var ErrNotBuiltIn = errors.New("not built in")
 // host).
 func release96() *payloadRelease {
 	return &payloadRelease{
-		release:  policy.Release96,
-		model:    model96,
-		boundary: boundary96,
+		release:    policy.Release96,
+		model:      model96,
+		boundary:   boundary96,
+		failedTurn: failedTurn96,
 		renderers: map[string]renderFunc{
 			"anthropic-messages":       renderAnthropic96,
 			"openai-completions":       renderOpenAICompletions96,

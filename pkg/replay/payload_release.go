@@ -26,6 +26,9 @@ type payloadRelease struct {
 	renderers map[string]renderFunc
 	// unbuilt is the error for an API the release has no renderer for.
 	unbuilt func(api string) error
+	// failedTurn is how the converters' transformMessages replays an
+	// assistant turn (see failedTurnAction).
+	failedTurn func(msg Message) failedTurnAction
 }
 
 // payloadReleaseFor returns the table of a release (zero: 2026.5.6).
@@ -62,6 +65,7 @@ func release56() *payloadRelease {
 			// google-shared convertMessages, same config); only the client differs.
 			"google-vertex": renderGoogle,
 		},
+		failedTurn: failedTurn56,
 		unbuilt: func(api string) error {
 			if why := unrenderedReason(api); why != "" {
 				return fmt.Errorf("payload: api %q: %w (%s)", api, ErrNoWireBody, why)

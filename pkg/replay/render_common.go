@@ -17,6 +17,67 @@ type conv struct {
 	model *Model
 	keys  *KeyOrder
 	err   error
+	// failedTurn classifies assistant turns for transformMessages (nil:
+	// 2026.5.6's rule, failedTurn56).
+	failedTurn func(msg Message) failedTurnAction
+}
+
+// failedTurnAction is what transformMessages does with an assistant turn.
+type failedTurnAction int
+
+const (
+	turnKeep   failedTurnAction = iota
+	turnDrop                    // left out
+	turnMarker                  // replayed with FAILED_ASSISTANT_REPLAY_TEXT as its only content
+)
+
+// failedTurn56 is pi-ai 0.73's rule: a turn that stopped with "error" or
+// "aborted" is left out.
+func failedTurn56(msg Message) failedTurnAction {
+	if sr := msg["stopReason"]; sr == "error" || sr == "aborted" {
+		return turnDrop
+	}
+	return turnKeep
+}
+
+// failedAssistantReplayText is @openclaw/ai's FAILED_ASSISTANT_REPLAY_TEXT.
+const failedAssistantReplayText = "[This turn failed before it completed. Do not redo its work without confirming with the user first.]"
+
+// failedTurn96 is @openclaw/ai 2026.9.6's resolveFailedAssistantReplay
+// (host-*.mjs) as transformMessages calls it ({pairingAware: false}): a turn
+// that stopped with "error" or "aborted" is left out when it holds a tool
+// call or no text but the stream-error fallback (isStreamErrorFallbackContent:
+// blank, or "[assistant turn failed before producing content]"), else it is
+// replayed as a marker. It reads the turn as stored, before the model's
+// thinking and tool projection.
+func failedTurn96(msg Message) failedTurnAction {
+	if msg["role"] != "assistant" || (msg["stopReason"] != "error" && msg["stopReason"] != "aborted") {
+		return turnKeep
+	}
+	content, _ := msg["content"].([]any)
+	marker := false
+	for _, v := range content {
+		b := objectOf(v)
+		if b == nil {
+			continue
+		}
+		if typeOf(b) == "toolCall" {
+			return turnDrop
+		}
+		if t, ok := b["text"].(string); ok && typeOf(b) == "text" && !isStreamErrorFallbackText(t) {
+			marker = true
+		}
+	}
+	if marker {
+		return turnMarker
+	}
+	return turnDrop
+}
+
+// isStreamErrorFallbackText is isStreamErrorFallbackContent for a string.
+func isStreamErrorFallbackText(s string) bool {
+	t := trim(s)
+	return t == "" || t == "[assistant turn failed before producing content]"
 }
 
 func (c *conv) fail(format string, args ...any) {
@@ -295,11 +356,22 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 		pending = nil
 		clear(existing)
 	}
-	for _, msg := range transformed {
+	failedTurn := c.failedTurn
+	if failedTurn == nil {
+		failedTurn = failedTurn56
+	}
+	for i, msg := range transformed {
 		switch msg["role"] {
 		case "assistant":
 			flush()
-			if sr := msg["stopReason"]; sr == "error" || sr == "aborted" {
+			switch failedTurn(msgs[i]) {
+			case turnDrop:
+				continue
+			case turnMarker:
+				marked := maps.Clone(msg)
+				c.keys.Inherit(marked, msg)
+				marked["content"] = []any{textBlock(failedAssistantReplayText)}
+				result = append(result, marked)
 				continue
 			}
 			var calls []map[string]any
