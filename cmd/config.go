@@ -94,8 +94,13 @@ func (g *Globals) warnUnknownConfigKeys(cmd *cobra.Command) {
 		return
 	}
 	sort.Strings(unknown)
-	msg := fmt.Sprintf("config file %s: unknown key%s %s ignored (the keys: oc help environment)",
-		g.viper.ConfigFileUsed(), pluralS(len(unknown)), strings.Join(quoteAll(unknown), ", "))
+	g.warn(fmt.Sprintf("config file %s: unknown key%s %s ignored (the keys: oc help environment)",
+		g.viper.ConfigFileUsed(), pluralS(len(unknown)), strings.Join(quoteAll(unknown), ", ")))
+}
+
+// warn prints one warning on stderr: a line "oc: warning: …", or under
+// --json one {"warning": …} object.
+func (g *Globals) warn(msg string) {
 	if g.JSON {
 		b, _ := json.Marshal(map[string]string{"warning": msg})
 		fmt.Fprintln(g.IO.ErrOut, string(b))

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/pkg/openclawconfig"
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay"
 	"github.com/openclaw-tools/oc/pkg/store/context96"
@@ -271,7 +272,10 @@ func runReplay(g *Globals, opts *replayOptions, session string, stageSet bool) e
 	}
 	imageMax := opts.ImageMaxPx
 	if imageMax <= 0 {
-		if px, _, ok := replay.ImageMaxDimensionFromConfig(g.ResolvedStateDir()); ok {
+		cfg, err := openclawconfig.Load(g.ResolvedStateDir(), g.env, nil)
+		if err != nil {
+			g.warn(fmt.Sprintf("%s; images are limited to the default %d px", cli.Safe(oneLine(err.Error())), replay.DefaultImageMaxDimensionPx))
+		} else if px, ok := cfg.ImageMaxDimensionPx(); ok {
 			imageMax = px
 		}
 	}

@@ -1,13 +1,10 @@
 package replay
 
 import (
-	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
@@ -286,41 +283,4 @@ func FindSession(stateDir, arg string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%s: no such transcript (a path, or a session id under %s/agents/*/sessions)", arg, stateDir)
-}
-
-var imageMaxDimensionRE = regexp.MustCompile(`["']?imageMaxDimensionPx["']?\s*:\s*([0-9]+(?:\.[0-9]+)?)`)
-
-// ImageMaxDimensionFromConfig reads agents.defaults.imageMaxDimensionPx from
-// the OpenClaw config (openclaw.json, JSON5; older installs clawdbot.json)
-// in stateDir. ok is false when the file or the key is absent.
-func ImageMaxDimensionFromConfig(stateDir string) (px int, path string, ok bool) {
-	for _, name := range []string{"openclaw.json", "clawdbot.json"} {
-		p := filepath.Join(stateDir, name)
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		var cfg struct {
-			Agents struct {
-				Defaults struct {
-					ImageMaxDimensionPx *float64 `json:"imageMaxDimensionPx"`
-				} `json:"defaults"`
-			} `json:"agents"`
-		}
-		if json.Unmarshal(b, &cfg) == nil {
-			if v := cfg.Agents.Defaults.ImageMaxDimensionPx; v != nil {
-				return max(1, int(math.Floor(*v))), p, true
-			}
-			return 0, p, false
-		}
-		// JSON5 (comments, unquoted keys): take the key where it appears.
-		if m := imageMaxDimensionRE.FindSubmatch(b); m != nil {
-			f, err := strconv.ParseFloat(string(m[1]), 64)
-			if err == nil {
-				return max(1, int(math.Floor(f))), p, true
-			}
-		}
-		return 0, p, false
-	}
-	return 0, "", false
 }
