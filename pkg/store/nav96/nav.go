@@ -10,10 +10,10 @@ package nav96
 
 import (
 	"bytes"
-	"strings"
 
 	gojson "github.com/goccy/go-json"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -98,17 +98,6 @@ func isCanonicalType(t string) bool {
 func (r *Record) canonical() bool { return r.Object && r.TypeIsStr && isCanonicalType(r.Type) }
 func (r *Record) side() bool      { return r.appendMode.present && r.appendMode.side }
 
-// jsTrim is String.prototype.trim's whitespace.
-func jsTrim(s string) string {
-	return strings.TrimFunc(s, func(r rune) bool {
-		switch r {
-		case ' ', '\t', '\n', '\v', '\f', '\r', 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF:
-			return true
-		}
-		return r >= 0x2000 && r <= 0x200A
-	})
-}
-
 func readField(raw []byte, ok bool) field {
 	if !ok {
 		return field{}
@@ -122,7 +111,7 @@ func readField(raw []byte, ok bool) field {
 	if len(t) > 0 && t[0] == '"' {
 		if s, ok := jsonl.StringValue(t); ok {
 			f.s = s
-			f.nonBlank = jsTrim(s) != ""
+			f.nonBlank = jsjson.Trim(s) != ""
 			f.side = s == "side"
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	gojson "github.com/goccy/go-json"
+	"github.com/openclaw-tools/oc/internal/jsjson"
 )
 
 // rawEvent is the part of a row the rules read; a nil member is absent.
@@ -179,7 +180,7 @@ func refReadField(raw gojson.RawMessage, ok bool) field {
 		var s string
 		if gojson.Unmarshal(t, &s) == nil {
 			f.s = s
-			f.nonBlank = jsTrim(s) != ""
+			f.nonBlank = jsjson.Trim(s) != ""
 			if f.nonBlank {
 				raws = `"` + s + `"`
 				if s != "side" {
