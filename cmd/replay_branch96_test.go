@@ -134,11 +134,11 @@ func TestReplaySQLiteErrorNamesSession(t *testing.T) {
 	state := oracletest.Fixture96State(t, "damaged")
 	args := []string{"replay", "agent:main:dmg-empty-file", "--state-dir", state, "--stage", "context",
 		"--provider", "anthropic", "--api", "anthropic-messages", "--model", "claude-sonnet-4-5", "--json"}
-	code, out, stderr := runOC(t, false, nil, append(args, "--openclaw", "2026.5.6")...)
+	code, _, stderr := runOC(t, false, nil, append(args, "--openclaw", "2026.5.6")...)
 	if code != 3 || !strings.Contains(stderr, "agent:main:dmg-empty-file in ") || strings.Contains(stderr, "oc-replay-") {
 		t.Errorf("--openclaw 2026.5.6: exit %d, stderr %q: want exit 3 naming the session, not its temporary export", code, stderr)
 	}
-	code, out, stderr = runOC(t, false, nil, args...)
+	code, out, stderr := runOC(t, false, nil, args...)
 	if code != 0 || strings.TrimSpace(out) != "[]" {
 		t.Errorf("2026.9.6: exit %d, out %q, stderr %q: want an empty context", code, out, stderr)
 	}

@@ -131,10 +131,7 @@ func TestBuildMatchesOracleOnCraftedShapes(t *testing.T) {
 		if err := json.Unmarshal(answer, &want); err != nil {
 			t.Fatal(err)
 		}
-		var rows [][]byte
-		for _, l := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
-			rows = append(rows, l)
-		}
+		rows := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
 		if compareContext(t, f, rows, want) > 0 {
 			compared++
 		}

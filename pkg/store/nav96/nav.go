@@ -826,10 +826,6 @@ func ContextItems(path []*Record) []ContextItem {
 	return out
 }
 
-// ContextMessages counts what iterateSessionContextMessages yields for a
-// branch (packages/agent-core/src/harness/session/session.ts).
-func ContextMessages(path []*Record) int { return len(ContextItems(path)) }
-
 // selectResetKept is selectResetKeptEntries on path[from:to]: user and
 // assistant messages, and tool results that answer a call before them.
 func selectResetKept(path []*Record, from, to int) map[int]bool {
