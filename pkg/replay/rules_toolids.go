@@ -198,6 +198,12 @@ type toolIDOptions struct {
 // isReplaySafeThinkingMessage is tool-call-id.ts's check for a signed
 // thinking turn whose ids must stay as they are.
 func isReplaySafeThinkingMessage(m Message, allowed allowedNames) bool {
+	return isReplaySafeThinking(m, allowed, toolCallNeedsReplayMutation)
+}
+
+// isReplaySafeThinking is that check with the release's test for a tool
+// call that replay would change (needsMutation).
+func isReplaySafeThinking(m Message, allowed allowedNames, needsMutation func(map[string]any) bool) bool {
 	content, ok := blocks(m, "content")
 	if !ok {
 		return false
@@ -216,7 +222,7 @@ func isReplaySafeThinkingMessage(m Message, allowed allowedNames) bool {
 		sawCall = true
 		id, _ := str(bm, "id")
 		id = trim(id)
-		if !hasToolCallInput(bm) || id == "" || seen[id] || !isAllowedToolCallName(bm["name"], allowed) || toolCallNeedsReplayMutation(bm) {
+		if !hasToolCallInput(bm) || id == "" || seen[id] || !isAllowedToolCallName(bm["name"], allowed) || needsMutation(bm) {
 			return false
 		}
 		seen[id] = true
