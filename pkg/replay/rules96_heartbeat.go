@@ -40,39 +40,16 @@ var heartbeatTaskCompletions = []string{
 
 // messageText96 is 9.6's resolveMessageText: thinking and reasoning blocks
 // are skipped, input_text and output_text count as text.
-func messageText96(content any) (string, bool) {
-	switch c := content.(type) {
-	case string:
-		return c, false
-	case []any:
-		var b strings.Builder
-		nonText := false
-		for _, blk := range c {
-			bm, ok := asMap(blk)
-			if !ok || !has(bm, "type") {
-				nonText = true
-				continue
-			}
-			switch strOr(bm, "type") {
-			case "thinking", "reasoning", "redacted_thinking":
-				continue
-			case "text", "input_text", "output_text":
-			default:
-				nonText = true
-				continue
-			}
-			t, ok := str(bm, "text")
-			if !ok {
-				nonText = true
-				continue
-			}
-			b.WriteString(t)
-		}
-		return b.String(), nonText
-	case nil:
-		return "", false
+func messageText96(content any) (string, bool) { return joinTextBlocks(content, textBlockKind96) }
+
+func textBlockKind96(typ string) blockKind {
+	switch typ {
+	case "thinking", "reasoning", "redacted_thinking":
+		return blockSkip
+	case "text", "input_text", "output_text":
+		return blockText
 	}
-	return "", true
+	return blockOther
 }
 
 func isContractToolResultBlock(b any) bool {

@@ -30,13 +30,35 @@ var (
 
 // messageText is resolveMessageText: the joined text blocks and whether
 // anything else was there.
-func messageText(content any) (string, bool) {
+func messageText(content any) (string, bool) { return joinTextBlocks(content, textBlockKind56) }
+
+// blockKind is how resolveMessageText treats a content block type.
+type blockKind int
+
+const (
+	blockOther blockKind = iota // makes the message not pure text
+	blockText                   // joined
+	blockSkip                   // ignored
+)
+
+// textBlockKind56 is 2026.5.6's: only "text" blocks are text.
+func textBlockKind56(typ string) blockKind {
+	if typ == "text" {
+		return blockText
+	}
+	return blockOther
+}
+
+// joinTextBlocks joins the text of a message's content blocks by the
+// release's block kinds, and says whether a block of another kind (or one
+// without a type, or a text block whose text is not a string) was there.
+func joinTextBlocks(content any, kind func(typ string) blockKind) (string, bool) {
 	switch c := content.(type) {
 	case string:
 		return c, false
 	case []any:
 		if len(c) == 1 { // one text block: its text, without a copy
-			if bm, ok := asMap(c[0]); ok && strOr(bm, "type") == "text" {
+			if bm, ok := asMap(c[0]); ok && has(bm, "type") && kind(strOr(bm, "type")) == blockText {
 				if t, ok := str(bm, "text"); ok {
 					return t, false
 				}
@@ -50,7 +72,10 @@ func messageText(content any) (string, bool) {
 				nonText = true
 				continue
 			}
-			if strOr(bm, "type") != "text" {
+			switch kind(strOr(bm, "type")) {
+			case blockSkip:
+				continue
+			case blockOther:
 				nonText = true
 				continue
 			}
