@@ -20,6 +20,7 @@ import (
 	"github.com/openclaw-tools/oc/pkg/replay"
 	"github.com/openclaw-tools/oc/pkg/store/context96"
 	"github.com/openclaw-tools/oc/pkg/transcript"
+	"github.com/openclaw-tools/oc/pkg/upgrade"
 )
 
 type replayOptions struct {
@@ -184,6 +185,28 @@ func loadReplayInput(g *Globals, session string, releases []policy.Release, deco
 			return nil, cli.Incomplete(errors.New(strings.ReplaceAll(err.Error(), tmp, src.Name)))
 		}
 		in.path = src.Name
+	case path != "-" && len(releases) > 0 && contextOf96(releases):
+		// A JSONL transcript replayed by 2026.9.6 (asked for: its era's
+		// default is 2026.5.6). 9.6 reads no JSONL: it imports the file
+		// first, then builds the context from the rows it stored.
+		rows, _, err := upgrade.ImportedRows(path)
+		if errors.Is(err, upgrade.ErrIDsRewritten) {
+			if in.ctx, err = transcript.LoadContext(path, g.IO.In); err != nil {
+				return nil, cli.Incomplete(err)
+			}
+			break
+		}
+		if err != nil {
+			return nil, cli.Incomplete(err)
+		}
+		s, err := context96.Build(rows)
+		if err != nil {
+			return nil, cli.Incomplete(fmt.Errorf("%s: %w", path, err))
+		}
+		if in.modelSnapshots, err = replay.ModelSnapshotsOnBranch(s.Branch); err != nil {
+			return nil, cli.Incomplete(fmt.Errorf("%s: %w", path, err))
+		}
+		in.ctx, in.sessionVersion = s.Context, s.Version
 	default:
 		if in.ctx, err = transcript.LoadContext(path, g.IO.In); err != nil {
 			return nil, cli.Incomplete(err)
@@ -855,6 +878,9 @@ func knownAPIs() []string {
 	apis := append([]string(nil), replay.APIs...)
 	for _, d := range replay.RouteDefaults() {
 		apis = append(apis, d.API)
+	}
+	for _, rel := range policy.Releases() {
+		apis = append(apis, policy.WireAPIs(rel)...)
 	}
 	return sortedUnique(apis)
 }

@@ -6,7 +6,13 @@ import "bytes"
 // import makes when it stores a line (Codex route rename, inbound metadata
 // markers), so that the result can be compared with the stored row.
 func UndoImportRewrites(src []byte) []byte {
+	return inboundMarkerRE.ReplaceAll(CodexRouteRename(src), []byte("${1}: ⟦openclaw:ctx⟧"))
+}
+
+// CodexRouteRename is the import's rename of the Codex route in a stored
+// line: api openai-codex-responses becomes openai-chatgpt-responses and
+// provider openai-codex becomes openai.
+func CodexRouteRename(src []byte) []byte {
 	s := bytes.ReplaceAll(src, codexAPI, []byte(`"api":"openai-chatgpt-responses"`))
-	s = bytes.ReplaceAll(s, codexProvider, []byte(`"provider":"openai"`))
-	return inboundMarkerRE.ReplaceAll(s, []byte("${1}: ⟦openclaw:ctx⟧"))
+	return bytes.ReplaceAll(s, codexProvider, []byte(`"provider":"openai"`))
 }
