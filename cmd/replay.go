@@ -875,7 +875,7 @@ func knownProviders() []string {
 
 // knownAPIs are the apis oc renders or has a default route for.
 func knownAPIs() []string {
-	apis := append([]string(nil), replay.APIs...)
+	apis := replay.APIs()
 	for _, d := range replay.RouteDefaults() {
 		apis = append(apis, d.API)
 	}

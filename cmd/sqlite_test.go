@@ -92,7 +92,7 @@ func TestInspectSQLiteSessionsMatchOracleContext(t *testing.T) {
 		}
 		compared++
 	}
-	for _, fx := range oracletest.Fixtures96 {
+	for _, fx := range oracletest.Fixtures96() {
 		state := oracletest.Fixture96State(t, fx)
 		before := hashFiles(t, state)
 		for _, ans := range oracletest.FixtureContexts96(t, fx) {

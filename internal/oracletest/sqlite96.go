@@ -11,8 +11,8 @@ import (
 	"testing"
 )
 
-// Fixtures96 names the state dirs of ../shared/oracle-2026.9.6/fixtures.
-var Fixtures96 = []string{"corpus", "damaged", "example-state"}
+// Fixtures96 names the state dirs of ../shared/oracle-2026.9.6/fixtures (a new slice each call).
+func Fixtures96() []string { return []string{"corpus", "damaged", "example-state"} }
 
 // Fixture96State gunzips the databases 2026.9.6 wrote for one fixture into a
 // fresh state dir (agents/<id>/agent/openclaw-agent.sqlite,

@@ -3,7 +3,6 @@ package oracletest
 import (
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
 )
@@ -12,7 +11,7 @@ import (
 // text of a user turn whose time is SyntheticTime, in UTC: "[Wed 1969-12-31
 // 23:52 UTC] ". OpenClaw stamps such a turn (a synthetic one it made itself)
 // with its own Date.now().
-var SyntheticStamp96 = "[" + time.UnixMilli(SyntheticTime).UTC().Format("Mon 2006-01-02 15:04") + " UTC] "
+const SyntheticStamp96 = "[Wed 1969-12-31 23:52 UTC] " // SyntheticTime in UTC (the test checks it)
 
 // stampRE is any prefix 9.6 stamps a user turn with ("[Www YYYY-MM-DD HH:MM
 // ZONE] ").

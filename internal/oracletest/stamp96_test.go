@@ -6,10 +6,11 @@ import (
 	"image"
 	"image/png"
 	"testing"
+	"time"
 )
 
 func TestDifference96Stamps(t *testing.T) {
-	if SyntheticStamp96 != "[Wed 1969-12-31 23:52 UTC] " {
+	if want := "[" + time.UnixMilli(SyntheticTime).UTC().Format("Mon 2006-01-02 15:04") + " UTC] "; SyntheticStamp96 != want {
 		t.Fatalf("SyntheticStamp96 = %q", SyntheticStamp96)
 	}
 	oc := []byte(`{"messages":[{"role":"user","content":"[Wed 1969-12-31 23:52 UTC] (session bootstrap)","timestamp":-424242}]}`)

@@ -63,7 +63,7 @@ func oracleCron(t *testing.T, fixture string) map[string]oracleCronJob {
 // the chat transcript (IN_CHAT -> current + sessionKey, ELSEWHERE -> isolated).
 func TestSQLiteCronAgreesWithOracle(t *testing.T) {
 	compared, classified := 0, 0
-	for _, fx := range oracletest.Fixtures96 {
+	for _, fx := range oracletest.Fixtures96() {
 		want := oracleCron(t, fx)
 		st, err := store.Open(oracletest.Fixture96State(t, fx), store.Options{})
 		if err != nil {

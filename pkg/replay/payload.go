@@ -56,17 +56,20 @@ type Payload struct {
 // AppendJSON appends the body exactly as JSON.stringify writes it.
 func (p *Payload) AppendJSON(dst []byte) ([]byte, error) { return AppendJS(dst, p.Body, p.keys) }
 
-// APIs lists the API families BuildPayload renders.
-var APIs = []string{
-	"anthropic-messages",
-	"openai-completions",
-	"openai-responses",
-	"openai-codex-responses",
-	"google-generative-ai",
-	"bedrock-converse-stream",
-	"mistral-conversations",
-	"azure-openai-responses",
-	"google-vertex",
+// APIs lists the API families BuildPayload renders for 2026.5.6 (a new
+// slice each call); policy.WireAPIs gives each release's.
+func APIs() []string {
+	return []string{
+		"anthropic-messages",
+		"openai-completions",
+		"openai-responses",
+		"openai-codex-responses",
+		"google-generative-ai",
+		"bedrock-converse-stream",
+		"mistral-conversations",
+		"azure-openai-responses",
+		"google-vertex",
+	}
 }
 
 // ErrNoWireBody is wrapped by BuildPayload's error for an API family that

@@ -76,7 +76,7 @@ func fixturePayload96Cases(t testing.TB) []payload96Case {
 		Error string          `json:"error"`
 	}
 	var out []payload96Case
-	for _, fx := range oracletest.Fixtures96 {
+	for _, fx := range oracletest.Fixtures96() {
 		path := filepath.Join(oracletest.SharedDir(t), "oracle-2026.9.6", "fixtures", fx, "golden.jsonl")
 		san := map[string]row{}
 		var pay []row

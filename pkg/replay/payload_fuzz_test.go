@@ -33,7 +33,7 @@ func FuzzBuildPayload(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, api := range APIs {
+		for _, api := range APIs() {
 			in := PayloadInput{Provider: "p", API: api, Model: "m", Messages: msgs, KeyOrder: keys, SystemPrompt: "s"}
 			p, err := BuildPayload(in)
 			if !reflect.DeepEqual(msgs, before) {

@@ -70,7 +70,7 @@ func release56() *payloadRelease {
 			if why := unrenderedReason(api); why != "" {
 				return fmt.Errorf("payload: api %q: %w (%s)", api, ErrNoWireBody, why)
 			}
-			return fmt.Errorf("payload: api %q is not rendered; oc renders %s", api, strings.Join(APIs, ", "))
+			return fmt.Errorf("payload: api %q is not rendered; oc renders %s", api, strings.Join(APIs(), ", "))
 		},
 	}
 }

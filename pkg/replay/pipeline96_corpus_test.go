@@ -263,7 +263,7 @@ func TestSanitize96MatchesStoredCorpusAnswers(t *testing.T) {
 func TestSanitize96MatchesFixtureGoldens(t *testing.T) {
 	total, all := 0, 0
 	var counts [3]int
-	for _, fx := range oracletest.Fixtures96 {
+	for _, fx := range oracletest.Fixtures96() {
 		state := oracletest.Fixture96State(t, fx)
 		contexts := map[string][]json.RawMessage{}
 		type row struct {

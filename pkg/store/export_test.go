@@ -63,7 +63,7 @@ func checkExport(t *testing.T, name string, src []byte, rows [][]byte, rewrites 
 func TestExportEqualsImportedSource(t *testing.T) {
 	rewrites := map[string]int{}
 	compared, identical := 0, 0
-	for _, fx := range oracletest.Fixtures96 {
+	for _, fx := range oracletest.Fixtures96() {
 		state := oracletest.Fixture96State(t, fx)
 		srcRoot := filepath.Join(oracletest.SharedDir(t), "oracle-2026.9.6", "fixtures", fx, "source")
 		st, err := store.Open(state, store.Options{})

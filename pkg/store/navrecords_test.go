@@ -75,7 +75,7 @@ not json
 	compared += checkSameRecords(t, "newline", [][]byte{[]byte(`{"type":"session","id":"s"}`), []byte("{\"type\":\"message\",\n\"id\":\"u1\",\"parentId\":null,\"message\":{\"role\":\"user\"}}"), []byte(`{"type":"message","id":"u2","parentId":"u1","message":{"role":"user"}}`)})
 
 	// Every session 2026.9.6 wrote in the fixtures.
-	for _, fx := range oracletest.Fixtures96 {
+	for _, fx := range oracletest.Fixtures96() {
 		st, err := Open(oracletest.Fixture96State(t, fx), Options{})
 		if err != nil {
 			t.Fatal(err)

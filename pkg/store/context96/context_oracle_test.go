@@ -84,7 +84,7 @@ func compareContext(t *testing.T, name string, rows [][]byte, want oracletest.Co
 
 func TestBuildMatchesOracleContext(t *testing.T) {
 	sessions, messages := 0, 0
-	for _, fx := range oracletest.Fixtures96 {
+	for _, fx := range oracletest.Fixtures96() {
 		state := oracletest.Fixture96State(t, fx)
 		for id, ans := range oracletest.FixtureContexts96(t, fx) {
 			db := filepath.Join(state, "agents", ans.Agent, "agent", "openclaw-agent.sqlite")

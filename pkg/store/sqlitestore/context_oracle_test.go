@@ -43,7 +43,7 @@ func activeMessages(t *testing.T, dbPath, key string) (int, *nav96.Result, *sqli
 
 func TestActiveBranchMatchesOracleContext(t *testing.T) {
 	compared := 0
-	for _, fx := range oracletest.Fixtures96 {
+	for _, fx := range oracletest.Fixtures96() {
 		state := oracletest.Fixture96State(t, fx)
 		for id, ans := range oracletest.FixtureContexts96(t, fx) {
 			db := filepath.Join(state, "agents", ans.Agent, "agent", "openclaw-agent.sqlite")
@@ -73,7 +73,7 @@ func TestActiveBranchMatchesOracleContext(t *testing.T) {
 // computed one (a disagreement is what `oc inspect` reports as a finding).
 func TestCachedLeafAgreesOnFixtures(t *testing.T) {
 	checked := 0
-	for _, fx := range oracletest.Fixtures96 {
+	for _, fx := range oracletest.Fixtures96() {
 		state := oracletest.Fixture96State(t, fx)
 		for _, ans := range oracletest.FixtureContexts96(t, fx) {
 			db := filepath.Join(state, "agents", ans.Agent, "agent", "openclaw-agent.sqlite")
