@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/openclaw-tools/oc/internal/cli"
 )
@@ -30,5 +31,29 @@ func TestInspectFIFONamesPathOnce(t *testing.T) {
 		if !strings.Contains(stderr, "not a regular file (a FIFO)") {
 			t.Errorf("inspect %s: stderr %q", arg, stderr)
 		}
+	}
+}
+
+// A FIFO replayed by 2026.9.6 (read through the import predictor) is refused
+// at once, never opened blocking: the command would hang on it.
+func TestReplay96FIFOIsRefused(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "x.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan struct{})
+	var code int
+	var stderr string
+	go func() {
+		code, _, stderr = runOC(t, false, nil, "replay", fifo, "--openclaw", "2026.9.6", "--provider", "anthropic")
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("oc replay hung on a FIFO")
+	}
+	if code != cli.ExitIncomplete || !strings.Contains(stderr, "not a regular file (a FIFO)") {
+		t.Errorf("exit %d, stderr %q: want exit %d naming the FIFO", code, stderr, cli.ExitIncomplete)
 	}
 }

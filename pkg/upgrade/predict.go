@@ -15,10 +15,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/openclaw-tools/oc/internal/durable"
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
@@ -151,7 +151,8 @@ type event struct {
 // (noteSessionTranscriptHeaderHealth, doctor-session-transcript-headers-*.mjs),
 // which gives an imported header-less transcript a header.
 func PredictFile(path, sessionID string) (*FileResult, error) {
-	f, err := os.Open(path)
+	f, _, err := durable.OpenRegular(path) // a FIFO is refused, never opened blocking
+
 	if err != nil {
 		return nil, err
 	}

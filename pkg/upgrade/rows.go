@@ -5,10 +5,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/openclaw-tools/oc/internal/durable"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 	"github.com/openclaw-tools/oc/pkg/store"
 )
@@ -35,7 +35,7 @@ func ImportedRows(path string) (rows [][]byte, res *FileResult, err error) {
 	if res.IDsRewritten > 0 || res.NoHeader || res.HeaderVersion < 2 {
 		return nil, res, fmt.Errorf("%s: %w", path, ErrIDsRewritten)
 	}
-	f, err := os.Open(path)
+	f, _, err := durable.OpenRegular(path)
 	if err != nil {
 		return nil, res, err
 	}
