@@ -254,33 +254,52 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 		}
 		for _, r := range routes {
 			limited, payload, ocErr := ocReplay(f, r)
-			for _, mode := range []string{"sanitize", "payload"} {
-				id := strings.Join([]string{filepath.Base(f), mode, r.provider, r.api, r.model}, "|")
-				c := counts[mode]
-				a, ok := answers[id]
-				if !ok {
-					c.unanswered++
-					continue
+			keep := func(id string, a oracletest.Result) error {
+				if keepDir == "" {
+					return nil
 				}
-				c.compared++
-				d, bothFail := stageDifference(mode, limited, payload, ocErr, a, oracletest.Difference)
-				if d == "" {
-					c.equal++
-					if bothFail {
-						c.bothFail++
-					}
-					continue
-				}
-				diffs = append(diffs, id+": "+d)
-				if keepDir != "" {
-					if err := keepCase(keepDir, f, id, a); err != nil {
-						return err
-					}
-				}
+				return keepCase(keepDir, f, id, a)
 			}
+			d, err := compareStages(filepath.Base(f), r, limited, payload, ocErr, answers, counts, oracletest.Difference, keep)
+			if err != nil {
+				return err
+			}
+			diffs = append(diffs, d...)
 		}
 	}
 	return summarize(diffs, counts, []string{"context", "repair", "sanitize", "payload"}, minEqual)
+}
+
+// compareStages compares oc's sanitize and payload answers on one route
+// (limited, payload; nil where oc fails with ocErr) with the oracle's
+// answers for the transcript name, counts each into counts and returns a
+// DIFF line for each that differs (keep saves such a case).
+func compareStages(name string, r route, limited, payload []byte, ocErr error, answers map[string]oracletest.Result,
+	counts map[string]*tally, diff func(got, want []byte) string, keep func(id string, a oracletest.Result) error) ([]string, error) {
+	var diffs []string
+	for _, mode := range []string{"sanitize", "payload"} {
+		id := strings.Join([]string{name, mode, r.provider, r.api, r.model}, "|")
+		c := counts[mode]
+		a, ok := answers[id]
+		if !ok {
+			c.unanswered++
+			continue
+		}
+		c.compared++
+		d, bothFail := stageDifference(mode, limited, payload, ocErr, a, diff)
+		if d == "" {
+			c.equal++
+			if bothFail {
+				c.bothFail++
+			}
+			continue
+		}
+		diffs = append(diffs, id+": "+d)
+		if err := keep(id, a); err != nil {
+			return diffs, err
+		}
+	}
+	return diffs, nil
 }
 
 // tally counts one mode's comparisons.

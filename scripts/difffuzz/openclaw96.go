@@ -391,28 +391,12 @@ func run96(cfg config96) error {
 					diffs = append(diffs, strings.Join([]string{s.Name, "payload-o", r.provider, r.api, r.model}, "|")+": "+d)
 				}
 			}
-			for _, mode := range []string{"sanitize", "payload"} {
-				id := strings.Join([]string{s.Name, mode, r.provider, r.api, r.model}, "|")
-				c := counts[mode]
-				a, ok := answers[id]
-				if !ok {
-					c.unanswered++
-					continue
-				}
-				c.compared++
-				d, bothFail := stageDifference(mode, limited, payload, ocErr, a, oracletest.Difference96)
-				if d == "" {
-					c.equal++
-					if bothFail {
-						c.bothFail++
-					}
-					continue
-				}
-				diffs = append(diffs, id+": "+d)
-				if err := keep(s, id, a); err != nil {
-					return err
-				}
+			d, err := compareStages(s.Name, r, limited, payload, ocErr, answers, counts, oracletest.Difference96,
+				func(id string, a oracletest.Result) error { return keep(s, id, a) })
+			if err != nil {
+				return err
 			}
+			diffs = append(diffs, d...)
 		}
 	}
 	return summarize(diffs, counts, []string{"import", "context", "sanitize", "payload", "payload-o"}, cfg.minEqual)
