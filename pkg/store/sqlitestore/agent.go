@@ -91,28 +91,14 @@ func (d *DB) Sessions() ([]Session, error) {
 		if err != nil {
 			return err
 		}
-		nr, err := tx.Query("SELECT session_key, current_session_id, entry_json, updated_at FROM session_nodes ORDER BY session_key")
-		if err != nil {
+		var named map[string]bool
+		if out, named, err = sessionNodes(tx, windows, cold); err != nil {
 			return err
 		}
-		named := map[string]bool{}
-		for nr.Next() {
-			var s Session
-			var entry string
-			if err := nr.Scan(&s.Key, &s.SessionID, &entry, &s.UpdatedAt); err != nil {
-				nr.Close()
-				return err
-			}
-			s.Entry = json.RawMessage(entry)
-			st := stats[s.SessionID]
-			s.Events, s.Bytes, s.LastActivity = int(st[0]), st[1], st[2]
-			_, s.Cold = cold[s.SessionID]
-			w := windows[s.SessionID]
-			s.WindowReason, s.Previous = w[0], w[1]
-			named[s.SessionID] = true
-			out = append(out, s)
+		for i := range out {
+			st := stats[out[i].SessionID]
+			out[i].Events, out[i].Bytes, out[i].LastActivity = int(st[0]), st[1], st[2]
 		}
-		nr.Close()
 		for id, st := range stats {
 			if named[id] {
 				continue
@@ -124,6 +110,31 @@ func (d *DB) Sessions() ([]Session, error) {
 		return nil
 	})
 	return out, err
+}
+
+// sessionNodes reads the session_nodes rows in key order, each with its
+// window and whether it is cold; named holds their session ids.
+func sessionNodes(tx *sql.Tx, windows map[string][2]string, cold map[string]ColdArchive) (out []Session, named map[string]bool, err error) {
+	nr, err := tx.Query("SELECT session_key, current_session_id, entry_json, updated_at FROM session_nodes ORDER BY session_key")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer nr.Close()
+	named = map[string]bool{}
+	for nr.Next() {
+		var s Session
+		var entry string
+		if err := nr.Scan(&s.Key, &s.SessionID, &entry, &s.UpdatedAt); err != nil {
+			return nil, nil, err
+		}
+		s.Entry = json.RawMessage(entry)
+		w := windows[s.SessionID]
+		s.WindowReason, s.Previous = w[0], w[1]
+		_, s.Cold = cold[s.SessionID]
+		named[s.SessionID] = true
+		out = append(out, s)
+	}
+	return out, named, nr.Err()
 }
 
 // SessionList is Sessions without the transcript statistics (Events, Bytes
@@ -142,27 +153,8 @@ func (d *DB) SessionList() ([]Session, error) {
 		if err != nil {
 			return err
 		}
-		nr, err := tx.Query("SELECT session_key, current_session_id, entry_json, updated_at FROM session_nodes ORDER BY session_key")
-		if err != nil {
-			return err
-		}
-		named := map[string]bool{}
-		for nr.Next() {
-			var s Session
-			var entry string
-			if err := nr.Scan(&s.Key, &s.SessionID, &entry, &s.UpdatedAt); err != nil {
-				nr.Close()
-				return err
-			}
-			s.Entry = json.RawMessage(entry)
-			w := windows[s.SessionID]
-			s.WindowReason, s.Previous = w[0], w[1]
-			_, s.Cold = cold[s.SessionID]
-			named[s.SessionID] = true
-			out = append(out, s)
-		}
-		nr.Close()
-		if err := nr.Err(); err != nil {
+		var named map[string]bool
+		if out, named, err = sessionNodes(tx, windows, cold); err != nil {
 			return err
 		}
 		// Cold transcripts no session_nodes row names (an earlier
