@@ -96,88 +96,84 @@ func (p *parser) value() (any, error) {
 }
 
 func (p *parser) object() (any, error) {
-	if p.depth++; p.depth > MaxDepth {
-		return nil, p.fail("too deeply nested")
-	}
-	p.pos++
 	o := &Object{}
-	p.ws()
-	if p.pos < len(p.data) && p.data[p.pos] == '}' {
-		p.pos++
-		p.depth--
-		return o, nil
-	}
-	for {
-		p.ws()
+	err := p.container('}', func() error {
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
-			return nil, p.fail("expected property name")
+			return p.fail("expected property name")
 		}
 		key, n, err := Unquote(p.data[p.pos:])
 		if err != nil {
-			return nil, &SyntaxError{Offset: p.pos + n, Msg: err.Error()}
+			return &SyntaxError{Offset: p.pos + n, Msg: err.Error()}
 		}
 		p.pos += n
 		p.ws()
 		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-			return nil, p.fail("expected ':'")
+			return p.fail("expected ':'")
 		}
 		p.pos++
 		p.ws()
 		v, err := p.value()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		o.Set(key, v)
-		p.ws()
-		if p.pos >= len(p.data) {
-			return nil, p.fail("unexpected end of JSON input")
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-			continue
-		case '}':
-			p.pos++
-			p.depth--
-			return o, nil
-		}
-		return nil, p.fail("expected ',' or '}'")
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return o, nil
 }
 
 func (p *parser) array() (any, error) {
+	a := []any{}
+	err := p.container(']', func() error {
+		v, err := p.value()
+		if err != nil {
+			return err
+		}
+		a = append(a, v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// container parses an object or array whose opening bracket is at p.pos:
+// the nesting bound, the empty case, and elements (elem, called at each
+// one's first byte) separated by commas up to closer.
+func (p *parser) container(closer byte, elem func() error) error {
 	if p.depth++; p.depth > MaxDepth {
-		return nil, p.fail("too deeply nested")
+		return p.fail("too deeply nested")
 	}
 	p.pos++
-	a := []any{}
 	p.ws()
-	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+	if p.pos < len(p.data) && p.data[p.pos] == closer {
 		p.pos++
 		p.depth--
-		return a, nil
+		return nil
 	}
 	for {
 		p.ws()
-		v, err := p.value()
-		if err != nil {
-			return nil, err
+		if err := elem(); err != nil {
+			return err
 		}
-		a = append(a, v)
 		p.ws()
 		if p.pos >= len(p.data) {
-			return nil, p.fail("unexpected end of JSON input")
+			return p.fail("unexpected end of JSON input")
 		}
 		switch p.data[p.pos] {
 		case ',':
 			p.pos++
 			continue
-		case ']':
+		case closer:
 			p.pos++
 			p.depth--
-			return a, nil
+			return nil
 		}
-		return nil, p.fail("expected ',' or ']'")
+		return p.fail("expected ',' or '" + string(closer) + "'")
 	}
 }
 
