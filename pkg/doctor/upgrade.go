@@ -19,7 +19,11 @@ func UpgradeCheck(stateDir string) ([]Finding, error) {
 	if _, err := os.Stat(filepath.Join(stateDir, "agents")); err != nil {
 		return nil, nil
 	}
-	rep, err := upgrade.PredictStateDir(stateDir)
+	// the default agent's store is the one doctor --fix migrates first; a
+	// config that does not load is reported by the config check, and the
+	// prediction then assumes "main"
+	cfg, _ := LoadConfig(stateDir, os.Getenv)
+	rep, err := upgrade.Predict(stateDir, upgrade.Options{DoctorAgent: cfg.defaultAgent()})
 	if err != nil {
 		return nil, err
 	}

@@ -36,7 +36,7 @@ func RecoveryHints(paths []string) (map[string]*repair.Recovery, error) {
 			if idx := filepath.Join(dir, "sessions.json"); fileExists(idx) {
 				a.IndexPath = idx
 			}
-			r, err := readRegistration(a)
+			r, err := readRegistration(filepath.Dir(filepath.Dir(filepath.Dir(dir))), Options{}, a)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", dir, err)
 			}

@@ -182,16 +182,28 @@ func isArchiveArtifact(name string) bool {
 	return false
 }
 
+// Options are the facts of an install the prediction needs beyond its
+// files.
+type Options struct {
+	// DoctorAgent is the agent whose store `openclaw doctor --fix` migrates
+	// (the configured default agent); "" is "main".
+	DoctorAgent string
+}
+
 // PredictStateDir predicts the import of every `*.jsonl*` file under
-// <root>/agents/*/sessions (the files the oracle's import report lists).
-func PredictStateDir(root string) (*Report, error) {
+// <root>/agents/*/sessions (the files the oracle's import report lists),
+// for an install whose default agent is "main".
+func PredictStateDir(root string) (*Report, error) { return Predict(root, Options{}) }
+
+// Predict is PredictStateDir with the install's options.
+func Predict(root string, opt Options) (*Report, error) {
 	sd, err := transcript.OpenStateDir(root)
 	if err != nil {
 		return nil, err
 	}
 	rep := &Report{StateDir: root, Sessions: []Session{}}
 	for _, a := range sd.Agents {
-		ss, err := predictAgent(a)
+		ss, err := predictAgent(sd.Root, opt, a)
 		if err != nil {
 			return nil, err
 		}
@@ -200,16 +212,22 @@ func PredictStateDir(root string) (*Report, error) {
 	return rep, nil
 }
 
-// registration is what an agent's sessions.json says about its files.
+// registration is what an agent's sessions.json says about its files, as
+// the import reads it.
 type registration struct {
 	byPath map[string]reg  // file path -> first sessions.json entry naming it
 	ids    map[string]bool // session ids of registered entries whose file exists
+	// owners: session id -> the keys of the entries with that id. An
+	// unregistered transcript of a registered session whose own file is
+	// missing is imported under that key when it is the only one
+	// (discoverLegacyHistoricalTranscripts' lineage owner).
+	owners map[string][]string
 }
 
 type reg struct{ key, id string }
 
-func readRegistration(a transcript.Agent) (registration, error) {
-	r := registration{byPath: map[string]reg{}, ids: map[string]bool{}}
+func readRegistration(stateDir string, opt Options, a transcript.Agent) (registration, error) {
+	r := registration{byPath: map[string]reg{}, ids: map[string]bool{}, owners: map[string][]string{}}
 	if a.IndexPath == "" {
 		return r, nil
 	}
@@ -217,9 +235,14 @@ func readRegistration(a transcript.Agent) (registration, error) {
 	if err != nil {
 		return r, err
 	}
+	dropped := doctorDropsSessionFiles(stateDir, opt.DoctorAgent, a, entries)
 	for _, e := range entries {
 		if e.SessionID == "" {
 			continue
+		}
+		r.owners[e.SessionID] = append(r.owners[e.SessionID], e.Key)
+		if dropped {
+			e.SessionFile = "" // see sessionfile.go
 		}
 		p, _ := transcript.ResolveSessionFile(a.SessionsDir, e)
 		if p == "" {
@@ -236,8 +259,8 @@ func readRegistration(a transcript.Agent) (registration, error) {
 	return r, nil
 }
 
-func predictAgent(a transcript.Agent) ([]Session, error) {
-	rg, err := readRegistration(a)
+func predictAgent(stateDir string, opt Options, a transcript.Agent) ([]Session, error) {
+	rg, err := readRegistration(stateDir, opt, a)
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +306,7 @@ func predictAgent(a transcript.Agent) ([]Session, error) {
 			}
 			return
 		}
-		claimUnregistered(s, registeredIDs, errs, i)
+		claimUnregistered(s, registeredIDs, rg.owners, errs, i)
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -298,7 +321,7 @@ func predictAgent(a transcript.Agent) ([]Session, error) {
 // not in sessions.json is imported as agent:<id>:recovered:<sessionId> only
 // when it reads to the end without a malformed line, its first entry is a
 // header whose id is the file name's, and it holds a message.
-func claimUnregistered(s *Session, registeredIDs map[string]bool, errs []error, i int) {
+func claimUnregistered(s *Session, registeredIDs map[string]bool, owners map[string][]string, errs []error, i int) {
 	stem := FileSessionID(filepath.Base(s.Path))
 	res, err := PredictFile(s.Path, stem)
 	if err != nil {
@@ -335,6 +358,14 @@ func claimUnregistered(s *Session, registeredIDs map[string]bool, errs []error, 
 		s.Reason = "not in sessions.json and no message"
 	case registeredIDs[res.HeaderID]:
 		s.Reason = "a registered session already claims this id"
+	case len(owners[res.HeaderID]) > 1:
+		s.Reason = "sessions.json gives this id to more than one session"
+	case len(owners[res.HeaderID]) == 1:
+		// its session is registered, but the import reads another file for it
+		s.SessionID = res.HeaderID
+		s.SessionKey = owners[res.HeaderID][0]
+		s.Outcome = res.Outcome()
+		s.Reason = ""
 	default:
 		s.SessionID = res.HeaderID
 		s.SessionKey = "agent:" + s.Agent + ":recovered:" + res.HeaderID

@@ -1,0 +1,184 @@
+package upgrade
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/openclaw-tools/oc/internal/oracletest"
+)
+
+const storedSessionFiles = "testdata/oracle-import-sessionfiles.json"
+
+// sessionFileTranscript is a small generated transcript of n messages whose
+// text names its file, so the imported rows show which file they came from.
+func sessionFileTranscript(id, name string, n int) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `{"type":"session","version":3,"id":%q,"timestamp":"2026-01-01T00:00:00.000Z","cwd":"/tmp"}`+"\n", id)
+	parent := "null"
+	for i := 1; i <= n; i++ {
+		role, content := "user", fmt.Sprintf("%q", name+" "+fmt.Sprint(i))
+		if i%2 == 0 {
+			role, content = "assistant", fmt.Sprintf(`[{"type":"text","text":%q}],"api":"openai-responses","provider":"openai","model":"gpt-5","stopReason":"stop"`, name)
+		}
+		fmt.Fprintf(&b, `{"type":"message","id":"%s-%d","parentId":%s,"timestamp":"2026-01-01T00:00:0%d.000Z","message":{"role":%q,"content":%s,"timestamp":%d}}`+"\n", name, i, parent, i, role, content, i)
+		parent = fmt.Sprintf(`"%s-%d"`, name, i)
+	}
+	return b.Bytes()
+}
+
+// buildSessionFileStateDir: registered sessions whose sessionFile names a
+// Telegram topic transcript `<id>-topic-<n>.jsonl`. In the "migrated" state
+// dir the sessionFile of agent main is relative, so doctor --fix's legacy
+// state migration runs and drops every sessionFile of that store (see
+// sessionfile.go); agent ops has the same files and is not migrated. In the
+// "kept" state dir agent main's sessionFile is absolute and nothing is
+// migrated. Each store holds a session with both `<id>.jsonl` and its topic
+// file, and one with only the topic file.
+func buildSessionFileStateDir(t *testing.T, root, variant string) []damagedFile {
+	t.Helper()
+	var files []damagedFile
+	for ai, agent := range []string{"main", "ops"} {
+		dir := filepath.Join(root, "agents", agent, "sessions")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		both := fmt.Sprintf("e0000000-0000-4000-8000-%012d", 10*ai+1)
+		only := fmt.Sprintf("e0000000-0000-4000-8000-%012d", 10*ai+2)
+		write := func(name, kind string, b []byte, registered bool) {
+			if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, damagedFile{Name: agent + "/" + name, Kind: kind, Registered: registered})
+		}
+		write(both+"-topic-7.jsonl", "topic", sessionFileTranscript(both, "topic", 4), true)
+		write(both+".jsonl", "plain-unregistered", sessionFileTranscript(both, "plain", 2), false)
+		write(only+"-topic-3.jsonl", "topic-only", sessionFileTranscript(only, "only", 4), true)
+		sessionFile := func(name string) string {
+			if variant == "kept" {
+				return filepath.Join(dir, name)
+			}
+			return name
+		}
+		index := map[string]any{
+			"agent:" + agent + ":telegram:group:-100:topic:7": map[string]any{"sessionId": both, "updatedAt": 1767225600000, "sessionFile": sessionFile(both + "-topic-7.jsonl")},
+			"agent:" + agent + ":telegram:group:-100:topic:3": map[string]any{"sessionId": only, "updatedAt": 1767225600001, "sessionFile": sessionFile(only + "-topic-3.jsonl")},
+		}
+		ib, _ := json.MarshalIndent(index, "", "  ")
+		if err := os.WriteFile(filepath.Join(dir, "sessions.json"), ib, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return files
+}
+
+// TestPredictionMatchesOracleOnSessionFiles: which file 9.6's doctor --fix
+// imports for a registered session whose sessionFile is not
+// `<sessionId>.jsonl`, with and without its legacy state migration. The
+// oracle's answers are stored (generated names and counts only);
+// OC_UPGRADE_ORACLE=write regenerates them, =live asks the oracle.
+func TestPredictionMatchesOracleOnSessionFiles(t *testing.T) {
+	variants := []string{"migrated", "kept"}
+	var stored []storedSeed
+	if os.Getenv("OC_UPGRADE_ORACLE") == "" {
+		b, err := os.ReadFile(storedSessionFiles)
+		if err != nil {
+			t.Fatalf("stored oracle answers: %v (regenerate with OC_UPGRADE_ORACLE=write)", err)
+		}
+		if err := json.Unmarshal(b, &stored); err != nil || len(stored) != len(variants) {
+			t.Fatalf("%s: %d state dirs, %v", storedSessionFiles, len(stored), err)
+		}
+	}
+	var write []storedSeed
+	compared := 0
+	imported := map[string]string{} // variant/agent -> which file of the "both" session was imported
+	for vi, variant := range variants {
+		root := t.TempDir()
+		files := buildSessionFileStateDir(t, root, variant)
+		var oracle oracleImport
+		if stored != nil {
+			if fmt.Sprint(stored[vi].Files) != fmt.Sprint(files) {
+				t.Fatalf("the %s state dir differs from the stored one: regenerate with OC_UPGRADE_ORACLE=write", variant)
+			}
+			for _, s := range stored[vi].Sources {
+				oracle.Sources = append(oracle.Sources, s.source())
+			}
+		} else {
+			oracle = oracleImportDir(t, root)
+			write = append(write, storedSeed{Seed: int64(vi), Files: files, Sources: stripSources(oracle.Sources)})
+		}
+		rep, err := PredictStateDir(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compared += compareSessionFiles(t, root, rep, oracle)
+		for _, s := range rep.Sessions {
+			if s.SessionKey != "" && strings.HasSuffix(s.SessionKey, ":topic:7") {
+				imported[variant+"/"+s.Agent] = filepath.Base(s.Path)
+			}
+		}
+	}
+	if len(write) > 0 && os.Getenv("OC_UPGRADE_ORACLE") == "write" {
+		var buf bytes.Buffer
+		if err := writeStored(&buf, write); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(storedSessionFiles, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	oracletest.Compared(t, "upgrade: sessionFile of a registered session (which file 9.6 imports)", compared, 12)
+	// the behaviour itself, beside the oracle's numbers: only the migrated
+	// store of the default agent loses its sessionFile
+	for k, want := range map[string]string{"migrated/main": ".jsonl", "migrated/ops": "-topic-7.jsonl", "kept/main": "-topic-7.jsonl", "kept/ops": "-topic-7.jsonl"} {
+		got := imported[k]
+		if got == "" || !strings.HasSuffix(got, want) || want == ".jsonl" && strings.Contains(got, "-topic-") {
+			t.Errorf("%s: predicted import of %q for the session with two files, want the file ending in %s", k, got, want)
+		}
+	}
+}
+
+// compareSessionFiles compares per file the lines the oracle found in the
+// database. A file predicted imported must have every line there and the
+// predicted event count; a file predicted kept out must have none of its
+// message lines there (its header line is the imported twin's, so the
+// oracle counts it as found).
+func compareSessionFiles(t *testing.T, root string, rep *Report, oracle oracleImport) int {
+	t.Helper()
+	bySrc := map[string]oracleSource{}
+	for _, s := range oracle.Sources {
+		bySrc[s.File] = s
+	}
+	n := 0
+	for _, s := range rep.Sessions {
+		rel, _ := filepath.Rel(root, s.Path)
+		o, ok := bySrc[filepath.ToSlash(rel)]
+		if !ok {
+			t.Errorf("%s: not in the oracle's sources", rel)
+			continue
+		}
+		n++
+		notImported := fmt.Sprint(o.notImported())
+		if s.SessionKey != "" && s.Outcome != Deferred {
+			if notImported != "[]" || s.Result.Keys != o.ImportedEvents {
+				t.Errorf("%s: predicted %d events imported whole, the oracle %d with lines %s not imported", rel, s.Result.Keys, o.ImportedEvents, notImported)
+			}
+			if o.ImportedAs == nil || !contains(o.ImportedAs.SessionKeys, s.SessionKey) {
+				t.Errorf("%s: predicted key %s, the oracle %+v", rel, s.SessionKey, o.ImportedAs)
+			}
+			continue
+		}
+		var messages []int64
+		for l := int64(2); l <= int64(len(s.Result.LeftBehind)); l++ {
+			messages = append(messages, l)
+		}
+		if len(messages) == 0 || notImported != fmt.Sprint(messages) {
+			t.Errorf("%s: predicted kept out (%s: %s), the oracle did not import lines %s", rel, s.Outcome, s.Reason, notImported)
+		}
+	}
+	return n
+}
