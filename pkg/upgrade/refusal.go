@@ -24,7 +24,9 @@ import (
 //     and reports `sqlite_transcript_count_mismatch`; the check runs only when
 //     countTranscriptEventsForPath read the file to its end (a file with a
 //     line that does not parse gets `transcript_malformed` instead, so a
-//     repeat inside a partially imported file passes).
+//     repeat inside a partially imported file passes; checked with the
+//     oracle for a cut line and for NUL bytes after the repeat:
+//     TestPartialRepeatIsNotRefused).
 //     The same holds for a transcript not in sessions.json that the import
 //     recovers as agent:main:recovered:<id> (checked with the oracle).
 //   - archiveLegacyArtifacts drops the store of any target with a blocking

@@ -182,3 +182,87 @@ func compareSessionFiles(t *testing.T, root string, rep *Report, oracle oracleIm
 	}
 	return n
 }
+
+const storedPartialRepeat = "testdata/oracle-import-partial-repeat.json"
+
+// TestPartialRepeatIsNotRefused: an entry id repeated with other content
+// inside the readable prefix of a damaged transcript does not make 9.6
+// refuse the migration (countTranscriptEventsForPath stops at the damaged
+// line, so the count check never runs): the prefix is imported without the
+// repeat. Two damage kinds after the repeat: NUL bytes and a cut line. The
+// differential fuzzer once took such a file
+// (seed 2, fz-0011) for a refusal because it matched the failure report's
+// numbers to the wrong file; this pins what the oracle does with it alone.
+func TestPartialRepeatIsNotRefused(t *testing.T) {
+	id := "d0000000-0000-4000-8000-000000000001"
+	lines := bytes.Split(bytes.TrimRight(sessionFileTranscript(id, "rep", 4), "\n"), []byte("\n"))
+	repeat := bytes.Replace(lines[3], []byte(`"id":"rep-3"`), []byte(`"id":"rep-1"`), 1) // line 4 gives rep-1's id to another entry
+	variants := map[string][][]byte{
+		"nul-after": {lines[0], lines[1], lines[2], repeat, []byte("\x00\x00\x00\x00"), lines[4]},
+		"cut-after": {lines[0], lines[1], lines[2], repeat, lines[4][:40], lines[4]},
+	}
+	// (a repeat after the damaged line is never read; the oracle's report
+	// matches lines by id, so it would count that line as imported)
+	names := []string{"cut-after", "nul-after"}
+	var stored []storedSeed
+	if os.Getenv("OC_UPGRADE_ORACLE") == "" {
+		b, err := os.ReadFile(storedPartialRepeat)
+		if err != nil {
+			t.Fatalf("stored oracle answers: %v (regenerate with OC_UPGRADE_ORACLE=write)", err)
+		}
+		if err := json.Unmarshal(b, &stored); err != nil || len(stored) != len(names) {
+			t.Fatalf("%s: %d state dirs, %v", storedPartialRepeat, len(stored), err)
+		}
+	}
+	var write []storedSeed
+	compared := 0
+	for vi, name := range names {
+		root := t.TempDir()
+		dir := filepath.Join(root, "agents", "main", "sessions")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		text := append(bytes.Join(variants[name], []byte("\n")), '\n')
+		if err := os.WriteFile(filepath.Join(dir, id+".jsonl"), text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "sessions.json"), []byte(`{"agent:main:main":{"sessionId":"`+id+`","updatedAt":1767225600000}}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files := []damagedFile{{Name: id + ".jsonl", Kind: name, Registered: true}}
+		var oracle oracleImport
+		if stored != nil {
+			if fmt.Sprint(stored[vi].Files) != fmt.Sprint(files) {
+				t.Fatalf("the %s state dir differs from the stored one: regenerate with OC_UPGRADE_ORACLE=write", name)
+			}
+			for _, s := range stored[vi].Sources {
+				oracle.Sources = append(oracle.Sources, s.source())
+			}
+		} else {
+			// oracleImportDir fails the test when 9.6 refuses the migration
+			oracle = oracleImportDir(t, root)
+			write = append(write, storedSeed{Seed: int64(vi), Files: files, Sources: stripSources(oracle.Sources)})
+		}
+		rep, err := PredictStateDir(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := rep.Refusals(); len(r) != 0 {
+			t.Errorf("%s: predicted a refused migration over %s; 9.6 imports the readable prefix", name, r[0].Path)
+		}
+		if rep.Sessions[0].Outcome != Partial {
+			t.Errorf("%s: predicted %s, want partial", name, rep.Sessions[0].Outcome)
+		}
+		compared += compareWithOracle(t, root, rep, oracle)
+	}
+	if len(write) > 0 && os.Getenv("OC_UPGRADE_ORACLE") == "write" {
+		var buf bytes.Buffer
+		if err := writeStored(&buf, write); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(storedPartialRepeat, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	oracletest.Compared(t, "upgrade: a repeated id inside a damaged transcript's readable prefix (not refused)", compared, len(names))
+}

@@ -20,6 +20,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -458,25 +459,54 @@ func importOnce(script, stateDir, importDir string, sessions []session96, texts 
 			return out, refused, nil
 		}
 		issues, ferr := failureIssues(importDir)
-		if attempt > 0 || ferr != nil || len(issues) == 0 {
+		if attempt > 1 || ferr != nil || len(issues) == 0 {
 			return nil, nil, fmt.Errorf("the oracle's import: %w (failure report: %v)", err, ferr)
+		}
+		// The failure report's session keys are redacted (a random tag), so
+		// an issue is matched to a file by its numbers. Files oc predicts a
+		// refusal for take their issue first: another file with repeated
+		// ids and the same numbers (a partial import, which 9.6 does not
+		// refuse over) must not take it from them.
+		var candidates []int
+		results := map[int]*upgrade.FileResult{}
+		for i, s := range sessions {
+			if findRefusal(refused, s.Name) != nil {
+				continue
+			}
+			res, perr := upgrade.PredictFile(filepath.Join(stateDir, filepath.FromSlash(s.File)), s.ID)
+			if perr == nil && res.Duplicates > 0 {
+				candidates = append(candidates, i)
+				results[i] = res
+			}
+		}
+		sort.SliceStable(candidates, func(a, b int) bool {
+			return results[candidates[a]].Conflict != nil && results[candidates[b]].Conflict == nil
+		})
+		taken := map[int]string{}
+		if !hasMismatch(issues) {
+			// no count mismatch to match: every file with repeated ids goes
+			for _, i := range candidates {
+				taken[i] = strings.Join(issues, "; ")
+			}
+		}
+		for _, i := range candidates {
+			if issue, ok := takeMismatch(&issues, results[i]); ok {
+				taken[i] = issue
+			}
 		}
 		var keep []session96
 		var keepTexts [][]byte
 		for i, s := range sessions {
-			p := filepath.Join(stateDir, filepath.FromSlash(s.File))
-			res, perr := upgrade.PredictFile(p, s.ID)
-			if perr != nil || res.Duplicates == 0 {
-				keep = append(keep, s)
-				keepTexts = append(keepTexts, texts[i])
-				continue
-			}
-			issue, ok := matchingMismatch(issues, res)
+			issue, ok := taken[i]
 			if !ok {
-				keep = append(keep, s)
-				keepTexts = append(keepTexts, texts[i])
+				if findRefusal(refused, s.Name) == nil {
+					keep = append(keep, s)
+					keepTexts = append(keepTexts, texts[i])
+				}
 				continue
 			}
+			res := results[i]
+			p := filepath.Join(stateDir, filepath.FromSlash(s.File))
 			refused = append(refused, refusal{Name: s.Name, Issue: issue,
 				Predicted: fmt.Sprintf("%s, %d events, %d repeated ids", res.Outcome(), res.Keys, res.Duplicates)})
 			dst := filepath.Join(filepath.Dir(importDir), "refused", filepath.Base(p))
@@ -499,23 +529,28 @@ func importOnce(script, stateDir, importDir string, sessions []session96, texts 
 // mismatchRE is 9.6's sqlite_transcript_count_mismatch message.
 var mismatchRE = regexp.MustCompile(`SQLite transcript has (\d+) events; verified import expects (\d+)`)
 
-// matchingMismatch is the failure's count-mismatch issue that names the
-// numbers oc predicts for the file (distinct events stored, rows read). The
-// issues name no file (their session keys are redacted); without any such
-// issue every file with repeated ids matches, with all the issues.
-func matchingMismatch(issues []string, res *upgrade.FileResult) (string, bool) {
-	seen := false
-	for _, i := range issues {
+// takeMismatch removes from issues the failure's count-mismatch issue that
+// names the numbers oc predicts for the file (distinct events stored, rows
+// read) and returns it.
+func takeMismatch(issues *[]string, res *upgrade.FileResult) (string, bool) {
+	for k, i := range *issues {
 		m := mismatchRE.FindStringSubmatch(i)
-		if m == nil {
-			continue
-		}
-		seen = true
-		if m[1] == strconv.Itoa(res.Keys) && m[2] == strconv.Itoa(res.Events) {
+		if m != nil && m[1] == strconv.Itoa(res.Keys) && m[2] == strconv.Itoa(res.Events) {
+			*issues = append((*issues)[:k:k], (*issues)[k+1:]...)
 			return i, true
 		}
 	}
-	return strings.Join(issues, "; "), !seen
+	return "", false
+}
+
+// hasMismatch reports whether any issue is a count mismatch.
+func hasMismatch(issues []string) bool {
+	for _, i := range issues {
+		if mismatchRE.MatchString(i) {
+			return true
+		}
+	}
+	return false
 }
 
 // failureIssues reads the issues of 9.6's migration failure reports
