@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/openclaw-tools/oc/internal/durable"
@@ -164,6 +165,64 @@ func PredictFile(path, sessionID string) (*FileResult, error) {
 	return res, nil
 }
 
+// canonicalRepeats replaces the digest of every event whose id repeats
+// with other bytes by the digest of JSON.stringify(JSON.parse(line)), the
+// form 9.6's repairLegacyTranscript compares (refusal.go): a repeat written
+// with other white space or escapes is then the exact repeat 9.6 drops. The
+// lines are read again from r, only when such a repeat exists (rare), so the
+// common scan keeps its cheap digest of the raw line.
+func (p *predictor) canonicalRepeats(r io.ReadSeeker) error {
+	first := map[string][16]byte{}
+	differ := map[string]bool{}
+	for _, ev := range p.events {
+		if !strings.HasPrefix(ev.key, "s:") {
+			continue
+		}
+		if sum, ok := first[ev.key]; !ok {
+			first[ev.key] = ev.sum
+		} else if sum != ev.sum {
+			differ[ev.key] = true
+		}
+	}
+	if len(differ) == 0 {
+		return nil
+	}
+	want := map[int64]int{} // line -> index in p.events
+	for i, ev := range p.events {
+		if differ[ev.key] {
+			want[ev.line] = i
+		}
+	}
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	sc := jsonl.NewReader(r)
+	for num := int64(1); len(want) > 0; num++ {
+		line, err := sc.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		i, ok := want[num]
+		if !ok {
+			continue
+		}
+		delete(want, num)
+		v, err := jsjson.Parse(jsTrim(line.Data))
+		if err != nil {
+			continue // the file changed since the scan; keep the raw digest
+		}
+		canon, err := jsjson.Marshal(v)
+		if err != nil {
+			continue
+		}
+		p.events[i].sum = lineSum(canon)
+	}
+	return nil
+}
+
 type predictor struct {
 	res       FileResult
 	sessionID string
@@ -179,7 +238,7 @@ type lineKey struct {
 	key  string
 }
 
-func predict(r io.Reader, sessionID string) (*FileResult, error) {
+func predict(r io.ReadSeeker, sessionID string) (*FileResult, error) {
 	p := &predictor{sessionID: sessionID}
 	p.res.HeaderVersion = 1
 	var dec utf8Detector
@@ -230,6 +289,12 @@ func predict(r io.Reader, sessionID string) (*FileResult, error) {
 		p.line(num, frag)
 	}
 	p.res.Lines = num
+	if !p.stopped {
+		// only a file read to its end can be refused (refusal.go)
+		if err := p.canonicalRepeats(r); err != nil {
+			return nil, err
+		}
+	}
 	p.finish()
 	return &p.res, nil
 }

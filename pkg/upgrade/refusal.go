@@ -43,10 +43,10 @@ type IDConflict struct {
 	Stored int `json:"stored"`
 }
 
-// lineSum is the digest the repeat check compares. 9.6 compares
-// JSON.stringify of the parsed entries; comparing the trimmed lines differs
-// only for a repeat written with other whitespace or escapes, which no
-// OpenClaw writer produces.
+// lineSum is the digest the repeat check compares: of the trimmed line
+// while the scan runs, then, for an id that repeats with other bytes, of
+// JSON.stringify(JSON.parse(line)), which is what 9.6 compares
+// (predictor.canonicalRepeats; TestRespelledRepeatIsExact).
 func lineSum(text []byte) [16]byte {
 	s := sha256.Sum256(text)
 	var out [16]byte

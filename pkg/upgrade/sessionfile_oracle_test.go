@@ -266,3 +266,98 @@ func TestPartialRepeatIsNotRefused(t *testing.T) {
 	}
 	oracletest.Compared(t, "upgrade: a repeated id inside a damaged transcript's readable prefix (not refused)", compared, len(names))
 }
+
+const storedRespelled = "testdata/oracle-import-respelled-repeat.json"
+
+// TestRespelledRepeatIsExact: 9.6 drops a repeated entry when
+// JSON.stringify of the two parsed entries is equal, however they are
+// spelled (white space, escapes): such a transcript is imported whole, not
+// refused. The same id with the keys in another order is a different entry:
+// refused. The oracle's answers are stored; a refused variant has none.
+func TestRespelledRepeatIsExact(t *testing.T) {
+	id := "d0000000-0000-4000-8000-000000000002"
+	lines := bytes.Split(bytes.TrimRight(sessionFileTranscript(id, "sp", 3), "\n"), []byte("\n"))
+	respell := func(b []byte, old, new string) []byte { return bytes.Replace(b, []byte(old), []byte(new), 1) }
+	variants := map[string][]byte{
+		"spaces":    respell(lines[1], `"type":"message",`, `"type" : "message" ,  `),
+		"escapes":   respell(lines[1], `"role":"user"`, `"role":"\u0075ser"`),
+		"key-order": respell(lines[1], `"type":"message","id":"sp-1",`, `"id":"sp-1","type":"message",`),
+	}
+	names := []string{"escapes", "key-order", "spaces"}
+	refused := map[string]bool{"key-order": true}
+	var stored []storedSeed
+	if os.Getenv("OC_UPGRADE_ORACLE") == "" {
+		b, err := os.ReadFile(storedRespelled)
+		if err != nil {
+			t.Fatalf("stored oracle answers: %v (regenerate with OC_UPGRADE_ORACLE=write)", err)
+		}
+		if err := json.Unmarshal(b, &stored); err != nil || len(stored) != len(names) {
+			t.Fatalf("%s: %d state dirs, %v", storedRespelled, len(stored), err)
+		}
+	}
+	var write []storedSeed
+	compared := 0
+	for vi, name := range names {
+		root := t.TempDir()
+		dir := filepath.Join(root, "agents", "main", "sessions")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		text := append(bytes.Join([][]byte{lines[0], lines[1], lines[2], variants[name], lines[3]}, []byte("\n")), '\n')
+		if err := os.WriteFile(filepath.Join(dir, id+".jsonl"), text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "sessions.json"), []byte(`{"agent:main:main":{"sessionId":"`+id+`","updatedAt":1767225600000}}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files := []damagedFile{{Name: id + ".jsonl", Kind: name, Registered: true}}
+		rep, err := PredictStateDir(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(rep.Refusals()) > 0; got != refused[name] {
+			t.Errorf("%s: predicted refused=%v, want %v", name, got, refused[name])
+		}
+		var oracle oracleImport
+		switch {
+		case stored != nil:
+			if fmt.Sprint(stored[vi].Files) != fmt.Sprint(files) {
+				t.Fatalf("the %s state dir differs from the stored one: regenerate with OC_UPGRADE_ORACLE=write", name)
+			}
+			for _, s := range stored[vi].Sources {
+				oracle.Sources = append(oracle.Sources, s.source())
+			}
+		case refused[name]:
+			issues, _ := oracleImportFailure(t, root) // fails the test when 9.6 imports it
+			if len(issues) != 1 {
+				t.Errorf("%s: the oracle's count mismatches %q, want one", name, issues)
+			}
+		default:
+			oracle = oracleImportDir(t, root)
+		}
+		if stored == nil {
+			write = append(write, storedSeed{Seed: int64(vi), Files: files, Sources: stripSources(oracle.Sources)})
+		}
+		if refused[name] {
+			if len(oracle.Sources) != 0 {
+				t.Errorf("%s: stored answers for a refused migration", name)
+			}
+			compared++ // the refusal itself was compared (live), or stored as no import
+			continue
+		}
+		if rep.Sessions[0].Outcome != Whole {
+			t.Errorf("%s: predicted %s, want imported whole", name, rep.Sessions[0].Outcome)
+		}
+		compared += compareWithOracle(t, root, rep, oracle)
+	}
+	if len(write) > 0 && os.Getenv("OC_UPGRADE_ORACLE") == "write" {
+		var buf bytes.Buffer
+		if err := writeStored(&buf, write); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(storedRespelled, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	oracletest.Compared(t, "upgrade: an entry repeated with other spelling (exact) or key order (refused)", compared, len(names))
+}
