@@ -19,8 +19,10 @@ import (
 //
 //  1. normalizeCoreContextMessages (dist/agent-core-*.mjs): custom
 //     "openclaw:turn-aborted" messages become user messages;
-//  2. normalizeMessagesForLlmBoundary: normalizeAssistantReplayContent (blank
-//     user text blocks dropped, blank user turns dropped),
+//  2. normalizeMessagesForLlmBoundary: normalizeAssistantReplayContent (the
+//     sanitize stage's rule again: blank user text blocks and turns dropped,
+//     and a zero-usage "stop" turn repeating the previous assistant turn,
+//     whose usage sanitize may only just have zeroed),
 //     stripToolResultDetails, stripUnsafeBlockedRunMetadata,
 //     normalizeUserMessagesForLlmBoundary (user text stamped
 //     "[Www YYYY-MM-DD HH:MM TZ] " from the message's own timestamp in the
@@ -100,7 +102,7 @@ func normalizeCoreContextMessages(msgs []Message) []Message {
 // per-turn inputs (user transcript contexts, current-prompt overrides,
 // retained runtime-context carriers), which a replay does not have.
 func normalizeMessagesForLlmBoundary(c *conv, msgs []Message, o boundaryOptions) []Message {
-	msgs = sanitizeUserContent96(c, msgs)
+	msgs = normalizeAssistantReplayContent96AtBoundary(c, msgs)
 	msgs = stripToolResultDetails96(c, msgs)
 	msgs = stripUnsafeBlockedRunMetadata(c, msgs)
 	msgs = normalizeUserMessagesForLlmBoundary(c, msgs, o)
@@ -111,31 +113,15 @@ func normalizeMessagesForLlmBoundary(c *conv, msgs []Message, o boundaryOptions)
 	return msgs
 }
 
-// sanitizeUserContent96 runs sanitizeUserReplayContent96 on the user turns
-// of the list at the LLM boundary (a new list only when one changes).
-func sanitizeUserContent96(c *conv, msgs []Message) []Message {
-	set := func(m map[string]any, key string, v any) map[string]any {
-		next := with(m, key, v)
-		c.keys.Inherit(next, m)
-		return next
-	}
-	var out []Message
-	for i, m := range msgs {
-		next := m
-		if m != nil && m["role"] == "user" {
-			next = sanitizeUserReplayContent96(m, set)
-		}
-		if out == nil && !sameMessage(next, m) {
-			out = append(make([]Message, 0, len(msgs)), msgs[:i]...)
-		}
-		if out != nil && next != nil {
-			out = append(out, next)
-		}
-	}
-	if out == nil {
-		return msgs
-	}
-	return out
+// normalizeAssistantReplayContent96AtBoundary is normalizeMessagesForLlmBoundary's
+// normalizeAssistantReplayContent (builtin-openclaw), the sanitize stage's
+// rule run again on the list the sanitize pipeline made. It is not a no-op
+// there: sanitize zeroes stale usage (before the latest compaction) and adds
+// zero usage snapshots after its own normalizeAssistantReplayContent, so a
+// "stop" turn whose content repeats the previous assistant turn's
+// (isBareDeliveryMirrorDuplicate) can first qualify for dropping here.
+func normalizeAssistantReplayContent96AtBoundary(c *conv, msgs []Message) []Message {
+	return normalizeAssistantReplayContent96(msgs, &changeLog{stage: "boundary", rule: Rule96NormalizeAssistant, keys: c.keys})
 }
 
 // stripToolResultDetails96 (model-context-message): toolResult messages lose
