@@ -18,9 +18,8 @@ import (
 // 2026.9.6's import (resolveLegacyTranscriptPaths,
 // doctor-session-sqlite-verification-*.mjs) reads an entry's `sessionFile`
 // when it has one, else `<sessionId>.jsonl`. But `openclaw doctor --fix` runs
-// its legacy state migration first (migrateLegacySessions,
-// state-migrations.doctor-*.mjs), and when that migration runs for an agent's
-// store it rewrites the whole store through normalizePersistedSessionEntryShape
+// its state migrations first (state-migrations.doctor-*.mjs), and when one
+// of them runs for an agent's store it rewrites the whole store through normalizePersistedSessionEntryShape
 // (store-entry-shape-*.mjs), whose projectCanonicalSessionEntryShape drops
 // `sessionFile` from every entry. The import then reads `<sessionId>.jsonl`,
 // and a differently named transcript (a Telegram topic's
@@ -29,26 +28,41 @@ import (
 // unregistered `X.jsonl` imports `X.jsonl`; the same entry with an absolute
 // sessionFile imports the topic file.
 //
-// The migration runs only for the store of the agent doctor migrates into
-// (the default agent), when detectLegacyStateMigrations finds one of:
-//   - a legacy `<state>/sessions` folder holding sessions.json or a `.jsonl`;
-//   - a stale sessionFile (resolveStaleLegacySessionFile): a path that,
-//     read relative to `<state>/sessions`, stays inside it and does not exist
-//     there, while the same name exists in the agent's folder and its first
-//     line is a session header with the entry's id (or, without a header, the
-//     name is `<sessionId>.jsonl`);
-//   - a session key that canonicalizeSessionKeyForAgent would rewrite. That
-//     function is not reproduced whole: oc counts a key as legacy when it is
-//     not trimmed, or is not an `agent:<id>:` key with a lower-case agent id
-//     (other than "global" and "unknown").
+// Two doctor steps rewrite a store that way:
+//   - migrateLegacySessions, for the store of the agent doctor migrates into
+//     (the default agent), when detectLegacyStateMigrations finds a legacy
+//     `<state>/sessions` folder holding sessions.json or a `.jsonl`, a
+//     legacy key, or a stale sessionFile (resolveStaleLegacySessionFile: a
+//     path that, read relative to `<state>/sessions`, stays inside it and
+//     does not exist there, while the same name exists in the agent's folder
+//     and its first line is a session header with the entry's id, or,
+//     without a header, the name is `<sessionId>.jsonl`);
+//   - migrateOrphanedSessionKeys, for every agent's store that holds a key
+//     canonicalizeSessionKeyForAgent rewrites. The keys are stored
+//     canonicalized too (checked with the oracle: "ops-direct" becomes
+//     "agent:ops:ops-direct", "agent:ops:Discord:Channel:ABC" is lower-cased,
+//     and the store of agent ops, not the default agent, loses its
+//     sessionFile).
+//
+// canonicalSessionKey reproduces the common cases of that function, not all
+// of it (session.mainKey and session.scope from the config, and keys two
+// agents share, are not read).
 
-// doctorDropsSessionFiles reports whether doctor's legacy state migration
-// rewrites this agent's sessions.json before the import.
+// doctorDropsSessionFiles reports whether doctor's state migrations rewrite
+// this agent's sessions.json before the import.
 func doctorDropsSessionFiles(stateDir, doctorAgent string, a transcript.Agent, entries []transcript.IndexEntry) bool {
 	if doctorAgent == "" {
 		doctorAgent = "main"
 	}
-	if a.ID != doctorAgent || a.IndexPath == "" {
+	if a.IndexPath == "" {
+		return false
+	}
+	for _, e := range entries {
+		if canonicalSessionKey(e.Key, a.ID) != e.Key {
+			return true
+		}
+	}
+	if a.ID != doctorAgent {
 		return false
 	}
 	legacyDir := filepath.Join(stateDir, "sessions")
@@ -56,7 +70,7 @@ func doctorDropsSessionFiles(stateDir, doctorAgent string, a transcript.Agent, e
 		return true
 	}
 	for _, e := range entries {
-		if legacySessionKey(e.Key) || staleSessionFile(legacyDir, a.SessionsDir, e) {
+		if staleSessionFile(legacyDir, a.SessionsDir, e) {
 			return true
 		}
 	}
@@ -79,22 +93,21 @@ func hasLegacySessions(legacyDir string) bool {
 	return false
 }
 
-// legacySessionKey is the part of listLegacySessionKeys oc reproduces (see
-// above).
-func legacySessionKey(key string) bool {
-	k := strings.TrimSpace(key)
-	if k != key {
-		return true
+// canonicalSessionKey is the key a rewritten store gives an entry (the
+// common cases of canonicalizeSessionKeyForAgent, state-migrations.doctor-*.mjs):
+// trimmed and lower-cased; "main" is the agent's main session; a key
+// without the `agent:` prefix gets the store's agent.
+func canonicalSessionKey(key, agent string) string {
+	k := strings.ToLower(strings.TrimSpace(key))
+	switch {
+	case k == "" || k == "global" || k == "unknown":
+		return k
+	case k == "main":
+		return "agent:" + strings.ToLower(agent) + ":main"
+	case !strings.HasPrefix(k, "agent:"):
+		return "agent:" + strings.ToLower(agent) + ":" + k
 	}
-	if k == "global" || k == "unknown" {
-		return false
-	}
-	rest, ok := strings.CutPrefix(k, "agent:")
-	if !ok {
-		return true
-	}
-	id, _, ok := strings.Cut(rest, ":")
-	return !ok || id == "" || id != strings.ToLower(id)
+	return k
 }
 
 // staleSessionFile is resolveStaleLegacySessionFile.

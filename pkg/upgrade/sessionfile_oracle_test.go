@@ -37,8 +37,11 @@ func sessionFileTranscript(id, name string, n int) []byte {
 // state migration runs and drops every sessionFile of that store (see
 // sessionfile.go); agent ops has the same files and is not migrated. In the
 // "kept" state dir agent main's sessionFile is absolute and nothing is
-// migrated. Each store holds a session with both `<id>.jsonl` and its topic
-// file, and one with only the topic file.
+// migrated. In the "legacy-keys" state dir the sessionFiles are absolute
+// and each store also holds keys doctor --fix canonicalizes, which rewrites
+// (and drops the sessionFiles of) every agent's store. Each store holds a
+// session with both `<id>.jsonl` and its topic file, and one with only the
+// topic file.
 func buildSessionFileStateDir(t *testing.T, root, variant string) []damagedFile {
 	t.Helper()
 	var files []damagedFile
@@ -59,7 +62,7 @@ func buildSessionFileStateDir(t *testing.T, root, variant string) []damagedFile 
 		write(both+".jsonl", "plain-unregistered", sessionFileTranscript(both, "plain", 2), false)
 		write(only+"-topic-3.jsonl", "topic-only", sessionFileTranscript(only, "only", 4), true)
 		sessionFile := func(name string) string {
-			if variant == "kept" {
+			if variant != "migrated" {
 				return filepath.Join(dir, name)
 			}
 			return name
@@ -67,6 +70,15 @@ func buildSessionFileStateDir(t *testing.T, root, variant string) []damagedFile 
 		index := map[string]any{
 			"agent:" + agent + ":telegram:group:-100:topic:7": map[string]any{"sessionId": both, "updatedAt": 1767225600000, "sessionFile": sessionFile(both + "-topic-7.jsonl")},
 			"agent:" + agent + ":telegram:group:-100:topic:3": map[string]any{"sessionId": only, "updatedAt": 1767225600001, "sessionFile": sessionFile(only + "-topic-3.jsonl")},
+		}
+		if variant == "legacy-keys" {
+			// keys migrateOrphanedSessionKeys rewrites, in every agent's store
+			direct := fmt.Sprintf("e0000000-0000-4000-8000-%012d", 10*ai+3)
+			channel := fmt.Sprintf("e0000000-0000-4000-8000-%012d", 10*ai+4)
+			write(direct+".jsonl", "legacy-key", sessionFileTranscript(direct, "direct", 2), true)
+			write(channel+".jsonl", "legacy-key", sessionFileTranscript(channel, "channel", 2), true)
+			index["direct-"+agent] = map[string]any{"sessionId": direct, "updatedAt": 1767225600002}
+			index["agent:"+agent+":Discord:Channel:ABC"] = map[string]any{"sessionId": channel, "updatedAt": 1767225600003}
 		}
 		ib, _ := json.MarshalIndent(index, "", "  ")
 		if err := os.WriteFile(filepath.Join(dir, "sessions.json"), ib, 0o644); err != nil {
@@ -82,7 +94,7 @@ func buildSessionFileStateDir(t *testing.T, root, variant string) []damagedFile 
 // oracle's answers are stored (generated names and counts only);
 // OC_UPGRADE_ORACLE=write regenerates them, =live asks the oracle.
 func TestPredictionMatchesOracleOnSessionFiles(t *testing.T) {
-	variants := []string{"migrated", "kept"}
+	variants := []string{"migrated", "kept", "legacy-keys"}
 	var stored []storedSeed
 	if os.Getenv("OC_UPGRADE_ORACLE") == "" {
 		b, err := os.ReadFile(storedSessionFiles)
@@ -131,10 +143,11 @@ func TestPredictionMatchesOracleOnSessionFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	oracletest.Compared(t, "upgrade: sessionFile of a registered session (which file 9.6 imports)", compared, 12)
+	oracletest.Compared(t, "upgrade: sessionFile of a registered session (which file 9.6 imports)", compared, 22)
 	// the behaviour itself, beside the oracle's numbers: only the migrated
 	// store of the default agent loses its sessionFile
-	for k, want := range map[string]string{"migrated/main": ".jsonl", "migrated/ops": "-topic-7.jsonl", "kept/main": "-topic-7.jsonl", "kept/ops": "-topic-7.jsonl"} {
+	for k, want := range map[string]string{"migrated/main": ".jsonl", "migrated/ops": "-topic-7.jsonl", "kept/main": "-topic-7.jsonl", "kept/ops": "-topic-7.jsonl",
+		"legacy-keys/main": ".jsonl", "legacy-keys/ops": ".jsonl"} {
 		got := imported[k]
 		if got == "" || !strings.HasSuffix(got, want) || want == ".jsonl" && strings.Contains(got, "-topic-") {
 			t.Errorf("%s: predicted import of %q for the session with two files, want the file ending in %s", k, got, want)

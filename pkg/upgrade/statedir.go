@@ -240,10 +240,12 @@ func readRegistration(stateDir string, opt Options, a transcript.Agent) (registr
 		if e.SessionID == "" {
 			continue
 		}
-		r.owners[e.SessionID] = append(r.owners[e.SessionID], e.Key)
 		if dropped {
-			e.SessionFile = "" // see sessionfile.go
+			// see sessionfile.go
+			e.SessionFile = ""
+			e.Key = canonicalSessionKey(e.Key, a.ID)
 		}
+		r.owners[e.SessionID] = append(r.owners[e.SessionID], e.Key)
 		p, _ := transcript.ResolveSessionFile(a.SessionsDir, e)
 		if p == "" {
 			continue
