@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/openclaw-tools/oc/internal/oracletest"
 )
 
 // oracleImport is the part of the 9.6 oracle's `import` output the tests
@@ -125,26 +127,18 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
+// sharedDir is ../shared (or $OC_SHARED_DIR): without it the test fails in
+// CI and is a recorded skip elsewhere (oracletest.Unavailable).
 func sharedDir(t *testing.T) string {
 	t.Helper()
-	if d := os.Getenv("OC_SHARED_DIR"); d != "" {
-		return d
-	}
-	d, err := filepath.Abs(filepath.Join("..", "..", "..", "shared"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(d); err != nil {
-		t.Skipf("SKIP: %s not found (set OC_SHARED_DIR)", d)
-	}
-	return d
+	return oracletest.SharedDir(t)
 }
 
 func readOracleImport(t *testing.T, path string) oracleImport {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
-		t.Skipf("SKIP: %v", err)
+		oracletest.Unavailable(t, fmt.Sprintf("the 9.6 oracle's stored import: %v", err))
 	}
 	var o oracleImport
 	if err := json.Unmarshal(b, &o); err != nil {

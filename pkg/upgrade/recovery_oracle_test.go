@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openclaw-tools/oc/internal/oracletest"
 	"github.com/openclaw-tools/oc/pkg/repair"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
@@ -73,7 +74,7 @@ func recoveryCorpus(t *testing.T) [][][]byte {
 			return out
 		}
 	}
-	t.Skip("SKIP: too few corpus transcripts with a version-3 header and messages")
+	oracletest.Unavailable(t, "corpus: too few transcripts with a version-3 header and messages")
 	return nil
 }
 
