@@ -136,15 +136,17 @@ func AnalyzeFile(f File, stdin io.Reader) (*Summary, error) { return analyzeFile
 
 // analyzeFile is AnalyzeFile; progress, when set, is told the bytes read.
 func analyzeFile(f File, stdin io.Reader, progress func(int)) (*Summary, error) {
-	src, err := jsonl.Open(f.Path, stdin)
+	// progress is told the bytes read from disk (compressed ones for a
+	// compressed file: they add up to its size).
+	src, err := jsonl.OpenProgress(f.Path, stdin, progress)
 	if err != nil {
 		return nil, err
 	}
 	defer src.Close()
 	// Stdin has no size on disk: count the bytes as they are read.
 	var r io.Reader = src
-	counted := &countingReader{r: src, report: progress}
-	if src.Size < 0 || progress != nil {
+	counted := &countingReader{r: src}
+	if src.Size < 0 {
 		r = counted
 	}
 	s, err := analyze(r, src.BufferSize())
@@ -162,17 +164,13 @@ func analyzeFile(f File, stdin io.Reader, progress func(int)) (*Summary, error) 
 
 // countingReader counts the bytes read through it.
 type countingReader struct {
-	r      io.Reader
-	n      int64
-	report func(int) // nil, or told each read's byte count
+	r io.Reader
+	n int64
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
-	if c.report != nil && n > 0 {
-		c.report(n)
-	}
 	return n, err
 }
 
