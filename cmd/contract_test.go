@@ -557,3 +557,58 @@ func TestContractGoldens(t *testing.T) {
 	_, out, _ = runOC(t, false, nil, "help", "exit-codes")
 	golden(t, "help-exit-codes.txt", []byte(out))
 }
+
+// Doctor's "Next:" names what is left: errors, warnings or both, one or
+// more, never warnings when only errors remain; fixed findings and notes do
+// not count; the command is one line, the state dir quoted for the shell.
+func TestDoctorNextNamesWhatIsLeft(t *testing.T) {
+	f := func(sev string, fixed bool) doctor.Finding {
+		return doctor.Finding{ID: "x", Severity: sev, Fixed: fixed}
+	}
+	for _, c := range []struct {
+		findings []doctor.Finding
+		want     string
+	}{
+		{[]doctor.Finding{f(doctor.SevError, false)}, "resolve the error above by hand, then check again"},
+		{[]doctor.Finding{f(doctor.SevError, false), f(doctor.SevError, false), f(doctor.SevWarning, true), f(doctor.SevInfo, false)}, "resolve the errors above by hand, then check again"},
+		{[]doctor.Finding{f(doctor.SevWarning, false), f(doctor.SevWarning, false)}, "resolve the warnings above by hand, then check again"},
+		{[]doctor.Finding{f(doctor.SevWarning, false), f(doctor.SevError, false)}, "resolve the errors and warnings above by hand, then check again"},
+		{[]doctor.Finding{f(doctor.SevInfo, false), f(doctor.SevError, true)}, ""},
+	} {
+		why, cmd := docNextCommand(&doctor.Report{StateDir: "/tmp/a b", Mode: "fix", Findings: c.findings})
+		assert.Equal(t, c.want, why, "%+v", c.findings)
+		if c.want != "" {
+			assert.Equal(t, "oc doctor --state-dir '/tmp/a b'", cmd)
+		}
+	}
+}
+
+// Counts agree with their nouns and verbs ("1 line ends", "2 lines end"),
+// not "1 line(s) end".
+func TestCountsAreGrammatical(t *testing.T) {
+	dir := t.TempDir()
+	write := func(n int) string {
+		var b strings.Builder
+		b.WriteString("{\"type\":\"session\",\"version\":3,\"id\":\"s\"}\r\n")
+		parent := "null"
+		for i := range n {
+			id := string(rune('a' + i))
+			b.WriteString(`{"type":"message","id":"` + id + `","parentId":` + parent + `,"message":{"role":"toolResult","toolCallId":"x` + id + `","content":"r"}}` + "\r\n")
+			parent = `"` + id + `"`
+		}
+		p := filepath.Join(dir, string(rune('0'+n))+".jsonl")
+		require.NoError(t, os.WriteFile(p, []byte(b.String()), 0o644))
+		return p
+	}
+	_, out, _ := runOC(t, false, nil, "inspect", write(1))
+	assert.Contains(t, out, "1 tool result answers no tool call")
+	_, out, _ = runOC(t, false, nil, "inspect", write(2))
+	assert.Contains(t, out, "3 lines end in CRLF")
+	assert.Contains(t, out, "2 tool results answer no tool call")
+	_, out, _ = runOC(t, false, doctorEnv(t), "doctor", "--state-dir", exampleState, "--no-transcripts")
+	assert.Contains(t, out, "1 transcript not referenced by sessions.json")
+	assert.Contains(t, out, "1 entry has no transcript")
+	for _, bad := range []string{"(s) ", "1 entry have", "1 missing files"} {
+		assert.NotContains(t, out, bad)
+	}
+}

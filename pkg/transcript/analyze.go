@@ -524,7 +524,7 @@ func (a *analyzer) finish(ix *Index) *Summary {
 		a.add("invalid-utf8", l, SevInfo, "line holds bytes that are not UTF-8; OpenClaw reads them as U+FFFD")
 	}
 	if ix.CRLF > 0 {
-		a.add("crlf-line-endings", 0, SevInfo, "%d line(s) end in CRLF; OpenClaw accepts them but writes LF", ix.CRLF)
+		a.add("crlf-line-endings", 0, SevInfo, "%d %s in CRLF (OpenClaw reads CRLF, writes LF)", ix.CRLF, pluralWord(int(min(ix.CRLF, 2)), "line ends", "lines end"))
 	}
 	if ix.NoFinalNewline && len(ix.Malformed) > 0 && ix.Malformed[len(ix.Malformed)-1] == ix.Lines {
 		a.add("truncated-tail", ix.Lines, SevError, "the last line is cut off (a crash during a write)")
@@ -635,7 +635,7 @@ func (a *analyzer) pairing() {
 		a.add("missing-tool-result", 0, SevInfo, "%s no result; replay inserts synthetic error results for most providers", pluralHave(tc.MissingResult, "tool call"))
 	}
 	if tc.OrphanResults > 0 {
-		a.add("orphan-tool-result", 0, SevInfo, "%d tool result(s) answer no tool call; replay drops them", tc.OrphanResults)
+		a.add("orphan-tool-result", 0, SevInfo, "%d %s no tool call (replay drops orphan results)", tc.OrphanResults, pluralWord(tc.OrphanResults, "tool result answers", "tool results answer"))
 	}
 }
 
@@ -705,6 +705,14 @@ func firstUserText(raw gojson.RawMessage, blocks []rawBlock, re *regexp.Regexp) 
 		return false
 	}
 	return strMatches(blocks[0].Text, re)
+}
+
+// pluralWord is one for 1, many otherwise.
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // pluralHave is "1 tool call has" or "3 tool calls have".
