@@ -158,9 +158,8 @@ func TestPredictionMatchesOracleFixtures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := compareWithOracle(t, root, rep, oracle)
-	if n < 19 {
-		t.Fatalf("compared only %d imported sessions, want the fixture's 19", n)
+	if n := compareWithOracle(t, root, rep, oracle); !oracletest.Compared(t, "9.6 import prediction vs the oracle's import of fixtures/damaged (imported sessions: every one of its 20 variants)", n, 20) {
+		t.FailNow()
 	}
 	// the kinds the issue names are all present
 	want := map[string]Outcome{
@@ -209,8 +208,8 @@ func TestPredictionMatchesOracleCorpusFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := compareWithOracle(t, root, rep, oracle); n != 5 {
-		t.Fatalf("compared %d sessions, want 5", n)
+	if n := compareWithOracle(t, root, rep, oracle); !oracletest.Compared(t, "9.6 import prediction vs the oracle's import of fixtures/corpus (imported sessions)", n, 5) {
+		t.FailNow()
 	}
 	codex, recovered := 0, 0
 	for _, s := range rep.Sessions {

@@ -121,9 +121,7 @@ func TestPredictionMatchesOracleOnSiblings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := compareWithOracle(t, root, rep, oracle); n != 3 {
-		t.Errorf("compared %d imported sessions, want 3", n)
-	}
+	oracletest.Compared(t, "9.6 import prediction vs the oracle's stored import of sibling transcripts", compareWithOracle(t, root, rep, oracle), 3)
 	outcomes := map[Outcome]int{}
 	for _, s := range rep.Sessions {
 		outcomes[s.Outcome]++
