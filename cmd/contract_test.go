@@ -276,6 +276,9 @@ func TestErrorsInTheUsersTerms(t *testing.T) {
 		{[]string{"inspct"}, nil, 2, "did you mean inspect?", "oc"},
 		{[]string{"help", "nosuch"}, nil, 2, `unknown help topic "nosuch"`, "oc"},
 		{[]string{"help", "inspct"}, nil, 2, "did you mean inspect?", "oc"},
+		{[]string{"completion", "nosh"}, nil, 2, `unknown shell "nosh" (want bash, fish, powershell, zsh)`, "oc completion"},
+		{[]string{"completion", "bsh"}, nil, 2, "did you mean bash or zsh?", "oc completion"},
+		{[]string{"completion"}, nil, 2, "completion needs a shell: bash, fish, powershell, zsh", "oc completion"},
 	} {
 		code, _, errOut := runOC(t, false, c.env, c.args...)
 		assert.Equal(t, c.code, code, c.args)
