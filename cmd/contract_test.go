@@ -467,6 +467,40 @@ func TestAgentAndSinceFilters(t *testing.T) {
 	code, out, _ := runOC(t, false, nil, "repair", "--check", "--state-dir", state, "--agent", "nobody")
 	assert.Equal(t, cli.ExitOK, code)
 	assert.Contains(t, out, "no transcripts in")
+
+	// doctor: the transcript findings of the selected transcripts only, and
+	// its Transcripts line says which it covered.
+	doc := func(args ...string) (needsRepair []string, detail string) {
+		_, out, errOut := runOC(t, false, doctorEnv(t), append([]string{"doctor", "--json", "--state-dir", exampleState}, args...)...)
+		var d struct {
+			Findings []struct{ ID, Path string }
+			Checks   []struct{ Section, Detail string }
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &d), errOut)
+		for _, f := range d.Findings {
+			if f.ID == "transcript-needs-repair" {
+				needsRepair = append(needsRepair, filepath.Base(f.Path))
+			}
+		}
+		for _, c := range d.Checks {
+			if c.Section == doctor.SectionTranscripts {
+				detail = c.Detail
+			}
+		}
+		return needsRepair, detail
+	}
+	damaged := []string{"0197d2b9-0c4a-7d11-8e22-33f4a5b6c7d8.jsonl"}
+	got, detail := doc()
+	assert.Equal(t, damaged, got)
+	assert.Empty(t, detail)
+	got, detail = doc("--agent", "main")
+	assert.Equal(t, damaged, got)
+	assert.Equal(t, "only transcripts of agent main", detail)
+	got, detail = doc("--agent", "ops")
+	assert.Empty(t, got)
+	assert.Equal(t, "only transcripts of agent ops", detail)
+	_, out, _ = runOC(t, false, doctorEnv(t), "doctor", "--state-dir", exampleState, "--agent", "nobody")
+	assert.Contains(t, out, "[✓] Transcripts · only transcripts of agent nobody")
 }
 
 func TestMigrationReportStoresAbsolutePaths(t *testing.T) {
