@@ -276,6 +276,9 @@ func TestErrorsInTheUsersTerms(t *testing.T) {
 		{[]string{"inspct"}, nil, 2, "did you mean inspect?", "oc"},
 		{[]string{"help", "nosuch"}, nil, 2, `unknown help topic "nosuch"`, "oc"},
 		{[]string{"help", "inspct"}, nil, 2, "did you mean inspect?", "oc"},
+		{[]string{"completion", "nosh"}, nil, 2, `unknown shell "nosh" (want bash, fish, powershell, zsh)`, "oc completion"},
+		{[]string{"completion", "bsh"}, nil, 2, "did you mean bash or zsh?", "oc completion"},
+		{[]string{"completion"}, nil, 2, "completion needs a shell: bash, fish, powershell, zsh", "oc completion"},
 	} {
 		code, _, errOut := runOC(t, false, c.env, c.args...)
 		assert.Equal(t, c.code, code, c.args)
@@ -388,6 +391,11 @@ func TestFlagValueCompletion(t *testing.T) {
 		{[]string{"__complete", "replay", "x", "--api", ""}, []string{"anthropic-messages", "mistral-conversations"}},
 		{[]string{"__complete", "replay", "x", "--stage", ""}, []string{"context", "sanitized", "payload"}},
 		{[]string{"__complete", "repair", "--rules", ""}, []string{"all", "openclaw-2026.5.6"}},
+		{[]string{"__complete", "replay", "x", "--openclaw", ""}, []string{"2026.5.6", "2026.9.6", "2026.5.6,2026.9.6"}},
+		{[]string{"__complete", "inspect", "--openclaw", ""}, []string{"2026.5.6", "2026.9.6"}},
+		{[]string{"__complete", "replay", "x", "--tz", ""}, []string{"Local", "UTC"}},
+		{[]string{"__complete", "doctor", "--state-dir", exampleState, "--agent", ""}, []string{"main", "ops"}},
+		{[]string{"__complete", "repair", "--state-dir", exampleState, "--agent", ""}, []string{"main", "ops"}},
 		{[]string{"__complete", "inspect", "--state-dir", exampleState, "--agent", ""}, []string{"main", "ops"}},
 		{[]string{"__complete", "replay", "--state-dir", exampleState, "0197d2"}, []string{"0197d2a4-6b1e-7c3d-9e4f-5a6b7c8d9e01\tmain"}},
 		{[]string{"__complete", "export", "--state-dir", exampleState, "0197d2"}, []string{"0197d2a4-6b1e-7c3d-9e4f-5a6b7c8d9e01\tmain"}},
@@ -459,6 +467,40 @@ func TestAgentAndSinceFilters(t *testing.T) {
 	code, out, _ := runOC(t, false, nil, "repair", "--check", "--state-dir", state, "--agent", "nobody")
 	assert.Equal(t, cli.ExitOK, code)
 	assert.Contains(t, out, "no transcripts in")
+
+	// doctor: the transcript findings of the selected transcripts only, and
+	// its Transcripts line says which it covered.
+	doc := func(args ...string) (needsRepair []string, detail string) {
+		_, out, errOut := runOC(t, false, doctorEnv(t), append([]string{"doctor", "--json", "--state-dir", exampleState}, args...)...)
+		var d struct {
+			Findings []struct{ ID, Path string }
+			Checks   []struct{ Section, Detail string }
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &d), errOut)
+		for _, f := range d.Findings {
+			if f.ID == "transcript-needs-repair" {
+				needsRepair = append(needsRepair, filepath.Base(f.Path))
+			}
+		}
+		for _, c := range d.Checks {
+			if c.Section == doctor.SectionTranscripts {
+				detail = c.Detail
+			}
+		}
+		return needsRepair, detail
+	}
+	damaged := []string{"0197d2b9-0c4a-7d11-8e22-33f4a5b6c7d8.jsonl"}
+	got, detail := doc()
+	assert.Equal(t, damaged, got)
+	assert.Empty(t, detail)
+	got, detail = doc("--agent", "main")
+	assert.Equal(t, damaged, got)
+	assert.Equal(t, "only transcripts of agent main", detail)
+	got, detail = doc("--agent", "ops")
+	assert.Empty(t, got)
+	assert.Equal(t, "only transcripts of agent ops", detail)
+	_, out, _ = runOC(t, false, doctorEnv(t), "doctor", "--state-dir", exampleState, "--agent", "nobody")
+	assert.Contains(t, out, "[✓] Transcripts · only transcripts of agent nobody")
 }
 
 func TestMigrationReportStoresAbsolutePaths(t *testing.T) {
@@ -551,4 +593,59 @@ func TestContractGoldens(t *testing.T) {
 	golden(t, "help-environment.txt", []byte(out))
 	_, out, _ = runOC(t, false, nil, "help", "exit-codes")
 	golden(t, "help-exit-codes.txt", []byte(out))
+}
+
+// Doctor's "Next:" names what is left: errors, warnings or both, one or
+// more, never warnings when only errors remain; fixed findings and notes do
+// not count; the command is one line, the state dir quoted for the shell.
+func TestDoctorNextNamesWhatIsLeft(t *testing.T) {
+	f := func(sev string, fixed bool) doctor.Finding {
+		return doctor.Finding{ID: "x", Severity: sev, Fixed: fixed}
+	}
+	for _, c := range []struct {
+		findings []doctor.Finding
+		want     string
+	}{
+		{[]doctor.Finding{f(doctor.SevError, false)}, "resolve the error above by hand, then check again"},
+		{[]doctor.Finding{f(doctor.SevError, false), f(doctor.SevError, false), f(doctor.SevWarning, true), f(doctor.SevInfo, false)}, "resolve the errors above by hand, then check again"},
+		{[]doctor.Finding{f(doctor.SevWarning, false), f(doctor.SevWarning, false)}, "resolve the warnings above by hand, then check again"},
+		{[]doctor.Finding{f(doctor.SevWarning, false), f(doctor.SevError, false)}, "resolve the errors and warnings above by hand, then check again"},
+		{[]doctor.Finding{f(doctor.SevInfo, false), f(doctor.SevError, true)}, ""},
+	} {
+		why, cmd := docNextCommand(&doctor.Report{StateDir: "/tmp/a b", Mode: "fix", Findings: c.findings})
+		assert.Equal(t, c.want, why, "%+v", c.findings)
+		if c.want != "" {
+			assert.Equal(t, "oc doctor --state-dir '/tmp/a b'", cmd)
+		}
+	}
+}
+
+// Counts agree with their nouns and verbs ("1 line ends", "2 lines end"),
+// not "1 line(s) end".
+func TestCountsAreGrammatical(t *testing.T) {
+	dir := t.TempDir()
+	write := func(n int) string {
+		var b strings.Builder
+		b.WriteString("{\"type\":\"session\",\"version\":3,\"id\":\"s\"}\r\n")
+		parent := "null"
+		for i := range n {
+			id := string(rune('a' + i))
+			b.WriteString(`{"type":"message","id":"` + id + `","parentId":` + parent + `,"message":{"role":"toolResult","toolCallId":"x` + id + `","content":"r"}}` + "\r\n")
+			parent = `"` + id + `"`
+		}
+		p := filepath.Join(dir, string(rune('0'+n))+".jsonl")
+		require.NoError(t, os.WriteFile(p, []byte(b.String()), 0o644))
+		return p
+	}
+	_, out, _ := runOC(t, false, nil, "inspect", write(1))
+	assert.Contains(t, out, "1 tool result answers no tool call")
+	_, out, _ = runOC(t, false, nil, "inspect", write(2))
+	assert.Contains(t, out, "3 lines end in CRLF")
+	assert.Contains(t, out, "2 tool results answer no tool call")
+	_, out, _ = runOC(t, false, doctorEnv(t), "doctor", "--state-dir", exampleState, "--no-transcripts")
+	assert.Contains(t, out, "1 transcript not referenced by sessions.json")
+	assert.Contains(t, out, "1 entry has no transcript")
+	for _, bad := range []string{"(s) ", "1 entry have", "1 missing files"} {
+		assert.NotContains(t, out, bad)
+	}
 }

@@ -141,7 +141,7 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 	if err != nil {
 		return cli.Incomplete(err)
 	}
-	markSkipped(rep, o)
+	markSkipped(rep, o, filter)
 	if interactive {
 		n := docCountFixable(rep)
 		if n > 0 {
@@ -154,7 +154,7 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 			if rep, err = doctor.Run(ctx, opts); err != nil {
 				return cli.Incomplete(err)
 			}
-			markSkipped(rep, o)
+			markSkipped(rep, o, filter)
 		}
 	}
 	var sd *sqliteDoctor
@@ -228,16 +228,26 @@ func docIncomplete(f doctor.Finding) bool {
 }
 
 // markSkipped shows the transcript check as skipped under --no-transcripts
-// (a check that did not run is not a ✓).
-func markSkipped(rep *doctor.Report, o *doctorOptions) {
-	if !o.NoTranscripts {
+// (a check that did not run is not a ✓), and under --agent or --since which
+// transcripts it covered (a ✓ for one agent is not one for the state dir).
+func markSkipped(rep *doctor.Report, o *doctorOptions, filter transcript.Filter) {
+	if !o.NoTranscripts && filter.IsZero() {
 		return
 	}
 	for i := range rep.Checks {
-		if rep.Checks[i].Section == doctor.SectionTranscripts {
+		if rep.Checks[i].Section != doctor.SectionTranscripts {
+			continue
+		}
+		if o.NoTranscripts {
 			rep.Checks[i].Status = "skipped"
 			rep.Checks[i].Detail = "skipped (--no-transcripts)"
+			continue
 		}
+		scope := "only transcripts" + filter.Describe()
+		if rep.Checks[i].Detail != "" {
+			scope += "; " + rep.Checks[i].Detail
+		}
+		rep.Checks[i].Detail = scope
 	}
 }
 

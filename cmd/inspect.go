@@ -107,7 +107,7 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 		// One file: progress in bytes, over the analysis and the repair check
 		// (each reads the file once).
 		if st, err := os.Stat(files[0].Path); err == nil {
-			progress = cli.NewByteProgress(g.IO, "inspecting "+cli.Safe(filepath.Base(files[0].Path)), 2*st.Size())
+			progress = cli.NewByteProgress(g.IO, "inspecting "+cli.Safe(filepath.Base(files[0].Path)), st.Size(), 2)
 			if progress != nil {
 				byteProgress = func(n int) { progress.Add(n) }
 			}

@@ -183,7 +183,7 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 		progress = cli.NewProgress(g.IO, "repair", len(files))
 	} else if st, err := os.Stat(names[0]); err == nil {
 		// One file: progress in bytes read.
-		progress = cli.NewByteProgress(g.IO, "repair "+cli.Safe(filepath.Base(names[0])), st.Size())
+		progress = cli.NewByteProgress(g.IO, "repair "+cli.Safe(filepath.Base(names[0])), st.Size(), 1)
 		if progress != nil {
 			apply.Options.Progress = func(n int) { progress.Add(n) }
 		}

@@ -2,10 +2,13 @@ package cmd
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/openclaw-tools/oc/internal/oracletest"
 )
 
 // TestReplayWhereOpenClawFails: where OpenClaw 2026.5.6 itself never sends
@@ -52,13 +55,16 @@ func TestReplayOllamaSaysWhyNoWireBody(t *testing.T) {
 // (golden file; the values are the oracle's, see pkg/replay's reproducer
 // test).
 func TestReplaySanitizedStagePrintsAsOpenClaw(t *testing.T) {
-	shared := filepath.Join("..", "..", "shared", "corpus", "fuzz-repro")
+	shared := filepath.Join(oracletest.SharedDir(t), "corpus", "fuzz-repro")
 	var out strings.Builder
 	for _, f := range []string{"x7-message-not-an-object.jsonl", "26-sanitized-anthropic-content-arguments-int-as-float-number-spelling.jsonl", "00-sanitized-anthropic-content-arguments-lone-value.jsonl"} {
+		if _, err := os.Stat(filepath.Join(shared, f)); err != nil {
+			oracletest.Unavailable(t, fmt.Sprintf("fuzz reproducer: %v", err))
+		}
 		code, stdout, stderr := runOC(t, false, nil, "replay", filepath.Join(shared, f), "--provider", "anthropic",
 			"--api", "anthropic-messages", "--model", "claude-sonnet-4-5", "--stage", "sanitized")
 		if code != 0 {
-			t.Skipf("SKIP: %s: %s (../shared missing?)", f, stderr)
+			t.Fatalf("%s: exit %d: %s", f, code, stderr)
 		}
 		fmt.Fprintf(&out, "== %s\n%s", f, stdout)
 	}

@@ -74,6 +74,7 @@ func Execute() int {
 // {"error": "...", "exitCode": N}.
 func Run(ctx context.Context, args []string, ios *cli.IOStreams, env func(string) string) int {
 	root, g := NewRootCmd(ios, env)
+	strictCompletionCmd(root) // here, not in NewRootCmd: the man pages document oc's own commands
 	root.SetArgs(args)
 	c, err := root.ExecuteContextC(ctx)
 	if err == nil {
@@ -186,6 +187,35 @@ It follows the rules of OpenClaw 2026.5.6 and documents where it does more.`,
 		newGenDocsCmd(g),
 	)
 	return root, g
+}
+
+// strictCompletionCmd makes `oc completion` without a shell, or with one
+// cobra does not know, a usage error (exit 2) like any other unknown command:
+// cobra's own completion command only prints its help and exits 0.
+func strictCompletionCmd(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		c.Args = cobra.ArbitraryArgs
+		c.SuggestionsMinimumDistance = 1
+		c.RunE = func(c *cobra.Command, args []string) error {
+			var shells []string
+			for _, sub := range c.Commands() {
+				shells = append(shells, sub.Name())
+			}
+			want := strings.Join(shells, ", ")
+			if len(args) == 0 {
+				return cli.Usagef("completion needs a shell: %s", want)
+			}
+			msg := fmt.Sprintf("unknown shell %q (want %s)", args[0], want)
+			if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+				msg = fmt.Sprintf("unknown shell %q (did you mean %s?)", args[0], strings.Join(s, " or "))
+			}
+			return cli.Usagef("%s", msg)
+		}
+	}
 }
 
 // newHelpCmd is `oc help [COMMAND|TOPIC]`; an unknown topic is a usage

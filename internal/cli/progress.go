@@ -20,6 +20,7 @@ type Progress struct {
 	lastDraw time.Time
 	drawn    bool
 	bytes    bool // total and done are bytes, shown in MiB
+	passes   int  // bytes: reads of the file counted in done (shown as one)
 	now      func() time.Time
 }
 
@@ -32,12 +33,14 @@ func NewProgress(ios *IOStreams, label string, total int) *Progress {
 	return &Progress{ios: ios, label: label, total: total, started: time.Now(), now: time.Now}
 }
 
-// NewByteProgress is NewProgress for one large file: total and Add count
-// bytes, and the line shows MiB read.
-func NewByteProgress(ios *IOStreams, label string, total int64) *Progress {
-	p := NewProgress(ios, label, int(total))
+// NewByteProgress is NewProgress for one large file of size bytes that is
+// read passes times (concurrently: inspect analyses it while its repair check
+// reads it): Add counts the bytes of every pass, and the line shows the MiB
+// of the file read, their mean, against its size.
+func NewByteProgress(ios *IOStreams, label string, size int64, passes int) *Progress {
+	p := NewProgress(ios, label, int(size)*max(passes, 1))
 	if p != nil {
-		p.bytes = true
+		p.bytes, p.passes = true, max(passes, 1)
 	}
 	return p
 }
@@ -71,7 +74,8 @@ func (p *Progress) line() string {
 	bar := strings.Repeat("=", filled) + strings.Repeat(" ", width-filled)
 	if p.bytes {
 		const mib = 1 << 20
-		return fmt.Sprintf("%s [%s] %.1f/%.1f MiB", p.label, bar, float64(p.done)/mib, float64(p.total)/mib)
+		n := float64(p.passes) * mib
+		return fmt.Sprintf("%s [%s] %.1f/%.1f MiB", p.label, bar, float64(p.done)/n, float64(p.total)/n)
 	}
 	return fmt.Sprintf("%s [%s] %d/%d", p.label, bar, p.done, p.total)
 }

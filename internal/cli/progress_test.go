@@ -54,11 +54,21 @@ func TestCodeOf(t *testing.T) {
 
 func TestByteProgressShowsMiB(t *testing.T) {
 	ios, _, errOut := Test(true)
-	p := NewByteProgress(ios, "repair big.jsonl", 100<<20)
+	p := NewByteProgress(ios, "repair big.jsonl", 100<<20, 1)
 	now := p.started.Add(2 * time.Second)
 	p.now = func() time.Time { return now }
 	p.Add(25 << 20)
 	assert.Contains(t, errOut.String(), "repair big.jsonl [=======                       ] 25.0/100.0 MiB")
 	ios, _, _ = Test(false)
-	assert.Nil(t, NewByteProgress(ios, "x", 10), "no progress when stderr is not a terminal")
+	assert.Nil(t, NewByteProgress(ios, "x", 10, 1), "no progress when stderr is not a terminal")
+
+	// A file read twice (inspect: analysis and repair check) shows its own
+	// size, not twice it: 30 MiB of both passes is 15 MiB of a 100 MiB file.
+	ios, _, errOut = Test(true)
+	p = NewByteProgress(ios, "inspecting big.jsonl", 100<<20, 2)
+	p.now = func() time.Time { return now }
+	p.Add(10 << 20)
+	now = now.Add(time.Second)
+	p.Add(20 << 20)
+	assert.Contains(t, errOut.String(), "inspecting big.jsonl [====                          ] 15.0/100.0 MiB")
 }

@@ -2,6 +2,7 @@ package oracletest
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,7 +22,7 @@ func ImportedState96(t testing.TB, fixture, dst, manifest string) string {
 	t.Helper()
 	dir := filepath.Join(SharedDir(t), "oracle-2026.9.6", "fixtures", fixture)
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("SKIP (no 2026.9.6 fixtures): %v", err)
+		Unavailable(t, fmt.Sprintf("no 2026.9.6 fixtures: %v", err))
 	}
 	err := filepath.Walk(filepath.Join(dir, "db"), func(p string, info os.FileInfo, err error) error {
 		if err != nil || info.IsDir() || !strings.HasSuffix(p, ".gz") {

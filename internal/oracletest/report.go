@@ -41,6 +41,15 @@ func Unavailable(t testing.TB, reason string) {
 	t.Skip("SKIP: " + reason)
 }
 
+// NotRequested skips a re-check CI does not run either (the opt-in
+// OC_LIVE_ORACLE_FULL runs), recorded so that scripts/test lists it. A test
+// CI must run stops through Unavailable or RequireLive instead.
+func NotRequested(t testing.TB, reason string) {
+	t.Helper()
+	record(t, "skipped", firstLine(reason))
+	t.Skip("SKIP: " + reason)
+}
+
 // RequireLive skips (and records the skip of) a test that runs the oracle
 // live unless OC_LIVE_ORACLE is set. In CI it must be set.
 func RequireLive(t testing.TB, what string) {
@@ -54,17 +63,22 @@ func RequireLive(t testing.TB, what string) {
 // Compared records that a differential test made n comparisons against an
 // oracle's answers and fails the test unless n is exactly want, the number
 // its inputs call for. want must be positive: a differential test that can
-// pass after comparing nothing proves nothing.
-func Compared(t testing.TB, what string, n, want int) {
+// pass after comparing nothing proves nothing. It reports whether the count
+// was right.
+func Compared(t testing.TB, what string, n, want int) bool {
 	t.Helper()
+	ok := false
 	switch {
 	case want <= 0:
 		t.Errorf("%s: the inputs call for %d comparisons: a differential test must compare something", what, want)
 	case n != want:
 		t.Errorf("%s: compared %d, the inputs call for exactly %d", what, n, want)
+	default:
+		ok = true
 	}
 	t.Logf("%s: %d of %d compared", what, n, want)
 	record(t, "compared", fmt.Sprintf("%s\t%d\t%d", what, n, want))
+	return ok
 }
 
 // record appends one line to this process's report file, when scripts/test

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -21,7 +22,7 @@ func Fixture96State(t testing.TB, name string) string {
 	t.Helper()
 	src := filepath.Join(SharedDir(t), "oracle-2026.9.6", "fixtures", name, "db")
 	if _, err := os.Stat(src); err != nil {
-		t.Skipf("SKIP (no 2026.9.6 fixtures): %v", err)
+		Unavailable(t, fmt.Sprintf("no 2026.9.6 fixtures: %v", err))
 	}
 	dst := t.TempDir()
 	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
@@ -44,7 +45,7 @@ func Corpus96State(t testing.TB) (string, map[string]string) {
 	t.Helper()
 	dir := filepath.Join(SharedDir(t), "corpus", "oracle-2026.9.6")
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("SKIP (no 2026.9.6 corpus answers): %v", err)
+		Unavailable(t, fmt.Sprintf("no 2026.9.6 corpus answers: %v", err))
 	}
 	dst := t.TempDir()
 	if err := gunzipTo(filepath.Join(dir, "openclaw-agent.sqlite.gz"), filepath.Join(dst, "agents", "main", "agent", "openclaw-agent.sqlite")); err != nil {
@@ -147,7 +148,7 @@ func readLines(t testing.TB, path string, fn func([]byte)) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
-		t.Skipf("SKIP: %v", err)
+		Unavailable(t, fmt.Sprintf("stored oracle answers: %v", err))
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)

@@ -120,7 +120,7 @@ func (d *run) checkCron() {
 	}
 	if len(store.Parse.DuplicateKeys) > 0 {
 		d.add(Finding{ID: "cron-store-duplicate-keys", Severity: SevWarning, Path: path, Section: SectionCron,
-			Message: fmt.Sprintf("%d key(s) appear twice in one object (the last value wins): %s", len(store.Parse.DuplicateKeys), listSome(store.Parse.DuplicateKeys)),
+			Message: fmt.Sprintf("%d %s twice in one object (the last value wins): %s", len(store.Parse.DuplicateKeys), plural(len(store.Parse.DuplicateKeys), "key appears", "keys appear"), listSome(store.Parse.DuplicateKeys)),
 			Fix:     "remove the duplicates by hand"})
 	}
 	if depth := max(store.Parse.Depth, stateDepth(store)); depth >= OpenClawCronFailsDepth {
@@ -229,7 +229,7 @@ func (d *run) checkCron() {
 	}
 	if len(dupIDs) > 0 {
 		d.add(Finding{ID: "cron-duplicate-job-id", Severity: SevWarning, Path: path, Section: SectionCron,
-			Message: fmt.Sprintf("%d id(s) used by more than one job (%s): runs and state get mixed up", len(dupIDs), listSome(dupIDs)), Fix: "give one of each pair a new id by hand"})
+			Message: fmt.Sprintf("%d %s used by more than one job (%s): runs and state get mixed up", len(dupIDs), plural(len(dupIDs), "id", "ids"), listSome(dupIDs)), Fix: "give one of each pair a new id by hand"})
 	}
 }
 

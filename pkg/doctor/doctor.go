@@ -264,7 +264,7 @@ func (d *run) checkSessions() {
 		if errors.Is(err, fs.ErrNotExist) {
 			if live, _ := transcript.PrimaryTranscripts(a.SessionsDir); len(live) > 0 {
 				d.add(Finding{ID: "sessions-index-missing", Severity: SevWarning, Path: idxPath, Section: SectionSessions,
-					Message: fmt.Sprintf("agent %s has %d transcript(s) but no sessions.json", agent, len(live)),
+					Message: fmt.Sprintf("agent %s has %d %s but no sessions.json", agent, len(live), plural(len(live), "transcript", "transcripts")),
 					Fix:     "start the gateway once (OpenClaw rebuilds the index), or restore sessions.json from a backup"})
 			}
 			d.index.Add(agent, nil)
@@ -294,7 +294,7 @@ func (d *run) checkSessions() {
 		}
 		if len(res.DuplicateKeys) > 0 {
 			d.add(Finding{ID: "sessions-index-duplicate-keys", Severity: SevWarning, Path: idxPath, Section: SectionSessions,
-				Message: fmt.Sprintf("%d session key(s) appear twice (the last one wins), e.g. %q", len(res.DuplicateKeys), res.DuplicateKeys[0]),
+				Message: fmt.Sprintf("%d %s twice (the last one wins), e.g. %q", len(res.DuplicateKeys), plural(len(res.DuplicateKeys), "session key appears", "session keys appear"), res.DuplicateKeys[0]),
 				Fix:     "let the gateway rewrite the index (any session update saves it)"})
 		}
 		d.index.Add(agent, doc)
@@ -356,7 +356,7 @@ func (d *run) indexFindings(a transcript.Agent, ic *transcript.IndexCheck) {
 	}
 	if len(orphans) > 0 {
 		d.add(Finding{ID: "session-file-orphaned", Severity: SevInfo, Path: a.SessionsDir, Section: SectionSessions,
-			Message: fmt.Sprintf("%d transcript(s) not referenced by sessions.json (%s)", len(orphans), listSome(orphans)),
+			Message: fmt.Sprintf("%d %s not referenced by sessions.json (%s)", len(orphans), plural(len(orphans), "transcript", "transcripts"), listSome(orphans)),
 			Fix:     "`oc inspect` them; archive or delete the ones you do not need"})
 	}
 }

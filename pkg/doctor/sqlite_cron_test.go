@@ -3,6 +3,7 @@ package doctor_test
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +30,7 @@ func oracleCron(t *testing.T, fixture string) map[string]oracleCronJob {
 	t.Helper()
 	f, err := os.Open(filepath.Join(oracletest.SharedDir(t), "oracle-2026.9.6", "fixtures", fixture, "golden.jsonl"))
 	if err != nil {
-		t.Skipf("SKIP: %v", err)
+		oracletest.Unavailable(t, fmt.Sprintf("the 9.6 oracle's cron fixture: %v", err))
 	}
 	defer f.Close()
 	out := map[string]oracleCronJob{}

@@ -71,6 +71,13 @@ func (s *Source) Close() error {
 // content transparently, recognised by its magic bytes rather than its name.
 // A plain file is read directly, without an extra buffer.
 func Open(path string, stdin io.Reader) (*Source, error) {
+	return OpenProgress(path, stdin, nil)
+}
+
+// OpenProgress is Open that tells progress, when it is not nil, the bytes
+// read from the file on disk (compressed bytes for compressed content, so
+// that they add up to Size); stdin is not counted.
+func OpenProgress(path string, stdin io.Reader, progress func(n int)) (*Source, error) {
 	src := &Source{Name: path, Size: -1}
 	var raw io.Reader
 	var head []byte
@@ -94,6 +101,9 @@ func Open(path string, stdin io.Reader) (*Source, error) {
 		n, _ := f.ReadAt(buf[:], 0)
 		head = buf[:n]
 		raw = f
+		if progress != nil {
+			raw = &reportingReader{r: f, report: progress}
+		}
 	}
 	src.Compression = Sniff(head)
 	switch src.Compression {
@@ -126,4 +136,18 @@ func (s *Source) BufferSize() int {
 		return int(s.Size) + 1
 	}
 	return defaultBufSize
+}
+
+// reportingReader tells report the bytes read through it.
+type reportingReader struct {
+	r      io.Reader
+	report func(int)
+}
+
+func (r *reportingReader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if n > 0 {
+		r.report(n)
+	}
+	return n, err
 }

@@ -54,7 +54,7 @@ func TestExpectedPolicies96(t *testing.T) {
 // providers whose ownership depends on the model), in one batch.
 func TestPolicy96LiveOracle(t *testing.T) {
 	if testing.Short() {
-		t.Skip("SKIP: -short: live oracle comparison not run")
+		oracletest.Unavailable(t, "-short: live oracle comparison not run")
 	}
 	triples := [][3]string{
 		{"anthropic", "anthropic-messages", "claude-opus-5-5"},

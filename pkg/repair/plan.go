@@ -247,16 +247,16 @@ func planOpened(f *os.File, st os.FileInfo, path string, opts Options) (*Plan, e
 	closer := f.Close
 	if comp != jsonl.Plain {
 		f.Close()
-		src, err := jsonl.Open(path, nil)
+		// Progress counts the compressed bytes read: they add up to the size.
+		src, err := jsonl.OpenProgress(path, nil, opts.Progress)
 		if err != nil {
 			return nil, err
 		}
 		r, closer = src, src.Close
-	}
-	defer closer()
-	if opts.Progress != nil {
+	} else if opts.Progress != nil {
 		r = &progressReader{r: r, report: opts.Progress}
 	}
+	defer closer()
 	hint := st.Size()
 	if comp != jsonl.Plain {
 		hint = -1

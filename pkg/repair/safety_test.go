@@ -29,7 +29,7 @@ func corpusMatching(t *testing.T, parts ...string) []string {
 	dir := oracletest.CorpusDir(t)
 	es, err := os.ReadDir(dir)
 	if err != nil {
-		t.Skipf("SKIP: %v", err)
+		oracletest.Unavailable(t, fmt.Sprintf("corpus: %v", err))
 	}
 	var out []string
 next:

@@ -224,7 +224,7 @@ func TestExplainSaysEmptyToolCallIDIsRejected(t *testing.T) {
 // cannot drift from the oracle they claim to be.
 func TestFuzzReproducersLive(t *testing.T) {
 	if os.Getenv(oracletest.FullLiveEnv) == "" {
-		t.Skip("SKIP: set OC_LIVE_ORACLE_FULL=1 to ask the OpenClaw 2026.5.6 oracle again for every stored reproducer answer")
+		oracletest.NotRequested(t, "set OC_LIVE_ORACLE_FULL=1 to ask the OpenClaw 2026.5.6 oracle again for every stored reproducer answer")
 	}
 	stored := loadReproAnswers(t)
 	var jobs []oracletest.Job

@@ -217,7 +217,7 @@ func regenerateRuleAnswers(t *testing.T) {
 // transcript per run of the full suite (a sample: the whole set is slow).
 func TestRuleTranscriptsLiveOracle(t *testing.T) {
 	if testing.Short() {
-		t.Skip("SKIP: -short: live oracle comparison not run")
+		oracletest.Unavailable(t, "-short: live oracle comparison not run")
 	}
 	abs, _ := filepath.Abs(filepath.Join(ruleDir, "pairing.jsonl"))
 	tr := ruleTriples[0]

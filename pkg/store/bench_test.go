@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -21,7 +22,7 @@ func benchState(b *testing.B) string {
 	schema := filepath.Join(oracletest.SharedDir(b), "spec", "research", "sqlite-era", "agent-schema-2026.9.6.sql")
 	ddl, err := os.ReadFile(schema)
 	if err != nil {
-		b.Skipf("SKIP (no agent schema): %v", err)
+		oracletest.Unavailable(b, fmt.Sprintf("no agent schema: %v", err))
 	}
 	dir := b.TempDir()
 	db := filepath.Join(dir, "agents", "main", "agent", store.AgentDBName)

@@ -136,15 +136,17 @@ func AnalyzeFile(f File, stdin io.Reader) (*Summary, error) { return analyzeFile
 
 // analyzeFile is AnalyzeFile; progress, when set, is told the bytes read.
 func analyzeFile(f File, stdin io.Reader, progress func(int)) (*Summary, error) {
-	src, err := jsonl.Open(f.Path, stdin)
+	// progress is told the bytes read from disk (compressed ones for a
+	// compressed file: they add up to its size).
+	src, err := jsonl.OpenProgress(f.Path, stdin, progress)
 	if err != nil {
 		return nil, err
 	}
 	defer src.Close()
 	// Stdin has no size on disk: count the bytes as they are read.
 	var r io.Reader = src
-	counted := &countingReader{r: src, report: progress}
-	if src.Size < 0 || progress != nil {
+	counted := &countingReader{r: src}
+	if src.Size < 0 {
 		r = counted
 	}
 	s, err := analyze(r, src.BufferSize())
@@ -162,17 +164,13 @@ func analyzeFile(f File, stdin io.Reader, progress func(int)) (*Summary, error) 
 
 // countingReader counts the bytes read through it.
 type countingReader struct {
-	r      io.Reader
-	n      int64
-	report func(int) // nil, or told each read's byte count
+	r io.Reader
+	n int64
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
-	if c.report != nil && n > 0 {
-		c.report(n)
-	}
 	return n, err
 }
 
@@ -526,7 +524,7 @@ func (a *analyzer) finish(ix *Index) *Summary {
 		a.add("invalid-utf8", l, SevInfo, "line holds bytes that are not UTF-8; OpenClaw reads them as U+FFFD")
 	}
 	if ix.CRLF > 0 {
-		a.add("crlf-line-endings", 0, SevInfo, "%d line(s) end in CRLF; OpenClaw accepts them but writes LF", ix.CRLF)
+		a.add("crlf-line-endings", 0, SevInfo, "%d %s in CRLF (OpenClaw reads CRLF, writes LF)", ix.CRLF, pluralWord(int(min(ix.CRLF, 2)), "line ends", "lines end"))
 	}
 	if ix.NoFinalNewline && len(ix.Malformed) > 0 && ix.Malformed[len(ix.Malformed)-1] == ix.Lines {
 		a.add("truncated-tail", ix.Lines, SevError, "the last line is cut off (a crash during a write)")
@@ -637,7 +635,7 @@ func (a *analyzer) pairing() {
 		a.add("missing-tool-result", 0, SevInfo, "%s no result; replay inserts synthetic error results for most providers", pluralHave(tc.MissingResult, "tool call"))
 	}
 	if tc.OrphanResults > 0 {
-		a.add("orphan-tool-result", 0, SevInfo, "%d tool result(s) answer no tool call; replay drops them", tc.OrphanResults)
+		a.add("orphan-tool-result", 0, SevInfo, "%d %s no tool call (replay drops orphan results)", tc.OrphanResults, pluralWord(tc.OrphanResults, "tool result answers", "tool results answer"))
 	}
 }
 
@@ -707,6 +705,14 @@ func firstUserText(raw gojson.RawMessage, blocks []rawBlock, re *regexp.Regexp) 
 		return false
 	}
 	return strMatches(blocks[0].Text, re)
+}
+
+// pluralWord is one for 1, many otherwise.
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // pluralHave is "1 tool call has" or "3 tool calls have".

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -21,7 +22,7 @@ func TestAnalyzeBytesEachMatchesAnalyze(t *testing.T) {
 	dir := oracletest.CorpusDir(t)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		t.Skipf("SKIP (no corpus): %v", err)
+		oracletest.Unavailable(t, fmt.Sprintf("corpus: %v", err))
 	}
 	for _, e := range entries {
 		if strings.HasSuffix(e.Name(), ".lock") || strings.HasSuffix(e.Name(), ".json") {

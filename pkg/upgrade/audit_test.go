@@ -142,8 +142,8 @@ func stripStamp(name string) string {
 func TestAuditDamagedFixture(t *testing.T) {
 	state, oracle := importedState(t, "damaged", false)
 	a := auditOf(t, state)
-	if n := compareAuditWithOracle(t, a, oracle); n != 20 {
-		t.Fatalf("compared %d archived originals, want the fixture's 20", n)
+	if n := compareAuditWithOracle(t, a, oracle); !oracletest.Compared(t, "import audit vs the oracle's import of fixtures/damaged (archived originals)", n, 20) {
+		t.FailNow()
 	}
 	if got := len(a.Losses()); got != 4 {
 		t.Errorf("%d sessions with losses, want 4 (cut-middle, garbage-middle, header-cut, header-garbage)", got)
@@ -164,8 +164,8 @@ func TestAuditDamagedWithManifest(t *testing.T) {
 	if len(a.Runs) != 1 || a.Runs[0].Error != "" || a.Runs[0].RunID != "session-sqlite-1796083470455-b8355c08" {
 		t.Fatalf("runs %+v", a.Runs)
 	}
-	if n := compareAuditWithOracle(t, a, oracle); n != 20 {
-		t.Fatalf("compared %d archived originals, want 20", n)
+	if n := compareAuditWithOracle(t, a, oracle); !oracletest.Compared(t, "import audit with a real manifest vs the oracle's import of fixtures/damaged (archived originals)", n, 20) {
+		t.FailNow()
 	}
 	losses := 0
 	for _, f := range a.Findings() {
@@ -207,8 +207,8 @@ func TestAuditDamagedWithManifest(t *testing.T) {
 func TestAuditCleanImportNamesNone(t *testing.T) {
 	state, oracle := importedState(t, "corpus", false)
 	a := auditOf(t, state)
-	if n := compareAuditWithOracle(t, a, oracle); n != 5 {
-		t.Fatalf("compared %d archived originals, want 5", n)
+	if n := compareAuditWithOracle(t, a, oracle); !oracletest.Compared(t, "import audit vs the oracle's import of fixtures/corpus (archived originals)", n, 5) {
+		t.FailNow()
 	}
 	for _, f := range a.Findings() {
 		t.Errorf("clean import: finding %s %s: %s", f.ID, f.Session, f.Message)
@@ -378,14 +378,12 @@ func TestReadMigrationRuns(t *testing.T) {
 	}
 }
 
-// The whole path with OpenClaw 2026.9.6 itself (CI only: two imports take a
-// minute or more): the oracle imports fixtures/damaged without repair; the
+// The whole path with OpenClaw 2026.9.6 itself (a live oracle run, as in CI:
+// two imports take a minute or more): the oracle imports fixtures/damaged without repair; the
 // audit of its output (real archive, real manifest) agrees with the
 // oracle's own report.
 func TestAuditOracleImport(t *testing.T) {
-	if os.Getenv("CI") == "" {
-		t.Skip("SKIP: runs OpenClaw 2026.9.6's import (slow); set CI=1")
-	}
+	oracletest.RequireLive(t, "runs OpenClaw 2026.9.6's import (slow)")
 	oracle := oracletest.Oracle96(t)
 	src := filepath.Join(sharedDir(t), "oracle-2026.9.6", "fixtures", "damaged", "source")
 	out := filepath.Join(t.TempDir(), "imported")

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/openclaw-tools/oc/internal/oracletest"
 )
 
 // The 9.6 oracle's import of the damaged corpus state dirs (seeds below) is
@@ -66,7 +68,7 @@ func oracleImportDir(t *testing.T, root string) oracleImport {
 	t.Helper()
 	script := filepath.Join(sharedDir(t), "oracle-2026.9.6", "oracle")
 	if _, err := os.Stat(script); err != nil {
-		t.Skipf("SKIP: the 9.6 oracle is not installed: %v", err)
+		oracletest.Unavailable(t, fmt.Sprintf("the 9.6 oracle is not installed: %v", err))
 	}
 	out := filepath.Join(t.TempDir(), "imported")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/openclaw-tools/oc/internal/oracletest"
 )
 
 // Damaged copies of the corpus transcripts, one state dir per seed. The
@@ -202,7 +204,7 @@ func corpusTranscripts(t *testing.T) []string {
 	dir := filepath.Join(sharedDir(t), "corpus", "real")
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		t.Skipf("SKIP: %v", err)
+		oracletest.Unavailable(t, fmt.Sprintf("corpus: %v", err))
 	}
 	var out []string
 	for _, e := range ents {
@@ -214,7 +216,7 @@ func corpusTranscripts(t *testing.T) []string {
 	}
 	sort.Strings(out)
 	if len(out) < 5 {
-		t.Skipf("SKIP: only %d corpus transcripts", len(out))
+		oracletest.Unavailable(t, fmt.Sprintf("corpus: only %d transcripts in %s", len(out), dir))
 	}
 	return out
 }

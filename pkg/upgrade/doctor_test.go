@@ -2,12 +2,14 @@ package upgrade_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/openclaw-tools/oc/internal/oracletest"
 	"github.com/openclaw-tools/oc/pkg/doctor"
 	"github.com/openclaw-tools/oc/pkg/repair"
 )
@@ -38,12 +40,9 @@ func copyDir(t *testing.T, src, dst string) {
 // fixture has one upgrade-loss finding per session the oracle imported only
 // in part or not at all (while valid entries existed), and the summary line.
 func TestDoctorNamesEveryUpgradeLoss(t *testing.T) {
-	src, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "oracle-2026.9.6", "fixtures", "damaged", "source"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := filepath.Join(oracletest.SharedDir(t), "oracle-2026.9.6", "fixtures", "damaged", "source")
 	if _, err := os.Stat(src); err != nil {
-		t.Skipf("SKIP: %v", err)
+		oracletest.Unavailable(t, fmt.Sprintf("the 9.6 oracle's damaged fixture: %v", err))
 	}
 	root := t.TempDir()
 	copyDir(t, src, root)

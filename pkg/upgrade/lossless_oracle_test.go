@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/openclaw-tools/oc/internal/oracletest"
 	"github.com/openclaw-tools/oc/pkg/repair"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
@@ -89,15 +90,15 @@ func contextLengths(t *testing.T, out string, keys []string) map[string]int {
 // archives an oc backup or quarantine file, and every session's imported
 // context equals its undamaged twin's (same repair, same import) less at
 // most the entry the damage destroyed. It runs the oracle three times
-// (about 6 minutes on 2 cores): it runs in CI (CI=true) or with
-// OC_UPGRADE_ORACLE=live, and skips otherwise or without the oracle.
+// (about 6 minutes on 2 cores): it runs with the live oracle runs
+// (OC_LIVE_ORACLE=1, as CI sets it) or with OC_UPGRADE_ORACLE=live.
 // Unregistered copies with non-object lines or a mismatched header id are
 // included (the recovery rules). The oracle's lines not imported must be exactly the
 // lines whose id 9.6 rewrites (a header id replaced by sessions.json's), never
 // a line left behind.
 func TestRepairMakesImportLossless(t *testing.T) {
-	if os.Getenv("CI") == "" && os.Getenv("OC_UPGRADE_ORACLE") != "live" {
-		t.Skip("SKIP: runs the 9.6 oracle for minutes; set OC_UPGRADE_ORACLE=live (CI runs it)")
+	if os.Getenv("OC_UPGRADE_ORACLE") != "live" {
+		oracletest.RequireLive(t, "runs the 9.6 oracle for minutes (or set OC_UPGRADE_ORACLE=live)")
 	}
 	all := corpusTranscripts(t)
 	var corpus []string // every other transcript: two imports stay within a few minutes

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/openclaw-tools/oc/internal/oracletest"
 )
 
 // oracleImport is the part of the 9.6 oracle's `import` output the tests
@@ -125,26 +127,18 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
+// sharedDir is ../shared (or $OC_SHARED_DIR): without it the test fails in
+// CI and is a recorded skip elsewhere (oracletest.Unavailable).
 func sharedDir(t *testing.T) string {
 	t.Helper()
-	if d := os.Getenv("OC_SHARED_DIR"); d != "" {
-		return d
-	}
-	d, err := filepath.Abs(filepath.Join("..", "..", "..", "shared"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(d); err != nil {
-		t.Skipf("SKIP: %s not found (set OC_SHARED_DIR)", d)
-	}
-	return d
+	return oracletest.SharedDir(t)
 }
 
 func readOracleImport(t *testing.T, path string) oracleImport {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
-		t.Skipf("SKIP: %v", err)
+		oracletest.Unavailable(t, fmt.Sprintf("the 9.6 oracle's stored import: %v", err))
 	}
 	var o oracleImport
 	if err := json.Unmarshal(b, &o); err != nil {
@@ -164,9 +158,8 @@ func TestPredictionMatchesOracleFixtures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := compareWithOracle(t, root, rep, oracle)
-	if n < 19 {
-		t.Fatalf("compared only %d imported sessions, want the fixture's 19", n)
+	if n := compareWithOracle(t, root, rep, oracle); !oracletest.Compared(t, "9.6 import prediction vs the oracle's import of fixtures/damaged (imported sessions: every one of its 20 variants)", n, 20) {
+		t.FailNow()
 	}
 	// the kinds the issue names are all present
 	want := map[string]Outcome{
@@ -215,8 +208,8 @@ func TestPredictionMatchesOracleCorpusFixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := compareWithOracle(t, root, rep, oracle); n != 5 {
-		t.Fatalf("compared %d sessions, want 5", n)
+	if n := compareWithOracle(t, root, rep, oracle); !oracletest.Compared(t, "9.6 import prediction vs the oracle's import of fixtures/corpus (imported sessions)", n, 5) {
+		t.FailNow()
 	}
 	codex, recovered := 0, 0
 	for _, s := range rep.Sessions {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/openclaw-tools/oc/internal/oracletest"
 )
 
 const storedSiblings = "testdata/oracle-import-siblings.json"
@@ -47,7 +49,7 @@ func buildSiblingsStateDir(t *testing.T, corpus []string, root string) []damaged
 		}
 	}
 	if len(live) < 3 {
-		t.Skip("SKIP: too few corpus transcripts with a header and messages")
+		oracletest.Unavailable(t, "corpus: too few transcripts with a header and messages")
 	}
 	ids := []string{"f0000000-0000-4000-8000-00000000000a", "f0000000-0000-4000-8000-00000000000b", "f0000000-0000-4000-8000-00000000000c"}
 	for i := range live {
@@ -119,9 +121,7 @@ func TestPredictionMatchesOracleOnSiblings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := compareWithOracle(t, root, rep, oracle); n != 3 {
-		t.Errorf("compared %d imported sessions, want 3", n)
-	}
+	oracletest.Compared(t, "9.6 import prediction vs the oracle's stored import of sibling transcripts", compareWithOracle(t, root, rep, oracle), 3)
 	outcomes := map[Outcome]int{}
 	for _, s := range rep.Sessions {
 		outcomes[s.Outcome]++

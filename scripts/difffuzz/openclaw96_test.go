@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/openclaw-tools/oc/internal/oracletest"
 	"github.com/openclaw-tools/oc/pkg/upgrade"
 )
 
@@ -86,9 +88,9 @@ func TestWriteStateDir96(t *testing.T) {
 
 // -routes all for 9.6 is providers.txt: the 9 triples 9.6 builds, no Bedrock.
 func TestRoutes96All(t *testing.T) {
-	shared := filepath.Join("..", "..", "..", "shared")
+	shared := oracletest.SharedDir(t)
 	if _, err := os.Stat(filepath.Join(shared, "corpus", "oracle-2026.9.6", "providers.txt")); err != nil {
-		t.Skipf("SKIP: %v", err)
+		oracletest.Unavailable(t, fmt.Sprintf("the 9.6 route list: %v", err))
 	}
 	rs, err := routes96(shared, "all")
 	if err != nil {
