@@ -41,7 +41,18 @@ func BackupPath(file, dir, stamp string, compress bool) string {
 // cancelled and returns the digest of the bytes stored (compressed, when
 // compress is set).
 func WriteBackupFrom(ctx context.Context, fsys FS, r io.Reader, dst string, mode os.FileMode, compress bool, chown func(File) error) (Digest, error) {
-	return WriteNew(ctx, fsys, dst, mode, chown, func(w io.Writer) error {
+	return WriteNew(ctx, fsys, dst, mode, chown, backupWriter(r, compress))
+}
+
+// WriteBackupTemp is WriteBackupFrom leaving the complete backup under its
+// temporary name (see WriteTemp), to be published with PublishNew.
+func WriteBackupTemp(ctx context.Context, fsys FS, r io.Reader, dst string, mode os.FileMode, compress bool, chown func(File) error) (string, Digest, error) {
+	return WriteTemp(ctx, fsys, dst, mode, chown, backupWriter(r, compress))
+}
+
+// backupWriter copies r, zstd-compressed when compress is set.
+func backupWriter(r io.Reader, compress bool) func(w io.Writer) error {
+	return func(w io.Writer) error {
 		if !compress {
 			_, err := io.Copy(w, r)
 			return err
@@ -55,7 +66,7 @@ func WriteBackupFrom(ctx context.Context, fsys FS, r io.Reader, dst string, mode
 			return err
 		}
 		return zw.Close()
-	})
+	}
 }
 
 // FindBackups lists oc's backups of file (beside it, or in dir when set),
