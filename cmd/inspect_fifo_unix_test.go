@@ -3,6 +3,7 @@
 package cmd
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -55,5 +56,49 @@ func TestReplay96FIFOIsRefused(t *testing.T) {
 	}
 	if code != cli.ExitIncomplete || !strings.Contains(stderr, "not a regular file (a FIFO)") {
 		t.Errorf("exit %d, stderr %q: want exit %d naming the FIFO", code, stderr, cli.ExitIncomplete)
+	}
+}
+
+// A FIFO where a state dir has sessions.json or an agent database
+// (agents/<id>/agent/openclaw-agent.sqlite) never hangs the commands that
+// look sessions up by id (replay, export, inspect): each is refused or
+// reported, never opened blocking.
+func TestFIFOIndexAndDatabaseNeverHangLookups(t *testing.T) {
+	const id = "0197d2a4-6b1e-7c3d-9e4f-5a6b7c8d9e01"
+	for _, fifoAt := range []string{"agents/main/sessions/sessions.json", "agents/main/agent/openclaw-agent.sqlite"} {
+		state := t.TempDir()
+		sessions := filepath.Join(state, "agents", "main", "sessions")
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(state, fifoAt)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(sessions, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		src, err := os.ReadFile(filepath.Join("..", "testdata", "example-state", "agents", "main", "sessions", id+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(sessions, id+".jsonl"), src, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := syscall.Mkfifo(filepath.Join(state, fifoAt), 0o600); err != nil {
+			t.Skipf("mkfifo: %v", err)
+		}
+		for _, args := range [][]string{
+			{"replay", id, "--state-dir", state, "--provider", "anthropic"},
+			{"export", id, "--state-dir", state},
+			{"inspect", "--state-dir", state},
+		} {
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				runOC(t, false, nil, args...)
+			}()
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatalf("oc %s hung on a FIFO at %s", strings.Join(args[:1], " "), fifoAt)
+			}
+		}
 	}
 }

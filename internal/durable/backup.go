@@ -37,11 +37,18 @@ func BackupPath(file, dir, stamp string, compress bool) string {
 	return p
 }
 
-// WriteBackupFrom is WriteBackup reading from r; it stops when ctx is
-// cancelled and returns the digest of the bytes stored (compressed, when
-// compress is set).
-func WriteBackupFrom(ctx context.Context, fsys FS, r io.Reader, dst string, mode os.FileMode, compress bool, chown func(File) error) (Digest, error) {
-	return WriteNew(ctx, fsys, dst, mode, chown, func(w io.Writer) error {
+// WriteBackupTemp writes a backup of what it reads from r (zstd-compressed
+// when compress is set) for dst, and leaves it complete and fsynced under its
+// temporary name (see WriteTemp), to be published as dst with PublishNew once
+// its manifest is written. It stops when ctx is cancelled and returns the
+// temporary name and the digest of the bytes stored.
+func WriteBackupTemp(ctx context.Context, fsys FS, r io.Reader, dst string, mode os.FileMode, compress bool, chown func(File) error) (string, Digest, error) {
+	return WriteTemp(ctx, fsys, dst, mode, chown, backupWriter(r, compress))
+}
+
+// backupWriter copies r, zstd-compressed when compress is set.
+func backupWriter(r io.Reader, compress bool) func(w io.Writer) error {
+	return func(w io.Writer) error {
 		if !compress {
 			_, err := io.Copy(w, r)
 			return err
@@ -55,7 +62,7 @@ func WriteBackupFrom(ctx context.Context, fsys FS, r io.Reader, dst string, mode
 			return err
 		}
 		return zw.Close()
-	})
+	}
 }
 
 // FindBackups lists oc's backups of file (beside it, or in dir when set),

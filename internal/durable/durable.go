@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // Digest identifies a file's bytes: its size and SHA-256.
@@ -84,7 +86,27 @@ func (c ContextWriter) Write(p []byte) (int, error) {
 // file system has no hard links), and the folder is fsynced. A cancelled ctx
 // or any error removes the temporary file. It returns the digest of the bytes
 // stored.
-func WriteNew(ctx context.Context, fsys FS, path string, mode os.FileMode, chown func(File) error, write func(w io.Writer) error) (d Digest, err error) {
+func WriteNew(ctx context.Context, fsys FS, path string, mode os.FileMode, chown func(File) error, write func(w io.Writer) error) (Digest, error) {
+	if fsys == nil {
+		fsys = OSFS{}
+	}
+	tmp, d, err := WriteTemp(ctx, fsys, path, mode, chown, write)
+	if err != nil {
+		return Digest{}, err
+	}
+	if err := PublishNew(fsys, tmp, path); err != nil {
+		_ = fsys.Remove(tmp)
+		return Digest{}, err
+	}
+	return d, nil
+}
+
+// WriteTemp is WriteNew without the publishing: the complete, fsynced file
+// is left under its temporary name (".<name>.oc-tmp-*" beside path), which
+// it returns with the digest of the bytes stored; the caller publishes it
+// with PublishNew when the time comes (or removes it). On error nothing is
+// left.
+func WriteTemp(ctx context.Context, fsys FS, path string, mode os.FileMode, chown func(File) error, write func(w io.Writer) error) (_ string, _ Digest, err error) {
 	if fsys == nil {
 		fsys = OSFS{}
 	}
@@ -97,9 +119,9 @@ func WriteNew(ctx context.Context, fsys FS, path string, mode os.FileMode, chown
 	}
 	f, err := fsys.CreateTemp(dir, "."+base+TempPrefix+"*")
 	if err != nil {
-		return Digest{}, fmt.Errorf("%s: create temporary file: %w", path, err)
+		return "", Digest{}, fmt.Errorf("%s: create temporary file: %w", path, err)
 	}
-	tmp := f.Name()
+	tmp := f.Name() // not the named result: a failing return sets that to ""
 	closed := false
 	defer func() {
 		if err != nil {
@@ -112,33 +134,49 @@ func WriteNew(ctx context.Context, fsys FS, path string, mode os.FileMode, chown
 	h := NewHasher()
 	bw := newBufWriter(ContextWriter{ctx, io.MultiWriter(f, h)})
 	if err = write(bw); err != nil {
-		return Digest{}, fmt.Errorf("%s: write: %w", tmp, err)
+		return "", Digest{}, fmt.Errorf("%s: write: %w", tmp, err)
 	}
 	if err = bw.Flush(); err != nil {
-		return Digest{}, fmt.Errorf("%s: write: %w", tmp, err)
+		return "", Digest{}, fmt.Errorf("%s: write: %w", tmp, err)
 	}
 	if err = f.Chmod(mode); err != nil {
-		return Digest{}, fmt.Errorf("%s: chmod: %w", tmp, err)
+		return "", Digest{}, fmt.Errorf("%s: chmod: %w", tmp, err)
 	}
 	if chown != nil {
 		if err = chown(f); err != nil {
-			return Digest{}, fmt.Errorf("%s: chown: %w", tmp, err)
+			return "", Digest{}, fmt.Errorf("%s: chown: %w", tmp, err)
 		}
 	}
 	if err = f.Sync(); err != nil {
-		return Digest{}, fmt.Errorf("%s: fsync: %w", tmp, err)
+		return "", Digest{}, fmt.Errorf("%s: fsync: %w", tmp, err)
 	}
 	closed = true
 	if err = f.Close(); err != nil {
-		return Digest{}, fmt.Errorf("%s: close: %w", tmp, err)
+		return "", Digest{}, fmt.Errorf("%s: close: %w", tmp, err)
 	}
 	if err = ctx.Err(); err != nil {
-		return Digest{}, err
+		return "", Digest{}, err
 	}
-	if err = PublishNew(fsys, tmp, path); err != nil {
-		return Digest{}, err
+	return tmp, h.Digest(), nil
+}
+
+// LinkTemp makes a second name for the file src under a new temporary name
+// beside path (".<name>.oc-tmp-*", as WriteTemp's), and returns that name;
+// PublishNew later gives it the name path.
+func LinkTemp(fsys FS, src, path string) (string, error) {
+	if fsys == nil {
+		fsys = OSFS{}
 	}
-	return h.Digest(), nil
+	dir, base := filepath.Split(path)
+	for range 100 {
+		tmp := filepath.Join(dir, "."+base+TempPrefix+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		err := fsys.Link(src, tmp)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		return tmp, err
+	}
+	return "", fmt.Errorf("%s: no free temporary name", path)
 }
 
 // PublishNew gives the complete file tmp the name path, failing if path

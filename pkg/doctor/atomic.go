@@ -163,6 +163,12 @@ func casReplace(ctx context.Context, path string, data []byte, want [32]byte, li
 // casReplaceHook is casReplace with a hook run between the last check and
 // the swap (tests: a writer in the narrowest window).
 func casReplaceHook(ctx context.Context, path string, data []byte, want [32]byte, limit int64, beforeSwap func()) error {
+	// A symlinked store is written where it points: the swap below acts on
+	// names, and swapping the link itself would replace the link with a
+	// file (and never match the inode verified through it).
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
 	sum, st, err := currentDigest(path, limit)
 	if err != nil {
 		return fmt.Errorf("%s: re-read before writing: %w", path, err)

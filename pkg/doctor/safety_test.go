@@ -599,3 +599,58 @@ func TestCompareAndSwapWriterInTheLastWindow(t *testing.T) {
 		t.Errorf("folder holds %d files, want only jobs.json", len(entries))
 	}
 }
+
+// jobs.json and jobs-state.json that are symlinks (a store kept elsewhere)
+// are migrated in the files they point to; the links stay links. Before,
+// the exchange swapped the link itself, took that for another writer's
+// version and refused with "changed since oc doctor read it" every time.
+func TestFixThroughSymlinkedStoreKeepsTheLink(t *testing.T) {
+	sd, store := stateWithStore(t, storeWithJobs("a"))
+	elsewhere := t.TempDir()
+	realStore := filepath.Join(elsewhere, "jobs.json")
+	realState := filepath.Join(elsewhere, "jobs-state.json")
+	raw, err := os.ReadFile(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(realStore, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(realState, []byte(`{"version":1,"jobs":{"a":{"updatedAtMs":1,"state":{}}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(sd, "cron", "jobs-state.json")
+	if err := os.Remove(store); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{store: realStore, state: realState} {
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := Run(context.Background(), fixOpts(sd))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Cron.Jobs) == 0 || !r.Cron.Jobs[0].Migrated {
+		t.Fatalf("not migrated through the symlink: %v", findingIDs(r))
+	}
+	for link, target := range map[string]string{store: realStore, state: realState} {
+		if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a symlink (%v)", filepath.Base(link), err)
+		}
+		if got, _ := os.Readlink(link); got != target {
+			t.Errorf("%s points to %q, want %q", filepath.Base(link), got, target)
+		}
+	}
+	after, err := os.ReadFile(realStore)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(after) == string(raw) || !strings.Contains(string(after), `"isolated"`) {
+		t.Errorf("the real jobs.json was not migrated:\n%s", after)
+	}
+	if left, _ := filepath.Glob(filepath.Join(elsewhere, ".*")); len(left) != 0 {
+		t.Errorf("temporary files left beside the real store: %v", left)
+	}
+}

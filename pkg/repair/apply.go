@@ -407,18 +407,19 @@ func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileRepo
 		return rep, fmt.Errorf("%s: %w", path, ErrFileChanged)
 	}
 
-	// The backup.
+	// The backup, under a temporary name until its manifest is written: a
+	// backup is never visible without its manifest (undo would take it for
+	// an old oc's backup, checked by mtime only).
 	var backupDigest durable.Digest
+	backupTmp := ""
 	linked := false
 	if !opts.Compress {
-		if err := fsys.Link(path, backup); err == nil {
-			made = append(made, backup)
+		if tmp, err := durable.LinkTemp(fsys, path, backup); err == nil {
+			backupTmp = tmp
+			made = append(made, backupTmp)
 			linked = true
-			if bst, err := os.Lstat(backup); err != nil || !os.SameFile(bst, st) {
+			if bst, err := os.Lstat(backupTmp); err != nil || !os.SameFile(bst, st) {
 				return rep, fmt.Errorf("%s: %w", path, ErrFileChanged)
-			}
-			if err := fsys.SyncDir(filepath.Dir(backup)); err != nil {
-				return rep, fmt.Errorf("backup: %w", err)
 			}
 		}
 	}
@@ -431,12 +432,12 @@ func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileRepo
 			src.Close()
 			return rep, fmt.Errorf("%s: %w", path, ErrFileChanged)
 		}
-		backupDigest, err = durable.WriteBackupFrom(ctx, fsys, src, backup, st.Mode().Perm(), opts.Compress, chown)
+		backupTmp, backupDigest, err = durable.WriteBackupTemp(ctx, fsys, src, backup, st.Mode().Perm(), opts.Compress, chown)
 		src.Close()
 		if err != nil {
 			return rep, fmt.Errorf("backup: %w", err)
 		}
-		made = append(made, backup)
+		made = append(made, backupTmp)
 	}
 
 	// The quarantine file, under a temporary name until it is complete.
@@ -514,6 +515,10 @@ func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileRepo
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			if err := durable.PublishNew(fsys, backupTmp, backup); err != nil {
+				return fmt.Errorf("backup: %w", err)
+			}
+			made = append(made, backup)
 			return unchanged()
 		},
 		AfterRename: func() { replaced = true },

@@ -98,6 +98,19 @@ func TestKillAtRandomMoments(t *testing.T) {
 		_ = cmd.Wait()
 		got, err := os.ReadFile(file)
 		must(t, err)
+		// A backup is visible only with its manifest: a manifest-less one
+		// would be taken by --undo for an old oc's backup and judged by
+		// mtime only (an append within its stamp's 2 s would be dropped).
+		backups, err := filepath.Glob(file + ".bak-oc-*")
+		must(t, err)
+		for _, b := range backups {
+			if filepath.Ext(b) == ".json" {
+				continue
+			}
+			if _, err := os.Stat(ManifestPath(b)); err != nil {
+				t.Fatalf("kill %d: backup %s is visible without its manifest (%v)", i, filepath.Base(b), err)
+			}
+		}
 		switch {
 		case bytes.Equal(got, f.orig):
 			sawOrig++

@@ -640,3 +640,59 @@ func checkMatrixCase(t *testing.T, name, file string, orig []byte) bool {
 	}
 	return true
 }
+
+// crashAtManifestFS stands for a process killed just before a backup's
+// manifest is created: it panics there (deferred clean-ups still run, as
+// after a kill they would not; what matters is what was already published).
+type crashAtManifestFS struct{ durable.OSFS }
+
+func (crashAtManifestFS) CreateTemp(dir, pattern string) (durable.File, error) {
+	if strings.Contains(pattern, ".manifest.json") {
+		panic("killed before the manifest")
+	}
+	return os.CreateTemp(dir, pattern)
+}
+
+// A backup is visible only with its manifest, for a repair's backup and for
+// the one undo --force keeps of the current file: a manifest-less backup is
+// taken for an old oc's (checked by mtime only) and shadows older ones.
+func TestNoBackupVisibleWithoutManifest(t *testing.T) {
+	body := `{"type":"session","version":3,"id":"s","timestamp":"2026-05-12T09:00:00.000Z","cwd":"/"}` + "\n" +
+		`{"type":"message","id":"a","parentId":null,"timestamp":"2026-05-12T09:00:01.000Z","message":{"role":"user","content":"hi"}}` + "\n"
+	crash := func(t *testing.T, f func()) {
+		t.Helper()
+		defer func() {
+			if recover() == nil {
+				t.Fatal("the simulated kill did not happen")
+			}
+		}()
+		f()
+	}
+	check := func(t *testing.T, file string) {
+		t.Helper()
+		bks, err := durable.FindBackups(file, "")
+		require.NoError(t, err)
+		for _, b := range bks {
+			_, err := os.Stat(ManifestPath(b))
+			assert.NoError(t, err, "%s is visible without its manifest", filepath.Base(b))
+		}
+	}
+	for _, compress := range []bool{false, true} {
+		file := filepath.Join(t.TempDir(), "x.jsonl")
+		require.NoError(t, os.WriteFile(file, []byte(body+"{\"ty\n"), 0o600))
+		crash(t, func() { _, _ = ApplyFile(file, ApplyOptions{FS: crashAtManifestFS{}, Compress: compress}) })
+		check(t, file)
+	}
+	// undo --force over an appended file keeps the current file first.
+	file := filepath.Join(t.TempDir(), "x.jsonl")
+	require.NoError(t, os.WriteFile(file, []byte(body+"{\"ty\n"), 0o600))
+	_, err := ApplyFile(file, ApplyOptions{})
+	require.NoError(t, err)
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString(`{"type":"message","id":"b","parentId":"a","timestamp":"2026-05-12T09:00:02.000Z","message":{"role":"user","content":"later"}}` + "\n")
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	crash(t, func() { _, _ = Undo(file, ApplyOptions{FS: crashAtManifestFS{}, Force: true}) })
+	check(t, file)
+}

@@ -287,17 +287,23 @@ func backupCurrent(opts ApplyOptions, real string, cur os.FileInfo, restoring un
 		return "", fmt.Errorf("%s: %w", real, ErrFileChanged)
 	}
 	chown := func(f durable.File) error { return chownFileLike(f, st) }
-	d, err := durable.WriteBackupFrom(ctx, fsys, src, backup, st.Mode().Perm(), false, chown)
+	// Published only after its manifest, as a repair's backup: a
+	// manifest-less backup would be taken for an old oc's.
+	tmp, d, err := durable.WriteBackupTemp(ctx, fsys, src, backup, st.Mode().Perm(), false, chown)
 	if err != nil {
 		return "", err
 	}
+	defer func() { _ = fsys.Remove(tmp) }()
 	if d.Size != st.Size() {
-		_ = fsys.Remove(backup)
 		return "", fmt.Errorf("%s: %w (copied %d bytes of %d)", real, ErrFileChanged, d.Size, st.Size())
 	}
 	m := &Manifest{Kind: "undo", Source: real, Stamp: stamp, Backup: d, Original: d, Written: written}
-	if _, err := writeManifest(ctx, fsys, backup, m, chown); err != nil {
-		_ = fsys.Remove(backup)
+	mp, err := writeManifest(ctx, fsys, backup, m, chown)
+	if err != nil {
+		return "", err
+	}
+	if err := durable.PublishNew(fsys, tmp, backup); err != nil {
+		_ = fsys.Remove(mp)
 		return "", err
 	}
 	return backup, nil

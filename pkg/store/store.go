@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/openclaw-tools/oc/internal/durable"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
 	"github.com/openclaw-tools/oc/pkg/transcript"
@@ -148,7 +149,7 @@ func (s *State) JSONLSessions() ([]Session, error) {
 		seen := map[string]bool{}
 		if a.IndexPath != "" {
 			raw := map[string]json.RawMessage{}
-			if data, err := os.ReadFile(a.IndexPath); err == nil {
+			if data, err := durable.ReadRegular(a.IndexPath); err == nil { // a FIFO named sessions.json must not hang
 				_ = json.Unmarshal(data, &raw)
 			}
 			entries, err := transcript.ReadIndex(a.IndexPath)

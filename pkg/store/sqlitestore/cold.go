@@ -56,13 +56,13 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/openclaw-tools/oc/internal/durable"
 	"github.com/openclaw-tools/oc/internal/jsjson"
 )
 
@@ -284,18 +284,11 @@ func (d *DB) readColdArchive(c ColdArchive, blob []byte) (*coldTranscript, error
 // readAtMost reads a file opened read-only, at most limit+1 bytes (a bigger
 // file fails verification anyway).
 func readAtMost(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, _, err := durable.OpenRegular(path) // never blocks on a FIFO named like an archive
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file")
-	}
 	return io.ReadAll(io.LimitReader(f, max(limit, 0)+1))
 }
 

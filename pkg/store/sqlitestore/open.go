@@ -146,6 +146,10 @@ func Open(path string, opts Options) (*DB, error) {
 	if st.IsDir() {
 		return nil, fmt.Errorf("%s: is a directory: %w", path, ErrUnusable)
 	}
+	if !st.Mode().IsRegular() {
+		// A FIFO or device is never opened: a FIFO without a writer blocks open forever.
+		return nil, fmt.Errorf("%s: not a regular file: %w", path, ErrUnusable)
+	}
 	if err := checkHeader(path, st.Size()); err != nil {
 		return nil, err
 	}
@@ -209,7 +213,7 @@ func Open(path string, opts Options) (*DB, error) {
 // checkHeader refuses files that are not SQLite or are shorter than their
 // header says (a truncated copy).
 func checkHeader(path string, size int64) error {
-	f, err := os.Open(path)
+	f, _, err := durable.OpenRegular(path)
 	if err != nil {
 		return err
 	}
