@@ -341,23 +341,29 @@ func claimUnregistered(s *Session, registeredIDs map[string]bool, owners map[str
 		}
 	}()
 	s.Outcome = Deferred
+	// a file of a registered session whose sessionFile doctor --fix drops
+	// (sessionfile.go) is read as unregistered history
+	unregistered := "not in sessions.json"
+	if len(owners[stem]) > 0 {
+		unregistered = "named in sessions.json only by a sessionFile 2026.9.6's doctor --fix drops"
+	}
 	switch {
 	case res.StopLine > 0:
-		s.Reason = "not in sessions.json and damaged (line " + fmt.Sprint(res.StopLine) + ")"
+		s.Reason = unregistered + " and damaged (line " + fmt.Sprint(res.StopLine) + ")"
 	case res.nonRecord:
-		s.Reason = "not in sessions.json and holds lines that are not entries"
+		s.Reason = unregistered + " and holds lines that are not entries"
 	case res.unrecognized > 0:
-		s.Reason = "not in sessions.json and holds a record that is not a transcript entry (line " + fmt.Sprint(res.unrecognized) + ")"
+		s.Reason = unregistered + " and holds a record that is not a transcript entry (line " + fmt.Sprint(res.unrecognized) + ")"
 	case res.extraHeader > 0:
-		s.Reason = "not in sessions.json and holds a second session header (line " + fmt.Sprint(res.extraHeader) + ")"
+		s.Reason = unregistered + " and holds a second session header (line " + fmt.Sprint(res.extraHeader) + ")"
 	case !res.firstEventIsHeader || !primaryIDRE.MatchString(res.HeaderID):
-		s.Reason = "not in sessions.json and no session header"
+		s.Reason = unregistered + " and no session header"
 	case res.HeaderID != stem:
-		s.Reason = "not in sessions.json and its header id differs from the file name"
+		s.Reason = unregistered + " and its header id differs from the file name"
 	case res.badVersion || res.HeaderVersion < 1 || res.HeaderVersion > 3:
-		s.Reason = "not in sessions.json and an unsupported header version"
+		s.Reason = unregistered + " and an unsupported header version"
 	case res.Messages == 0:
-		s.Reason = "not in sessions.json and no message"
+		s.Reason = unregistered + " and no message"
 	case registeredIDs[res.HeaderID]:
 		s.Reason = "a registered session already claims this id"
 	case len(owners[res.HeaderID]) > 1:
