@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/openclaw-tools/oc/internal/cli"
 )
 
 // Configuration keys and OC_* variables are derived from the command tree:
@@ -106,7 +108,7 @@ func (g *Globals) warn(msg string) {
 		fmt.Fprintln(g.IO.ErrOut, string(b))
 		return
 	}
-	fmt.Fprintf(g.IO.ErrOut, "oc: warning: %s\n", msg)
+	fmt.Fprintf(g.IO.ErrOut, "oc: warning: %s\n", cli.Safe(msg)) // paths and names come from files
 }
 
 // configErrorText says what is wrong with a config file without viper's

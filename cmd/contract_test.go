@@ -564,11 +564,20 @@ func TestArgumentErrorsInWords(t *testing.T) {
 	for args, want := range map[string]string{
 		"doctor extra": `doctor takes no arguments (got "extra")`,
 		"replay":       "replay needs one SESSION",
+		// Help topics have no Run, so cobra checks no arguments for them.
+		"exit-codes extra":          `exit-codes takes no arguments (got "extra")`,
+		"exit-codes --no-color a b": `exit-codes takes no arguments (got "a", "b")`,
+		"repair-rules extra":        `repair-rules takes no arguments (got "extra")`,
+		"environment extra":         `environment takes no arguments (got "extra")`,
+		"help exit-codes extra":     `help exit-codes takes no further arguments (got "extra")`,
+		"help inspect extra":        `help inspect takes no further arguments (got "extra")`,
 	} {
-		code, _, errOut := runOC(t, false, nil, strings.Fields(args)...)
+		code, out, errOut := runOC(t, false, nil, strings.Fields(args)...)
 		assert.Equal(t, cli.ExitUsage, code, args)
+		assert.Empty(t, out, args)
 		assert.Contains(t, errOut, want, args)
 		assert.NotContains(t, errOut, "arg(s)", args)
+		assert.Equal(t, 1, strings.Count(errOut, "oc: "), "one error line: %q", errOut)
 	}
 }
 

@@ -81,6 +81,7 @@ func runExport(g *Globals, opts *exportOptions, args []string) error {
 	if err != nil {
 		return cli.Incomplete(errors.New(oneLine(err.Error())))
 	}
+	warnSkippedIndexes(g, st)
 	if opts.All {
 		files, err := st.ExportAgent(opts.Agent, opts.Output)
 		if err != nil {

@@ -3,6 +3,7 @@
 package cmd
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,6 +100,71 @@ func TestFIFOIndexAndDatabaseNeverHangLookups(t *testing.T) {
 			case <-time.After(20 * time.Second):
 				t.Fatalf("oc %s hung on a FIFO at %s", strings.Join(args[:1], " "), fifoAt)
 			}
+		}
+	}
+}
+
+// A FIFO named sessions.json is skipped by replay's and export's session
+// lookup, and said so: one warning line on stderr naming its path, made
+// terminal-safe (the state dir's name here holds an escape sequence), or
+// one {"warning": ...} object with the exact path under --json.
+func TestFIFOIndexSkippedWithAWarning(t *testing.T) {
+	const id = "0197d2a4-6b1e-7c3d-9e4f-5a6b7c8d9e01"
+	state := filepath.Join(t.TempDir(), "state\x1b]0;pwned\a")
+	sessions := filepath.Join(state, "agents", "main", "sessions")
+	if err := os.MkdirAll(sessions, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "example-state", "agents", "main", "sessions", id+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sessions, id+".jsonl"), src, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	index := filepath.Join(sessions, "sessions.json")
+	if err := syscall.Mkfifo(index, 0o600); err != nil {
+		t.Fatalf("mkfifo: %v", err)
+	}
+	safePath := cli.Safe(index)
+	if safePath == index {
+		t.Fatal("the state dir's name must need escaping")
+	}
+	for _, args := range [][]string{
+		{"replay", id, "--state-dir", state, "--provider", "anthropic"},
+		{"export", id, "--state-dir", state},
+	} {
+		code, _, stderr := runOC(t, false, nil, args...)
+		if code != cli.ExitOK {
+			t.Errorf("oc %s: exit %d: %s", args[0], code, stderr)
+		}
+		var warnings []string
+		for _, l := range strings.Split(stderr, "\n") {
+			if strings.HasPrefix(l, "oc: warning: ") {
+				warnings = append(warnings, l)
+			}
+		}
+		if len(warnings) != 1 || !strings.Contains(warnings[0], safePath+": not a regular file (a FIFO)") {
+			t.Errorf("oc %s: warnings %q, want one naming %s as not a regular file", args[0], warnings, safePath)
+		}
+		if strings.ContainsRune(stderr, '\x1b') || strings.ContainsRune(stderr, '\a') {
+			t.Errorf("oc %s: raw control characters on stderr: %q", args[0], stderr)
+		}
+		code, _, stderr = runOC(t, false, nil, append(args, "--json")...)
+		if code != cli.ExitOK {
+			t.Errorf("oc %s --json: exit %d: %s", args[0], code, stderr)
+		}
+		var jsonWarnings []string
+		for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
+			var w struct {
+				Warning string `json:"warning"`
+			}
+			if json.Unmarshal([]byte(l), &w) == nil && w.Warning != "" {
+				jsonWarnings = append(jsonWarnings, w.Warning)
+			}
+		}
+		if len(jsonWarnings) != 1 || !strings.HasPrefix(jsonWarnings[0], index+": not a regular file (a FIFO)") {
+			t.Errorf("oc %s --json: warnings %q, want one object with the exact path %q", args[0], jsonWarnings, index)
 		}
 	}
 }

@@ -237,7 +237,7 @@ func repairExit(g *Globals, opts *repairOptions, doc *repair.Report) error {
 
 func runUndo(g *Globals, args []string, opts repair.ApplyOptions) error {
 	if len(args) == 0 {
-		return cli.Usagef("--undo needs the transcript FILE(s) to restore")
+		return cli.Usagef("--undo needs at least one transcript FILE to restore")
 	}
 	type undone struct {
 		*repair.UndoReport

@@ -76,6 +76,7 @@ func resolveReplaySession(g *Globals, session string) (path string, stored *stor
 	if err != nil {
 		return "", nil, src, errors.New(oneLine(err.Error()))
 	}
+	warnSkippedIndexes(g, st)
 	if st.HasSQLite() {
 		// A JSONL transcript left in a SQLite-era state dir is imported and
 		// replayed by the installed release.
@@ -101,6 +102,15 @@ func resolveReplaySession(g *Globals, session string) (path string, stored *stor
 	src.From = "session " + ses.Label() + " read from " + ses.Path
 	src.Name = ses.Label() + " in " + ses.Path
 	return "", &storedSession{st: st, ses: ses}, src, nil
+}
+
+// warnSkippedIndexes says on stderr which sessions.json files the lookup
+// passed over (a FIFO named sessions.json): sessions are then found by
+// their files only, and their keys are not known.
+func warnSkippedIndexes(g *Globals, st *store.State) {
+	for _, s := range st.SkippedIndexes() {
+		g.warn(oneLine(s) + "; skipped, sessions are looked up by their transcript files only")
+	}
 }
 
 // exportSessionToTemp writes a SQLite session as JSONL to a private

@@ -76,7 +76,10 @@ func Run(ctx context.Context, args []string, ios *cli.IOStreams, env func(string
 	root, g := NewRootCmd(ios, env)
 	strictCompletionCmd(root) // here, not in NewRootCmd: the man pages document oc's own commands
 	root.SetArgs(args)
-	c, err := root.ExecuteContextC(ctx)
+	c, err := topicWithArguments(ios, env, args)
+	if err == nil {
+		c, err = root.ExecuteContextC(ctx)
+	}
 	if err == nil {
 		return cli.ExitOK
 	}
@@ -218,6 +221,27 @@ func strictCompletionCmd(root *cobra.Command) {
 	}
 }
 
+// topicWithArguments rejects arguments given to a help topic (`oc
+// exit-codes extra`): cobra runs no argument check on a command without a
+// Run and would print the topic and exit 0. The line is parsed on a tree of
+// its own so that the real run starts from untouched flags. Anything else
+// (and a line whose flags do not parse, which the real run reports) passes.
+func topicWithArguments(ios *cli.IOStreams, env func(string) string, args []string) (*cobra.Command, error) {
+	probe, _ := NewRootCmd(ios, env)
+	target, rest, err := probe.Find(args)
+	if err != nil || target == nil || !target.IsAdditionalHelpTopicCommand() {
+		return nil, nil
+	}
+	if err := target.ParseFlags(rest); err != nil {
+		return nil, nil
+	}
+	extra := target.Flags().Args()
+	if len(extra) == 0 {
+		return nil, nil
+	}
+	return target, cli.Usagef("%s takes no arguments (got %s)", target.Name(), strings.Join(quoteAll(extra), ", "))
+}
+
 // newHelpCmd is `oc help [COMMAND|TOPIC]`; an unknown topic is a usage
 // error (exit 2) with suggestions, not the usage text with exit 0.
 func newHelpCmd() *cobra.Command {
@@ -235,6 +259,10 @@ func newHelpCmd() *cobra.Command {
 		},
 		RunE: func(c *cobra.Command, args []string) error {
 			target, rest, err := c.Root().Find(args)
+			if err == nil && target != nil && target != c.Root() && len(rest) > 0 {
+				// `oc help exit-codes extra`: one command or topic at a time.
+				return cli.Usagef("help %s takes no further arguments (got %s)", strings.TrimPrefix(target.CommandPath(), "oc "), strings.Join(quoteAll(rest), ", "))
+			}
 			if err != nil || target == nil || len(rest) > 0 {
 				topic := strings.Join(args, " ")
 				msg := fmt.Sprintf("unknown help topic %q", topic)

@@ -532,7 +532,8 @@ func TestNestingMatchesOracle(t *testing.T) {
 		id := fmt.Sprint(d)
 		o, ok := res[id]
 		if !ok {
-			t.Fatalf("depth %d: no oracle answer", d)
+			t.Errorf("depth %d: no oracle answer", d)
+			continue
 		}
 		r := runDoctor(t, dirs[id], false)
 		unloadable := hasFinding(r, "cron-store-too-deep") || hasFinding(r, "cron-store-invalid-json")
@@ -562,9 +563,7 @@ func TestNestingMatchesOracle(t *testing.T) {
 		}
 		compared++
 	}
-	if compared < len(depths) {
-		t.Fatalf("compared %d depths, want %d", compared, len(depths))
-	}
+	oracletest.Compared(t, "doctor's verdict on deeply nested cron stores vs OpenClaw 2026.5.6's loader (one store per depth)", compared, len(depths))
 }
 
 // A writer that replaces jobs.json between doctor's last check and its swap

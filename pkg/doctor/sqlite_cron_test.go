@@ -63,9 +63,15 @@ func oracleCron(t *testing.T, fixture string) map[string]oracleCronJob {
 // classified, on that chat's key, and each gets a command that moves it off
 // the chat transcript (IN_CHAT -> current + sessionKey, ELSEWHERE -> isolated).
 func TestSQLiteCronAgreesWithOracle(t *testing.T) {
-	compared, classified := 0, 0
+	compared, classified, wantJobs, wantClassified := 0, 0, 0, 0
 	for _, fx := range oracletest.Fixtures96() {
 		want := oracleCron(t, fx)
+		wantJobs += len(want)
+		for _, o := range want {
+			if o.Session.Kind == "session" && o.Session.WritesChatTranscript {
+				wantClassified++
+			}
+		}
 		st, err := store.Open(oracletest.Fixture96State(t, fx), store.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -116,9 +122,8 @@ func TestSQLiteCronAgreesWithOracle(t *testing.T) {
 			t.Logf("%s %s %s/%s: %s", fx, j.ID, j.Classification, j.Reason, cmd)
 		}
 	}
-	if compared < 8 || classified < 2 {
-		t.Fatalf("compared %d jobs, %d classified: too few", compared, classified)
-	}
+	oracletest.Compared(t, "SQLite cron jobs vs the 2026.9.6 oracle's cron answers (every job it loads)", compared, wantJobs)
+	oracletest.Compared(t, "SQLite cron jobs classified vs those 2026.9.6 runs in a chat session", classified, wantClassified)
 }
 
 func TestApplySQLiteCronFixesNeedsOpenClaw(t *testing.T) {

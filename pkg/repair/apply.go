@@ -542,7 +542,7 @@ func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileRepo
 // hardLinkWarning says that a file with several names is repaired under one.
 func hardLinkWarning(path string, st os.FileInfo) string {
 	if n := durable.Nlink(st); n > 1 {
-		return fmt.Sprintf("hard-linked: this file has %d names; a repair replaces only %s, the other name(s) keep the old content", n, path)
+		return fmt.Sprintf("hard-linked: this file has %d names; a repair replaces only %s, %s the old content", n, path, plural(int(n)-1, "the other name keeps", "the other names keep"))
 	}
 	return ""
 }

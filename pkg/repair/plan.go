@@ -389,7 +389,7 @@ func (pl *planner) line(ln jsonl.Line) {
 	if s.garbage == 0 {
 		ed.add(RuleSalvageGlued, 1, fmt.Sprintf("%d entries glued on one line split apart", len(s.pieces)))
 	} else {
-		d := fmt.Sprintf("kept %d entr%s, quarantined %d byte(s) around", len(s.pieces), plural(len(s.pieces), "y", "ies"), s.garbage)
+		d := fmt.Sprintf("kept %d entr%s, quarantined %s around", len(s.pieces), plural(len(s.pieces), "y", "ies"), countNoun(s.garbage, "byte", "bytes"))
 		if s.nuls > 0 {
 			d += fmt.Sprintf(" (%d NUL)", s.nuls)
 		}
@@ -406,12 +406,17 @@ func (pl *planner) line(ln jsonl.Line) {
 			// repair would still find work (fuzz-found).
 			fixed, n := jsjson.ReplaceInvalidUTF8(b)
 			if jsonl.Valid(fixed) {
-				ed.add(RuleInvalidUTF8, 1, fmt.Sprintf("%d invalid UTF-8 sequence(s) written as U+FFFD, as OpenClaw reads them", n))
+				ed.add(RuleInvalidUTF8, 1, countNoun(n, "invalid UTF-8 sequence", "invalid UTF-8 sequences")+" written as U+FFFD, as OpenClaw reads them")
 				b = fixed
 			}
 		}
 		pl.entry(ln, ed, i, b, true)
 	}
+}
+
+// countNoun is n with the noun in the right number: "1 byte", "3 bytes".
+func countNoun(n int, one, many string) string {
+	return fmt.Sprintf("%d %s", n, plural(n, one, many))
 }
 
 func plural(n int, one, many string) string {
@@ -513,7 +518,7 @@ func (pl *planner) entryParsed(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, 
 			if e.computeHints(); !e.imageHint {
 			} else if nc, n := corruptedImageContent(content); n > 0 {
 				content = nc
-				hits = append(hits, hit{RuleCorruptedImage, n, fmt.Sprintf("%d corrupted image block(s)", n)})
+				hits = append(hits, hit{RuleCorruptedImage, n, countNoun(n, "corrupted image block", "corrupted image blocks")})
 			}
 		}
 		if e.roleIs("user") {

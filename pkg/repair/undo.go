@@ -72,7 +72,7 @@ func findOwnBackup(real, dir string) (undoCandidate, int, error) {
 		return undoCandidate{backup: all[i], m: m}, others, nil
 	}
 	if others > 0 {
-		return undoCandidate{}, others, fmt.Errorf("%s: %w (%d backup(s) with this name belong to other files)", real, durable.ErrNoBackup, others)
+		return undoCandidate{}, others, fmt.Errorf("%s: %w (%s with this name %s to other files)", real, durable.ErrNoBackup, countNoun(others, "backup", "backups"), plural(others, "belongs", "belong"))
 	}
 	return undoCandidate{}, 0, fmt.Errorf("%s: %w", real, durable.ErrNoBackup)
 }
@@ -381,11 +381,11 @@ func checkLegacyBackup(real, dir, backup string) ([]string, error) {
 		last = jsonl.Line{Num: ln.Num, Term: ln.Term, Data: append(last.Data[:0], ln.Data...)}
 	}
 	if matched != len(want) {
-		return checked, fmt.Errorf("%s: %w: it has %d lines, its quarantine file names line(s) beyond", backup, ErrBackupDamaged, last.Num)
+		return checked, fmt.Errorf("%s: %w: it has %s, its quarantine file names later lines", backup, ErrBackupDamaged, countNoun(int(last.Num), "line", "lines"))
 	}
 	checked = append(checked, "legacy backup decodes to the end")
 	if len(want) > 0 {
-		checked = append(checked, fmt.Sprintf("legacy backup holds the %d quarantined line(s) at their line numbers", len(want)))
+		checked = append(checked, fmt.Sprintf("legacy backup holds the %s at %s", countNoun(len(want), "quarantined line", "quarantined lines"), plural(len(want), "its line number", "their line numbers")))
 	}
 	if last.Num > 0 && last.Term == jsonl.TermNone && !jsonl.Valid(bytes.TrimSpace(last.Data)) {
 		return checked, fmt.Errorf("%s: %w: it ends inside a line (a copy cut short?)", backup, ErrBackupDamaged)

@@ -1,8 +1,6 @@
 package repair
 
 import (
-	"fmt"
-
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
@@ -16,6 +14,6 @@ func (pl *planner) invalidUTF8(ln jsonl.Line) {
 		return
 	}
 	ed := pl.replaceEdit(ln)
-	ed.add(RuleInvalidUTF8, 1, fmt.Sprintf("%d invalid UTF-8 sequence(s) written as U+FFFD, as OpenClaw reads them", n))
+	ed.add(RuleInvalidUTF8, 1, countNoun(n, "invalid UTF-8 sequence", "invalid UTF-8 sequences")+" written as U+FFFD, as OpenClaw reads them")
 	pl.entry(ln, ed, 0, fixed, false)
 }

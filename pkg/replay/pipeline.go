@@ -109,6 +109,15 @@ func (l *changeLog) add(index int, kind, format string, args ...any) {
 
 // addText is add with the text already made (rules that log the same text
 // for many messages make it once).
+// countNoun is n with the noun in the right number: "1 message",
+// "2 messages", "0 results".
+func countNoun(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
 func (l *changeLog) addText(index int, kind, what string) {
 	if l == nil {
 		return

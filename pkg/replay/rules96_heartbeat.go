@@ -385,7 +385,7 @@ func filterHeartbeatTranscriptArtifacts(in []Message, log *changeLog) []Message 
 			i++
 			continue
 		}
-		log.add(i, KindMessageDropped, "heartbeat prompt and %d message(s) of its span dropped", next-i-1)
+		log.add(i, KindMessageDropped, "heartbeat prompt and %s of its span dropped", countNoun(next-i-1, "message", "messages"))
 		i = next
 	}
 	return out

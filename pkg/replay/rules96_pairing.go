@@ -295,7 +295,7 @@ func (r *run) repairPairing96(in []Message, rule, missingText string) []Message 
 		pushUnframed(f.start)
 		cursor = f.end
 		if f.failed {
-			log.add(f.start, KindMessageDropped, "%s assistant turn with %d tool call(s) dropped with its results", strOr(f.assistant, "stopReason"), len(f.occurrences))
+			log.add(f.start, KindMessageDropped, "%s assistant turn with %s dropped with its results", strOr(f.assistant, "stopReason"), countNoun(len(f.occurrences), "tool call", "tool calls"))
 			out = append(out, f.remainder...)
 			continue
 		}

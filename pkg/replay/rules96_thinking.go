@@ -50,7 +50,7 @@ func stripInvalidThinkingSignatures96(in []Message, preserveLatest bool, log *ch
 	unsigned := func(b any) bool {
 		return isThinkingBlock(b) && !hasReplayableThinkingSignature(b.(map[string]any))
 	}
-	return dropAssistantBlocks(in, log, func(i int) bool { return i == latest }, unsigned, "unsigned thinking block(s) removed")
+	return dropAssistantBlocks(in, log, func(i int) bool { return i == latest }, unsigned, "unsigned thinking block removed", "unsigned thinking blocks removed")
 }
 
 // stripStaleThinkingSignaturesForCompactionReplay removes the signatures of

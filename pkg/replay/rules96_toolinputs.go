@@ -192,7 +192,7 @@ func sanitizeToolCallInputs96(in []Message, o toolInputOptions, log *changeLog) 
 				out = append(out, m)
 			} else {
 				changed = true
-				log.add(i, KindMessageDropped, "signed-thinking turn with %d tool call(s) that would need changes dropped whole", calls)
+				log.add(i, KindMessageDropped, "signed-thinking turn with %s that would need changes dropped whole", countNoun(calls, "tool call", "tool calls"))
 			}
 			continue
 		}

@@ -102,7 +102,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 			next := sanitizeContentImages(content, lim, i, log)
 			next, dropped := dropEmptyTextBlocks(next)
 			if dropped > 0 {
-				log.add(i, KindBlockDropped, "%d blank text block(s) removed from tool result", dropped)
+				log.add(i, KindBlockDropped, "%s removed from tool result", countNoun(dropped, "blank text block", "blank text blocks"))
 			}
 			next, placeholder := ensureNonEmptyContent(next)
 			if placeholder {
@@ -115,7 +115,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 				next := sanitizeContentImages(content, lim, i, log)
 				next, dropped := dropEmptyTextBlocks(next)
 				if dropped > 0 {
-					log.add(i, KindBlockDropped, "%d blank text block(s) removed from user turn", dropped)
+					log.add(i, KindBlockDropped, "%s removed from user turn", countNoun(dropped, "blank text block", "blank text blocks"))
 				}
 				next, placeholder := ensureNonEmptyContent(next)
 				if placeholder {
@@ -137,7 +137,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 					continue
 				}
 				if dropped > 0 {
-					log.add(i, KindBlockDropped, "%d blank text block(s) removed from failed assistant turn", dropped)
+					log.add(i, KindBlockDropped, "%s removed from failed assistant turn", countNoun(dropped, "blank text block", "blank text blocks"))
 				}
 				out = append(out, r.log.withContent(m, content, true, next))
 				continue
@@ -154,7 +154,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 					continue
 				}
 				if dropped > 0 {
-					log.add(i, KindBlockDropped, "%d blank text block(s) removed from assistant turn", dropped)
+					log.add(i, KindBlockDropped, "%s removed from assistant turn", countNoun(dropped, "blank text block", "blank text blocks"))
 				}
 				out = append(out, r.log.withContent(m, content, true, next))
 				continue

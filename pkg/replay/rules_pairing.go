@@ -141,7 +141,7 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 		stop := strOr(m, "stopReason")
 		if stop == "error" || stop == "aborted" {
 			changed = true
-			log.add(i, KindMessageDropped, "%s assistant turn with %d tool call(s) dropped with its %d result(s)", stop, len(calls), len(span))
+			log.add(i, KindMessageDropped, "%s assistant turn with %s dropped with its %s", stop, countNoun(len(calls), "tool call", "tool calls"), countNoun(len(span), "result", "results"))
 			out = append(out, remainder...)
 			i = j - 1
 			continue
@@ -149,7 +149,7 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 		out = append(out, m)
 		if len(span) > 0 && len(remainder) > 0 {
 			changed = true
-			log.add(i, KindResultMoved, "tool results moved before %d interleaved message(s)", len(remainder))
+			log.add(i, KindResultMoved, "tool results moved before %s", countNoun(len(remainder), "interleaved message", "interleaved messages"))
 		}
 		for _, c := range calls {
 			if seen[c.id] {

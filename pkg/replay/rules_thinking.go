@@ -69,14 +69,14 @@ func stripInvalidThinkingSignatures(in []Message, log *changeLog) []Message {
 	unsigned := func(b any) bool {
 		return isThinkingBlock(b) && !hasReplayableThinkingSignature(b.(map[string]any))
 	}
-	return dropAssistantBlocks(in, log, nil, unsigned, "unsigned thinking block(s) removed")
+	return dropAssistantBlocks(in, log, nil, unsigned, "unsigned thinking block removed", "unsigned thinking blocks removed")
 }
 
 // dropAssistantBlocks removes the blocks drop picks from every assistant turn
 // skip does not exclude, copying only the messages it changes; a turn left
 // empty says "[assistant reasoning omitted]". what names the blocks in the
 // change log.
-func dropAssistantBlocks(in []Message, log *changeLog, skip func(i int) bool, drop func(b any) bool, what string) []Message {
+func dropAssistantBlocks(in []Message, log *changeLog, skip func(i int) bool, drop func(b any) bool, one, many string) []Message {
 	var out []Message
 	for i, m := range in {
 		content, ok := assistantContent(m)
@@ -95,7 +95,7 @@ func dropAssistantBlocks(in []Message, log *changeLog, skip func(i int) bool, dr
 		if out == nil {
 			out = append([]Message(nil), in...)
 		}
-		log.add(i, KindBlockDropped, "%d "+what, len(content)-len(kept))
+		log.addText(i, KindBlockDropped, countNoun(len(content)-len(kept), one, many))
 		out[i] = replaceThinking(m, kept)
 		log.inherit(out[i], m)
 	}
@@ -115,7 +115,7 @@ func dropThinkingBlocks(in []Message, log *changeLog) []Message {
 			break
 		}
 	}
-	return dropAssistantBlocks(in, log, func(i int) bool { return i == latest }, isThinkingBlock, "thinking block(s) removed from an earlier turn")
+	return dropAssistantBlocks(in, log, func(i int) bool { return i == latest }, isThinkingBlock, "thinking block removed from an earlier turn", "thinking blocks removed from an earlier turn")
 }
 
 // isCurrentToolTurn is shouldPreserveCurrentToolTurnReasoning: the assistant
@@ -165,5 +165,5 @@ func dropReasoningFromHistory(in []Message, log *changeLog) []Message {
 			break
 		}
 	}
-	return dropAssistantBlocks(in, log, func(i int) bool { return isCurrentToolTurn(in, i, latestUser) }, isThinkingBlock, "reasoning block(s) removed from history")
+	return dropAssistantBlocks(in, log, func(i int) bool { return isCurrentToolTurn(in, i, latestUser) }, isThinkingBlock, "reasoning block removed from history", "reasoning blocks removed from history")
 }

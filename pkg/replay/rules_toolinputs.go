@@ -278,7 +278,7 @@ func sanitizeToolCallInputs(in []Message, o toolInputOptions, log *changeLog) []
 				out = append(out, m)
 			} else {
 				changed = true
-				log.add(i, KindMessageDropped, "signed-thinking turn with %d tool call(s) that would need changes dropped whole", calls)
+				log.add(i, KindMessageDropped, "signed-thinking turn with %s that would need changes dropped whole", countNoun(calls, "tool call", "tool calls"))
 			}
 			continue
 		}

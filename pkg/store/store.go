@@ -188,6 +188,28 @@ func (s *State) JSONLSessions() ([]Session, error) {
 	return out, nil
 }
 
+// SkippedIndexes names the sessions.json files that session lookups pass
+// over because they are not regular files (a FIFO, socket or device:
+// reading one could block forever), one "<path>: not a regular file (a
+// FIFO)" each. Sessions are then found by their transcript files only.
+func (s *State) SkippedIndexes() []string {
+	var out []string
+	for _, a := range s.JSONL.Agents {
+		if a.IndexPath == "" {
+			continue
+		}
+		f, _, err := durable.OpenRegular(a.IndexPath) // never blocks: O_NONBLOCK, then fstat
+		if err == nil {
+			f.Close()
+			continue
+		}
+		if errors.Is(err, durable.ErrNotRegular) {
+			out = append(out, err.Error())
+		}
+	}
+	return out
+}
+
 // Sessions lists the sessions of both eras (SQLite first).
 func (s *State) Sessions() ([]Session, error) {
 	sq, err := s.SQLiteSessions()
