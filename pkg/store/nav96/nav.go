@@ -851,3 +851,17 @@ func selectResetKept(path []*Record, from, to int) map[int]bool {
 	}
 	return kept
 }
+
+// ExcludedFromContext says whether a row is a message entry whose message
+// has excludeFromContext === true (transcriptEventContextEligibility in 9.6's
+// session-transcript-index: such an active event is not context_eligible).
+func (r *Record) ExcludedFromContext() bool { return r.messageObject && r.excludeFromCtx }
+
+// Boundary says whether a row is a compaction or reset entry (the
+// event_type 9.6's bounded read looks for).
+func (r *Record) Boundary() bool {
+	return r.Object && r.TypeIsStr && (r.Type == "compaction" || r.Type == "reset")
+}
+
+// Header says whether a row is a session header.
+func (r *Record) Header() bool { return r.Object && r.TypeIsStr && r.Type == "session" }
