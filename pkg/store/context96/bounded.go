@@ -107,10 +107,79 @@ func BoundedRows(rows [][]byte, limits Limits) (out [][]byte, truncated bool, er
 	if header >= 0 {
 		out = append(out, rows[header])
 	}
-	for _, i := range selected {
-		out = append(out, rows[i])
+	for p, i := range selected {
+		row := rows[i]
+		if fk, ok := firstKeptOf(recs, res.ActiveEvents, selected, p); ok {
+			if row, err = withFirstKept(row, fk); err != nil {
+				return nil, false, fmt.Errorf("row %d: %w", i+1, err)
+			}
+		}
+		out = append(out, row)
 	}
 	return out, truncated, nil
+}
+
+// firstKeptOf is the first kept entry 9.6's bounded session manager gives
+// the boundary at selected[p] (readBoundedRetentionRanges in
+// session-accessor.sqlite-active-context, applied as boundedFirstKeptById
+// by the SessionManager constructor): the boundary's firstKeptEntryId is
+// located (among the selected rows, else among the active events up to the
+// last selected row); the range runs from the first selected row at or
+// after it to the boundary, and its first indexed entry is kept first (the
+// boundary itself when there is none, as when an injected boundary comes
+// first). ok is false when the boundary keeps its own firstKeptEntryId.
+func firstKeptOf(recs []*nav96.Record, active, selected []int, p int) (string, bool) {
+	b := recs[selected[p]]
+	fk, ok := b.FirstKept()
+	if !b.Boundary() || !ok {
+		return "", false
+	}
+	first, found := -1, false
+	for _, i := range selected {
+		if recs[i].ID() == fk {
+			first, found = i, true
+		}
+	}
+	if !found {
+		last := selected[len(selected)-1]
+		for _, i := range active {
+			if i <= last && recs[i].ID() == fk {
+				first, found = i, true
+			}
+		}
+	}
+	if !found {
+		return "", false
+	}
+	start := 0
+	if !(p > 0 && selected[0] >= first) {
+		start = min(1, p)
+		for start < p && selected[start] < first {
+			start++
+		}
+	}
+	kept := b.ID()
+	for k := start; k < p; k++ {
+		if recs[selected[k]].Indexed() {
+			kept = recs[selected[k]].ID()
+			break
+		}
+	}
+	return kept, kept != fk
+}
+
+// withFirstKept is a boundary row with another firstKeptEntryId.
+func withFirstKept(row []byte, id string) ([]byte, error) {
+	v, err := jsjson.Parse(row)
+	if err != nil {
+		return nil, fmt.Errorf("boundary: %w", err)
+	}
+	obj, ok := v.(*jsjson.Object)
+	if !ok {
+		return nil, fmt.Errorf("boundary is not an object")
+	}
+	obj.Set("firstKeptEntryId", id)
+	return jsjson.Marshal(obj)
 }
 
 // BuildBounded is Build over the rows 9.6's bounded read keeps

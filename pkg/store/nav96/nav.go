@@ -865,3 +865,25 @@ func (r *Record) Boundary() bool {
 
 // Header says whether a row is a session header.
 func (r *Record) Header() bool { return r.Object && r.TypeIsStr && r.Type == "session" }
+
+// ID is the row's id (readNonBlankString), "" when it has none.
+func (r *Record) ID() string {
+	if r.id.truthyStr() {
+		return r.id.s
+	}
+	return ""
+}
+
+// FirstKept is a boundary row's firstKeptEntryId when it is a non-blank
+// string.
+func (r *Record) FirstKept() (string, bool) {
+	if r.firstKept.truthyStr() {
+		return r.firstKept.s, true
+	}
+	return "", false
+}
+
+// Indexed says whether the session manager takes the row as an entry of its
+// branch (isIndexedSessionEntry: a canonical entry with an id and the fields
+// its type requires).
+func (r *Record) Indexed() bool { return r.canonical() && r.id.truthyStr() && r.indexedShape }
