@@ -38,6 +38,9 @@ type replayOptions struct {
 	OpenClaw  string
 	TZ        string
 	ModelJSON string
+	// ContextTokens is --context-tokens: the token budget 2026.9.6's
+	// embedded runner reads a session with (bytes = tokens*8).
+	ContextTokens int
 
 	// Parsed from the flags above by runReplay.
 	releases       []policy.Release
@@ -129,6 +132,7 @@ built-in model catalogue and uses maxTokens 8192, contextWindow 200000.`,
 	f.StringVar(&opts.OpenClaw, "openclaw", "", "OpenClaw release whose rules run: 2026.5.6 or 2026.9.6, or both comma-separated to compare (default: the install's era)")
 	f.StringVar(&opts.TZ, "tz", "", "time zone 2026.9.6 stamps user turns in: an IANA name, UTC or Local (default: Local)")
 	f.StringVar(&opts.ModelJSON, "model-json", "", "model record fields as a JSON object, or @FILE (as the oracle's ORACLE_MODEL_JSON)")
+	f.IntVar(&opts.ContextTokens, "context-tokens", context96.DefaultContextTokens, "token budget 2026.9.6 reads the session with: the newest entries within tokens*8 bytes (as the oracle's ORACLE_CONTEXT_TOKENS; 2026.5.6 reads it all)")
 	registerReplayCompletions(cmd, g)
 	return cmd
 }
@@ -146,7 +150,7 @@ type replayInput struct {
 	sessionVersion int
 }
 
-func loadReplayInput(g *Globals, session string, releases []policy.Release, decode, keepText bool) (*replayInput, error) {
+func loadReplayInput(g *Globals, session string, releases []policy.Release, limits context96.Limits, decode, keepText bool) (*replayInput, error) {
 	path, stored, src, err := resolveReplaySession(g, session)
 	if err != nil {
 		if cli.CodeOf(err) == cli.ExitUsage {
@@ -163,7 +167,7 @@ func loadReplayInput(g *Globals, session string, releases []policy.Release, deco
 		if err != nil {
 			return nil, cli.Incomplete(err)
 		}
-		s, err := context96.Build(rows)
+		s, err := context96.BuildBounded(rows, limits)
 		if err != nil {
 			return nil, cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
 		}
@@ -199,7 +203,7 @@ func loadReplayInput(g *Globals, session string, releases []policy.Release, deco
 		if err != nil {
 			return nil, cli.Incomplete(err)
 		}
-		s, err := context96.Build(rows)
+		s, err := context96.BuildBounded(rows, limits)
 		if err != nil {
 			return nil, cli.Incomplete(fmt.Errorf("%s: %w", path, err))
 		}
@@ -253,6 +257,9 @@ func parseReplayFlags(opts *replayOptions, stageSet bool) error {
 	if opts.Provider == "all" && (opts.API != "" || opts.Model != "") {
 		return cli.Usagef("--provider all takes no --api or --model")
 	}
+	if opts.ContextTokens < 1 {
+		return cli.Usagef("--context-tokens %d: want a number of tokens, 1 or more", opts.ContextTokens)
+	}
 	if opts.ImageMaxPx < 0 {
 		return cli.Usagef("--image-max-px %d: want a number of pixels, 1 or more (0: from the OpenClaw config, else 1200)", opts.ImageMaxPx)
 	}
@@ -283,7 +290,7 @@ func runReplay(g *Globals, opts *replayOptions, session string, stageSet bool) e
 	}
 	comparing := len(opts.releases) == 2
 	contextOnly := !comparing && opts.Stage == stageContext && !opts.Explain && !opts.Diff && opts.Provider != "all" && opts.API != "" && opts.Model != ""
-	in, err := loadReplayInput(g, session, opts.releases, !contextOnly, opts.Stage == stageContext)
+	in, err := loadReplayInput(g, session, opts.releases, context96.LimitsFor(opts.ContextTokens), !contextOnly, opts.Stage == stageContext)
 	if err != nil {
 		return err
 	}

@@ -851,3 +851,39 @@ func selectResetKept(path []*Record, from, to int) map[int]bool {
 	}
 	return kept
 }
+
+// ExcludedFromContext says whether a row is a message entry whose message
+// has excludeFromContext === true (transcriptEventContextEligibility in 9.6's
+// session-transcript-index: such an active event is not context_eligible).
+func (r *Record) ExcludedFromContext() bool { return r.messageObject && r.excludeFromCtx }
+
+// Boundary says whether a row is a compaction or reset entry (the
+// event_type 9.6's bounded read looks for).
+func (r *Record) Boundary() bool {
+	return r.Object && r.TypeIsStr && (r.Type == "compaction" || r.Type == "reset")
+}
+
+// Header says whether a row is a session header.
+func (r *Record) Header() bool { return r.Object && r.TypeIsStr && r.Type == "session" }
+
+// ID is the row's id (readNonBlankString), "" when it has none.
+func (r *Record) ID() string {
+	if r.id.truthyStr() {
+		return r.id.s
+	}
+	return ""
+}
+
+// FirstKept is a boundary row's firstKeptEntryId when it is a non-blank
+// string.
+func (r *Record) FirstKept() (string, bool) {
+	if r.firstKept.truthyStr() {
+		return r.firstKept.s, true
+	}
+	return "", false
+}
+
+// Indexed says whether the session manager takes the row as an entry of its
+// branch (isIndexedSessionEntry: a canonical entry with an id and the fields
+// its type requires).
+func (r *Record) Indexed() bool { return r.canonical() && r.id.truthyStr() && r.indexedShape }
