@@ -26,6 +26,8 @@ func release96() *payloadRelease {
 		model:      model96,
 		boundary:   boundary96,
 		failedTurn: failedTurn96,
+		// transformMessages trims tool call ids (host-*.mjs transformAssistant)
+		trimToolCallIDs: true,
 		renderers: map[string]renderFunc{
 			"anthropic-messages":       renderAnthropic96,
 			"openai-completions":       renderOpenAICompletions96,

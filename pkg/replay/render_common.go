@@ -20,6 +20,12 @@ type conv struct {
 	// failedTurn classifies assistant turns for transformMessages (nil:
 	// 2026.5.6's rule, failedTurn56).
 	failedTurn func(msg Message) failedTurnAction
+	// trimToolCallIDs is @openclaw/ai 2026.9.6's transformMessages
+	// (host-*.mjs transformAssistant): every tool call id is trimmed
+	// (String.prototype.trim) before it is normalised, a tool result's id is
+	// trimmed and then mapped, and a call from another model loses its
+	// thoughtSignature and async members whatever their value.
+	trimToolCallIDs bool
 }
 
 // failedTurnAction is what transformMessages does with an assistant turn.
@@ -253,6 +259,20 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 		}
 		switch role {
 		case "toolResult":
+			if c.trimToolCallIDs {
+				// `const trimmedId = message.toolCallId.trim(); toolCallId =
+				// toolCallIdMap.get(trimmedId) ?? trimmedId`
+				id := c.str(msg, "toolCallId")
+				n, ok := idMap[trim(id)]
+				if !ok {
+					n = trim(id)
+				}
+				if n != id {
+					msg = maps.Clone(msg)
+					msg["toolCallId"] = n
+				}
+				break
+			}
 			if id, ok := msg["toolCallId"].(string); ok {
 				if n, ok := idMap[id]; ok && n != "" && n != id { // JavaScript: `normalizedId && ...` (an empty id is falsy)
 					msg = maps.Clone(msg)
@@ -303,6 +323,10 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 					}
 					out = append(out, t)
 				case "toolCall":
+					if c.trimToolCallIDs {
+						out = append(out, c.toolCall96(b, same, msg, norm, idMap))
+						continue
+					}
 					nb, cloned := b, false
 					if !same && jsTruthy(b["thoughtSignature"]) {
 						nb, cloned = maps.Clone(b), true
@@ -489,4 +513,39 @@ func (c *conv) stringify(m map[string]any, key string) (string, bool) {
 		c.fail("JSON.stringify(%s): %v", key, err)
 	}
 	return s, ok
+}
+
+// toolCall96 is transformAssistant's tool-call branch in 2026.9.6
+// (host-*.mjs): `const trimmedId = block.id.trim()`; the same model keeps
+// the block with the trimmed id; another model's call drops thoughtSignature
+// and async and takes normalizeToolCallId(trimmedId), remembered for its
+// results when it differs from the trimmed id.
+func (c *conv) toolCall96(b map[string]any, same bool, msg Message, norm idNormalizer, idMap map[string]string) map[string]any {
+	orig := c.str(b, "id")
+	id := trim(orig)
+	if same {
+		if id == orig {
+			return b
+		}
+		nb := maps.Clone(b)
+		nb["id"] = id
+		return nb
+	}
+	n := id
+	if norm != nil {
+		n = norm(id, msg)
+	}
+	if n != id {
+		idMap[id] = n
+	}
+	_, sig := b["thoughtSignature"]
+	_, async := b["async"]
+	if n == orig && !sig && !async {
+		return b
+	}
+	nb := maps.Clone(b)
+	delete(nb, "thoughtSignature")
+	delete(nb, "async")
+	nb["id"] = n
+	return nb
 }

@@ -1,0 +1,57 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/openclaw-tools/oc/internal/oracletest"
+)
+
+// 2026.9.6's transformMessages (@openclaw/ai host-*.mjs transformAssistant)
+// trims every tool call id before normalising it, maps a tool result's
+// trimmed id, and strips thoughtSignature and async from another model's
+// calls whatever their value. Fuzz-found (difffuzz 9.6 seed 4: an id
+// "  padded  " went out padded on OpenRouter). toolids.jsonl (crafted) has
+// padded ids on the same route, a tab/newline-padded id whose result is
+// already trimmed, another model's padded "call|item" id with a falsy
+// thoughtSignature and async, and a padded call without a result (the
+// synthetic "No result provided" takes the trimmed id). Expected: the 9.6
+// oracle's answers (gen.sh).
+func TestPayload96TrimsToolCallIDs(t *testing.T) {
+	answers := map[string]json.RawMessage{}
+	readJSONLines(t, "testdata/payload96-toolids/oracle-answers.jsonl", func(line []byte) {
+		var r struct {
+			ID  string          `json:"id"`
+			OK  bool            `json:"ok"`
+			Out json.RawMessage `json:"out"`
+		}
+		if err := json.Unmarshal(line, &r); err != nil || !r.OK {
+			t.Fatalf("bad stored answer %.200q: %v", line, err)
+		}
+		answers[r.ID] = r.Out
+	})
+	var cases []payload96Case
+	for _, route := range []string{"openrouter|openai-completions|google/gemini-2.5-pro", "openai|openai-responses|gpt-5",
+		"openai|openai-completions|gpt-4o-mini", "anthropic|anthropic-messages|claude-sonnet-4-5",
+		"google|google-generative-ai|gemini-2.5-pro", "mistral|mistral-conversations|mistral-large-latest",
+		"azure-openai-responses|azure-openai-responses|gpt-5", "openai|openai-chatgpt-responses|gpt-5.5"} {
+		s, p := answers["sanitize|"+route], answers["payload|"+route]
+		if s == nil || p == nil {
+			t.Fatalf("no stored answers for %s", route)
+		}
+		f := strings.Split(route, "|")
+		cases = append(cases, payload96Case{name: "toolids " + route, provider: f[0], api: f[1], mdl: f[2],
+			limited: s, want: p, wantOK: true})
+	}
+	// The answers must show the trim, or the test compares nothing new: the
+	// sanitized list keeps the padded id, OpenRouter's wire body does not.
+	route := "openrouter|openai-completions|google/gemini-2.5-pro"
+	if !bytes.Contains(answers["sanitize|"+route], []byte(`"  call padded  "`)) || bytes.Contains(answers["payload|"+route], []byte(`"  call padded  "`)) ||
+		!bytes.Contains(answers["payload|"+route], []byte(`"call padded"`)) {
+		t.Fatalf("stored answers for %s do not show a trimmed tool call id", route)
+	}
+	equal, _ := runPayload96Cases(t, cases)
+	oracletest.Compared(t, "2026.9.6 tool call ids trimmed: payload equal byte for byte", equal, len(cases))
+}
