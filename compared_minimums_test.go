@@ -26,7 +26,6 @@ func TestDifferentialCountsGoThroughCompared(t *testing.T) {
 	notYetExact := map[string]bool{
 		"cmd/sqlite_test.go TestInspectSQLiteSessionsMatchOracleContext":                true,
 		"pkg/replay/pipeline96_corpus_test.go TestSanitize96MatchesFixtureGoldens":      true,
-		"pkg/store/context96/context_oracle_test.go TestBuildMatchesOracleContext":      true,
 		"pkg/store/export_test.go TestExportEqualsImportedSource":                       true,
 		"pkg/store/navrecords_test.go TestNavRecordsFromAnalyzerMatchParse":             true,
 		"pkg/transcript/members_test.go TestAnalyzeBytesEachMatchesAnalyze":             true,
