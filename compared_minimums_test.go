@@ -24,7 +24,6 @@ import (
 // fails too, so that it is removed.
 func TestDifferentialCountsGoThroughCompared(t *testing.T) {
 	notYetExact := map[string]bool{
-		"pkg/replay/pipeline96_corpus_test.go TestSanitize96MatchesFixtureGoldens":      true,
 		"pkg/store/export_test.go TestExportEqualsImportedSource":                       true,
 		"pkg/store/navrecords_test.go TestNavRecordsFromAnalyzerMatchParse":             true,
 		"pkg/transcript/members_test.go TestAnalyzeBytesEachMatchesAnalyze":             true,
