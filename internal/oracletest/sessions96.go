@@ -19,6 +19,8 @@ type SessionRow96 struct {
 	// Indexed: the session has a session_transcript_index_state row (2026.9.6
 	// cached its navigation).
 	Indexed bool
+	// Events: the session's transcript_events rows.
+	Events int
 }
 
 // Sessions96 lists the sessions of every agent database under a state dir
@@ -47,7 +49,8 @@ func Sessions96(t testing.TB, state string) []SessionRow96 {
 			t.Fatalf("%s: %v", p, err)
 		}
 		rows, err := db.Query(`SELECT n.session_key, n.current_session_id,
-			EXISTS (SELECT 1 FROM session_transcript_index_state s WHERE s.session_id = n.current_session_id)
+			EXISTS (SELECT 1 FROM session_transcript_index_state s WHERE s.session_id = n.current_session_id),
+			(SELECT count(*) FROM transcript_events e WHERE e.session_id = n.current_session_id)
 			FROM session_nodes n`)
 		if err != nil {
 			db.Close()
@@ -55,7 +58,7 @@ func Sessions96(t testing.TB, state string) []SessionRow96 {
 		}
 		for rows.Next() {
 			r := SessionRow96{Agent: agent}
-			if err := rows.Scan(&r.Key, &r.SessionID, &r.Indexed); err != nil {
+			if err := rows.Scan(&r.Key, &r.SessionID, &r.Indexed, &r.Events); err != nil {
 				rows.Close()
 				db.Close()
 				t.Fatalf("%s: sessions: %v", p, err)
