@@ -258,14 +258,36 @@ func TestAuditRealCorpusAgreesWithPrediction(t *testing.T) {
 		predicted[key] = res.Unmatched
 	}
 	a := auditOf(t, state)
-	if n := a.Count(KindArchived); n != len(keys) || n < 13 {
-		t.Fatalf("compared %d archived originals, want the corpus's %d (at least 13)", n, len(keys))
+	if n := a.Count(KindArchived); n != len(keys) {
+		t.Errorf("compared %d archived originals, want the corpus's %d", n, len(keys))
 	}
+	// want: every session of the corpus's sessions.json, its original placed
+	// in the archive above; one the audit does not compare fails.
+	agreed := 0
+	seen := map[string]bool{}
 	for _, c := range a.Compared {
-		if !sameLines(c.NotImported, predicted[c.SessionKey]) {
-			t.Errorf("%s: not imported %v, predicted %v", c.SessionKey, c.NotImported, predicted[c.SessionKey])
+		want, ok := predicted[c.SessionKey]
+		switch {
+		case c.Kind != KindArchived:
+			t.Errorf("%s: compared a %s file; only archived originals were placed", c.SessionKey, c.Kind)
+		case !ok:
+			t.Errorf("%s: compared, but not a session of the corpus's sessions.json", c.SessionKey)
+		case seen[c.SessionKey]:
+			t.Errorf("%s: compared twice", c.SessionKey)
+		case !sameLines(c.NotImported, want):
+			seen[c.SessionKey] = true
+			t.Errorf("%s: not imported %v, predicted %v", c.SessionKey, c.NotImported, want)
+		default:
+			seen[c.SessionKey] = true
+			agreed++
 		}
 	}
+	for key := range keys {
+		if !seen[key] {
+			t.Errorf("%s: its archived original was not compared", key)
+		}
+	}
+	oracletest.Compared(t, "import audit of the real corpus 2026.9.6 imported vs the predicted unmatched lines (every session of its sessions.json)", agreed, len(keys))
 }
 
 // A JSONL file still beside a SQLite-backed session is compared line by
