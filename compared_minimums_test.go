@@ -24,7 +24,6 @@ import (
 // fails too, so that it is removed.
 func TestDifferentialCountsGoThroughCompared(t *testing.T) {
 	notYetExact := map[string]bool{
-		"pkg/upgrade/audit_test.go TestAuditOracleImport":                               true,
 		"pkg/upgrade/recovery_oracle_test.go TestRepairRecoversUnregisteredTranscripts": true,
 		"pkg/upgrade/repaircheck_test.go TestRepairCheckFlagsEveryUpgradeLoss":          true,
 	}
