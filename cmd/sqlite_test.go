@@ -92,12 +92,29 @@ func TestInspectSQLiteSessionsMatchOracleContext(t *testing.T) {
 		}
 		compared++
 	}
+	// Every session of the databases 2026.9.6 wrote (read with SQL of the
+	// test's own) is compared with its stored answer; a session without one
+	// fails, and so does an answer without a session.
+	want := 0
+	each := func(name, state string, answers map[string]oracletest.ContextAnswer96, id func(oracletest.SessionRow96) string) {
+		rows := oracletest.Sessions96(t, state)
+		want += len(rows)
+		for _, s := range rows {
+			ans, ok := answers[id(s)]
+			if !ok {
+				t.Errorf("%s %s: no stored 2026.9.6 context answer", name, id(s))
+				continue
+			}
+			check(state, s.Agent, s.Key, len(ans.Messages))
+		}
+		if len(answers) != len(rows) {
+			t.Errorf("%s: %d stored context answers for %d sessions", name, len(answers), len(rows))
+		}
+	}
 	for _, fx := range oracletest.Fixtures96() {
 		state := oracletest.Fixture96State(t, fx)
 		before := hashFiles(t, state)
-		for _, ans := range oracletest.FixtureContexts96(t, fx) {
-			check(state, ans.Agent, ans.Key, len(ans.Messages))
-		}
+		each(fx, state, oracletest.FixtureContexts96(t, fx), func(s oracletest.SessionRow96) string { return s.Agent + "/" + s.Key })
 		code, _, stderr := runOC(t, false, nil, "inspect", "--state-dir", state, "--json")
 		if code != 0 {
 			t.Errorf("%s: inspect of the state dir: exit %d: %s", fx, code, stderr)
@@ -105,12 +122,8 @@ func TestInspectSQLiteSessionsMatchOracleContext(t *testing.T) {
 		sameHashes(t, fx, before, hashFiles(t, state))
 	}
 	state, _ := oracletest.Corpus96State(t)
-	for key, ans := range oracletest.CorpusContexts96(t) {
-		check(state, "main", key, len(ans.Messages))
-	}
-	if compared < 40 {
-		t.Fatalf("only %d sessions compared", compared)
-	}
+	each("corpus", state, oracletest.CorpusContexts96(t), func(s oracletest.SessionRow96) string { return s.Key })
+	oracletest.Compared(t, "oc inspect --json activeBranch.messages equal to the 2026.9.6 context (every fixture and corpus session)", compared, want)
 }
 
 func writer(t *testing.T, path string) *sql.DB {

@@ -27,16 +27,24 @@ func navRecordsOf(t *testing.T, rows [][]byte) []*nav96.Record {
 }
 
 // checkSameRecords: every row's record equals nav96.Parse's (the rules'
-// own reading of the row), so the single walk changes no answer.
+// own reading of the row), so the single walk changes no answer. It returns
+// the rows that agree.
 func checkSameRecords(t *testing.T, name string, rows [][]byte) int {
 	t.Helper()
 	got := navRecordsOf(t, rows)
+	if len(got) != len(rows) {
+		t.Errorf("%s: %d records for %d rows", name, len(got), len(rows))
+		return 0
+	}
+	same := 0
 	for i, r := range rows {
 		if want := nav96.Parse(r); !reflect.DeepEqual(got[i], want) {
 			t.Errorf("%s row %d %q:\n got  %+v\n want %+v", name, i, r, *got[i], *want)
+			continue
 		}
+		same++
 	}
-	return len(rows)
+	return same
 }
 
 func TestNavRecordsFromAnalyzerMatchParse(t *testing.T) {
@@ -67,16 +75,27 @@ not json
 		"bom":       "\xef\xbb\xbf" + `{"type":"session","version":3,"id":"s"}` + "\n" + `{"type":"message","id":"u1","parentId":null,"message":{"role":"user","content":"a"}}`,
 		"no-header": `{"type":"message","id":"u1","parentId":null,"message":{"role":"user","content":"a"}}`,
 	}
-	compared := 0
+	// want: every row of the inputs (the synthetic lines, the three rows
+	// holding a newline, and every transcript_events row of the fixtures,
+	// counted with SQL of the test's own).
+	compared, want := 0, 0
 	for name, s := range synthetic {
-		compared += checkSameRecords(t, name, split(s))
+		rows := split(s)
+		want += len(rows)
+		compared += checkSameRecords(t, name, rows)
 	}
 	// A row holding a newline: lines are not rows, every row is parsed.
-	compared += checkSameRecords(t, "newline", [][]byte{[]byte(`{"type":"session","id":"s"}`), []byte("{\"type\":\"message\",\n\"id\":\"u1\",\"parentId\":null,\"message\":{\"role\":\"user\"}}"), []byte(`{"type":"message","id":"u2","parentId":"u1","message":{"role":"user"}}`)})
+	newline := [][]byte{[]byte(`{"type":"session","id":"s"}`), []byte("{\"type\":\"message\",\n\"id\":\"u1\",\"parentId\":null,\"message\":{\"role\":\"user\"}}"), []byte(`{"type":"message","id":"u2","parentId":"u1","message":{"role":"user"}}`)}
+	want += len(newline)
+	compared += checkSameRecords(t, "newline", newline)
 
 	// Every session 2026.9.6 wrote in the fixtures.
 	for _, fx := range oracletest.Fixtures96() {
-		st, err := Open(oracletest.Fixture96State(t, fx), Options{})
+		state := oracletest.Fixture96State(t, fx)
+		for _, s := range oracletest.Sessions96(t, state) {
+			want += s.Events
+		}
+		st, err := Open(state, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,8 +116,5 @@ not json
 			}
 		}
 	}
-	if compared < 100 {
-		t.Fatalf("compared only %d rows", compared)
-	}
-	t.Logf("compared %d rows", compared)
+	oracletest.Checked(t, "single-walk navigation records equal nav96.Parse's (every synthetic row and every row of the 2026.9.6 fixtures)", compared, want)
 }

@@ -258,14 +258,36 @@ func TestAuditRealCorpusAgreesWithPrediction(t *testing.T) {
 		predicted[key] = res.Unmatched
 	}
 	a := auditOf(t, state)
-	if n := a.Count(KindArchived); n != len(keys) || n < 13 {
-		t.Fatalf("compared %d archived originals, want the corpus's %d (at least 13)", n, len(keys))
+	if n := a.Count(KindArchived); n != len(keys) {
+		t.Errorf("compared %d archived originals, want the corpus's %d", n, len(keys))
 	}
+	// want: every session of the corpus's sessions.json, its original placed
+	// in the archive above; one the audit does not compare fails.
+	agreed := 0
+	seen := map[string]bool{}
 	for _, c := range a.Compared {
-		if !sameLines(c.NotImported, predicted[c.SessionKey]) {
-			t.Errorf("%s: not imported %v, predicted %v", c.SessionKey, c.NotImported, predicted[c.SessionKey])
+		want, ok := predicted[c.SessionKey]
+		switch {
+		case c.Kind != KindArchived:
+			t.Errorf("%s: compared a %s file; only archived originals were placed", c.SessionKey, c.Kind)
+		case !ok:
+			t.Errorf("%s: compared, but not a session of the corpus's sessions.json", c.SessionKey)
+		case seen[c.SessionKey]:
+			t.Errorf("%s: compared twice", c.SessionKey)
+		case !sameLines(c.NotImported, want):
+			seen[c.SessionKey] = true
+			t.Errorf("%s: not imported %v, predicted %v", c.SessionKey, c.NotImported, want)
+		default:
+			seen[c.SessionKey] = true
+			agreed++
 		}
 	}
+	for key := range keys {
+		if !seen[key] {
+			t.Errorf("%s: its archived original was not compared", key)
+		}
+	}
+	oracletest.Compared(t, "import audit of the real corpus 2026.9.6 imported vs the predicted unmatched lines (every session of its sessions.json)", agreed, len(keys))
 }
 
 // A JSONL file still beside a SQLite-backed session is compared line by
@@ -386,6 +408,12 @@ func TestAuditOracleImport(t *testing.T) {
 	oracletest.RequireLive(t, "runs OpenClaw 2026.9.6's import (slow)")
 	oracle := oracletest.Oracle96(t)
 	src := filepath.Join(sharedDir(t), "oracle-2026.9.6", "fixtures", "damaged", "source")
+	// want: every transcript of the source; the import archives each
+	// original, and the audit compares each archive with the oracle's report.
+	sources, err := filepath.Glob(filepath.Join(src, "agents", "*", "sessions", "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(t.TempDir(), "imported")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -401,8 +429,8 @@ func TestAuditOracleImport(t *testing.T) {
 	if len(a.Runs) == 0 {
 		t.Fatal("no migration manifest found after 9.6's import")
 	}
-	if n := compareAuditWithOracle(t, a, rep); n != 20 {
-		t.Fatalf("compared %d archived originals, want 20", n)
+	if n := compareAuditWithOracle(t, a, rep); !oracletest.Compared(t, "import audit vs OpenClaw 2026.9.6's live import of fixtures/damaged (every source transcript, archived)", n, len(sources)) {
+		t.FailNow()
 	}
 
 	// The way back, run as printed: OpenClaw's restore, oc repair on each
@@ -451,8 +479,8 @@ func TestAuditOracleImport(t *testing.T) {
 	}
 	openclaw("doctor", "--fix", "--non-interactive", "--yes")
 	after := auditOf(t, out)
-	if n := after.Count(KindArchived); n < 20 {
-		t.Fatalf("after the way back: compared %d archived originals, want 20", n)
+	if n := after.Count(KindArchived); n != len(sources) {
+		t.Fatalf("after the way back: %d archived originals audited, want one per source transcript, %d", n, len(sources))
 	}
 	for _, f := range after.Findings() {
 		if f.ID == FindingImportLoss {

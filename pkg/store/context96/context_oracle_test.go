@@ -83,27 +83,40 @@ func compareContext(t *testing.T, name string, rows [][]byte, want oracletest.Co
 }
 
 func TestBuildMatchesOracleContext(t *testing.T) {
-	sessions, messages := 0, 0
-	for _, fx := range oracletest.Fixtures96() {
-		state := oracletest.Fixture96State(t, fx)
-		for id, ans := range oracletest.FixtureContexts96(t, fx) {
-			db := filepath.Join(state, "agents", ans.Agent, "agent", "openclaw-agent.sqlite")
-			messages += compareContext(t, fx+" "+id, sessionRows(t, db, ans.Key), ans)
-			sessions++
+	sessions, messages, wantSessions, wantMessages := 0, 0, 0, 0
+	// Every session of the databases 2026.9.6 wrote (read with SQL of the
+	// test's own) is compared with its stored answer; a session without one
+	// fails, and so does an answer without a session. The messages the
+	// answers hold are the messages to compare.
+	compare := func(name, state string, rows []oracletest.SessionRow96, answers map[string]oracletest.ContextAnswer96, id func(oracletest.SessionRow96) string) {
+		wantSessions += len(rows)
+		for _, s := range rows {
+			ans, ok := answers[id(s)]
+			if !ok {
+				t.Errorf("%s %s: no stored 2026.9.6 context answer", name, id(s))
+				continue
+			}
+			wantMessages += len(ans.Messages)
+			db := filepath.Join(state, "agents", s.Agent, "agent", "openclaw-agent.sqlite")
+			if n := compareContext(t, name+" "+id(s), sessionRows(t, db, s.Key), ans); n == len(ans.Messages) {
+				sessions++
+				messages += n
+			}
+		}
+		if len(answers) != len(rows) {
+			t.Errorf("%s: %d stored context answers for %d sessions", name, len(answers), len(rows))
 		}
 	}
+	for _, fx := range oracletest.Fixtures96() {
+		state := oracletest.Fixture96State(t, fx)
+		compare(fx, state, oracletest.Sessions96(t, state), oracletest.FixtureContexts96(t, fx),
+			func(s oracletest.SessionRow96) string { return s.Agent + "/" + s.Key })
+	}
 	state, _ := oracletest.Corpus96State(t)
-	db := filepath.Join(state, "agents", "main", "agent", "openclaw-agent.sqlite")
-	for key, ans := range oracletest.CorpusContexts96(t) {
-		messages += compareContext(t, "corpus "+key, sessionRows(t, db, key), ans)
-		sessions++
-	}
-	// 31 fixture sessions and 13 corpus sessions.
-	oracletest.Compared(t, "2026.9.6 context messages equal the oracle's byte for byte (fixture + corpus sessions)", sessions, 44)
-	if messages < 200 {
-		t.Fatalf("only %d messages compared", messages)
-	}
-	t.Logf("%d sessions, %d messages equal", sessions, messages)
+	compare("corpus", state, oracletest.Sessions96(t, state), oracletest.CorpusContexts96(t),
+		func(s oracletest.SessionRow96) string { return s.Key })
+	oracletest.Compared(t, "2026.9.6 context equal to the oracle's byte for byte: sessions (every fixture and corpus session)", sessions, wantSessions)
+	oracletest.Compared(t, "2026.9.6 context equal to the oracle's byte for byte: messages (as many as the answers hold)", messages, wantMessages)
 }
 
 // Crafted sessions for the shapes the fixtures lack (testdata/*.jsonl; the

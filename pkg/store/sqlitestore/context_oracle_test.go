@@ -42,58 +42,73 @@ func activeMessages(t *testing.T, dbPath, key string) (int, *nav96.Result, *sqli
 }
 
 func TestActiveBranchMatchesOracleContext(t *testing.T) {
-	compared := 0
-	for _, fx := range oracletest.Fixtures96() {
-		state := oracletest.Fixture96State(t, fx)
-		for id, ans := range oracletest.FixtureContexts96(t, fx) {
-			db := filepath.Join(state, "agents", ans.Agent, "agent", "openclaw-agent.sqlite")
-			got, _, _, _ := activeMessages(t, db, ans.Key)
+	compared, want := 0, 0
+	// Every session of the databases 2026.9.6 wrote (read with SQL of the
+	// test's own) is compared with its stored answer; a session without one
+	// fails, and so does an answer without a session.
+	compare := func(name, state string, sessions []oracletest.SessionRow96, answers map[string]oracletest.ContextAnswer96, id func(oracletest.SessionRow96) string) {
+		want += len(sessions)
+		for _, s := range sessions {
+			ans, ok := answers[id(s)]
+			if !ok {
+				t.Errorf("%s %s: no stored 2026.9.6 context answer", name, id(s))
+				continue
+			}
+			got, _, _, _ := activeMessages(t, stateAgentDB(state, s.Agent), s.Key)
 			if got != len(ans.Messages) {
-				t.Errorf("%s %s: %d context messages, oracle 2026.9.6 has %d", fx, id, got, len(ans.Messages))
+				t.Errorf("%s %s: %d context messages, oracle 2026.9.6 has %d", name, id(s), got, len(ans.Messages))
 			}
 			compared++
 		}
+		if len(answers) != len(sessions) {
+			t.Errorf("%s: %d stored context answers for %d sessions", name, len(answers), len(sessions))
+		}
+	}
+	for _, fx := range oracletest.Fixtures96() {
+		state := oracletest.Fixture96State(t, fx)
+		compare(fx, state, oracletest.Sessions96(t, state), oracletest.FixtureContexts96(t, fx),
+			func(s oracletest.SessionRow96) string { return s.Agent + "/" + s.Key })
 	}
 	state, _ := oracletest.Corpus96State(t)
-	db := filepath.Join(state, "agents", "main", "agent", "openclaw-agent.sqlite")
-	for key, ans := range oracletest.CorpusContexts96(t) {
-		got, _, _, _ := activeMessages(t, db, key)
-		if got != len(ans.Messages) {
-			t.Errorf("corpus %s: %d context messages, oracle 2026.9.6 has %d", key, got, len(ans.Messages))
-		}
-		compared++
-	}
-	if compared < 40 {
-		t.Fatalf("only %d sessions compared; expected the 31 fixture sessions and 13 corpus sessions", compared)
-	}
-	t.Logf("%d sessions agree with the oracle", compared)
+	compare("corpus", state, oracletest.Sessions96(t, state), oracletest.CorpusContexts96(t),
+		func(s oracletest.SessionRow96) string { return s.Key })
+	oracletest.Compared(t, "2026.9.6 active-branch message counts equal the oracle's context (every fixture and corpus session)", compared, want)
+}
+
+func stateAgentDB(state, agent string) string {
+	return filepath.Join(state, "agents", agent, "agent", "openclaw-agent.sqlite")
 }
 
 // On databases 2026.9.6 wrote itself, the cached leaf agrees with the
 // computed one (a disagreement is what `oc inspect` reports as a finding).
+// Every session with a session_transcript_index_state row (counted with SQL
+// of the test's own) is checked.
 func TestCachedLeafAgreesOnFixtures(t *testing.T) {
-	checked := 0
+	checked, want := 0, 0
 	for _, fx := range oracletest.Fixtures96() {
 		state := oracletest.Fixture96State(t, fx)
-		for _, ans := range oracletest.FixtureContexts96(t, fx) {
-			db := filepath.Join(state, "agents", ans.Agent, "agent", "openclaw-agent.sqlite")
-			_, res, st, _ := activeMessages(t, db, ans.Key)
+		for _, s := range oracletest.Sessions96(t, state) {
+			_, res, st, _ := activeMessages(t, stateAgentDB(state, s.Agent), s.Key)
+			if s.Indexed {
+				want++
+			}
+			if st.Present != s.Indexed {
+				t.Errorf("%s %s/%s: index state present %v, the database has a row: %v", fx, s.Agent, s.Key, st.Present, s.Indexed)
+			}
 			if !st.Present {
 				continue
 			}
 			checked++
 			if st.LeafEventID != res.Leaf {
-				t.Errorf("%s %s: cached leaf %q, computed %q", fx, ans.Key, st.LeafEventID, res.Leaf)
+				t.Errorf("%s %s: cached leaf %q, computed %q", fx, s.Key, st.LeafEventID, res.Leaf)
 			}
 			if st.NeedsRebuild {
-				t.Errorf("%s %s: needs_rebuild set on a fresh import", fx, ans.Key)
+				t.Errorf("%s %s: needs_rebuild set on a fresh import", fx, s.Key)
 			}
 			if len(st.ActiveSeqs) != len(res.ActiveEvents) {
-				t.Errorf("%s %s: cached active path has %d events, computed %d", fx, ans.Key, len(st.ActiveSeqs), len(res.ActiveEvents))
+				t.Errorf("%s %s: cached active path has %d events, computed %d", fx, s.Key, len(st.ActiveSeqs), len(res.ActiveEvents))
 			}
 		}
 	}
-	if checked < 20 {
-		t.Fatalf("only %d sessions had a cached index state", checked)
-	}
+	oracletest.Compared(t, "2026.9.6 cached leaf and active path equal the computed ones (every indexed fixture session)", checked, want)
 }
