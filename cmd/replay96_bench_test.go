@@ -86,6 +86,7 @@ func bench96File(b *testing.B) string {
 func benchReplay96(b *testing.B, args ...string) {
 	path := bench96File(b)
 	argv := append(append([]string{"replay", path, "--openclaw", "2026.9.6"}, args...), "--stage", "payload", "--json", "--tz", "UTC")
+	b.ReportAllocs()
 	b.ResetTimer()
 	cpu0 := cpuSeconds()
 	for b.Loop() {
