@@ -2,6 +2,7 @@ package replay
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 )
 
@@ -373,6 +374,7 @@ func filterHeartbeatTranscriptArtifacts(in []Message, log *changeLog) []Message 
 		return in
 	}
 	out := make([]Message, 0, len(in))
+	whats := map[int]string{} // the change text by span length: made once, not per prompt
 	for i := 0; i < len(in); {
 		if in[i] == nil || !isHeartbeatUserMessage96(in[i]) {
 			out = append(out, in[i])
@@ -385,7 +387,14 @@ func filterHeartbeatTranscriptArtifacts(in []Message, log *changeLog) []Message 
 			i++
 			continue
 		}
-		log.add(i, KindMessageDropped, "heartbeat prompt and %d message(s) of its span dropped", next-i-1)
+		if log != nil {
+			what, ok := whats[next-i-1]
+			if !ok {
+				what = fmt.Sprintf("heartbeat prompt and %d message(s) of its span dropped", next-i-1)
+				whats[next-i-1] = what
+			}
+			log.addText(i, KindMessageDropped, what)
+		}
 		i = next
 	}
 	return out
