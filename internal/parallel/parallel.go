@@ -8,11 +8,12 @@ import (
 )
 
 // Each calls fn(i) for every i in [0, n) on at most jobs goroutines (jobs <= 0:
-// one per CPU) and returns when all calls have returned. fn must be safe for
+// one per CPU Go runs on at once, GOMAXPROCS, which follows a container's CPU
+// limit) and returns when all calls have returned. fn must be safe for
 // concurrent use; results are usually written to the i-th slot of a slice.
 func Each(n, jobs int, fn func(i int)) {
 	if jobs <= 0 {
-		jobs = runtime.NumCPU()
+		jobs = runtime.GOMAXPROCS(0)
 	}
 	jobs = min(jobs, n)
 	if jobs <= 1 {

@@ -1,11 +1,14 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/openclaw-tools/oc/pkg/jsonl"
 	"github.com/openclaw-tools/oc/pkg/policy"
 )
 
@@ -86,6 +89,9 @@ func isResponsesAPI96(api string) bool {
 func ModelSnapshotsOnBranch(entries [][]byte) ([]ModelSnapshot, error) {
 	var out []ModelSnapshot
 	for _, e := range entries {
+		if notCustomEntry(e) {
+			continue
+		}
 		var head struct {
 			Type       any             `json:"type"`
 			CustomType any             `json:"customType"`
@@ -108,6 +114,47 @@ func ModelSnapshotsOnBranch(entries [][]byte) ([]ModelSnapshot, error) {
 		out = append(out, snap)
 	}
 	return out, nil
+}
+
+// notCustomEntry reports, without decoding the entry, that the full decode
+// below would not read it as a "custom" entry: either it is no valid JSON
+// (the decode fails) or the last member whose key matches "type" (as
+// encoding/json matches it: ASCII case-folded; the last one wins) holds
+// something other than the plain string "custom". Anything unsure (escapes
+// or non-ASCII bytes in a key, an escaped type string, not an object) says
+// false and takes the full decode. On valid JSON the scanner finds exact
+// member boundaries; on damaged JSON whatever it reads is skipped, as the
+// failed decode skips it.
+func notCustomEntry(e []byte) bool {
+	var typ []byte
+	unsure := false
+	_, complete := jsonl.EachMember(e, 0, func(m jsonl.Member) bool {
+		for _, c := range m.Key {
+			if c == '\\' || c >= utf8.RuneSelf {
+				unsure = true
+				return false
+			}
+		}
+		if len(m.Key) == len("type") && bytes.EqualFold(m.Key, []byte("type")) {
+			typ = e[m.Start:m.End]
+		}
+		return true
+	})
+	if unsure {
+		return false
+	}
+	if !complete {
+		// not an object, or damaged: JSON that is not an object decodes
+		// without members (no error for a few shapes), so decode it
+		return false
+	}
+	if typ == nil {
+		return true
+	}
+	if typ[0] == '"' && bytes.IndexByte(typ, '\\') >= 0 {
+		return false
+	}
+	return string(typ) != `"custom"`
 }
 
 // snapshotField is a snapshot member as isSameModelSnapshot compares it

@@ -373,6 +373,7 @@ func filterHeartbeatTranscriptArtifacts(in []Message, log *changeLog) []Message 
 		return in
 	}
 	out := make([]Message, 0, len(in))
+	whats := map[int]string{} // the change text by span length: made once, not per prompt
 	for i := 0; i < len(in); {
 		if in[i] == nil || !isHeartbeatUserMessage96(in[i]) {
 			out = append(out, in[i])
@@ -385,7 +386,14 @@ func filterHeartbeatTranscriptArtifacts(in []Message, log *changeLog) []Message 
 			i++
 			continue
 		}
-		log.add(i, KindMessageDropped, "heartbeat prompt and %s of its span dropped", countNoun(next-i-1, "message", "messages"))
+		if log != nil {
+			what, ok := whats[next-i-1]
+			if !ok {
+				what = "heartbeat prompt and " + countNoun(next-i-1, "message", "messages") + " of its span dropped"
+				whats[next-i-1] = what
+			}
+			log.addText(i, KindMessageDropped, what)
+		}
 		i = next
 	}
 	return out

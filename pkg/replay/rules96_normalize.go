@@ -422,6 +422,11 @@ func stripEdgePunctuation(s string) string {
 // isSilentReplyPayloadText: token-only, a JSON string of the token, an
 // {"action": token} envelope, or reasoning followed by the token.
 func isSilentReplyPayloadText(text string) bool {
+	if !hasSilentToken(text) {
+		// every way below to true matches NO_REPLY (case-insensitively) in
+		// text or in a suffix of it: skip the regular expressions
+		return false
+	}
 	if isSilentReplyText(text) {
 		return true
 	}
@@ -443,6 +448,24 @@ func isSilentReplyPayloadText(text string) bool {
 		}
 	}
 	return isReasoningPrefixedSilentReplyText(text)
+}
+
+// hasSilentToken reports whether text holds NO_REPLY in any letter case,
+// as the (?i) expressions above match it (none of its letters has a
+// non-ASCII case fold). It looks for the '_' first, which has no case.
+func hasSilentToken(text string) bool {
+	const under = 2 // silentReplyToken[under] == '_'
+	for i := 0; ; {
+		j := strings.IndexByte(text[i:], '_')
+		if j < 0 {
+			return false
+		}
+		j += i
+		if j >= under && j-under+len(silentReplyToken) <= len(text) && strings.EqualFold(text[j-under:j-under+len(silentReplyToken)], silentReplyToken) {
+			return true
+		}
+		i = j + 1
+	}
 }
 
 func stripFinalSilentToken(text string) (string, bool) {

@@ -34,8 +34,12 @@ func normalizeUsage96(raw any) (normalizedUsage96, bool) {
 	// first is a ?? b ?? …; "a.b" reads a nested member (a?.b).
 	first := func(paths ...string) any {
 		for _, p := range paths {
+			// the path's "."-separated keys, walked without splitting
+			// (this runs for every assistant turn of every family)
 			var cur any = u
-			for _, k := range strings.Split(p, ".") {
+			for rest, more := p, true; more; {
+				var k string
+				k, rest, more = strings.Cut(rest, ".")
 				m, ok := asMap(cur)
 				if !ok {
 					cur = nil
@@ -50,11 +54,11 @@ func normalizeUsage96(raw any) (normalizedUsage96, bool) {
 		return nil
 	}
 	defined := func(path string) bool {
-		parts := strings.SplitN(path, ".", 2)
-		if len(parts) == 1 {
+		key, sub, nested := strings.Cut(path, ".")
+		if !nested {
 			return has(u, path)
 		}
-		return nestedPresent(u, parts[0], parts[1])
+		return nestedPresent(u, key, sub)
 	}
 	n.cacheRead, n.hasRead = tokenCount(first("cacheRead", "cache_read", "cache_read_input_tokens", "cached_input_tokens", "cached", "cached_tokens", "input_tokens_details.cached_tokens", "prompt_tokens_details.cached_tokens"))
 	n.cacheWrite, n.hasWrite = tokenCount(first("cacheWrite", "cache_write", "cache_creation_input_tokens", "cache_write_input_tokens", "input_tokens_details.cache_write_tokens", "prompt_tokens_details.cache_write_tokens", "prompt_tokens_details.cache_creation_input_tokens"))

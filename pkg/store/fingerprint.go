@@ -12,7 +12,12 @@ func UndoImportRewrites(src []byte) []byte {
 // CodexRouteRename is the import's rename of the Codex route in a stored
 // line: api openai-codex-responses becomes openai-chatgpt-responses and
 // provider openai-codex becomes openai.
+// The result is always a new slice (src may be reused by the caller).
 func CodexRouteRename(src []byte) []byte {
+	if !bytes.Contains(src, codexAPI) && !bytes.Contains(src, codexProvider) {
+		// the usual line: one copy, not two passes of ReplaceAll copying it
+		return append([]byte(nil), src...)
+	}
 	s := bytes.ReplaceAll(src, codexAPI, []byte(`"api":"openai-chatgpt-responses"`))
 	return bytes.ReplaceAll(s, codexProvider, []byte(`"provider":"openai"`))
 }

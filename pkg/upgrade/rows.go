@@ -64,7 +64,7 @@ func ImportedRows(path string) (rows [][]byte, res *FileResult, err error) {
 			}
 			seen[entryID] = true
 		}
-		rows = append(rows, store.CodexRouteRename(append([]byte(nil), b...)))
+		rows = append(rows, store.CodexRouteRename(b)) // a copy: b is the scanner's buffer
 	}
 	if err := sc.Err(); err != nil {
 		return nil, res, fmt.Errorf("%s: %w", path, err)

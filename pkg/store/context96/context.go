@@ -62,14 +62,19 @@ func Build(rows [][]byte) (*Session, error) {
 	return out, nil
 }
 
-// members are a row's top-level members, raw (last one wins, as JSON.parse).
-func members(row []byte) map[string][]byte {
-	m := map[string][]byte{}
+// pick sets vals[i] to the raw value of row's top-level member keys[i]
+// (nil: absent; the last one wins, as JSON.parse). Only the members asked
+// for are kept: no map is built for each of a session's rows.
+func pick(row []byte, keys []string, vals [][]byte) {
 	jsonl.Members(bytes.TrimSpace(row), func(k, v []byte) bool {
-		m[string(k)] = v
+		for i, name := range keys {
+			if string(k) == name {
+				vals[i] = v
+				break
+			}
+		}
 		return true
 	})
-	return m
 }
 
 func stringOf(v []byte) string {
@@ -79,16 +84,18 @@ func stringOf(v []byte) string {
 
 // settings is buildSessionContext's walk for the thinking level and model.
 func settings(row []byte, ctx *transcript.Context) {
-	m := members(row)
-	switch stringOf(m["type"]) {
+	var m [5][]byte
+	pick(row, []string{"type", "thinkingLevel", "provider", "modelId", "message"}, m[:])
+	switch stringOf(m[0]) {
 	case "thinking_level_change":
-		ctx.ThinkingLevel = clone(m["thinkingLevel"])
+		ctx.ThinkingLevel = clone(m[1])
 	case "model_change":
-		ctx.Model = &transcript.ModelRef{Provider: clone(m["provider"]), ModelID: clone(m["modelId"])}
+		ctx.Model = &transcript.ModelRef{Provider: clone(m[2]), ModelID: clone(m[3])}
 	case "message":
-		msg := members(m["message"])
-		if stringOf(msg["role"]) == "assistant" {
-			ctx.Model = &transcript.ModelRef{Provider: clone(msg["provider"]), ModelID: clone(msg["model"])}
+		var msg [3][]byte
+		pick(m[4], []string{"role", "provider", "model"}, msg[:])
+		if stringOf(msg[0]) == "assistant" {
+			ctx.Model = &transcript.ModelRef{Provider: clone(msg[1]), ModelID: clone(msg[2])}
 		}
 	}
 }
@@ -102,11 +109,12 @@ func clone(v []byte) json.RawMessage {
 
 func headerVersion(rows [][]byte) int {
 	for _, r := range rows {
-		m := members(r)
-		if stringOf(m["type"]) != "session" {
+		var m [2][]byte
+		pick(r, []string{"type", "version"}, m[:])
+		if stringOf(m[0]) != "session" {
 			continue
 		}
-		n, err := strconv.Atoi(string(m["version"]))
+		n, err := strconv.Atoi(string(m[1]))
 		if err != nil {
 			return 0
 		}
@@ -117,47 +125,63 @@ func headerVersion(rows [][]byte) int {
 
 // message is the message one context item becomes.
 func message(row []byte, part nav96.Part) (json.RawMessage, error) {
-	m := members(row)
-	switch typ := stringOf(m["type"]); typ {
+	// the members the context messages are made of
+	const (
+		kType = iota
+		kMessage
+		kTimestamp
+		kSummary
+		kTokensBefore
+		kCustomType
+		kContent
+		kDisplay
+		kDetails
+		kFromID
+		kCount
+	)
+	var v [kCount][]byte
+	pick(row, []string{kType: "type", kMessage: "message", kTimestamp: "timestamp", kSummary: "summary", kTokensBefore: "tokensBefore",
+		kCustomType: "customType", kContent: "content", kDisplay: "display", kDetails: "details", kFromID: "fromId"}, v[:])
+	switch typ := stringOf(v[kType]); typ {
 	case "message":
-		msg := clone(bytes.TrimSpace(m["message"]))
+		msg := clone(bytes.TrimSpace(v[kMessage]))
 		if part != nav96.Current {
 			return stripReplayCheckpoint(msg)
 		}
 		return msg, nil
 	case "compaction":
-		ts, err := timestampMs(m["timestamp"], "compaction summary timestamp")
+		ts, err := timestampMs(v[kTimestamp], "compaction summary timestamp")
 		if err != nil {
 			return nil, err
 		}
 		return object(
 			field{"role", []byte(`"compactionSummary"`)},
-			field{"summary", m["summary"]},
-			field{"tokensBefore", m["tokensBefore"]},
+			field{"summary", v[kSummary]},
+			field{"tokensBefore", v[kTokensBefore]},
 			field{"timestamp", ts},
 		), nil
 	case "custom_message":
-		ts, err := timestampMs(m["timestamp"], "custom message timestamp")
+		ts, err := timestampMs(v[kTimestamp], "custom message timestamp")
 		if err != nil {
 			return nil, err
 		}
 		return object(
 			field{"role", []byte(`"custom"`)},
-			field{"customType", m["customType"]},
-			field{"content", m["content"]},
-			field{"display", m["display"]},
-			field{"details", m["details"]},
+			field{"customType", v[kCustomType]},
+			field{"content", v[kContent]},
+			field{"display", v[kDisplay]},
+			field{"details", v[kDetails]},
 			field{"timestamp", ts},
 		), nil
 	case "branch_summary":
-		ts, err := timestampMs(m["timestamp"], "branch summary timestamp")
+		ts, err := timestampMs(v[kTimestamp], "branch summary timestamp")
 		if err != nil {
 			return nil, err
 		}
 		return object(
 			field{"role", []byte(`"branchSummary"`)},
-			field{"summary", m["summary"]},
-			field{"fromId", m["fromId"]},
+			field{"summary", v[kSummary]},
+			field{"fromId", v[kFromID]},
 			field{"timestamp", ts},
 		), nil
 	default:
@@ -168,11 +192,14 @@ func message(row []byte, part nav96.Part) (json.RawMessage, error) {
 // stripReplayCheckpoint is stripCompactionReplayCheckpoint on an assistant
 // message: a providerReplay of a compaction checkpoint type is dropped.
 func stripReplayCheckpoint(msg json.RawMessage) (json.RawMessage, error) {
-	m := members(msg)
-	if stringOf(m["role"]) != "assistant" {
+	var m [2][]byte
+	pick(msg, []string{"role", "providerReplay"}, m[:])
+	if stringOf(m[0]) != "assistant" {
 		return msg, nil
 	}
-	switch stringOf(members(m["providerReplay"])["type"]) {
+	var replayType [1][]byte
+	pick(m[1], []string{"type"}, replayType[:])
+	switch stringOf(replayType[0]) {
 	case "anthropic-compaction", "openai-responses-compaction", "openai-responses-retained-compaction":
 	default:
 		return msg, nil
