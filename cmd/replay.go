@@ -148,6 +148,18 @@ type replayInput struct {
 	// session beside its context (none for a file).
 	modelSnapshots []replay.ModelSnapshot
 	sessionVersion int
+	// newer is the same session as 2026.9.6 reads it (its import, its
+	// active branch, its bounded read), when two releases are compared;
+	// this input is then 2026.5.6's.
+	newer *replayInput
+}
+
+// forRelease is the input rel reads: each release builds its own context.
+func (in *replayInput) forRelease(rel policy.Release) *replayInput {
+	if rel == policy.Release96 && in.newer != nil {
+		return in.newer
+	}
+	return in
 }
 
 func loadReplayInput(g *Globals, session string, releases []policy.Release, limits context96.Limits, decode, keepText bool) (*replayInput, error) {
@@ -296,6 +308,14 @@ func runReplay(g *Globals, opts *replayOptions, session string, stageSet bool) e
 	}
 	if err := replay.ContextError(in.ctx); err != nil {
 		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
+	}
+	if comparing {
+		if in.newer, err = loadReplayInput(g, session, []policy.Release{policy.Release96}, context96.LimitsFor(opts.ContextTokens), true, false); err != nil {
+			return err
+		}
+		if err := replay.ContextError(in.newer.ctx); err != nil {
+			return cli.Incomplete(fmt.Errorf("%s: OpenClaw %s: %w", in.path, policy.Release96, err))
+		}
 	}
 	if contextOnly {
 		return printValue(g, rawArray(in.ctx.Messages))
@@ -769,7 +789,7 @@ type providerChanges struct {
 func replayAllReleases(g *Globals, opts *replayOptions, in *replayInput, imageMax int) error {
 	doc := allReleases{Session: in.path, Changed: []providerChanges{}, SameWireBody: []string{}}
 	for _, rel := range opts.releases {
-		rows, err := replayAllRows(g, opts, in, imageMax, rel)
+		rows, err := replayAllRows(g, opts, in.forRelease(rel), imageMax, rel)
 		if err != nil {
 			return err
 		}

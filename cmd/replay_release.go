@@ -116,11 +116,11 @@ type releaseComparison struct {
 func compareReleases(g *Globals, opts *replayOptions, in *replayInput, imageMax int) error {
 	doc := releaseComparison{Session: in.path, Provider: opts.Provider, ContextMessages: len(in.messages)}
 	for _, rel := range opts.releases {
-		route, err := resolveRoute(opts, in)
+		route, err := resolveRoute(opts, in.forRelease(rel))
 		if err != nil {
 			return err
 		}
-		row, err := replay.ReplayRoute(compareInput(opts, in, imageMax, rel), route)
+		row, err := replay.ReplayRoute(compareInput(opts, in.forRelease(rel), imageMax, rel), route)
 		if err != nil {
 			return cli.Incomplete(fmt.Errorf("%s: OpenClaw %s: %w", in.path, rel, err))
 		}
@@ -240,5 +240,5 @@ func compareInput(opts *replayOptions, in *replayInput, imageMax int, rel policy
 	o := sanitizeOptions(replay.ResolvedRoute{}, opts, imageMax, in)
 	o.Release = rel
 	return replay.CompareInput{Messages: in.messages, Keys: in.keys, SystemPrompt: opts.System, Options: o,
-		Location: opts.location, Now: opts.now, ModelOverrides: opts.modelOverrides}
+		Location: opts.location, Now: opts.now, ModelOverrides: opts.modelOverrides, SessionVersion: in.sessionVersion}
 }

@@ -19,10 +19,11 @@ type CompareInput struct {
 	// Provider, API and Model are set per row.
 	Options      Options
 	SystemPrompt string
-	// Location, Now and ModelOverrides are PayloadInput's.
+	// Location, Now, ModelOverrides and SessionVersion are PayloadInput's.
 	Location       *time.Location
 	Now            func() int64
 	ModelOverrides []byte
+	SessionVersion int
 	// Progress, when set, is called once per finished provider (concurrently).
 	Progress func()
 }
@@ -118,7 +119,7 @@ func ReplayRoute(in CompareInput, route ResolvedRoute) (ReplayRow, error) {
 	row.ByKind = ChangesByKind(res.Changes)
 	row.Rules = RulesFired(res.Changes)
 	p, err := BuildPayload(PayloadInput{Release: rel, Location: in.Location, Now: in.Now, ModelOverrides: in.ModelOverrides,
-		Provider: route.Provider, API: route.API, Model: route.Model,
+		Provider: route.Provider, API: route.API, Model: route.Model, SessionVersion: in.SessionVersion,
 		Messages: res.Limited, SystemPrompt: in.SystemPrompt, KeyOrder: res.KeyOrder})
 	switch {
 	case errors.Is(err, ErrNoWireBody):

@@ -262,7 +262,13 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 			if c.trimToolCallIDs {
 				// `const trimmedId = message.toolCallId.trim(); toolCallId =
 				// toolCallIdMap.get(trimmedId) ?? trimmedId`
-				id := c.str(msg, "toolCallId")
+				// (a toolResult without a string toolCallId would throw in
+				// JavaScript; 9.6's sanitize gives every result one first,
+				// so one left without is passed on as it is)
+				id, isStr := msg["toolCallId"].(string)
+				if !isStr {
+					break
+				}
 				n, ok := idMap[trim(id)]
 				if !ok {
 					n = trim(id)
