@@ -144,7 +144,7 @@ func BuildPayload(in PayloadInput) (*Payload, error) {
 		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, err)
 	}
 	keys := in.KeyOrder.child() // the converters record the objects they parse
-	c := &conv{model: &model, keys: keys, failedTurn: rel.failedTurn, trimToolCallIDs: rel.trimToolCallIDs}
+	c := &conv{model: &model, keys: keys, failedTurn: rel.failedTurn, trimToolCallIDs: rel.trimToolCallIDs, google96: rel.google96}
 	msgs, err := rel.boundary(c, &in)
 	if err != nil {
 		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, err)

@@ -28,6 +28,8 @@ func release96() *payloadRelease {
 		failedTurn: failedTurn96,
 		// transformMessages trims tool call ids (host-*.mjs transformAssistant)
 		trimToolCallIDs: true,
+		// projectGoogleMessages keeps same-route tool call ids
+		google96: true,
 		renderers: map[string]renderFunc{
 			"anthropic-messages":       renderAnthropic96,
 			"openai-completions":       renderOpenAICompletions96,

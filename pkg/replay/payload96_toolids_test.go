@@ -55,3 +55,43 @@ func TestPayload96TrimsToolCallIDs(t *testing.T) {
 	equal, _ := runPayload96Cases(t, cases)
 	oracletest.Compared(t, "2026.9.6 tool call ids trimmed: payload equal byte for byte", equal, len(cases))
 }
+
+// 2026.9.6's projectGoogleMessages (@openclaw/ai google-messages-*.mjs,
+// replay "signed-parts") keeps a functionCall's id, and the id of the
+// functionResponse answering it, when a call with that id came from the
+// same provider, api and model (sameRouteToolCallIds); 2026.5.6 sent ids
+// only to models that require them. Fuzz-found (difffuzz 9.6 seed 5: a
+// Gemini call went out without its id). google-ids.jsonl (crafted): calls
+// from Gemini on google-generative-ai, from Gemini on google-vertex and
+// from Claude, then a Gemini call reusing each id. Expected: the 9.6
+// oracle's answers (testdata/payload96-google-ids/gen.sh).
+func TestPayload96GoogleSameRouteIDs(t *testing.T) {
+	answers := map[string]json.RawMessage{}
+	readJSONLines(t, "testdata/payload96-google-ids/oracle-answers.jsonl", func(line []byte) {
+		var r struct {
+			ID  string          `json:"id"`
+			OK  bool            `json:"ok"`
+			Out json.RawMessage `json:"out"`
+		}
+		if err := json.Unmarshal(line, &r); err != nil || !r.OK {
+			t.Fatalf("bad stored answer %.200q: %v", line, err)
+		}
+		answers[r.ID] = r.Out
+	})
+	var cases []payload96Case
+	for _, route := range []string{"google|google-generative-ai|gemini-2.5-pro", "google-vertex|google-vertex|gemini-2.5-pro",
+		"google|google-generative-ai|gemini-3-pro-preview"} {
+		s, p := answers["sanitize|"+route], answers["payload|"+route]
+		if s == nil || p == nil {
+			t.Fatalf("no stored answers for %s", route)
+		}
+		f := strings.Split(route, "|")
+		cases = append(cases, payload96Case{name: "google ids " + route, provider: f[0], api: f[1], mdl: f[2],
+			limited: s, want: p, wantOK: true})
+	}
+	if !bytes.Contains(answers["payload|google|google-generative-ai|gemini-2.5-pro"], []byte(`"id":"gemcall1"`)) {
+		t.Fatal("stored answers hold no same-route functionCall id: the test would compare nothing new")
+	}
+	equal, _ := runPayload96Cases(t, cases)
+	oracletest.Compared(t, "2026.9.6 Gemini same-route tool call ids: payload equal byte for byte", equal, len(cases))
+}

@@ -29,8 +29,9 @@ type payloadRelease struct {
 	// failedTurn is how the converters' transformMessages replays an
 	// assistant turn (see failedTurnAction).
 	failedTurn func(msg Message) failedTurnAction
-	// trimToolCallIDs: see conv.trimToolCallIDs.
-	trimToolCallIDs bool
+	// trimToolCallIDs and google96: see conv.
+	trimToolCallIDs    bool
+	google96 bool
 }
 
 // payloadReleaseFor returns the table of a release (zero: 2026.5.6).

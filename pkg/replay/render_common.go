@@ -26,6 +26,15 @@ type conv struct {
 	// trimmed and then mapped, and a call from another model loses its
 	// thoughtSignature and async members whatever their value.
 	trimToolCallIDs bool
+	// google96 is @openclaw/ai 2026.9.6's projectGoogleMessages
+	// (google-messages-*.mjs, replay "signed-parts"): a functionCall keeps
+	// its id when a call with that id came from this provider, api and model
+	// (sameRouteToolCallIds, not for google-gemini-cli), and so does the
+	// functionResponse answering it (2026.5.6 sent ids only to models that
+	// require them); for Gemini 3 Pro/Flash (requiresToolCallSignature) the
+	// first functionCall of a turn without a signature of its own gets
+	// "skip_thought_signature_validator".
+	google96 bool
 }
 
 // failedTurnAction is what transformMessages does with an assistant turn.

@@ -65,6 +65,13 @@ func inlineData(b map[string]any) *Object {
 	return NewObject("inlineData", d)
 }
 
+// geminiThoughtSignatureValidatorSkip is GEMINI_THOUGHT_SIGNATURE_VALIDATOR_SKIP.
+const geminiThoughtSignatureValidatorSkip = "skip_thought_signature_validator"
+
+// gemini3ProOrFlashRE is isGemini3ProModel || isGemini3FlashModel
+// (google-shared-*.mjs) on the lower-cased model id.
+var gemini3ProOrFlashRE = regexp.MustCompile(`gemini-(?:3(?:\.\d+)?-pro|pro-latest)|gemini-(?:3(?:\.\d+)?-flash|flash(?:-lite)?-latest)`)
+
 func (c *conv) googleContents(msgs []Message) []any {
 	m := c.model
 	requiresID := googleRequiresToolCallID(m.ID)
@@ -76,6 +83,9 @@ func (c *conv) googleContents(msgs []Message) []any {
 	}
 	tm := c.transformMessages(msgs, norm)
 	contents := make([]any, 0, len(tm))
+	sameRoute := map[string]bool{} // google96: sameRouteToolCallIds
+	// google96: requiresToolCallSignature (google-shared-*.mjs convertMessages)
+	requiresSig := c.google96 && m.Provider != "google-gemini-cli" && gemini3ProOrFlashRE.MatchString(strings.ToLower(m.ID))
 	for _, msg := range tm {
 		if c.err != nil {
 			break
@@ -102,6 +112,7 @@ func (c *conv) googleContents(msgs []Message) []any {
 		case "assistant":
 			same := msg["provider"] == m.Provider && msg["model"] == m.ID
 			var parts []any
+			sawFunctionCall := false
 			for _, b := range c.contentBlocks(msg) {
 				switch typeOf(b) {
 				case "text":
@@ -135,13 +146,20 @@ func (c *conv) googleContents(msgs []Message) []any {
 					} else {
 						fc.Set("args", NewObject())
 					}
-					if requiresID {
+					id, _ := b["id"].(string)
+					if c.google96 && same && msg["api"] == m.API && m.Provider != "google-gemini-cli" {
+						sameRoute[id] = true
+					}
+					if requiresID || c.google96 && sameRoute[id] {
 						fc.Copy("id", b, "id")
 					}
 					p := NewObject("functionCall", fc)
 					if sig, ok := googleThoughtSignature(same, b["thoughtSignature"]); ok {
 						p.Set("thoughtSignature", sig)
+					} else if requiresSig && !sawFunctionCall {
+						p.Set("thoughtSignature", geminiThoughtSignatureValidatorSkip)
 					}
+					sawFunctionCall = true
 					parts = append(parts, p)
 				}
 			}
@@ -184,7 +202,7 @@ func (c *conv) googleContents(msgs []Message) []any {
 			if len(images) > 0 && multimodal {
 				fr.Set("parts", images)
 			}
-			if requiresID {
+			if id, _ := msg["toolCallId"].(string); requiresID || c.google96 && sameRoute[id] {
 				fr.Copy("id", msg, "toolCallId")
 			}
 			part := NewObject("functionResponse", fr)

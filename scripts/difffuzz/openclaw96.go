@@ -830,6 +830,15 @@ func payloadFromLimited96(s *imported96, sanitizeOut json.RawMessage, r route) (
 	if err != nil {
 		return nil, err
 	}
+	// The messages the oracle's sanitize made up carry its Date.now(), and
+	// its payload job ran later: a minute boundary between the two jobs
+	// changed the stamp the wire shows (seed 5, fz-0002). They take
+	// SyntheticTime, whose stamp the comparison matches with the oracle's.
+	for _, m := range msgs {
+		if madeUp96(m) {
+			m["timestamp"] = json.Number(strconv.Itoa(oracletest.SyntheticTime))
+		}
+	}
 	version := 0
 	if s != nil {
 		version = s.version
@@ -905,6 +914,28 @@ func isNumber96(v any, n int64) bool {
 		return x.String() == strconv.FormatInt(n, 10)
 	case float64:
 		return x == float64(n)
+	}
+	return false
+}
+
+// madeUp96 reports a message 2026.9.6's sanitize makes up: Google's
+// "(session bootstrap)" user turn and a synthetic missing tool result.
+func madeUp96(m replay.Message) bool {
+	if d, ok := m["details"].(map[string]any); ok && d["openclawSyntheticMissingToolResult"] == true {
+		return true
+	}
+	if m["role"] != "user" {
+		return false
+	}
+	switch c := m["content"].(type) {
+	case string:
+		return c == "(session bootstrap)"
+	case []any:
+		if len(c) == 1 {
+			if b, ok := c[0].(map[string]any); ok && b["type"] == "text" && b["text"] == "(session bootstrap)" {
+				return true
+			}
+		}
 	}
 	return false
 }
