@@ -30,8 +30,8 @@ type payloadRelease struct {
 	// assistant turn (see failedTurnAction).
 	failedTurn func(msg Message) failedTurnAction
 	// trimToolCallIDs and google96: see conv.
-	trimToolCallIDs    bool
-	google96 bool
+	trimToolCallIDs bool
+	google96        bool
 }
 
 // payloadReleaseFor returns the table of a release (zero: 2026.5.6).
