@@ -341,8 +341,8 @@ func entryShape(typ string, e *Fields, summaryIsString bool) bool {
 // an entry failing it from the session manager's branch, so from the
 // context): role one of user, assistant, toolResult, custom, bashExecution;
 // user and assistant: readable content; toolResult: toolCallId and toolName
-// strings, isError a boolean (its content is not checked here: 9.6's import
-// stores a string content as a text block array); custom: readable content
+// strings, isError a boolean, content an array (or a string or an object,
+// which 9.6's import turns into one); custom: readable content
 // and a string customType, or none (the import's
 // normalizePersistedLegacyHookMessage sets "hook"); bashExecution: command
 // and output strings. rawRole, content and toolCallID are the message's
@@ -378,7 +378,11 @@ func readableMessage(role string, rawRole, content, toolCallID, msg []byte) bool
 	})
 	switch role {
 	case "toolResult":
-		return isStr(toolCallID) && isStr(toolName) && (string(isError) == "true" || string(isError) == "false")
+		// normalizeLoadedFileEntry (session-manager-codec-*.mjs) has made a
+		// string or object content an array before the check
+		c := bytes.TrimSpace(content)
+		return isStr(toolCallID) && isStr(toolName) && (string(isError) == "true" || string(isError) == "false") &&
+			len(c) > 0 && (c[0] == '[' || c[0] == '"' || c[0] == '{')
 	case "custom":
 		return readableContent(content) && (customType == nil || isStr(customType))
 	default:
