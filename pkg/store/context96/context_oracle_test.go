@@ -124,7 +124,15 @@ func TestBuildMatchesOracleContext(t *testing.T) {
 // testdata/*.context.json): branch summaries, custom messages with and
 // without details, compaction replay checkpoints stripped from retained
 // assistant turns only, an excluded message kept by a reset, entries a reset
-// does not keep.
+// does not keep, message entries whose message fails readableMessageSchema
+// (isIndexedSessionEntry: a toolResult without a string toolCallId or
+// toolName, a boolean isError or an array content, a user or assistant
+// message without readable content, a custom message without readable
+// content or with a customType that is not a string, a bashExecution
+// without a command, an unknown or missing role, a message that is not an
+// object or is missing), which leave the branch: out of the context, and an
+// assistant turn among them does not set the model (checked when the answer
+// holds one).
 func TestBuildMatchesOracleOnCraftedShapes(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
 	if err != nil {
@@ -144,10 +152,31 @@ func TestBuildMatchesOracleOnCraftedShapes(t *testing.T) {
 		if err := json.Unmarshal(answer, &want); err != nil {
 			t.Fatal(err)
 		}
-		rows := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
-		if compareContext(t, f, rows, want) > 0 {
-			compared++
+		var model struct {
+			Model json.RawMessage `json:"model"`
 		}
+		if err := json.Unmarshal(answer, &model); err != nil {
+			t.Fatal(err)
+		}
+		rows := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+		if compareContext(t, f, rows, want) == 0 {
+			continue
+		}
+		if model.Model != nil {
+			s, err := context96.Build(rows)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := []byte("null")
+			if s.Context.Model != nil {
+				got = []byte(`{"provider":` + string(s.Context.Model.Provider) + `,"modelId":` + string(s.Context.Model.ModelID) + `}`)
+			}
+			if g, w := stringify(t, got), stringify(t, model.Model); !bytes.Equal(g, w) {
+				t.Errorf("%s: model %s, oracle %s", f, g, w)
+				continue
+			}
+		}
+		compared++
 	}
-	oracletest.Compared(t, "2026.9.6 context messages of crafted sessions equal the oracle's", compared, 2)
+	oracletest.Compared(t, "2026.9.6 context messages of crafted sessions equal the oracle's", compared, 3)
 }

@@ -214,6 +214,10 @@ func FromFields(e *Fields) *Record {
 	if e.EntryMembers && r.indexedShape {
 		r.indexedShape = entryShape(r.Type, e, summaryIsString)
 	}
+	if r.TypeIsStr && r.Type == "message" && !(len(e.Message) > 0 && e.Message[0] == '{') {
+		// readableMessageSchema: the message is an object
+		r.indexedShape = false
+	}
 	if e.Message != nil && jsTruthy(e.Message) {
 		r.hasMessage = true
 		if e.Message[0] == '{' {
@@ -238,6 +242,9 @@ func FromFields(e *Fields) *Record {
 			}
 			r.role, _ = knownString(role)
 			r.excludeFromCtx = string(exclude) == "true"
+			if r.TypeIsStr && r.Type == "message" && r.indexedShape {
+				r.indexedShape = readableMessage(r.role, role, content, toolCallID, e.Message)
+			}
 			if r.role == "toolResult" {
 				id, ok := jsonl.StringValue(toolCallID)
 				if !ok || id == "" {
@@ -327,6 +334,60 @@ func entryShape(typ string, e *Fields, summaryIsString bool) bool {
 		return summaryIsString && len(e.FromID) > 0 && e.FromID[0] == '"'
 	}
 	return true
+}
+
+// readableMessage is readableMessageSchema of transcript-payload-*.mjs
+// (isIndexedSessionEntry's check of a message entry's message, which drops
+// an entry failing it from the session manager's branch, so from the
+// context): role one of user, assistant, toolResult, custom, bashExecution;
+// user and assistant: readable content; toolResult: toolCallId and toolName
+// strings, isError a boolean, content an array (or a string or an object,
+// which 9.6's import turns into one); custom: readable content
+// and a string customType, or none (the import's
+// normalizePersistedLegacyHookMessage sets "hook"); bashExecution: command
+// and output strings. rawRole, content and toolCallID are the message's
+// members already read; msg is the message object, walked for the others a
+// role needs.
+func readableMessage(role string, rawRole, content, toolCallID, msg []byte) bool {
+	if len(rawRole) == 0 || rawRole[0] != '"' {
+		return false
+	}
+	isStr := func(v []byte) bool { return len(v) > 0 && v[0] == '"' }
+	switch role {
+	case "user", "assistant":
+		return readableContent(content)
+	case "toolResult", "custom", "bashExecution":
+	default:
+		return false
+	}
+	var toolName, isError, customType, command, output []byte
+	jsonl.Members(msg, func(k, v []byte) bool {
+		switch string(k) {
+		case "toolName":
+			toolName = v
+		case "isError":
+			isError = v
+		case "customType":
+			customType = v
+		case "command":
+			command = v
+		case "output":
+			output = v
+		}
+		return true
+	})
+	switch role {
+	case "toolResult":
+		// normalizeLoadedFileEntry (session-manager-codec-*.mjs) has made a
+		// string or object content an array before the check
+		c := bytes.TrimSpace(content)
+		return isStr(toolCallID) && isStr(toolName) && (string(isError) == "true" || string(isError) == "false") &&
+			len(c) > 0 && (c[0] == '[' || c[0] == '"' || c[0] == '{')
+	case "custom":
+		return readableContent(content) && (customType == nil || isStr(customType))
+	default:
+		return isStr(command) && isStr(output)
+	}
 }
 
 // readableContent is readableContentSchema: a string, or an array of

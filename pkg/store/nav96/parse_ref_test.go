@@ -2,6 +2,8 @@ package nav96
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -42,7 +44,9 @@ func (f *refSummaryField) UnmarshalJSON(b []byte) error {
 // copying the message (content can be megabytes).
 type refMessageField struct {
 	present, truthy, object bool
-	msg                     refRawMsg
+	// readable: the message passes readableMessageSchema
+	readable bool
+	msg      refRawMsg
 }
 
 func (f *refMessageField) UnmarshalJSON(b []byte) error {
@@ -51,8 +55,37 @@ func (f *refMessageField) UnmarshalJSON(b []byte) error {
 	if len(t) > 0 && t[0] == '{' {
 		f.object = true
 		_ = gojson.Unmarshal(t, &f.msg)
+		var m map[string]any
+		f.readable = gojson.Unmarshal(t, &m) == nil && refReadableMessage(m)
 	}
 	return nil
+}
+
+// refReadableMessage is readableMessageSchema of transcript-payload-*.mjs
+// after the import's normalizeLoadedFileEntry (a toolResult's string or
+// object content becomes an array) and normalizePersistedLegacyHookMessage
+// (a custom message without customType gets "hook").
+func refReadableMessage(m map[string]any) bool {
+	isStr := func(k string) bool { _, ok := m[k].(string); return ok }
+	role, _ := m["role"].(string)
+	switch role {
+	case "user", "assistant":
+		return refReadableContent(m["content"])
+	case "toolResult":
+		_, isErr := m["isError"].(bool)
+		var content bool
+		switch m["content"].(type) {
+		case []any, string, map[string]any:
+			content = true
+		}
+		return isStr("toolCallId") && isStr("toolName") && isErr && content
+	case "custom":
+		_, has := m["customType"]
+		return refReadableContent(m["content"]) && (!has || isStr("customType"))
+	case "bashExecution":
+		return isStr("command") && isStr("output")
+	}
+	return false
 }
 
 type refRawMsg struct {
@@ -142,6 +175,8 @@ func refIndexedShape(r *Record, e *refRawEvent) bool {
 	case "branch_summary":
 		_, from := e.FromID.(string)
 		return from && e.Summary.isString
+	case "message":
+		return e.Message.object && e.Message.readable
 	}
 	return true
 }
@@ -242,11 +277,26 @@ var referenceRows = []string{
 // Parse reads every row as the goccy-based reference did.
 func TestParseMatchesReference(t *testing.T) {
 	rows := append(referenceRows, strings.Split(string(fuzzSeedRows), "\n")...)
+	// message entries of every readableMessageSchema shape, read by the
+	// 2026.9.6 oracle in context96's crafted-shapes test
+	shapes, err := os.ReadFile(filepath.Join("..", "context96", "testdata", "message-shapes.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows = append(rows, strings.Split(strings.TrimSpace(string(shapes)), "\n")...)
+	indexed := 0
 	for _, row := range rows {
 		got, want := Parse([]byte(row)), parseReference([]byte(row))
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("row %s:\n got  %+v\n want %+v", row, *got, *want)
 		}
+		if got.Indexed() {
+			indexed++
+		}
+	}
+	// both outcomes occur (the crafted rows hold 10 readable messages of 35)
+	if indexed == 0 || indexed == len(rows) {
+		t.Errorf("%d of %d rows indexed: the rows do not exercise the shape check", indexed, len(rows))
 	}
 }
 
