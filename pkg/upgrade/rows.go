@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/durable"
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 	"github.com/openclaw-tools/oc/pkg/store"
 )
@@ -64,10 +65,101 @@ func ImportedRows(path string) (rows [][]byte, res *FileResult, err error) {
 			}
 			seen[entryID] = true
 		}
+		if n, changed := normalizeLoadedEntry(b, res.HeaderVersion); changed {
+			b = n
+		}
 		rows = append(rows, store.CodexRouteRename(b)) // a copy: b is the scanner's buffer
 	}
 	if err := sc.Err(); err != nil {
 		return nil, res, fmt.Errorf("%s: %w", path, err)
 	}
 	return rows, res, nil
+}
+
+// normalizeLoadedEntry is what 2026.9.6's import does to each event before
+// storing it (doctor-session-sqlite-readers-*.mjs iterateTranscriptEvents:
+// normalizeLoadedFileEntry, session-manager-codec-*.mjs): an assistant or
+// toolResult message whose content is a string gets
+// [{type: "text", text}] and loses a compaction replay checkpoint
+// (providerReplay of type anthropic-compaction, openai-responses-compaction
+// or openai-responses-retained-compaction); a toolResult whose content is
+// an object gets [content]. A version-2 file's hookMessage becomes a custom
+// message with customType "hook" when it has none (the v3 migration,
+// migrateSessionFileEntryToCurrentVersion). The row is then written as
+// JSON.stringify writes it; rows it does not touch keep their bytes.
+func normalizeLoadedEntry(b []byte, version int) ([]byte, bool) {
+	if !bytes.Contains(b, []byte(`"message"`)) {
+		return b, false
+	}
+	v, err := jsjson.Parse(b)
+	if err != nil {
+		return b, false
+	}
+	e, ok := v.(*jsjson.Object)
+	if !ok {
+		return b, false
+	}
+	if t, _ := e.Get("type"); t != "message" {
+		return b, false
+	}
+	mv, _ := e.Get("message")
+	m, ok := mv.(*jsjson.Object)
+	if !ok {
+		return b, false
+	}
+	role, _ := m.Get("role")
+	content, hasContent := m.Get("content")
+	changed := false
+	switch c := content.(type) {
+	case string:
+		if hasContent && (role == "assistant" || role == "toolResult") {
+			block := &jsjson.Object{}
+			block.Set("type", "text")
+			block.Set("text", c)
+			m.Set("content", []any{block})
+			if r, ok := m.Get("providerReplay"); ok {
+				if ro, ok := r.(*jsjson.Object); ok {
+					if t, _ := ro.Get("type"); t == "anthropic-compaction" || t == "openai-responses-compaction" || t == "openai-responses-retained-compaction" {
+						m.Delete("providerReplay")
+					}
+				}
+			}
+			changed = true
+		}
+	case *jsjson.Object:
+		if role == "toolResult" {
+			m.Set("content", []any{c})
+			changed = true
+		}
+	}
+	if version < 3 && role == "hookMessage" {
+		m.Set("role", "custom")
+		if ct, _ := m.Get("customType"); !jsTruthy(ct) {
+			m.Set("customType", "hook")
+		}
+		changed = true
+	}
+	if !changed {
+		return b, false
+	}
+	out, err := jsjson.Marshal(e)
+	if err != nil {
+		return b, false
+	}
+	return out, true
+}
+
+// jsTruthy is JavaScript's truthiness of a parsed JSON value.
+func jsTruthy(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case float64:
+		return x != 0 && x == x
+	case string:
+		return x != ""
+	}
+	return true
 }
