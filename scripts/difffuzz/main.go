@@ -50,7 +50,8 @@ func main() {
 	routesFlag := flag.String("routes", "anthropic/anthropic-messages/claude-sonnet-4-5,openai/openai-completions/gpt-4o-mini", `provider/api/model routes, comma-separated, or "all" (one per provider family)`)
 	out := flag.String("out", "", "folder for the generated transcripts (default: a temporary one)")
 	keep := flag.String("keep", "", "folder to copy differing transcripts and the oracle's answers to")
-	chunk := flag.Int("chunk", 16, "oracle jobs per batch process")
+	chunk := flag.Int("chunk", -1, "oracle jobs per batch process (default: 16 with the stock 2026.5.6 oracle, 2000 with -oracle56 fast)")
+	oracle56 := flag.String("oracle56", "stock", `the 2026.5.6 oracle: "stock" (../shared/oracle/oracle) or "fast" (scripts/difffuzz/oracle56/oracle: the stock harness with OpenClaw's no-config plugin cache and install-root file reads memoised; proven equal by TestFastOracleEqualsStock)`)
 	timeout := flag.Duration("timeout", 20*time.Minute, "time limit of one batch process")
 	withContext := flag.Bool("context", true, "also compare the context (the messages inspect counts)")
 	withRepair := flag.Bool("repair", true, "also compare oc repair (rules openclaw-2026.5.6) with OpenClaw's repairSessionFileIfNeeded (-openclaw 2026.9.6: oc's import prediction with the import's sources)")
@@ -64,8 +65,19 @@ func main() {
 	var err error
 	switch policy.Release(*release) {
 	case policy.Release56:
-		err = run(*n, *seed, *shared, *routesFlag, *out, *keep, *chunk, *timeout, *withContext, *withRepair, *minEqual)
+		var o oracle56Cmd
+		if o, err = oracle56For(*oracle56, *shared); err != nil {
+			fmt.Fprintln(os.Stderr, "difffuzz:", err)
+			os.Exit(2)
+		}
+		if *chunk < 0 {
+			*chunk = o.chunk
+		}
+		err = run(*n, *seed, *shared, o, *routesFlag, *out, *keep, *chunk, *timeout, *withContext, *withRepair, *minEqual)
 	case policy.Release96:
+		if *chunk < 0 {
+			*chunk = 16
+		}
 		routes := *routesFlag
 		if !flagSet("routes") {
 			routes = "all"
@@ -110,7 +122,7 @@ func parseRoutes(s string) ([]route, error) {
 	return out, nil
 }
 
-func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk int, timeout time.Duration, withContext, withRepair bool, minEqual float64) error {
+func run(n int, seed uint64, shared string, oracle oracle56Cmd, routesFlag, outDir, keepDir string, chunk int, timeout time.Duration, withContext, withRepair bool, minEqual float64) error {
 	routes, err := parseRoutes(routesFlag)
 	if err != nil {
 		return err
@@ -172,7 +184,7 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 			}
 		}
 	}
-	fmt.Fprintf(os.Stderr, "difffuzz: %d transcripts in %s, %d oracle jobs\n", len(files), outDir, len(jobs))
+	fmt.Fprintf(os.Stderr, "difffuzz: %d transcripts in %s, %d oracle jobs (oracle %s)\n", len(files), outDir, len(jobs), oracle.script)
 	// The oracle's answers are saved as they come (out/oracle-answers.jsonl)
 	// and reused by a later run on the same folder: a long run can stop and
 	// go on.
@@ -188,7 +200,7 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 	}
 	for start := 0; chunk > 0 && start < len(todo); start += chunk {
 		end := min(start+chunk, len(todo))
-		res, err := batch(filepath.Join(shared, "oracle", "oracle"), todo[start:end], nil, timeout)
+		res, err := batch(oracle.script, todo[start:end], oracle.env, timeout)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "difffuzz: jobs %d-%d: %v (counted as not answered)\n", start, end, err)
 		}
