@@ -141,49 +141,11 @@ func run(n int, seed uint64, shared string, oracle oracle56Cmd, routesFlag, outD
 	} else if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return err
 	}
-	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	var files []string
-	for i := 0; i < n; i++ {
-		text, err := generate(rng, entries, routes, fmt.Sprintf("fz-%04d", i))
-		if err != nil {
-			return err
-		}
-		p := filepath.Join(outDir, fmt.Sprintf("fz-%04d.jsonl", i))
-		if old, err := os.ReadFile(p); err != nil || !bytes.Equal(old, text) {
-			if err := os.WriteFile(p, text, 0o644); err != nil {
-				return err
-			}
-		}
-		files = append(files, p)
+	files, err := generateFiles(n, seed, entries, routes, outDir)
+	if err != nil {
+		return err
 	}
-	var jobs []oracletest.Job
-	// OpenClaw 2026.5.6's buildSessionContext never returns on a cycle of
-	// parentId links (duplicate ids make them): such a file would hang its
-	// whole batch. Its context, sanitize and payload jobs are not sent; oc
-	// must say that OpenClaw fails there (counted as "oracle hangs").
-	hangs := map[string]bool{}
-	for _, f := range files {
-		if ctx, err := transcript.LoadContext(f, nil); err == nil && ctx.CycleLine > 0 {
-			hangs[f] = true
-		}
-	}
-	for _, f := range files {
-		if withRepair {
-			jobs = append(jobs, oracletest.Job{ID: filepath.Base(f) + "|repair", Mode: "repair", Args: []string{f}})
-		}
-		if hangs[f] {
-			continue
-		}
-		if withContext {
-			jobs = append(jobs, oracletest.Job{ID: filepath.Base(f) + "|context", Mode: "context", Args: []string{f}})
-		}
-		for _, r := range routes {
-			for _, mode := range []string{"sanitize", "payload"} {
-				jobs = append(jobs, oracletest.Job{ID: strings.Join([]string{filepath.Base(f), mode, r.provider, r.api, r.model}, "|"),
-					Mode: mode, Args: []string{f, r.provider, r.api, r.model}})
-			}
-		}
-	}
+	jobs, hangs := jobs56(files, routes, withContext, withRepair)
 	fmt.Fprintf(os.Stderr, "difffuzz: %d transcripts in %s, %d oracle jobs (oracle %s)\n", len(files), outDir, len(jobs), oracle.script)
 	// The oracle's answers are saved as they come (out/oracle-answers.jsonl)
 	// and reused by a later run on the same folder: a long run can stop and
@@ -280,6 +242,63 @@ func run(n int, seed uint64, shared string, oracle oracle56Cmd, routesFlag, outD
 		}
 	}
 	return summarize(diffs, counts, []string{"context", "repair", "sanitize", "payload"}, minEqual)
+}
+
+// generateFiles writes n transcripts generated from seed into dir
+// (fz-0000.jsonl, ...; a file that already holds the text is left alone)
+// and returns their paths.
+func generateFiles(n int, seed uint64, entries []*jsjson.Object, routes []route, dir string) ([]string, error) {
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	var files []string
+	for i := 0; i < n; i++ {
+		text, err := generate(rng, entries, routes, fmt.Sprintf("fz-%04d", i))
+		if err != nil {
+			return nil, err
+		}
+		p := filepath.Join(dir, fmt.Sprintf("fz-%04d.jsonl", i))
+		if old, err := os.ReadFile(p); err != nil || !bytes.Equal(old, text) {
+			if err := os.WriteFile(p, text, 0o644); err != nil {
+				return nil, fmt.Errorf("writing %s: %w", p, err)
+			}
+		}
+		files = append(files, p)
+	}
+	return files, nil
+}
+
+// jobs56 is the 2026.5.6 oracle jobs for the generated files on the
+// routes, and the files whose parentId links make a cycle (no context,
+// sanitize or payload jobs for them).
+func jobs56(files []string, routes []route, withContext, withRepair bool) ([]oracletest.Job, map[string]bool) {
+	var jobs []oracletest.Job
+	// OpenClaw 2026.5.6's buildSessionContext never returns on a cycle of
+	// parentId links (duplicate ids make them): such a file would hang its
+	// whole batch. Its context, sanitize and payload jobs are not sent; oc
+	// must say that OpenClaw fails there (counted as "oracle hangs").
+	hangs := map[string]bool{}
+	for _, f := range files {
+		if ctx, err := transcript.LoadContext(f, nil); err == nil && ctx.CycleLine > 0 {
+			hangs[f] = true
+		}
+	}
+	for _, f := range files {
+		if withRepair {
+			jobs = append(jobs, oracletest.Job{ID: filepath.Base(f) + "|repair", Mode: "repair", Args: []string{f}})
+		}
+		if hangs[f] {
+			continue
+		}
+		if withContext {
+			jobs = append(jobs, oracletest.Job{ID: filepath.Base(f) + "|context", Mode: "context", Args: []string{f}})
+		}
+		for _, r := range routes {
+			for _, mode := range []string{"sanitize", "payload"} {
+				jobs = append(jobs, oracletest.Job{ID: strings.Join([]string{filepath.Base(f), mode, r.provider, r.api, r.model}, "|"),
+					Mode: mode, Args: []string{f, r.provider, r.api, r.model}})
+			}
+		}
+	}
+	return jobs, hangs
 }
 
 // compareStages compares oc's sanitize and payload answers on one route
