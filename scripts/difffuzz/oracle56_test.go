@@ -19,7 +19,7 @@ import (
 // batch process each, and every answer must be byte for byte the same
 // (ok, error text, and the out JSON), except Date.now() values OpenClaw
 // writes into synthetic results ("timestamp" numbers within the run's own
-// time). It logs jobs a minute on both sides. OC_FAST_EQ_N sets the number
+// time) and repair's backup name (<file>.bak-<pid>-<Date.now()>). It logs jobs a minute on both sides. OC_FAST_EQ_N sets the number
 // of transcripts (default 2, about 100 jobs: 4-5 minutes on the stock
 // side).
 //
@@ -97,14 +97,19 @@ func TestFastOracleEqualsStock(t *testing.T) {
 		identical++
 	}
 	oracletest.Compared(t, "fast vs stock 2026.5.6 oracle answers", compared, len(jobs))
-	t.Logf("%d of %d answers identical (%d byte for byte as printed, the rest after Date.now() timestamps)", identical, compared, raw)
+	t.Logf("%d of %d answers identical (%d byte for byte as printed, the rest after Date.now() timestamps and backup names)", identical, compared, raw)
 }
 
-var timestampRE = regexp.MustCompile(`"timestamp":(\d{13})\b`)
+var (
+	timestampRE  = regexp.MustCompile(`"timestamp":(\d{13})\b`)
+	backupNameRE = regexp.MustCompile(`("backupPath":"[^"\\]*\.bak-)\d+-\d{13}"`)
+)
 
 // nowless replaces the "timestamp" numbers of out that fall within
-// [from-1s, to+1s] (Date.now() while that oracle ran) with "now".
+// [from-1s, to+1s] (Date.now() while that oracle ran) with "now", and the
+// process id and time in repair's backup name with "PID-NOW".
 func nowless(out []byte, from, to int64) []byte {
+	out = backupNameRE.ReplaceAll(out, []byte(`${1}PID-NOW"`))
 	return timestampRE.ReplaceAllFunc(out, func(m []byte) []byte {
 		v, err := strconv.ParseInt(string(m[len(`"timestamp":`):]), 10, 64)
 		if err == nil && v >= from-1000 && v <= to+1000 {
@@ -120,5 +125,13 @@ func TestNowless(t *testing.T) {
 	want := `[{"timestamp":1777786001313},{"timestamp":"now","x":"\"timestamp\":1800000000600"}]`
 	if got != want {
 		t.Errorf("nowless:\n got %s\nwant %s", got, want)
+	}
+	a := nowless([]byte(`{"result":{"backupPath":"fz-0004.jsonl.bak-4804-1796106766741"},"output":"x"}`), 0, 0)
+	b := nowless([]byte(`{"result":{"backupPath":"fz-0004.jsonl.bak-4169-1796104475514"},"output":"x"}`), 0, 0)
+	if string(a) != string(b) || !strings.Contains(string(a), `fz-0004.jsonl.bak-PID-NOW"`) {
+		t.Errorf("nowless backup names: %s vs %s", a, b)
+	}
+	if c := nowless([]byte(`{"result":{"backupPath":"fz-0005.jsonl.bak-4169-1796104475514"}}`), 0, 0); string(c) == string(a) {
+		t.Errorf("nowless hides the file name of a backup: %s", c)
 	}
 }
