@@ -50,7 +50,8 @@ func main() {
 	routesFlag := flag.String("routes", "anthropic/anthropic-messages/claude-sonnet-4-5,openai/openai-completions/gpt-4o-mini", `provider/api/model routes, comma-separated, or "all" (one per provider family)`)
 	out := flag.String("out", "", "folder for the generated transcripts (default: a temporary one)")
 	keep := flag.String("keep", "", "folder to copy differing transcripts and the oracle's answers to")
-	chunk := flag.Int("chunk", 16, "oracle jobs per batch process")
+	chunk := flag.Int("chunk", -1, "oracle jobs per batch process (default: 16 with the stock 2026.5.6 oracle, 5000 with -oracle56 fast)")
+	oracle56 := flag.String("oracle56", "stock", `the 2026.5.6 oracle: "stock" (../shared/oracle/oracle) or "fast" (scripts/difffuzz/oracle56/oracle: the stock harness with OpenClaw's no-config plugin cache and install-root file reads memoised; proven equal by TestFastOracleEqualsStock)`)
 	timeout := flag.Duration("timeout", 20*time.Minute, "time limit of one batch process")
 	withContext := flag.Bool("context", true, "also compare the context (the messages inspect counts)")
 	withRepair := flag.Bool("repair", true, "also compare oc repair (rules openclaw-2026.5.6) with OpenClaw's repairSessionFileIfNeeded (-openclaw 2026.9.6: oc's import prediction with the import's sources)")
@@ -64,8 +65,19 @@ func main() {
 	var err error
 	switch policy.Release(*release) {
 	case policy.Release56:
-		err = run(*n, *seed, *shared, *routesFlag, *out, *keep, *chunk, *timeout, *withContext, *withRepair, *minEqual)
+		var o oracle56Cmd
+		if o, err = oracle56For(*oracle56, *shared); err != nil {
+			fmt.Fprintln(os.Stderr, "difffuzz:", err)
+			os.Exit(2)
+		}
+		if *chunk < 0 {
+			*chunk = o.chunk
+		}
+		err = run(*n, *seed, *shared, o, *routesFlag, *out, *keep, *chunk, *timeout, *withContext, *withRepair, *minEqual)
 	case policy.Release96:
+		if *chunk < 0 {
+			*chunk = 16
+		}
 		routes := *routesFlag
 		if !flagSet("routes") {
 			routes = "all"
@@ -110,7 +122,7 @@ func parseRoutes(s string) ([]route, error) {
 	return out, nil
 }
 
-func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk int, timeout time.Duration, withContext, withRepair bool, minEqual float64) error {
+func run(n int, seed uint64, shared string, oracle oracle56Cmd, routesFlag, outDir, keepDir string, chunk int, timeout time.Duration, withContext, withRepair bool, minEqual float64) error {
 	routes, err := parseRoutes(routesFlag)
 	if err != nil {
 		return err
@@ -129,50 +141,12 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 	} else if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return err
 	}
-	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	var files []string
-	for i := 0; i < n; i++ {
-		text, err := generate(rng, entries, routes, fmt.Sprintf("fz-%04d", i))
-		if err != nil {
-			return err
-		}
-		p := filepath.Join(outDir, fmt.Sprintf("fz-%04d.jsonl", i))
-		if old, err := os.ReadFile(p); err != nil || !bytes.Equal(old, text) {
-			if err := os.WriteFile(p, text, 0o644); err != nil {
-				return err
-			}
-		}
-		files = append(files, p)
+	files, err := generateFiles(n, seed, entries, routes, outDir)
+	if err != nil {
+		return err
 	}
-	var jobs []oracletest.Job
-	// OpenClaw 2026.5.6's buildSessionContext never returns on a cycle of
-	// parentId links (duplicate ids make them): such a file would hang its
-	// whole batch. Its context, sanitize and payload jobs are not sent; oc
-	// must say that OpenClaw fails there (counted as "oracle hangs").
-	hangs := map[string]bool{}
-	for _, f := range files {
-		if ctx, err := transcript.LoadContext(f, nil); err == nil && ctx.CycleLine > 0 {
-			hangs[f] = true
-		}
-	}
-	for _, f := range files {
-		if withRepair {
-			jobs = append(jobs, oracletest.Job{ID: filepath.Base(f) + "|repair", Mode: "repair", Args: []string{f}})
-		}
-		if hangs[f] {
-			continue
-		}
-		if withContext {
-			jobs = append(jobs, oracletest.Job{ID: filepath.Base(f) + "|context", Mode: "context", Args: []string{f}})
-		}
-		for _, r := range routes {
-			for _, mode := range []string{"sanitize", "payload"} {
-				jobs = append(jobs, oracletest.Job{ID: strings.Join([]string{filepath.Base(f), mode, r.provider, r.api, r.model}, "|"),
-					Mode: mode, Args: []string{f, r.provider, r.api, r.model}})
-			}
-		}
-	}
-	fmt.Fprintf(os.Stderr, "difffuzz: %d transcripts in %s, %d oracle jobs\n", len(files), outDir, len(jobs))
+	jobs, hangs := jobs56(files, routes, withContext, withRepair)
+	fmt.Fprintf(os.Stderr, "difffuzz: %d transcripts in %s, %d oracle jobs (oracle %s)\n", len(files), outDir, len(jobs), oracle.script)
 	// The oracle's answers are saved as they come (out/oracle-answers.jsonl)
 	// and reused by a later run on the same folder: a long run can stop and
 	// go on.
@@ -188,7 +162,7 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 	}
 	for start := 0; chunk > 0 && start < len(todo); start += chunk {
 		end := min(start+chunk, len(todo))
-		res, err := batch(filepath.Join(shared, "oracle", "oracle"), todo[start:end], nil, timeout)
+		res, err := batch(oracle.script, todo[start:end], oracle.env, timeout)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "difffuzz: jobs %d-%d: %v (counted as not answered)\n", start, end, err)
 		}
@@ -268,6 +242,63 @@ func run(n int, seed uint64, shared, routesFlag, outDir, keepDir string, chunk i
 		}
 	}
 	return summarize(diffs, counts, []string{"context", "repair", "sanitize", "payload"}, minEqual)
+}
+
+// generateFiles writes n transcripts generated from seed into dir
+// (fz-0000.jsonl, ...; a file that already holds the text is left alone)
+// and returns their paths.
+func generateFiles(n int, seed uint64, entries []*jsjson.Object, routes []route, dir string) ([]string, error) {
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	var files []string
+	for i := 0; i < n; i++ {
+		text, err := generate(rng, entries, routes, fmt.Sprintf("fz-%04d", i))
+		if err != nil {
+			return nil, err
+		}
+		p := filepath.Join(dir, fmt.Sprintf("fz-%04d.jsonl", i))
+		if old, err := os.ReadFile(p); err != nil || !bytes.Equal(old, text) {
+			if err := os.WriteFile(p, text, 0o644); err != nil {
+				return nil, fmt.Errorf("writing %s: %w", p, err)
+			}
+		}
+		files = append(files, p)
+	}
+	return files, nil
+}
+
+// jobs56 is the 2026.5.6 oracle jobs for the generated files on the
+// routes, and the files whose parentId links make a cycle (no context,
+// sanitize or payload jobs for them).
+func jobs56(files []string, routes []route, withContext, withRepair bool) ([]oracletest.Job, map[string]bool) {
+	var jobs []oracletest.Job
+	// OpenClaw 2026.5.6's buildSessionContext never returns on a cycle of
+	// parentId links (duplicate ids make them): such a file would hang its
+	// whole batch. Its context, sanitize and payload jobs are not sent; oc
+	// must say that OpenClaw fails there (counted as "oracle hangs").
+	hangs := map[string]bool{}
+	for _, f := range files {
+		if ctx, err := transcript.LoadContext(f, nil); err == nil && ctx.CycleLine > 0 {
+			hangs[f] = true
+		}
+	}
+	for _, f := range files {
+		if withRepair {
+			jobs = append(jobs, oracletest.Job{ID: filepath.Base(f) + "|repair", Mode: "repair", Args: []string{f}})
+		}
+		if hangs[f] {
+			continue
+		}
+		if withContext {
+			jobs = append(jobs, oracletest.Job{ID: filepath.Base(f) + "|context", Mode: "context", Args: []string{f}})
+		}
+		for _, r := range routes {
+			for _, mode := range []string{"sanitize", "payload"} {
+				jobs = append(jobs, oracletest.Job{ID: strings.Join([]string{filepath.Base(f), mode, r.provider, r.api, r.model}, "|"),
+					Mode: mode, Args: []string{f, r.provider, r.api, r.model}})
+			}
+		}
+	}
+	return jobs, hangs
 }
 
 // compareStages compares oc's sanitize and payload answers on one route
