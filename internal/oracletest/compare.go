@@ -8,6 +8,7 @@ import (
 	_ "image/gif" // image types the comparison decodes
 	_ "image/jpeg"
 	_ "image/png"
+	"strconv"
 	"strings"
 
 	_ "golang.org/x/image/webp"
@@ -24,7 +25,9 @@ const SyntheticTime = -424242
 // both (member order, lone surrogates and number values included) and
 // returns the first difference, "" when equal. Only a "timestamp" that oc
 // set to SyntheticTime, and base64 images under "data", "url", "image_url" or "imageUrl" (Mistral) of the same
-// decoded type and size, may differ.
+// decoded type and size, may differ; so may Bedrock's image.source.bytes (a
+// Uint8Array, which JSON.stringify writes as {"0": n, "1": n, ...}) of the
+// same decoded type and size.
 func Difference(got, want []byte) string {
 	g, err := jsjson.Parse(got)
 	if err != nil {
@@ -43,6 +46,9 @@ func diff(g, w any, path, key string) string {
 		y, ok := g.(*jsjson.Object)
 		if !ok {
 			return fmt.Sprintf("%s: %s vs object", path, describe(g))
+		}
+		if key == "bytes" && strings.HasSuffix(path, ".image.source.bytes") && sameByteObjectImage(y, x) {
+			return ""
 		}
 		gk, wk := y.Keys(), x.Keys()
 		if strings.Join(gk, "\x00") != strings.Join(wk, "\x00") {
@@ -122,4 +128,36 @@ func imageConfig(s string) (image.Config, string, bool) {
 	}
 	c, f, err := image.DecodeConfig(bytes.NewReader(raw))
 	return c, f, err == nil
+}
+
+// sameByteObjectImage: two Uint8Arrays as JSON.stringify writes them
+// ({"0": n, ...}) holding images of the same decoded type and size.
+func sameByteObjectImage(a, b *jsjson.Object) bool {
+	ab, ok1 := byteObject(a)
+	bb, ok2 := byteObject(b)
+	if !ok1 || !ok2 {
+		return false
+	}
+	ca, fa, err1 := image.DecodeConfig(bytes.NewReader(ab))
+	cb, fb, err2 := image.DecodeConfig(bytes.NewReader(bb))
+	return err1 == nil && err2 == nil && fa == fb && ca.Width == cb.Width && ca.Height == cb.Height
+}
+
+// byteObject reads {"0": n, "1": n, ...} (keys 0..len-1 in order, values
+// 0-255) as bytes.
+func byteObject(o *jsjson.Object) ([]byte, bool) {
+	keys := o.Keys()
+	out := make([]byte, len(keys))
+	for i, k := range keys {
+		if k != strconv.Itoa(i) {
+			return nil, false
+		}
+		v, _ := o.Get(k)
+		n, ok := v.(float64)
+		if !ok || n < 0 || n > 255 || n != float64(int(n)) {
+			return nil, false
+		}
+		out[i] = byte(n)
+	}
+	return out, len(out) > 0
 }
