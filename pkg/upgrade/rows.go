@@ -88,8 +88,8 @@ func ImportedRows(path string) (rows [][]byte, res *FileResult, err error) {
 // migrateSessionFileEntryToCurrentVersion). The row is then written as
 // JSON.stringify writes it; rows it does not touch keep their bytes.
 func normalizeLoadedEntry(b []byte, version int) ([]byte, bool) {
-	if !bytes.Contains(b, []byte(`"message"`)) {
-		return b, false
+	if !mayNormalize(b, version) {
+		return b, false // the usual row: not parsed a second time
 	}
 	v, err := jsjson.Parse(b)
 	if err != nil {
@@ -162,4 +162,43 @@ func jsTruthy(v any) bool {
 		return x != ""
 	}
 	return true
+}
+
+// mayNormalize is normalizeLoadedEntry's cheap test on the raw row: a
+// message entry whose role and content kind it rewrites.
+func mayNormalize(b []byte, version int) bool {
+	var typ, msg []byte
+	jsonl.Members(b, func(k, v []byte) bool {
+		switch string(k) {
+		case "type":
+			typ = v
+		case "message":
+			msg = v
+		}
+		return true
+	})
+	if t, ok := jsonl.StringValue(typ); !ok || t != "message" || jsonl.ValueKind(msg) != '{' {
+		return false
+	}
+	var role, content []byte
+	jsonl.Members(msg, func(k, v []byte) bool {
+		switch string(k) {
+		case "role":
+			role = v
+		case "content":
+			content = v
+		}
+		return true
+	})
+	r, _ := jsonl.StringValue(role)
+	switch r {
+	case "assistant":
+		return jsonl.ValueKind(content) == '"'
+	case "toolResult":
+		k := jsonl.ValueKind(content)
+		return k == '"' || k == '{'
+	case "hookMessage":
+		return version < 3
+	}
+	return false
 }
