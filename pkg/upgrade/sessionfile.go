@@ -130,6 +130,12 @@ func staleSessionFile(legacyDir, targetDir string, e transcript.IndexEntry) bool
 		return false
 	}
 	base := filepath.Base(legacy)
+	// The header check first (one small read): the .legacy- scans below
+	// only turn a stale answer into a "not stale" one, and they read
+	// whole folders.
+	if !headerNamesSession(filepath.Join(targetDir, base), base, e.SessionID) {
+		return false
+	}
 	if siblings, _ := os.ReadDir(filepath.Dir(legacyDir)); len(siblings) > 0 {
 		for _, de := range siblings {
 			if de.IsDir() && strings.HasPrefix(de.Name(), filepath.Base(legacyDir)+".legacy-") {
@@ -148,7 +154,13 @@ func staleSessionFile(legacyDir, targetDir string, e transcript.IndexEntry) bool
 			}
 		}
 	}
-	target := filepath.Join(targetDir, base)
+	return true
+}
+
+// headerNamesSession is the end of resolveStaleLegacySessionFile: the
+// target's first line is a session header with the entry's id, or, when it
+// is another object, the target is named <sessionId>.jsonl.
+func headerNamesSession(target, base, sessionID string) bool {
 	first, ok := firstLine(target)
 	if !ok {
 		return false
@@ -159,9 +171,9 @@ func staleSessionFile(legacyDir, targetDir string, e transcript.IndexEntry) bool
 	}
 	if header["type"] == "session" {
 		id, _ := header["id"].(string)
-		return id == e.SessionID
+		return id == sessionID
 	}
-	return filepath.Base(e.SessionID) == e.SessionID && e.SessionID+".jsonl" == base
+	return filepath.Base(sessionID) == sessionID && sessionID+".jsonl" == base
 }
 
 // firstLine reads the first line of a regular file (readFirstLineSync).
