@@ -2,7 +2,6 @@ package replay
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
@@ -22,31 +21,10 @@ import (
 // block content, a repeat without usage and one after a silent turn.
 // Expected: the 9.6 oracle's answers (gen.sh), from its `limited` list.
 func TestPayload96RepeatedAssistantTurn(t *testing.T) {
-	answers := map[string]json.RawMessage{}
-	readJSONLines(t, "testdata/payload96-repeat/oracle-answers.jsonl", func(line []byte) {
-		var r struct {
-			ID  string          `json:"id"`
-			OK  bool            `json:"ok"`
-			Out json.RawMessage `json:"out"`
-		}
-		if err := json.Unmarshal(line, &r); err != nil || !r.OK {
-			t.Fatalf("bad stored answer %.200q: %v", line, err)
-		}
-		answers[r.ID] = r.Out
-	})
-	var cases []payload96Case
-	for _, route := range []string{"openai|openai-responses|gpt-5", "openai|openai-completions|gpt-4o-mini",
+	answers, cases := storedRouteCases96(t, "testdata/payload96-repeat/oracle-answers.jsonl", "repeat", []string{"openai|openai-responses|gpt-5", "openai|openai-completions|gpt-4o-mini",
 		"anthropic|anthropic-messages|claude-sonnet-4-5", "google|google-generative-ai|gemini-2.5-pro",
 		"mistral|mistral-conversations|mistral-large-latest", "azure-openai-responses|azure-openai-responses|gpt-5",
-		"openai|openai-chatgpt-responses|gpt-5.5"} {
-		s, p := answers["sanitize|"+route], answers["payload|"+route]
-		if s == nil || p == nil {
-			t.Fatalf("no stored answers for %s", route)
-		}
-		f := strings.Split(route, "|")
-		cases = append(cases, payload96Case{name: "repeat " + route, provider: f[0], api: f[1], mdl: f[2],
-			limited: s, want: p, wantOK: true})
-	}
+		"openai|openai-chatgpt-responses|gpt-5.5"})
 	// The answers must hold dropped repeats, or the test compares nothing
 	// new: on openai-completions each assistant turn is one message.
 	msgs, _ := limitedMessages(t, answers["sanitize|openai|openai-completions|gpt-4o-mini"])
