@@ -95,16 +95,7 @@ func buildSessionFileStateDir(t *testing.T, root, variant string) []damagedFile 
 // OC_UPGRADE_ORACLE=write regenerates them, =live asks the oracle.
 func TestPredictionMatchesOracleOnSessionFiles(t *testing.T) {
 	variants := []string{"migrated", "kept", "legacy-keys"}
-	var stored []storedSeed
-	if os.Getenv("OC_UPGRADE_ORACLE") == "" {
-		b, err := os.ReadFile(storedSessionFiles)
-		if err != nil {
-			t.Fatalf("stored oracle answers: %v (regenerate with OC_UPGRADE_ORACLE=write)", err)
-		}
-		if err := json.Unmarshal(b, &stored); err != nil || len(stored) != len(variants) {
-			t.Fatalf("%s: %d state dirs, %v", storedSessionFiles, len(stored), err)
-		}
-	}
+	stored := readStoredSeeds(t, storedSessionFiles, len(variants))
 	var write []storedSeed
 	compared := 0
 	imported := map[string]string{} // variant/agent -> which file of the "both" session was imported
@@ -134,15 +125,7 @@ func TestPredictionMatchesOracleOnSessionFiles(t *testing.T) {
 			}
 		}
 	}
-	if len(write) > 0 && os.Getenv("OC_UPGRADE_ORACLE") == "write" {
-		var buf bytes.Buffer
-		if err := writeStored(&buf, write); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(storedSessionFiles, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeStoredSeeds(t, storedSessionFiles, write)
 	oracletest.Compared(t, "upgrade: sessionFile of a registered session (which file 9.6 imports)", compared, 22)
 	// the behaviour itself, beside the oracle's numbers: only the migrated
 	// store of the default agent loses its sessionFile
@@ -217,16 +200,7 @@ func TestPartialRepeatIsNotRefused(t *testing.T) {
 	// (a repeat after the damaged line is never read; the oracle's report
 	// matches lines by id, so it would count that line as imported)
 	names := []string{"cut-after", "nul-after"}
-	var stored []storedSeed
-	if os.Getenv("OC_UPGRADE_ORACLE") == "" {
-		b, err := os.ReadFile(storedPartialRepeat)
-		if err != nil {
-			t.Fatalf("stored oracle answers: %v (regenerate with OC_UPGRADE_ORACLE=write)", err)
-		}
-		if err := json.Unmarshal(b, &stored); err != nil || len(stored) != len(names) {
-			t.Fatalf("%s: %d state dirs, %v", storedPartialRepeat, len(stored), err)
-		}
-	}
+	stored := readStoredSeeds(t, storedPartialRepeat, len(names))
 	var write []storedSeed
 	compared := 0
 	for vi, name := range names {
@@ -268,15 +242,7 @@ func TestPartialRepeatIsNotRefused(t *testing.T) {
 		}
 		compared += compareWithOracle(t, root, rep, oracle)
 	}
-	if len(write) > 0 && os.Getenv("OC_UPGRADE_ORACLE") == "write" {
-		var buf bytes.Buffer
-		if err := writeStored(&buf, write); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(storedPartialRepeat, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeStoredSeeds(t, storedPartialRepeat, write)
 	oracletest.Compared(t, "upgrade: a repeated id inside a damaged transcript's readable prefix (not refused)", compared, len(names))
 }
 
@@ -298,16 +264,7 @@ func TestRespelledRepeatIsExact(t *testing.T) {
 	}
 	names := []string{"escapes", "key-order", "spaces"}
 	refused := map[string]bool{"key-order": true}
-	var stored []storedSeed
-	if os.Getenv("OC_UPGRADE_ORACLE") == "" {
-		b, err := os.ReadFile(storedRespelled)
-		if err != nil {
-			t.Fatalf("stored oracle answers: %v (regenerate with OC_UPGRADE_ORACLE=write)", err)
-		}
-		if err := json.Unmarshal(b, &stored); err != nil || len(stored) != len(names) {
-			t.Fatalf("%s: %d state dirs, %v", storedRespelled, len(stored), err)
-		}
-	}
+	stored := readStoredSeeds(t, storedRespelled, len(names))
 	var write []storedSeed
 	compared := 0
 	for vi, name := range names {
@@ -363,14 +320,39 @@ func TestRespelledRepeatIsExact(t *testing.T) {
 		}
 		compared += compareWithOracle(t, root, rep, oracle)
 	}
-	if len(write) > 0 && os.Getenv("OC_UPGRADE_ORACLE") == "write" {
-		var buf bytes.Buffer
-		if err := writeStored(&buf, write); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(storedRespelled, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeStoredSeeds(t, storedRespelled, write)
 	oracletest.Compared(t, "upgrade: an entry repeated with other spelling (exact) or key order (refused)", compared, len(names))
+}
+
+// readStoredSeeds reads the stored oracle answers for n state dirs, or
+// returns nil when OC_UPGRADE_ORACLE asks the oracle instead.
+func readStoredSeeds(t *testing.T, path string, n int) []storedSeed {
+	t.Helper()
+	if os.Getenv("OC_UPGRADE_ORACLE") != "" {
+		return nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("stored oracle answers: %v (regenerate with OC_UPGRADE_ORACLE=write)", err)
+	}
+	var stored []storedSeed
+	if err := json.Unmarshal(b, &stored); err != nil || len(stored) != n {
+		t.Fatalf("%s: %d state dirs, %v", path, len(stored), err)
+	}
+	return stored
+}
+
+// writeStoredSeeds stores the oracle's answers when OC_UPGRADE_ORACLE=write.
+func writeStoredSeeds(t *testing.T, path string, seeds []storedSeed) {
+	t.Helper()
+	if len(seeds) == 0 || os.Getenv("OC_UPGRADE_ORACLE") != "write" {
+		return
+	}
+	var buf bytes.Buffer
+	if err := writeStored(&buf, seeds); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
