@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/openclaw-tools/oc/internal/parallel"
 	"github.com/openclaw-tools/oc/pkg/store/nav96"
@@ -403,14 +403,24 @@ func (s *State) inspectDB(a AgentDB, opts InspectOptions, rep *SQLiteReport) (*D
 	dr.Sessions = len(rows)
 	out := make([]*SessionReport, len(rows))
 	errs := make([]error, len(rows))
-	buffers := sync.Pool{New: func() any { return &sessionBuffers{} }}
+	// A free list, not a sync.Pool: every garbage collection empties a pool,
+	// and a worker would then grow a new buffer for most sessions.
+	buffers := make(chan *sessionBuffers, runtime.GOMAXPROCS(0)+max(opts.Jobs, 0))
 	parallel.Each(len(rows), opts.Jobs, func(i int) {
 		r := rows[i]
 		// Events, Bytes and LastActivity are counted as the session is read.
 		ses := Session{Era: EraSQLite, Agent: a.Agent, Key: r.Key, ID: r.SessionID, Path: a.Path, Index: r.Entry}
-		b := buffers.Get().(*sessionBuffers)
+		var b *sessionBuffers
+		select {
+		case b = <-buffers:
+		default:
+			b = &sessionBuffers{}
+		}
 		out[i], errs[i] = inspectIn(db, ses, b)
-		buffers.Put(b)
+		select {
+		case buffers <- b:
+		default:
+		}
 		if opts.Progress != nil {
 			opts.Progress()
 		}
@@ -432,24 +442,10 @@ func (s *State) inspectDB(a AgentDB, opts InspectOptions, rep *SQLiteReport) (*D
 
 // quickCheck is PRAGMA quick_check's answer as one line ("ok" when sound).
 func quickCheck(db *sqlitestore.DB) string {
-	var out string
-	_ = db.ReadTx(func(tx *sql.Tx) error {
-		rows, err := tx.Query("PRAGMA quick_check")
-		if err != nil {
-			out = oneLine(err.Error())
-			return nil
-		}
-		var msgs []string
-		for rows.Next() {
-			var m string
-			if rows.Scan(&m) == nil {
-				msgs = append(msgs, m)
-			}
-		}
-		rows.Close()
-		out = strings.Join(msgs, "; ")
-		return nil
-	})
+	out, err := db.QuickCheck()
+	if err != nil {
+		return oneLine(err.Error())
+	}
 	return out
 }
 

@@ -322,10 +322,9 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 		s.ByRole["(none)"]++
 		return
 	}
-	var m rawMessage
-	m.decode(e.Message)
+	m := e.messageMembers()
 	if a.each != nil {
-		a.lm.setMessage(&m)
+		a.lm.setMessage(m)
 	}
 	role, ok := a.str(m.Role)
 	if !ok || strings.TrimSpace(role) == "" {

@@ -128,6 +128,21 @@ type rawEntry struct {
 	AppendParentID gojson.RawMessage `json:"appendParentId"`
 	AppendMode     gojson.RawMessage `json:"appendMode"`
 	Reason         gojson.RawMessage `json:"reason"`
+
+	// msg is Message's members, decoded once (messageMembers) for every
+	// reader of one line.
+	msg        rawMessage
+	msgDecoded bool
+}
+
+// messageMembers decodes e.Message's members the first time it is asked and
+// returns them (all nil when Message is not an object).
+func (e *rawEntry) messageMembers() *rawMessage {
+	if !e.msgDecoded {
+		e.msgDecoded = true
+		e.msg.decode(e.Message)
+	}
+	return &e.msg
 }
 
 // rawMessage is the lenient decoding of an entry's "message" object.

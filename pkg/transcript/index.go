@@ -229,18 +229,8 @@ func fillNode(n *Node, e *rawEntry, extras map[string]*NodeExtra) {
 	n.ParentID = keyOf(e.ParentID)
 	switch n.Type {
 	case TypeMessage:
-		var role, provider, model []byte
-		jsonl.Members(e.Message, func(k, v []byte) bool {
-			switch string(k) {
-			case "role":
-				role = v
-			case "provider":
-				provider = v
-			case "model":
-				model = v
-			}
-			return true
-		})
+		m := e.messageMembers()
+		role, provider, model := m.Role, m.Provider, m.Model
 		n.Role = intern(role)
 		if n.Role == RoleAssistant {
 			n.Extra = sharedExtra(extras, NodeExtra{ProviderRaw: provider, ModelRaw: model, FirstKeptIndex: -1})

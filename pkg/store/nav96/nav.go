@@ -403,13 +403,11 @@ func readableContent(v []byte) bool {
 	if v[0] != '[' {
 		return false
 	}
-	var items []gojson.RawMessage
-	if gojson.Unmarshal(v, &items) != nil {
-		return false
-	}
-	for _, it := range items {
-		it = bytes.TrimSpace(it)
-		if len(it) == 0 || it[0] != '{' {
+	ok := true
+	_, complete := jsonl.EachElement(v, 0, func(start, end int) bool {
+		it := v[start:end]
+		if it[0] != '{' {
+			ok = false
 			return false
 		}
 		var typ []byte
@@ -420,10 +418,11 @@ func readableContent(v []byte) bool {
 			return true
 		})
 		if len(typ) == 0 || typ[0] != '"' {
-			return false
+			ok = false
 		}
-	}
-	return true
+		return ok
+	})
+	return ok && complete
 }
 
 // toolCalls are an assistant message's tool call ids (decoded on demand: only
