@@ -36,6 +36,7 @@ type Entry struct {
 	idHash, parentHash uint64
 	idOK, parentOK     bool
 	imageHint          bool
+	lineSum            uint64 // hashBytes of the trimmed entry bytes
 }
 
 // computeHints fills the hint fields.
@@ -47,6 +48,7 @@ func (e *Entry) computeHints() {
 	e.idHash, e.idOK = hashStrValue(e.ID)
 	e.parentHash, e.parentOK = hashStrValue(e.ParentID)
 	e.imageHint = jsonl.ValueKind(e.Content) == '[' && bytes.Contains(e.Content, []byte(`"image"`))
+	e.lineSum = hashBytes(bytes.TrimSpace(e.B))
 }
 
 // hashStrValue hashes the decoded text of a JSON string value.

@@ -3,9 +3,11 @@ package repair
 import (
 	"bytes"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -151,13 +153,30 @@ func (ed *edit) quarantined() bool { return !ed.keep }
 
 func hashStr(s string) uint64 { return hashBytes([]byte(s)) }
 
-// hashBytes is FNV-1a 64.
+// hashBytes is a 64-bit hash for equality within one run (ids, entry
+// bytes): eight bytes a round (xxHash64's round and final mix), so hashing
+// every entry costs little next to reading it.
 func hashBytes(b []byte) uint64 {
-	h := uint64(14695981039346656037)
-	for _, c := range b {
-		h ^= uint64(c)
-		h *= 1099511628211
+	const (
+		p1 = 0x9E3779B185EBCA87
+		p2 = 0xC2B2AE3D27D4EB4F
+		p3 = 0x165667B19E3779F9
+	)
+	h := uint64(len(b))*p3 ^ 0x27D4EB2F165667C5
+	for ; len(b) >= 8; b = b[8:] {
+		k := binary.LittleEndian.Uint64(b) * p2
+		h ^= bits.RotateLeft64(k, 31) * p1
+		h = bits.RotateLeft64(h, 27)*p1 + p3
 	}
+	for _, c := range b {
+		h ^= uint64(c) * p3
+		h = bits.RotateLeft64(h, 11) * p1
+	}
+	h ^= h >> 33
+	h *= p2
+	h ^= h >> 29
+	h *= p3
+	h ^= h >> 32
 	return h
 }
 

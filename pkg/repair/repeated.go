@@ -63,7 +63,11 @@ func (pl *planner) repeatedID(ln jsonl.Line, e *Entry, out []byte, changed bool,
 	}
 	// the bytes as they will be written (an exact repeat of an entry whose
 	// parentId was re-pointed is re-pointed too, and stays an exact repeat)
-	key, use := hashStr(trimmed), idUse{raw: hashStr(id), sum: hashBytes(bytes.TrimSpace(out))}
+	sum := e.lineSum // hashed in parallel, for the bytes as read
+	if changed || !e.hinted || len(out) != len(e.B) || len(out) > 0 && &out[0] != &e.B[0] {
+		sum = hashBytes(bytes.TrimSpace(out))
+	}
+	key, use := hashStr(trimmed), idUse{raw: hashStr(id), sum: sum}
 	prev, seen := pl.ids[key]
 	switch {
 	case !seen:

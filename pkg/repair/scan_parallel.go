@@ -21,9 +21,8 @@ const (
 	lineBadUTF8                 // valid JSON (as Node reads it) with bytes that are not UTF-8
 )
 
-// batch is a run of consecutive lines with their own copy of the bytes.
+// batch is a run of consecutive lines (their bytes in a buffer of their own).
 type batch struct {
-	buf   []byte
 	lines []jsonl.Line
 	kinds []lineKind
 	ents  []*Entry
@@ -62,40 +61,16 @@ func scanParallel(r io.Reader, sizeHint int64, fn func(ln jsonl.Line, kind lineK
 	go func() {
 		defer close(ordered)
 		defer close(jobs)
-		rd := jsonl.NewReader(r)
-		cur := newBatch()
-		send := func() bool {
+		send := func(b *batch) bool {
 			select {
-			case ordered <- cur:
+			case ordered <- b:
 			case <-stop:
 				return false
 			}
-			jobs <- cur
-			cur = newBatch()
+			jobs <- b
 			return true
 		}
-		for {
-			ln, err := rd.Next()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				cur.err = err
-				break
-			}
-			start := len(cur.buf)
-			cur.buf = append(cur.buf, ln.Data...)
-			ln.Data = cur.buf[start:len(cur.buf):len(cur.buf)]
-			cur.lines = append(cur.lines, ln)
-			if len(cur.buf) >= batchBytes || len(cur.lines) >= batchLines {
-				if !send() {
-					return
-				}
-			}
-		}
-		if len(cur.lines) > 0 || cur.err != nil {
-			send()
-		}
+		readBatches(r, send)
 	}()
 	var firstErr error
 	for b := range ordered {
@@ -115,20 +90,76 @@ func scanParallel(r io.Reader, sizeHint int64, fn func(ln jsonl.Line, kind lineK
 	return firstErr
 }
 
-func newBatch() *batch {
-	return &batch{buf: make([]byte, 0, batchBytes+64<<10), done: make(chan struct{})}
+// readBatches reads r straight into batch buffers, about batchBytes at a
+// time, and hands send every batch of whole lines in order: the bytes are
+// copied once, by the read itself. The line a read cuts off starts the next
+// batch; a line longer than a batch grows its buffer. A read error ends the
+// last batch (as jsonl.Reader reports it, at the line after the last whole
+// one).
+func readBatches(r io.Reader, send func(*batch) bool) {
+	var num, off int64 // lines and bytes handed out so far
+	var carry []byte   // the start of a line the last read cut off
+	for eof := false; !eof; {
+		buf := make([]byte, 0, max(batchBytes+64<<10, 2*len(carry)))
+		buf = append(buf, carry...)
+		var readErr error
+		for len(buf) < batchBytes || bytes.IndexByte(buf[len(carry):], '\n') < 0 {
+			if len(buf) == cap(buf) {
+				buf = append(buf, 0)[:len(buf)] // a long line: grow
+			}
+			n, err := r.Read(buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+n]
+			if err != nil {
+				eof = true
+				if !errors.Is(err, io.EOF) {
+					readErr = err
+				}
+				break
+			}
+		}
+		cut := len(buf)
+		if !eof || readErr != nil {
+			cut = bytes.LastIndexByte(buf, '\n') + 1
+		}
+		carry = append([]byte(nil), buf[cut:]...)
+		// at most batchLines lines a batch (a megabyte of empty lines would
+		// otherwise be a million Line values at once)
+		b := &batch{done: make(chan struct{})}
+		stopped, base := false, num
+		jsonl.Lines(buf[:cut:cut], func(ln jsonl.Line) bool {
+			ln.Num += base
+			ln.Offset += off
+			num = ln.Num
+			b.lines = append(b.lines, ln)
+			if len(b.lines) == batchLines {
+				if stopped = !send(b); stopped {
+					return false
+				}
+				b = &batch{done: make(chan struct{})}
+			}
+			return true
+		})
+		if stopped {
+			return
+		}
+		off += int64(cut)
+		if readErr != nil {
+			b.err = &jsonl.LineError{Line: num + 1, Err: readErr}
+		}
+		if len(b.lines) == 0 && b.err == nil {
+			continue
+		}
+		if !send(b) {
+			return
+		}
+	}
 }
 
-// classify fixes the line slices (the buffer may have grown while they were
-// appended) and validates and parses every line.
+// classify validates and parses every line of b.
 func classify(b *batch) {
-	off := 0
 	b.kinds = make([]lineKind, len(b.lines))
 	b.ents = make([]*Entry, len(b.lines))
 	for i := range b.lines {
-		n := len(b.lines[i].Data)
-		b.lines[i].Data = b.buf[off : off+n : off+n]
-		off += n
 		data := b.lines[i].Data
 		switch {
 		case len(data) == 0 || (data[0] != '{' && jsonl.IsBlank(data)):
