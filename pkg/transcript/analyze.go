@@ -149,7 +149,7 @@ func analyzeFile(f File, stdin io.Reader, progress func(int)) (*Summary, error) 
 	if src.Size < 0 {
 		r = counted
 	}
-	s, err := analyze(r, src.BufferSize())
+	s, err := analyze(r, src.BufferSize(), max(src.Size, 0))
 	if err != nil {
 		return nil, atFile(src.Name, err)
 	}
@@ -175,11 +175,11 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 // Analyze reads a transcript stream once and summarises it.
-func Analyze(r io.Reader) (*Summary, error) { return analyze(r, 0) }
+func Analyze(r io.Reader) (*Summary, error) { return analyze(r, 0, 0) }
 
-func analyze(r io.Reader, bufSize int) (*Summary, error) {
+func analyze(r io.Reader, bufSize int, sizeHint int64) (*Summary, error) {
 	a := newAnalyzer()
-	ix, err := Scan(r, ScanOptions{Observer: a, BufferSize: bufSize})
+	ix, err := Scan(r, ScanOptions{Observer: a, BufferSize: bufSize, SizeHint: sizeHint})
 	return a.result(ix, err)
 }
 

@@ -92,6 +92,9 @@ type ScanOptions struct {
 	// BufferSize is the reader's initial buffer (0: the default 1 MiB); a
 	// small file needs no more than its size.
 	BufferSize int
+	// SizeHint is the input's size in bytes when known (else 0): the index
+	// starts with room for an entry per 2 KiB instead of growing from none.
+	SizeHint int64
 }
 
 // ErrNotTranscript is returned (wrapped) when no line of the input parses.
@@ -131,6 +134,9 @@ func scanLines(rd *jsonl.Reader, opts ScanOptions) (*Index, error) {
 		rd.SetMaxLine(opts.MaxLine)
 	}
 	ix := &Index{}
+	if opts.SizeHint > 0 {
+		ix.Nodes = make([]Node, 0, min(opts.SizeHint/2048, 1<<20))
+	}
 	var e rawEntry
 	parsed := 0
 	extras := map[string]*NodeExtra{}

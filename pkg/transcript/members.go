@@ -36,6 +36,6 @@ func (l *LineMembers) setMessage(m *rawMessage) {
 func AnalyzeBytesEach(data []byte, each func(*LineMembers)) (*Summary, error) {
 	a := newAnalyzer()
 	a.each = each
-	ix, err := scanLines(jsonl.NewBytesReader(data), ScanOptions{Observer: a})
+	ix, err := scanLines(jsonl.NewBytesReader(data), ScanOptions{Observer: a, SizeHint: int64(len(data))})
 	return a.result(ix, err)
 }
