@@ -67,10 +67,6 @@ func (p *Plan) Render(r io.Reader, w io.Writer, q io.Writer) error {
 		qenc = json.NewEncoder(q)
 		qenc.SetEscapeHTML(false)
 	}
-	write := func(b []byte) error {
-		_, err := w.Write(b)
-		return err
-	}
 	for {
 		ln, err := rd.Next()
 		if errors.Is(err, io.EOF) {
@@ -85,78 +81,16 @@ func (p *Plan) Render(r io.Reader, w io.Writer, q io.Writer) error {
 			next++
 		}
 		if ed == nil {
-			if err := write(ln.Data); err != nil {
-				return err
-			}
-			term := ln.Term.Bytes()
-			if ln.Term == jsonl.TermNone && p.finalNL {
-				term = []byte{'\n'}
-			}
-			if err := write(term); err != nil {
+			if err := p.renderUntouched(w, ln); err != nil {
 				return err
 			}
 			continue
 		}
-		term := ed.term.Bytes()
-		if ed.term == jsonl.TermNone {
-			term = []byte{'\n'}
+		if err := p.renderEdited(w, ln, ed); err != nil {
+			return err
 		}
-		for _, b := range ed.before {
-			if err := write(append(b[:len(b):len(b)], term...)); err != nil {
-				return err
-			}
-		}
-		if ed.keep {
-			if err := write(ln.Data); err != nil {
-				return err
-			}
-			if err := write(term); err != nil {
-				return err
-			}
-			for _, pc := range ed.pieces {
-				for _, a := range pc.after {
-					if err := write(append(a[:len(a):len(a)], term...)); err != nil {
-						return err
-					}
-				}
-			}
-			continue
-		}
-		if !bytes.Equal(ed.orig, ln.Data) {
-			return fmt.Errorf("%s:%d: %w", p.Path, ln.Num, ErrFileChanged)
-		}
-		for _, pc := range ed.pieces {
-			if err := write(pc.b); err != nil {
-				return err
-			}
-			if err := write(term); err != nil {
-				return err
-			}
-			for _, a := range pc.after {
-				if err := write(append(a[:len(a):len(a)], term...)); err != nil {
-					return err
-				}
-			}
-		}
-		if qenc != nil {
-			rec := QuarantineRecord{Line: ln.Num}
-			var details []string
-			for _, h := range ed.hits {
-				if !containsStr(rec.Rules, h.rule) {
-					rec.Rules = append(rec.Rules, h.rule)
-				}
-				if h.detail != "" {
-					details = append(details, h.detail)
-				}
-			}
-			rec.Reason = joinDetails(details)
-			if utf8.Valid(ln.Data) {
-				s := string(ln.Data)
-				rec.Text = &s
-			} else {
-				rec.Base64 = base64.StdEncoding.EncodeToString(ln.Data)
-			}
-			if err := qenc.Encode(rec); err != nil {
+		if !ed.keep && qenc != nil {
+			if err := qenc.Encode(quarantineRecord(ln, ed)); err != nil {
 				return err
 			}
 		}
@@ -165,6 +99,99 @@ func (p *Plan) Render(r io.Reader, w io.Writer, q io.Writer) error {
 		return fmt.Errorf("%s: %w (it has fewer lines than when planned)", p.Path, ErrFileChanged)
 	}
 	return nil
+}
+
+// writeAll writes b to w.
+func writeAll(w io.Writer, b []byte) error {
+	_, err := w.Write(b)
+	return err
+}
+
+// writeTerminated writes each line followed by term, one write per line.
+func writeTerminated(w io.Writer, lines [][]byte, term []byte) error {
+	for _, b := range lines {
+		if err := writeAll(w, append(b[:len(b):len(b)], term...)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// renderUntouched copies a line the plan does not edit, with its line end
+// (a final line without one gets "\n" when the plan adds it).
+func (p *Plan) renderUntouched(w io.Writer, ln jsonl.Line) error {
+	if err := writeAll(w, ln.Data); err != nil {
+		return err
+	}
+	term := ln.Term.Bytes()
+	if ln.Term == jsonl.TermNone && p.finalNL {
+		term = []byte{'\n'}
+	}
+	return writeAll(w, term)
+}
+
+// renderEdited writes what the edit makes of a line: the lines inserted
+// before it, then the line kept as it is or replaced by its pieces, each
+// followed by the lines inserted after it.
+func (p *Plan) renderEdited(w io.Writer, ln jsonl.Line, ed *edit) error {
+	term := ed.term.Bytes()
+	if ed.term == jsonl.TermNone {
+		term = []byte{'\n'}
+	}
+	if err := writeTerminated(w, ed.before, term); err != nil {
+		return err
+	}
+	if ed.keep {
+		if err := writeAll(w, ln.Data); err != nil {
+			return err
+		}
+		if err := writeAll(w, term); err != nil {
+			return err
+		}
+		for _, pc := range ed.pieces {
+			if err := writeTerminated(w, pc.after, term); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if !bytes.Equal(ed.orig, ln.Data) {
+		return fmt.Errorf("%s:%d: %w", p.Path, ln.Num, ErrFileChanged)
+	}
+	for _, pc := range ed.pieces {
+		if err := writeAll(w, pc.b); err != nil {
+			return err
+		}
+		if err := writeAll(w, term); err != nil {
+			return err
+		}
+		if err := writeTerminated(w, pc.after, term); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// quarantineRecord is the record of a line the edit drops or rewrites.
+func quarantineRecord(ln jsonl.Line, ed *edit) QuarantineRecord {
+	rec := QuarantineRecord{Line: ln.Num}
+	var details []string
+	for _, h := range ed.hits {
+		if !containsStr(rec.Rules, h.rule) {
+			rec.Rules = append(rec.Rules, h.rule)
+		}
+		if h.detail != "" {
+			details = append(details, h.detail)
+		}
+	}
+	rec.Reason = joinDetails(details)
+	if utf8.Valid(ln.Data) {
+		s := string(ln.Data)
+		rec.Text = &s
+	} else {
+		rec.Base64 = base64.StdEncoding.EncodeToString(ln.Data)
+	}
+	return rec
 }
 
 // ApplyOptions tune ApplyFile and Undo.
