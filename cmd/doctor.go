@@ -330,22 +330,48 @@ func renderDoctorWith(ios *cli.IOStreams, rep *doctor.Report, sd *sqliteDoctor) 
 	fmt.Fprintf(w, "%s %s\n", st.Title.Render("oc doctor"), st.Dim.Render("("+mode+")"))
 	fmt.Fprintf(w, "%s\n\n", st.Dim.Render(cli.Safe(rep.StateDir)))
 
-	mark := func(status string) string {
-		switch status {
-		case "ok":
-			return st.OK.Render("[✓]")
-		case doctor.SevInfo:
-			return st.Dim.Render("[i]")
-		case doctor.SevWarning:
-			return st.Warn.Render("[!]")
-		case "skipped":
-			return st.Dim.Render("[-]")
-		default:
-			return st.Error.Render("[✗]")
-		}
+	docRenderChecks(w, st, rep, width)
+	docRenderSessionJobs(w, st, rep, width)
+	if migrated := docCountMigrated(rep); migrated > 0 || len(rep.Changes) > 0 {
+		docRenderChanges(w, st, rep, migrated, width)
+	} else if rep.Mode == "check" {
+		docRenderPlannedMigration(w, st, rep, width)
 	}
+
+	sqliteProblems := 0
+	if sd != nil {
+		renderSQLiteDoctor(ios, sd)
+		sqliteProblems = sd.Problems
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, docSummaryLine(st, rep, sqliteProblems))
+	if why, next := docNextCommand(rep); next != "" {
+		// The command on a line of its own, unstyled and never wrapped, so
+		// that it can be copied and pasted.
+		fmt.Fprintf(w, "Next: %s:\n  %s\n", why, cli.Safe(next))
+	}
+}
+
+// docCheckMark is the mark in front of a check with this status.
+func docCheckMark(st *cli.Styles, status string) string {
+	switch status {
+	case "ok":
+		return st.OK.Render("[✓]")
+	case doctor.SevInfo:
+		return st.Dim.Render("[i]")
+	case doctor.SevWarning:
+		return st.Warn.Render("[!]")
+	case "skipped":
+		return st.Dim.Render("[-]")
+	default:
+		return st.Error.Render("[✗]")
+	}
+}
+
+// docRenderChecks writes each check with its findings under it.
+func docRenderChecks(w io.Writer, st *cli.Styles, rep *doctor.Report, width int) {
 	for _, c := range rep.Checks {
-		line := fmt.Sprintf("%s %s", mark(c.Status), st.Bold.Render(c.Section))
+		line := fmt.Sprintf("%s %s", docCheckMark(st, c.Status), st.Bold.Render(c.Section))
 		if c.Detail != "" {
 			line += st.Dim.Render(" · " + cli.Safe(c.Detail))
 		}
@@ -365,101 +391,103 @@ func renderDoctorWith(ios *cli.IOStreams, rep *doctor.Report, sd *sqliteDoctor) 
 			}
 		}
 	}
+}
 
-	// The cron section: every session:<key> job and its verdict.
+// docRenderSessionJobs writes the cron section: every session:<key> job and
+// its verdict.
+func docRenderSessionJobs(w io.Writer, st *cli.Styles, rep *doctor.Report, width int) {
 	var session []doctor.CronJob
 	for _, j := range rep.Cron.Jobs {
 		if j.Classification != nil {
 			session = append(session, j)
 		}
 	}
-	if len(session) > 0 {
-		fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Cron jobs with sessionTarget session:<key>"))
-		for _, j := range session {
-			cls := string(*j.Classification)
-			styled := st.OK.Render(fmt.Sprintf("%-11s", cls))
-			switch *j.Classification {
-			case doctor.Elsewhere:
-				styled = st.Warn.Render(fmt.Sprintf("%-11s", cls))
-			case doctor.Undecidable:
-				styled = st.Error.Render(fmt.Sprintf("%-11s", cls))
-			}
-			state := ""
-			switch {
-			case j.Migrated:
-				state = " → migrated"
-			case j.Pending:
-				state = " → --fix migrates it"
-			case j.Blocked != "":
-				state = " → not migrated"
-			}
-			dis := ""
-			if !j.Enabled {
-				dis = " [disabled]"
-			}
-			docWriteWrapped(w, "  "+styled+" ", "              ", cli.Safe(fmt.Sprintf("%s %s (%s)%s%s", docQuoteName(j.Name), docShortID(j.ID), *j.Reason, dis, state)), width)
-		}
+	if len(session) == 0 {
+		return
 	}
+	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Cron jobs with sessionTarget session:<key>"))
+	for _, j := range session {
+		cls := string(*j.Classification)
+		styled := st.OK.Render(fmt.Sprintf("%-11s", cls))
+		switch *j.Classification {
+		case doctor.Elsewhere:
+			styled = st.Warn.Render(fmt.Sprintf("%-11s", cls))
+		case doctor.Undecidable:
+			styled = st.Error.Render(fmt.Sprintf("%-11s", cls))
+		}
+		state := ""
+		switch {
+		case j.Migrated:
+			state = " → migrated"
+		case j.Pending:
+			state = " → --fix migrates it"
+		case j.Blocked != "":
+			state = " → not migrated"
+		}
+		dis := ""
+		if !j.Enabled {
+			dis = " [disabled]"
+		}
+		docWriteWrapped(w, "  "+styled+" ", "              ", cli.Safe(fmt.Sprintf("%s %s (%s)%s%s", docQuoteName(j.Name), docShortID(j.ID), *j.Reason, dis, state)), width)
+	}
+}
 
+// docCountMigrated counts the cron jobs the run migrated.
+func docCountMigrated(rep *doctor.Report) int {
 	migrated := 0
 	for _, j := range rep.Cron.Jobs {
 		if j.Migrated {
 			migrated++
 		}
 	}
-	if migrated > 0 || len(rep.Changes) > 0 {
-		fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Doctor changes"))
-		if migrated > 0 {
-			docWriteWrapped(w, "  ", "  ", cli.Safe(fmt.Sprintf("Migrated %s to background sessions at %s.", plural(migrated, "cron job"), docRel(rep.Cron.Store, rep.StateDir))), width)
-			for _, j := range rep.Cron.Jobs {
-				if !j.Migrated || j.Migration == nil {
-					continue
-				}
-				m := j.Migration
-				docWriteWrapped(w, "  - ", "    ", cli.Safe(fmt.Sprintf("%s (%s): %s → %s, delivers to %s", docQuoteName(m.Name), m.ID, m.OldSessionTarget, m.NewSessionTarget, docRouteText(m.Route))), width)
-				docWriteWrapped(w, "    ", "    ", st.Dim.Render(cli.Safe(m.ContextLoss+docRemovedKeyNote(m))), width)
-			}
-		}
-		for _, c := range rep.Changes {
-			if c.Action == "write" && c.Path == rep.Cron.Store {
-				continue // said by the "Migrated …" line
-			}
-			label := map[string]string{"backup": "Backup", "report": "Report", "remove": "Removed", "rename": "Renamed", "write": "Wrote"}[c.Action]
-			text := fmt.Sprintf("%s: %s", label, docRel(c.Path, rep.StateDir))
-			if c.Detail != "" && c.Action != "write" {
-				text += " (" + c.Detail + ")"
-			}
-			docWriteWrapped(w, "  ", "    ", cli.Safe(text), width)
-		}
-	} else if rep.Mode == "check" {
-		pending := docCountFixable(rep)
-		if pending > 0 {
-			var lines []string
-			for _, j := range rep.Cron.Jobs {
-				if j.Pending && j.Migration != nil {
-					lines = append(lines, cli.Safe(fmt.Sprintf("%s (%s): %s → isolated, delivers to %s", docQuoteName(j.Name), j.ID, *j.SessionTarget, docRouteText(j.Migration.Route))))
-				}
-			}
-			if len(lines) > 0 {
-				fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Planned cron migration"))
-				for _, l := range lines {
-					docWriteWrapped(w, "  - ", "    ", l, width)
-				}
-			}
-		}
-	}
+	return migrated
+}
 
-	sqliteProblems := 0
-	if sd != nil {
-		renderSQLiteDoctor(ios, sd)
-		sqliteProblems = sd.Problems
+// docRenderChanges writes what the run changed: the migrated cron jobs,
+// then every other file written, backed up, renamed or removed.
+func docRenderChanges(w io.Writer, st *cli.Styles, rep *doctor.Report, migrated, width int) {
+	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Doctor changes"))
+	if migrated > 0 {
+		docWriteWrapped(w, "  ", "  ", cli.Safe(fmt.Sprintf("Migrated %s to background sessions at %s.", plural(migrated, "cron job"), docRel(rep.Cron.Store, rep.StateDir))), width)
+		for _, j := range rep.Cron.Jobs {
+			if !j.Migrated || j.Migration == nil {
+				continue
+			}
+			m := j.Migration
+			docWriteWrapped(w, "  - ", "    ", cli.Safe(fmt.Sprintf("%s (%s): %s → %s, delivers to %s", docQuoteName(m.Name), m.ID, m.OldSessionTarget, m.NewSessionTarget, docRouteText(m.Route))), width)
+			docWriteWrapped(w, "    ", "    ", st.Dim.Render(cli.Safe(m.ContextLoss+docRemovedKeyNote(m))), width)
+		}
 	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, docSummaryLine(st, rep, sqliteProblems))
-	if why, next := docNextCommand(rep); next != "" {
-		// The command on a line of its own, unstyled and never wrapped, so
-		// that it can be copied and pasted.
-		fmt.Fprintf(w, "Next: %s:\n  %s\n", why, cli.Safe(next))
+	for _, c := range rep.Changes {
+		if c.Action == "write" && c.Path == rep.Cron.Store {
+			continue // said by the "Migrated …" line
+		}
+		label := map[string]string{"backup": "Backup", "report": "Report", "remove": "Removed", "rename": "Renamed", "write": "Wrote"}[c.Action]
+		text := fmt.Sprintf("%s: %s", label, docRel(c.Path, rep.StateDir))
+		if c.Detail != "" && c.Action != "write" {
+			text += " (" + c.Detail + ")"
+		}
+		docWriteWrapped(w, "  ", "    ", cli.Safe(text), width)
+	}
+}
+
+// docRenderPlannedMigration writes, in check mode, the cron migrations
+// --fix would make.
+func docRenderPlannedMigration(w io.Writer, st *cli.Styles, rep *doctor.Report, width int) {
+	if docCountFixable(rep) <= 0 {
+		return
+	}
+	var lines []string
+	for _, j := range rep.Cron.Jobs {
+		if j.Pending && j.Migration != nil {
+			lines = append(lines, cli.Safe(fmt.Sprintf("%s (%s): %s → isolated, delivers to %s", docQuoteName(j.Name), j.ID, *j.SessionTarget, docRouteText(j.Migration.Route))))
+		}
+	}
+	if len(lines) > 0 {
+		fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Planned cron migration"))
+		for _, l := range lines {
+			docWriteWrapped(w, "  - ", "    ", l, width)
+		}
 	}
 }
 

@@ -78,15 +78,8 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	rels, err := parseReleases(opts.OpenClaw)
-	if err != nil {
+	if err := opts.setRelease(); err != nil {
 		return err
-	}
-	if len(rels) > 1 {
-		return cli.Usagef("--openclaw %q: inspect follows one release (oc replay SESSION --provider P --openclaw A,B compares two)", opts.OpenClaw)
-	}
-	if len(rels) == 1 {
-		opts.release = rels[0]
 	}
 	if handled, resolved, err := inspectViaStore(g, opts, args); handled {
 		return err
@@ -100,22 +93,7 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 	files, _ := transcript.Discover(paths, opts.Archived)
 	files, _ = filter.Apply(files)
 	single := len(paths) == 1 && len(files) == 1 && files[0].Path != "-" && !isDirPath(paths[0])
-	progress := (*cli.Progress)(nil)
-	fileDone := func() { progress.Add(1) }
-	var byteProgress func(int)
-	if single {
-		// One file: progress in bytes, over the analysis and the repair check
-		// (each reads the file once).
-		if st, err := os.Stat(files[0].Path); err == nil {
-			progress = cli.NewByteProgress(g.IO, "inspecting "+cli.Safe(filepath.Base(files[0].Path)), st.Size(), 2)
-			if progress != nil {
-				byteProgress = func(n int) { progress.Add(n) }
-			}
-			fileDone = func() {}
-		}
-	} else {
-		progress = cli.NewProgress(g.IO, "inspecting", len(files))
-	}
+	progress, fileDone, byteProgress := inspectProgress(g, files, single)
 	withReplay := opts.Replay || single
 	if !withReplay {
 		// Replay findings hold a transcript's context in memory; without them
@@ -142,58 +120,109 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 	if rep.Single && len(rep.Errors) == 1 {
 		return cli.Incomplete(errors.New(rep.Errors[0].Error))
 	}
+	if last, err := writeInspectReport(g, opts, rep, paths, filter); last || err != nil {
+		return err
+	}
+	return inspectErrors(g, rep)
+}
+
+// setRelease takes the one release --openclaw names, if any.
+func (o *inspectOptions) setRelease() error {
+	rels, err := parseReleases(o.OpenClaw)
+	if err != nil {
+		return err
+	}
+	if len(rels) > 1 {
+		return cli.Usagef("--openclaw %q: inspect follows one release (oc replay SESSION --provider P --openclaw A,B compares two)", o.OpenClaw)
+	}
+	if len(rels) == 1 {
+		o.release = rels[0]
+	}
+	return nil
+}
+
+// inspectProgress is the progress bar of an inspection and its two ticks:
+// per file, or for a single file in bytes, over the analysis and the repair
+// check (each reads the file once).
+func inspectProgress(g *Globals, files []transcript.File, single bool) (progress *cli.Progress, fileDone func(), byteProgress func(int)) {
+	fileDone = func() { progress.Add(1) }
+	if single {
+		if st, err := os.Stat(files[0].Path); err == nil {
+			progress = cli.NewByteProgress(g.IO, "inspecting "+cli.Safe(filepath.Base(files[0].Path)), st.Size(), 2)
+			if progress != nil {
+				byteProgress = func(n int) { progress.Add(n) }
+			}
+			fileDone = func() {}
+		}
+	} else {
+		progress = cli.NewProgress(g.IO, "inspecting", len(files))
+	}
+	return progress, fileDone, byteProgress
+}
+
+// inspectOutlines reads the outline of every transcript for --tree.
+func inspectOutlines(g *Globals, rep *transcript.Report) map[string][]*transcript.Segment {
+	outlines := map[string][]*transcript.Segment{}
+	for _, s := range rep.Transcripts {
+		segs, err := transcript.OutlineFile(s.Path, g.IO.In)
+		if err == nil {
+			outlines[s.Path] = segs
+		}
+	}
+	return outlines
+}
+
+// writeInspectReport writes the report as JSON or for a person: one
+// transcript's summary, or the state directory's report. last is true when
+// nothing more is to be said (one transcript's JSON with its tree).
+func writeInspectReport(g *Globals, opts *inspectOptions, rep *transcript.Report, paths []string, filter transcript.Filter) (last bool, err error) {
 	var outlines map[string][]*transcript.Segment
 	if opts.Tree {
-		outlines = map[string][]*transcript.Segment{}
-		for _, s := range rep.Transcripts {
-			segs, err := transcript.OutlineFile(s.Path, g.IO.In)
-			if err == nil {
-				outlines[s.Path] = segs
-			}
-		}
+		outlines = inspectOutlines(g, rep)
 	}
 	if g.JSON {
 		if rep.Single && len(rep.Transcripts) == 1 {
 			if opts.Tree {
-				return writeJSON(g.IO, struct {
+				return true, writeJSON(g.IO, struct {
 					*transcript.Summary
 					Tree []*transcript.Segment `json:"tree"`
 				}{rep.Transcripts[0], outlines[rep.Transcripts[0].Path]})
 			}
-			if err := writeJSON(g.IO, rep.Transcripts[0]); err != nil {
-				return err
-			}
-		} else if err := writeJSON(g.IO, rep); err != nil {
-			return err
+			return false, writeJSON(g.IO, rep.Transcripts[0])
 		}
+		return false, writeJSON(g.IO, rep)
+	}
+	st := g.IO.Styles()
+	w := g.IO.Out
+	if rep.Single && len(rep.Transcripts) == 1 {
+		printSummary(w, st, rep.Transcripts[0], opts.All)
+		if opts.Tree {
+			printOutline(w, st, outlines[rep.Transcripts[0].Path])
+		}
+	} else if len(rep.Transcripts) == 0 && len(rep.Errors) == 0 {
+		fmt.Fprintf(w, "no transcripts in %s%s\n", cli.Safe(strings.Join(paths, ", ")), filter.Describe())
+		printIndex(w, st, rep)
 	} else {
-		st := g.IO.Styles()
-		w := g.IO.Out
-		if rep.Single && len(rep.Transcripts) == 1 {
-			printSummary(w, st, rep.Transcripts[0], opts.All)
-			if opts.Tree {
-				printOutline(w, st, outlines[rep.Transcripts[0].Path])
-			}
-		} else if len(rep.Transcripts) == 0 && len(rep.Errors) == 0 {
-			fmt.Fprintf(w, "no transcripts in %s%s\n", cli.Safe(strings.Join(paths, ", ")), filter.Describe())
-			printIndex(w, st, rep)
-		} else {
-			printStateReport(w, st, rep, opts, outlines)
-		}
+		printStateReport(w, st, rep, opts, outlines)
 	}
-	if len(rep.Errors) > 0 {
-		if len(rep.Errors) == 1 {
-			return cli.Incomplete(errors.New(rep.Errors[0].Error))
-		}
-		if g.JSON {
-			return cli.Incomplete(fmt.Errorf("%d transcripts could not be read; first: %s", len(rep.Errors), rep.Errors[0].Error))
-		}
-		for _, e := range rep.Errors {
-			fmt.Fprintf(g.IO.ErrOut, "oc: %s\n", cli.Safe(e.Error))
-		}
-		return cli.Exit(cli.ExitIncomplete, nil)
+	return false, nil
+}
+
+// inspectErrors reports the transcripts that could not be read.
+func inspectErrors(g *Globals, rep *transcript.Report) error {
+	if len(rep.Errors) == 0 {
+		return nil
 	}
-	return nil
+	if len(rep.Errors) == 1 {
+		return cli.Incomplete(errors.New(rep.Errors[0].Error))
+	}
+	if g.JSON {
+		return cli.Incomplete(fmt.Errorf("%d transcripts could not be read; first: %s", len(rep.Errors), rep.Errors[0].Error))
+	}
+	for _, e := range rep.Errors {
+		fmt.Fprintf(g.IO.ErrOut, "oc: %s\n", cli.Safe(e.Error))
+	}
+	return cli.Exit(cli.ExitIncomplete, nil)
 }
 
 // releaseOr is --openclaw's release, else the era's default.

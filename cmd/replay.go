@@ -302,33 +302,14 @@ func runReplay(g *Globals, opts *replayOptions, session string, stageSet bool) e
 	}
 	comparing := len(opts.releases) == 2
 	contextOnly := !comparing && opts.Stage == stageContext && !opts.Explain && !opts.Diff && opts.Provider != "all" && opts.API != "" && opts.Model != ""
-	in, err := loadReplayInput(g, session, opts.releases, context96.LimitsFor(opts.ContextTokens), !contextOnly, opts.Stage == stageContext)
+	in, err := loadReplayInputs(g, opts, session, comparing, contextOnly)
 	if err != nil {
 		return err
-	}
-	if err := replay.ContextError(in.ctx); err != nil {
-		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
-	}
-	if comparing {
-		if in.newer, err = loadReplayInput(g, session, []policy.Release{policy.Release96}, context96.LimitsFor(opts.ContextTokens), true, false); err != nil {
-			return err
-		}
-		if err := replay.ContextError(in.newer.ctx); err != nil {
-			return cli.Incomplete(fmt.Errorf("%s: OpenClaw %s: %w", in.path, policy.Release96, err))
-		}
 	}
 	if contextOnly {
 		return printValue(g, rawArray(in.ctx.Messages))
 	}
-	imageMax := opts.ImageMaxPx
-	if imageMax <= 0 {
-		cfg, err := openclawconfig.Load(g.ResolvedStateDir(), g.env, nil)
-		if err != nil {
-			g.warn(fmt.Sprintf("%s; images are limited to the default %d px", cli.Safe(oneLine(err.Error())), replay.DefaultImageMaxDimensionPx))
-		} else if px, ok := cfg.ImageMaxDimensionPx(); ok {
-			imageMax = px
-		}
-	}
+	imageMax := replayImageMax(g, opts)
 	rel, label := in.src.defaultRelease(), ""
 	if len(opts.releases) > 0 {
 		rel = opts.releases[0]
@@ -353,6 +334,50 @@ func runReplay(g *Globals, opts *replayOptions, session string, stageSet bool) e
 	if opts.Stage == stageContext && !opts.Explain && !opts.Diff {
 		return printValue(g, rawArray(in.ctx.Messages))
 	}
+	return replayRoute(g, opts, in, route, imageMax, rel, label)
+}
+
+// loadReplayInputs loads the session's context, and when comparing the
+// context OpenClaw 2026.9.6 builds from it too.
+func loadReplayInputs(g *Globals, opts *replayOptions, session string, comparing, contextOnly bool) (*replayInput, error) {
+	in, err := loadReplayInput(g, session, opts.releases, context96.LimitsFor(opts.ContextTokens), !contextOnly, opts.Stage == stageContext)
+	if err != nil {
+		return nil, err
+	}
+	if err := replay.ContextError(in.ctx); err != nil {
+		return nil, cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
+	}
+	if comparing {
+		if in.newer, err = loadReplayInput(g, session, []policy.Release{policy.Release96}, context96.LimitsFor(opts.ContextTokens), true, false); err != nil {
+			return nil, err
+		}
+		if err := replay.ContextError(in.newer.ctx); err != nil {
+			return nil, cli.Incomplete(fmt.Errorf("%s: OpenClaw %s: %w", in.path, policy.Release96, err))
+		}
+	}
+	return in, nil
+}
+
+// replayImageMax is the image size limit: --image-max-px, else OpenClaw's
+// configured one, else the default (with a warning when the config cannot
+// be read).
+func replayImageMax(g *Globals, opts *replayOptions) int {
+	imageMax := opts.ImageMaxPx
+	if imageMax <= 0 {
+		cfg, err := openclawconfig.Load(g.ResolvedStateDir(), g.env, nil)
+		if err != nil {
+			g.warn(fmt.Sprintf("%s; images are limited to the default %d px", cli.Safe(oneLine(err.Error())), replay.DefaultImageMaxDimensionPx))
+		} else if px, ok := cfg.ImageMaxDimensionPx(); ok {
+			imageMax = px
+		}
+	}
+	return imageMax
+}
+
+// replayRoute sanitizes the context for one route and prints the stage
+// asked for: the explanation, the diff, the sanitized messages or the wire
+// body.
+func replayRoute(g *Globals, opts *replayOptions, in *replayInput, route replay.ResolvedRoute, imageMax int, rel policy.Release, label string) error {
 	if err := replay.CheckBuiltIn(rel, route.API); err != nil {
 		// Its rules are the plugin's: said, never guessed.
 		return cli.Incomplete(fmt.Errorf("%s: --provider %s: %w", in.path, route.Provider, err))
@@ -375,21 +400,13 @@ func runReplay(g *Globals, opts *replayOptions, session string, stageSet bool) e
 	case opts.Diff:
 		return printDiff(g, in.messages, res.Limited, rel, label)
 	case opts.Stage == stageSanitized:
-		doc, err := replay.AppendMessages(nil, res.Limited, res.KeyOrder)
-		if err != nil {
-			return cli.Incomplete(err)
-		}
-		return printJSONBytes(g, doc)
+		return printSanitizedStage(g, res)
 	}
 	p, err := payloadOf(in, route, opts, res, rel)
 	if errors.Is(err, replay.ErrNoWireBody) {
 		// Said plainly, then the last stage there is: what the model is handed.
 		fmt.Fprintf(g.IO.ErrOut, "oc: %s: no wire body: %v\noc: showing the sanitized stage instead\n", in.path, err)
-		doc, err := replay.AppendMessages(nil, res.Limited, res.KeyOrder)
-		if err != nil {
-			return cli.Incomplete(err)
-		}
-		return printJSONBytes(g, doc)
+		return printSanitizedStage(g, res)
 	}
 	if err != nil {
 		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
@@ -399,6 +416,15 @@ func runReplay(g *Globals, opts *replayOptions, session string, stageSet bool) e
 		return cli.Incomplete(err)
 	}
 	return printJSONBytes(g, body)
+}
+
+// printSanitizedStage prints the sanitized messages, in their key order.
+func printSanitizedStage(g *Globals, res *replay.Result) error {
+	doc, err := replay.AppendMessages(nil, res.Limited, res.KeyOrder)
+	if err != nil {
+		return cli.Incomplete(err)
+	}
+	return printJSONBytes(g, doc)
 }
 
 // resolveRoute is --provider/--api/--model resolved against the transcript.

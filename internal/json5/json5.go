@@ -549,71 +549,9 @@ func (p *parser) str() (string, error) {
 			if p.pos >= len(p.src) {
 				return "", p.errorf("unterminated string")
 			}
-			e := p.src[p.pos]
-			p.pos++
-			switch e {
-			case '"', '\\', '/':
-				b = append(b, e)
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
-				r, err := p.hex(4)
-				if err != nil {
-					return "", err
-				}
-				if r >= 0xD800 && r < 0xDC00 && p.pos+6 <= len(p.src) && p.src[p.pos] == '\\' && p.src[p.pos+1] == 'u' {
-					save := p.pos
-					p.pos += 2
-					lo, err := p.hex(4)
-					if err == nil && lo >= 0xDC00 && lo < 0xE000 {
-						b = utf8.AppendRune(b, 0x10000+(r-0xD800)<<10+(lo-0xDC00))
-						break
-					}
-					p.pos = save
-				}
-				b = appendWTF8(b, r)
-			default:
-				p.json5 = true
-				switch e {
-				case '\'':
-					b = append(b, '\'')
-				case 'v':
-					b = append(b, '\v')
-				case '0':
-					b = append(b, 0)
-				case 'x':
-					r, err := p.hex(2)
-					if err != nil {
-						return "", err
-					}
-					b = utf8.AppendRune(b, r)
-				case '\n':
-				case '\r':
-					if p.pos < len(p.src) && p.src[p.pos] == '\n' {
-						p.pos++
-					}
-				default:
-					if e >= 0x80 {
-						p.pos--
-						r, n := utf8.DecodeRune(p.src[p.pos:])
-						p.pos += n
-						if r != 0x2028 && r != 0x2029 {
-							b = utf8.AppendRune(b, r)
-						}
-					} else if e >= '1' && e <= '9' {
-						return "", p.errorf("invalid escape \\%c", e)
-					} else {
-						b = append(b, e)
-					}
-				}
+			var err error
+			if b, err = p.escape(b); err != nil {
+				return "", err
 			}
 			start = p.pos
 		case c < 0x20:
@@ -622,6 +560,89 @@ func (p *parser) str() (string, error) {
 			p.pos++
 		}
 	}
+}
+
+// escape appends what the escape sequence at p.pos (just after its
+// backslash) stands for to b.
+func (p *parser) escape(b []byte) ([]byte, error) {
+	e := p.src[p.pos]
+	p.pos++
+	switch e {
+	case '"', '\\', '/':
+		return append(b, e), nil
+	case 'b':
+		return append(b, '\b'), nil
+	case 'f':
+		return append(b, '\f'), nil
+	case 'n':
+		return append(b, '\n'), nil
+	case 'r':
+		return append(b, '\r'), nil
+	case 't':
+		return append(b, '\t'), nil
+	case 'u':
+		return p.unicodeEscape(b)
+	}
+	p.json5 = true
+	return p.json5Escape(b, e)
+}
+
+// unicodeEscape appends the \uXXXX escape at p.pos (after its "\u"), joined
+// with a following low surrogate escape into one code point; a lone
+// surrogate is kept as WTF-8.
+func (p *parser) unicodeEscape(b []byte) ([]byte, error) {
+	r, err := p.hex(4)
+	if err != nil {
+		return nil, err
+	}
+	if r >= 0xD800 && r < 0xDC00 && p.pos+6 <= len(p.src) && p.src[p.pos] == '\\' && p.src[p.pos+1] == 'u' {
+		save := p.pos
+		p.pos += 2
+		lo, err := p.hex(4)
+		if err == nil && lo >= 0xDC00 && lo < 0xE000 {
+			return utf8.AppendRune(b, 0x10000+(r-0xD800)<<10+(lo-0xDC00)), nil
+		}
+		p.pos = save
+	}
+	return appendWTF8(b, r), nil
+}
+
+// json5Escape appends what an escape JSON5 allows and JSON does not (e, the
+// byte after the backslash) stands for.
+func (p *parser) json5Escape(b []byte, e byte) ([]byte, error) {
+	switch e {
+	case '\'':
+		b = append(b, '\'')
+	case 'v':
+		b = append(b, '\v')
+	case '0':
+		b = append(b, 0)
+	case 'x':
+		r, err := p.hex(2)
+		if err != nil {
+			return nil, err
+		}
+		b = utf8.AppendRune(b, r)
+	case '\n':
+	case '\r':
+		if p.pos < len(p.src) && p.src[p.pos] == '\n' {
+			p.pos++
+		}
+	default:
+		if e >= 0x80 {
+			p.pos--
+			r, n := utf8.DecodeRune(p.src[p.pos:])
+			p.pos += n
+			if r != 0x2028 && r != 0x2029 {
+				b = utf8.AppendRune(b, r)
+			}
+		} else if e >= '1' && e <= '9' {
+			return nil, p.errorf("invalid escape \\%c", e)
+		} else {
+			b = append(b, e)
+		}
+	}
+	return b, nil
 }
 
 func (p *parser) hex(n int) (rune, error) {

@@ -92,14 +92,13 @@ func Classify(job *json5.Value, ix SessionIndex, cfg Config) Verdict {
 	if e := job.Get("enabled"); e != nil && e.Kind == json5.Bool && !e.Bool {
 		v.Disabled = true
 	}
-	set := func(c Classification, r Reason) Verdict { v.Class, v.Reason = c, r; return v }
 
 	// 1. Preconditions (OpenClaw rejects these at load or run time).
 	if v.Key == "" || strings.ContainsAny(v.Key, "/\\\x00") {
-		return set(Undecidable, ReasonInvalidKey)
+		return v.with(Undecidable, ReasonInvalidKey)
 	}
 	if !isAgentTurn(job) {
-		return set(Undecidable, ReasonInvalidPayload)
+		return v.with(Undecidable, ReasonInvalidPayload)
 	}
 
 	// 2-3. Delivery plan (explicit, or built from legacy hints, or announce/last).
@@ -107,10 +106,10 @@ func Classify(job *json5.Value, ix SessionIndex, cfg Config) Verdict {
 	v.Mode = d.mode
 	switch d.mode {
 	case "none":
-		return set(InChat, ReasonNoDelivery)
+		return v.with(InChat, ReasonNoDelivery)
 	case "webhook":
 		v.Target = Route{Channel: "webhook", To: d.to, Source: "delivery"}
-		return set(Elsewhere, ReasonWebhook)
+		return v.with(Elsewhere, ReasonWebhook)
 	}
 
 	// 5. Owner agent of the key; a job of another agent is undecidable.
@@ -124,13 +123,42 @@ func Classify(job *json5.Value, ix SessionIndex, cfg Config) Verdict {
 		v.KeyAgent = firstNonEmpty(jobAgent, cfg.defaultAgent())
 	}
 	if jobAgent != "" && jobAgent != v.KeyAgent {
-		return set(Undecidable, ReasonAgentMismatch)
+		return v.with(Undecidable, ReasonAgentMismatch)
 	}
 
 	// 6. Route of the key.
 	v.KeyRoute = keyRoute(v.Key, k, v.KeyAgent, ix)
+	ch := planChannel(d)
+	if v.KeyRoute.empty() || v.KeyRoute.To == "" {
+		return classifyWithoutKeyRoute(v, d, ch, k, ix, cfg)
+	}
 
-	// The channel the plan asks for ("last" = resolve through a session).
+	// 9. sourceConversation (newer OpenClaw) resolves "last" through its own key.
+	lastRoute := v.KeyRoute
+	if r, ok := sourceConversationRoute(job, v, ix, cfg); ok {
+		lastRoute = r
+		v.Notes = append(v.Notes, "source-conversation-override")
+	}
+
+	// 7. Effective target.
+	v.Target, v.Inherited = resolveTarget(d, ch, lastRoute)
+	if v.Target.Channel == "" {
+		return v.with(Undecidable, ReasonNoRoute)
+	}
+
+	// 8. Compare with the key's route (OpenClaw's share-route rule).
+	return compareWithKeyRoute(v, d)
+}
+
+// with is v with its class and reason set.
+func (v Verdict) with(c Classification, r Reason) Verdict {
+	v.Class, v.Reason = c, r
+	return v
+}
+
+// planChannel is the channel the plan asks for ("last" = resolve through a
+// session).
+func planChannel(d plan) string {
 	ch := strings.ToLower(d.channel)
 	if ch == "" || ch == "last" {
 		if p := providerPrefix(d.to); p != "" {
@@ -139,48 +167,52 @@ func Classify(job *json5.Value, ix SessionIndex, cfg Config) Verdict {
 			ch = "last"
 		}
 	}
+	return ch
+}
 
-	if v.KeyRoute.empty() || v.KeyRoute.To == "" {
-		mainRoute := EntryRoute(ix.Lookup(v.KeyAgent, "agent:"+v.KeyAgent+":"+cfg.mainKey()))
-		mainRoute.Source = "main-session"
-		switch {
-		case k.kind == keyMain && ch == "last":
-			return set(InChat, ReasonMainSession)
-		case k.kind == keyNamed:
-			// OpenClaw falls back to the agent's main session: a chat that is not <key>.
-			v.Target, v.Inherited = resolveTarget(d, ch, mainRoute)
-			if ch == "last" && mainRoute.empty() {
-				return set(Undecidable, ReasonNoRoute)
-			}
-			return set(Elsewhere, ReasonNamedNoChatRoute)
-		case k.kind == keyChat && ch != "last" && ch != k.channel:
-			v.KeyRoute = Route{Channel: k.channel, Source: "key-shape"}
-			v.Target, v.Inherited = resolveTarget(d, ch, mainRoute)
-			return set(Elsewhere, ReasonChannelDiffers)
-		default:
-			return set(Undecidable, ReasonKeyRouteUnkown)
+// classifyWithoutKeyRoute decides a job whose key has no known chat route,
+// from the shape of the key and the agent's main session.
+func classifyWithoutKeyRoute(v Verdict, d plan, ch string, k parsedKey, ix SessionIndex, cfg Config) Verdict {
+	mainRoute := EntryRoute(ix.Lookup(v.KeyAgent, "agent:"+v.KeyAgent+":"+cfg.mainKey()))
+	mainRoute.Source = "main-session"
+	switch {
+	case k.kind == keyMain && ch == "last":
+		return v.with(InChat, ReasonMainSession)
+	case k.kind == keyNamed:
+		// OpenClaw falls back to the agent's main session: a chat that is not <key>.
+		v.Target, v.Inherited = resolveTarget(d, ch, mainRoute)
+		if ch == "last" && mainRoute.empty() {
+			return v.with(Undecidable, ReasonNoRoute)
 		}
+		return v.with(Elsewhere, ReasonNamedNoChatRoute)
+	case k.kind == keyChat && ch != "last" && ch != k.channel:
+		v.KeyRoute = Route{Channel: k.channel, Source: "key-shape"}
+		v.Target, v.Inherited = resolveTarget(d, ch, mainRoute)
+		return v.with(Elsewhere, ReasonChannelDiffers)
+	default:
+		return v.with(Undecidable, ReasonKeyRouteUnkown)
 	}
+}
 
-	// 9. sourceConversation (newer OpenClaw) resolves "last" through its own key.
-	lastRoute := v.KeyRoute
-	if sc, ok := job.Get("sourceConversation").StringOf("sessionKey"); ok && strings.TrimSpace(sc) != "" && strings.TrimSpace(sc) != v.Key {
-		sck := parseKey(strings.TrimSpace(sc), cfg)
-		if r := keyRoute(strings.TrimSpace(sc), sck, v.KeyAgent, ix); !r.empty() {
-			lastRoute = r
-			v.Notes = append(v.Notes, "source-conversation-override")
-		}
+// sourceConversationRoute is the route of the job's sourceConversation
+// session key, when it names another session with a known route.
+func sourceConversationRoute(job *json5.Value, v Verdict, ix SessionIndex, cfg Config) (Route, bool) {
+	sc, ok := job.Get("sourceConversation").StringOf("sessionKey")
+	if !ok || strings.TrimSpace(sc) == "" || strings.TrimSpace(sc) == v.Key {
+		return Route{}, false
 	}
-
-	// 7. Effective target.
-	v.Target, v.Inherited = resolveTarget(d, ch, lastRoute)
-	if v.Target.Channel == "" {
-		return set(Undecidable, ReasonNoRoute)
+	sck := parseKey(strings.TrimSpace(sc), cfg)
+	if r := keyRoute(strings.TrimSpace(sc), sck, v.KeyAgent, ix); !r.empty() {
+		return r, true
 	}
+	return Route{}, false
+}
 
-	// 8. Compare with the key's route (OpenClaw's share-route rule).
+// compareWithKeyRoute compares the effective target with the key's route
+// (OpenClaw's share-route rule).
+func compareWithKeyRoute(v Verdict, d plan) Verdict {
 	if v.Target.Channel != v.KeyRoute.Channel {
-		return set(Elsewhere, ReasonChannelDiffers)
+		return v.with(Elsewhere, ReasonChannelDiffers)
 	}
 	tTo, tThread := normalizeTo(v.Target.Channel, v.Target.To)
 	kTo, kThread := normalizeTo(v.KeyRoute.Channel, v.KeyRoute.To)
@@ -192,23 +224,23 @@ func Classify(job *json5.Value, ix SessionIndex, cfg Config) Verdict {
 	}
 	if tTo != kTo {
 		if strings.EqualFold(tTo, kTo) {
-			return set(Undecidable, ReasonCaseOnly)
+			return v.with(Undecidable, ReasonCaseOnly)
 		}
-		return set(Elsewhere, ReasonRecipientDiffers)
+		return v.with(Elsewhere, ReasonRecipientDiffers)
 	}
 	if tThread != "" && kThread != "" && tThread != kThread {
-		return set(Elsewhere, ReasonThreadDiffers)
+		return v.with(Elsewhere, ReasonThreadDiffers)
 	}
 	if a, b := normalizeAccount(v.Target.AccountID), normalizeAccount(v.KeyRoute.AccountID); a != "" && b != "" && a != b {
-		return set(Elsewhere, ReasonAccountDiffers)
+		return v.with(Elsewhere, ReasonAccountDiffers)
 	}
 	// The job names the chat itself but no thread while <key> pins one:
 	// OpenClaw's share-route rule says same conversation (it may even inherit
 	// the thread); Hermes would call it another lane. Reported, left alone.
 	if _, ownThread := normalizeTo(v.Target.Channel, d.to); kThread != "" && d.to != "" && d.threadID == "" && ownThread == "" {
-		return set(InChat, ReasonThreadUnspecified)
+		return v.with(InChat, ReasonThreadUnspecified)
 	}
-	return set(InChat, ReasonSameRoute)
+	return v.with(InChat, ReasonSameRoute)
 }
 
 func isAgentTurn(job *json5.Value) bool {

@@ -69,26 +69,7 @@ func (d *run) checkCron() {
 	r.Cron = CronReport{Store: path, Layout: "none", Jobs: []CronJob{}}
 	store, err := LoadCronStore(path, d.opts.MaxStoreBytes)
 	if err != nil {
-		var fe *FileError
-		id, fix := "cron-store-unreadable", "fix or restore the file; OpenClaw cannot load it either"
-		if errors.As(err, &fe) {
-			switch fe.Kind {
-			case "syntax":
-				id, fix = "cron-store-invalid-json", "restore "+filepath.Base(path)+" from "+filepath.Base(path)+".bak or a backup; OpenClaw refuses to load it (\"Failed to parse cron store\")"
-			case "too-large":
-				id, fix = "cron-store-too-large", "a cron store is normally a few kilobytes: inspect it by hand"
-			case "directory":
-				id, fix = "cron-store-not-a-file", "move the directory away; OpenClaw expects a JSON file here"
-			case "not-regular":
-				id, fix = "cron-store-not-a-file", "replace it with the real jobs.json; a FIFO, socket or device is never a cron store"
-			case "too-deep":
-				id = "cron-store-too-deep"
-				fix = tooDeepFix
-				err = fmt.Errorf("%w: %s", err, tooDeepFact)
-			}
-		}
-		d.add(Finding{ID: id, Severity: SevError, Path: path, Section: SectionCron, Message: err.Error(), Fix: fix})
-		r.Cron.Layout = "unreadable"
+		d.cronStoreUnreadable(path, err)
 		return
 	}
 	if store == nil {
@@ -97,6 +78,38 @@ func (d *run) checkCron() {
 		}
 		return
 	}
+	writeBlock := d.checkCronStore(path, store)
+	d.checkCronJobs(path, store, writeBlock)
+}
+
+// cronStoreUnreadable reports a cron store that cannot be loaded.
+func (d *run) cronStoreUnreadable(path string, err error) {
+	var fe *FileError
+	id, fix := "cron-store-unreadable", "fix or restore the file; OpenClaw cannot load it either"
+	if errors.As(err, &fe) {
+		switch fe.Kind {
+		case "syntax":
+			id, fix = "cron-store-invalid-json", "restore "+filepath.Base(path)+" from "+filepath.Base(path)+".bak or a backup; OpenClaw refuses to load it (\"Failed to parse cron store\")"
+		case "too-large":
+			id, fix = "cron-store-too-large", "a cron store is normally a few kilobytes: inspect it by hand"
+		case "directory":
+			id, fix = "cron-store-not-a-file", "move the directory away; OpenClaw expects a JSON file here"
+		case "not-regular":
+			id, fix = "cron-store-not-a-file", "replace it with the real jobs.json; a FIFO, socket or device is never a cron store"
+		case "too-deep":
+			id = "cron-store-too-deep"
+			fix = tooDeepFix
+			err = fmt.Errorf("%w: %s", err, tooDeepFact)
+		}
+	}
+	d.add(Finding{ID: id, Severity: SevError, Path: path, Section: SectionCron, Message: err.Error(), Fix: fix})
+	d.r.Cron.Layout = "unreadable"
+}
+
+// checkCronStore reports on the store as a whole (layout, syntax, depth,
+// shape) and returns why oc doctor must not rewrite it ("" when it may).
+func (d *run) checkCronStore(path string, store *CronStore) (writeBlock string) {
+	r := d.r
 	r.Cron.Layout = "inline-state"
 	if store.State != nil {
 		r.Cron.StateFile = store.State.Path
@@ -107,7 +120,6 @@ func (d *run) checkCron() {
 				Fix:     "restore it from a backup, or let the gateway rewrite it"})
 		}
 	}
-	writeBlock := ""
 	if r.Era == "sqlite" {
 		r.Cron.Layout = "sqlite"
 		writeBlock = "SQLite era: OpenClaw imports this jobs.json itself; oc doctor does not edit it"
@@ -123,19 +135,8 @@ func (d *run) checkCron() {
 			Message: fmt.Sprintf("%d %s twice in one object (the last value wins): %s", len(store.Parse.DuplicateKeys), plural(len(store.Parse.DuplicateKeys), "key appears", "keys appear"), listSome(store.Parse.DuplicateKeys)),
 			Fix:     "remove the duplicates by hand"})
 	}
-	if depth := max(store.Parse.Depth, stateDepth(store)); depth >= OpenClawCronFailsDepth {
-		d.add(Finding{ID: "cron-store-too-deep", Severity: SevError, Path: path, Section: SectionCron,
-			Message: fmt.Sprintf("JSON nested %d levels deep: %s", depth, tooDeepFact), Fix: tooDeepFix})
-		if writeBlock == "" {
-			writeBlock = "the store is nested too deeply for OpenClaw to load"
-		}
-	} else if depth > OpenClawCronLoadsDepth {
-		d.add(Finding{ID: "cron-store-deeply-nested", Severity: SevWarning, Path: path, Section: SectionCron,
-			Message: fmt.Sprintf("JSON nested %d levels deep: close to where OpenClaw 2026.5.6's cron loader runs out of stack (checked against its code: %d levels load, %d fail with \"Maximum call stack size exceeded\"); the gateway may fail to load it", depth, OpenClawCronLoadsDepth, OpenClawCronFailsDepth),
-			Fix:     tooDeepFix})
-		if writeBlock == "" {
-			writeBlock = "the store is nested close to the depth OpenClaw fails to load"
-		}
+	if block := d.checkCronDepth(path, store); writeBlock == "" {
+		writeBlock = block
 	}
 	for _, s := range store.Shape {
 		d.add(Finding{ID: "cron-store-shape", Severity: SevError, Path: path, Section: SectionCron, Message: s, Fix: "restore the store from jobs.json.bak or a backup"})
@@ -143,7 +144,29 @@ func (d *run) checkCron() {
 	if w := store.Writable(); w != "" && writeBlock == "" {
 		writeBlock = "the store's shape is damaged: " + w
 	}
+	return writeBlock
+}
 
+// checkCronDepth reports a store nested as deep as OpenClaw fails to load,
+// or close to it, and returns why it must not be rewritten ("" when deep
+// nesting is no reason).
+func (d *run) checkCronDepth(path string, store *CronStore) (writeBlock string) {
+	if depth := max(store.Parse.Depth, stateDepth(store)); depth >= OpenClawCronFailsDepth {
+		d.add(Finding{ID: "cron-store-too-deep", Severity: SevError, Path: path, Section: SectionCron,
+			Message: fmt.Sprintf("JSON nested %d levels deep: %s", depth, tooDeepFact), Fix: tooDeepFix})
+		return "the store is nested too deeply for OpenClaw to load"
+	} else if depth > OpenClawCronLoadsDepth {
+		d.add(Finding{ID: "cron-store-deeply-nested", Severity: SevWarning, Path: path, Section: SectionCron,
+			Message: fmt.Sprintf("JSON nested %d levels deep: close to where OpenClaw 2026.5.6's cron loader runs out of stack (checked against its code: %d levels load, %d fail with \"Maximum call stack size exceeded\"); the gateway may fail to load it", depth, OpenClawCronLoadsDepth, OpenClawCronFailsDepth),
+			Fix:     tooDeepFix})
+		return "the store is nested close to the depth OpenClaw fails to load"
+	}
+	return ""
+}
+
+// checkCronJobs classifies each job, records the migration plan in d.cron
+// and reports jobs without an id or sharing one.
+func (d *run) checkCronJobs(path string, store *CronStore, writeBlock string) {
 	ids := map[string]int{}
 	for _, j := range store.Jobs {
 		ids[JobID(j)]++
@@ -153,75 +176,22 @@ func (d *run) checkCron() {
 	var noID, dupIDs []string
 	for i, job := range store.Jobs {
 		id := JobID(job)
-		name, _ := job.StringOf("name")
-		cj := CronJob{ID: id, Name: name, Enabled: true}
-		if e := job.Get("enabled"); e != nil && e.Kind == json5.Bool {
-			cj.Enabled = e.Bool
-		}
-		if st, ok := job.StringOf("sessionTarget"); ok {
-			s := st
-			cj.SessionTarget = &s
-		}
 		if id == "" {
 			noID = append(noID, fmt.Sprintf("jobs[%d]", store.JobIndex[i]))
 		} else if ids[id] > 1 && !slices.Contains(dupIDs, id) {
 			dupIDs = append(dupIDs, id)
 		}
 		v := Classify(job, d.index, d.cfg)
+		cj := cronJobReport(job, id, v)
 		if v.Class != "" {
-			c, reason := v.Class, v.Reason
-			cj.Classification, cj.Reason = &c, &reason
-			cj.Key = v.Key
-			if !v.KeyRoute.empty() {
-				kr := v.KeyRoute
-				cj.KeyRoute = &kr
-			}
-			if !v.Target.empty() {
-				t := v.Target
-				cj.Target = &t
-			}
 			plan.verdict[i] = v
 		}
-		label := jobLabel(name, id)
-		switch v.Class {
-		case Elsewhere:
-			block := writeBlock
-			switch {
-			case block != "":
-			case id == "":
-				block = "the job has no id"
-			case ids[id] > 1:
-				block = "another job has the same id"
-			case len(v.Legacy) > 0:
-				block = "legacy row shape (" + strings.Join(v.Legacy, "; ") + "): run `openclaw doctor --fix` first, then `oc doctor --fix`"
-			case v.Reason != ReasonWebhook && v.Target.Channel == "":
-				block = "no route to make explicit"
-			}
-			msg := fmt.Sprintf("%s: %s delivers to %s, not to that chat (%s)%s", label, sessionTargetOf(job), describeTarget(v), v.Reason, disabledNote(v))
-			if block != "" {
-				cj.Blocked = block
-				plan.finding[i] = d.add(Finding{ID: "cron-session-target-elsewhere", Severity: SevWarning, Path: path, Section: SectionCron,
-					Message: msg + "; not migrated: " + block, Fix: "migrate it by hand to sessionTarget \"isolated\" with an explicit delivery"})
-			} else {
-				preview := migrateJob(job.Clone(), v, nil, d.now.UnixMilli())
-				cj.Migration = &preview
-				cj.Pending = true
-				plan.migrate = append(plan.migrate, i)
-				plan.finding[i] = d.add(Finding{ID: "cron-session-target-elsewhere", Severity: SevWarning, Path: path, Section: SectionCron,
-					Message: msg, Fix: "oc doctor --fix moves it to a background session (sessionTarget \"isolated\", explicit delivery)", Fixable: true})
-			}
-		case Undecidable:
-			d.add(Finding{ID: "cron-session-target-undecidable", Severity: SevWarning, Path: path, Section: SectionCron,
-				Message: fmt.Sprintf("%s: %s: cannot tell where it delivers (%s)%s; left unchanged", label, sessionTargetOf(job), v.Reason, disabledNote(v)),
-				Fix:     undecidableHint(v.Reason)})
-		case InChat:
-			if v.Reason == ReasonThreadUnspecified {
-				d.add(Finding{ID: "cron-session-target-thread-unspecified", Severity: SevInfo, Path: path, Section: SectionCron,
-					Message: fmt.Sprintf("%s: delivers to the chat of %s without naming its thread %s; same conversation under OpenClaw's rule, left unchanged", label, v.Key, v.KeyRoute.ThreadID),
-					Fix:     "add delivery.threadId if the result belongs in that thread"})
-			}
+		block := writeBlock
+		if block == "" {
+			block = cronJobBlock(id, ids[id], v)
 		}
-		r.Cron.Jobs = append(r.Cron.Jobs, cj)
+		d.cronJobFinding(path, plan, i, job, &cj, v, block)
+		d.r.Cron.Jobs = append(d.r.Cron.Jobs, cj)
 	}
 	if len(noID) > 0 {
 		d.add(Finding{ID: "cron-job-without-id", Severity: SevWarning, Path: path, Section: SectionCron,
@@ -230,6 +200,81 @@ func (d *run) checkCron() {
 	if len(dupIDs) > 0 {
 		d.add(Finding{ID: "cron-duplicate-job-id", Severity: SevWarning, Path: path, Section: SectionCron,
 			Message: fmt.Sprintf("%d %s used by more than one job (%s): runs and state get mixed up", len(dupIDs), plural(len(dupIDs), "id", "ids"), listSome(dupIDs)), Fix: "give one of each pair a new id by hand"})
+	}
+}
+
+// cronJobReport is the report's entry for one job and its verdict.
+func cronJobReport(job *json5.Value, id string, v Verdict) CronJob {
+	name, _ := job.StringOf("name")
+	cj := CronJob{ID: id, Name: name, Enabled: true}
+	if e := job.Get("enabled"); e != nil && e.Kind == json5.Bool {
+		cj.Enabled = e.Bool
+	}
+	if st, ok := job.StringOf("sessionTarget"); ok {
+		s := st
+		cj.SessionTarget = &s
+	}
+	if v.Class != "" {
+		c, reason := v.Class, v.Reason
+		cj.Classification, cj.Reason = &c, &reason
+		cj.Key = v.Key
+		if !v.KeyRoute.empty() {
+			kr := v.KeyRoute
+			cj.KeyRoute = &kr
+		}
+		if !v.Target.empty() {
+			t := v.Target
+			cj.Target = &t
+		}
+	}
+	return cj
+}
+
+// cronJobBlock says why a job delivering elsewhere cannot be migrated
+// ("" when it can); idCount is how many jobs have its id.
+func cronJobBlock(id string, idCount int, v Verdict) string {
+	switch {
+	case id == "":
+		return "the job has no id"
+	case idCount > 1:
+		return "another job has the same id"
+	case len(v.Legacy) > 0:
+		return "legacy row shape (" + strings.Join(v.Legacy, "; ") + "): run `openclaw doctor --fix` first, then `oc doctor --fix`"
+	case v.Reason != ReasonWebhook && v.Target.Channel == "":
+		return "no route to make explicit"
+	}
+	return ""
+}
+
+// cronJobFinding reports what the verdict says of job i; a job delivering
+// elsewhere is either planned for migration or blocked (block != "").
+func (d *run) cronJobFinding(path string, plan *cronPlan, i int, job *json5.Value, cj *CronJob, v Verdict, block string) {
+	label := jobLabel(cj.Name, cj.ID)
+	switch v.Class {
+	case Elsewhere:
+		msg := fmt.Sprintf("%s: %s delivers to %s, not to that chat (%s)%s", label, sessionTargetOf(job), describeTarget(v), v.Reason, disabledNote(v))
+		if block != "" {
+			cj.Blocked = block
+			plan.finding[i] = d.add(Finding{ID: "cron-session-target-elsewhere", Severity: SevWarning, Path: path, Section: SectionCron,
+				Message: msg + "; not migrated: " + block, Fix: "migrate it by hand to sessionTarget \"isolated\" with an explicit delivery"})
+		} else {
+			preview := migrateJob(job.Clone(), v, nil, d.now.UnixMilli())
+			cj.Migration = &preview
+			cj.Pending = true
+			plan.migrate = append(plan.migrate, i)
+			plan.finding[i] = d.add(Finding{ID: "cron-session-target-elsewhere", Severity: SevWarning, Path: path, Section: SectionCron,
+				Message: msg, Fix: "oc doctor --fix moves it to a background session (sessionTarget \"isolated\", explicit delivery)", Fixable: true})
+		}
+	case Undecidable:
+		d.add(Finding{ID: "cron-session-target-undecidable", Severity: SevWarning, Path: path, Section: SectionCron,
+			Message: fmt.Sprintf("%s: %s: cannot tell where it delivers (%s)%s; left unchanged", label, sessionTargetOf(job), v.Reason, disabledNote(v)),
+			Fix:     undecidableHint(v.Reason)})
+	case InChat:
+		if v.Reason == ReasonThreadUnspecified {
+			d.add(Finding{ID: "cron-session-target-thread-unspecified", Severity: SevInfo, Path: path, Section: SectionCron,
+				Message: fmt.Sprintf("%s: delivers to the chat of %s without naming its thread %s; same conversation under OpenClaw's rule, left unchanged", label, v.Key, v.KeyRoute.ThreadID),
+				Fix:     "add delivery.threadId if the result belongs in that thread"})
+		}
 	}
 }
 

@@ -67,10 +67,6 @@ func (p *Plan) Render(r io.Reader, w io.Writer, q io.Writer) error {
 		qenc = json.NewEncoder(q)
 		qenc.SetEscapeHTML(false)
 	}
-	write := func(b []byte) error {
-		_, err := w.Write(b)
-		return err
-	}
 	for {
 		ln, err := rd.Next()
 		if errors.Is(err, io.EOF) {
@@ -85,78 +81,16 @@ func (p *Plan) Render(r io.Reader, w io.Writer, q io.Writer) error {
 			next++
 		}
 		if ed == nil {
-			if err := write(ln.Data); err != nil {
-				return err
-			}
-			term := ln.Term.Bytes()
-			if ln.Term == jsonl.TermNone && p.finalNL {
-				term = []byte{'\n'}
-			}
-			if err := write(term); err != nil {
+			if err := p.renderUntouched(w, ln); err != nil {
 				return err
 			}
 			continue
 		}
-		term := ed.term.Bytes()
-		if ed.term == jsonl.TermNone {
-			term = []byte{'\n'}
+		if err := p.renderEdited(w, ln, ed); err != nil {
+			return err
 		}
-		for _, b := range ed.before {
-			if err := write(append(b[:len(b):len(b)], term...)); err != nil {
-				return err
-			}
-		}
-		if ed.keep {
-			if err := write(ln.Data); err != nil {
-				return err
-			}
-			if err := write(term); err != nil {
-				return err
-			}
-			for _, pc := range ed.pieces {
-				for _, a := range pc.after {
-					if err := write(append(a[:len(a):len(a)], term...)); err != nil {
-						return err
-					}
-				}
-			}
-			continue
-		}
-		if !bytes.Equal(ed.orig, ln.Data) {
-			return fmt.Errorf("%s:%d: %w", p.Path, ln.Num, ErrFileChanged)
-		}
-		for _, pc := range ed.pieces {
-			if err := write(pc.b); err != nil {
-				return err
-			}
-			if err := write(term); err != nil {
-				return err
-			}
-			for _, a := range pc.after {
-				if err := write(append(a[:len(a):len(a)], term...)); err != nil {
-					return err
-				}
-			}
-		}
-		if qenc != nil {
-			rec := QuarantineRecord{Line: ln.Num}
-			var details []string
-			for _, h := range ed.hits {
-				if !containsStr(rec.Rules, h.rule) {
-					rec.Rules = append(rec.Rules, h.rule)
-				}
-				if h.detail != "" {
-					details = append(details, h.detail)
-				}
-			}
-			rec.Reason = joinDetails(details)
-			if utf8.Valid(ln.Data) {
-				s := string(ln.Data)
-				rec.Text = &s
-			} else {
-				rec.Base64 = base64.StdEncoding.EncodeToString(ln.Data)
-			}
-			if err := qenc.Encode(rec); err != nil {
+		if !ed.keep && qenc != nil {
+			if err := qenc.Encode(quarantineRecord(ln, ed)); err != nil {
 				return err
 			}
 		}
@@ -165,6 +99,99 @@ func (p *Plan) Render(r io.Reader, w io.Writer, q io.Writer) error {
 		return fmt.Errorf("%s: %w (it has fewer lines than when planned)", p.Path, ErrFileChanged)
 	}
 	return nil
+}
+
+// writeAll writes b to w.
+func writeAll(w io.Writer, b []byte) error {
+	_, err := w.Write(b)
+	return err
+}
+
+// writeTerminated writes each line followed by term, one write per line.
+func writeTerminated(w io.Writer, lines [][]byte, term []byte) error {
+	for _, b := range lines {
+		if err := writeAll(w, append(b[:len(b):len(b)], term...)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// renderUntouched copies a line the plan does not edit, with its line end
+// (a final line without one gets "\n" when the plan adds it).
+func (p *Plan) renderUntouched(w io.Writer, ln jsonl.Line) error {
+	if err := writeAll(w, ln.Data); err != nil {
+		return err
+	}
+	term := ln.Term.Bytes()
+	if ln.Term == jsonl.TermNone && p.finalNL {
+		term = []byte{'\n'}
+	}
+	return writeAll(w, term)
+}
+
+// renderEdited writes what the edit makes of a line: the lines inserted
+// before it, then the line kept as it is or replaced by its pieces, each
+// followed by the lines inserted after it.
+func (p *Plan) renderEdited(w io.Writer, ln jsonl.Line, ed *edit) error {
+	term := ed.term.Bytes()
+	if ed.term == jsonl.TermNone {
+		term = []byte{'\n'}
+	}
+	if err := writeTerminated(w, ed.before, term); err != nil {
+		return err
+	}
+	if ed.keep {
+		if err := writeAll(w, ln.Data); err != nil {
+			return err
+		}
+		if err := writeAll(w, term); err != nil {
+			return err
+		}
+		for _, pc := range ed.pieces {
+			if err := writeTerminated(w, pc.after, term); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if !bytes.Equal(ed.orig, ln.Data) {
+		return fmt.Errorf("%s:%d: %w", p.Path, ln.Num, ErrFileChanged)
+	}
+	for _, pc := range ed.pieces {
+		if err := writeAll(w, pc.b); err != nil {
+			return err
+		}
+		if err := writeAll(w, term); err != nil {
+			return err
+		}
+		if err := writeTerminated(w, pc.after, term); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// quarantineRecord is the record of a line the edit drops or rewrites.
+func quarantineRecord(ln jsonl.Line, ed *edit) QuarantineRecord {
+	rec := QuarantineRecord{Line: ln.Num}
+	var details []string
+	for _, h := range ed.hits {
+		if !containsStr(rec.Rules, h.rule) {
+			rec.Rules = append(rec.Rules, h.rule)
+		}
+		if h.detail != "" {
+			details = append(details, h.detail)
+		}
+	}
+	rec.Reason = joinDetails(details)
+	if utf8.Valid(ln.Data) {
+		s := string(ln.Data)
+		rec.Text = &s
+	} else {
+		rec.Base64 = base64.StdEncoding.EncodeToString(ln.Data)
+	}
+	return rec
 }
 
 // ApplyOptions tune ApplyFile and Undo.
@@ -334,7 +361,6 @@ func ApplyFile(path string, opts ApplyOptions) (*FileReport, error) {
 }
 
 func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileReport, err error) {
-	fsys := opts.fs()
 	f, st, err := durable.OpenRegular(path)
 	if err != nil {
 		return nil, err
@@ -361,182 +387,259 @@ func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileRepo
 			return rep, fmt.Errorf("backup dir: %w", err)
 		}
 	}
-	stamp := durable.UniqueStamp(opts.now(), func(s string) bool {
-		for _, p := range []string{
-			durable.BackupPath(path, opts.BackupDir, s, false), durable.BackupPath(path, opts.BackupDir, s, true),
-			QuarantinePath(path, opts.BackupDir, s), LegacyQuarantinePath(path, opts.BackupDir, s),
-			ManifestPath(durable.BackupPath(path, opts.BackupDir, s, false)),
-		} {
-			if _, err := os.Lstat(p); err == nil {
-				return true
-			}
-		}
-		return false
-	})
-	backup := durable.BackupPath(path, opts.BackupDir, stamp, opts.Compress)
-	quarantine := ""
-	if plan.NeedsQuarantine() {
-		quarantine = QuarantinePath(path, opts.BackupDir, stamp)
-	}
-	chown := func(f durable.File) error { return chownFileLike(f, st) }
-
+	j := newRepairJob(ctx, path, opts, st, plan)
 	// Everything made below is removed unless the file was replaced.
-	var made []string
-	replaced := false
-	defer func() {
-		if !replaced {
-			for i := len(made) - 1; i >= 0; i-- {
-				_ = fsys.Remove(made[i])
-			}
-		}
-	}()
-	unchanged := func() error {
-		now, err := os.Stat(path)
-		if err != nil || !os.SameFile(now, st) || now.Size() != st.Size() || !now.ModTime().Equal(st.ModTime()) {
-			return fmt.Errorf("%s: %w", path, ErrFileChanged)
-		}
-		return nil
-	}
+	defer j.removeMade()
+	return j.run(rep)
+}
 
-	in, inSt, err := durable.OpenRegular(path)
+// repairJob is one repair of one planned file: the backup, the quarantine
+// file, the manifest and the atomic replacement, with everything it made so
+// far, to be removed if the file is not replaced.
+type repairJob struct {
+	ctx        context.Context
+	path       string
+	opts       ApplyOptions
+	fsys       durable.FS
+	st         os.FileInfo
+	plan       *Plan
+	stamp      string
+	backup     string
+	quarantine string
+
+	made     []string
+	replaced bool
+
+	// The backup, under a temporary name until its manifest is written.
+	backupTmp    string
+	backupDigest durable.Digest
+	linked       bool
+
+	// The quarantine file, under a temporary name until it is complete.
+	qf    durable.File
+	qbuf  *bufio.Writer
+	qh    *durable.Hasher
+	qOpen bool
+
+	origH, outH *durable.Hasher
+	manifest    string
+}
+
+func newRepairJob(ctx context.Context, path string, opts ApplyOptions, st os.FileInfo, plan *Plan) *repairJob {
+	j := &repairJob{ctx: ctx, path: path, opts: opts, fsys: opts.fs(), st: st, plan: plan}
+	j.stamp = durable.UniqueStamp(opts.now(), j.stampTaken)
+	j.backup = durable.BackupPath(path, opts.BackupDir, j.stamp, opts.Compress)
+	if plan.NeedsQuarantine() {
+		j.quarantine = QuarantinePath(path, opts.BackupDir, j.stamp)
+	}
+	j.qh = durable.NewHasher()
+	j.origH, j.outH = durable.NewHasher(), durable.NewHasher()
+	return j
+}
+
+// stampTaken says whether any file a repair with this stamp would make exists.
+func (j *repairJob) stampTaken(s string) bool {
+	path, dir := j.path, j.opts.BackupDir
+	for _, p := range []string{
+		durable.BackupPath(path, dir, s, false), durable.BackupPath(path, dir, s, true),
+		QuarantinePath(path, dir, s), LegacyQuarantinePath(path, dir, s),
+		ManifestPath(durable.BackupPath(path, dir, s, false)),
+	} {
+		if _, err := os.Lstat(p); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (j *repairJob) chown(f durable.File) error { return chownFileLike(f, j.st) }
+
+func (j *repairJob) removeMade() {
+	if !j.replaced {
+		for i := len(j.made) - 1; i >= 0; i-- {
+			_ = j.fsys.Remove(j.made[i])
+		}
+	}
+}
+
+// unchanged fails when the file is no longer the one that was planned.
+func (j *repairJob) unchanged() error {
+	now, err := os.Stat(j.path)
+	if err != nil || !os.SameFile(now, j.st) || now.Size() != j.st.Size() || !now.ModTime().Equal(j.st.ModTime()) {
+		return fmt.Errorf("%s: %w", j.path, ErrFileChanged)
+	}
+	return nil
+}
+
+// run writes the backup and the quarantine file, then replaces the file.
+func (j *repairJob) run(rep *FileReport) (*FileReport, error) {
+	in, inSt, err := durable.OpenRegular(j.path)
 	if err != nil {
 		return rep, err
 	}
 	defer in.Close()
-	if !os.SameFile(inSt, st) {
-		return rep, fmt.Errorf("%s: %w", path, ErrFileChanged)
+	if !os.SameFile(inSt, j.st) {
+		return rep, fmt.Errorf("%s: %w", j.path, ErrFileChanged)
 	}
-
-	// The backup, under a temporary name until its manifest is written: a
-	// backup is never visible without its manifest (undo would take it for
-	// an old oc's backup, checked by mtime only).
-	var backupDigest durable.Digest
-	backupTmp := ""
-	linked := false
-	if !opts.Compress {
-		if tmp, err := durable.LinkTemp(fsys, path, backup); err == nil {
-			backupTmp = tmp
-			made = append(made, backupTmp)
-			linked = true
-			if bst, err := os.Lstat(backupTmp); err != nil || !os.SameFile(bst, st) {
-				return rep, fmt.Errorf("%s: %w", path, ErrFileChanged)
-			}
-		}
+	if err := j.makeBackupTemp(); err != nil {
+		return rep, err
 	}
-	if !linked {
-		src, srcSt, err := durable.OpenRegular(path)
+	if j.quarantine != "" {
+		err := j.openQuarantineTemp()
+		defer j.closeQuarantine()
 		if err != nil {
 			return rep, err
 		}
-		if !os.SameFile(srcSt, st) {
-			src.Close()
-			return rep, fmt.Errorf("%s: %w", path, ErrFileChanged)
-		}
-		backupTmp, backupDigest, err = durable.WriteBackupTemp(ctx, fsys, src, backup, st.Mode().Perm(), opts.Compress, chown)
-		src.Close()
-		if err != nil {
-			return rep, fmt.Errorf("backup: %w", err)
-		}
-		made = append(made, backupTmp)
 	}
-
-	// The quarantine file, under a temporary name until it is complete.
-	var qf durable.File
-	var qbuf *bufio.Writer
-	qh := durable.NewHasher()
-	qOpen := false
-	if quarantine != "" {
-		qf, err = fsys.CreateTemp(filepath.Dir(quarantine), "."+filepath.Base(quarantine)+durable.TempPrefix+"*")
-		if err != nil {
-			return rep, fmt.Errorf("quarantine: %w", err)
-		}
-		qOpen = true
-		made = append(made, qf.Name())
-		defer func() {
-			if qOpen {
-				_ = qf.Close()
-			}
-		}()
-		if err := qf.Chmod(st.Mode().Perm() | 0o400); err != nil {
-			return rep, fmt.Errorf("quarantine: %w", err)
-		}
-		if err := chown(qf); err != nil {
-			return rep, fmt.Errorf("quarantine: %w", err)
-		}
-		qbuf = bufio.NewWriterSize(io.MultiWriter(qf, qh), 64<<10)
-	}
-
-	origH, outH := durable.NewHasher(), durable.NewHasher()
-	manifest := ""
-	err = durable.ReplaceAtomic(path, durable.AtomicOptions{
-		FS:       fsys,
-		KeepFrom: st,
-		BeforeRename: func() error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if qf != nil {
-				if err := qbuf.Flush(); err != nil {
-					return fmt.Errorf("%s: write: %w", quarantine, err)
-				}
-				if err := qf.Sync(); err != nil {
-					return fmt.Errorf("%s: fsync: %w", quarantine, err)
-				}
-				qOpen = false
-				if err := qf.Close(); err != nil {
-					return fmt.Errorf("%s: close: %w", quarantine, err)
-				}
-				if err := durable.PublishNew(fsys, qf.Name(), quarantine); err != nil {
-					return fmt.Errorf("quarantine: %w", err)
-				}
-				made = append(made, quarantine)
-			}
-			if err := unchanged(); err != nil {
-				return err
-			}
-			if origH.Digest().Size != st.Size() {
-				return fmt.Errorf("%s: %w (read %d bytes, expected %d)", path, ErrFileChanged, origH.Digest().Size, st.Size())
-			}
-			if linked {
-				backupDigest = origH.Digest() // the backup is the original inode, unchanged
-			}
-			m := &Manifest{Kind: "repair", Source: realAbs(path), Stamp: stamp, Backup: backupDigest,
-				Compressed: opts.Compress, Original: origH.Digest(), Written: outH.Digest()}
-			if quarantine != "" {
-				d := qh.Digest()
-				m.Quarantine, m.QuarantineName = &d, filepath.Base(quarantine)
-			}
-			mp, err := writeManifest(ctx, fsys, backup, m, chown)
-			if err != nil {
-				return fmt.Errorf("manifest: %w", err)
-			}
-			manifest = mp
-			made = append(made, mp)
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if err := durable.PublishNew(fsys, backupTmp, backup); err != nil {
-				return fmt.Errorf("backup: %w", err)
-			}
-			made = append(made, backup)
-			return unchanged()
-		},
-		AfterRename: func() { replaced = true },
+	err = durable.ReplaceAtomic(j.path, durable.AtomicOptions{
+		FS:           j.fsys,
+		KeepFrom:     j.st,
+		BeforeRename: j.publish,
+		AfterRename:  func() { j.replaced = true },
 	}, func(w io.Writer) error {
 		var q io.Writer
-		if qbuf != nil {
-			q = qbuf
+		if j.qbuf != nil {
+			q = j.qbuf
 		}
-		return plan.Render(io.TeeReader(in, origH), durable.ContextWriter{Ctx: ctx, W: io.MultiWriter(w, outH)}, q)
+		return j.plan.Render(io.TeeReader(in, j.origH), durable.ContextWriter{Ctx: j.ctx, W: io.MultiWriter(w, j.outH)}, q)
 	})
-	if !replaced {
+	if !j.replaced {
 		return rep, err
 	}
 	rep.Changed = true
-	rep.Backup = backup
-	rep.Quarantine = quarantine
-	rep.Manifest = manifest
+	rep.Backup = j.backup
+	rep.Quarantine = j.quarantine
+	rep.Manifest = j.manifest
 	return rep, err
+}
+
+// makeBackupTemp makes the backup under a temporary name until its manifest
+// is written: a backup is never visible without its manifest (undo would
+// take it for an old oc's backup, checked by mtime only). It hard-links the
+// original when it can, and copies it otherwise.
+func (j *repairJob) makeBackupTemp() error {
+	if !j.opts.Compress {
+		if tmp, err := durable.LinkTemp(j.fsys, j.path, j.backup); err == nil {
+			j.backupTmp = tmp
+			j.made = append(j.made, j.backupTmp)
+			j.linked = true
+			if bst, err := os.Lstat(j.backupTmp); err != nil || !os.SameFile(bst, j.st) {
+				return fmt.Errorf("%s: %w", j.path, ErrFileChanged)
+			}
+			return nil
+		}
+	}
+	src, srcSt, err := durable.OpenRegular(j.path)
+	if err != nil {
+		return err
+	}
+	if !os.SameFile(srcSt, j.st) {
+		src.Close()
+		return fmt.Errorf("%s: %w", j.path, ErrFileChanged)
+	}
+	j.backupTmp, j.backupDigest, err = durable.WriteBackupTemp(j.ctx, j.fsys, src, j.backup, j.st.Mode().Perm(), j.opts.Compress, j.chown)
+	src.Close()
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	j.made = append(j.made, j.backupTmp)
+	return nil
+}
+
+// openQuarantineTemp creates the quarantine file under a temporary name
+// until it is complete.
+func (j *repairJob) openQuarantineTemp() error {
+	qf, err := j.fsys.CreateTemp(filepath.Dir(j.quarantine), "."+filepath.Base(j.quarantine)+durable.TempPrefix+"*")
+	if err != nil {
+		return fmt.Errorf("quarantine: %w", err)
+	}
+	j.qf = qf
+	j.qOpen = true
+	j.made = append(j.made, qf.Name())
+	if err := qf.Chmod(j.st.Mode().Perm() | 0o400); err != nil {
+		return fmt.Errorf("quarantine: %w", err)
+	}
+	if err := j.chown(qf); err != nil {
+		return fmt.Errorf("quarantine: %w", err)
+	}
+	j.qbuf = bufio.NewWriterSize(io.MultiWriter(qf, j.qh), 64<<10)
+	return nil
+}
+
+func (j *repairJob) closeQuarantine() {
+	if j.qOpen {
+		_ = j.qf.Close()
+	}
+}
+
+// publish runs just before the rename: it completes the quarantine file,
+// checks the original is unchanged and fully read, writes the manifest and
+// gives the backup its name.
+func (j *repairJob) publish() error {
+	if err := j.ctx.Err(); err != nil {
+		return err
+	}
+	if j.qf != nil {
+		if err := j.publishQuarantine(); err != nil {
+			return err
+		}
+	}
+	if err := j.unchanged(); err != nil {
+		return err
+	}
+	if j.origH.Digest().Size != j.st.Size() {
+		return fmt.Errorf("%s: %w (read %d bytes, expected %d)", j.path, ErrFileChanged, j.origH.Digest().Size, j.st.Size())
+	}
+	if j.linked {
+		j.backupDigest = j.origH.Digest() // the backup is the original inode, unchanged
+	}
+	if err := j.writeManifest(); err != nil {
+		return err
+	}
+	if err := j.ctx.Err(); err != nil {
+		return err
+	}
+	if err := durable.PublishNew(j.fsys, j.backupTmp, j.backup); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	j.made = append(j.made, j.backup)
+	return j.unchanged()
+}
+
+// publishQuarantine flushes, syncs and closes the quarantine file and gives
+// it its name.
+func (j *repairJob) publishQuarantine() error {
+	if err := j.qbuf.Flush(); err != nil {
+		return fmt.Errorf("%s: write: %w", j.quarantine, err)
+	}
+	if err := j.qf.Sync(); err != nil {
+		return fmt.Errorf("%s: fsync: %w", j.quarantine, err)
+	}
+	j.qOpen = false
+	if err := j.qf.Close(); err != nil {
+		return fmt.Errorf("%s: close: %w", j.quarantine, err)
+	}
+	if err := durable.PublishNew(j.fsys, j.qf.Name(), j.quarantine); err != nil {
+		return fmt.Errorf("quarantine: %w", err)
+	}
+	j.made = append(j.made, j.quarantine)
+	return nil
+}
+
+func (j *repairJob) writeManifest() error {
+	m := &Manifest{Kind: "repair", Source: realAbs(j.path), Stamp: j.stamp, Backup: j.backupDigest,
+		Compressed: j.opts.Compress, Original: j.origH.Digest(), Written: j.outH.Digest()}
+	if j.quarantine != "" {
+		d := j.qh.Digest()
+		m.Quarantine, m.QuarantineName = &d, filepath.Base(j.quarantine)
+	}
+	mp, err := writeManifest(j.ctx, j.fsys, j.backup, m, j.chown)
+	if err != nil {
+		return fmt.Errorf("manifest: %w", err)
+	}
+	j.manifest = mp
+	j.made = append(j.made, mp)
+	return nil
 }
 
 // hardLinkWarning says that a file with several names is repaired under one.

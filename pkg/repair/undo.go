@@ -3,6 +3,7 @@ package repair
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -120,27 +121,10 @@ func Undo(path string, opts ApplyOptions) (*UndoReport, error) {
 		return rep, err
 	}
 	rep.RestoredFrom = cand.backup
-	compressed := strings.HasSuffix(cand.backup, ".zst")
 
 	// 1. The backup must be complete and unchanged.
-	if cand.m != nil {
-		rep.Manifest = ManifestPath(cand.backup)
-		d, _, err := durable.DigestFile(cand.backup, -1)
-		if err != nil {
-			return rep, err
-		}
-		if !d.Equal(cand.m.Backup) {
-			return rep, fmt.Errorf("%s: %w: %d bytes, sha256 %.12s, its manifest records %d bytes, sha256 %.12s; not restored",
-				cand.backup, ErrBackupDamaged, d.Size, d.SHA256, cand.m.Backup.Size, cand.m.Backup.SHA256)
-		}
-		rep.Checked = append(rep.Checked, "backup size and sha256 match the manifest")
-	} else {
-		rep.Legacy = true
-		checked, err := checkLegacyBackup(real, opts.BackupDir, cand.backup)
-		rep.Checked = append(rep.Checked, checked...)
-		if err != nil {
-			return rep, err
-		}
+	if err := checkUndoBackup(rep, real, opts.BackupDir, cand); err != nil {
+		return rep, err
 	}
 
 	// 2. The file must still be what the repair wrote.
@@ -148,37 +132,11 @@ func Undo(path string, opts ApplyOptions) (*UndoReport, error) {
 	if curErr != nil && !errors.Is(curErr, os.ErrNotExist) {
 		return rep, curErr
 	}
-	changed := ""
+	changed := "the file was deleted since the repair"
 	if curErr == nil {
-		if !cur.Mode().IsRegular() {
-			return rep, fmt.Errorf("%s: %w", real, durable.ErrNotRegular)
+		if changed, err = checkUndoFile(rep, real, opts.BackupDir, cand, cur); err != nil || rep.AlreadyRestored {
+			return rep, err
 		}
-		if cand.m != nil {
-			whole, head, err := durable.DigestFile(real, cand.m.Written.Size)
-			if err != nil {
-				return rep, err
-			}
-			switch {
-			case whole.Equal(cand.m.Written):
-				rep.Checked = append(rep.Checked, "file size and sha256 are what the repair wrote")
-			case whole.Equal(cand.m.Original):
-				rep.AlreadyRestored = true
-				return rep, nil
-			default:
-				changed = describeChange(whole, head, cand.m.Written)
-			}
-		} else {
-			c, checked := checkLegacyFile(real, opts.BackupDir, cand.backup, cur)
-			rep.Checked = append(rep.Checked, checked...)
-			changed = c
-			if changed == "" {
-				c, checked := checkLegacyOwner(real, opts.BackupDir, cand.backup)
-				rep.Checked = append(rep.Checked, checked...)
-				changed = c
-			}
-		}
-	} else {
-		changed = "the file was deleted since the repair"
 	}
 	if changed != "" {
 		rep.Changed = changed
@@ -201,29 +159,95 @@ func Undo(path string, opts ApplyOptions) (*UndoReport, error) {
 	}
 
 	// 4. Restore, checking the bytes against the original's digest.
-	keep := cur
 	if curErr != nil {
+		cur = nil // deleted: nothing to check before the rename
+	}
+	return rep, restoreBackup(ctx, fsys, real, cand, cur)
+}
+
+// checkUndoBackup checks that the backup is complete and unchanged: against
+// its manifest, or for a legacy backup against what can still be checked.
+func checkUndoBackup(rep *UndoReport, real, backupDir string, cand undoCandidate) error {
+	if cand.m == nil {
+		rep.Legacy = true
+		checked, err := checkLegacyBackup(real, backupDir, cand.backup)
+		rep.Checked = append(rep.Checked, checked...)
+		return err
+	}
+	rep.Manifest = ManifestPath(cand.backup)
+	d, _, err := durable.DigestFile(cand.backup, -1)
+	if err != nil {
+		return err
+	}
+	if !d.Equal(cand.m.Backup) {
+		return fmt.Errorf("%s: %w: %d bytes, sha256 %.12s, its manifest records %d bytes, sha256 %.12s; not restored",
+			cand.backup, ErrBackupDamaged, d.Size, d.SHA256, cand.m.Backup.Size, cand.m.Backup.SHA256)
+	}
+	rep.Checked = append(rep.Checked, "backup size and sha256 match the manifest")
+	return nil
+}
+
+// checkUndoFile checks that the existing file cur is still what the repair
+// wrote, and says how it changed since ("" when it did not). A file that
+// already holds the original sets rep.AlreadyRestored.
+func checkUndoFile(rep *UndoReport, real, backupDir string, cand undoCandidate, cur os.FileInfo) (string, error) {
+	if !cur.Mode().IsRegular() {
+		return "", fmt.Errorf("%s: %w", real, durable.ErrNotRegular)
+	}
+	if cand.m == nil {
+		changed, checked := checkLegacyFile(real, backupDir, cand.backup, cur)
+		rep.Checked = append(rep.Checked, checked...)
+		if changed == "" {
+			c, checked := checkLegacyOwner(real, backupDir, cand.backup)
+			rep.Checked = append(rep.Checked, checked...)
+			changed = c
+		}
+		return changed, nil
+	}
+	whole, head, err := durable.DigestFile(real, cand.m.Written.Size)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case whole.Equal(cand.m.Written):
+		rep.Checked = append(rep.Checked, "file size and sha256 are what the repair wrote")
+	case whole.Equal(cand.m.Original):
+		rep.AlreadyRestored = true
+	default:
+		return describeChange(whole, head, cand.m.Written), nil
+	}
+	return "", nil
+}
+
+// restoreBackup replaces real with the backup's content, checked against
+// the original's digest; cur is the file being replaced (nil when it was
+// deleted), which must not change before the rename.
+func restoreBackup(ctx context.Context, fsys durable.FS, real string, cand undoCandidate, cur os.FileInfo) error {
+	compressed := strings.HasSuffix(cand.backup, ".zst")
+	keep := cur
+	if cur == nil {
+		var err error
 		if keep, err = os.Stat(cand.backup); err != nil {
-			return rep, err
+			return err
 		}
 	}
 	src, err := jsonl.Open(cand.backup, nil)
 	if err != nil {
-		return rep, err
+		return err
 	}
 	defer src.Close()
 	if !compressed && src.Compression != jsonl.Plain {
-		return rep, fmt.Errorf("%s: unexpected %s content in an uncompressed backup", cand.backup, src.Compression)
+		return fmt.Errorf("%s: unexpected %s content in an uncompressed backup", cand.backup, src.Compression)
 	}
 	h := durable.NewHasher()
-	err = durable.ReplaceAtomic(real, durable.AtomicOptions{FS: fsys, KeepFrom: keep, BeforeRename: func() error {
+	return durable.ReplaceAtomic(real, durable.AtomicOptions{FS: fsys, KeepFrom: keep, BeforeRename: func() error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if cand.m != nil && !h.Digest().Equal(cand.m.Original) {
 			return fmt.Errorf("%s: %w: restored content does not match the original's digest", cand.backup, ErrBackupDamaged)
 		}
-		if curErr == nil {
+		if cur != nil {
 			now, err := os.Stat(real)
 			if err != nil || !os.SameFile(now, cur) || now.Size() != cur.Size() || !now.ModTime().Equal(cur.ModTime()) {
 				return fmt.Errorf("%s: %w", real, ErrFileChanged)
@@ -234,10 +258,6 @@ func Undo(path string, opts ApplyOptions) (*UndoReport, error) {
 		_, err := io.Copy(durable.ContextWriter{Ctx: ctx, W: io.MultiWriter(w, h)}, src)
 		return err
 	})
-	if err != nil {
-		return rep, err
-	}
-	return rep, nil
 }
 
 // describeChange says how a file differs from what a repair wrote.

@@ -117,102 +117,19 @@ type moveRef struct {
 // it fail (Comparison.Error), not the audit.
 func AuditImport(st *store.State) (*Audit, error) {
 	a := &Audit{StateDir: st.Root, Runs: ReadMigrationRuns(st.Root), Compared: []Comparison{}}
-	// archive file name per agent -> the move that put it there (paths in
-	// a manifest are absolute at import time; a copied state dir keeps them)
-	moves := map[string]moveRef{}
-	for i := range a.Runs {
-		r := &a.Runs[i]
-		for j := range r.Targets {
-			t := &r.Targets[j]
-			for _, mv := range t.Moves {
-				k := t.AgentID + "\x00" + filepath.Base(mv.ArchivePath)
-				if _, ok := moves[k]; !ok { // newest run first
-					moves[k] = moveRef{run: r, tgt: t, move: mv}
-				}
-			}
-		}
-	}
 	sessions, err := st.SQLiteSessions()
 	if err != nil {
 		// a database that cannot be read: every comparison with it fails
 		// below and says so; the others are still made
 		sessions = nil
 	}
-	byKey := map[string]store.Session{}
-	byID := map[string]store.Session{}
-	for _, s := range sessions {
-		byKey[s.Agent+"\x00"+s.Key] = s
-		if _, ok := byID[s.Agent+"\x00"+s.ID]; !ok {
-			byID[s.Agent+"\x00"+s.ID] = s
-		}
-	}
-	dbs := map[string]*sqlitestore.DB{}
-	defer func() {
-		for _, db := range dbs {
-			db.Close()
-		}
-	}()
-	openDB := func(agent string) (*sqlitestore.DB, error) {
-		for _, d := range st.AgentDBs {
-			if d.Agent != agent {
-				continue
-			}
-			if db, ok := dbs[d.Path]; ok {
-				return db, nil
-			}
-			db, err := st.OpenAgentDB(d.Path)
-			if err != nil {
-				return nil, err
-			}
-			dbs[d.Path] = db
-			return db, nil
-		}
-		return nil, nil
-	}
+	au := newImportAuditor(st, a.Runs, sessions)
+	defer au.close()
 
 	agentDirs, _ := filepath.Glob(filepath.Join(st.Root, "agents", "*", ImportArchiveDir))
 	sort.Strings(agentDirs)
 	for _, dir := range agentDirs {
-		agent := filepath.Base(filepath.Dir(dir))
-		ents, err := os.ReadDir(dir)
-		if err != nil {
-			a.Compared = append(a.Compared, Comparison{Kind: KindArchived, Agent: agent, Path: dir, Error: err.Error()})
-			continue
-		}
-		for _, e := range ents {
-			if !e.Type().IsRegular() || !IsArchivedOriginal(e.Name()) {
-				continue
-			}
-			c := Comparison{Kind: KindArchived, Agent: agent, Path: filepath.Join(dir, e.Name())}
-			id := archivedSessionID(e.Name())
-			if ref, ok := moves[agent+"\x00"+e.Name()]; ok {
-				if ref.move.Kind == "trajectory" || ref.move.Kind == "legacy-store" {
-					continue
-				}
-				c.RunID, c.Manifest = ref.run.RunID, ref.run.Path
-				c.SourcePath, c.SessionKey = ref.move.SourcePath, ref.move.SessionKey
-				c.Classification, c.Reason, c.Disposal = ref.move.Classification, ref.move.Reason, ref.move.Disposal
-				c.ManifestElsewhere = !samePath(ref.tgt.SQLitePath, filepath.Join(st.Root, "agents", agent, "agent", store.AgentDBName))
-				id = strings.TrimSuffix(filepath.Base(ref.move.SourcePath), ".jsonl")
-			}
-			ses, ok := byKey[agent+"\x00"+c.SessionKey]
-			if c.SessionKey == "" || !ok {
-				ses, ok = byID[agent+"\x00"+id]
-			}
-			if ok {
-				c.SessionKey, c.SessionID, c.InDatabase = ses.Key, ses.ID, true
-			} else {
-				c.SessionID = id
-			}
-			if db, err := openDB(agent); err != nil {
-				// an unreadable database is doctor's finding elsewhere; here
-				// the file could not be compared
-				c.Error = err.Error()
-			} else {
-				compareFile(&c, db)
-			}
-			a.Compared = append(a.Compared, c)
-		}
+		a.Compared = au.compareArchiveDir(a.Compared, dir)
 	}
 	for _, ses := range sessions {
 		path := activeTranscript(st.Root, ses)
@@ -220,14 +137,133 @@ func AuditImport(st *store.State) (*Audit, error) {
 			continue
 		}
 		c := Comparison{Kind: KindActive, Agent: ses.Agent, SessionKey: ses.Key, SessionID: ses.ID, Path: path, InDatabase: true}
-		if db, err := openDB(ses.Agent); err != nil {
-			c.Error = err.Error()
-		} else {
-			compareFile(&c, db)
-		}
+		au.compare(&c)
 		a.Compared = append(a.Compared, c)
 	}
 	return a, nil
+}
+
+// importAuditor holds what AuditImport looks files up in: the moves the
+// migration runs recorded, the imported sessions, and the agent databases
+// opened so far.
+type importAuditor struct {
+	st *store.State
+	// archive file name per agent -> the move that put it there (paths in
+	// a manifest are absolute at import time; a copied state dir keeps them)
+	moves map[string]moveRef
+	byKey map[string]store.Session
+	byID  map[string]store.Session
+	dbs   map[string]*sqlitestore.DB
+}
+
+func newImportAuditor(st *store.State, runs []MigrationRun, sessions []store.Session) *importAuditor {
+	au := &importAuditor{st: st, moves: map[string]moveRef{}, byKey: map[string]store.Session{},
+		byID: map[string]store.Session{}, dbs: map[string]*sqlitestore.DB{}}
+	for i := range runs {
+		r := &runs[i]
+		for j := range r.Targets {
+			t := &r.Targets[j]
+			for _, mv := range t.Moves {
+				k := t.AgentID + "\x00" + filepath.Base(mv.ArchivePath)
+				if _, ok := au.moves[k]; !ok { // newest run first
+					au.moves[k] = moveRef{run: r, tgt: t, move: mv}
+				}
+			}
+		}
+	}
+	for _, s := range sessions {
+		au.byKey[s.Agent+"\x00"+s.Key] = s
+		if _, ok := au.byID[s.Agent+"\x00"+s.ID]; !ok {
+			au.byID[s.Agent+"\x00"+s.ID] = s
+		}
+	}
+	return au
+}
+
+func (au *importAuditor) close() {
+	for _, db := range au.dbs {
+		db.Close()
+	}
+}
+
+// openDB opens the agent's database once (nil, nil when it has none).
+func (au *importAuditor) openDB(agent string) (*sqlitestore.DB, error) {
+	for _, d := range au.st.AgentDBs {
+		if d.Agent != agent {
+			continue
+		}
+		if db, ok := au.dbs[d.Path]; ok {
+			return db, nil
+		}
+		db, err := au.st.OpenAgentDB(d.Path)
+		if err != nil {
+			return nil, err
+		}
+		au.dbs[d.Path] = db
+		return db, nil
+	}
+	return nil, nil
+}
+
+// compare compares c's file with its agent's database.
+func (au *importAuditor) compare(c *Comparison) {
+	if db, err := au.openDB(c.Agent); err != nil {
+		// an unreadable database is doctor's finding elsewhere; here
+		// the file could not be compared
+		c.Error = err.Error()
+	} else {
+		compareFile(c, db)
+	}
+}
+
+// compareArchiveDir appends the comparison of every archived original in
+// one agent's import archive directory.
+func (au *importAuditor) compareArchiveDir(compared []Comparison, dir string) []Comparison {
+	agent := filepath.Base(filepath.Dir(dir))
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return append(compared, Comparison{Kind: KindArchived, Agent: agent, Path: dir, Error: err.Error()})
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() || !IsArchivedOriginal(e.Name()) {
+			continue
+		}
+		c, ok := au.archived(agent, dir, e.Name())
+		if !ok {
+			continue
+		}
+		au.compare(&c)
+		compared = append(compared, c)
+	}
+	return compared
+}
+
+// archived describes an archived original: the move that put it there and
+// the session it was imported as. ok is false for the files a move archived
+// that are no transcripts (trajectories, legacy stores).
+func (au *importAuditor) archived(agent, dir, name string) (c Comparison, ok bool) {
+	c = Comparison{Kind: KindArchived, Agent: agent, Path: filepath.Join(dir, name)}
+	id := archivedSessionID(name)
+	if ref, ok := au.moves[agent+"\x00"+name]; ok {
+		if ref.move.Kind == "trajectory" || ref.move.Kind == "legacy-store" {
+			return c, false
+		}
+		c.RunID, c.Manifest = ref.run.RunID, ref.run.Path
+		c.SourcePath, c.SessionKey = ref.move.SourcePath, ref.move.SessionKey
+		c.Classification, c.Reason, c.Disposal = ref.move.Classification, ref.move.Reason, ref.move.Disposal
+		c.ManifestElsewhere = !samePath(ref.tgt.SQLitePath, filepath.Join(au.st.Root, "agents", agent, "agent", store.AgentDBName))
+		id = strings.TrimSuffix(filepath.Base(ref.move.SourcePath), ".jsonl")
+	}
+	ses, ok := au.byKey[agent+"\x00"+c.SessionKey]
+	if c.SessionKey == "" || !ok {
+		ses, ok = au.byID[agent+"\x00"+id]
+	}
+	if ok {
+		c.SessionKey, c.SessionID, c.InDatabase = ses.Key, ses.ID, true
+	} else {
+		c.SessionID = id
+	}
+	return c, true
 }
 
 // activeTranscript is resolveActiveSqliteTranscriptFile of
@@ -280,6 +316,41 @@ type srcLine struct {
 // compareFile fills c's line counts from the file at c.Path and the stored
 // events of c.SessionID (db may be nil: no database for the agent).
 func compareFile(c *Comparison, db *sqlitestore.DB) {
+	lines, srcKeys, err := readSourceLines(c)
+	if err != nil {
+		c.Error = err.Error()
+		return
+	}
+	c.ValidLines = len(lines)
+	stored := map[string]struct{}{}
+	extra := map[string]int{} // fingerprints of stored rows no source line's id names
+	if db != nil && c.InDatabase {
+		if err := readStoredKeys(c, db, srcKeys, stored, extra); err != nil {
+			c.Error = err.Error()
+			return
+		}
+	}
+	want := map[int64]bool{}
+	for _, sl := range lines {
+		if _, ok := stored[sl.key]; !ok {
+			c.NotImported = append(c.NotImported, sl.line)
+			want[sl.line] = true
+		}
+	}
+	if len(want) > 0 && len(extra) > 0 {
+		if err := splitRewritten(c, want, extra); err != nil {
+			c.Error = err.Error()
+			return
+		}
+	} else {
+		c.Absent = c.NotImported
+	}
+	lastImportedMessage(c, lines)
+}
+
+// readSourceLines reads the valid lines of c's file (counting all of them
+// in c.Lines) and the set of their id keys.
+func readSourceLines(c *Comparison) ([]srcLine, map[string]struct{}, error) {
 	var lines []srcLine
 	srcKeys := map[string]struct{}{}
 	err := store.JSONLRows(c.Path, nil, func(n int64, raw []byte) error {
@@ -307,67 +378,61 @@ func compareFile(c *Comparison, db *sqlitestore.DB) {
 		srcKeys[sl.key] = struct{}{}
 		return nil
 	})
+	return lines, srcKeys, err
+}
+
+// readStoredKeys reads the session's stored events into stored (their id
+// keys) and extra (the fingerprints of those no source line names).
+func readStoredKeys(c *Comparison, db *sqlitestore.DB, srcKeys, stored map[string]struct{}, extra map[string]int) error {
+	_, err := db.Events(c.SessionID, func(ev sqlitestore.Event) error {
+		c.StoredEvents++
+		if !jsonl.Valid(ev.JSON) {
+			return nil
+		}
+		k := lineIDKey(ev.JSON, "s", ev.Seq)
+		stored[k] = struct{}{}
+		if _, ok := srcKeys[k]; !ok {
+			extra[fingerprint(ev.JSON)]++
+		}
+		return nil
+	})
+	return err
+}
+
+// splitRewritten sorts the lines not imported (want) into those stored
+// rewritten by the import (an extra stored row matches them once its
+// rewrites are undone) and those absent.
+func splitRewritten(c *Comparison, want map[int64]bool, extra map[string]int) error {
+	rewritten := map[int64]bool{}
+	err := store.JSONLRows(c.Path, nil, func(n int64, raw []byte) error {
+		if !want[n] {
+			return nil
+		}
+		if n == 1 {
+			raw = bytes.TrimPrefix(raw, []byte("\ufeff"))
+		}
+		if fp := fingerprint(store.UndoImportRewrites(raw)); extra[fp] > 0 {
+			extra[fp]--
+			rewritten[n] = true
+		}
+		return nil
+	})
 	if err != nil {
-		c.Error = err.Error()
-		return
+		return err
 	}
-	c.ValidLines = len(lines)
-	stored := map[string]struct{}{}
-	extra := map[string]int{} // fingerprints of stored rows no source line's id names
-	if db != nil && c.InDatabase {
-		_, err := db.Events(c.SessionID, func(ev sqlitestore.Event) error {
-			c.StoredEvents++
-			if !jsonl.Valid(ev.JSON) {
-				return nil
-			}
-			k := lineIDKey(ev.JSON, "s", ev.Seq)
-			stored[k] = struct{}{}
-			if _, ok := srcKeys[k]; !ok {
-				extra[fingerprint(ev.JSON)]++
-			}
-			return nil
-		})
-		if err != nil {
-			c.Error = err.Error()
-			return
+	for _, n := range c.NotImported {
+		if rewritten[n] {
+			c.Rewritten = append(c.Rewritten, n)
+		} else {
+			c.Absent = append(c.Absent, n)
 		}
 	}
-	want := map[int64]bool{}
-	for _, sl := range lines {
-		if _, ok := stored[sl.key]; !ok {
-			c.NotImported = append(c.NotImported, sl.line)
-			want[sl.line] = true
-		}
-	}
-	if len(want) > 0 && len(extra) > 0 {
-		rewritten := map[int64]bool{}
-		err := store.JSONLRows(c.Path, nil, func(n int64, raw []byte) error {
-			if !want[n] {
-				return nil
-			}
-			if n == 1 {
-				raw = bytes.TrimPrefix(raw, []byte("\ufeff"))
-			}
-			if fp := fingerprint(store.UndoImportRewrites(raw)); extra[fp] > 0 {
-				extra[fp]--
-				rewritten[n] = true
-			}
-			return nil
-		})
-		if err != nil {
-			c.Error = err.Error()
-			return
-		}
-		for _, n := range c.NotImported {
-			if rewritten[n] {
-				c.Rewritten = append(c.Rewritten, n)
-			} else {
-				c.Absent = append(c.Absent, n)
-			}
-		}
-	} else {
-		c.Absent = c.NotImported
-	}
+	return nil
+}
+
+// lastImportedMessage counts the absent messages and finds the last message
+// before the first absent line.
+func lastImportedMessage(c *Comparison, lines []srcLine) {
 	first := int64(-1)
 	if len(c.Absent) > 0 {
 		first = c.Absent[0]

@@ -127,18 +127,11 @@ func run(n int, seed uint64, shared string, oracle oracle56Cmd, routesFlag, outD
 	if err != nil {
 		return err
 	}
-	entries, err := corpusEntries(filepath.Join(shared, "corpus", "real"))
+	entries, err := usableCorpus(shared)
 	if err != nil {
 		return err
 	}
-	if len(entries) < 10 {
-		return fmt.Errorf("only %d usable entries in the corpus", len(entries))
-	}
-	if outDir == "" {
-		if outDir, err = os.MkdirTemp("", "difffuzz-"); err != nil {
-			return err
-		}
-	} else if err := os.MkdirAll(outDir, 0o755); err != nil {
+	if outDir, err = makeOutDir(outDir, "difffuzz-"); err != nil {
 		return err
 	}
 	files, err := generateFiles(n, seed, entries, routes, outDir)
@@ -147,12 +140,52 @@ func run(n int, seed uint64, shared string, oracle oracle56Cmd, routesFlag, outD
 	}
 	jobs, hangs := jobs56(files, routes, withContext, withRepair)
 	fmt.Fprintf(os.Stderr, "difffuzz: %d transcripts in %s, %d oracle jobs (oracle %s)\n", len(files), outDir, len(jobs), oracle.script)
-	// The oracle's answers are saved as they come (out/oracle-answers.jsonl)
-	// and reused by a later run on the same folder: a long run can stop and
-	// go on.
-	answers, err := loadAnswers(filepath.Join(outDir, "oracle-answers.jsonl"))
+	answers, err := askOracle(oracle.script, oracle.env, timeout, chunk, jobs, filepath.Join(outDir, "oracle-answers.jsonl"))
 	if err != nil {
 		return err
+	}
+	cmp := &compare56{routes: routes, answers: answers, hangs: hangs, keepDir: keepDir, withContext: withContext, withRepair: withRepair,
+		counts: map[string]*tally{"context": {}, "sanitize": {}, "payload": {}, "repair": {}}}
+	for _, f := range files {
+		if err := cmp.file(f); err != nil {
+			return err
+		}
+	}
+	return summarize(cmp.diffs, cmp.counts, []string{"context", "repair", "sanitize", "payload"}, minEqual)
+}
+
+// usableCorpus reads the entries of the real corpus, failing when it has
+// too few to fuzz with.
+func usableCorpus(shared string) ([]*jsjson.Object, error) {
+	entries, err := corpusEntries(filepath.Join(shared, "corpus", "real"))
+	if err != nil {
+		return nil, err
+	}
+	if len(entries) < 10 {
+		return nil, fmt.Errorf("only %d usable entries in the corpus", len(entries))
+	}
+	return entries, nil
+}
+
+// makeOutDir makes the output folder (a new temporary one named prefix…
+// when outDir is "") and returns its name.
+func makeOutDir(outDir, prefix string) (string, error) {
+	if outDir == "" {
+		return os.MkdirTemp("", prefix)
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return "", err
+	}
+	return outDir, nil
+}
+
+// askOracle returns the oracle's answers to jobs. The answers are saved as
+// they come (answersPath, chunk jobs a batch) and reused by a later run on
+// the same folder: a long run can stop and go on. chunk 0 asks nothing.
+func askOracle(script string, env []string, timeout time.Duration, chunk int, jobs []oracletest.Job, answersPath string) (map[string]oracletest.Result, error) {
+	answers, err := loadAnswers(answersPath)
+	if err != nil {
+		return nil, err
 	}
 	var todo []oracletest.Job
 	for _, j := range jobs {
@@ -162,86 +195,113 @@ func run(n int, seed uint64, shared string, oracle oracle56Cmd, routesFlag, outD
 	}
 	for start := 0; chunk > 0 && start < len(todo); start += chunk {
 		end := min(start+chunk, len(todo))
-		res, err := batch(oracle.script, todo[start:end], oracle.env, timeout)
+		res, err := batch(script, todo[start:end], env, timeout)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "difffuzz: jobs %d-%d: %v (counted as not answered)\n", start, end, err)
 		}
-		if err := saveAnswers(filepath.Join(outDir, "oracle-answers.jsonl"), res); err != nil {
-			return err
+		if err := saveAnswers(answersPath, res); err != nil {
+			return nil, err
 		}
 		for k, v := range res {
 			answers[k] = v
 		}
 		fmt.Fprintf(os.Stderr, "difffuzz: %d/%d oracle answers\n", len(answers), len(jobs))
 	}
-	counts := map[string]*tally{"context": {}, "sanitize": {}, "payload": {}, "repair": {}}
-	var diffs []string
-	for _, f := range files {
-		if withContext && !hangs[f] {
-			id := filepath.Base(f) + "|context"
-			c := counts["context"]
-			if a, ok := answers[id]; !ok {
-				c.unanswered++
-			} else {
-				c.compared++
-				d := contextDifference(f, a)
-				if d == "" {
-					c.equal++
-				} else {
-					diffs = append(diffs, id+": "+d)
-				}
-			}
-		}
-		if withRepair {
-			id := filepath.Base(f) + "|repair"
-			c := counts["repair"]
-			if a, ok := answers[id]; !ok {
-				c.unanswered++
-			} else {
-				c.compared++
-				d := repairDifference(f, a)
-				if d == "" {
-					c.equal++
-				} else {
-					diffs = append(diffs, id+": "+d)
-					if keepDir != "" {
-						if err := keepCase(keepDir, f, id, a); err != nil {
-							return err
-						}
-					}
-				}
-			}
-		}
-		if hangs[f] {
-			// oc must refuse as OpenClaw fails: no context, no payload.
-			_, _, ocErr := ocReplay(f, routes[0])
-			var oe *replay.OpenClawFailure
-			for _, mode := range []string{"context", "sanitize", "payload"} {
-				c := counts[mode]
-				c.hangs++
-				if !errors.As(ocErr, &oe) {
-					c.compared++
-					diffs = append(diffs, filepath.Base(f)+"|"+mode+": OpenClaw hangs on a parentId cycle, oc answers")
-				}
-			}
-			continue
-		}
-		for _, r := range routes {
-			limited, payload, ocErr := ocReplay(f, r)
-			keep := func(id string, a oracletest.Result) error {
-				if keepDir == "" {
-					return nil
-				}
-				return keepCase(keepDir, f, id, a)
-			}
-			d, err := compareStages(filepath.Base(f), r, limited, payload, ocErr, answers, counts, oracletest.Difference, keep)
-			if err != nil {
-				return err
-			}
-			diffs = append(diffs, d...)
+	return answers, nil
+}
+
+// compare56 compares oc with the 2026.5.6 oracle's answers, file by file,
+// counting each mode and collecting the DIFF lines.
+type compare56 struct {
+	routes                  []route
+	answers                 map[string]oracletest.Result
+	hangs                   map[string]bool
+	keepDir                 string
+	withContext, withRepair bool
+	counts                  map[string]*tally
+	diffs                   []string
+}
+
+func (cmp *compare56) file(f string) error {
+	if cmp.withContext && !cmp.hangs[f] {
+		cmp.context(f)
+	}
+	if cmp.withRepair {
+		if err := cmp.repair(f); err != nil {
+			return err
 		}
 	}
-	return summarize(diffs, counts, []string{"context", "repair", "sanitize", "payload"}, minEqual)
+	if cmp.hangs[f] {
+		cmp.hang(f)
+		return nil
+	}
+	for _, r := range cmp.routes {
+		limited, payload, ocErr := ocReplay(f, r)
+		keep := func(id string, a oracletest.Result) error {
+			if cmp.keepDir == "" {
+				return nil
+			}
+			return keepCase(cmp.keepDir, f, id, a)
+		}
+		d, err := compareStages(filepath.Base(f), r, limited, payload, ocErr, cmp.answers, cmp.counts, oracletest.Difference, keep)
+		if err != nil {
+			return err
+		}
+		cmp.diffs = append(cmp.diffs, d...)
+	}
+	return nil
+}
+
+func (cmp *compare56) context(f string) {
+	id := filepath.Base(f) + "|context"
+	c := cmp.counts["context"]
+	a, ok := cmp.answers[id]
+	if !ok {
+		c.unanswered++
+		return
+	}
+	c.compared++
+	if d := contextDifference(f, a); d == "" {
+		c.equal++
+	} else {
+		cmp.diffs = append(cmp.diffs, id+": "+d)
+	}
+}
+
+func (cmp *compare56) repair(f string) error {
+	id := filepath.Base(f) + "|repair"
+	c := cmp.counts["repair"]
+	a, ok := cmp.answers[id]
+	if !ok {
+		c.unanswered++
+		return nil
+	}
+	c.compared++
+	d := repairDifference(f, a)
+	if d == "" {
+		c.equal++
+		return nil
+	}
+	cmp.diffs = append(cmp.diffs, id+": "+d)
+	if cmp.keepDir != "" {
+		return keepCase(cmp.keepDir, f, id, a)
+	}
+	return nil
+}
+
+// hang checks that oc refuses as OpenClaw fails on a transcript it hangs
+// on: no context, no payload.
+func (cmp *compare56) hang(f string) {
+	_, _, ocErr := ocReplay(f, cmp.routes[0])
+	var oe *replay.OpenClawFailure
+	for _, mode := range []string{"context", "sanitize", "payload"} {
+		c := cmp.counts[mode]
+		c.hangs++
+		if !errors.As(ocErr, &oe) {
+			c.compared++
+			cmp.diffs = append(cmp.diffs, filepath.Base(f)+"|"+mode+": OpenClaw hangs on a parentId cycle, oc answers")
+		}
+	}
 }
 
 // generateFiles writes n transcripts generated from seed into dir

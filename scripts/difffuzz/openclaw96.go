@@ -152,81 +152,138 @@ func run96(cfg config96) error {
 	if err != nil {
 		return err
 	}
-	entries, err := corpusEntries(filepath.Join(cfg.shared, "corpus", "real"))
+	entries, err := usableCorpus(cfg.shared)
 	if err != nil {
 		return err
 	}
-	if len(entries) < 10 {
-		return fmt.Errorf("only %d usable entries in the corpus", len(entries))
-	}
-	outDir := cfg.out
-	if outDir == "" {
-		if outDir, err = os.MkdirTemp("", "difffuzz96-"); err != nil {
-			return err
-		}
-	} else if err := os.MkdirAll(outDir, 0o755); err != nil {
+	outDir, err := makeOutDir(cfg.out, "difffuzz96-")
+	if err != nil {
 		return err
 	}
 	if outDir, err = filepath.Abs(outDir); err != nil {
 		return err
 	}
+	sessions, texts, err := generate96(cfg, entries, routes)
+	if err != nil {
+		return err
+	}
+	f := &fuzz96{cfg: cfg, routes: routes, outDir: outDir,
+		stateDir: filepath.Join(outDir, "state"), importDir: filepath.Join(outDir, "imported"),
+		script: filepath.Join(cfg.shared, "oracle-2026.9.6", "oracle"), env: []string{"TZ=UTC", "ORACLE_TZ=UTC"},
+		counts: map[string]*tally{"import": {}, "context": {}, "sanitize": {}, "payload": {}, "payload-o": {}}}
+	importJSON, refused, err := f.importState(sessions, texts)
+	if err != nil {
+		return err
+	}
+	if sessions, err = f.takeOutRefused(sessions, refused); err != nil {
+		return err
+	}
+	sources, rawSources, err := parseImport(importJSON, filepath.Join(outDir, "import.json"))
+	if err != nil {
+		return err
+	}
+	db := filepath.Join(f.importDir, "agents", agent96, "agent", store.AgentDBName)
+	jobs := jobs96(sessions, routes, db, cfg.withContext)
+	fmt.Fprintf(os.Stderr, "difffuzz: %d transcripts in %s, %d oracle jobs on %s\n", len(sessions), f.stateDir, len(jobs), db)
+	if f.answers, err = askOracle(f.script, f.env, cfg.timeout, cfg.chunk, jobs, filepath.Join(outDir, "oracle-answers.jsonl")); err != nil {
+		return err
+	}
+	if cfg.withImport {
+		if err := f.compareImport(sessions, sources, rawSources); err != nil {
+			return err
+		}
+	}
+	st, err := store.Open(f.importDir, store.Options{})
+	if err != nil {
+		return err
+	}
+	exportDir := filepath.Join(outDir, "oc-export")
+	if err := os.MkdirAll(exportDir, 0o755); err != nil {
+		return err
+	}
+	for _, s := range sessions {
+		if err := f.compareSession(st, s, exportDir); err != nil {
+			return err
+		}
+	}
+	return summarize(f.diffs, f.counts, []string{"import", "context", "sanitize", "payload", "payload-o"}, cfg.minEqual)
+}
+
+// generate96 generates the run's sessions and their transcripts.
+func generate96(cfg config96, entries []*jsjson.Object, routes []route) ([]session96, [][]byte, error) {
 	rng := rand.New(rand.NewPCG(cfg.seed, cfg.seed^0x9e3779b97f4a7c15))
 	sessions := make([]session96, cfg.n)
 	texts := make([][]byte, cfg.n)
 	for i := range sessions {
 		sessions[i] = sessionOf96(i)
+		var err error
 		if texts[i], err = generate(rng, entries, routes, sessions[i].ID); err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
-	stateDir, importDir := filepath.Join(outDir, "state"), filepath.Join(outDir, "imported")
-	script := filepath.Join(cfg.shared, "oracle-2026.9.6", "oracle")
-	env := []string{"TZ=UTC", "ORACLE_TZ=UTC"}
-	var diffs []string
-	counts := map[string]*tally{"import": {}, "context": {}, "sanitize": {}, "payload": {}, "payload-o": {}}
+	return sessions, texts, nil
+}
 
-	// One import of the whole state dir, kept with its answers: a later run
-	// on the same -out (same -n and -seed) reuses it.
-	importPath := filepath.Join(outDir, "import.json")
-	refusedPath := filepath.Join(outDir, "refused.json")
+// fuzz96 is one run against the 2026.9.6 oracle: where it works, the
+// oracle's answers, and the counts and DIFF lines so far.
+type fuzz96 struct {
+	cfg                         config96
+	routes                      []route
+	outDir, stateDir, importDir string
+	script                      string
+	env                         []string
+	answers                     map[string]oracletest.Result
+	counts                      map[string]*tally
+	diffs                       []string
+}
+
+// importState writes the state dir and imports it once, keeping the
+// import with its answers: a later run on the same -out (same -n and
+// -seed) reuses it. It returns the import's JSON and the transcripts over
+// which OpenClaw refused the migration.
+func (f *fuzz96) importState(sessions []session96, texts [][]byte) ([]byte, []refusal, error) {
+	importPath := filepath.Join(f.outDir, "import.json")
+	refusedPath := filepath.Join(f.outDir, "refused.json")
 	importJSON, err := os.ReadFile(importPath)
 	var refused []refusal
 	if b, rerr := os.ReadFile(refusedPath); rerr == nil {
 		if err := json.Unmarshal(b, &refused); err != nil {
-			return fmt.Errorf("%s: %w", refusedPath, err)
+			return nil, nil, fmt.Errorf("%s: %w", refusedPath, err)
 		}
 	}
-	{
-		// The state dir holds what was imported: without the transcripts
-		// an earlier run took out.
-		var write []session96
-		var writeTexts [][]byte
-		for i, s := range sessions {
-			if findRefusal(refused, s.Name) == nil {
-				write, writeTexts = append(write, s), append(writeTexts, texts[i])
-			}
-		}
-		if err := writeStateDir96(stateDir, write, writeTexts); err != nil {
-			return err
+	// The state dir holds what was imported: without the transcripts an
+	// earlier run took out.
+	var write []session96
+	var writeTexts [][]byte
+	for i, s := range sessions {
+		if findRefusal(refused, s.Name) == nil {
+			write, writeTexts = append(write, s), append(writeTexts, texts[i])
 		}
 	}
-	if err != nil && cfg.chunk > 0 {
-		if importJSON, refused, err = importOnce(script, stateDir, importDir, sessions, texts, env, cfg.timeout); err != nil {
-			return err
+	if err := writeStateDir96(f.stateDir, write, writeTexts); err != nil {
+		return nil, nil, err
+	}
+	if err != nil && f.cfg.chunk > 0 {
+		if importJSON, refused, err = importOnce(f.script, f.stateDir, f.importDir, sessions, texts, f.env, f.cfg.timeout); err != nil {
+			return nil, nil, err
 		}
 		b, _ := json.Marshal(refused)
 		if err := os.WriteFile(refusedPath, b, 0o644); err != nil {
-			return err
+			return nil, nil, err
 		}
 		if err := os.WriteFile(importPath, importJSON, 0o644); err != nil {
-			return err
+			return nil, nil, err
 		}
 	} else if err != nil {
-		return fmt.Errorf("-offline: %w", err)
+		return nil, nil, fmt.Errorf("-offline: %w", err)
 	}
-	// Transcripts over which OpenClaw's doctor --fix refused the whole
-	// migration were taken out of the state dir (see importOnce): equal
-	// when oc predicts the refusal too.
+	return importJSON, refused, nil
+}
+
+// takeOutRefused returns the sessions the import took in. Transcripts over
+// which OpenClaw's doctor --fix refused the whole migration were taken out
+// of the state dir (see importOnce): equal when oc predicts the refusal too.
+func (f *fuzz96) takeOutRefused(sessions []session96, refused []refusal) ([]session96, error) {
 	out := sessions[:0:0]
 	for _, s := range sessions {
 		r := findRefusal(refused, s.Name)
@@ -234,31 +291,35 @@ func run96(cfg config96) error {
 			out = append(out, s)
 			continue
 		}
-		counts["import"].compared++
+		f.counts["import"].compared++
 		// oc predicts the refusal when it finds an entry id repeated with
 		// other content (upgrade.FileResult.Conflict: doctor's upgrade-refused).
-		if res, err := upgrade.PredictFile(filepath.Join(outDir, "refused", filepath.Base(s.File)), s.ID); err == nil && res.Conflict != nil {
-			counts["import"].equal++
+		if res, err := upgrade.PredictFile(filepath.Join(f.outDir, "refused", filepath.Base(s.File)), s.ID); err == nil && res.Conflict != nil {
+			f.counts["import"].equal++
 			continue
 		}
-		diffs = append(diffs, fmt.Sprintf("%s|import: OpenClaw's doctor --fix refuses the whole migration over this transcript (%s); oc predicts %s",
+		f.diffs = append(f.diffs, fmt.Sprintf("%s|import: OpenClaw's doctor --fix refuses the whole migration over this transcript (%s); oc predicts %s",
 			s.Name, r.Issue, r.Predicted))
-		if cfg.keep != "" {
-			if err := keepCase(cfg.keep, filepath.Join(outDir, "refused", filepath.Base(s.File)), filepath.Base(s.File)+"|import",
+		if f.cfg.keep != "" {
+			if err := keepCase(f.cfg.keep, filepath.Join(f.outDir, "refused", filepath.Base(s.File)), filepath.Base(s.File)+"|import",
 				oracletest.Result{ID: s.Name + "|import", Error: r.Issue}); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
 	if len(refused) > 0 {
 		fmt.Fprintf(os.Stderr, "difffuzz: %d transcripts taken out: OpenClaw 2026.9.6 refuses the migration over them (DIFF |import lines where oc does not predict it)\n", len(refused))
 	}
-	sessions = out
+	return out, nil
+}
+
+// parseImport reads the import's sources, each also as its raw JSON by file.
+func parseImport(importJSON []byte, importPath string) ([]importSource, map[string]json.RawMessage, error) {
 	var imp struct {
 		Sources []importSource `json:"sources"`
 	}
 	if err := json.Unmarshal(importJSON, &imp); err != nil {
-		return fmt.Errorf("%s: %w", importPath, err)
+		return nil, nil, fmt.Errorf("%s: %w", importPath, err)
 	}
 	var raw struct {
 		Sources []json.RawMessage `json:"sources"`
@@ -270,11 +331,14 @@ func run96(cfg config96) error {
 			rawSources[src.File] = raw.Sources[i]
 		}
 	}
-	db := filepath.Join(importDir, "agents", agent96, "agent", store.AgentDBName)
+	return imp.Sources, rawSources, nil
+}
 
+// jobs96 are the oracle jobs on the imported database db.
+func jobs96(sessions []session96, routes []route, db string, withContext bool) []oracletest.Job {
 	var jobs []oracletest.Job
 	for _, s := range sessions {
-		if cfg.withContext {
+		if withContext {
 			jobs = append(jobs, oracletest.Job{ID: s.Name + "|context", Mode: "context", Args: []string{db, s.Key}})
 		}
 		for _, r := range routes {
@@ -284,123 +348,108 @@ func run96(cfg config96) error {
 			}
 		}
 	}
-	fmt.Fprintf(os.Stderr, "difffuzz: %d transcripts in %s, %d oracle jobs on %s\n", len(sessions), stateDir, len(jobs), db)
-	answersPath := filepath.Join(outDir, "oracle-answers.jsonl")
-	answers, err := loadAnswers(answersPath)
-	if err != nil {
-		return err
-	}
-	var todo []oracletest.Job
-	for _, j := range jobs {
-		if _, ok := answers[j.ID]; !ok {
-			todo = append(todo, j)
-		}
-	}
-	for start := 0; cfg.chunk > 0 && start < len(todo); start += cfg.chunk {
-		end := min(start+cfg.chunk, len(todo))
-		res, err := batch(script, todo[start:end], env, cfg.timeout)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "difffuzz: jobs %d-%d: %v (counted as not answered)\n", start, end, err)
-		}
-		if err := saveAnswers(answersPath, res); err != nil {
-			return err
-		}
-		for k, v := range res {
-			answers[k] = v
-		}
-		fmt.Fprintf(os.Stderr, "difffuzz: %d/%d oracle answers\n", len(answers), len(jobs))
-	}
+	return jobs
+}
 
-	keep := func(s session96, id string, a oracletest.Result) error {
-		if cfg.keep == "" {
-			return nil
-		}
-		// Named as difffuzz names kept 5.6 cases: the file's name first.
-		return keepCase(cfg.keep, filepath.Join(stateDir, filepath.FromSlash(s.File)), filepath.Base(s.File)+strings.TrimPrefix(id, s.Name), a)
+// keep saves a differing case of session s under -keep.
+func (f *fuzz96) keep(s session96, id string, a oracletest.Result) error {
+	if f.cfg.keep == "" {
+		return nil
 	}
-	if cfg.withImport {
-		ds, err := importDifferences(stateDir, sessions, imp.Sources, counts["import"])
-		if err != nil {
-			return err
-		}
-		for name, d := range ds {
-			diffs = append(diffs, name+"|import: "+d)
-			for _, s := range sessions {
-				if s.Name == name {
-					// The oracle's answer kept is the file's entry of `sources`.
-					if err := keep(s, name+"|import", oracletest.Result{ID: name + "|import", OK: true, Out: rawSources[s.File]}); err != nil {
-						return err
-					}
-				}
-			}
-		}
-	}
-	st, err := store.Open(importDir, store.Options{})
+	// Named as difffuzz names kept 5.6 cases: the file's name first.
+	return keepCase(f.cfg.keep, filepath.Join(f.stateDir, filepath.FromSlash(s.File)), filepath.Base(s.File)+strings.TrimPrefix(id, s.Name), a)
+}
+
+// compareImport compares oc's prediction of the import with its sources.
+func (f *fuzz96) compareImport(sessions []session96, sources []importSource, rawSources map[string]json.RawMessage) error {
+	ds, err := importDifferences(f.stateDir, sessions, sources, f.counts["import"])
 	if err != nil {
 		return err
 	}
-	exportDir := filepath.Join(outDir, "oc-export")
-	if err := os.MkdirAll(exportDir, 0o755); err != nil {
-		return err
-	}
-	for _, s := range sessions {
-		sess, loadErr := loadImported96(st, s, exportDir)
-		if cfg.withContext {
-			id := s.Name + "|context"
-			c := counts["context"]
-			if a, ok := answers[id]; !ok {
-				c.unanswered++
-			} else {
-				c.compared++
-				if d := context96Difference(sess, loadErr, a); d == "" {
-					c.equal++
-				} else {
-					diffs = append(diffs, id+": "+d)
-					if err := keep(s, id, a); err != nil {
-						return err
-					}
+	for name, d := range ds {
+		f.diffs = append(f.diffs, name+"|import: "+d)
+		for _, s := range sessions {
+			if s.Name == name {
+				// The oracle's answer kept is the file's entry of `sources`.
+				if err := f.keep(s, name+"|import", oracletest.Result{ID: name + "|import", OK: true, Out: rawSources[s.File]}); err != nil {
+					return err
 				}
 			}
 		}
-		for _, r := range routes {
-			limited, payload, ocErr := ocReplay96(sess, loadErr, r)
-			// payload-o: the payload stage alone, built from the oracle's
-			// own limited list (as pkg/replay's payload96 tests do), so a
-			// payload difference can be told from one the sanitize stage
-			// passes on.
-			sa, sok := answers[strings.Join([]string{s.Name, "sanitize", r.provider, r.api, r.model}, "|")]
-			pa, pok := answers[strings.Join([]string{s.Name, "payload", r.provider, r.api, r.model}, "|")]
-			if c := counts["payload-o"]; !sok || !pok || !sa.OK {
-				c.unanswered++
-			} else {
-				c.compared++
-				got, err := payloadFromLimited96(sess, sa.Out, r)
-				var d string
-				switch {
-				case !pa.OK && err != nil:
-					c.bothFail++
-				case !pa.OK:
-					d = "OpenClaw fails (" + firstLine(pa.Error) + "), oc answers"
-				case err != nil:
-					d = fmt.Sprintf("oc fails (%v), OpenClaw answers", err)
-				default:
-					d = oracletest.Difference96(got, pa.Out)
-				}
-				if d == "" {
-					c.equal++
-				} else {
-					diffs = append(diffs, strings.Join([]string{s.Name, "payload-o", r.provider, r.api, r.model}, "|")+": "+d)
-				}
-			}
-			d, err := compareStages(s.Name, r, limited, payload, ocErr, answers, counts, oracletest.Difference96,
-				func(id string, a oracletest.Result) error { return keep(s, id, a) })
-			if err != nil {
-				return err
-			}
-			diffs = append(diffs, d...)
+	}
+	return nil
+}
+
+// compareSession compares oc's context and each route's stages for one
+// imported session with the oracle's answers.
+func (f *fuzz96) compareSession(st *store.State, s session96, exportDir string) error {
+	sess, loadErr := loadImported96(st, s, exportDir)
+	if f.cfg.withContext {
+		if err := f.compareContext(s, sess, loadErr); err != nil {
+			return err
 		}
 	}
-	return summarize(diffs, counts, []string{"import", "context", "sanitize", "payload", "payload-o"}, cfg.minEqual)
+	for _, r := range f.routes {
+		limited, payload, ocErr := ocReplay96(sess, loadErr, r)
+		f.comparePayloadAlone(s, sess, r)
+		d, err := compareStages(s.Name, r, limited, payload, ocErr, f.answers, f.counts, oracletest.Difference96,
+			func(id string, a oracletest.Result) error { return f.keep(s, id, a) })
+		if err != nil {
+			return err
+		}
+		f.diffs = append(f.diffs, d...)
+	}
+	return nil
+}
+
+func (f *fuzz96) compareContext(s session96, sess *imported96, loadErr error) error {
+	id := s.Name + "|context"
+	c := f.counts["context"]
+	a, ok := f.answers[id]
+	if !ok {
+		c.unanswered++
+		return nil
+	}
+	c.compared++
+	d := context96Difference(sess, loadErr, a)
+	if d == "" {
+		c.equal++
+		return nil
+	}
+	f.diffs = append(f.diffs, id+": "+d)
+	return f.keep(s, id, a)
+}
+
+// comparePayloadAlone compares payload-o: the payload stage alone, built
+// from the oracle's own limited list (as pkg/replay's payload96 tests do),
+// so a payload difference can be told from one the sanitize stage passes
+// on.
+func (f *fuzz96) comparePayloadAlone(s session96, sess *imported96, r route) {
+	sa, sok := f.answers[strings.Join([]string{s.Name, "sanitize", r.provider, r.api, r.model}, "|")]
+	pa, pok := f.answers[strings.Join([]string{s.Name, "payload", r.provider, r.api, r.model}, "|")]
+	c := f.counts["payload-o"]
+	if !sok || !pok || !sa.OK {
+		c.unanswered++
+		return
+	}
+	c.compared++
+	got, err := payloadFromLimited96(sess, sa.Out, r)
+	var d string
+	switch {
+	case !pa.OK && err != nil:
+		c.bothFail++
+	case !pa.OK:
+		d = "OpenClaw fails (" + firstLine(pa.Error) + "), oc answers"
+	case err != nil:
+		d = fmt.Sprintf("oc fails (%v), OpenClaw answers", err)
+	default:
+		d = oracletest.Difference96(got, pa.Out)
+	}
+	if d == "" {
+		c.equal++
+	} else {
+		f.diffs = append(f.diffs, strings.Join([]string{s.Name, "payload-o", r.provider, r.api, r.model}, "|")+": "+d)
+	}
 }
 
 // oracleImport runs the 9.6 oracle's `import STATE_DIR OUT_DIR` and returns

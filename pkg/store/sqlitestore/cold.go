@@ -317,17 +317,8 @@ func decodeColdRecords(plain []byte, c ColdArchive) (*coldTranscript, string) {
 			if n != 1 {
 				return nil, fmt.Sprintf("record %d is a second header", n)
 			}
-			ver, okv := num(rec, "version")
-			id, oki := str(rec, "sessionId")
-			gen, okg := str(rec, "generation")
-			if !okv || ver != 1 || !oki || !okg {
-				return nil, "the header is not {kind:\"header\",version:1,sessionId,generation}"
-			}
-			if id != c.SessionID {
-				return nil, fmt.Sprintf("the header names session %q", safeName(id))
-			}
-			if gen != c.Generation {
-				return nil, fmt.Sprintf("the header names generation %q, the row %q", safeName(gen), safeName(c.Generation))
+			if why := checkColdHeader(rec, c); why != "" {
+				return nil, why
 			}
 			sawHeader = true
 			continue
@@ -336,67 +327,114 @@ func decodeColdRecords(plain []byte, c ColdArchive) (*coldTranscript, string) {
 		if !ok {
 			return nil, fmt.Sprintf("record %d (kind %q) has no row object", n, safeName(kind))
 		}
-		switch kind {
-		case "event":
-			seq, ok1 := intField(row, "seq")
-			js, ok2 := str(row, "event_json")
-			created, ok3 := intField(row, "created_at")
-			if !ok1 || !ok2 || !ok3 {
-				return nil, fmt.Sprintf("record %d: an event row needs integer seq and created_at and a string event_json", n)
-			}
-			// Buffer.byteLength of the JS string: a lone surrogate counts 3
-			// bytes, as its WTF-8 form does.
-			rawBytes += int64(len(js))
-			// The restored row as node:sqlite binds the string: a lone
-			// surrogate is stored as U+FFFD.
-			ct.events = append(ct.events, Event{Seq: int64(seq), JSON: surrogatesToFFFD(js), CreatedAt: int64(created)})
-		case "identity":
-			if !fieldsOK(row, []fieldSpec{{"event_id", "str"}, {"seq", "int"}, {"event_type", "str?"}, {"parent_id", "str?"}, {"message_idempotency_key", "str?"}, {"created_at", "int"}}) {
-				return nil, fmt.Sprintf("record %d: malformed identity row", n)
-			}
-		case "active":
-			if !fieldsOK(row, []fieldSpec{{"active_position", "int"}, {"event_seq", "int"}, {"message_position", "int?"}, {"context_eligible", "int?"}}) {
-				return nil, fmt.Sprintf("record %d: malformed active row", n)
-			}
-			pos, _ := intField(row, "active_position")
-			seq, _ := intField(row, "event_seq")
-			ct.activePos = append(ct.activePos, [2]int64{int64(pos), int64(seq)})
-		case "index":
-			if !fieldsOK(row, []fieldSpec{{"indexed_seq", "int"}, {"leaf_event_id", "str?"}, {"needs_rebuild", "int"}, {"active_event_count", "int"}, {"active_message_count", "int"}, {"updated_at", "int"}}) {
-				return nil, fmt.Sprintf("record %d: malformed index row", n)
-			}
-			st := ct.state
-			idx, _ := intField(row, "indexed_seq")
-			nr, _ := intField(row, "needs_rebuild")
-			ae, _ := intField(row, "active_event_count")
-			am, _ := intField(row, "active_message_count")
-			leaf, _ := str(row, "leaf_event_id")
-			st.Present, st.IndexedSeq, st.LeafEventID, st.NeedsRebuild = true, int64(idx), leaf, nr != 0
-			st.ActiveEventCount, st.ActiveMessageCount = int(ae), int(am)
-		case "fts":
-			if !fieldsOK(row, []fieldSpec{{"text", "str?"}, {"message_id", "str?"}, {"role", "str?"}, {"timestamp", "strnum?"}}) {
-				return nil, fmt.Sprintf("record %d: malformed fts row", n)
-			}
-		default:
-			return nil, fmt.Sprintf("record %d has unknown kind %q", n, safeName(kind))
+		if why := ct.addRow(n, kind, row, &rawBytes); why != "" {
+			return nil, why
 		}
 	}
+	if why := ct.checkAgainst(c, sawHeader, rawBytes); why != "" {
+		return nil, why
+	}
+	if why := ct.order(); why != "" {
+		return nil, why
+	}
+	return ct, ""
+}
+
+// checkColdHeader says what is wrong with the archive's header record ("" when
+// it is the header of c's session and generation).
+func checkColdHeader(rec *jsjson.Object, c ColdArchive) string {
+	ver, okv := num(rec, "version")
+	id, oki := str(rec, "sessionId")
+	gen, okg := str(rec, "generation")
+	if !okv || ver != 1 || !oki || !okg {
+		return "the header is not {kind:\"header\",version:1,sessionId,generation}"
+	}
+	if id != c.SessionID {
+		return fmt.Sprintf("the header names session %q", safeName(id))
+	}
+	if gen != c.Generation {
+		return fmt.Sprintf("the header names generation %q, the row %q", safeName(gen), safeName(c.Generation))
+	}
+	return ""
+}
+
+// addRow checks record n's row of this kind and keeps what the restore
+// needs of it (events, active positions, the index state); rawBytes adds up
+// the events' byte lengths. It says what is wrong ("" when nothing is).
+func (ct *coldTranscript) addRow(n int, kind string, row *jsjson.Object, rawBytes *int64) string {
+	switch kind {
+	case "event":
+		seq, ok1 := intField(row, "seq")
+		js, ok2 := str(row, "event_json")
+		created, ok3 := intField(row, "created_at")
+		if !ok1 || !ok2 || !ok3 {
+			return fmt.Sprintf("record %d: an event row needs integer seq and created_at and a string event_json", n)
+		}
+		// Buffer.byteLength of the JS string: a lone surrogate counts 3
+		// bytes, as its WTF-8 form does.
+		*rawBytes += int64(len(js))
+		// The restored row as node:sqlite binds the string: a lone
+		// surrogate is stored as U+FFFD.
+		ct.events = append(ct.events, Event{Seq: int64(seq), JSON: surrogatesToFFFD(js), CreatedAt: int64(created)})
+	case "identity":
+		if !fieldsOK(row, []fieldSpec{{"event_id", "str"}, {"seq", "int"}, {"event_type", "str?"}, {"parent_id", "str?"}, {"message_idempotency_key", "str?"}, {"created_at", "int"}}) {
+			return fmt.Sprintf("record %d: malformed identity row", n)
+		}
+	case "active":
+		if !fieldsOK(row, []fieldSpec{{"active_position", "int"}, {"event_seq", "int"}, {"message_position", "int?"}, {"context_eligible", "int?"}}) {
+			return fmt.Sprintf("record %d: malformed active row", n)
+		}
+		pos, _ := intField(row, "active_position")
+		seq, _ := intField(row, "event_seq")
+		ct.activePos = append(ct.activePos, [2]int64{int64(pos), int64(seq)})
+	case "index":
+		if !fieldsOK(row, []fieldSpec{{"indexed_seq", "int"}, {"leaf_event_id", "str?"}, {"needs_rebuild", "int"}, {"active_event_count", "int"}, {"active_message_count", "int"}, {"updated_at", "int"}}) {
+			return fmt.Sprintf("record %d: malformed index row", n)
+		}
+		st := ct.state
+		idx, _ := intField(row, "indexed_seq")
+		nr, _ := intField(row, "needs_rebuild")
+		ae, _ := intField(row, "active_event_count")
+		am, _ := intField(row, "active_message_count")
+		leaf, _ := str(row, "leaf_event_id")
+		st.Present, st.IndexedSeq, st.LeafEventID, st.NeedsRebuild = true, int64(idx), leaf, nr != 0
+		st.ActiveEventCount, st.ActiveMessageCount = int(ae), int(am)
+	case "fts":
+		if !fieldsOK(row, []fieldSpec{{"text", "str?"}, {"message_id", "str?"}, {"role", "str?"}, {"timestamp", "strnum?"}}) {
+			return fmt.Sprintf("record %d: malformed fts row", n)
+		}
+	default:
+		return fmt.Sprintf("record %d has unknown kind %q", n, safeName(kind))
+	}
+	return ""
+}
+
+// checkAgainst says where the decoded archive disagrees with its row c ("" when
+// it agrees).
+func (ct *coldTranscript) checkAgainst(c ColdArchive, sawHeader bool, rawBytes int64) string {
 	switch {
 	case !sawHeader:
-		return nil, "the first record is not the header"
+		return "the first record is not the header"
 	case len(ct.events) != c.EventCount:
-		return nil, fmt.Sprintf("it holds %d events, the row says event_count %d", len(ct.events), c.EventCount)
+		return fmt.Sprintf("it holds %d events, the row says event_count %d", len(ct.events), c.EventCount)
 	case ct.events[len(ct.events)-1].Seq != c.LastSeq:
-		return nil, fmt.Sprintf("its last event has seq %d, the row says last_seq %d", ct.events[len(ct.events)-1].Seq, c.LastSeq)
+		return fmt.Sprintf("its last event has seq %d, the row says last_seq %d", ct.events[len(ct.events)-1].Seq, c.LastSeq)
 	case rawBytes+int64(len(ct.events))-1 != c.RawBytes:
-		return nil, fmt.Sprintf("its events are %d bytes (with newlines), the row says raw_bytes %d", rawBytes+int64(len(ct.events))-1, c.RawBytes)
+		return fmt.Sprintf("its events are %d bytes (with newlines), the row says raw_bytes %d", rawBytes+int64(len(ct.events))-1, c.RawBytes)
 	}
+	return ""
+}
+
+// order sorts the events by seq and the active rows by position, as the
+// restored rows are read back, and says why the restore would fail ("" when
+// it would not).
+func (ct *coldTranscript) order() string {
 	// Restored rows are read back in seq order; two events with one seq
 	// would fail the restore's insert.
 	sort.SliceStable(ct.events, func(i, j int) bool { return ct.events[i].Seq < ct.events[j].Seq })
 	for i := 1; i < len(ct.events); i++ {
 		if ct.events[i].Seq == ct.events[i-1].Seq {
-			return nil, fmt.Sprintf("two events have seq %d (the restore's insert fails on them)", ct.events[i].Seq)
+			return fmt.Sprintf("two events have seq %d (the restore's insert fails on them)", ct.events[i].Seq)
 		}
 	}
 	// The restored active rows are read ORDER BY active_position.
@@ -404,7 +442,7 @@ func decodeColdRecords(plain []byte, c ColdArchive) (*coldTranscript, string) {
 	for _, p := range ct.activePos {
 		ct.state.ActiveSeqs = append(ct.state.ActiveSeqs, p[1])
 	}
-	return ct, ""
+	return ""
 }
 
 type fieldSpec struct{ name, kind string }
