@@ -103,7 +103,15 @@ func readBatches(r io.Reader, send func(*batch) bool) {
 		buf := make([]byte, 0, max(batchBytes+64<<10, 2*len(carry)))
 		buf = append(buf, carry...)
 		var readErr error
-		for len(buf) < batchBytes || bytes.IndexByte(buf[len(carry):], '\n') < 0 {
+		scanned, hasNewline := len(carry), false // the carry holds no newline
+		for len(buf) < batchBytes || !hasNewline {
+			if !hasNewline {
+				hasNewline = bytes.IndexByte(buf[scanned:], '\n') >= 0
+				scanned = len(buf)
+				if hasNewline && len(buf) >= batchBytes {
+					break
+				}
+			}
 			if len(buf) == cap(buf) {
 				buf = append(buf, 0)[:len(buf)] // a long line: grow
 			}
