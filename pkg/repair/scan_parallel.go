@@ -113,7 +113,11 @@ func readBatches(r io.Reader, send func(*batch) bool) {
 				}
 			}
 			if len(buf) == cap(buf) {
-				buf = append(buf, 0)[:len(buf)] // a long line: grow
+				// a long line: double (append's 1.25x would copy a long
+				// line many times over)
+				grown := make([]byte, len(buf), 2*cap(buf))
+				copy(grown, buf)
+				buf = grown
 			}
 			n, err := r.Read(buf[len(buf):cap(buf)])
 			buf = buf[:len(buf)+n]
