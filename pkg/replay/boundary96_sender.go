@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // 2026.9.6's projectPersistedSenderContext (dist/history-image-prune-*.mjs):
@@ -41,8 +42,8 @@ func readPersistedSender(m Message) (persistedSender, bool) {
 
 // object is the sender as JSON.stringify writes {id, name, username}
 // (undefined members left out), its strings sanitized.
-func (s persistedSender) object() *Object {
-	o := NewObject()
+func (s persistedSender) object() *jsvalue.Object {
+	o := jsvalue.NewObject()
 	if s.id != "" {
 		o.Set("id", sanitizeContextJSONString(s.id))
 	}
@@ -93,7 +94,7 @@ func sanitizeContextJSONValue(v any, keys *KeyOrder) any {
 		}
 		return out
 	case map[string]any:
-		o := NewObject()
+		o := jsvalue.NewObject()
 		for _, k := range keys.Keys(x) {
 			o.Set(k, sanitizeContextJSONValue(x[k], keys))
 		}
@@ -103,8 +104,8 @@ func sanitizeContextJSONValue(v any, keys *KeyOrder) any {
 }
 
 // formatContextJSONBlock is formatContextJsonBlock: label, fenced JSON.
-func formatContextJSONBlock(label string, payload *Object) (string, error) {
-	b, err := AppendJS(nil, payload, nil)
+func formatContextJSONBlock(label string, payload *jsvalue.Object) (string, error) {
+	b, err := jsvalue.AppendJS(nil, payload, nil)
 	if err != nil {
 		return "", err
 	}
@@ -147,7 +148,7 @@ func projectPersistedSenderContext(c *conv, msgs []Message) []Message {
 		if !ok {
 			return m
 		}
-		context, err := formatContextJSONBlock(conversationInfoLabel, NewObject("sender", sender.object()))
+		context, err := formatContextJSONBlock(conversationInfoLabel, jsvalue.NewObject("sender", sender.object()))
 		if err != nil {
 			c.fail("sender context: %v", err)
 			return m
@@ -229,11 +230,11 @@ func mergeSenderIntoConversationInfo(c *conv, env, body string, sender persisted
 	if !ok {
 		return "", false
 	}
-	keys := NewKeyOrder()
+	keys := jsvalue.NewKeyOrder()
 	if err := keys.Record(raw, v); err != nil {
 		return "", false
 	}
-	obj := sanitizeContextJSONValue(payload, keys).(*Object)
+	obj := sanitizeContextJSONValue(payload, keys).(*jsvalue.Object)
 	obj.Set("sender", sender.object())
 	block, err := formatContextJSONBlock(conversationInfoLabel, obj)
 	if err != nil {

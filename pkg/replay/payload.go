@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // PayloadInput is what BuildPayload needs.
@@ -49,12 +50,14 @@ type PayloadInput struct {
 // pi-ai hands the provider SDK (the oracle's `payload` output); do not
 // json.Marshal it (Go's encoder escapes <, > and & and knows no key order).
 type Payload struct {
-	Body *Object
+	Body *jsvalue.Object
 	keys *KeyOrder
 }
 
 // AppendJSON appends the body exactly as JSON.stringify writes it.
-func (p *Payload) AppendJSON(dst []byte) ([]byte, error) { return AppendJS(dst, p.Body, p.keys) }
+func (p *Payload) AppendJSON(dst []byte) ([]byte, error) {
+	return jsvalue.AppendJS(dst, p.Body, p.keys)
+}
 
 // APIs lists the API families BuildPayload renders for 2026.5.6 (a new
 // slice each call); policy.WireAPIs gives each release's.
@@ -143,7 +146,7 @@ func BuildPayload(in PayloadInput) (*Payload, error) {
 	if err != nil {
 		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, err)
 	}
-	keys := in.KeyOrder.child() // the converters record the objects they parse
+	keys := in.KeyOrder.Child() // the converters record the objects they parse
 	c := &conv{model: &model, keys: keys, failedTurn: rel.failedTurn, trimToolCallIDs: rel.trimToolCallIDs, google96: rel.google96}
 	msgs, err := rel.boundary(c, &in)
 	if err != nil {

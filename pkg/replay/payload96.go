@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // ErrNotBuiltIn is wrapped by BuildPayload's error for an API family the
@@ -84,10 +85,10 @@ func applyModelOverrides(m Model, raw []byte) (Model, error) {
 		m.ID = s
 	}
 	if v, ok := o["name"]; ok {
-		m.Name = jsToString(v, true)
+		m.Name = jsvalue.ToString(v, true)
 	}
 	if v, ok := o["reasoning"]; ok {
-		m.Reasoning = jsTruthy(v)
+		m.Reasoning = jsvalue.Truthy(v)
 	}
 	if v, ok := o["input"]; ok {
 		m.Vision = false
@@ -102,7 +103,7 @@ func applyModelOverrides(m Model, raw []byte) (Model, error) {
 	if v, ok := o["maxTokens"]; ok {
 		f, ok := jsFiniteNumber(v)
 		if !ok || f != float64(int(f)) {
-			return m, fmt.Errorf("model overrides: maxTokens %s is not an integer", jsToString(v, true))
+			return m, fmt.Errorf("model overrides: maxTokens %s is not an integer", jsvalue.ToString(v, true))
 		}
 		m.MaxTokens = int(f)
 	}
@@ -116,7 +117,7 @@ func applyModelOverrides(m Model, raw []byte) (Model, error) {
 		case off == nil:
 			m.ThinkingOff = offNull
 		default:
-			m.ThinkingOff, m.ThinkingOffValue = offValue, jsToString(off, true)
+			m.ThinkingOff, m.ThinkingOffValue = offValue, jsvalue.ToString(off, true)
 		}
 	}
 	return m, nil

@@ -5,10 +5,11 @@ import (
 	"strings"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // renderFunc builds one API family's wire body from the LLM messages.
-type renderFunc func(c *conv, msgs []Message, system string) *Object
+type renderFunc func(c *conv, msgs []Message, system string) *jsvalue.Object
 
 // payloadRelease is what one OpenClaw release does between the runner's
 // message list (the sanitize pipeline's `limited`) and the wire body: which

@@ -241,7 +241,7 @@ func Sanitize(messages []Message, opts Options) (*Result, error) {
 		pol = *opts.Policy
 	}
 	r := &run{opts: opts, pol: pol, release: pipe.release}
-	r.log.keys = opts.KeyOrder.child()
+	r.log.keys = opts.KeyOrder.Child()
 	res := &Result{Policy: pol, KeyOrder: r.log.keys}
 	for i, m := range messages {
 		if m == nil {

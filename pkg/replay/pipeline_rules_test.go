@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // Each rule's smallest input that triggers it, and what it must give.
@@ -20,7 +21,7 @@ func msgsOf(t *testing.T, js string) []Message {
 	if err := json.Unmarshal([]byte(js), &raws); err != nil {
 		t.Fatalf("bad test JSON: %v\n%s", err, js)
 	}
-	m, err := DecodeMessages(raws)
+	m, err := jsvalue.DecodeMessages(raws)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,7 @@
 package replay
 
+import "github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+
 // Renderers of OpenClaw 2026.9.6 (@openclaw/ai 2026.9.6, dist/*.mjs) whose
 // request shape differs from pi-ai 0.73's. Message conversion that did not
 // change is the 2026.5.6 code (anthropicMessagesUnmarked, completionsMessages,
@@ -23,15 +25,15 @@ func azureToolCallProviders96(p string) bool {
 // (no streamSimple thinking budget adjustment: the runner calls `stream`),
 // and the cache markers of applyAnthropicRequestCacheControl
 // (cacheMarkMessages96).
-func renderAnthropic96(c *conv, msgs []Message, system string) *Object {
-	body := NewObject("model", c.model.ID)
+func renderAnthropic96(c *conv, msgs []Message, system string) *jsvalue.Object {
+	body := jsvalue.NewObject("model", c.model.ID)
 	params := c.anthropicMessagesUnmarked(msgs)
 	body.Set("messages", params)
 	body.Set("max_tokens", c.model.MaxTokens)
 	body.Set("stream", true)
 	markers := 0
 	if system != "" {
-		body.Set("system", []any{NewObject("type", "text", "text", sanitizeSurrogates(system), "cache_control", ephemeral())})
+		body.Set("system", []any{jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(system), "cache_control", ephemeral())})
 		markers = 1
 	}
 	cacheMarkMessages96(params, anthropicCacheControlLimit-markers)
@@ -51,9 +53,9 @@ func cacheMarkMessages96(params []any, limit int) {
 	if len(params) == 0 || limit <= 0 {
 		return
 	}
-	var fallback *Object
+	var fallback *jsvalue.Object
 	for i := len(params) - 1; i >= 0; i-- {
-		msg, ok := params[i].(*Object)
+		msg, ok := params[i].(*jsvalue.Object)
 		if !ok {
 			continue
 		}
@@ -67,14 +69,14 @@ func cacheMarkMessages96(params []any, limit int) {
 				fallback.Set("cache_control", ephemeral())
 				return
 			}
-			msg.Set("content", []any{NewObject("type", "text", "text", x, "cache_control", ephemeral())})
+			msg.Set("content", []any{jsvalue.NewObject("type", "text", "text", x, "cache_control", ephemeral())})
 			if fallback != nil && limit > 1 {
 				fallback.Set("cache_control", ephemeral())
 			}
 			return
 		case []any:
 			for j := len(x) - 1; j >= 0; j-- {
-				b, ok := x[j].(*Object)
+				b, ok := x[j].(*jsvalue.Object)
 				if !ok {
 					continue
 				}
@@ -104,7 +106,7 @@ func cacheMarkMessages96(params []any, limit int) {
 // renderOpenAICompletions96 follows buildOpenAICompletionsRequest and
 // convertMessages (dist/openai-completions-stream-*.mjs) with
 // completionsCompat96.
-func renderOpenAICompletions96(c *conv, msgs []Message, system string) *Object {
+func renderOpenAICompletions96(c *conv, msgs []Message, system string) *jsvalue.Object {
 	return renderOpenAICompletionsWith(c, msgs, system, completionsCompat96(c.model))
 }
 
@@ -134,8 +136,8 @@ func completionsCompat96(m *Model) completionsCompat {
 // convertResponsesMessagesWithStyle "provider" (dist/openai-responses-shared-*.mjs):
 // input messages are built by buildResponsesInputMessage, {type: "message",
 // role, content}.
-func renderOpenAIResponses96(c *conv, msgs []Message, system string) *Object {
-	body := NewObject("model", c.model.ID, "input", c.responsesInput96(msgs, system, true, false, openAIToolCallProviders96), "stream", true, "store", false)
+func renderOpenAIResponses96(c *conv, msgs []Message, system string) *jsvalue.Object {
+	body := jsvalue.NewObject("model", c.model.ID, "input", c.responsesInput96(msgs, system, true, false, openAIToolCallProviders96), "stream", true, "store", false)
 	if c.model.Provider != "github-copilot" { // setDefaultReasoningOff
 		setResponsesReasoningOff96(body, c.model)
 	}
@@ -147,8 +149,8 @@ func renderOpenAIResponses96(c *conv, msgs []Message, system string) *Object {
 // without a deployment map), input, stream, store: false}, then
 // applyCommonResponsesParams' default reasoning off (render96_reasoning.go). (5.6
 // sent no `store`.)
-func renderAzureOpenAIResponses96(c *conv, msgs []Message, system string) *Object {
-	body := NewObject("model", c.model.ID, "input", c.responsesInput96(msgs, system, true, true, azureToolCallProviders96), "stream", true, "store", false)
+func renderAzureOpenAIResponses96(c *conv, msgs []Message, system string) *jsvalue.Object {
+	body := jsvalue.NewObject("model", c.model.ID, "input", c.responsesInput96(msgs, system, true, true, azureToolCallProviders96), "stream", true, "store", false)
 	setResponsesReasoningOff96(body, c.model)
 	return body
 }
@@ -158,18 +160,18 @@ func renderAzureOpenAIResponses96(c *conv, msgs []Message, system string) *Objec
 // Codex: instructions default to "You are a helpful assistant.", no
 // tool_choice/parallel_tool_calls without tools, and input messages built by
 // buildResponsesInputMessage.
-func renderChatGPTResponses96(c *conv, msgs []Message, system string) *Object {
+func renderChatGPTResponses96(c *conv, msgs []Message, system string) *jsvalue.Object {
 	instructions := system
 	if instructions == "" {
 		instructions = "You are a helpful assistant."
 	}
-	body := NewObject(
+	body := jsvalue.NewObject(
 		"model", c.model.ID,
 		"store", false,
 		"stream", true,
 		"instructions", instructions,
 		"input", c.responsesInput96(msgs, system, false, false, openAIToolCallProviders96),
-		"text", NewObject("verbosity", "low"),
+		"text", jsvalue.NewObject("verbosity", "low"),
 		"include", []any{"reasoning.encrypted_content"},
 	)
 	return body
@@ -178,7 +180,7 @@ func renderChatGPTResponses96(c *conv, msgs []Message, system string) *Object {
 // renderMistral96 follows mistral.ts buildChatPayload/toChatMessages
 // (dist/mistral-*.mjs): the same message shapes as 2026.5.6, with the tool
 // result text of formatToolResultText (mistralToolResultText96).
-func renderMistral96(c *conv, msgs []Message, system string) *Object {
+func renderMistral96(c *conv, msgs []Message, system string) *jsvalue.Object {
 	return renderMistralWith(c, msgs, system, mistralToolResultText96)
 }
 
@@ -219,11 +221,11 @@ func mistralToolResultText96(text string, hasImages, supportsImages, isError boo
 //	if (contents.length === 0) contents.push({ role: "user", parts: [{ text: " " }] });
 //
 // 2026.5.6 (pi-ai 0.73 google-shared) sent `contents: []` instead.
-func renderGoogle96(c *conv, msgs []Message, system string) *Object {
+func renderGoogle96(c *conv, msgs []Message, system string) *jsvalue.Object {
 	body := renderGoogle(c, msgs, system)
 	if contents, ok := body.Get("contents"); ok {
 		if list, ok := contents.([]any); ok && len(list) == 0 && c.err == nil {
-			body.Set("contents", []any{NewObject("role", "user", "parts", []any{NewObject("text", " ")})})
+			body.Set("contents", []any{jsvalue.NewObject("role", "user", "parts", []any{jsvalue.NewObject("text", " ")})})
 		}
 	}
 	return body

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // The "reasoning off" request of 2026.9.6's Responses bodies:
@@ -107,9 +109,9 @@ func responsesReasoningOff96(m *Model) string {
 }
 
 // setResponsesReasoningOff96 sets body.reasoning for the default "off".
-func setResponsesReasoningOff96(body *Object, m *Model) {
+func setResponsesReasoningOff96(body *jsvalue.Object, m *Model) {
 	body.Delete("reasoning")
 	if effort := responsesReasoningOff96(m); effort != "" {
-		body.Set("reasoning", NewObject("effort", effort))
+		body.Set("reasoning", jsvalue.NewObject("effort", effort))
 	}
 }

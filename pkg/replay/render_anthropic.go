@@ -1,5 +1,7 @@
 package replay
 
+import "github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+
 // Anthropic Messages (`anthropic-messages`): pi-ai providers/anthropic.js,
 // buildParams and convertMessages, for an API key (not an OAuth token), no
 // tools, no thinking option and the default ("short") cache retention.
@@ -24,15 +26,15 @@ func anthropicToolCallID(id string, _ Message) string {
 	return jsSlice(replaceIDChars(id, "_", true), 64)
 }
 
-func ephemeral() *Object { return NewObject("type", "ephemeral") }
+func ephemeral() *jsvalue.Object { return jsvalue.NewObject("type", "ephemeral") }
 
-func renderAnthropic(c *conv, msgs []Message, system string) *Object {
-	body := NewObject("model", c.model.ID)
+func renderAnthropic(c *conv, msgs []Message, system string) *jsvalue.Object {
+	body := jsvalue.NewObject("model", c.model.ID)
 	body.Set("messages", c.anthropicMessages(msgs))
 	body.Set("max_tokens", c.model.MaxTokens/3)
 	body.Set("stream", true)
 	if system != "" {
-		body.Set("system", []any{NewObject("type", "text", "text", sanitizeSurrogates(system), "cache_control", ephemeral())})
+		body.Set("system", []any{jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(system), "cache_control", ephemeral())})
 	}
 	return body
 }
@@ -54,7 +56,7 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 		case "user":
 			if s, ok := msg["content"].(string); ok {
 				if !blank(s) {
-					params = append(params, NewObject("role", "user", "content", sanitizeSurrogates(s)))
+					params = append(params, jsvalue.NewObject("role", "user", "content", sanitizeSurrogates(s)))
 				}
 				continue
 			}
@@ -63,7 +65,7 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 				if typeOf(item) == "text" {
 					t := c.str(item, "text")
 					if !blank(t) {
-						blocks = append(blocks, NewObject("type", "text", "text", sanitizeSurrogates(t)))
+						blocks = append(blocks, jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(t)))
 					}
 					continue
 				}
@@ -72,7 +74,7 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 			if len(blocks) == 0 {
 				continue
 			}
-			params = append(params, NewObject("role", "user", "content", blocks))
+			params = append(params, jsvalue.NewObject("role", "user", "content", blocks))
 		case "assistant":
 			var blocks []any
 			for _, b := range c.contentBlocks(msg) {
@@ -82,10 +84,10 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 					if blank(t) {
 						continue
 					}
-					blocks = append(blocks, NewObject("type", "text", "text", sanitizeSurrogates(t)))
+					blocks = append(blocks, jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(t)))
 				case "thinking":
-					if jsTruthy(b["redacted"]) {
-						o := NewObject("type", "redacted_thinking")
+					if jsvalue.Truthy(b["redacted"]) {
+						o := jsvalue.NewObject("type", "redacted_thinking")
 						o.Copy("data", b, "thinkingSignature")
 						blocks = append(blocks, o)
 						continue
@@ -94,19 +96,19 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 					if blank(th) {
 						continue
 					}
-					if !jsTruthy(b["thinkingSignature"]) || blank(c.str(b, "thinkingSignature")) {
-						blocks = append(blocks, NewObject("type", "text", "text", sanitizeSurrogates(th)))
+					if !jsvalue.Truthy(b["thinkingSignature"]) || blank(c.str(b, "thinkingSignature")) {
+						blocks = append(blocks, jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(th)))
 						continue
 					}
-					blocks = append(blocks, NewObject("type", "thinking", "thinking", sanitizeSurrogates(th), "signature", b["thinkingSignature"]))
+					blocks = append(blocks, jsvalue.NewObject("type", "thinking", "thinking", sanitizeSurrogates(th), "signature", b["thinkingSignature"]))
 				case "toolCall":
-					o := NewObject("type", "tool_use")
+					o := jsvalue.NewObject("type", "tool_use")
 					o.Copy("id", b, "id")
 					o.Copy("name", b, "name")
 					if args, ok := b["arguments"]; ok && args != nil {
 						o.Set("input", args)
 					} else {
-						o.Set("input", NewObject())
+						o.Set("input", jsvalue.NewObject())
 					}
 					blocks = append(blocks, o)
 				}
@@ -114,19 +116,19 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 			if len(blocks) == 0 {
 				continue
 			}
-			params = append(params, NewObject("role", "assistant", "content", blocks))
+			params = append(params, jsvalue.NewObject("role", "assistant", "content", blocks))
 		case "toolResult":
 			var results []any
 			j := i
 			for ; j < len(tm) && tm[j]["role"] == "toolResult"; j++ {
-				r := NewObject("type", "tool_result")
+				r := jsvalue.NewObject("type", "tool_result")
 				r.Copy("tool_use_id", tm[j], "toolCallId")
 				r.Set("content", c.anthropicToolContent(tm[j]))
 				r.Copy("is_error", tm[j], "isError")
 				results = append(results, r)
 			}
 			i = j - 1
-			params = append(params, NewObject("role", "user", "content", results))
+			params = append(params, jsvalue.NewObject("role", "user", "content", results))
 		}
 	}
 	return params
@@ -136,28 +138,28 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 // user one, gets cache_control on its last text/image/tool_result block.
 func cacheMarkLastUser56(params []any) {
 	if n := len(params); n > 0 {
-		last := params[n-1].(*Object)
+		last := params[n-1].(*jsvalue.Object)
 		if role, _ := last.Get("role"); role == "user" {
 			content, _ := last.Get("content")
 			switch x := content.(type) {
 			case []any:
-				if lb, ok := x[len(x)-1].(*Object); ok {
+				if lb, ok := x[len(x)-1].(*jsvalue.Object); ok {
 					if t, _ := lb.Get("type"); t == "text" || t == "image" || t == "tool_result" {
 						lb.Set("cache_control", ephemeral())
 					}
 				}
 			case string:
-				last.Set("content", []any{NewObject("type", "text", "text", x, "cache_control", ephemeral())})
+				last.Set("content", []any{jsvalue.NewObject("type", "text", "text", x, "cache_control", ephemeral())})
 			}
 		}
 	}
 }
 
-func anthropicImage(item map[string]any) *Object {
-	src := NewObject("type", "base64")
+func anthropicImage(item map[string]any) *jsvalue.Object {
+	src := jsvalue.NewObject("type", "base64")
 	src.Copy("media_type", item, "mimeType")
 	src.Copy("data", item, "data")
-	return NewObject("type", "image", "source", src)
+	return jsvalue.NewObject("type", "image", "source", src)
 }
 
 // anthropicToolContent is pi-ai's convertContentBlocks for a tool result.
@@ -177,14 +179,14 @@ func (c *conv) anthropicToolContent(msg Message) any {
 	hasText := false
 	for _, b := range content {
 		if typeOf(b) == "text" {
-			blocks = append(blocks, NewObject("type", "text", "text", sanitizeSurrogates(c.str(b, "text"))))
+			blocks = append(blocks, jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(c.str(b, "text"))))
 			hasText = true
 			continue
 		}
 		blocks = append(blocks, anthropicImage(b))
 	}
 	if !hasText {
-		blocks = append([]any{NewObject("type", "text", "text", "(see attached image)")}, blocks...)
+		blocks = append([]any{jsvalue.NewObject("type", "text", "text", "(see attached image)")}, blocks...)
 	}
 	return blocks
 }

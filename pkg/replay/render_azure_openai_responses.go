@@ -1,5 +1,7 @@
 package replay
 
+import "github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+
 // Azure OpenAI Responses (`azure-openai-responses`): pi-ai
 // providers/azure-openai-responses.js buildParams. The input items are the
 // OpenAI Responses ones (convertResponsesMessages, render_openai_responses.go)
@@ -19,15 +21,15 @@ func azureToolCallProviders(p string) bool {
 	return openAIToolCallProviders(p) || p == "azure-openai-responses"
 }
 
-func renderAzureOpenAIResponses(c *conv, msgs []Message, system string) *Object {
+func renderAzureOpenAIResponses(c *conv, msgs []Message, system string) *jsvalue.Object {
 	m := c.model
-	body := NewObject("model", m.ID, "input", c.responsesInput(msgs, system, true, azureToolCallProviders), "stream", true)
+	body := jsvalue.NewObject("model", m.ID, "input", c.responsesInput(msgs, system, true, azureToolCallProviders), "stream", true)
 	if m.Reasoning {
 		switch m.ThinkingOff {
 		case offUnset:
-			body.Set("reasoning", NewObject("effort", "none"))
+			body.Set("reasoning", jsvalue.NewObject("effort", "none"))
 		case offValue:
-			body.Set("reasoning", NewObject("effort", m.ThinkingOffValue))
+			body.Set("reasoning", jsvalue.NewObject("effort", m.ThinkingOffValue))
 		}
 	}
 	return body

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // conv carries what every renderer needs: the model, the key order of the
@@ -123,7 +124,7 @@ func (c *conv) list(m map[string]any, key string) []any {
 // tmpl is `${m[key]}` in a template literal.
 func tmpl(m map[string]any, key string) string {
 	v, ok := m[key]
-	return jsToString(v, ok)
+	return jsvalue.ToString(v, ok)
 }
 
 func hasProp(m map[string]any, key string) bool {
@@ -148,7 +149,7 @@ func jsTypeOf(v any, present bool) string {
 	switch v.(type) {
 	case nil:
 		return "null"
-	case jsUndefined:
+	case jsvalue.Undefined:
 		return "undefined"
 	case string:
 		return "a string"
@@ -202,8 +203,8 @@ func joinTexts(blocks []map[string]any, sep string) string {
 			b.WriteString(sep)
 		}
 		if v, ok := blk["text"]; ok && v != nil {
-			if _, undef := v.(jsUndefined); !undef {
-				b.WriteString(jsToString(v, true))
+			if _, undef := v.(jsvalue.Undefined); !undef {
+				b.WriteString(jsvalue.ToString(v, true))
 			}
 		}
 	}
@@ -309,17 +310,17 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 				}
 				switch typeOf(b) {
 				case "thinking":
-					if jsTruthy(b["redacted"]) {
+					if jsvalue.Truthy(b["redacted"]) {
 						if same {
 							out = append(out, b)
 						}
 						continue
 					}
-					if same && jsTruthy(b["thinkingSignature"]) {
+					if same && jsvalue.Truthy(b["thinkingSignature"]) {
 						out = append(out, b)
 						continue
 					}
-					if !jsTruthy(b["thinking"]) || blank(c.str(b, "thinking")) {
+					if !jsvalue.Truthy(b["thinking"]) || blank(c.str(b, "thinking")) {
 						continue
 					}
 					if same {
@@ -343,7 +344,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 						continue
 					}
 					nb, cloned := b, false
-					if !same && jsTruthy(b["thoughtSignature"]) {
+					if !same && jsvalue.Truthy(b["thoughtSignature"]) {
 						nb, cloned = maps.Clone(b), true
 						delete(nb, "thoughtSignature")
 					}
@@ -500,30 +501,15 @@ func jsSlice(s string, n int) string { return jsjson.Slice(s, n) }
 func jsLen(s string) int { return jsjson.Len(s) }
 
 // parseJSON is JSON.parse(s); objects it creates get their key order recorded.
-func (c *conv) parseJSON(s string) (any, error) {
-	d := newValueDecoder(c.keys)
-	d.data = []byte(s)
-	d.ws()
-	v, err := d.value()
-	if err == nil {
-		d.ws()
-		if d.pos != len(d.data) {
-			return nil, fmt.Errorf("unexpected data after JSON value")
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("invalid JSON at byte %d", d.pos)
-	}
-	return v, nil
-}
+func (c *conv) parseJSON(s string) (any, error) { return jsvalue.Parse(s, c.keys) }
 
 // stringify is JSON.stringify(m[key]); ok is false when it returns undefined.
 func (c *conv) stringify(m map[string]any, key string) (string, bool) {
 	v, present := m[key]
-	if _, undef := v.(jsUndefined); undef {
+	if _, undef := v.(jsvalue.Undefined); undef {
 		present = false
 	}
-	s, ok, err := jsStringify(v, present, c.keys)
+	s, ok, err := jsvalue.Stringify(v, present, c.keys)
 	if err != nil {
 		c.fail("JSON.stringify(%s): %v", key, err)
 	}

@@ -1,6 +1,10 @@
 package replay
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
 
 // Mistral (`mistral-conversations`): pi-ai providers/mistral.js
 // buildChatPayload and toChatMessages (no tools, no options).
@@ -58,7 +62,7 @@ func mistralIDNormalizer() idNormalizer {
 	}
 }
 
-func renderMistral(c *conv, msgs []Message, system string) *Object {
+func renderMistral(c *conv, msgs []Message, system string) *jsvalue.Object {
 	return renderMistralWith(c, msgs, system, mistralToolResultText)
 }
 
@@ -67,13 +71,13 @@ type mistralToolText func(text string, hasImages, supportsImages, isError bool) 
 
 // renderMistralWith is buildChatPayload/toChatMessages with the release's
 // tool-result text.
-func renderMistralWith(c *conv, msgs []Message, system string, toolText mistralToolText) *Object {
+func renderMistralWith(c *conv, msgs []Message, system string, toolText mistralToolText) *jsvalue.Object {
 	tm := c.transformMessages(msgs, mistralIDNormalizer())
 	messages := c.mistralMessages(tm, toolText)
 	if system != "" {
-		messages = append([]any{NewObject("role", "system", "content", sanitizeSurrogates(system))}, messages...)
+		messages = append([]any{jsvalue.NewObject("role", "system", "content", sanitizeSurrogates(system))}, messages...)
 	}
-	return NewObject("model", c.model.ID, "stream", true, "messages", messages)
+	return jsvalue.NewObject("model", c.model.ID, "stream", true, "messages", messages)
 }
 
 func (c *conv) mistralMessages(tm []Message, toolText mistralToolText) []any {
@@ -87,7 +91,7 @@ func (c *conv) mistralMessages(tm []Message, toolText mistralToolText) []any {
 		switch msg["role"] {
 		case "user":
 			if s, ok := msg["content"].(string); ok {
-				result = append(result, NewObject("role", "user", "content", sanitizeSurrogates(s)))
+				result = append(result, jsvalue.NewObject("role", "user", "content", sanitizeSurrogates(s)))
 				continue
 			}
 			hadImages := false
@@ -101,15 +105,15 @@ func (c *conv) mistralMessages(tm []Message, toolText mistralToolText) []any {
 					continue
 				}
 				if t == "text" {
-					content = append(content, NewObject("type", "text", "text", sanitizeSurrogates(c.str(b, "text"))))
+					content = append(content, jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(c.str(b, "text"))))
 				} else {
-					content = append(content, NewObject("type", "image_url", "imageUrl", dataURL(b)))
+					content = append(content, jsvalue.NewObject("type", "image_url", "imageUrl", dataURL(b)))
 				}
 			}
 			if len(content) > 0 {
-				result = append(result, NewObject("role", "user", "content", content))
+				result = append(result, jsvalue.NewObject("role", "user", "content", content))
 			} else if hadImages && !images {
-				result = append(result, NewObject("role", "user", "content", nonVisionUserImagePlaceholder))
+				result = append(result, jsvalue.NewObject("role", "user", "content", nonVisionUserImagePlaceholder))
 			}
 		case "assistant":
 			var parts, calls []any
@@ -117,29 +121,29 @@ func (c *conv) mistralMessages(tm []Message, toolText mistralToolText) []any {
 				switch typeOf(b) {
 				case "text":
 					if t := c.str(b, "text"); !blank(t) {
-						parts = append(parts, NewObject("type", "text", "text", sanitizeSurrogates(t)))
+						parts = append(parts, jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(t)))
 					}
 				case "thinking":
 					if t := c.str(b, "thinking"); !blank(t) {
-						parts = append(parts, NewObject("type", "thinking", "thinking", []any{NewObject("type", "text", "text", sanitizeSurrogates(t))}))
+						parts = append(parts, jsvalue.NewObject("type", "thinking", "thinking", []any{jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(t))}))
 					}
 				default:
-					fn := NewObject()
+					fn := jsvalue.NewObject()
 					fn.Copy("name", b, "name")
-					if jsTruthy(b["arguments"]) {
+					if jsvalue.Truthy(b["arguments"]) {
 						args, _ := c.stringify(b, "arguments")
 						fn.Set("arguments", args)
 					} else {
 						fn.Set("arguments", "{}")
 					}
-					call := NewObject()
+					call := jsvalue.NewObject()
 					call.Copy("id", b, "id")
 					call.Set("type", "function")
 					call.Set("function", fn)
 					calls = append(calls, call)
 				}
 			}
-			am := NewObject("role", "assistant")
+			am := jsvalue.NewObject("role", "assistant")
 			if len(parts) > 0 {
 				am.Set("content", parts)
 			}
@@ -162,16 +166,16 @@ func (c *conv) mistralMessages(tm []Message, toolText mistralToolText) []any {
 					hasImages = true
 				}
 			}
-			text := toolText(joinTexts(texts, "\n"), hasImages, images, jsTruthy(msg["isError"]))
-			content := []any{NewObject("type", "text", "text", text)}
+			text := toolText(joinTexts(texts, "\n"), hasImages, images, jsvalue.Truthy(msg["isError"]))
+			content := []any{jsvalue.NewObject("type", "text", "text", text)}
 			if images {
 				for _, b := range blocks {
 					if typeOf(b) == "image" {
-						content = append(content, NewObject("type", "image_url", "imageUrl", dataURL(b)))
+						content = append(content, jsvalue.NewObject("type", "image_url", "imageUrl", dataURL(b)))
 					}
 				}
 			}
-			r := NewObject("role", "tool")
+			r := jsvalue.NewObject("role", "tool")
 			r.Copy("toolCallId", msg, "toolCallId")
 			r.Copy("name", msg, "toolName")
 			r.Set("content", content)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // OpenAI Responses (`openai-responses`) and ChatGPT Codex Responses
@@ -79,28 +80,28 @@ func shortHash(s string) string {
 	return strconv.FormatUint(uint64(h2), 36) + strconv.FormatUint(uint64(h1), 36)
 }
 
-func renderOpenAIResponses(c *conv, msgs []Message, system string) *Object {
+func renderOpenAIResponses(c *conv, msgs []Message, system string) *jsvalue.Object {
 	m := c.model
-	body := NewObject("model", m.ID, "input", c.responsesInput(msgs, system, true, openAIToolCallProviders), "stream", true, "store", false)
+	body := jsvalue.NewObject("model", m.ID, "input", c.responsesInput(msgs, system, true, openAIToolCallProviders), "stream", true, "store", false)
 	if m.Reasoning && m.Provider != "github-copilot" {
 		switch m.ThinkingOff {
 		case offUnset:
-			body.Set("reasoning", NewObject("effort", "none"))
+			body.Set("reasoning", jsvalue.NewObject("effort", "none"))
 		case offValue:
-			body.Set("reasoning", NewObject("effort", m.ThinkingOffValue))
+			body.Set("reasoning", jsvalue.NewObject("effort", m.ThinkingOffValue))
 		}
 	}
 	return body
 }
 
-func renderCodexResponses(c *conv, msgs []Message, system string) *Object {
-	return NewObject(
+func renderCodexResponses(c *conv, msgs []Message, system string) *jsvalue.Object {
+	return jsvalue.NewObject(
 		"model", c.model.ID,
 		"store", false,
 		"stream", true,
 		"instructions", system,
 		"input", c.responsesInput(msgs, system, false, openAIToolCallProviders),
-		"text", NewObject("verbosity", "low"),
+		"text", jsvalue.NewObject("verbosity", "low"),
 		"include", []any{"reasoning.encrypted_content"},
 		"tool_choice", "auto",
 		"parallel_tool_calls", true,
@@ -115,7 +116,7 @@ type textSignature struct {
 
 func (c *conv) parseTextSignature(b map[string]any) textSignature {
 	v := b["textSignature"]
-	if !jsTruthy(v) {
+	if !jsvalue.Truthy(v) {
 		return textSignature{}
 	}
 	sig, isStr := v.(string)
@@ -144,7 +145,7 @@ func isJSOne(v any) bool {
 	case string, bool, nil:
 		return false
 	default:
-		f, err := strconv.ParseFloat(jsToString(x, true), 64)
+		f, err := strconv.ParseFloat(jsvalue.ToString(x, true), 64)
 		return err == nil && f == 1
 	}
 }
@@ -160,7 +161,7 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 		if m.Reasoning {
 			role = "developer"
 		}
-		items = append(items, NewObject("role", role, "content", sanitizeSurrogates(system)))
+		items = append(items, jsvalue.NewObject("role", role, "content", sanitizeSurrogates(system)))
 	}
 	msgIndex := 0
 	for _, msg := range tm {
@@ -170,7 +171,7 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 		switch msg["role"] {
 		case "user":
 			if s, ok := msg["content"].(string); ok {
-				items = append(items, NewObject("role", "user", "content", []any{NewObject("type", "input_text", "text", sanitizeSurrogates(s))}))
+				items = append(items, jsvalue.NewObject("role", "user", "content", []any{jsvalue.NewObject("type", "input_text", "text", sanitizeSurrogates(s))}))
 				break
 			}
 			blocks := c.contentBlocks(msg)
@@ -180,19 +181,19 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 			content := make([]any, 0, len(blocks))
 			for _, b := range blocks {
 				if typeOf(b) == "text" {
-					content = append(content, NewObject("type", "input_text", "text", sanitizeSurrogates(c.str(b, "text"))))
+					content = append(content, jsvalue.NewObject("type", "input_text", "text", sanitizeSurrogates(c.str(b, "text"))))
 				} else {
 					content = append(content, inputImage(b))
 				}
 			}
-			items = append(items, NewObject("role", "user", "content", content))
+			items = append(items, jsvalue.NewObject("role", "user", "content", content))
 		case "assistant":
 			differentModel := msg["model"] != m.ID && msg["provider"] == m.Provider && msg["api"] == m.API
 			var output []any
 			for _, b := range c.contentBlocks(msg) {
 				switch typeOf(b) {
 				case "thinking":
-					if jsTruthy(b["thinkingSignature"]) {
+					if jsvalue.Truthy(b["thinkingSignature"]) {
 						sig, ok := b["thinkingSignature"].(string)
 						if !ok {
 							c.fail("thinking block: thinkingSignature is not a string")
@@ -213,8 +214,8 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 					} else if jsLen(id) > 64 {
 						id = "msg_" + shortHash(id)
 					}
-					item := NewObject("type", "message", "role", "assistant",
-						"content", []any{NewObject("type", "output_text", "text", sanitizeSurrogates(c.str(b, "text")), "annotations", []any{})},
+					item := jsvalue.NewObject("type", "message", "role", "assistant",
+						"content", []any{jsvalue.NewObject("type", "output_text", "text", sanitizeSurrogates(c.str(b, "text")), "annotations", []any{})},
 						"status", "completed", "id", id)
 					if ts.phase != "" {
 						item.Set("phase", ts.phase)
@@ -225,7 +226,7 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 					if differentModel && hasItem && strings.HasPrefix(itemID, "fc_") {
 						hasItem = false
 					}
-					fc := NewObject("type", "function_call")
+					fc := jsvalue.NewObject("type", "function_call")
 					if hasItem {
 						fc.Set("id", itemID)
 					}
@@ -259,7 +260,7 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 			if hasImages && m.Vision {
 				parts := make([]any, 0, len(content)+1)
 				if text != "" {
-					parts = append(parts, NewObject("type", "input_text", "text", sanitizeSurrogates(text)))
+					parts = append(parts, jsvalue.NewObject("type", "input_text", "text", sanitizeSurrogates(text)))
 				}
 				for _, b := range content {
 					if typeOf(b) == "image" {
@@ -272,13 +273,13 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 			} else {
 				output = "(see attached image)"
 			}
-			items = append(items, NewObject("type", "function_call_output", "call_id", callID, "output", output))
+			items = append(items, jsvalue.NewObject("type", "function_call_output", "call_id", callID, "output", output))
 		}
 		msgIndex++
 	}
 	return items
 }
 
-func inputImage(b map[string]any) *Object {
-	return NewObject("type", "input_image", "detail", "auto", "image_url", "data:"+tmpl(b, "mimeType")+";base64,"+tmpl(b, "data"))
+func inputImage(b map[string]any) *jsvalue.Object {
+	return jsvalue.NewObject("type", "input_image", "detail", "auto", "image_url", "data:"+tmpl(b, "mimeType")+";base64,"+tmpl(b, "data"))
 }
