@@ -9,6 +9,7 @@ import (
 
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+	"github.com/openclaw-tools/oc/pkg/replay/models"
 )
 
 // ErrNotBuiltIn is wrapped by BuildPayload's error for an API family the
@@ -60,8 +61,8 @@ func release96() *payloadRelease {
 // reasoning (ORACLE_REASONING), input: ["text", "image"], cost: 0,
 // contextWindow: 200000, maxTokens: 8192} and spreads ORACLE_MODEL_JSON
 // over it (in.ModelOverrides).
-func model96(in *PayloadInput) (Model, error) {
-	m := Model{Provider: in.Provider, API: in.API, ID: in.Model, Name: in.Model, Reasoning: in.Reasoning, Vision: true, MaxTokens: 8192}
+func model96(in *PayloadInput) (models.Model, error) {
+	m := models.Model{Provider: in.Provider, API: in.API, ID: in.Model, Name: in.Model, Reasoning: in.Reasoning, Vision: true, MaxTokens: 8192}
 	if len(in.ModelOverrides) == 0 {
 		return m, nil
 	}
@@ -72,7 +73,7 @@ func model96(in *PayloadInput) (Model, error) {
 // oracle's `{...record, ...JSON.parse(ORACLE_MODEL_JSON)}`: the members the
 // renderers read (name, reasoning, input, maxTokens, compat,
 // thinkingLevelMap.off) take effect; others do not change a body.
-func applyModelOverrides(m Model, raw []byte) (Model, error) {
+func applyModelOverrides(m models.Model, raw []byte) (models.Model, error) {
 	v, err := decodeJSONValue(raw)
 	if err != nil {
 		return m, fmt.Errorf("model overrides: %w", err)
@@ -113,11 +114,11 @@ func applyModelOverrides(m Model, raw []byte) (Model, error) {
 	if tl, ok := o["thinkingLevelMap"].(map[string]any); ok {
 		switch off, has := tl["off"]; {
 		case !has:
-			m.ThinkingOff = offUnset
+			m.ThinkingOff = models.OffUnset
 		case off == nil:
-			m.ThinkingOff = offNull
+			m.ThinkingOff = models.OffNull
 		default:
-			m.ThinkingOff, m.ThinkingOffValue = offValue, jsvalue.ToString(off, true)
+			m.ThinkingOff, m.ThinkingOffValue = models.OffValue, jsvalue.ToString(off, true)
 		}
 	}
 	return m, nil

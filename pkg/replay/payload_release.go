@@ -6,6 +6,7 @@ import (
 
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+	"github.com/openclaw-tools/oc/pkg/replay/models"
 )
 
 // renderFunc builds one API family's wire body from the LLM messages.
@@ -20,7 +21,7 @@ type renderFunc func(c *conv, msgs []Message, system string) *jsvalue.Object
 type payloadRelease struct {
 	release policy.Release
 	// model is the model record the body is built for.
-	model func(in *PayloadInput) (Model, error)
+	model func(in *PayloadInput) (models.Model, error)
 	// boundary turns in.Messages into the messages the renderer converts.
 	boundary func(c *conv, in *PayloadInput) ([]Message, error)
 	// renderers maps an API family to its body builder.
@@ -50,8 +51,8 @@ func payloadReleaseFor(r policy.Release) (*payloadRelease, error) {
 func release56() *payloadRelease {
 	return &payloadRelease{
 		release: policy.Release56,
-		model: func(in *PayloadInput) (Model, error) {
-			return ResolveModel(in.Provider, in.API, in.Model, in.Reasoning), nil
+		model: func(in *PayloadInput) (models.Model, error) {
+			return models.Resolve(in.Provider, in.API, in.Model, in.Reasoning), nil
 		},
 		boundary: func(_ *conv, in *PayloadInput) ([]Message, error) {
 			return ConvertToLLM(StripHistoricalRuntimeContext(in.Messages)), nil

@@ -425,20 +425,3 @@ func TestBuildPayloadErrors(t *testing.T) {
 		t.Error("assistant content must be an array (TypeError in JavaScript)")
 	}
 }
-
-func TestResolveModelUsesPiAITable(t *testing.T) {
-	for i := 1; i < len(piModels); i++ {
-		a, b := piModels[i-1], piModels[i]
-		if a.provider > b.provider || a.provider == b.provider && a.id >= b.id {
-			t.Fatalf("table not sorted at %d: %s/%s then %s/%s", i, a.provider, a.id, b.provider, b.id)
-		}
-	}
-	m := ResolveModel("openai", "openai-completions", "gpt-5", false)
-	if !m.Known || !m.Reasoning || m.MaxTokens != 128000 || m.ThinkingOff != offNull || m.API != "openai-completions" {
-		t.Errorf("gpt-5: %+v", m)
-	}
-	m = ResolveModel("ollama", "openai-completions", "gemma4:27b", true)
-	if m.Known || !m.Reasoning || !m.Vision || m.MaxTokens != 8192 || m.Name != "gemma4:27b" {
-		t.Errorf("unknown model: %+v", m)
-	}
-}

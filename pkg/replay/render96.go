@@ -1,6 +1,9 @@
 package replay
 
-import "github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+import (
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+	"github.com/openclaw-tools/oc/pkg/replay/models"
+)
 
 // Renderers of OpenClaw 2026.9.6 (@openclaw/ai 2026.9.6, dist/*.mjs) whose
 // request shape differs from pi-ai 0.73's. Message conversion that did not
@@ -116,15 +119,15 @@ func renderOpenAICompletions96(c *conv, msgs []Message, system string) *jsvalue.
 // proxy-like and not OpenAI's, so supportsStore and supportsDeveloperRole
 // default to false; an assistant turn's texts are joined with "\n". The
 // model's compat flags still win.
-func completionsCompat96(m *Model) completionsCompat {
+func completionsCompat96(m *models.Model) completionsCompat {
 	compat := completionsCompatFor(m)
 	compat.assistantTextJoin = "\n"
-	if v, ok := m.compatBool("supportsStore"); ok {
+	if v, ok := m.CompatBool("supportsStore"); ok {
 		compat.supportsStore = v
 	} else {
 		compat.supportsStore = false
 	}
-	if v, ok := m.compatBool("supportsDeveloperRole"); ok {
+	if v, ok := m.CompatBool("supportsDeveloperRole"); ok {
 		compat.supportsDeveloperRole = v
 	} else {
 		compat.supportsDeveloperRole = false

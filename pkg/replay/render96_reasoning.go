@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+	"github.com/openclaw-tools/oc/pkg/replay/models"
 )
 
 // The "reasoning off" request of 2026.9.6's Responses bodies:
@@ -28,8 +29,8 @@ var (
 
 // openAIModelReasoningEfforts is resolveOpenAIModelReasoningEfforts (known
 // false: no list, every effort passes).
-func openAIModelReasoningEfforts(m *Model) ([]string, bool) {
-	if v, ok := m.compatBool("supportsReasoningEffort"); ok && !v {
+func openAIModelReasoningEfforts(m *models.Model) ([]string, bool) {
+	if v, ok := m.CompatBool("supportsReasoningEffort"); ok && !v {
 		return []string{}, true
 	}
 	if raw, ok := m.Compat["supportedReasoningEfforts"].([]any); ok {
@@ -83,16 +84,16 @@ func openAIModelReasoningEfforts(m *Model) ([]string, bool) {
 // responsesReasoningOff96 is the effort resolveOpenAIRequestReasoning(model,
 // "off") gives ("" for none). A thinkingLevelMap "off" value is used as the
 // intent; a null one disables the request.
-func responsesReasoningOff96(m *Model) string {
+func responsesReasoningOff96(m *models.Model) string {
 	if !m.Reasoning {
 		return ""
 	}
 	supported, known := openAIModelReasoningEfforts(m)
 	intent := "none" // requested "off"
 	switch m.ThinkingOff {
-	case offNull:
+	case models.OffNull:
 		return ""
-	case offValue:
+	case models.OffValue:
 		intent = trim(m.ThinkingOffValue)
 	}
 	switch {
@@ -109,7 +110,7 @@ func responsesReasoningOff96(m *Model) string {
 }
 
 // setResponsesReasoningOff96 sets body.reasoning for the default "off".
-func setResponsesReasoningOff96(body *jsvalue.Object, m *Model) {
+func setResponsesReasoningOff96(body *jsvalue.Object, m *models.Model) {
 	body.Delete("reasoning")
 	if effort := responsesReasoningOff96(m); effort != "" {
 		body.Set("reasoning", jsvalue.NewObject("effort", effort))

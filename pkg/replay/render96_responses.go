@@ -33,7 +33,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 	}
 	if includeSystem && system != "" {
 		role := "system"
-		if dev, ok := m.compatBool("supportsDeveloperRole"); m.Reasoning && (!ok || dev) {
+		if dev, ok := m.CompatBool("supportsDeveloperRole"); m.Reasoning && (!ok || dev) {
 			role = "developer"
 		}
 		items = append(items, inputMessage(role, []any{jsvalue.NewObject("type", "input_text", "text", sanitizeSurrogates(system))}))

@@ -1,6 +1,9 @@
 package replay
 
-import "github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+import (
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+	"github.com/openclaw-tools/oc/pkg/replay/models"
+)
 
 // Azure OpenAI Responses (`azure-openai-responses`): pi-ai
 // providers/azure-openai-responses.js buildParams. The input items are the
@@ -26,9 +29,9 @@ func renderAzureOpenAIResponses(c *conv, msgs []Message, system string) *jsvalue
 	body := jsvalue.NewObject("model", m.ID, "input", c.responsesInput(msgs, system, true, azureToolCallProviders), "stream", true)
 	if m.Reasoning {
 		switch m.ThinkingOff {
-		case offUnset:
+		case models.OffUnset:
 			body.Set("reasoning", jsvalue.NewObject("effort", "none"))
-		case offValue:
+		case models.OffValue:
 			body.Set("reasoning", jsvalue.NewObject("effort", m.ThinkingOffValue))
 		}
 	}

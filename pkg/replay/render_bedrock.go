@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+	"github.com/openclaw-tools/oc/pkg/replay/models"
 )
 
 // Amazon Bedrock Converse (`bedrock-converse-stream`): pi-ai
@@ -30,7 +31,7 @@ import (
 
 var bedrockSeparators = regexp.MustCompile(`[\s_.:]+`)
 
-func bedrockCandidates(m *Model) []string {
+func bedrockCandidates(m *models.Model) []string {
 	values := []string{m.ID}
 	if m.Name != "" {
 		values = append(values, m.Name)
@@ -43,14 +44,14 @@ func bedrockCandidates(m *Model) []string {
 	return out
 }
 
-func bedrockIsClaude(m *Model) bool {
+func bedrockIsClaude(m *models.Model) bool {
 	id, name := strings.ToLower(m.ID), strings.ToLower(m.Name)
 	return strings.Contains(id, "anthropic.claude") || strings.Contains(id, "anthropic/claude") ||
 		strings.Contains(name, "anthropic.claude") || strings.Contains(name, "anthropic/claude") ||
 		strings.Contains(name, "claude")
 }
 
-func bedrockPromptCaching(m *Model) bool {
+func bedrockPromptCaching(m *models.Model) bool {
 	cands := bedrockCandidates(m)
 	anyHas := func(sub string) bool {
 		for _, s := range cands {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+	"github.com/openclaw-tools/oc/pkg/replay/models"
 )
 
 // conv carries what every renderer needs: the model, the key order of the
@@ -15,7 +16,7 @@ import (
 // (a TypeError on a malformed message, an unknown image type, ...): the
 // oracle then captures no payload at all, and neither do we.
 type conv struct {
-	model *Model
+	model *models.Model
 	keys  *KeyOrder
 	err   error
 	// failedTurn classifies assistant turns for transformMessages (nil:

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+	"github.com/openclaw-tools/oc/pkg/replay/models"
 )
 
 // OpenAI Chat Completions (`openai-completions`): pi-ai
@@ -35,7 +36,7 @@ type completionsCompat struct {
 	assistantTextJoin string
 }
 
-func completionsCompatFor(m *Model) completionsCompat {
+func completionsCompatFor(m *models.Model) completionsCompat {
 	p := m.Provider
 	isZai := p == "zai"
 	isMoonshot := p == "moonshotai" || p == "moonshotai-cn"
@@ -63,7 +64,7 @@ func completionsCompatFor(m *Model) completionsCompat {
 		c.cacheControlFormat = "anthropic"
 	}
 	override := func(dst *bool, key string) {
-		if v, ok := m.compatBool(key); ok {
+		if v, ok := m.CompatBool(key); ok {
 			*dst = v
 		}
 	}
@@ -75,10 +76,10 @@ func completionsCompatFor(m *Model) completionsCompat {
 	override(&c.requiresAssistantAfterToolResult, "requiresAssistantAfterToolResult")
 	override(&c.requiresThinkingAsText, "requiresThinkingAsText")
 	override(&c.requiresReasoningContentOnAssistantMessages, "requiresReasoningContentOnAssistantMessages")
-	if v, ok := m.compatString("thinkingFormat"); ok {
+	if v, ok := m.CompatString("thinkingFormat"); ok {
 		c.thinkingFormat = v
 	}
-	if v, ok := m.compatString("cacheControlFormat"); ok {
+	if v, ok := m.CompatString("cacheControlFormat"); ok {
 		c.cacheControlFormat = v
 	}
 	return c
@@ -117,13 +118,13 @@ func renderOpenAICompletionsWith(c *conv, msgs []Message, system string, compat 
 			body.Set("thinking", jsvalue.NewObject("type", "disabled"))
 		case "openrouter":
 			switch m.ThinkingOff {
-			case offUnset:
+			case models.OffUnset:
 				body.Set("reasoning", jsvalue.NewObject("effort", "none"))
-			case offValue:
+			case models.OffValue:
 				body.Set("reasoning", jsvalue.NewObject("effort", m.ThinkingOffValue))
 			}
 		default:
-			if compat.supportsReasoningEffort && m.ThinkingOff == offValue {
+			if compat.supportsReasoningEffort && m.ThinkingOff == models.OffValue {
 				body.Set("reasoning_effort", m.ThinkingOffValue)
 			}
 		}

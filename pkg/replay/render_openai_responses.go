@@ -6,6 +6,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+	"github.com/openclaw-tools/oc/pkg/replay/models"
 )
 
 // OpenAI Responses (`openai-responses`) and ChatGPT Codex Responses
@@ -85,9 +86,9 @@ func renderOpenAIResponses(c *conv, msgs []Message, system string) *jsvalue.Obje
 	body := jsvalue.NewObject("model", m.ID, "input", c.responsesInput(msgs, system, true, openAIToolCallProviders), "stream", true, "store", false)
 	if m.Reasoning && m.Provider != "github-copilot" {
 		switch m.ThinkingOff {
-		case offUnset:
+		case models.OffUnset:
 			body.Set("reasoning", jsvalue.NewObject("effort", "none"))
-		case offValue:
+		case models.OffValue:
 			body.Set("reasoning", jsvalue.NewObject("effort", m.ThinkingOffValue))
 		}
 	}
