@@ -59,7 +59,7 @@ func (s persistedSender) object() *jsvalue.Object {
 // sanitizeContextJSONString is truncateContextJsonString then
 // neutralizeMarkdownFences (channel-prompt-context).
 func sanitizeContextJSONString(s string) string {
-	if jsLen(s) > maxContextJSONStringChars {
+	if jsjson.Len(s) > maxContextJSONStringChars {
 		s = strings.TrimRightFunc(truncateUTF16Safe(s, 1986), jsjson.IsSpace) + contextJSONTruncatedSuffix
 	}
 	return strings.ReplaceAll(s, "```", "`\u200b``")
@@ -139,7 +139,7 @@ func isInterSessionUser(m Message) bool {
 }
 
 // projectPersistedSenderContext prepends or merges the persisted sender.
-func projectPersistedSenderContext(c *conv, msgs []Message) []Message {
+func projectPersistedSenderContext(c *boundaryRun, msgs []Message) []Message {
 	return mapMessages(msgs, func(m Message) Message {
 		if m["role"] != "user" || isInterSessionUser(m) {
 			return m
@@ -211,7 +211,7 @@ func projectPersistedSenderContext(c *conv, msgs []Message) []Message {
 // mergeSenderIntoConversationInfo is mergeSenderIntoLeadingConversationInfo:
 // a body starting with the Conversation info JSON block gets that block
 // rewritten as {...payload, sender}.
-func mergeSenderIntoConversationInfo(c *conv, env, body string, sender persistedSender) (string, bool) {
+func mergeSenderIntoConversationInfo(c *boundaryRun, env, body string, sender persistedSender) (string, bool) {
 	prefix := conversationInfoLabel + "\n```json\n"
 	if !strings.HasPrefix(body, prefix) {
 		return "", false

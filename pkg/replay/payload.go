@@ -138,8 +138,7 @@ func BuildPayload(in PayloadInput) (*Payload, error) {
 	if err != nil {
 		return nil, err
 	}
-	render, ok := rel.renderers[in.API]
-	if !ok {
+	if !rel.renderers.Builds(in.API) {
 		return nil, rel.unbuilt(in.API)
 	}
 	model, err := rel.model(&in)
@@ -147,14 +146,31 @@ func BuildPayload(in PayloadInput) (*Payload, error) {
 		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, err)
 	}
 	keys := in.KeyOrder.Child() // the converters record the objects they parse
-	c := &conv{model: &model, keys: keys, failedTurn: rel.failedTurn, trimToolCallIDs: rel.trimToolCallIDs, google96: rel.google96}
-	msgs, err := rel.boundary(c, &in)
+	b := &boundaryRun{keys: keys}
+	msgs, err := rel.boundary(b, &in)
 	if err != nil {
 		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, err)
 	}
-	body := render(c, msgs, in.SystemPrompt)
-	if c.err != nil {
-		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, c.err)
+	body, err := rel.renderers.Render(in.API, msgs, in.SystemPrompt, &model, keys)
+	if b.err != nil {
+		err = b.err // the boundary threw first
+	}
+	if err != nil {
+		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, err)
 	}
 	return &Payload{Body: body, keys: keys}, nil
+}
+
+// boundaryRun is what the LLM-boundary steps share: the key order of the
+// objects they build, and the first place where the release would throw.
+type boundaryRun struct {
+	keys *KeyOrder
+	err  error
+}
+
+// fail records the first error (later ones are not reached in JavaScript).
+func (b *boundaryRun) fail(format string, args ...any) {
+	if b.err == nil {
+		b.err = fmt.Errorf(format, args...)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"github.com/openclaw-tools/oc/pkg/replay/models"
+	"github.com/openclaw-tools/oc/pkg/replay/wire"
 )
 
 // ErrNotBuiltIn is wrapped by BuildPayload's error for an API family the
@@ -24,26 +25,10 @@ var ErrNotBuiltIn = errors.New("not built in")
 // host).
 func release96() *payloadRelease {
 	return &payloadRelease{
-		release:    policy.Release96,
-		model:      model96,
-		boundary:   boundary96,
-		failedTurn: failedTurn96,
-		// transformMessages trims tool call ids (host-*.mjs transformAssistant)
-		trimToolCallIDs: true,
-		// projectGoogleMessages keeps same-route tool call ids
-		google96: true,
-		renderers: map[string]renderFunc{
-			"anthropic-messages":       renderAnthropic96,
-			"openai-completions":       renderOpenAICompletions96,
-			"openai-responses":         renderOpenAIResponses96,
-			"openai-chatgpt-responses": renderChatGPTResponses96,
-			// 2026.5.6's google-shared convertMessages and config, plus the
-			// placeholder turn when nothing is left to send.
-			"google-generative-ai":   renderGoogle96,
-			"google-vertex":          renderGoogle96,
-			"mistral-conversations":  renderMistral96,
-			"azure-openai-responses": renderAzureOpenAIResponses96,
-		},
+		release:   policy.Release96,
+		model:     model96,
+		boundary:  boundary96,
+		renderers: wire.Renderers96(),
 		unbuilt: func(api string) error {
 			if !policy.BuildsAPI(policy.Release96, api) {
 				if api == "bedrock-converse-stream" {
@@ -80,7 +65,7 @@ func applyModelOverrides(m models.Model, raw []byte) (models.Model, error) {
 	}
 	o, ok := v.(map[string]any)
 	if !ok {
-		return m, fmt.Errorf("model overrides: want a JSON object, got %s", jsTypeOf(v, true))
+		return m, fmt.Errorf("model overrides: want a JSON object, got %s", jsvalue.TypeName(v, true))
 	}
 	if s, ok := o["id"].(string); ok {
 		m.ID = s

@@ -31,19 +31,6 @@ func TestAppendJSStringEscapesLikeJSONStringify(t *testing.T) {
 	}
 }
 
-func TestShortHashMatchesPiAI(t *testing.T) {
-	// Values printed by pi-ai's shortHash under Node.
-	cases := map[string]string{
-		"abc": "y0biex7f9bbh", "": "k4n83c7h0j2b", "fc_def+/=": "4vjryt1dqad46",
-		"héllo😀": "1olj6nu1frhbfw", "call_abc": "py36n51ekigv6",
-	}
-	for in, want := range cases {
-		if got := shortHash(in); got != want {
-			t.Errorf("shortHash(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestJSTrimUsesJavaScriptWhitespace(t *testing.T) {
 	if got := trim("\uFEFF\u00a0 x \u2028"); got != "x" {
 		t.Errorf("jsTrim = %q", got)
@@ -53,18 +40,5 @@ func TestJSTrimUsesJavaScriptWhitespace(t *testing.T) {
 	}
 	if !blank(" \t\n\u3000") {
 		t.Error("whitespace not blank")
-	}
-}
-
-func TestJSSliceAndReplaceCountUTF16Units(t *testing.T) {
-	if got := replaceIDChars("a😀b.c", "_", true); got != "a__b_c" {
-		t.Errorf("replaceIDChars = %q", got)
-	}
-	// JavaScript keeps the high half of a pair cut by slice (WTF-8 here).
-	if got := jsSlice("ab😀cd", 3); got != "ab\xed\xa0\xbd" {
-		t.Errorf("jsSlice = %q", got)
-	}
-	if got := jsLen("a😀"); got != 3 {
-		t.Errorf("jsLen = %d", got)
 	}
 }

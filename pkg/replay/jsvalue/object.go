@@ -725,3 +725,38 @@ func (o *Object) Delete(key string) {
 		}
 	}
 }
+
+// Label names m in a TypeError message: "<role> message:", "<type>
+// block:" or "value:".
+func Label(m map[string]any) string {
+	if r, ok := m["role"].(string); ok {
+		return r + " message:"
+	}
+	if t, ok := m["type"].(string); ok {
+		return t + " block:"
+	}
+	return "value:"
+}
+
+// TypeName names what v is in a TypeError message ("undefined", "null",
+// "a string", "an object", ...); present is false for an absent property.
+func TypeName(v any, present bool) string {
+	if !present {
+		return "undefined"
+	}
+	switch v.(type) {
+	case nil:
+		return "null"
+	case Undefined:
+		return "undefined"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return "a number"
+}

@@ -1,4 +1,4 @@
-package replay
+package wire
 
 import (
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"

@@ -1,10 +1,11 @@
-package replay
+package wire
 
 import (
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
@@ -118,7 +119,7 @@ func (c *conv) googleContents(msgs []Message) []any {
 			for _, b := range c.contentBlocks(msg) {
 				switch typeOf(b) {
 				case "text":
-					if !jsvalue.Truthy(b["text"]) || blank(c.str(b, "text")) {
+					if !jsvalue.Truthy(b["text"]) || jsjson.Blank(c.str(b, "text")) {
 						continue
 					}
 					p := jsvalue.NewObject("text", sanitizeSurrogates(b["text"].(string)))
@@ -127,7 +128,7 @@ func (c *conv) googleContents(msgs []Message) []any {
 					}
 					parts = append(parts, p)
 				case "thinking":
-					if !jsvalue.Truthy(b["thinking"]) || blank(c.str(b, "thinking")) {
+					if !jsvalue.Truthy(b["thinking"]) || jsjson.Blank(c.str(b, "thinking")) {
 						continue
 					}
 					text := sanitizeSurrogates(b["thinking"].(string))

@@ -1,6 +1,9 @@
-package replay
+package wire
 
-import "github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+import (
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
 
 // Anthropic Messages (`anthropic-messages`): pi-ai providers/anthropic.js,
 // buildParams and convertMessages, for an API key (not an OAuth token), no
@@ -55,7 +58,7 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 		switch msg["role"] {
 		case "user":
 			if s, ok := msg["content"].(string); ok {
-				if !blank(s) {
+				if !jsjson.Blank(s) {
 					params = append(params, jsvalue.NewObject("role", "user", "content", sanitizeSurrogates(s)))
 				}
 				continue
@@ -64,7 +67,7 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 			for _, item := range c.contentBlocks(msg) {
 				if typeOf(item) == "text" {
 					t := c.str(item, "text")
-					if !blank(t) {
+					if !jsjson.Blank(t) {
 						blocks = append(blocks, jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(t)))
 					}
 					continue
@@ -81,7 +84,7 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 				switch typeOf(b) {
 				case "text":
 					t := c.str(b, "text")
-					if blank(t) {
+					if jsjson.Blank(t) {
 						continue
 					}
 					blocks = append(blocks, jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(t)))
@@ -93,10 +96,10 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 						continue
 					}
 					th := c.str(b, "thinking")
-					if blank(th) {
+					if jsjson.Blank(th) {
 						continue
 					}
-					if !jsvalue.Truthy(b["thinkingSignature"]) || blank(c.str(b, "thinkingSignature")) {
+					if !jsvalue.Truthy(b["thinkingSignature"]) || jsjson.Blank(c.str(b, "thinkingSignature")) {
 						blocks = append(blocks, jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(th)))
 						continue
 					}

@@ -1,4 +1,4 @@
-package replay
+package wire
 
 import (
 	"fmt"
@@ -57,8 +57,8 @@ func failedTurn56(msg Message) failedTurnAction {
 	return turnKeep
 }
 
-// failedAssistantReplayText is @openclaw/ai's FAILED_ASSISTANT_REPLAY_TEXT.
-const failedAssistantReplayText = "[This turn failed before it completed. Do not redo its work without confirming with the user first.]"
+// FailedAssistantReplayText is @openclaw/ai's FAILED_ASSISTANT_REPLAY_TEXT.
+const FailedAssistantReplayText = "[This turn failed before it completed. Do not redo its work without confirming with the user first.]"
 
 // failedTurn96 is @openclaw/ai 2026.9.6's resolveFailedAssistantReplay
 // (host-*.mjs) as transformMessages calls it ({pairingAware: false}): a turn
@@ -93,7 +93,7 @@ func failedTurn96(msg Message) failedTurnAction {
 
 // isStreamErrorFallbackText is isStreamErrorFallbackContent for a string.
 func isStreamErrorFallbackText(s string) bool {
-	t := trim(s)
+	t := jsjson.Trim(s)
 	return t == "" || t == "[assistant turn failed before producing content]"
 }
 
@@ -108,7 +108,7 @@ func (c *conv) fail(format string, args ...any) {
 func (c *conv) str(m map[string]any, key string) string {
 	s, ok := m[key].(string)
 	if !ok {
-		c.fail("%s %s is %s, not a string", describe(m), key, jsTypeOf(m[key], hasProp(m, key)))
+		c.fail("%s %s is %s, not a string", jsvalue.Label(m), key, jsvalue.TypeName(m[key], hasProp(m, key)))
 	}
 	return s
 }
@@ -117,7 +117,7 @@ func (c *conv) str(m map[string]any, key string) string {
 func (c *conv) list(m map[string]any, key string) []any {
 	l, ok := m[key].([]any)
 	if !ok {
-		c.fail("%s %s is %s, not an array", describe(m), key, jsTypeOf(m[key], hasProp(m, key)))
+		c.fail("%s %s is %s, not an array", jsvalue.Label(m), key, jsvalue.TypeName(m[key], hasProp(m, key)))
 	}
 	return l
 }
@@ -131,37 +131,6 @@ func tmpl(m map[string]any, key string) string {
 func hasProp(m map[string]any, key string) bool {
 	_, ok := m[key]
 	return ok
-}
-
-func describe(m map[string]any) string {
-	if r, ok := m["role"].(string); ok {
-		return r + " message:"
-	}
-	if t, ok := m["type"].(string); ok {
-		return t + " block:"
-	}
-	return "value:"
-}
-
-func jsTypeOf(v any, present bool) string {
-	if !present {
-		return "undefined"
-	}
-	switch v.(type) {
-	case nil:
-		return "null"
-	case jsvalue.Undefined:
-		return "undefined"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return "a number"
 }
 
 // blocks returns the content blocks of a message as maps (non-object
@@ -222,7 +191,7 @@ func (c *conv) contentBlocks(msg Message) []map[string]any {
 		b := objectOf(v)
 		if b == nil {
 			if v == nil {
-				c.fail("%s content[%d] is null", describe(msg), i)
+				c.fail("%s content[%d] is null", jsvalue.Label(msg), i)
 			}
 			b = map[string]any{}
 		}
@@ -234,7 +203,7 @@ func (c *conv) contentBlocks(msg Message) []map[string]any {
 // Text placeholders pi-ai's transformMessages puts in place of images for
 // models without image input.
 const (
-	nonVisionUserImagePlaceholder = "(image omitted: model does not support images)"
+	NonVisionUserImagePlaceholder = "(image omitted: model does not support images)"
 	nonVisionToolImagePlaceholder = "(tool image omitted: model does not support images)"
 )
 
@@ -260,7 +229,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 		role, _ := msg["role"].(string)
 		if !m.Vision && (role == "user" || role == "toolResult") {
 			if l, ok := msg["content"].([]any); ok {
-				placeholder := nonVisionUserImagePlaceholder
+				placeholder := NonVisionUserImagePlaceholder
 				if role == "toolResult" {
 					placeholder = nonVisionToolImagePlaceholder
 				}
@@ -280,9 +249,9 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 				if !isStr {
 					break
 				}
-				n, ok := idMap[trim(id)]
+				n, ok := idMap[jsjson.Trim(id)]
 				if !ok {
-					n = trim(id)
+					n = jsjson.Trim(id)
 				}
 				if n != id {
 					msg = maps.Clone(msg)
@@ -321,7 +290,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 						out = append(out, b)
 						continue
 					}
-					if !jsvalue.Truthy(b["thinking"]) || blank(c.str(b, "thinking")) {
+					if !jsvalue.Truthy(b["thinking"]) || jsjson.Blank(c.str(b, "thinking")) {
 						continue
 					}
 					if same {
@@ -411,7 +380,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 			case turnMarker:
 				marked := maps.Clone(msg)
 				c.keys.Inherit(marked, msg)
-				marked["content"] = []any{textBlock(failedAssistantReplayText)}
+				marked["content"] = []any{textBlock(FailedAssistantReplayText)}
 				result = append(result, marked)
 				continue
 			}
@@ -524,7 +493,7 @@ func (c *conv) stringify(m map[string]any, key string) (string, bool) {
 // results when it differs from the trimmed id.
 func (c *conv) toolCall96(b map[string]any, same bool, msg Message, norm idNormalizer, idMap map[string]string) map[string]any {
 	orig := c.str(b, "id")
-	id := trim(orig)
+	id := jsjson.Trim(orig)
 	if same {
 		if id == orig {
 			return b

@@ -1,9 +1,10 @@
-package replay
+package wire
 
 import (
 	"strconv"
 	"strings"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
@@ -102,7 +103,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 							id = ts.id
 						}
 						if jsLen(id) > 64 {
-							id = "msg_" + shortHash(id)
+							id = "msg_" + ShortHash(id)
 						}
 						if id != "" {
 							item.Set("id", id)
@@ -170,7 +171,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 			var output any
 			if hasImages && m.Vision {
 				parts := make([]any, 0, len(content)+1)
-				if !blank(text) {
+				if !jsjson.Blank(text) {
 					parts = append(parts, jsvalue.NewObject("type", "input_text", "text", text))
 				}
 				for _, b := range content {
@@ -179,7 +180,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 					}
 				}
 				output = parts
-			} else if !blank(text) {
+			} else if !jsjson.Blank(text) {
 				output = text
 			} else if placeholder != "" {
 				output = placeholder

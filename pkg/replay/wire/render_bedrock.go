@@ -1,10 +1,11 @@
-package replay
+package wire
 
 import (
 	"encoding/base64"
 	"regexp"
 	"strings"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"github.com/openclaw-tools/oc/pkg/replay/models"
 )
@@ -181,7 +182,7 @@ func (c *conv) bedrockMessages(msgs []Message) []any {
 				switch typeOf(b) {
 				case "text":
 					t := c.str(b, "text")
-					if blank(t) {
+					if jsjson.Blank(t) {
 						continue
 					}
 					content = append(content, jsvalue.NewObject("text", sanitizeSurrogates(t)))
@@ -193,14 +194,14 @@ func (c *conv) bedrockMessages(msgs []Message) []any {
 					content = append(content, jsvalue.NewObject("toolUse", tu))
 				case "thinking":
 					th := c.str(b, "thinking")
-					if blank(th) {
+					if jsjson.Blank(th) {
 						continue
 					}
 					if !claude {
 						content = append(content, jsvalue.NewObject("reasoningContent", jsvalue.NewObject("reasoningText", jsvalue.NewObject("text", sanitizeSurrogates(th)))))
 						continue
 					}
-					if !jsvalue.Truthy(b["thinkingSignature"]) || blank(c.str(b, "thinkingSignature")) {
+					if !jsvalue.Truthy(b["thinkingSignature"]) || jsjson.Blank(c.str(b, "thinkingSignature")) {
 						content = append(content, jsvalue.NewObject("text", sanitizeSurrogates(th)))
 						continue
 					}

@@ -1,4 +1,4 @@
-package replay
+package wire
 
 import (
 	"strconv"
@@ -24,14 +24,14 @@ import (
 //     role:"assistant", content:[{type:"output_text", text, annotations:[]}],
 //     status:"completed", id, phase?} with id and phase from textSignature
 //     (JSON {v:1,id,phase} or a plain id), else "msg_<index>", and ids over
-//     64 chars -> "msg_<shortHash>"; toolCall -> {type:"function_call",
+//     64 chars -> "msg_<ShortHash>"; toolCall -> {type:"function_call",
 //     id: item id after "|" (left out for another model of the same provider
 //     and api when it starts with "fc_"), call_id, name, arguments: JSON text};
 //   - tool result: {type:"function_call_output", call_id, output: text
 //     (or "(see attached image)") or input_text/input_image parts}.
 // Tool call ids of other models: each "|" part cleaned to [a-zA-Z0-9_-], 64
 // chars, trailing "_" trimmed; for providers openai, openai-codex and
-// opencode a foreign item id becomes "fc_<shortHash>", and "fc_" is
+// opencode a foreign item id becomes "fc_<ShortHash>", and "fc_" is
 // prefixed when missing.
 
 // openAIToolCallProviders is the allowedToolCallProviders set of
@@ -58,7 +58,7 @@ func (c *conv) responsesToolCallID(allowed func(provider string) bool) idNormali
 		foreign := source["provider"] != m.Provider || source["api"] != m.API
 		var item string
 		if foreign {
-			item = jsSlice("fc_"+shortHash(itemID), 64)
+			item = jsSlice("fc_"+ShortHash(itemID), 64)
 		} else {
 			item = normalizeIDPart(itemID)
 		}
@@ -69,8 +69,8 @@ func (c *conv) responsesToolCallID(allowed func(provider string) bool) idNormali
 	}
 }
 
-// shortHash is pi-ai's shortHash (utils/hash.js) over UTF-16 code units.
-func shortHash(s string) string {
+// ShortHash is pi-ai's shortHash (utils/hash.js) over UTF-16 code units.
+func ShortHash(s string) string {
 	h1, h2 := uint32(0xdeadbeef), uint32(0x41c6ce57)
 	for _, ch := range jsjson.Units(s) {
 		h1 = (h1 ^ uint32(ch)) * 2654435761
@@ -122,7 +122,7 @@ func (c *conv) parseTextSignature(b map[string]any) textSignature {
 	}
 	sig, isStr := v.(string)
 	if !isStr {
-		c.fail("text block: textSignature is %s, not a string", jsTypeOf(v, true))
+		c.fail("text block: textSignature is %s, not a string", jsvalue.TypeName(v, true))
 		return textSignature{}
 	}
 	if strings.HasPrefix(sig, "{") {
@@ -213,7 +213,7 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 					if id == "" {
 						id = "msg_" + strconv.Itoa(msgIndex)
 					} else if jsLen(id) > 64 {
-						id = "msg_" + shortHash(id)
+						id = "msg_" + ShortHash(id)
 					}
 					item := jsvalue.NewObject("type", "message", "role", "assistant",
 						"content", []any{jsvalue.NewObject("type", "output_text", "text", sanitizeSurrogates(c.str(b, "text")), "annotations", []any{})},

@@ -1,8 +1,9 @@
-package replay
+package wire
 
 import (
 	"strconv"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
@@ -23,11 +24,14 @@ import (
 //     content:[{type:"text", text}, ...image_url]} where the text is trimmed,
 //     prefixed "[tool error] " for errors, and stands in for missing output.
 // Tool call ids of other models become 9 alphanumerics: the id's own when it
-// has exactly 9, else a shortHash, made unique within the request.
+// has exactly 9, else a ShortHash, made unique within the request.
 
 const mistralToolCallIDLength = 9
 
-func mistralDeriveID(id string, attempt int) string {
+// MistralDeriveID is the id pi-ai's Mistral converter gives tool call id on
+// the given attempt (0 first, then one more per collision): the id's own
+// alphanumerics when there are 9, else 9 of a ShortHash.
+func MistralDeriveID(id string, attempt int) string {
 	normalized := replaceIDChars(id, "", false)
 	if attempt == 0 && len(normalized) == mistralToolCallIDLength {
 		return normalized
@@ -39,7 +43,7 @@ func mistralDeriveID(id string, attempt int) string {
 	if attempt != 0 {
 		seed += ":" + strconv.Itoa(attempt)
 	}
-	return jsSlice(replaceIDChars(shortHash(seed), "", false), mistralToolCallIDLength)
+	return jsSlice(replaceIDChars(ShortHash(seed), "", false), mistralToolCallIDLength)
 }
 
 // mistralIDNormalizer is pi-ai's createMistralToolCallIdNormalizer: stable per
@@ -52,7 +56,7 @@ func mistralIDNormalizer() idNormalizer {
 			return n
 		}
 		for attempt := 0; ; attempt++ {
-			cand := mistralDeriveID(id, attempt)
+			cand := MistralDeriveID(id, attempt)
 			if owner, ok := owners[cand]; !ok || owner == "" || owner == id {
 				ids[id] = cand
 				owners[cand] = id
@@ -113,18 +117,18 @@ func (c *conv) mistralMessages(tm []Message, toolText mistralToolText) []any {
 			if len(content) > 0 {
 				result = append(result, jsvalue.NewObject("role", "user", "content", content))
 			} else if hadImages && !images {
-				result = append(result, jsvalue.NewObject("role", "user", "content", nonVisionUserImagePlaceholder))
+				result = append(result, jsvalue.NewObject("role", "user", "content", NonVisionUserImagePlaceholder))
 			}
 		case "assistant":
 			var parts, calls []any
 			for _, b := range c.contentBlocks(msg) {
 				switch typeOf(b) {
 				case "text":
-					if t := c.str(b, "text"); !blank(t) {
+					if t := c.str(b, "text"); !jsjson.Blank(t) {
 						parts = append(parts, jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(t)))
 					}
 				case "thinking":
-					if t := c.str(b, "thinking"); !blank(t) {
+					if t := c.str(b, "thinking"); !jsjson.Blank(t) {
 						parts = append(parts, jsvalue.NewObject("type", "thinking", "thinking", []any{jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(t))}))
 					}
 				default:
@@ -187,7 +191,7 @@ func (c *conv) mistralMessages(tm []Message, toolText mistralToolText) []any {
 
 // mistralToolResultText is pi-ai's buildToolResultText.
 func mistralToolResultText(text string, hasImages, supportsImages, isError bool) string {
-	trimmed := trim(text)
+	trimmed := jsjson.Trim(text)
 	prefix := ""
 	if isError {
 		prefix = "[tool error] "

@@ -1,8 +1,9 @@
-package replay
+package wire
 
 import (
 	"strings"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"github.com/openclaw-tools/oc/pkg/replay/models"
 )
@@ -259,7 +260,7 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 			for _, b := range blocks {
 				switch typeOf(b) {
 				case "text":
-					if t := c.str(b, "text"); !blank(t) {
+					if t := c.str(b, "text"); !jsjson.Blank(t) {
 						t = sanitizeSurrogates(t) // the joined text is of the sanitized parts
 						textParts = append(textParts, jsvalue.NewObject("type", "text", "text", t))
 						if len(textParts) > 1 {
@@ -268,7 +269,7 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 						text.WriteString(t)
 					}
 				case "thinking":
-					if !blank(c.str(b, "thinking")) {
+					if !jsjson.Blank(c.str(b, "thinking")) {
 						thinking = append(thinking, b)
 					}
 				case "toolCall":

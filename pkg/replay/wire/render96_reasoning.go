@@ -1,10 +1,11 @@
-package replay
+package wire
 
 import (
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"github.com/openclaw-tools/oc/pkg/replay/models"
 )
@@ -36,13 +37,13 @@ func openAIModelReasoningEfforts(m *models.Model) ([]string, bool) {
 	if raw, ok := m.Compat["supportedReasoningEfforts"].([]any); ok {
 		var out []string
 		for _, e := range raw {
-			if s, ok := e.(string); ok && trim(s) != "" && !slices.Contains(out, trim(s)) {
-				out = append(out, trim(s))
+			if s, ok := e.(string); ok && jsjson.Trim(s) != "" && !slices.Contains(out, jsjson.Trim(s)) {
+				out = append(out, jsjson.Trim(s))
 			}
 		}
 		return out, true
 	}
-	id := datedModelRE.ReplaceAllString(strings.ToLower(trim(m.ID)), "")
+	id := datedModelRE.ReplaceAllString(strings.ToLower(jsjson.Trim(m.ID)), "")
 	supportsMax := m.API != "openai-completions"
 	pick := func(withMax, without []string) ([]string, bool) {
 		if supportsMax {
@@ -94,7 +95,7 @@ func responsesReasoningOff96(m *models.Model) string {
 	case models.OffNull:
 		return ""
 	case models.OffValue:
-		intent = trim(m.ThinkingOffValue)
+		intent = jsjson.Trim(m.ThinkingOffValue)
 	}
 	switch {
 	case !known:

@@ -1,6 +1,7 @@
-package replay
+package wire
 
 import (
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"github.com/openclaw-tools/oc/pkg/replay/models"
 )
@@ -197,13 +198,13 @@ func mistralToolResultText96(text string, hasImages, supportsImages, isError boo
 	}
 	omitted := ""
 	if hasImages && !supportsImages {
-		if !blank(text) {
+		if !jsjson.Blank(text) {
 			omitted = "[tool image omitted: model does not support images]"
 		} else {
 			omitted = "(image omitted: model does not support images)"
 		}
 	}
-	if !blank(text) {
+	if !jsjson.Blank(text) {
 		if omitted != "" {
 			return prefix + text + "\n" + omitted
 		}
