@@ -126,7 +126,7 @@ func unrenderedReason(api string) string {
 // (boundary96.go: timestamps in in.Location, inbound metadata, runtime
 // context, the malformed-tool-call stream wrapper), the oracle's minimal
 // model record with in.ModelOverrides, then @openclaw/ai's converter
-// (render96*.go). The per-release steps are a table (payload_release.go).
+// (package wire). The per-release steps are a table (payload_release.go).
 //
 // It fails where the release would throw instead of sending (a malformed
 // message, an image type Bedrock does not know, an unparseable 5.6 Responses

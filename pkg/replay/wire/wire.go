@@ -46,7 +46,15 @@ func Renderers56() *Renderers {
 }
 
 // Renderers96 are OpenClaw 2026.9.6's `stream` (dist/stream-*.mjs:
-// @openclaw/ai's built-in providers plus the transport host).
+// @openclaw/ai's built-in providers plus the transport host), from
+// @openclaw/ai 2026.9.6 (dist/*.mjs). Message conversion that did not change
+// is the 2026.5.6 code (anthropicMessagesUnmarked, completionsMessages,
+// mistralMessages, transformMessages); what changed is a named 9.6 function
+// beside the 5.6 one in the API family's file (cacheMarkMessages96,
+// completionsCompat96, mistralToolResultText96, responsesInput96, ...). The
+// comments name the 9.6 function each follows. Google and Vertex bodies use
+// renderGoogle96: renderGoogle plus the one change the differential fuzzer
+// found (a conversation with nothing to send).
 func Renderers96() *Renderers {
 	return &Renderers{
 		failedTurn: failedTurn96,

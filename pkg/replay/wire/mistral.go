@@ -211,3 +211,41 @@ func mistralToolResultText(text string, hasImages, supportsImages, isError bool)
 	}
 	return prefix + "(no tool output)"
 }
+
+// renderMistral96 follows mistral.ts buildChatPayload/toChatMessages
+// (dist/mistral-*.mjs): the same message shapes as 2026.5.6, with the tool
+// result text of formatToolResultText (mistralToolResultText96).
+func renderMistral96(c *conv, msgs []Message, system string) *jsvalue.Object {
+	return renderMistralWith(c, msgs, system, mistralToolResultText96)
+}
+
+// mistralToolResultText96 is formatToolResultText: the text is no longer
+// trimmed (only tested for blankness), and the omitted-media placeholder
+// follows it on a new line.
+func mistralToolResultText96(text string, hasImages, supportsImages, isError bool) string {
+	prefix := ""
+	if isError {
+		prefix = "[tool error] "
+	}
+	omitted := ""
+	if hasImages && !supportsImages {
+		if !jsjson.Blank(text) {
+			omitted = "[tool image omitted: model does not support images]"
+		} else {
+			omitted = "(image omitted: model does not support images)"
+		}
+	}
+	if !jsjson.Blank(text) {
+		if omitted != "" {
+			return prefix + text + "\n" + omitted
+		}
+		return prefix + text
+	}
+	if omitted != "" {
+		return prefix + omitted
+	}
+	if hasImages {
+		return prefix + "(see attached image)"
+	}
+	return prefix + "(no tool output)"
+}

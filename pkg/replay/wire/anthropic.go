@@ -193,3 +193,86 @@ func (c *conv) anthropicToolContent(msg Message) any {
 	}
 	return blocks
 }
+
+// renderAnthropic96 follows anthropic.ts buildParams
+// (dist/anthropic-*.mjs): max_tokens is options.maxTokens ?? model.maxTokens
+// (no streamSimple thinking budget adjustment: the runner calls `stream`),
+// and the cache markers of applyAnthropicRequestCacheControl
+// (cacheMarkMessages96).
+func renderAnthropic96(c *conv, msgs []Message, system string) *jsvalue.Object {
+	body := jsvalue.NewObject("model", c.model.ID)
+	params := c.anthropicMessagesUnmarked(msgs)
+	body.Set("messages", params)
+	body.Set("max_tokens", c.model.MaxTokens)
+	body.Set("stream", true)
+	markers := 0
+	if system != "" {
+		body.Set("system", []any{jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(system), "cache_control", ephemeral())})
+		markers = 1
+	}
+	cacheMarkMessages96(params, anthropicCacheControlLimit-markers)
+	return body
+}
+
+// anthropicCacheControlLimit is ANTHROPIC_CACHE_CONTROL_LIMIT.
+const anthropicCacheControlLimit = 4
+
+// cacheMarkMessages96 is applyAnthropicCacheControlToMessages
+// (dist/anthropic-stream-reducer-*.mjs): from the end, the first user
+// message with a text or image block gets cache_control on its last such
+// block (string content becomes a text block); a tool_result met on the way
+// (the latest one of a tool-result-only user turn) is marked too, when the
+// marker limit leaves room for two, or instead, when it leaves one.
+func cacheMarkMessages96(params []any, limit int) {
+	if len(params) == 0 || limit <= 0 {
+		return
+	}
+	var fallback *jsvalue.Object
+	for i := len(params) - 1; i >= 0; i-- {
+		msg, ok := params[i].(*jsvalue.Object)
+		if !ok {
+			continue
+		}
+		if role, _ := msg.Get("role"); role != "user" {
+			continue
+		}
+		content, _ := msg.Get("content")
+		switch x := content.(type) {
+		case string:
+			if fallback != nil && limit == 1 {
+				fallback.Set("cache_control", ephemeral())
+				return
+			}
+			msg.Set("content", []any{jsvalue.NewObject("type", "text", "text", x, "cache_control", ephemeral())})
+			if fallback != nil && limit > 1 {
+				fallback.Set("cache_control", ephemeral())
+			}
+			return
+		case []any:
+			for j := len(x) - 1; j >= 0; j-- {
+				b, ok := x[j].(*jsvalue.Object)
+				if !ok {
+					continue
+				}
+				t, _ := b.Get("type")
+				if t == "text" || t == "image" {
+					if fallback != nil && limit == 1 {
+						fallback.Set("cache_control", ephemeral())
+						return
+					}
+					b.Set("cache_control", ephemeral())
+					if fallback != nil && limit > 1 {
+						fallback.Set("cache_control", ephemeral())
+					}
+					return
+				}
+				if t == "tool_result" && fallback == nil {
+					fallback = b
+				}
+			}
+		}
+	}
+	if fallback != nil {
+		fallback.Set("cache_control", ephemeral())
+	}
+}

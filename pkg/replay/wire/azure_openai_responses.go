@@ -7,7 +7,7 @@ import (
 
 // Azure OpenAI Responses (`azure-openai-responses`): pi-ai
 // providers/azure-openai-responses.js buildParams. The input items are the
-// OpenAI Responses ones (convertResponsesMessages, render_openai_responses.go)
+// OpenAI Responses ones (convertResponsesMessages, openai_responses.go)
 // with "azure-openai-responses" added to the providers whose "call|item" tool
 // call ids are kept as pairs. The body differs from openai-responses:
 //   - model is the Azure deployment name: the model id, unless the caller
@@ -35,5 +35,21 @@ func renderAzureOpenAIResponses(c *conv, msgs []Message, system string) *jsvalue
 			body.Set("reasoning", jsvalue.NewObject("effort", m.ThinkingOffValue))
 		}
 	}
+	return body
+}
+
+// azureToolCallProviders96 is AZURE_TOOL_CALL_PROVIDERS.
+func azureToolCallProviders96(p string) bool {
+	return openAIToolCallProviders96(p) || p == "azure-openai-responses"
+}
+
+// renderAzureOpenAIResponses96 follows azure-openai-responses.ts buildParams
+// (dist/azure-openai-responses-*.mjs): {model: the deployment (the model id
+// without a deployment map), input, stream, store: false}, then
+// applyCommonResponsesParams' default reasoning off (openai_reasoning96.go). (5.6
+// sent no `store`.)
+func renderAzureOpenAIResponses96(c *conv, msgs []Message, system string) *jsvalue.Object {
+	body := jsvalue.NewObject("model", c.model.ID, "input", c.responsesInput96(msgs, system, true, true, azureToolCallProviders96), "stream", true, "store", false)
+	setResponsesReasoningOff96(body, c.model)
 	return body
 }

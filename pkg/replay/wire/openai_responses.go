@@ -284,3 +284,41 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 func inputImage(b map[string]any) *jsvalue.Object {
 	return jsvalue.NewObject("type", "input_image", "detail", "auto", "image_url", "data:"+tmpl(b, "mimeType")+";base64,"+tmpl(b, "data"))
 }
+
+// openAIToolCallProviders96 is OPENAI_TOOL_CALL_PROVIDERS and
+// CODEX_TOOL_CALL_PROVIDERS of 2026.9.6 (openai-codex is gone).
+func openAIToolCallProviders96(p string) bool { return p == "openai" || p == "opencode" }
+
+// renderOpenAIResponses96 follows openai-responses.ts buildParams and
+// convertResponsesMessagesWithStyle "provider" (dist/openai-responses-shared-*.mjs):
+// input messages are built by buildResponsesInputMessage, {type: "message",
+// role, content}.
+func renderOpenAIResponses96(c *conv, msgs []Message, system string) *jsvalue.Object {
+	body := jsvalue.NewObject("model", c.model.ID, "input", c.responsesInput96(msgs, system, true, false, openAIToolCallProviders96), "stream", true, "store", false)
+	if c.model.Provider != "github-copilot" { // setDefaultReasoningOff
+		setResponsesReasoningOff96(body, c.model)
+	}
+	return body
+}
+
+// renderChatGPTResponses96 follows openai-chatgpt-responses.ts
+// buildRequestBody (dist/openai-chatgpt-responses-*.mjs), the successor of
+// Codex: instructions default to "You are a helpful assistant.", no
+// tool_choice/parallel_tool_calls without tools, and input messages built by
+// buildResponsesInputMessage.
+func renderChatGPTResponses96(c *conv, msgs []Message, system string) *jsvalue.Object {
+	instructions := system
+	if instructions == "" {
+		instructions = "You are a helpful assistant."
+	}
+	body := jsvalue.NewObject(
+		"model", c.model.ID,
+		"store", false,
+		"stream", true,
+		"instructions", instructions,
+		"input", c.responsesInput96(msgs, system, false, false, openAIToolCallProviders96),
+		"text", jsvalue.NewObject("verbosity", "low"),
+		"include", []any{"reasoning.encrypted_content"},
+	)
+	return body
+}

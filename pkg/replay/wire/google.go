@@ -241,3 +241,19 @@ func hasFunctionResponse(parts []any) bool {
 	}
 	return false
 }
+
+// renderGoogle96 is renderGoogle with 2026.9.6's ending of convertMessages
+// (@openclaw/ai dist/google-messages-*.mjs, after flushToolResultRun()):
+//
+//	if (contents.length === 0) contents.push({ role: "user", parts: [{ text: " " }] });
+//
+// 2026.5.6 (pi-ai 0.73 google-shared) sent `contents: []` instead.
+func renderGoogle96(c *conv, msgs []Message, system string) *jsvalue.Object {
+	body := renderGoogle(c, msgs, system)
+	if contents, ok := body.Get("contents"); ok {
+		if list, ok := contents.([]any); ok && len(list) == 0 && c.err == nil {
+			body.Set("contents", []any{jsvalue.NewObject("role", "user", "parts", []any{jsvalue.NewObject("text", " ")})})
+		}
+	}
+	return body
+}

@@ -394,3 +394,32 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 	}
 	return params
 }
+
+// renderOpenAICompletions96 follows buildOpenAICompletionsRequest and
+// convertMessages (dist/openai-completions-stream-*.mjs) with
+// completionsCompat96.
+func renderOpenAICompletions96(c *conv, msgs []Message, system string) *jsvalue.Object {
+	return renderOpenAICompletionsWith(c, msgs, system, completionsCompat96(c.model))
+}
+
+// completionsCompat96 is resolveOpenAICompletionsCompat
+// (dist/openai-completions-compat-*.mjs) for the oracle's model record: its
+// endpoint is a configured local one (baseUrl http://127.0.0.1:9), which is
+// proxy-like and not OpenAI's, so supportsStore and supportsDeveloperRole
+// default to false; an assistant turn's texts are joined with "\n". The
+// model's compat flags still win.
+func completionsCompat96(m *models.Model) completionsCompat {
+	compat := completionsCompatFor(m)
+	compat.assistantTextJoin = "\n"
+	if v, ok := m.CompatBool("supportsStore"); ok {
+		compat.supportsStore = v
+	} else {
+		compat.supportsStore = false
+	}
+	if v, ok := m.CompatBool("supportsDeveloperRole"); ok {
+		compat.supportsDeveloperRole = v
+	} else {
+		compat.supportsDeveloperRole = false
+	}
+	return compat
+}
