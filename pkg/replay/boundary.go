@@ -83,11 +83,11 @@ func ConvertToLLM(msgs []Message) []Message {
 			if jsvalue.Truthy(m["excludeFromContext"]) {
 				continue
 			}
-			out = append(out, user([]any{textBlock(bashExecutionText(m))}))
+			out = append(out, user([]any{jsvalue.TextBlock(bashExecutionText(m))}))
 		case "custom":
 			c, ok := m["content"]
 			if s, isStr := c.(string); isStr {
-				out = append(out, user([]any{textBlock(s)}))
+				out = append(out, user([]any{jsvalue.TextBlock(s)}))
 			} else if ok {
 				out = append(out, user(c))
 			} else {
@@ -95,16 +95,14 @@ func ConvertToLLM(msgs []Message) []Message {
 			}
 		case "branchSummary":
 			s, ok := m["summary"]
-			out = append(out, user([]any{textBlock(branchSummaryPrefix + jsvalue.ToString(s, ok) + branchSummarySuffix)}))
+			out = append(out, user([]any{jsvalue.TextBlock(branchSummaryPrefix + jsvalue.ToString(s, ok) + branchSummarySuffix)}))
 		case "compactionSummary":
 			s, ok := m["summary"]
-			out = append(out, user([]any{textBlock(compactionSummaryPrefix + jsvalue.ToString(s, ok) + compactionSummarySuffix)}))
+			out = append(out, user([]any{jsvalue.TextBlock(compactionSummaryPrefix + jsvalue.ToString(s, ok) + compactionSummarySuffix)}))
 		}
 	}
 	return out
 }
-
-func textBlock(s string) map[string]any { return map[string]any{"type": "text", "text": s} }
 
 // bashExecutionText is pi's bashExecutionToText.
 func bashExecutionText(m Message) string {

@@ -82,7 +82,7 @@ func normalizeCoreContextMessages(msgs []Message) []Message {
 		}
 		content, ok := m["content"]
 		if s, isStr := content.(string); isStr {
-			content = []any{textBlock(s)}
+			content = []any{jsvalue.TextBlock(s)}
 		} else if !ok {
 			content = jsvalue.Undefined{}
 		}
@@ -341,7 +341,7 @@ func normalizeUserMessage96(c *boundaryRun, m Message, preserve bool, loc *time.
 			next[i], changed = nb, true
 		}
 		if !first && injectMedia {
-			next = append([]any{textBlock(transform(""))}, next...)
+			next = append([]any{jsvalue.TextBlock(transform(""))}, next...)
 			changed = true
 		}
 		if !changed {

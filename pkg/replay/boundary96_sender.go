@@ -188,7 +188,7 @@ func projectPersistedSenderContext(c *boundaryRun, msgs []Message) []Message {
 			}
 			var next []any
 			if idx < 0 {
-				next = append([]any{textBlock(context)}, x...)
+				next = append([]any{jsvalue.TextBlock(context)}, x...)
 			} else {
 				bm := x[idx].(map[string]any)
 				text, changed := project(bm["text"].(string))

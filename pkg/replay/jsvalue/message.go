@@ -28,3 +28,7 @@ func NonObjectValue(m Message) (any, bool) {
 	v, ok := m[nonObjectKey]
 	return v, ok
 }
+
+// TextBlock is the content block {type: "text", text: s}; KeyOrder writes
+// it in that order, as the object literal.
+func TextBlock(s string) map[string]any { return map[string]any{"type": "text", "text": s} }

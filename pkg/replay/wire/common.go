@@ -359,7 +359,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 			if v, ok := tc["name"]; ok {
 				synth["toolName"] = v
 			}
-			synth["content"] = []any{textBlock("No result provided")}
+			synth["content"] = []any{jsvalue.TextBlock("No result provided")}
 			synth["isError"] = true
 			result = append(result, synth)
 		}
@@ -380,7 +380,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 			case turnMarker:
 				marked := maps.Clone(msg)
 				c.keys.Inherit(marked, msg)
-				marked["content"] = []any{textBlock(FailedAssistantReplayText)}
+				marked["content"] = []any{jsvalue.TextBlock(FailedAssistantReplayText)}
 				result = append(result, marked)
 				continue
 			}
@@ -419,7 +419,7 @@ func replaceImages(content []any, placeholder string) []any {
 		b := objectOf(v)
 		if b != nil && typeOf(b) == "image" {
 			if !prevPlaceholder {
-				out = append(out, textBlock(placeholder))
+				out = append(out, jsvalue.TextBlock(placeholder))
 			}
 			prevPlaceholder = true
 			continue
