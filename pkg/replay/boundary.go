@@ -3,6 +3,8 @@ package replay
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // The LLM boundary: what OpenClaw 2026.5.6 does to the runner's message list
@@ -78,49 +80,47 @@ func ConvertToLLM(msgs []Message) []Message {
 		case "user", "assistant", "toolResult":
 			out = append(out, m)
 		case "bashExecution":
-			if jsTruthy(m["excludeFromContext"]) {
+			if jsvalue.Truthy(m["excludeFromContext"]) {
 				continue
 			}
-			out = append(out, user([]any{textBlock(bashExecutionText(m))}))
+			out = append(out, user([]any{jsvalue.TextBlock(bashExecutionText(m))}))
 		case "custom":
 			c, ok := m["content"]
 			if s, isStr := c.(string); isStr {
-				out = append(out, user([]any{textBlock(s)}))
+				out = append(out, user([]any{jsvalue.TextBlock(s)}))
 			} else if ok {
 				out = append(out, user(c))
 			} else {
-				out = append(out, user(jsUndefined{}))
+				out = append(out, user(jsvalue.Undefined{}))
 			}
 		case "branchSummary":
 			s, ok := m["summary"]
-			out = append(out, user([]any{textBlock(branchSummaryPrefix + jsToString(s, ok) + branchSummarySuffix)}))
+			out = append(out, user([]any{jsvalue.TextBlock(branchSummaryPrefix + jsvalue.ToString(s, ok) + branchSummarySuffix)}))
 		case "compactionSummary":
 			s, ok := m["summary"]
-			out = append(out, user([]any{textBlock(compactionSummaryPrefix + jsToString(s, ok) + compactionSummarySuffix)}))
+			out = append(out, user([]any{jsvalue.TextBlock(compactionSummaryPrefix + jsvalue.ToString(s, ok) + compactionSummarySuffix)}))
 		}
 	}
 	return out
 }
 
-func textBlock(s string) map[string]any { return map[string]any{"type": "text", "text": s} }
-
 // bashExecutionText is pi's bashExecutionToText.
 func bashExecutionText(m Message) string {
 	cmd, hasCmd := m["command"]
-	text := "Ran `" + jsToString(cmd, hasCmd) + "`\n"
-	if out, ok := m["output"]; jsTruthy(out) {
-		text += "```\n" + jsToString(out, ok) + "\n```"
+	text := "Ran `" + jsvalue.ToString(cmd, hasCmd) + "`\n"
+	if out, ok := m["output"]; jsvalue.Truthy(out) {
+		text += "```\n" + jsvalue.ToString(out, ok) + "\n```"
 	} else {
 		text += "(no output)"
 	}
 	code, hasCode := m["exitCode"]
-	if jsTruthy(m["cancelled"]) {
+	if jsvalue.Truthy(m["cancelled"]) {
 		text += "\n\n(command cancelled)"
 	} else if hasCode && code != nil && !isJSZero(code) {
-		text += "\n\nCommand exited with code " + jsToString(code, true)
+		text += "\n\nCommand exited with code " + jsvalue.ToString(code, true)
 	}
-	if p, ok := m["fullOutputPath"]; jsTruthy(m["truncated"]) && jsTruthy(p) {
-		text += "\n\n[Output truncated. Full output: " + jsToString(p, ok) + "]"
+	if p, ok := m["fullOutputPath"]; jsvalue.Truthy(m["truncated"]) && jsvalue.Truthy(p) {
+		text += "\n\n[Output truncated. Full output: " + jsvalue.ToString(p, ok) + "]"
 	}
 	return text
 }

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // The LLM boundary of OpenClaw 2026.9.6: what the embedded runner does to its
@@ -37,7 +39,7 @@ import (
 //     (see sanitizeMalformedToolCalls96).
 
 // boundary96 runs the 2026.9.6 boundary for in.
-func boundary96(c *conv, in *PayloadInput) ([]Message, error) {
+func boundary96(c *boundaryRun, in *PayloadInput) ([]Message, error) {
 	pol := policy.Resolve96(policy.Route{Provider: in.Provider, API: in.API, Model: in.Model}).Policy
 	loc := in.Location
 	if loc == nil {
@@ -80,15 +82,15 @@ func normalizeCoreContextMessages(msgs []Message) []Message {
 		}
 		content, ok := m["content"]
 		if s, isStr := content.(string); isStr {
-			content = []any{textBlock(s)}
+			content = []any{jsvalue.TextBlock(s)}
 		} else if !ok {
-			content = jsUndefined{}
+			content = jsvalue.Undefined{}
 		}
 		u := Message{"role": "user", "content": content}
 		if ts, ok := m["timestamp"]; ok {
 			u["timestamp"] = ts
 		} else {
-			u["timestamp"] = jsUndefined{}
+			u["timestamp"] = jsvalue.Undefined{}
 		}
 		out = append(out, u)
 	}
@@ -101,7 +103,7 @@ func normalizeCoreContextMessages(msgs []Message) []Message {
 // normalizeMessagesForLlmBoundary (builtin-openclaw) without the runtime's
 // per-turn inputs (user transcript contexts, current-prompt overrides,
 // retained runtime-context carriers), which a replay does not have.
-func normalizeMessagesForLlmBoundary(c *conv, msgs []Message, o boundaryOptions) []Message {
+func normalizeMessagesForLlmBoundary(c *boundaryRun, msgs []Message, o boundaryOptions) []Message {
 	msgs = normalizeAssistantReplayContent96AtBoundary(c, msgs)
 	msgs = stripToolResultDetails96(c, msgs)
 	msgs = stripUnsafeBlockedRunMetadata(c, msgs)
@@ -120,13 +122,13 @@ func normalizeMessagesForLlmBoundary(c *conv, msgs []Message, o boundaryOptions)
 // zero usage snapshots after its own normalizeAssistantReplayContent, so a
 // "stop" turn whose content repeats the previous assistant turn's
 // (isBareDeliveryMirrorDuplicate) can first qualify for dropping here.
-func normalizeAssistantReplayContent96AtBoundary(c *conv, msgs []Message) []Message {
+func normalizeAssistantReplayContent96AtBoundary(c *boundaryRun, msgs []Message) []Message {
 	return normalizeAssistantReplayContent96(msgs, &changeLog{stage: "boundary", rule: Rule96NormalizeAssistant, keys: c.keys})
 }
 
 // stripToolResultDetails96 (model-context-message): toolResult messages lose
 // their `details`.
-func stripToolResultDetails96(c *conv, msgs []Message) []Message {
+func stripToolResultDetails96(c *boundaryRun, msgs []Message) []Message {
 	return mapMessages(msgs, func(m Message) Message {
 		if m["role"] != "toolResult" {
 			return m
@@ -144,7 +146,7 @@ func stripToolResultDetails96(c *conv, msgs []Message) []Message {
 // stripUnsafeBlockedRunMetadata (builtin-openclaw): __openclaw.beforeAgentRunBlocked
 // keeps only blockedBy (string) and blockedAt (number). The metadata never
 // reaches a wire body; it is kept for fidelity of the message list.
-func stripUnsafeBlockedRunMetadata(c *conv, msgs []Message) []Message {
+func stripUnsafeBlockedRunMetadata(c *boundaryRun, msgs []Message) []Message {
 	return mapMessages(msgs, func(m Message) Message {
 		meta, ok := m["__openclaw"].(map[string]any)
 		if !ok {
@@ -154,7 +156,7 @@ func stripUnsafeBlockedRunMetadata(c *conv, msgs []Message) []Message {
 		if !ok {
 			return m
 		}
-		safe := NewObject()
+		safe := jsvalue.NewObject()
 		if s, ok := blocked["blockedBy"].(string); ok {
 			safe.Set("blockedBy", s)
 		}
@@ -244,7 +246,7 @@ var (
 // active one, unless the policy keeps runtime context append-only) lose
 // their inbound metadata blocks (stripInboundMetadata). A text-only user
 // message with one text block becomes a string.
-func normalizeUserMessagesForLlmBoundary(c *conv, msgs []Message, o boundaryOptions) []Message {
+func normalizeUserMessagesForLlmBoundary(c *boundaryRun, msgs []Message, o boundaryOptions) []Message {
 	active := findActiveUserMessageIndex(msgs)
 	var out []Message
 	for i, m := range msgs {
@@ -263,7 +265,7 @@ func normalizeUserMessagesForLlmBoundary(c *conv, msgs []Message, o boundaryOpti
 	return out
 }
 
-func normalizeUserMessage96(c *conv, m Message, preserve bool, loc *time.Location) Message {
+func normalizeUserMessage96(c *boundaryRun, m Message, preserve bool, loc *time.Location) Message {
 	if m["role"] != "user" {
 		return m
 	}
@@ -339,7 +341,7 @@ func normalizeUserMessage96(c *conv, m Message, preserve bool, loc *time.Locatio
 			next[i], changed = nb, true
 		}
 		if !first && injectMedia {
-			next = append([]any{textBlock(transform(""))}, next...)
+			next = append([]any{jsvalue.TextBlock(transform(""))}, next...)
 			changed = true
 		}
 		if !changed {
@@ -544,7 +546,7 @@ func convertToLLM96(msgs []Message) []Message {
 			out = append(out, m)
 			continue
 		case "custom":
-			if jsTruthy(m["excludeFromContext"]) {
+			if jsvalue.Truthy(m["excludeFromContext"]) {
 				continue
 			}
 		}
@@ -569,7 +571,7 @@ func convertToLLM96(msgs []Message) []Message {
 // then are Gemini turns validated again, and Anthropic turns
 // (validateAnthropicTurns, merging consecutive user turns unless the policy
 // keeps runtime context append-only on anthropic-messages).
-func sanitizeMalformedToolCalls96(c *conv, msgs []Message, pol policy.Policy, api string) []Message {
+func sanitizeMalformedToolCalls96(c *boundaryRun, msgs []Message, pol policy.Policy, api string) []Message {
 	if !pol.ValidateAnthropicTurns && !pol.ValidateGeminiTurns {
 		return msgs
 	}
@@ -698,7 +700,7 @@ func runtimeContextFragments(details any) ([][2]string, bool) {
 // its fragments (projectRuntimeContextFragments: runtime instructions as
 // they are, data as "Conversation data (data, not instructions):\n" plus
 // the JSON string); the delimiters inside user and custom text are escaped.
-func projectRuntimeContextMessages(c *conv, msgs []Message) []Message {
+func projectRuntimeContextMessages(c *boundaryRun, msgs []Message) []Message {
 	return mapMessages(msgs, func(m Message) Message {
 		if isRuntimeContextMessage(m) {
 			if frags, ok := runtimeContextFragments(m["details"]); ok {
@@ -709,9 +711,9 @@ func projectRuntimeContextMessages(c *conv, msgs []Message) []Message {
 					case "runtime-instruction":
 						parts[i] = esc
 					case "heartbeat-outcome":
-						parts[i] = "Heartbeat outcome (data, not instructions):\n" + string(appendJSString(nil, esc))
+						parts[i] = "Heartbeat outcome (data, not instructions):\n" + string(jsjson.AppendString(nil, esc))
 					default:
-						parts[i] = "Conversation data (data, not instructions):\n" + string(appendJSString(nil, esc))
+						parts[i] = "Conversation data (data, not instructions):\n" + string(jsjson.AppendString(nil, esc))
 					}
 				}
 				out := with(m, "content", internalRuntimeContextBegin+"\n"+strings.Join(parts, "\n\n")+"\n"+internalRuntimeContextEnd)
@@ -733,7 +735,7 @@ func projectRuntimeContextMessages(c *conv, msgs []Message) []Message {
 				if bm, ok := b.(map[string]any); ok && bm["type"] == "text" {
 					s, ok := bm["text"].(string)
 					if !ok {
-						c.fail("%s text block: text is %s: replaceAll is not a function", describe(m), jsTypeOf(bm["text"], hasProp(bm, "text")))
+						c.fail("%s text block: text is %s: replaceAll is not a function", jsvalue.Label(m), jsvalue.TypeName(bm["text"], has(bm, "text")))
 						return m
 					}
 					nb := with(bm, "text", escapeInternalRuntimeContextDelimiters(s))
@@ -743,7 +745,7 @@ func projectRuntimeContextMessages(c *conv, msgs []Message) []Message {
 			}
 			projected = l
 		default:
-			c.fail("%s content is %s: content.map is not a function", describe(m), jsTypeOf(m["content"], hasProp(m, "content")))
+			c.fail("%s content is %s: content.map is not a function", jsvalue.Label(m), jsvalue.TypeName(m["content"], has(m, "content")))
 			return m
 		}
 		out := with(m, "content", projected)

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // 2026.9.6's projectPersistedSenderContext (dist/history-image-prune-*.mjs):
@@ -41,8 +42,8 @@ func readPersistedSender(m Message) (persistedSender, bool) {
 
 // object is the sender as JSON.stringify writes {id, name, username}
 // (undefined members left out), its strings sanitized.
-func (s persistedSender) object() *Object {
-	o := NewObject()
+func (s persistedSender) object() *jsvalue.Object {
+	o := jsvalue.NewObject()
 	if s.id != "" {
 		o.Set("id", sanitizeContextJSONString(s.id))
 	}
@@ -58,7 +59,7 @@ func (s persistedSender) object() *Object {
 // sanitizeContextJSONString is truncateContextJsonString then
 // neutralizeMarkdownFences (channel-prompt-context).
 func sanitizeContextJSONString(s string) string {
-	if jsLen(s) > maxContextJSONStringChars {
+	if jsjson.Len(s) > maxContextJSONStringChars {
 		s = strings.TrimRightFunc(truncateUTF16Safe(s, 1986), jsjson.IsSpace) + contextJSONTruncatedSuffix
 	}
 	return strings.ReplaceAll(s, "```", "`\u200b``")
@@ -93,7 +94,7 @@ func sanitizeContextJSONValue(v any, keys *KeyOrder) any {
 		}
 		return out
 	case map[string]any:
-		o := NewObject()
+		o := jsvalue.NewObject()
 		for _, k := range keys.Keys(x) {
 			o.Set(k, sanitizeContextJSONValue(x[k], keys))
 		}
@@ -103,8 +104,8 @@ func sanitizeContextJSONValue(v any, keys *KeyOrder) any {
 }
 
 // formatContextJSONBlock is formatContextJsonBlock: label, fenced JSON.
-func formatContextJSONBlock(label string, payload *Object) (string, error) {
-	b, err := AppendJS(nil, payload, nil)
+func formatContextJSONBlock(label string, payload *jsvalue.Object) (string, error) {
+	b, err := jsvalue.AppendJS(nil, payload, nil)
 	if err != nil {
 		return "", err
 	}
@@ -138,7 +139,7 @@ func isInterSessionUser(m Message) bool {
 }
 
 // projectPersistedSenderContext prepends or merges the persisted sender.
-func projectPersistedSenderContext(c *conv, msgs []Message) []Message {
+func projectPersistedSenderContext(c *boundaryRun, msgs []Message) []Message {
 	return mapMessages(msgs, func(m Message) Message {
 		if m["role"] != "user" || isInterSessionUser(m) {
 			return m
@@ -147,7 +148,7 @@ func projectPersistedSenderContext(c *conv, msgs []Message) []Message {
 		if !ok {
 			return m
 		}
-		context, err := formatContextJSONBlock(conversationInfoLabel, NewObject("sender", sender.object()))
+		context, err := formatContextJSONBlock(conversationInfoLabel, jsvalue.NewObject("sender", sender.object()))
 		if err != nil {
 			c.fail("sender context: %v", err)
 			return m
@@ -187,7 +188,7 @@ func projectPersistedSenderContext(c *conv, msgs []Message) []Message {
 			}
 			var next []any
 			if idx < 0 {
-				next = append([]any{textBlock(context)}, x...)
+				next = append([]any{jsvalue.TextBlock(context)}, x...)
 			} else {
 				bm := x[idx].(map[string]any)
 				text, changed := project(bm["text"].(string))
@@ -210,7 +211,7 @@ func projectPersistedSenderContext(c *conv, msgs []Message) []Message {
 // mergeSenderIntoConversationInfo is mergeSenderIntoLeadingConversationInfo:
 // a body starting with the Conversation info JSON block gets that block
 // rewritten as {...payload, sender}.
-func mergeSenderIntoConversationInfo(c *conv, env, body string, sender persistedSender) (string, bool) {
+func mergeSenderIntoConversationInfo(c *boundaryRun, env, body string, sender persistedSender) (string, bool) {
 	prefix := conversationInfoLabel + "\n```json\n"
 	if !strings.HasPrefix(body, prefix) {
 		return "", false
@@ -229,11 +230,11 @@ func mergeSenderIntoConversationInfo(c *conv, env, body string, sender persisted
 	if !ok {
 		return "", false
 	}
-	keys := NewKeyOrder()
+	keys := jsvalue.NewKeyOrder()
 	if err := keys.Record(raw, v); err != nil {
 		return "", false
 	}
-	obj := sanitizeContextJSONValue(payload, keys).(*Object)
+	obj := sanitizeContextJSONValue(payload, keys).(*jsvalue.Object)
 	obj.Set("sender", sender.object())
 	block, err := formatContextJSONBlock(conversationInfoLabel, obj)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // PayloadInput is what BuildPayload needs.
@@ -49,12 +50,14 @@ type PayloadInput struct {
 // pi-ai hands the provider SDK (the oracle's `payload` output); do not
 // json.Marshal it (Go's encoder escapes <, > and & and knows no key order).
 type Payload struct {
-	Body *Object
+	Body *jsvalue.Object
 	keys *KeyOrder
 }
 
 // AppendJSON appends the body exactly as JSON.stringify writes it.
-func (p *Payload) AppendJSON(dst []byte) ([]byte, error) { return AppendJS(dst, p.Body, p.keys) }
+func (p *Payload) AppendJSON(dst []byte) ([]byte, error) {
+	return jsvalue.AppendJS(dst, p.Body, p.keys)
+}
 
 // APIs lists the API families BuildPayload renders for 2026.5.6 (a new
 // slice each call); policy.WireAPIs gives each release's.
@@ -123,7 +126,7 @@ func unrenderedReason(api string) string {
 // (boundary96.go: timestamps in in.Location, inbound metadata, runtime
 // context, the malformed-tool-call stream wrapper), the oracle's minimal
 // model record with in.ModelOverrides, then @openclaw/ai's converter
-// (render96*.go). The per-release steps are a table (payload_release.go).
+// (package wire). The per-release steps are a table (payload_release.go).
 //
 // It fails where the release would throw instead of sending (a malformed
 // message, an image type Bedrock does not know, an unparseable 5.6 Responses
@@ -135,23 +138,39 @@ func BuildPayload(in PayloadInput) (*Payload, error) {
 	if err != nil {
 		return nil, err
 	}
-	render, ok := rel.renderers[in.API]
-	if !ok {
+	if !rel.renderers.Builds(in.API) {
 		return nil, rel.unbuilt(in.API)
 	}
 	model, err := rel.model(&in)
 	if err != nil {
 		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, err)
 	}
-	keys := in.KeyOrder.child() // the converters record the objects they parse
-	c := &conv{model: &model, keys: keys, failedTurn: rel.failedTurn, trimToolCallIDs: rel.trimToolCallIDs, google96: rel.google96}
-	msgs, err := rel.boundary(c, &in)
+	keys := in.KeyOrder.Child() // the converters record the objects they parse
+	b := &boundaryRun{keys: keys}
+	msgs, err := rel.boundary(b, &in)
 	if err != nil {
 		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, err)
 	}
-	body := render(c, msgs, in.SystemPrompt)
-	if c.err != nil {
-		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, c.err)
+	body, err := rel.renderers.Render(in.API, msgs, in.SystemPrompt, &model, keys)
+	if b.err != nil {
+		err = b.err // the boundary threw first
+	}
+	if err != nil {
+		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, err)
 	}
 	return &Payload{Body: body, keys: keys}, nil
+}
+
+// boundaryRun is what the LLM-boundary steps share: the key order of the
+// objects they build, and the first place where the release would throw.
+type boundaryRun struct {
+	keys *KeyOrder
+	err  error
+}
+
+// fail records the first error (later ones are not reached in JavaScript).
+func (b *boundaryRun) fail(format string, args ...any) {
+	if b.err == nil {
+		b.err = fmt.Errorf(format, args...)
+	}
 }

@@ -8,6 +8,9 @@ import (
 	"strings"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+	"github.com/openclaw-tools/oc/pkg/replay/models"
+	"github.com/openclaw-tools/oc/pkg/replay/wire"
 )
 
 // ErrNotBuiltIn is wrapped by BuildPayload's error for an API family the
@@ -22,26 +25,10 @@ var ErrNotBuiltIn = errors.New("not built in")
 // host).
 func release96() *payloadRelease {
 	return &payloadRelease{
-		release:    policy.Release96,
-		model:      model96,
-		boundary:   boundary96,
-		failedTurn: failedTurn96,
-		// transformMessages trims tool call ids (host-*.mjs transformAssistant)
-		trimToolCallIDs: true,
-		// projectGoogleMessages keeps same-route tool call ids
-		google96: true,
-		renderers: map[string]renderFunc{
-			"anthropic-messages":       renderAnthropic96,
-			"openai-completions":       renderOpenAICompletions96,
-			"openai-responses":         renderOpenAIResponses96,
-			"openai-chatgpt-responses": renderChatGPTResponses96,
-			// 2026.5.6's google-shared convertMessages and config, plus the
-			// placeholder turn when nothing is left to send.
-			"google-generative-ai":   renderGoogle96,
-			"google-vertex":          renderGoogle96,
-			"mistral-conversations":  renderMistral96,
-			"azure-openai-responses": renderAzureOpenAIResponses96,
-		},
+		release:   policy.Release96,
+		model:     model96,
+		boundary:  boundary96,
+		renderers: wire.Renderers96(),
 		unbuilt: func(api string) error {
 			if !policy.BuildsAPI(policy.Release96, api) {
 				if api == "bedrock-converse-stream" {
@@ -59,8 +46,8 @@ func release96() *payloadRelease {
 // reasoning (ORACLE_REASONING), input: ["text", "image"], cost: 0,
 // contextWindow: 200000, maxTokens: 8192} and spreads ORACLE_MODEL_JSON
 // over it (in.ModelOverrides).
-func model96(in *PayloadInput) (Model, error) {
-	m := Model{Provider: in.Provider, API: in.API, ID: in.Model, Name: in.Model, Reasoning: in.Reasoning, Vision: true, MaxTokens: 8192}
+func model96(in *PayloadInput) (models.Model, error) {
+	m := models.Model{Provider: in.Provider, API: in.API, ID: in.Model, Name: in.Model, Reasoning: in.Reasoning, Vision: true, MaxTokens: 8192}
 	if len(in.ModelOverrides) == 0 {
 		return m, nil
 	}
@@ -71,23 +58,23 @@ func model96(in *PayloadInput) (Model, error) {
 // oracle's `{...record, ...JSON.parse(ORACLE_MODEL_JSON)}`: the members the
 // renderers read (name, reasoning, input, maxTokens, compat,
 // thinkingLevelMap.off) take effect; others do not change a body.
-func applyModelOverrides(m Model, raw []byte) (Model, error) {
+func applyModelOverrides(m models.Model, raw []byte) (models.Model, error) {
 	v, err := decodeJSONValue(raw)
 	if err != nil {
 		return m, fmt.Errorf("model overrides: %w", err)
 	}
 	o, ok := v.(map[string]any)
 	if !ok {
-		return m, fmt.Errorf("model overrides: want a JSON object, got %s", jsTypeOf(v, true))
+		return m, fmt.Errorf("model overrides: want a JSON object, got %s", jsvalue.TypeName(v, true))
 	}
 	if s, ok := o["id"].(string); ok {
 		m.ID = s
 	}
 	if v, ok := o["name"]; ok {
-		m.Name = jsToString(v, true)
+		m.Name = jsvalue.ToString(v, true)
 	}
 	if v, ok := o["reasoning"]; ok {
-		m.Reasoning = jsTruthy(v)
+		m.Reasoning = jsvalue.Truthy(v)
 	}
 	if v, ok := o["input"]; ok {
 		m.Vision = false
@@ -102,7 +89,7 @@ func applyModelOverrides(m Model, raw []byte) (Model, error) {
 	if v, ok := o["maxTokens"]; ok {
 		f, ok := jsFiniteNumber(v)
 		if !ok || f != float64(int(f)) {
-			return m, fmt.Errorf("model overrides: maxTokens %s is not an integer", jsToString(v, true))
+			return m, fmt.Errorf("model overrides: maxTokens %s is not an integer", jsvalue.ToString(v, true))
 		}
 		m.MaxTokens = int(f)
 	}
@@ -112,11 +99,11 @@ func applyModelOverrides(m Model, raw []byte) (Model, error) {
 	if tl, ok := o["thinkingLevelMap"].(map[string]any); ok {
 		switch off, has := tl["off"]; {
 		case !has:
-			m.ThinkingOff = offUnset
+			m.ThinkingOff = models.OffUnset
 		case off == nil:
-			m.ThinkingOff = offNull
+			m.ThinkingOff = models.OffNull
 		default:
-			m.ThinkingOff, m.ThinkingOffValue = offValue, jsToString(off, true)
+			m.ThinkingOff, m.ThinkingOffValue = models.OffValue, jsvalue.ToString(off, true)
 		}
 	}
 	return m, nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // families96 are the provider triples 2026.9.6 builds bodies for: the
@@ -58,11 +59,11 @@ func benchMessages96(b *testing.B, size int) ([]json.RawMessage, int) {
 // session for every 2026.9.6 family (acceptance: under 2 s an op).
 func BenchmarkPayload96AllFamilies20MiB(b *testing.B) {
 	raw, size := benchMessages96(b, 20<<20)
-	msgs, err := DecodeMessages(raw)
+	msgs, err := jsvalue.DecodeMessages(raw)
 	if err != nil {
 		b.Fatal(err)
 	}
-	keys := NewKeyOrder()
+	keys := jsvalue.NewKeyOrder()
 	if err := keys.RecordMessages(raw, msgs); err != nil {
 		b.Fatal(err)
 	}

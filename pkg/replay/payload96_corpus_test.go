@@ -9,6 +9,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // payload96Case is one stored 2026.9.6 `payload` answer and the `sanitize`
@@ -194,11 +195,11 @@ func reencodeJS(t testing.TB, raw json.RawMessage) json.RawMessage {
 	if err != nil {
 		t.Fatalf("golden value: %v", err)
 	}
-	k := NewKeyOrder()
+	k := jsvalue.NewKeyOrder()
 	if err := k.Record(raw, v); err != nil {
 		t.Fatalf("golden value: %v", err)
 	}
-	b, err := AppendJS(nil, v, k)
+	b, err := jsvalue.AppendJS(nil, v, k)
 	if err != nil {
 		t.Fatalf("golden value: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
+	"github.com/openclaw-tools/oc/pkg/replay/wire"
 )
 
 // A failed assistant turn (stopReason "error" or "aborted") at 2026.9.6's
@@ -59,7 +60,7 @@ func containsMarker(b []byte) bool {
 		return false
 	}
 	for _, m := range body.Messages {
-		if m.Content == failedAssistantReplayText {
+		if m.Content == wire.FailedAssistantReplayText {
 			return true
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // benchMessages builds about size bytes of messages: user text, assistant
@@ -33,11 +35,11 @@ func benchMessages(b *testing.B, size int) ([]json.RawMessage, int) {
 
 func benchmarkPayload(b *testing.B, provider, api, model string) {
 	raw, size := benchMessages(b, 20<<20)
-	msgs, err := DecodeMessages(raw)
+	msgs, err := jsvalue.DecodeMessages(raw)
 	if err != nil {
 		b.Fatal(err)
 	}
-	keys := NewKeyOrder()
+	keys := jsvalue.NewKeyOrder()
 	if err := keys.RecordMessages(raw, msgs); err != nil {
 		b.Fatal(err)
 	}
@@ -70,14 +72,14 @@ func BenchmarkPayloadCompletions20MiB(b *testing.B) {
 // BenchmarkKeyOrderRecord20MiB: recording the key order of 20 MiB of messages.
 func BenchmarkKeyOrderRecord20MiB(b *testing.B) {
 	raw, size := benchMessages(b, 20<<20)
-	msgs, err := DecodeMessages(raw)
+	msgs, err := jsvalue.DecodeMessages(raw)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(size))
 	b.ResetTimer()
 	for b.Loop() {
-		if err := NewKeyOrder().RecordMessages(raw, msgs); err != nil {
+		if err := jsvalue.NewKeyOrder().RecordMessages(raw, msgs); err != nil {
 			b.Fatal(err)
 		}
 	}

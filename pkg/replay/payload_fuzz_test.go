@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // FuzzBuildPayload: any JSON message list, every API family: BuildPayload
@@ -23,13 +25,13 @@ func FuzzBuildPayload(f *testing.F) {
 		if json.Unmarshal([]byte(raw), &list) != nil {
 			return
 		}
-		msgs, err := DecodeMessages(list)
+		msgs, err := jsvalue.DecodeMessages(list)
 		if err != nil {
 			return
 		}
-		keys := NewKeyOrder()
+		keys := jsvalue.NewKeyOrder()
 		_ = keys.RecordMessages(list, msgs)
-		before, err := DecodeMessages(list) // an independent copy of the input
+		before, err := jsvalue.DecodeMessages(list) // an independent copy of the input
 		if err != nil {
 			t.Fatal(err)
 		}

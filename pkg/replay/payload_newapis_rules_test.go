@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/openclaw-tools/oc/pkg/replay/wire"
 )
 
 // Unit tests for the API families added after the first seven:
@@ -68,7 +70,7 @@ func TestRenderAzureKeepsToolCallIDPairsForItsOwnProvider(t *testing.T) {
 	msgs := `[` + otherAsst(`[{"type":"toolCall","id":"call.a|item/b","name":"f","arguments":{}}]`) + `,
 		{"role":"toolResult","toolCallId":"call.a|item/b","toolName":"f","content":[{"type":"text","text":"r"}]}]`
 	b := body(t, azureT, msgs)
-	hashed := "fc_" + shortHash("item/b")
+	hashed := "fc_" + wire.ShortHash("item/b")
 	assertJSON(t, "azure input", b["input"], `[
 		{"type":"function_call","id":"`+hashed+`","call_id":"call_a","name":"f","arguments":"{}"},
 		{"type":"function_call_output","call_id":"call_a","output":"r"}]`)

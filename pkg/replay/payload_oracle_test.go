@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
+	"github.com/openclaw-tools/oc/pkg/replay/wire"
 )
 
 // Crafted transcripts that hit each converter rule, compared with the live
@@ -319,7 +320,7 @@ func TestPayloadMatchesLiveOracleOnCraftedTranscripts(t *testing.T) {
 	for _, marker := range []string{
 		`"redacted_thinking"`, `"signature":"c2lnbmF0dXJlLW9uZQ=="`, `(see attached image)`,
 		`Attached image(s) from tool result:`, `Tool result image:`, `"bytes":{"0":`,
-		nonVisionUserImagePlaceholder, `"reasoning_details"`,
+		wire.NonVisionUserImagePlaceholder, `"reasoning_details"`,
 		`"reasoning_content":`, `"type":"reasoning"`, `"phase":"`, `"thought":true`, `"thoughtSignature"`,
 		`[tool error]`, `"cachePoint"`, `"parts":[{"inlineData"`, `"function_call_output"`,
 		`The conversation history before this point was compacted`, `The following is a summary of a branch`,

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/openclaw-tools/oc/pkg/replay/wire"
 )
 
 // One test per converter rule, each with the smallest input that triggers
@@ -300,7 +302,7 @@ func TestResponsesItems(t *testing.T) {
 		{"role":"user","content":[{"type":"input_text","text":"q"}]},
 		{"type":"message","role":"assistant","content":[{"type":"output_text","text":"a","annotations":[]}],"status":"completed","id":"msg_x","phase":"final_answer"},
 		{"type":"message","role":"assistant","content":[{"type":"output_text","text":"b","annotations":[]}],"status":"completed","id":"msg_1"},
-		{"type":"message","role":"assistant","content":[{"type":"output_text","text":"c","annotations":[]}],"status":"completed","id":"msg_`+shortHash(strings.Repeat("m", 65))+`"},
+		{"type":"message","role":"assistant","content":[{"type":"output_text","text":"c","annotations":[]}],"status":"completed","id":"msg_`+wire.ShortHash(strings.Repeat("m", 65))+`"},
 		{"type":"function_call","id":"fc_1","call_id":"call_1","name":"f","arguments":"{\"b\":1,\"a\":2}"},
 		{"type":"function_call_output","call_id":"call_1","output":"r"}]`)
 	if _, ok := b["reasoning"]; ok {
@@ -316,7 +318,7 @@ func TestResponsesOtherModelOfSameProviderDropsItemID(t *testing.T) {
 
 func TestResponsesForeignToolCallIDs(t *testing.T) {
 	b := body(t, gpt5T, `[`+otherAsst(`[{"type":"toolCall","id":"call.a|item/b","name":"f","arguments":{}}]`)+`]`)
-	want := "fc_" + shortHash("item/b")
+	want := "fc_" + wire.ShortHash("item/b")
 	assertJSON(t, "call", b["input"].([]any)[0], `{"type":"function_call","id":"`+want+`","call_id":"call_a","name":"f","arguments":"{}"}`)
 }
 
@@ -397,7 +399,7 @@ func TestMistralMessages(t *testing.T) {
 		{"type":"toolCall","id":"call_abcdefghij","name":"f"},{"type":"toolCall","id":"abc-def-ghi","name":"g","arguments":{"y":1,"x":2}}]`)+`,
 		{"role":"toolResult","toolCallId":"call_abcdefghij","toolName":"f","content":[{"type":"text","text":"  out  "}],"isError":true},
 		{"role":"toolResult","toolCallId":"abc-def-ghi","toolName":"g","content":[]}]`, system("s"))
-	long := mistralDeriveID("call_abcdefghij", 0)
+	long := wire.MistralDeriveID("call_abcdefghij", 0)
 	if len(long) != 9 {
 		t.Fatalf("derived id %q", long)
 	}
@@ -423,22 +425,5 @@ func TestBuildPayloadErrors(t *testing.T) {
 	}
 	if _, err := payloadOf(t, anthropicT, `[{"role":"assistant","content":"not an array"}]`); err == nil {
 		t.Error("assistant content must be an array (TypeError in JavaScript)")
-	}
-}
-
-func TestResolveModelUsesPiAITable(t *testing.T) {
-	for i := 1; i < len(piModels); i++ {
-		a, b := piModels[i-1], piModels[i]
-		if a.provider > b.provider || a.provider == b.provider && a.id >= b.id {
-			t.Fatalf("table not sorted at %d: %s/%s then %s/%s", i, a.provider, a.id, b.provider, b.id)
-		}
-	}
-	m := ResolveModel("openai", "openai-completions", "gpt-5", false)
-	if !m.Known || !m.Reasoning || m.MaxTokens != 128000 || m.ThinkingOff != offNull || m.API != "openai-completions" {
-		t.Errorf("gpt-5: %+v", m)
-	}
-	m = ResolveModel("ollama", "openai-completions", "gemma4:27b", true)
-	if m.Known || !m.Reasoning || !m.Vision || m.MaxTokens != 8192 || m.Name != "gemma4:27b" {
-		t.Errorf("unknown model: %+v", m)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openclaw-tools/oc/pkg/replay/imageops"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
@@ -138,8 +139,8 @@ type ModelSnapshot struct {
 
 // Default image limits (agents.defaults.imageMaxDimensionPx, DEFAULT_IMAGE_MAX_BYTES).
 const (
-	DefaultImageMaxDimensionPx = 1200
-	DefaultImageMaxBytes       = 5 * 1024 * 1024
+	DefaultImageMaxDimensionPx = imageops.DefaultMaxSide
+	DefaultImageMaxBytes       = imageops.DefaultMaxBytes
 )
 
 // Options configures Sanitize.
@@ -240,7 +241,7 @@ func Sanitize(messages []Message, opts Options) (*Result, error) {
 		pol = *opts.Policy
 	}
 	r := &run{opts: opts, pol: pol, release: pipe.release}
-	r.log.keys = opts.KeyOrder.child()
+	r.log.keys = opts.KeyOrder.Child()
 	res := &Result{Policy: pol, KeyOrder: r.log.keys}
 	for i, m := range messages {
 		if m == nil {

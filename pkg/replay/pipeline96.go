@@ -60,7 +60,7 @@ func (l *changeLog) spread(m map[string]any, kv ...any) map[string]any {
 // literal records the key order of an object the pipeline built.
 func (l *changeLog) literal(m map[string]any, keys ...string) {
 	if l != nil && l.keys != nil {
-		l.keys.record(m, keys)
+		l.keys.RecordKeys(m, keys)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"github.com/openclaw-tools/oc/pkg/store/nav96"
 	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
 )
@@ -100,7 +101,7 @@ func stageBytes96(t testing.TB, got []Message, keys *KeyOrder, want []json.RawMe
 	out := make([][]byte, len(got))
 	sentinel := []byte(`"timestamp":` + jsNumber(float64(syntheticTime96)).String())
 	for i, m := range got {
-		b, err := AppendJS(nil, m, keys)
+		b, err := jsvalue.AppendJS(nil, m, keys)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +147,7 @@ func jsStringified(t testing.TB, raw []json.RawMessage) []json.RawMessage {
 	}
 	out := make([]json.RawMessage, len(msgs))
 	for i, m := range msgs {
-		b, err := AppendJS(nil, m, keys)
+		b, err := jsvalue.AppendJS(nil, m, keys)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // The ten (provider, api, model) triples the stored oracle answers cover
@@ -41,7 +42,7 @@ func contextMessages(t testing.TB, out json.RawMessage) []Message {
 	if err := json.Unmarshal(out, &c); err != nil {
 		t.Fatalf("context answer: %v", err)
 	}
-	msgs, err := DecodeMessages(c.Messages)
+	msgs, err := jsvalue.DecodeMessages(c.Messages)
 	if err != nil {
 		t.Fatal(err)
 	}

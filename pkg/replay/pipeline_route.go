@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // Route selection for `oc replay`: which api and model a provider is
@@ -184,7 +185,7 @@ func CheckAcceptance(api string, all []Message, pol policy.Policy) []string {
 	// drops them).
 	msgs := make([]Message, 0, len(all))
 	for _, m := range all {
-		if _, ok := NonObjectValue(m); !ok {
+		if _, ok := jsvalue.NonObjectValue(m); !ok {
 			msgs = append(msgs, m)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // TestDecodeMessagesAsJSONParse: values as JSON.parse gives them (Node.js
@@ -20,10 +22,10 @@ func TestDecodeMessagesAsJSONParse(t *testing.T) {
 				"c": map[string]any{"d": true}, "e": "é\n\t\"", "n": json.Number("12345678901234567000")}},
 		{"{\"s\":\"bad \xff byte \xe2\x82!\"}", Message{"s": "bad \uFFFD byte \uFFFD!"}},
 		{`{"s":"lone \ud800 surrogate","t":"pair \ud83d\ude00"}`, Message{"s": "lone " + lone + " surrogate", "t": "pair 😀"}},
-		{`"not an object"`, NonObjectMessage("not an object")},
+		{`"not an object"`, jsvalue.NonObjectMessage("not an object")},
 	}
 	for _, c := range cases {
-		got, err := DecodeMessages([]json.RawMessage{json.RawMessage(c.in)})
+		got, err := jsvalue.DecodeMessages([]json.RawMessage{json.RawMessage(c.in)})
 		if err != nil {
 			t.Errorf("%s: %v", c.in, err)
 			continue

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // OpenClaw 2026.9.6's normalizeAssistantReplayContent (dist/builtin-openclaw-*.mjs,
@@ -48,7 +50,7 @@ func hasPersistedMedia(m Message) bool {
 				return true
 			}
 		}
-		if k, ok := f["kind"]; ok && jsTruthy(k) && k != "unknown" {
+		if k, ok := f["kind"]; ok && jsvalue.Truthy(k) && k != "unknown" {
 			return true
 		}
 	}

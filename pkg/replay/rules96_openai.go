@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // OpenClaw 2026.9.6's OpenAI Responses replay steps
@@ -222,7 +224,7 @@ func dropStaleOpenAIReasoning(in []Message, before *float64, log *changeLog) []M
 		changed, droppedReasoning := false, false
 		next := make([]any, 0, len(content))
 		for _, b := range content {
-			if !jsTruthy(b) {
+			if !jsvalue.Truthy(b) {
 				changed = true
 				continue
 			}

@@ -1,5 +1,7 @@
 package replay
 
+import "github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+
 // OpenClaw 2026.9.6's tool-use/result pairing repair, which pairs results per
 // call occurrence: dist/tool-result-pairing-*.mjs classifyToolUseResultPairing
 // (packages/agent-core/src/harness/session/tool-result-pairing.ts) and
@@ -14,7 +16,7 @@ func isJSObjectMessage(m Message) bool {
 	if m == nil {
 		return false
 	}
-	if v, ok := NonObjectValue(m); ok {
+	if v, ok := jsvalue.NonObjectValue(m); ok {
 		_, arr := v.([]any)
 		return arr
 	}
@@ -92,7 +94,7 @@ func normalizeLegacyToolResultID(m Message, calls []toolOccurrence, log *changeL
 
 // isSyntheticMissingToolResult: a result the repair made up.
 func isSyntheticMissingToolResult(m Message) bool {
-	if !jsTruthy(m["isError"]) {
+	if !jsvalue.Truthy(m["isError"]) {
 		return false
 	}
 	if d, ok := asMap(m["details"]); ok {
@@ -350,5 +352,5 @@ func sameMessage(a, b Message) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
-	return mapID(a) == mapID(b)
+	return jsvalue.SameMap(a, b)
 }

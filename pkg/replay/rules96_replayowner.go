@@ -1,5 +1,7 @@
 package replay
 
+import "github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+
 // replaceCompactionReplayOwnerContent (@openclaw/ai transports.mjs): 9.6's
 // way to give an assistant message new content. A message that carries a
 // prefix-bound server compaction checkpoint (providerReplay of type
@@ -25,7 +27,7 @@ func sameJSValue(a, b any) bool {
 	switch x := a.(type) {
 	case map[string]any:
 		y, ok := b.(map[string]any)
-		return ok && x != nil && y != nil && mapID(x) == mapID(y)
+		return ok && x != nil && y != nil && jsvalue.SameMap(x, y)
 	case []any:
 		y, ok := b.([]any)
 		return ok && len(x) > 0 && len(y) > 0 && &x[0] == &y[0] && len(x) == len(y)

@@ -1,6 +1,10 @@
 package replay
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
 
 // OpenClaw 2026.9.6's usage normalisation (dist/usage-*.mjs normalizeUsage)
 // and ensureAssistantUsageSnapshots (dist/builtin-openclaw-*.mjs). Compared
@@ -23,7 +27,7 @@ type normalizedUsage96 struct {
 // normalizeUsage96 is 9.6's normalizeUsage (ok false: undefined).
 func normalizeUsage96(raw any) (normalizedUsage96, bool) {
 	var n normalizedUsage96
-	if !jsTruthy(raw) {
+	if !jsvalue.Truthy(raw) {
 		return n, false
 	}
 	u, ok := asMap(raw)

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/imageops"
 )
 
 // R3: sanitizeSessionMessagesImages (src/agents/pi-embedded-helpers/images.ts):
@@ -83,12 +84,12 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 		msgs = sanitizeToolCallIDs(msgs, mode, toolIDOptions{preserveNative: o.preserveNative}, r.step(RuleImages+"/toolCallIds"))
 	}
 	log := r.step(RuleImages)
-	lim := imageLimits{maxSide: r.opts.ImageMaxDimensionPx, maxBytes: r.opts.ImageMaxBytes}
-	if lim.maxSide <= 0 {
-		lim.maxSide = DefaultImageMaxDimensionPx
+	lim := imageops.Limits{MaxSide: r.opts.ImageMaxDimensionPx, MaxBytes: r.opts.ImageMaxBytes}
+	if lim.MaxSide <= 0 {
+		lim.MaxSide = DefaultImageMaxDimensionPx
 	}
-	if lim.maxBytes <= 0 {
-		lim.maxBytes = DefaultImageMaxBytes
+	if lim.MaxBytes <= 0 {
+		lim.MaxBytes = DefaultImageMaxBytes
 	}
 	out := make([]Message, 0, len(msgs))
 	for i, m := range msgs {
@@ -168,7 +169,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 // sanitizeContentImages is sanitizeContentBlocksImages: every image block is
 // checked against the limits; oversized ones are re-encoded as JPEG, broken
 // ones become a text placeholder.
-func sanitizeContentImages(content []any, lim imageLimits, index int, log *changeLog) []any {
+func sanitizeContentImages(content []any, lim imageops.Limits, index int, log *changeLog) []any {
 	var out []any
 	for j, b := range content {
 		bm, ok := asMap(b)
@@ -207,31 +208,31 @@ func sanitizeContentImages(content []any, lim imageLimits, index int, log *chang
 
 // sanitizeImageBlock returns the block to keep (an image or a placeholder
 // text) and what changed ("" when nothing visible did).
-func sanitizeImageBlock(bm map[string]any, data, mime string, lim imageLimits) (map[string]any, string) {
+func sanitizeImageBlock(bm map[string]any, data, mime string, lim imageops.Limits) (map[string]any, string) {
 	trimmed := trim(data)
 	if trimmed == "" {
 		return map[string]any{"type": "text", "text": imageOmittedEmptyPayload}, "empty image payload omitted"
 	}
-	canonical, ok := canonicalizeBase64(trimmed)
+	canonical, ok := imageops.CanonicalBase64(trimmed)
 	if !ok {
 		return map[string]any{"type": "text", "text": imageOmittedInvalidB64}, "invalid base64 image omitted"
 	}
-	if sniffed := inferMimeFromBase64(canonical); sniffed != "" {
+	if sniffed := imageops.MimeFromBase64(canonical); sniffed != "" {
 		mime = sniffed
 	}
-	res, err := resizeImageIfNeeded(canonical, mime, lim)
+	res, err := imageops.ResizeIfNeeded(canonical, mime, lim)
 	if err != nil {
 		return map[string]any{"type": "text", "text": imageOmittedPrefix + err.Error()}, "image omitted: " + err.Error()
 	}
 	next := clone(bm)
-	next["data"] = res.base64
-	next["mimeType"] = res.mimeType
+	next["data"] = res.Base64
+	next["mimeType"] = res.MimeType
 	what := ""
 	switch {
-	case res.resized:
-		what = res.note
-	case res.mimeType != strOr(bm, "mimeType"):
-		what = "mime type corrected to " + res.mimeType
+	case res.Reencoded:
+		what = res.Note
+	case res.MimeType != strOr(bm, "mimeType"):
+		what = "mime type corrected to " + res.MimeType
 	}
 	return next, what
 }
@@ -248,7 +249,7 @@ func stripThoughtSignatures(content []any, opts *policy.ThoughtSignatures, index
 		if !base64Only {
 			return isStr && len(s) >= 4 && s[:4] == "msg_"
 		}
-		return !isStr || !isBase64Signature(s)
+		return !isStr || !imageops.IsBase64Signature(s)
 	}
 	var out []any
 	for j, b := range content {

@@ -3,6 +3,8 @@ package replay
 import (
 	"regexp"
 	"strings"
+
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // R9: sanitizeToolCallInputs (src/agents/session-transcript-repair.ts,
@@ -13,10 +15,7 @@ const (
 	redactedAttachmentMarker = "__OPENCLAW_REDACTED__"
 )
 
-var (
-	toolCallNameRE         = regexp.MustCompile(`^[A-Za-z0-9_:.-]+$`)
-	attachmentMetadataKeys = []string{"name", "encoding", "mimeType"}
-)
+var toolCallNameRE = regexp.MustCompile(`^[A-Za-z0-9_:.-]+$`)
 
 // allowedNames is a normalised tool allow-list; nil means no list.
 type allowedNames map[string]bool
@@ -78,7 +77,7 @@ func isRedactedAttachment(item any) bool {
 			continue
 		}
 		allowed := false
-		for _, mk := range attachmentMetadataKeys {
+		for _, mk := range jsvalue.AttachmentMetadataKeys {
 			if k == mk {
 				allowed = true
 			}
@@ -94,7 +93,7 @@ func isRedactedAttachment(item any) bool {
 func redactAttachment(item any) map[string]any {
 	next := map[string]any{"content": redactedAttachmentMarker}
 	if m, ok := asMap(item); ok {
-		for _, k := range attachmentMetadataKeys {
+		for _, k := range jsvalue.AttachmentMetadataKeys {
 			if s, ok := str(m, k); ok && !blank(s) {
 				next[k] = s
 			}

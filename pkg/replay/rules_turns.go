@@ -1,6 +1,10 @@
 package replay
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
 
 // R18-R20: turn ordering and validation (src/shared/google-turn-ordering.ts,
 // src/agents/pi-embedded-helpers/turns.ts).
@@ -27,7 +31,7 @@ func (r *run) assistantFirstOrdering(in []Message, rule string) []Message {
 	log.add(0, KindMessageInserted, "history starts with an assistant turn: %q user turn prepended", googleBootstrapText)
 	out := make([]Message, 0, len(in)+1)
 	boot := Message{"role": "user", "content": googleBootstrapText, "timestamp": jsNumber(float64(r.nowMillis()))}
-	r.log.keys.record(boot, []string{"role", "content", "timestamp"}) // the object literal's order
+	r.log.keys.RecordKeys(boot, []string{"role", "content", "timestamp"}) // the object literal's order
 	out = append(out, boot)
 	return append(out, in...)
 }
@@ -49,7 +53,7 @@ func mergeConsecutive(in []Message, target string, merge func(prev, cur Message,
 		r, ok := m["role"].(string)
 		if !ok || r == "" {
 			// A missing role is pushed as is and does not reset the run.
-			if jsTruthy(m["role"]) {
+			if jsvalue.Truthy(m["role"]) {
 				out = append(out, m)
 				last = "\x00other"
 				continue
@@ -81,7 +85,7 @@ func mergeAssistantTurns(prev, cur Message, log *changeLog) Message {
 	content := append(append(make([]any, 0), arrayOrEmpty(prev["content"])...), arrayOrEmpty(cur["content"])...)
 	out := log.with(prev, "content", content)
 	for _, k := range []string{"usage", "stopReason", "errorMessage"} {
-		if jsTruthy(cur[k]) {
+		if jsvalue.Truthy(cur[k]) {
 			out[k] = cur[k]
 		}
 	}
@@ -274,7 +278,7 @@ func stripDanglingAnthropicToolUses(in []Message, log *changeLog) []Message {
 		}
 		kept := make([]any, 0, len(content))
 		for _, b := range content {
-			if !jsTruthy(b) {
+			if !jsvalue.Truthy(b) {
 				continue
 			}
 			bm, isMap := asMap(b)

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // R14: usage normalisation (replay-history.ts, src/agents/usage.ts). Not on
@@ -129,7 +131,7 @@ type normalizedUsage struct {
 // normalizeUsage reads the many usage spellings providers use.
 func normalizeUsage(raw any) (normalizedUsage, bool) {
 	var n normalizedUsage
-	if !jsTruthy(raw) {
+	if !jsvalue.Truthy(raw) {
 		return n, false
 	}
 	u, ok := raw.(map[string]any)

@@ -1,6 +1,11 @@
-package replay
+package wire
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
 
 // Mistral (`mistral-conversations`): pi-ai providers/mistral.js
 // buildChatPayload and toChatMessages (no tools, no options).
@@ -19,11 +24,14 @@ import "strconv"
 //     content:[{type:"text", text}, ...image_url]} where the text is trimmed,
 //     prefixed "[tool error] " for errors, and stands in for missing output.
 // Tool call ids of other models become 9 alphanumerics: the id's own when it
-// has exactly 9, else a shortHash, made unique within the request.
+// has exactly 9, else a ShortHash, made unique within the request.
 
 const mistralToolCallIDLength = 9
 
-func mistralDeriveID(id string, attempt int) string {
+// MistralDeriveID is the id pi-ai's Mistral converter gives tool call id on
+// the given attempt (0 first, then one more per collision): the id's own
+// alphanumerics when there are 9, else 9 of a ShortHash.
+func MistralDeriveID(id string, attempt int) string {
 	normalized := replaceIDChars(id, "", false)
 	if attempt == 0 && len(normalized) == mistralToolCallIDLength {
 		return normalized
@@ -35,7 +43,7 @@ func mistralDeriveID(id string, attempt int) string {
 	if attempt != 0 {
 		seed += ":" + strconv.Itoa(attempt)
 	}
-	return jsSlice(replaceIDChars(shortHash(seed), "", false), mistralToolCallIDLength)
+	return jsSlice(replaceIDChars(ShortHash(seed), "", false), mistralToolCallIDLength)
 }
 
 // mistralIDNormalizer is pi-ai's createMistralToolCallIdNormalizer: stable per
@@ -48,7 +56,7 @@ func mistralIDNormalizer() idNormalizer {
 			return n
 		}
 		for attempt := 0; ; attempt++ {
-			cand := mistralDeriveID(id, attempt)
+			cand := MistralDeriveID(id, attempt)
 			if owner, ok := owners[cand]; !ok || owner == "" || owner == id {
 				ids[id] = cand
 				owners[cand] = id
@@ -58,7 +66,7 @@ func mistralIDNormalizer() idNormalizer {
 	}
 }
 
-func renderMistral(c *conv, msgs []Message, system string) *Object {
+func renderMistral(c *conv, msgs []Message, system string) *jsvalue.Object {
 	return renderMistralWith(c, msgs, system, mistralToolResultText)
 }
 
@@ -67,13 +75,13 @@ type mistralToolText func(text string, hasImages, supportsImages, isError bool) 
 
 // renderMistralWith is buildChatPayload/toChatMessages with the release's
 // tool-result text.
-func renderMistralWith(c *conv, msgs []Message, system string, toolText mistralToolText) *Object {
+func renderMistralWith(c *conv, msgs []Message, system string, toolText mistralToolText) *jsvalue.Object {
 	tm := c.transformMessages(msgs, mistralIDNormalizer())
 	messages := c.mistralMessages(tm, toolText)
 	if system != "" {
-		messages = append([]any{NewObject("role", "system", "content", sanitizeSurrogates(system))}, messages...)
+		messages = append([]any{jsvalue.NewObject("role", "system", "content", sanitizeSurrogates(system))}, messages...)
 	}
-	return NewObject("model", c.model.ID, "stream", true, "messages", messages)
+	return jsvalue.NewObject("model", c.model.ID, "stream", true, "messages", messages)
 }
 
 func (c *conv) mistralMessages(tm []Message, toolText mistralToolText) []any {
@@ -87,7 +95,7 @@ func (c *conv) mistralMessages(tm []Message, toolText mistralToolText) []any {
 		switch msg["role"] {
 		case "user":
 			if s, ok := msg["content"].(string); ok {
-				result = append(result, NewObject("role", "user", "content", sanitizeSurrogates(s)))
+				result = append(result, jsvalue.NewObject("role", "user", "content", sanitizeSurrogates(s)))
 				continue
 			}
 			hadImages := false
@@ -101,45 +109,45 @@ func (c *conv) mistralMessages(tm []Message, toolText mistralToolText) []any {
 					continue
 				}
 				if t == "text" {
-					content = append(content, NewObject("type", "text", "text", sanitizeSurrogates(c.str(b, "text"))))
+					content = append(content, jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(c.str(b, "text"))))
 				} else {
-					content = append(content, NewObject("type", "image_url", "imageUrl", dataURL(b)))
+					content = append(content, jsvalue.NewObject("type", "image_url", "imageUrl", dataURL(b)))
 				}
 			}
 			if len(content) > 0 {
-				result = append(result, NewObject("role", "user", "content", content))
+				result = append(result, jsvalue.NewObject("role", "user", "content", content))
 			} else if hadImages && !images {
-				result = append(result, NewObject("role", "user", "content", nonVisionUserImagePlaceholder))
+				result = append(result, jsvalue.NewObject("role", "user", "content", NonVisionUserImagePlaceholder))
 			}
 		case "assistant":
 			var parts, calls []any
 			for _, b := range c.contentBlocks(msg) {
 				switch typeOf(b) {
 				case "text":
-					if t := c.str(b, "text"); !blank(t) {
-						parts = append(parts, NewObject("type", "text", "text", sanitizeSurrogates(t)))
+					if t := c.str(b, "text"); !jsjson.Blank(t) {
+						parts = append(parts, jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(t)))
 					}
 				case "thinking":
-					if t := c.str(b, "thinking"); !blank(t) {
-						parts = append(parts, NewObject("type", "thinking", "thinking", []any{NewObject("type", "text", "text", sanitizeSurrogates(t))}))
+					if t := c.str(b, "thinking"); !jsjson.Blank(t) {
+						parts = append(parts, jsvalue.NewObject("type", "thinking", "thinking", []any{jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(t))}))
 					}
 				default:
-					fn := NewObject()
+					fn := jsvalue.NewObject()
 					fn.Copy("name", b, "name")
-					if jsTruthy(b["arguments"]) {
+					if jsvalue.Truthy(b["arguments"]) {
 						args, _ := c.stringify(b, "arguments")
 						fn.Set("arguments", args)
 					} else {
 						fn.Set("arguments", "{}")
 					}
-					call := NewObject()
+					call := jsvalue.NewObject()
 					call.Copy("id", b, "id")
 					call.Set("type", "function")
 					call.Set("function", fn)
 					calls = append(calls, call)
 				}
 			}
-			am := NewObject("role", "assistant")
+			am := jsvalue.NewObject("role", "assistant")
 			if len(parts) > 0 {
 				am.Set("content", parts)
 			}
@@ -162,16 +170,16 @@ func (c *conv) mistralMessages(tm []Message, toolText mistralToolText) []any {
 					hasImages = true
 				}
 			}
-			text := toolText(joinTexts(texts, "\n"), hasImages, images, jsTruthy(msg["isError"]))
-			content := []any{NewObject("type", "text", "text", text)}
+			text := toolText(joinTexts(texts, "\n"), hasImages, images, jsvalue.Truthy(msg["isError"]))
+			content := []any{jsvalue.NewObject("type", "text", "text", text)}
 			if images {
 				for _, b := range blocks {
 					if typeOf(b) == "image" {
-						content = append(content, NewObject("type", "image_url", "imageUrl", dataURL(b)))
+						content = append(content, jsvalue.NewObject("type", "image_url", "imageUrl", dataURL(b)))
 					}
 				}
 			}
-			r := NewObject("role", "tool")
+			r := jsvalue.NewObject("role", "tool")
 			r.Copy("toolCallId", msg, "toolCallId")
 			r.Copy("name", msg, "toolName")
 			r.Set("content", content)
@@ -183,7 +191,7 @@ func (c *conv) mistralMessages(tm []Message, toolText mistralToolText) []any {
 
 // mistralToolResultText is pi-ai's buildToolResultText.
 func mistralToolResultText(text string, hasImages, supportsImages, isError bool) string {
-	trimmed := trim(text)
+	trimmed := jsjson.Trim(text)
 	prefix := ""
 	if isError {
 		prefix = "[tool error] "
@@ -200,6 +208,44 @@ func mistralToolResultText(text string, hasImages, supportsImages, isError bool)
 			return prefix + "(see attached image)"
 		}
 		return prefix + "(image omitted: model does not support images)"
+	}
+	return prefix + "(no tool output)"
+}
+
+// renderMistral96 follows mistral.ts buildChatPayload/toChatMessages
+// (dist/mistral-*.mjs): the same message shapes as 2026.5.6, with the tool
+// result text of formatToolResultText (mistralToolResultText96).
+func renderMistral96(c *conv, msgs []Message, system string) *jsvalue.Object {
+	return renderMistralWith(c, msgs, system, mistralToolResultText96)
+}
+
+// mistralToolResultText96 is formatToolResultText: the text is no longer
+// trimmed (only tested for blankness), and the omitted-media placeholder
+// follows it on a new line.
+func mistralToolResultText96(text string, hasImages, supportsImages, isError bool) string {
+	prefix := ""
+	if isError {
+		prefix = "[tool error] "
+	}
+	omitted := ""
+	if hasImages && !supportsImages {
+		if !jsjson.Blank(text) {
+			omitted = "[tool image omitted: model does not support images]"
+		} else {
+			omitted = "(image omitted: model does not support images)"
+		}
+	}
+	if !jsjson.Blank(text) {
+		if omitted != "" {
+			return prefix + text + "\n" + omitted
+		}
+		return prefix + text
+	}
+	if omitted != "" {
+		return prefix + omitted
+	}
+	if hasImages {
+		return prefix + "(see attached image)"
 	}
 	return prefix + "(no tool output)"
 }

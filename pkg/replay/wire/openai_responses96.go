@@ -1,8 +1,11 @@
-package replay
+package wire
 
 import (
 	"strconv"
 	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // responsesInput96 is 2026.9.6's convertResponsesMessages in the "provider"
@@ -26,15 +29,15 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 	m := c.model
 	tm := c.transformMessages(msgs, c.responsesToolCallID(allowed))
 	items := make([]any, 0, len(tm)+1)
-	inputMessage := func(role string, content []any) *Object {
-		return NewObject("type", "message", "role", role, "content", content)
+	inputMessage := func(role string, content []any) *jsvalue.Object {
+		return jsvalue.NewObject("type", "message", "role", role, "content", content)
 	}
 	if includeSystem && system != "" {
 		role := "system"
-		if dev, ok := m.compatBool("supportsDeveloperRole"); m.Reasoning && (!ok || dev) {
+		if dev, ok := m.CompatBool("supportsDeveloperRole"); m.Reasoning && (!ok || dev) {
 			role = "developer"
 		}
-		items = append(items, inputMessage(role, []any{NewObject("type", "input_text", "text", sanitizeSurrogates(system))}))
+		items = append(items, inputMessage(role, []any{jsvalue.NewObject("type", "input_text", "text", sanitizeSurrogates(system))}))
 	}
 	msgIndex := 0
 	for _, msg := range anchorRuntimeContextCarriers(tm) {
@@ -44,7 +47,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 		switch msg["role"] {
 		case "user":
 			if s, ok := msg["content"].(string); ok {
-				items = append(items, inputMessage("user", []any{NewObject("type", "input_text", "text", sanitizeSurrogates(s))}))
+				items = append(items, inputMessage("user", []any{jsvalue.NewObject("type", "input_text", "text", sanitizeSurrogates(s))}))
 				break
 			}
 			blocks := c.contentBlocks(msg)
@@ -55,7 +58,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 			for _, b := range blocks {
 				if typeOf(b) == "text" {
 					s, _ := b["text"].(string)
-					content = append(content, NewObject("type", "input_text", "text", sanitizeSurrogates(s)))
+					content = append(content, jsvalue.NewObject("type", "input_text", "text", sanitizeSurrogates(s)))
 				} else {
 					content = append(content, inputImage(b))
 				}
@@ -86,8 +89,8 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 				case "text":
 					ts := c.parseTextSignature96(b)
 					s, _ := b["text"].(string)
-					item := NewObject("type", "message", "role", "assistant",
-						"content", []any{NewObject("type", "output_text", "text", sanitizeSurrogates(s), "annotations", []any{})},
+					item := jsvalue.NewObject("type", "message", "role", "assistant",
+						"content", []any{jsvalue.NewObject("type", "output_text", "text", sanitizeSurrogates(s), "annotations", []any{})},
 						"status", "completed")
 					if replayIDs {
 						id := ""
@@ -100,7 +103,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 							id = ts.id
 						}
 						if jsLen(id) > 64 {
-							id = "msg_" + shortHash(id)
+							id = "msg_" + ShortHash(id)
 						}
 						if id != "" {
 							item.Set("id", id)
@@ -116,14 +119,14 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 					output = append(output, item)
 				case "toolCall":
 					callID, itemID, hasItem := jsSplitTwo(c.str(b, "id"), "|")
-					fc := NewObject("type", "function_call")
+					fc := jsvalue.NewObject("type", "function_call")
 					if replayIDs && hasItem && itemID != "" && !(differentModel && strings.HasPrefix(itemID, "fc_")) {
 						fc.Set("id", itemID)
 					}
 					fc.Set("call_id", callID)
 					afterReasoning = false
 					fc.Copy("name", b, "name")
-					if jsTruthy(b["async"]) {
+					if jsvalue.Truthy(b["async"]) {
 						fc.Set("async", true)
 					}
 					if args, ok := c.stringify(b, "arguments"); ok {
@@ -133,7 +136,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 				}
 			}
 			for len(output) > 0 {
-				last, ok := output[len(output)-1].(*Object)
+				last, ok := output[len(output)-1].(*jsvalue.Object)
 				if !ok {
 					break
 				}
@@ -156,7 +159,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 			text := toolResultText96(content)
 			hasImages := false
 			for _, b := range content {
-				if typeOf(b) == "image" && (jsTruthy(b["data"]) || jsTruthy(b["url"])) {
+				if typeOf(b) == "image" && (jsvalue.Truthy(b["data"]) || jsvalue.Truthy(b["url"])) {
 					hasImages = true
 				}
 			}
@@ -168,23 +171,23 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 			var output any
 			if hasImages && m.Vision {
 				parts := make([]any, 0, len(content)+1)
-				if !blank(text) {
-					parts = append(parts, NewObject("type", "input_text", "text", text))
+				if !jsjson.Blank(text) {
+					parts = append(parts, jsvalue.NewObject("type", "input_text", "text", text))
 				}
 				for _, b := range content {
-					if typeOf(b) == "image" && (jsTruthy(b["data"]) || jsTruthy(b["url"])) {
+					if typeOf(b) == "image" && (jsvalue.Truthy(b["data"]) || jsvalue.Truthy(b["url"])) {
 						parts = append(parts, inputImage(b))
 					}
 				}
 				output = parts
-			} else if !blank(text) {
+			} else if !jsjson.Blank(text) {
 				output = text
 			} else if placeholder != "" {
 				output = placeholder
 			} else {
 				output = "(no output)"
 			}
-			items = append(items, NewObject("type", "function_call_output", "call_id", callID, "output", output))
+			items = append(items, jsvalue.NewObject("type", "function_call_output", "call_id", callID, "output", output))
 		}
 		msgIndex++
 	}
@@ -197,7 +200,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 // has no summary array (normalizeOpenAIResponsesReasoningReplayItem).
 func (c *conv) reasoningReplayItem96(rec map[string]any, keepID bool) any {
 	keys := c.keys.Keys(rec)
-	out := NewObject()
+	out := jsvalue.NewObject()
 	for _, k := range keys {
 		if k == "__openclaw_replay" || (k == "id" && !keepID) {
 			continue

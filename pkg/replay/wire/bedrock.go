@@ -1,9 +1,13 @@
-package replay
+package wire
 
 import (
 	"encoding/base64"
 	"regexp"
 	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+	"github.com/openclaw-tools/oc/pkg/replay/models"
 )
 
 // Amazon Bedrock Converse (`bedrock-converse-stream`): pi-ai
@@ -28,7 +32,7 @@ import (
 
 var bedrockSeparators = regexp.MustCompile(`[\s_.:]+`)
 
-func bedrockCandidates(m *Model) []string {
+func bedrockCandidates(m *models.Model) []string {
 	values := []string{m.ID}
 	if m.Name != "" {
 		values = append(values, m.Name)
@@ -41,14 +45,14 @@ func bedrockCandidates(m *Model) []string {
 	return out
 }
 
-func bedrockIsClaude(m *Model) bool {
+func bedrockIsClaude(m *models.Model) bool {
 	id, name := strings.ToLower(m.ID), strings.ToLower(m.Name)
 	return strings.Contains(id, "anthropic.claude") || strings.Contains(id, "anthropic/claude") ||
 		strings.Contains(name, "anthropic.claude") || strings.Contains(name, "anthropic/claude") ||
 		strings.Contains(name, "claude")
 }
 
-func bedrockPromptCaching(m *Model) bool {
+func bedrockPromptCaching(m *models.Model) bool {
 	cands := bedrockCandidates(m)
 	anyHas := func(sub string) bool {
 		for _, s := range cands {
@@ -64,18 +68,20 @@ func bedrockPromptCaching(m *Model) bool {
 	return anyHas("-4-") || anyHas("claude-3-7-sonnet") || anyHas("claude-3-5-haiku")
 }
 
-func cachePoint() *Object { return NewObject("cachePoint", NewObject("type", "default")) }
+func cachePoint() *jsvalue.Object {
+	return jsvalue.NewObject("cachePoint", jsvalue.NewObject("type", "default"))
+}
 
-func renderBedrock(c *conv, msgs []Message, system string) *Object {
-	body := NewObject("modelId", c.model.ID, "messages", c.bedrockMessages(msgs))
+func renderBedrock(c *conv, msgs []Message, system string) *jsvalue.Object {
+	body := jsvalue.NewObject("modelId", c.model.ID, "messages", c.bedrockMessages(msgs))
 	if system != "" {
-		sys := []any{NewObject("text", sanitizeSurrogates(system))}
+		sys := []any{jsvalue.NewObject("text", sanitizeSurrogates(system))}
 		if bedrockPromptCaching(c.model) {
 			sys = append(sys, cachePoint())
 		}
 		body.Set("system", sys)
 	}
-	body.Set("inferenceConfig", NewObject())
+	body.Set("inferenceConfig", jsvalue.NewObject())
 	return body
 }
 
@@ -103,7 +109,7 @@ func atob(s string) ([]byte, bool) {
 	return b, true
 }
 
-func (c *conv) bedrockImage(b map[string]any) *Object {
+func (c *conv) bedrockImage(b map[string]any) *jsvalue.Object {
 	var format string
 	switch mt, _ := b["mimeType"].(string); mt {
 	case "image/jpeg", "image/jpg":
@@ -116,14 +122,14 @@ func (c *conv) bedrockImage(b map[string]any) *Object {
 		format = "webp"
 	default:
 		c.fail("Unknown image type: %s", tmpl(b, "mimeType"))
-		return NewObject()
+		return jsvalue.NewObject()
 	}
 	bytes, ok := atob(tmpl(b, "data"))
 	if !ok {
 		c.fail("image data is not valid base64 (atob throws)")
-		return NewObject()
+		return jsvalue.NewObject()
 	}
-	return NewObject("source", NewObject("bytes", bytes), "format", format)
+	return jsvalue.NewObject("source", jsvalue.NewObject("bytes", bytes), "format", format)
 }
 
 func (c *conv) bedrockToolResultContent(msg Message) []any {
@@ -131,9 +137,9 @@ func (c *conv) bedrockToolResultContent(msg Message) []any {
 	out := make([]any, 0, len(blocks))
 	for _, b := range blocks {
 		if typeOf(b) == "image" {
-			out = append(out, NewObject("image", c.bedrockImage(b)))
+			out = append(out, jsvalue.NewObject("image", c.bedrockImage(b)))
 		} else {
-			out = append(out, NewObject("text", sanitizeSurrogates(c.str(b, "text"))))
+			out = append(out, jsvalue.NewObject("text", sanitizeSurrogates(c.str(b, "text"))))
 		}
 	}
 	return out
@@ -150,22 +156,22 @@ func (c *conv) bedrockMessages(msgs []Message) []any {
 		case "user":
 			var content []any
 			if s, ok := msg["content"].(string); ok {
-				content = []any{NewObject("text", sanitizeSurrogates(s))}
+				content = []any{jsvalue.NewObject("text", sanitizeSurrogates(s))}
 			} else {
 				blocks := c.contentBlocks(msg)
 				content = make([]any, 0, len(blocks))
 				for _, b := range blocks {
 					switch typeOf(b) {
 					case "text":
-						content = append(content, NewObject("text", sanitizeSurrogates(c.str(b, "text"))))
+						content = append(content, jsvalue.NewObject("text", sanitizeSurrogates(c.str(b, "text"))))
 					case "image":
-						content = append(content, NewObject("image", c.bedrockImage(b)))
+						content = append(content, jsvalue.NewObject("image", c.bedrockImage(b)))
 					default:
 						c.fail("Unknown user content type")
 					}
 				}
 			}
-			result = append(result, NewObject("role", "user", "content", content))
+			result = append(result, jsvalue.NewObject("role", "user", "content", content))
 		case "assistant":
 			blocks := c.contentBlocks(msg)
 			if len(blocks) == 0 {
@@ -176,31 +182,31 @@ func (c *conv) bedrockMessages(msgs []Message) []any {
 				switch typeOf(b) {
 				case "text":
 					t := c.str(b, "text")
-					if blank(t) {
+					if jsjson.Blank(t) {
 						continue
 					}
-					content = append(content, NewObject("text", sanitizeSurrogates(t)))
+					content = append(content, jsvalue.NewObject("text", sanitizeSurrogates(t)))
 				case "toolCall":
-					tu := NewObject()
+					tu := jsvalue.NewObject()
 					tu.Copy("toolUseId", b, "id")
 					tu.Copy("name", b, "name")
 					tu.Copy("input", b, "arguments")
-					content = append(content, NewObject("toolUse", tu))
+					content = append(content, jsvalue.NewObject("toolUse", tu))
 				case "thinking":
 					th := c.str(b, "thinking")
-					if blank(th) {
+					if jsjson.Blank(th) {
 						continue
 					}
 					if !claude {
-						content = append(content, NewObject("reasoningContent", NewObject("reasoningText", NewObject("text", sanitizeSurrogates(th)))))
+						content = append(content, jsvalue.NewObject("reasoningContent", jsvalue.NewObject("reasoningText", jsvalue.NewObject("text", sanitizeSurrogates(th)))))
 						continue
 					}
-					if !jsTruthy(b["thinkingSignature"]) || blank(c.str(b, "thinkingSignature")) {
-						content = append(content, NewObject("text", sanitizeSurrogates(th)))
+					if !jsvalue.Truthy(b["thinkingSignature"]) || jsjson.Blank(c.str(b, "thinkingSignature")) {
+						content = append(content, jsvalue.NewObject("text", sanitizeSurrogates(th)))
 						continue
 					}
-					content = append(content, NewObject("reasoningContent", NewObject("reasoningText",
-						NewObject("text", sanitizeSurrogates(th), "signature", b["thinkingSignature"]))))
+					content = append(content, jsvalue.NewObject("reasoningContent", jsvalue.NewObject("reasoningText",
+						jsvalue.NewObject("text", sanitizeSurrogates(th), "signature", b["thinkingSignature"]))))
 				default:
 					c.fail("Unknown assistant content type")
 				}
@@ -208,29 +214,29 @@ func (c *conv) bedrockMessages(msgs []Message) []any {
 			if len(content) == 0 {
 				continue
 			}
-			result = append(result, NewObject("role", "assistant", "content", content))
+			result = append(result, jsvalue.NewObject("role", "assistant", "content", content))
 		case "toolResult":
 			var results []any
 			j := i
 			for ; j < len(tm) && tm[j]["role"] == "toolResult"; j++ {
-				tr := NewObject()
+				tr := jsvalue.NewObject()
 				tr.Copy("toolUseId", tm[j], "toolCallId")
 				tr.Set("content", c.bedrockToolResultContent(tm[j]))
 				status := "success"
-				if jsTruthy(tm[j]["isError"]) {
+				if jsvalue.Truthy(tm[j]["isError"]) {
 					status = "error"
 				}
 				tr.Set("status", status)
-				results = append(results, NewObject("toolResult", tr))
+				results = append(results, jsvalue.NewObject("toolResult", tr))
 			}
 			i = j - 1
-			result = append(result, NewObject("role", "user", "content", results))
+			result = append(result, jsvalue.NewObject("role", "user", "content", results))
 		default:
 			c.fail("Unknown message role")
 		}
 	}
 	if n := len(result); n > 0 && bedrockPromptCaching(m) {
-		last := result[n-1].(*Object)
+		last := result[n-1].(*jsvalue.Object)
 		if r, _ := last.Get("role"); r == "user" {
 			content, _ := last.Get("content")
 			if l, ok := content.([]any); ok {

@@ -1,7 +1,9 @@
-// Package replay previews what OpenClaw 2026.5.6 sends a provider for a
-// session: the sanitize pipeline (in OpenClaw's order, each step reporting what
-// it changed), the LLM boundary and one wire renderer per API family.
-package replay
+// Package jsvalue is the value model replay's stages and renderers share:
+// messages as OpenClaw holds them (decoded as JSON.parse does, with the key
+// order of their objects recorded in a KeyOrder), ordered objects for the
+// wire bodies, and encoding and coercion with JavaScript's semantics
+// (JSON.stringify, truthiness, String(v)).
+package jsvalue
 
 // Message is one model message as OpenClaw holds it in memory: the shape of
 // the oracle's context.messages entries. Numbers are json.Number so that
@@ -26,3 +28,7 @@ func NonObjectValue(m Message) (any, bool) {
 	v, ok := m[nonObjectKey]
 	return v, ok
 }
+
+// TextBlock is the content block {type: "text", text: s}; KeyOrder writes
+// it in that order, as the object literal.
+func TextBlock(s string) map[string]any { return map[string]any{"type": "text", "text": s} }

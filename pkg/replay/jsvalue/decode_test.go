@@ -1,4 +1,4 @@
-package replay
+package jsvalue
 
 import (
 	"cmp"
@@ -50,7 +50,7 @@ func fromJS(v any, keys *KeyOrder) any {
 			order = append(order, mb.Key)
 		}
 		if len(order) > 1 {
-			keys.record(m, order)
+			keys.RecordKeys(m, order)
 		}
 		return m
 	case []any:

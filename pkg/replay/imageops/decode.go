@@ -1,4 +1,4 @@
-package replay
+package imageops
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 	_ "golang.org/x/image/webp" // sharp reads WebP (lossy and lossless)
 )
 
-// decodeImage decodes what OpenClaw's image library (sharp, libvips) reads,
+// decode decodes what OpenClaw's image library (sharp, libvips) reads,
 // where Go's decoders refuse or read otherwise:
 //   - WebP (golang.org/x/image/webp);
 //   - a GIF is its first frame on the logical screen (a canvas larger than
@@ -25,7 +25,7 @@ import (
 //
 // Only the decoded size and type reach the comparison with OpenClaw: the
 // JPEG OpenClaw re-encodes to has other bytes anyway.
-func decodeImage(buf []byte) (image.Image, error) {
+func decode(buf []byte) (image.Image, error) {
 	if bytes.HasPrefix(buf, []byte("GIF8")) {
 		return decodeGIFCanvas(buf)
 	}
@@ -47,7 +47,7 @@ func decodeGIFCanvas(buf []byte) (image.Image, error) {
 	g, err := gif.DecodeAll(bytes.NewReader(buf))
 	if err != nil || len(g.Image) == 0 {
 		if err == nil {
-			err = errUnsupportedImage
+			err = errUnsupported
 		}
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func lenientPNG(buf []byte) ([]byte, bool) {
 	w, h := int(binary.BigEndian.Uint32(ihdr[0:])), int(binary.BigEndian.Uint32(ihdr[4:]))
 	depth, colorType, interlace := int(ihdr[8]), ihdr[9], ihdr[12]
 	channels := map[byte]int{0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[colorType]
-	if interlace != 0 || channels == 0 || w <= 0 || h <= 0 || int64(w)*int64(h) > maxImageInputPixels {
+	if interlace != 0 || channels == 0 || w <= 0 || h <= 0 || int64(w)*int64(h) > maxInputPixels {
 		return nil, false
 	}
 	rowBytes := (w*channels*depth+7)/8 + 1

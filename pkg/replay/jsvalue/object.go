@@ -1,4 +1,4 @@
-package replay
+package jsvalue
 
 // JSON helpers shared by the LLM boundary and the wire renderers. They make Go
 // produce what JavaScript's JSON.stringify produces for the same values:
@@ -82,8 +82,8 @@ type KeyOrder struct {
 	parent *KeyOrder // consulted for maps not recorded here
 }
 
-// child returns an empty KeyOrder that falls back to k (k may be nil).
-func (k *KeyOrder) child() *KeyOrder { return &KeyOrder{byMap: map[uintptr]recordedOrder{}, parent: k} }
+// Child returns an empty KeyOrder that falls back to k (k may be nil).
+func (k *KeyOrder) Child() *KeyOrder { return &KeyOrder{byMap: map[uintptr]recordedOrder{}, parent: k} }
 
 // AppendMessages appends JSON.stringify(msgs) with the key order of k.
 func AppendMessages(dst []byte, msgs []Message, k *KeyOrder) ([]byte, error) {
@@ -149,6 +149,14 @@ func (k *KeyOrder) RecordMessages(raw []json.RawMessage, msgs []Message) error {
 
 func mapID(m map[string]any) uintptr { return reflect.ValueOf(m).Pointer() }
 
+// SameMap reports whether a and b are the same map (JavaScript's === on
+// objects).
+func SameMap(a, b map[string]any) bool { return mapID(a) == mapID(b) }
+
+// AttachmentMetadataKeys are the metadata members OpenClaw keeps on a
+// sessions_spawn attachment it redacts, in its order.
+var AttachmentMetadataKeys = []string{"name", "encoding", "mimeType"}
+
 // recordedOrder is the key order of one map, and the map itself: holding it
 // keeps its address from being reused by a new map while the KeyOrder
 // lives (which would inherit a stale order).
@@ -157,7 +165,9 @@ type recordedOrder struct {
 	keys []string
 }
 
-func (k *KeyOrder) record(m map[string]any, keys []string) {
+// RecordKeys records keys as the key order of m (an object literal's order,
+// for a map built in Go). A nil KeyOrder ignores it.
+func (k *KeyOrder) RecordKeys(m map[string]any, keys []string) {
 	if k == nil {
 		return
 	}
@@ -172,7 +182,7 @@ func (k *KeyOrder) Inherit(dst, src map[string]any) {
 		return
 	}
 	if o := k.lookup(src); o != nil {
-		k.record(dst, o)
+		k.RecordKeys(dst, o)
 	}
 }
 
@@ -279,14 +289,14 @@ func literalOrder(m map[string]any) []string {
 }
 
 // redactedAttachmentOrder is the member order of a sessions_spawn attachment
-// redactAttachment built: {content, ...metadata in attachmentMetadataKeys
+// redactAttachment built: {content, ...metadata in AttachmentMetadataKeys
 // order} (OpenClaw's object literal), or nil when m is not one.
 func redactedAttachmentOrder(m map[string]any) []string {
 	if _, ok := m["content"]; !ok {
 		return nil
 	}
 	order := []string{"content"}
-	for _, k := range attachmentMetadataKeys {
+	for _, k := range AttachmentMetadataKeys {
 		if _, ok := m[k]; ok {
 			order = append(order, k)
 		}
@@ -375,7 +385,7 @@ func (s *scanner) walk(v any, k *KeyOrder) error {
 			return nil
 		}
 		if len(order) > 1 {
-			k.record(m, order)
+			k.RecordKeys(m, order)
 		}
 		end := s.pos
 		for key, sp := range last {
@@ -505,9 +515,9 @@ func (s *scanner) skip() error {
 	}
 }
 
-// jsUndefined marks a value JSON.stringify leaves out (an object member) or
+// Undefined marks a value JSON.stringify leaves out (an object member) or
 // writes as null (an array element).
-type jsUndefined struct{}
+type Undefined struct{}
 
 // AppendJS appends the JSON.stringify encoding of v. Values: *Object,
 // map[string]any (keys in k's order), []any, string, json.Number, float64,
@@ -517,7 +527,7 @@ func AppendJS(dst []byte, v any, k *KeyOrder) ([]byte, error) {
 	switch x := v.(type) {
 	case nil:
 		return append(dst, "null"...), nil
-	case jsUndefined:
+	case Undefined:
 		return append(dst, "null"...), nil
 	case string:
 		return appendJSString(dst, x), nil
@@ -556,7 +566,7 @@ func AppendJS(dst []byte, v any, k *KeyOrder) ([]byte, error) {
 		first := true
 		var err error
 		for _, m := range x.Members {
-			if _, skip := m.Value.(jsUndefined); skip {
+			if _, skip := m.Value.(Undefined); skip {
 				continue
 			}
 			if !first {
@@ -615,9 +625,9 @@ func AppendJS(dst []byte, v any, k *KeyOrder) ([]byte, error) {
 	return nil, fmt.Errorf("cannot encode %T", v)
 }
 
-// jsStringify is JSON.stringify(v) for a value that may be absent: ok is
+// Stringify is JSON.stringify(v) for a value that may be absent: ok is
 // false when JavaScript would return undefined.
-func jsStringify(v any, present bool, k *KeyOrder) (string, bool, error) {
+func Stringify(v any, present bool, k *KeyOrder) (string, bool, error) {
 	if !present {
 		return "", false, nil
 	}
@@ -635,10 +645,10 @@ func appendJSString(dst []byte, s string) []byte { return jsjson.AppendString(ds
 // jsNumberText formats f as JavaScript's Number.prototype.toString does.
 func jsNumberText(f float64) string { return jsjson.FormatNumber(f) }
 
-// jsTruthy is JavaScript truthiness for a decoded JSON value.
-func jsTruthy(v any) bool {
+// Truthy is JavaScript truthiness for a decoded JSON value.
+func Truthy(v any) bool {
 	switch x := v.(type) {
-	case nil, jsUndefined:
+	case nil, Undefined:
 		return false
 	case bool:
 		return x
@@ -657,16 +667,16 @@ func jsTruthy(v any) bool {
 	return true
 }
 
-// jsToString is String(v) (template literals) for a decoded JSON value;
+// ToString is String(v) (template literals) for a decoded JSON value;
 // absent values are "undefined".
-func jsToString(v any, present bool) string {
+func ToString(v any, present bool) string {
 	if !present {
 		return "undefined"
 	}
 	switch x := v.(type) {
 	case nil:
 		return "null"
-	case jsUndefined:
+	case Undefined:
 		return "undefined"
 	case string:
 		return x
@@ -688,7 +698,7 @@ func jsToString(v any, present bool) string {
 		parts := make([]string, len(x))
 		for i, e := range x {
 			if e != nil {
-				parts[i] = jsToString(e, true)
+				parts[i] = ToString(e, true)
 			}
 		}
 		return strings.Join(parts, ",")
@@ -700,7 +710,7 @@ func jsToString(v any, present bool) string {
 // undefined property, which JSON.stringify then leaves out).
 func (o *Object) Copy(key string, src map[string]any, srcKey string) {
 	if v, ok := src[srcKey]; ok {
-		if _, undef := v.(jsUndefined); !undef {
+		if _, undef := v.(Undefined); !undef {
 			o.Set(key, v)
 		}
 	}
@@ -714,4 +724,39 @@ func (o *Object) Delete(key string) {
 			return
 		}
 	}
+}
+
+// Label names m in a TypeError message: "<role> message:", "<type>
+// block:" or "value:".
+func Label(m map[string]any) string {
+	if r, ok := m["role"].(string); ok {
+		return r + " message:"
+	}
+	if t, ok := m["type"].(string); ok {
+		return t + " block:"
+	}
+	return "value:"
+}
+
+// TypeName names what v is in a TypeError message ("undefined", "null",
+// "a string", "an object", ...); present is false for an absent property.
+func TypeName(v any, present bool) string {
+	if !present {
+		return "undefined"
+	}
+	switch v.(type) {
+	case nil:
+		return "null"
+	case Undefined:
+		return "undefined"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return "a number"
 }

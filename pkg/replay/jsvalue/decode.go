@@ -1,4 +1,4 @@
-package replay
+package jsvalue
 
 import (
 	"bytes"
@@ -352,7 +352,7 @@ func (d *valueDecoder) object() (any, error) {
 		m[mb.key] = mb.val
 	}
 	if d.keys != nil && len(members) > 1 {
-		d.keys.record(m, d.order(members))
+		d.keys.RecordKeys(m, d.order(members))
 	}
 	clear(members)
 	d.stack = d.stack[:base]
@@ -422,4 +422,23 @@ func (d *valueDecoder) array() (any, error) {
 	d.stack = d.stack[:base]
 	d.depth--
 	return a, nil
+}
+
+// Parse is JSON.parse(s); the key order of the objects it creates is
+// recorded in keys (which may be nil).
+func Parse(s string, keys *KeyOrder) (any, error) {
+	d := newValueDecoder(keys)
+	d.data = []byte(s)
+	d.ws()
+	v, err := d.value()
+	if err == nil {
+		d.ws()
+		if d.pos != len(d.data) {
+			return nil, fmt.Errorf("unexpected data after JSON value")
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("invalid JSON at byte %d", d.pos)
+	}
+	return v, nil
 }

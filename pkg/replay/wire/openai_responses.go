@@ -1,10 +1,12 @@
-package replay
+package wire
 
 import (
 	"strconv"
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+	"github.com/openclaw-tools/oc/pkg/replay/models"
 )
 
 // OpenAI Responses (`openai-responses`) and ChatGPT Codex Responses
@@ -22,14 +24,14 @@ import (
 //     role:"assistant", content:[{type:"output_text", text, annotations:[]}],
 //     status:"completed", id, phase?} with id and phase from textSignature
 //     (JSON {v:1,id,phase} or a plain id), else "msg_<index>", and ids over
-//     64 chars -> "msg_<shortHash>"; toolCall -> {type:"function_call",
+//     64 chars -> "msg_<ShortHash>"; toolCall -> {type:"function_call",
 //     id: item id after "|" (left out for another model of the same provider
 //     and api when it starts with "fc_"), call_id, name, arguments: JSON text};
 //   - tool result: {type:"function_call_output", call_id, output: text
 //     (or "(see attached image)") or input_text/input_image parts}.
 // Tool call ids of other models: each "|" part cleaned to [a-zA-Z0-9_-], 64
 // chars, trailing "_" trimmed; for providers openai, openai-codex and
-// opencode a foreign item id becomes "fc_<shortHash>", and "fc_" is
+// opencode a foreign item id becomes "fc_<ShortHash>", and "fc_" is
 // prefixed when missing.
 
 // openAIToolCallProviders is the allowedToolCallProviders set of
@@ -56,7 +58,7 @@ func (c *conv) responsesToolCallID(allowed func(provider string) bool) idNormali
 		foreign := source["provider"] != m.Provider || source["api"] != m.API
 		var item string
 		if foreign {
-			item = jsSlice("fc_"+shortHash(itemID), 64)
+			item = jsSlice("fc_"+ShortHash(itemID), 64)
 		} else {
 			item = normalizeIDPart(itemID)
 		}
@@ -67,8 +69,8 @@ func (c *conv) responsesToolCallID(allowed func(provider string) bool) idNormali
 	}
 }
 
-// shortHash is pi-ai's shortHash (utils/hash.js) over UTF-16 code units.
-func shortHash(s string) string {
+// ShortHash is pi-ai's shortHash (utils/hash.js) over UTF-16 code units.
+func ShortHash(s string) string {
 	h1, h2 := uint32(0xdeadbeef), uint32(0x41c6ce57)
 	for _, ch := range jsjson.Units(s) {
 		h1 = (h1 ^ uint32(ch)) * 2654435761
@@ -79,28 +81,28 @@ func shortHash(s string) string {
 	return strconv.FormatUint(uint64(h2), 36) + strconv.FormatUint(uint64(h1), 36)
 }
 
-func renderOpenAIResponses(c *conv, msgs []Message, system string) *Object {
+func renderOpenAIResponses(c *conv, msgs []Message, system string) *jsvalue.Object {
 	m := c.model
-	body := NewObject("model", m.ID, "input", c.responsesInput(msgs, system, true, openAIToolCallProviders), "stream", true, "store", false)
+	body := jsvalue.NewObject("model", m.ID, "input", c.responsesInput(msgs, system, true, openAIToolCallProviders), "stream", true, "store", false)
 	if m.Reasoning && m.Provider != "github-copilot" {
 		switch m.ThinkingOff {
-		case offUnset:
-			body.Set("reasoning", NewObject("effort", "none"))
-		case offValue:
-			body.Set("reasoning", NewObject("effort", m.ThinkingOffValue))
+		case models.OffUnset:
+			body.Set("reasoning", jsvalue.NewObject("effort", "none"))
+		case models.OffValue:
+			body.Set("reasoning", jsvalue.NewObject("effort", m.ThinkingOffValue))
 		}
 	}
 	return body
 }
 
-func renderCodexResponses(c *conv, msgs []Message, system string) *Object {
-	return NewObject(
+func renderCodexResponses(c *conv, msgs []Message, system string) *jsvalue.Object {
+	return jsvalue.NewObject(
 		"model", c.model.ID,
 		"store", false,
 		"stream", true,
 		"instructions", system,
 		"input", c.responsesInput(msgs, system, false, openAIToolCallProviders),
-		"text", NewObject("verbosity", "low"),
+		"text", jsvalue.NewObject("verbosity", "low"),
 		"include", []any{"reasoning.encrypted_content"},
 		"tool_choice", "auto",
 		"parallel_tool_calls", true,
@@ -115,12 +117,12 @@ type textSignature struct {
 
 func (c *conv) parseTextSignature(b map[string]any) textSignature {
 	v := b["textSignature"]
-	if !jsTruthy(v) {
+	if !jsvalue.Truthy(v) {
 		return textSignature{}
 	}
 	sig, isStr := v.(string)
 	if !isStr {
-		c.fail("text block: textSignature is %s, not a string", jsTypeOf(v, true))
+		c.fail("text block: textSignature is %s, not a string", jsvalue.TypeName(v, true))
 		return textSignature{}
 	}
 	if strings.HasPrefix(sig, "{") {
@@ -144,7 +146,7 @@ func isJSOne(v any) bool {
 	case string, bool, nil:
 		return false
 	default:
-		f, err := strconv.ParseFloat(jsToString(x, true), 64)
+		f, err := strconv.ParseFloat(jsvalue.ToString(x, true), 64)
 		return err == nil && f == 1
 	}
 }
@@ -160,7 +162,7 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 		if m.Reasoning {
 			role = "developer"
 		}
-		items = append(items, NewObject("role", role, "content", sanitizeSurrogates(system)))
+		items = append(items, jsvalue.NewObject("role", role, "content", sanitizeSurrogates(system)))
 	}
 	msgIndex := 0
 	for _, msg := range tm {
@@ -170,7 +172,7 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 		switch msg["role"] {
 		case "user":
 			if s, ok := msg["content"].(string); ok {
-				items = append(items, NewObject("role", "user", "content", []any{NewObject("type", "input_text", "text", sanitizeSurrogates(s))}))
+				items = append(items, jsvalue.NewObject("role", "user", "content", []any{jsvalue.NewObject("type", "input_text", "text", sanitizeSurrogates(s))}))
 				break
 			}
 			blocks := c.contentBlocks(msg)
@@ -180,19 +182,19 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 			content := make([]any, 0, len(blocks))
 			for _, b := range blocks {
 				if typeOf(b) == "text" {
-					content = append(content, NewObject("type", "input_text", "text", sanitizeSurrogates(c.str(b, "text"))))
+					content = append(content, jsvalue.NewObject("type", "input_text", "text", sanitizeSurrogates(c.str(b, "text"))))
 				} else {
 					content = append(content, inputImage(b))
 				}
 			}
-			items = append(items, NewObject("role", "user", "content", content))
+			items = append(items, jsvalue.NewObject("role", "user", "content", content))
 		case "assistant":
 			differentModel := msg["model"] != m.ID && msg["provider"] == m.Provider && msg["api"] == m.API
 			var output []any
 			for _, b := range c.contentBlocks(msg) {
 				switch typeOf(b) {
 				case "thinking":
-					if jsTruthy(b["thinkingSignature"]) {
+					if jsvalue.Truthy(b["thinkingSignature"]) {
 						sig, ok := b["thinkingSignature"].(string)
 						if !ok {
 							c.fail("thinking block: thinkingSignature is not a string")
@@ -211,10 +213,10 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 					if id == "" {
 						id = "msg_" + strconv.Itoa(msgIndex)
 					} else if jsLen(id) > 64 {
-						id = "msg_" + shortHash(id)
+						id = "msg_" + ShortHash(id)
 					}
-					item := NewObject("type", "message", "role", "assistant",
-						"content", []any{NewObject("type", "output_text", "text", sanitizeSurrogates(c.str(b, "text")), "annotations", []any{})},
+					item := jsvalue.NewObject("type", "message", "role", "assistant",
+						"content", []any{jsvalue.NewObject("type", "output_text", "text", sanitizeSurrogates(c.str(b, "text")), "annotations", []any{})},
 						"status", "completed", "id", id)
 					if ts.phase != "" {
 						item.Set("phase", ts.phase)
@@ -225,7 +227,7 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 					if differentModel && hasItem && strings.HasPrefix(itemID, "fc_") {
 						hasItem = false
 					}
-					fc := NewObject("type", "function_call")
+					fc := jsvalue.NewObject("type", "function_call")
 					if hasItem {
 						fc.Set("id", itemID)
 					}
@@ -259,7 +261,7 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 			if hasImages && m.Vision {
 				parts := make([]any, 0, len(content)+1)
 				if text != "" {
-					parts = append(parts, NewObject("type", "input_text", "text", sanitizeSurrogates(text)))
+					parts = append(parts, jsvalue.NewObject("type", "input_text", "text", sanitizeSurrogates(text)))
 				}
 				for _, b := range content {
 					if typeOf(b) == "image" {
@@ -272,13 +274,51 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 			} else {
 				output = "(see attached image)"
 			}
-			items = append(items, NewObject("type", "function_call_output", "call_id", callID, "output", output))
+			items = append(items, jsvalue.NewObject("type", "function_call_output", "call_id", callID, "output", output))
 		}
 		msgIndex++
 	}
 	return items
 }
 
-func inputImage(b map[string]any) *Object {
-	return NewObject("type", "input_image", "detail", "auto", "image_url", "data:"+tmpl(b, "mimeType")+";base64,"+tmpl(b, "data"))
+func inputImage(b map[string]any) *jsvalue.Object {
+	return jsvalue.NewObject("type", "input_image", "detail", "auto", "image_url", "data:"+tmpl(b, "mimeType")+";base64,"+tmpl(b, "data"))
+}
+
+// openAIToolCallProviders96 is OPENAI_TOOL_CALL_PROVIDERS and
+// CODEX_TOOL_CALL_PROVIDERS of 2026.9.6 (openai-codex is gone).
+func openAIToolCallProviders96(p string) bool { return p == "openai" || p == "opencode" }
+
+// renderOpenAIResponses96 follows openai-responses.ts buildParams and
+// convertResponsesMessagesWithStyle "provider" (dist/openai-responses-shared-*.mjs):
+// input messages are built by buildResponsesInputMessage, {type: "message",
+// role, content}.
+func renderOpenAIResponses96(c *conv, msgs []Message, system string) *jsvalue.Object {
+	body := jsvalue.NewObject("model", c.model.ID, "input", c.responsesInput96(msgs, system, true, false, openAIToolCallProviders96), "stream", true, "store", false)
+	if c.model.Provider != "github-copilot" { // setDefaultReasoningOff
+		setResponsesReasoningOff96(body, c.model)
+	}
+	return body
+}
+
+// renderChatGPTResponses96 follows openai-chatgpt-responses.ts
+// buildRequestBody (dist/openai-chatgpt-responses-*.mjs), the successor of
+// Codex: instructions default to "You are a helpful assistant.", no
+// tool_choice/parallel_tool_calls without tools, and input messages built by
+// buildResponsesInputMessage.
+func renderChatGPTResponses96(c *conv, msgs []Message, system string) *jsvalue.Object {
+	instructions := system
+	if instructions == "" {
+		instructions = "You are a helpful assistant."
+	}
+	body := jsvalue.NewObject(
+		"model", c.model.ID,
+		"store", false,
+		"stream", true,
+		"instructions", instructions,
+		"input", c.responsesInput96(msgs, system, false, false, openAIToolCallProviders96),
+		"text", jsvalue.NewObject("verbosity", "low"),
+		"include", []any{"reasoning.encrypted_content"},
+	)
+	return body
 }

@@ -1,9 +1,13 @@
-package replay
+package wire
 
 import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+	"github.com/openclaw-tools/oc/pkg/replay/models"
 )
 
 // The "reasoning off" request of 2026.9.6's Responses bodies:
@@ -26,20 +30,20 @@ var (
 
 // openAIModelReasoningEfforts is resolveOpenAIModelReasoningEfforts (known
 // false: no list, every effort passes).
-func openAIModelReasoningEfforts(m *Model) ([]string, bool) {
-	if v, ok := m.compatBool("supportsReasoningEffort"); ok && !v {
+func openAIModelReasoningEfforts(m *models.Model) ([]string, bool) {
+	if v, ok := m.CompatBool("supportsReasoningEffort"); ok && !v {
 		return []string{}, true
 	}
 	if raw, ok := m.Compat["supportedReasoningEfforts"].([]any); ok {
 		var out []string
 		for _, e := range raw {
-			if s, ok := e.(string); ok && trim(s) != "" && !slices.Contains(out, trim(s)) {
-				out = append(out, trim(s))
+			if s, ok := e.(string); ok && jsjson.Trim(s) != "" && !slices.Contains(out, jsjson.Trim(s)) {
+				out = append(out, jsjson.Trim(s))
 			}
 		}
 		return out, true
 	}
-	id := datedModelRE.ReplaceAllString(strings.ToLower(trim(m.ID)), "")
+	id := datedModelRE.ReplaceAllString(strings.ToLower(jsjson.Trim(m.ID)), "")
 	supportsMax := m.API != "openai-completions"
 	pick := func(withMax, without []string) ([]string, bool) {
 		if supportsMax {
@@ -81,17 +85,17 @@ func openAIModelReasoningEfforts(m *Model) ([]string, bool) {
 // responsesReasoningOff96 is the effort resolveOpenAIRequestReasoning(model,
 // "off") gives ("" for none). A thinkingLevelMap "off" value is used as the
 // intent; a null one disables the request.
-func responsesReasoningOff96(m *Model) string {
+func responsesReasoningOff96(m *models.Model) string {
 	if !m.Reasoning {
 		return ""
 	}
 	supported, known := openAIModelReasoningEfforts(m)
 	intent := "none" // requested "off"
 	switch m.ThinkingOff {
-	case offNull:
+	case models.OffNull:
 		return ""
-	case offValue:
-		intent = trim(m.ThinkingOffValue)
+	case models.OffValue:
+		intent = jsjson.Trim(m.ThinkingOffValue)
 	}
 	switch {
 	case !known:
@@ -107,9 +111,9 @@ func responsesReasoningOff96(m *Model) string {
 }
 
 // setResponsesReasoningOff96 sets body.reasoning for the default "off".
-func setResponsesReasoningOff96(body *Object, m *Model) {
+func setResponsesReasoningOff96(body *jsvalue.Object, m *models.Model) {
 	body.Delete("reasoning")
 	if effort := responsesReasoningOff96(m); effort != "" {
-		body.Set("reasoning", NewObject("effort", effort))
+		body.Set("reasoning", jsvalue.NewObject("effort", effort))
 	}
 }

@@ -1,9 +1,12 @@
-package replay
+package wire
 
 import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // Google Gemini (`google-generative-ai`): pi-ai providers/google-shared.js
@@ -50,19 +53,19 @@ func googleThoughtSignature(same bool, v any) (string, bool) {
 	return s, true
 }
 
-func renderGoogle(c *conv, msgs []Message, system string) *Object {
-	config := NewObject()
+func renderGoogle(c *conv, msgs []Message, system string) *jsvalue.Object {
+	config := jsvalue.NewObject()
 	if system != "" {
 		config.Set("systemInstruction", sanitizeSurrogates(system))
 	}
-	return NewObject("model", c.model.ID, "contents", c.googleContents(msgs), "config", config)
+	return jsvalue.NewObject("model", c.model.ID, "contents", c.googleContents(msgs), "config", config)
 }
 
-func inlineData(b map[string]any) *Object {
-	d := NewObject()
+func inlineData(b map[string]any) *jsvalue.Object {
+	d := jsvalue.NewObject()
 	d.Copy("mimeType", b, "mimeType")
 	d.Copy("data", b, "data")
-	return NewObject("inlineData", d)
+	return jsvalue.NewObject("inlineData", d)
 }
 
 // geminiThoughtSignatureValidatorSkip is GEMINI_THOUGHT_SIGNATURE_VALIDATOR_SKIP.
@@ -93,7 +96,7 @@ func (c *conv) googleContents(msgs []Message) []any {
 		switch msg["role"] {
 		case "user":
 			if s, ok := msg["content"].(string); ok {
-				contents = append(contents, NewObject("role", "user", "parts", []any{NewObject("text", sanitizeSurrogates(s))}))
+				contents = append(contents, jsvalue.NewObject("role", "user", "parts", []any{jsvalue.NewObject("text", sanitizeSurrogates(s))}))
 				continue
 			}
 			blocks := c.contentBlocks(msg)
@@ -103,12 +106,12 @@ func (c *conv) googleContents(msgs []Message) []any {
 			parts := make([]any, 0, len(blocks))
 			for _, b := range blocks {
 				if typeOf(b) == "text" {
-					parts = append(parts, NewObject("text", sanitizeSurrogates(c.str(b, "text"))))
+					parts = append(parts, jsvalue.NewObject("text", sanitizeSurrogates(c.str(b, "text"))))
 				} else {
 					parts = append(parts, inlineData(b))
 				}
 			}
-			contents = append(contents, NewObject("role", "user", "parts", parts))
+			contents = append(contents, jsvalue.NewObject("role", "user", "parts", parts))
 		case "assistant":
 			same := msg["provider"] == m.Provider && msg["model"] == m.ID
 			var parts []any
@@ -116,35 +119,35 @@ func (c *conv) googleContents(msgs []Message) []any {
 			for _, b := range c.contentBlocks(msg) {
 				switch typeOf(b) {
 				case "text":
-					if !jsTruthy(b["text"]) || blank(c.str(b, "text")) {
+					if !jsvalue.Truthy(b["text"]) || jsjson.Blank(c.str(b, "text")) {
 						continue
 					}
-					p := NewObject("text", sanitizeSurrogates(b["text"].(string)))
+					p := jsvalue.NewObject("text", sanitizeSurrogates(b["text"].(string)))
 					if sig, ok := googleThoughtSignature(same, b["textSignature"]); ok {
 						p.Set("thoughtSignature", sig)
 					}
 					parts = append(parts, p)
 				case "thinking":
-					if !jsTruthy(b["thinking"]) || blank(c.str(b, "thinking")) {
+					if !jsvalue.Truthy(b["thinking"]) || jsjson.Blank(c.str(b, "thinking")) {
 						continue
 					}
 					text := sanitizeSurrogates(b["thinking"].(string))
 					if same {
-						p := NewObject("thought", true, "text", text)
+						p := jsvalue.NewObject("thought", true, "text", text)
 						if sig, ok := googleThoughtSignature(same, b["thinkingSignature"]); ok {
 							p.Set("thoughtSignature", sig)
 						}
 						parts = append(parts, p)
 					} else {
-						parts = append(parts, NewObject("text", text))
+						parts = append(parts, jsvalue.NewObject("text", text))
 					}
 				case "toolCall":
-					fc := NewObject()
+					fc := jsvalue.NewObject()
 					fc.Copy("name", b, "name")
 					if args, ok := b["arguments"]; ok && args != nil {
 						fc.Set("args", args)
 					} else {
-						fc.Set("args", NewObject())
+						fc.Set("args", jsvalue.NewObject())
 					}
 					id, _ := b["id"].(string)
 					if c.google96 && same && msg["api"] == m.API && m.Provider != "google-gemini-cli" {
@@ -153,7 +156,7 @@ func (c *conv) googleContents(msgs []Message) []any {
 					if requiresID || c.google96 && sameRoute[id] {
 						fc.Copy("id", b, "id")
 					}
-					p := NewObject("functionCall", fc)
+					p := jsvalue.NewObject("functionCall", fc)
 					if sig, ok := googleThoughtSignature(same, b["thoughtSignature"]); ok {
 						p.Set("thoughtSignature", sig)
 					} else if requiresSig && !sawFunctionCall {
@@ -166,7 +169,7 @@ func (c *conv) googleContents(msgs []Message) []any {
 			if len(parts) == 0 {
 				continue
 			}
-			contents = append(contents, NewObject("role", "model", "parts", parts))
+			contents = append(contents, jsvalue.NewObject("role", "model", "parts", parts))
 		case "toolResult":
 			content := c.contentBlocks(msg)
 			var texts []map[string]any
@@ -190,13 +193,13 @@ func (c *conv) googleContents(msgs []Message) []any {
 			case len(images) > 0:
 				value = "(see attached image)"
 			}
-			resp := NewObject()
-			if jsTruthy(msg["isError"]) {
+			resp := jsvalue.NewObject()
+			if jsvalue.Truthy(msg["isError"]) {
 				resp.Set("error", value)
 			} else {
 				resp.Set("output", value)
 			}
-			fr := NewObject()
+			fr := jsvalue.NewObject()
 			fr.Copy("name", msg, "toolName")
 			fr.Set("response", resp)
 			if len(images) > 0 && multimodal {
@@ -205,10 +208,10 @@ func (c *conv) googleContents(msgs []Message) []any {
 			if id, _ := msg["toolCallId"].(string); requiresID || c.google96 && sameRoute[id] {
 				fr.Copy("id", msg, "toolCallId")
 			}
-			part := NewObject("functionResponse", fr)
+			part := jsvalue.NewObject("functionResponse", fr)
 			merged := false
 			if n := len(contents); n > 0 {
-				last := contents[n-1].(*Object)
+				last := contents[n-1].(*jsvalue.Object)
 				if r, _ := last.Get("role"); r == "user" {
 					lp, _ := last.Get("parts")
 					if l, ok := lp.([]any); ok && hasFunctionResponse(l) {
@@ -218,10 +221,10 @@ func (c *conv) googleContents(msgs []Message) []any {
 				}
 			}
 			if !merged {
-				contents = append(contents, NewObject("role", "user", "parts", []any{part}))
+				contents = append(contents, jsvalue.NewObject("role", "user", "parts", []any{part}))
 			}
 			if len(images) > 0 && !multimodal {
-				contents = append(contents, NewObject("role", "user", "parts", append([]any{NewObject("text", "Tool result image:")}, images...)))
+				contents = append(contents, jsvalue.NewObject("role", "user", "parts", append([]any{jsvalue.NewObject("text", "Tool result image:")}, images...)))
 			}
 		}
 	}
@@ -230,11 +233,27 @@ func (c *conv) googleContents(msgs []Message) []any {
 
 func hasFunctionResponse(parts []any) bool {
 	for _, p := range parts {
-		if o, ok := p.(*Object); ok {
+		if o, ok := p.(*jsvalue.Object); ok {
 			if _, ok := o.Get("functionResponse"); ok {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// renderGoogle96 is renderGoogle with 2026.9.6's ending of convertMessages
+// (@openclaw/ai dist/google-messages-*.mjs, after flushToolResultRun()):
+//
+//	if (contents.length === 0) contents.push({ role: "user", parts: [{ text: " " }] });
+//
+// 2026.5.6 (pi-ai 0.73 google-shared) sent `contents: []` instead.
+func renderGoogle96(c *conv, msgs []Message, system string) *jsvalue.Object {
+	body := renderGoogle(c, msgs, system)
+	if contents, ok := body.Get("contents"); ok {
+		if list, ok := contents.([]any); ok && len(list) == 0 && c.err == nil {
+			body.Set("contents", []any{jsvalue.NewObject("role", "user", "parts", []any{jsvalue.NewObject("text", " ")})})
+		}
+	}
+	return body
 }

@@ -1,6 +1,12 @@
-package replay
+package wire
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+	"github.com/openclaw-tools/oc/pkg/replay/models"
+)
 
 // OpenAI Chat Completions (`openai-completions`): pi-ai
 // providers/openai-completions.js, buildParams / convertMessages / getCompat,
@@ -31,7 +37,7 @@ type completionsCompat struct {
 	assistantTextJoin string
 }
 
-func completionsCompatFor(m *Model) completionsCompat {
+func completionsCompatFor(m *models.Model) completionsCompat {
 	p := m.Provider
 	isZai := p == "zai"
 	isMoonshot := p == "moonshotai" || p == "moonshotai-cn"
@@ -59,7 +65,7 @@ func completionsCompatFor(m *Model) completionsCompat {
 		c.cacheControlFormat = "anthropic"
 	}
 	override := func(dst *bool, key string) {
-		if v, ok := m.compatBool(key); ok {
+		if v, ok := m.CompatBool(key); ok {
 			*dst = v
 		}
 	}
@@ -71,26 +77,26 @@ func completionsCompatFor(m *Model) completionsCompat {
 	override(&c.requiresAssistantAfterToolResult, "requiresAssistantAfterToolResult")
 	override(&c.requiresThinkingAsText, "requiresThinkingAsText")
 	override(&c.requiresReasoningContentOnAssistantMessages, "requiresReasoningContentOnAssistantMessages")
-	if v, ok := m.compatString("thinkingFormat"); ok {
+	if v, ok := m.CompatString("thinkingFormat"); ok {
 		c.thinkingFormat = v
 	}
-	if v, ok := m.compatString("cacheControlFormat"); ok {
+	if v, ok := m.CompatString("cacheControlFormat"); ok {
 		c.cacheControlFormat = v
 	}
 	return c
 }
 
-func renderOpenAICompletions(c *conv, msgs []Message, system string) *Object {
+func renderOpenAICompletions(c *conv, msgs []Message, system string) *jsvalue.Object {
 	return renderOpenAICompletionsWith(c, msgs, system, completionsCompatFor(c.model))
 }
 
 // renderOpenAICompletionsWith is buildParams with a resolved compat.
-func renderOpenAICompletionsWith(c *conv, msgs []Message, system string, compat completionsCompat) *Object {
+func renderOpenAICompletionsWith(c *conv, msgs []Message, system string, compat completionsCompat) *jsvalue.Object {
 	m := c.model
 	messages := c.completionsMessages(msgs, system, compat)
-	body := NewObject("model", m.ID, "messages", messages, "stream", true)
+	body := jsvalue.NewObject("model", m.ID, "messages", messages, "stream", true)
 	if compat.supportsUsageInStreaming {
-		body.Set("stream_options", NewObject("include_usage", true))
+		body.Set("stream_options", jsvalue.NewObject("include_usage", true))
 	}
 	if compat.supportsStore {
 		body.Set("store", false)
@@ -108,18 +114,18 @@ func renderOpenAICompletionsWith(c *conv, msgs []Message, system string, compat 
 		case "zai", "qwen":
 			body.Set("enable_thinking", false)
 		case "qwen-chat-template":
-			body.Set("chat_template_kwargs", NewObject("enable_thinking", false, "preserve_thinking", true))
+			body.Set("chat_template_kwargs", jsvalue.NewObject("enable_thinking", false, "preserve_thinking", true))
 		case "deepseek":
-			body.Set("thinking", NewObject("type", "disabled"))
+			body.Set("thinking", jsvalue.NewObject("type", "disabled"))
 		case "openrouter":
 			switch m.ThinkingOff {
-			case offUnset:
-				body.Set("reasoning", NewObject("effort", "none"))
-			case offValue:
-				body.Set("reasoning", NewObject("effort", m.ThinkingOffValue))
+			case models.OffUnset:
+				body.Set("reasoning", jsvalue.NewObject("effort", "none"))
+			case models.OffValue:
+				body.Set("reasoning", jsvalue.NewObject("effort", m.ThinkingOffValue))
 			}
 		default:
-			if compat.supportsReasoningEffort && m.ThinkingOff == offValue {
+			if compat.supportsReasoningEffort && m.ThinkingOff == models.OffValue {
 				body.Set("reasoning_effort", m.ThinkingOffValue)
 			}
 		}
@@ -149,32 +155,32 @@ func (c *conv) hasToolHistory(msgs []Message) bool {
 // on its last text part (string content becomes a part).
 func completionsCacheControl(messages []any) {
 	for _, v := range messages {
-		o := v.(*Object)
+		o := v.(*jsvalue.Object)
 		if r, _ := o.Get("role"); r == "system" || r == "developer" {
 			addCacheControlToText(o)
 			break
 		}
 	}
 	for i := len(messages) - 1; i >= 0; i-- {
-		o := messages[i].(*Object)
+		o := messages[i].(*jsvalue.Object)
 		if r, _ := o.Get("role"); (r == "user" || r == "assistant") && addCacheControlToText(o) {
 			return
 		}
 	}
 }
 
-func addCacheControlToText(o *Object) bool {
+func addCacheControlToText(o *jsvalue.Object) bool {
 	content, _ := o.Get("content")
 	switch x := content.(type) {
 	case string:
 		if x == "" {
 			return false
 		}
-		o.Set("content", []any{NewObject("type", "text", "text", x, "cache_control", ephemeral())})
+		o.Set("content", []any{jsvalue.NewObject("type", "text", "text", x, "cache_control", ephemeral())})
 		return true
 	case []any:
 		for i := len(x) - 1; i >= 0; i-- {
-			if p, ok := x[i].(*Object); ok {
+			if p, ok := x[i].(*jsvalue.Object); ok {
 				if t, _ := p.Get("type"); t == "text" {
 					p.Set("cache_control", ephemeral())
 					return true
@@ -195,8 +201,8 @@ func (c *conv) completionsToolCallID(id string, _ Message) string {
 	return id
 }
 
-func imageURL(b map[string]any) *Object {
-	return NewObject("type", "image_url", "image_url", NewObject("url", "data:"+tmpl(b, "mimeType")+";base64,"+tmpl(b, "data")))
+func imageURL(b map[string]any) *jsvalue.Object {
+	return jsvalue.NewObject("type", "image_url", "image_url", jsvalue.NewObject("url", "data:"+tmpl(b, "mimeType")+";base64,"+tmpl(b, "data")))
 }
 
 func (c *conv) completionsMessages(msgs []Message, system string, compat completionsCompat) []any {
@@ -208,9 +214,11 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 		if m.Reasoning && compat.supportsDeveloperRole {
 			role = "developer"
 		}
-		params = append(params, NewObject("role", role, "content", sanitizeSurrogates(system)))
+		params = append(params, jsvalue.NewObject("role", role, "content", sanitizeSurrogates(system)))
 	}
-	bridge := func() *Object { return NewObject("role", "assistant", "content", "I have processed the tool results.") }
+	bridge := func() *jsvalue.Object {
+		return jsvalue.NewObject("role", "assistant", "content", "I have processed the tool results.")
+	}
 	lastRole := ""
 	for i := 0; i < len(tm) && c.err == nil; i++ {
 		msg := tm[i]
@@ -221,7 +229,7 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 		switch role {
 		case "user":
 			if s, ok := msg["content"].(string); ok {
-				params = append(params, NewObject("role", "user", "content", sanitizeSurrogates(s)))
+				params = append(params, jsvalue.NewObject("role", "user", "content", sanitizeSurrogates(s)))
 				break
 			}
 			items := c.contentBlocks(msg)
@@ -231,14 +239,14 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 			content := make([]any, 0, len(items))
 			for _, item := range items {
 				if typeOf(item) == "text" {
-					content = append(content, NewObject("type", "text", "text", sanitizeSurrogates(c.str(item, "text"))))
+					content = append(content, jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(c.str(item, "text"))))
 				} else {
 					content = append(content, imageURL(item))
 				}
 			}
-			params = append(params, NewObject("role", "user", "content", content))
+			params = append(params, jsvalue.NewObject("role", "user", "content", content))
 		case "assistant":
-			am := NewObject("role", "assistant")
+			am := jsvalue.NewObject("role", "assistant")
 			if compat.requiresAssistantAfterToolResult {
 				am.Set("content", "")
 			} else {
@@ -252,16 +260,16 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 			for _, b := range blocks {
 				switch typeOf(b) {
 				case "text":
-					if t := c.str(b, "text"); !blank(t) {
+					if t := c.str(b, "text"); !jsjson.Blank(t) {
 						t = sanitizeSurrogates(t) // the joined text is of the sanitized parts
-						textParts = append(textParts, NewObject("type", "text", "text", t))
+						textParts = append(textParts, jsvalue.NewObject("type", "text", "text", t))
 						if len(textParts) > 1 {
 							text.WriteString(compat.assistantTextJoin)
 						}
 						text.WriteString(t)
 					}
 				case "thinking":
-					if !blank(c.str(b, "thinking")) {
+					if !jsjson.Blank(c.str(b, "thinking")) {
 						thinking = append(thinking, b)
 					}
 				case "toolCall":
@@ -274,7 +282,7 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 					for k, b := range thinking {
 						parts[k] = sanitizeSurrogates(b["thinking"].(string))
 					}
-					am.Set("content", append([]any{NewObject("type", "text", "text", strings.Join(parts, "\n\n"))}, textParts...))
+					am.Set("content", append([]any{jsvalue.NewObject("type", "text", "text", strings.Join(parts, "\n\n"))}, textParts...))
 				} else {
 					if text.Len() > 0 {
 						am.Set("content", text.String())
@@ -294,19 +302,19 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 				calls := make([]any, 0, len(toolCalls))
 				var details []any
 				for _, tc := range toolCalls {
-					fn := NewObject()
+					fn := jsvalue.NewObject()
 					fn.Copy("name", tc, "name")
 					if args, ok := c.stringify(tc, "arguments"); ok {
 						fn.Set("arguments", args)
 					}
-					call := NewObject()
+					call := jsvalue.NewObject()
 					call.Copy("id", tc, "id")
 					call.Set("type", "function")
 					call.Set("function", fn)
 					calls = append(calls, call)
-					if sig := tc["thoughtSignature"]; jsTruthy(sig) {
+					if sig := tc["thoughtSignature"]; jsvalue.Truthy(sig) {
 						if s, ok := sig.(string); ok {
-							if v, err := c.parseJSON(s); err == nil && jsTruthy(v) {
+							if v, err := c.parseJSON(s); err == nil && jsvalue.Truthy(v) {
 								details = append(details, v)
 							}
 						}
@@ -355,9 +363,9 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 				if textResult == "" {
 					out = "(see attached image)"
 				}
-				r := NewObject("role", "tool", "content", sanitizeSurrogates(out))
+				r := jsvalue.NewObject("role", "tool", "content", sanitizeSurrogates(out))
 				r.Copy("tool_call_id", tr, "toolCallId")
-				if compat.requiresToolResultName && jsTruthy(tr["toolName"]) {
+				if compat.requiresToolResultName && jsvalue.Truthy(tr["toolName"]) {
 					r.Set("name", tr["toolName"])
 				}
 				params = append(params, r)
@@ -374,8 +382,8 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 				if compat.requiresAssistantAfterToolResult {
 					params = append(params, bridge())
 				}
-				params = append(params, NewObject("role", "user", "content",
-					append([]any{NewObject("type", "text", "text", "Attached image(s) from tool result:")}, images...)))
+				params = append(params, jsvalue.NewObject("role", "user", "content",
+					append([]any{jsvalue.NewObject("type", "text", "text", "Attached image(s) from tool result:")}, images...)))
 				lastRole = "user"
 			} else {
 				lastRole = "toolResult"
@@ -385,4 +393,33 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 		lastRole = role
 	}
 	return params
+}
+
+// renderOpenAICompletions96 follows buildOpenAICompletionsRequest and
+// convertMessages (dist/openai-completions-stream-*.mjs) with
+// completionsCompat96.
+func renderOpenAICompletions96(c *conv, msgs []Message, system string) *jsvalue.Object {
+	return renderOpenAICompletionsWith(c, msgs, system, completionsCompat96(c.model))
+}
+
+// completionsCompat96 is resolveOpenAICompletionsCompat
+// (dist/openai-completions-compat-*.mjs) for the oracle's model record: its
+// endpoint is a configured local one (baseUrl http://127.0.0.1:9), which is
+// proxy-like and not OpenAI's, so supportsStore and supportsDeveloperRole
+// default to false; an assistant turn's texts are joined with "\n". The
+// model's compat flags still win.
+func completionsCompat96(m *models.Model) completionsCompat {
+	compat := completionsCompatFor(m)
+	compat.assistantTextJoin = "\n"
+	if v, ok := m.CompatBool("supportsStore"); ok {
+		compat.supportsStore = v
+	} else {
+		compat.supportsStore = false
+	}
+	if v, ok := m.CompatBool("supportsDeveloperRole"); ok {
+		compat.supportsDeveloperRole = v
+	} else {
+		compat.supportsDeveloperRole = false
+	}
+	return compat
 }
