@@ -77,7 +77,7 @@ func isRedactedAttachment(item any) bool {
 			continue
 		}
 		allowed := false
-		for _, mk := range jsvalue.AttachmentMetadataKeys {
+		for _, mk := range jsvalue.AttachmentMetadataKeys() {
 			if k == mk {
 				allowed = true
 			}
@@ -93,7 +93,7 @@ func isRedactedAttachment(item any) bool {
 func redactAttachment(item any) map[string]any {
 	next := map[string]any{"content": redactedAttachmentMarker}
 	if m, ok := asMap(item); ok {
-		for _, k := range jsvalue.AttachmentMetadataKeys {
+		for _, k := range jsvalue.AttachmentMetadataKeys() {
 			if s, ok := str(m, k); ok && !blank(s) {
 				next[k] = s
 			}

@@ -155,7 +155,7 @@ func SameMap(a, b map[string]any) bool { return mapID(a) == mapID(b) }
 
 // AttachmentMetadataKeys are the metadata members OpenClaw keeps on a
 // sessions_spawn attachment it redacts, in its order.
-var AttachmentMetadataKeys = []string{"name", "encoding", "mimeType"}
+func AttachmentMetadataKeys() [3]string { return [3]string{"name", "encoding", "mimeType"} }
 
 // recordedOrder is the key order of one map, and the map itself: holding it
 // keeps its address from being reused by a new map while the KeyOrder
@@ -296,7 +296,7 @@ func redactedAttachmentOrder(m map[string]any) []string {
 		return nil
 	}
 	order := []string{"content"}
-	for _, k := range AttachmentMetadataKeys {
+	for _, k := range AttachmentMetadataKeys() {
 		if _, ok := m[k]; ok {
 			order = append(order, k)
 		}
