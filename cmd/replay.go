@@ -109,16 +109,26 @@ built-in model catalogue and uses maxTokens 8192, contextWindow 200000.`,
   oc replay session.jsonl --provider all
   oc replay agent:main:main --provider anthropic --openclaw 2026.5.6,2026.9.6
   oc replay session.jsonl --provider anthropic --openclaw 2026.9.6 --tz UTC --model-json '{"maxTokens":64000}'`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return cli.Usagef("replay needs one SESSION (a transcript path, a session id, or - for stdin); got %d", len(args))
-			}
-			return nil
-		},
+		Args: replayArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReplay(g, opts, args[0], cmd.Flags().Changed("stage"))
 		},
 	}
+	addReplayFlags(cmd, opts)
+	registerReplayCompletions(cmd, g)
+	return cmd
+}
+
+// replayArgs accepts exactly one SESSION.
+func replayArgs(_ *cobra.Command, args []string) error {
+	if len(args) != 1 {
+		return cli.Usagef("replay needs one SESSION (a transcript path, a session id, or - for stdin); got %d", len(args))
+	}
+	return nil
+}
+
+// addReplayFlags registers replay's flags on cmd, bound to opts.
+func addReplayFlags(cmd *cobra.Command, opts *replayOptions) {
 	f := cmd.Flags()
 	f.StringVar(&opts.Provider, "provider", "", `provider id (aliases allowed), or "all" for one row per provider family`)
 	f.StringVar(&opts.API, "api", "", "model api, e.g. anthropic-messages, openai-responses (default: from the transcript or the provider)")
@@ -133,8 +143,6 @@ built-in model catalogue and uses maxTokens 8192, contextWindow 200000.`,
 	f.StringVar(&opts.TZ, "tz", "", "time zone 2026.9.6 stamps user turns in: an IANA name, UTC or Local (default: Local)")
 	f.StringVar(&opts.ModelJSON, "model-json", "", "model record fields as a JSON object, or @FILE (as the oracle's ORACLE_MODEL_JSON)")
 	f.IntVar(&opts.ContextTokens, "context-tokens", context96.DefaultContextTokens, "token budget 2026.9.6 reads the session with: the newest entries within tokens*8 bytes (as the oracle's ORACLE_CONTEXT_TOKENS; 2026.5.6 reads it all)")
-	registerReplayCompletions(cmd, g)
-	return cmd
 }
 
 // replayInput is the shared work of every provider: the context, decoded once.
