@@ -946,63 +946,8 @@ func SessionIDFromName(path string) string {
 
 // rebuildHeader writes a valid header in front of the first entry.
 func (pl *planner) rebuildHeader() {
-	fields := map[string][]byte{}
-	var frag map[string][]byte
-	if pl.lostFrag != nil {
-		frag = pl.lostFrag.fields
-	}
-	if pl.first.Object && jsonl.StringIs(pl.first.Type, "session") {
-		// a header without a usable id: keep what it has
-		frag = map[string][]byte{"timestamp": pl.first.Timestamp}
-		jsonl.EachMember(pl.first.B, 0, func(m jsonl.Member) bool {
-			for _, k := range []string{"version", "cwd", "timestamp"} {
-				if jsonl.KeyIs(m.Key, k) {
-					frag[k] = pl.first.B[m.Start:m.End]
-				}
-			}
-			return true
-		})
-	}
-	for k, v := range frag {
-		fields[k] = v
-	}
-	id := pl.opts.SessionID
-	if r := pl.opts.Recovery; r != nil && pl.set == RuleSetAll {
-		id = r.SessionID
-	}
-	if id == "" {
-		id = SessionIDFromName(pl.name)
-	}
-	ts := ""
-	if !jsonl.StringIs(pl.first.Type, "session") {
-		if s, ok := jsonl.StringValue(pl.first.Timestamp); ok && jsonl.ValueKind(pl.first.Timestamp) == '"' {
-			ts = s
-		}
-	}
-	if ts == "" {
-		if s, ok := jsonl.StringValue(fields["timestamp"]); ok && jsonl.ValueKind(fields["timestamp"]) == '"' {
-			ts = s
-		}
-	}
-	if ts == "" {
-		ts = pl.opts.now().UTC().Format("2006-01-02T15:04:05.000Z")
-	}
-	version := []byte("3")
-	if v := fields["version"]; len(v) > 0 && (v[0] >= '0' && v[0] <= '9') && jsonl.Valid(v) {
-		version = v
-	}
-	hdr := []byte(`{"type":"session","version":`)
-	hdr = append(hdr, version...)
-	hdr = append(hdr, `,"id":`...)
-	hdr = append(hdr, jsonString(id)...)
-	hdr = append(hdr, `,"timestamp":`...)
-	hdr = append(hdr, jsonString(ts)...)
-	if cwd, ok := fields["cwd"]; ok && jsonl.ValueKind(cwd) == '"' && jsonl.Valid(cwd) {
-		hdr = append(hdr, `,"cwd":`...)
-		hdr = append(hdr, cwd...)
-	}
-	hdr = append(hdr, '}')
-
+	fields := pl.headerFields()
+	hdr := buildHeader(fields, pl.headerID(), pl.headerTimestamp(fields))
 	switch {
 	case pl.lostBefore != nil:
 		// The damaged first line becomes the rebuilt header.
@@ -1036,6 +981,86 @@ func (pl *planner) rebuildHeader() {
 		ed.before = append(ed.before, hdr)
 		ed.hits = append(ed.hits, hit{RuleHeaderRebuild, 1, "missing header inserted"})
 	}
+}
+
+// headerFields are the raw members a rebuilt header keeps: those of a
+// session header without a usable id (version, cwd, timestamp), else those
+// of the damaged line lost before the first entry, if any.
+func (pl *planner) headerFields() map[string][]byte {
+	fields := map[string][]byte{}
+	var frag map[string][]byte
+	if pl.lostFrag != nil {
+		frag = pl.lostFrag.fields
+	}
+	if pl.first.Object && jsonl.StringIs(pl.first.Type, "session") {
+		// a header without a usable id: keep what it has
+		frag = map[string][]byte{"timestamp": pl.first.Timestamp}
+		jsonl.EachMember(pl.first.B, 0, func(m jsonl.Member) bool {
+			for _, k := range []string{"version", "cwd", "timestamp"} {
+				if jsonl.KeyIs(m.Key, k) {
+					frag[k] = pl.first.B[m.Start:m.End]
+				}
+			}
+			return true
+		})
+	}
+	for k, v := range frag {
+		fields[k] = v
+	}
+	return fields
+}
+
+// headerID is the rebuilt header's session id: the one asked for (the
+// recovery's, under the recovery rules), else the file name's.
+func (pl *planner) headerID() string {
+	id := pl.opts.SessionID
+	if r := pl.opts.Recovery; r != nil && pl.set == RuleSetAll {
+		id = r.SessionID
+	}
+	if id == "" {
+		id = SessionIDFromName(pl.name)
+	}
+	return id
+}
+
+// headerTimestamp is the rebuilt header's timestamp: the first entry's (when
+// it is not a header), else the kept one, else now.
+func (pl *planner) headerTimestamp(fields map[string][]byte) string {
+	ts := ""
+	if !jsonl.StringIs(pl.first.Type, "session") {
+		if s, ok := jsonl.StringValue(pl.first.Timestamp); ok && jsonl.ValueKind(pl.first.Timestamp) == '"' {
+			ts = s
+		}
+	}
+	if ts == "" {
+		if s, ok := jsonl.StringValue(fields["timestamp"]); ok && jsonl.ValueKind(fields["timestamp"]) == '"' {
+			ts = s
+		}
+	}
+	if ts == "" {
+		ts = pl.opts.now().UTC().Format("2006-01-02T15:04:05.000Z")
+	}
+	return ts
+}
+
+// buildHeader is a session header line with the kept version (else 3) and
+// cwd, the id and the timestamp.
+func buildHeader(fields map[string][]byte, id, ts string) []byte {
+	version := []byte("3")
+	if v := fields["version"]; len(v) > 0 && (v[0] >= '0' && v[0] <= '9') && jsonl.Valid(v) {
+		version = v
+	}
+	hdr := []byte(`{"type":"session","version":`)
+	hdr = append(hdr, version...)
+	hdr = append(hdr, `,"id":`...)
+	hdr = append(hdr, jsonString(id)...)
+	hdr = append(hdr, `,"timestamp":`...)
+	hdr = append(hdr, jsonString(ts)...)
+	if cwd, ok := fields["cwd"]; ok && jsonl.ValueKind(cwd) == '"' && jsonl.Valid(cwd) {
+		hdr = append(hdr, `,"cwd":`...)
+		hdr = append(hdr, cwd...)
+	}
+	return append(hdr, '}')
 }
 
 func withoutRule(hs []hit, rule string) []hit {
