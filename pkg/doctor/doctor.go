@@ -564,66 +564,94 @@ func listSome(items []string) string {
 // cronMark is where the cron findings begin: a store that changed since it
 // was read is planned again from what is on disk (up to three times).
 func (d *run) applyFixes(ctx context.Context, cronMark int) {
-	stopped := func(what string) bool {
-		if ctx.Err() == nil {
-			return false
-		}
-		d.r.Interrupted = "interrupted before " + what + "; every file is either untouched or complete"
-		return true
-	}
 	for _, i := range d.staleLocks {
-		if stopped("removing stale locks") {
+		if d.stopped(ctx, "removing stale locks") {
 			return
 		}
 		d.removeStaleLock(i)
 	}
 	for _, i := range d.tempFiles {
-		if stopped("removing temp files") {
+		if d.stopped(ctx, "removing temp files") {
 			return
 		}
-		f := &d.r.Findings[i]
-		if st, err := os.Lstat(f.Path); err != nil || !st.Mode().IsRegular() || st.Size() != 0 {
-			continue // changed since the check: leave it
-		}
-		if err := os.Remove(f.Path); err != nil {
-			f.Message += "; could not remove: " + err.Error()
-			continue
-		}
-		f.Fixed = true
-		d.r.Changes = append(d.r.Changes, Change{Action: "remove", Path: f.Path, Detail: "empty leftover temp file"})
+		d.removeEmptyTemp(i)
 	}
 	for _, i := range d.ocTemps {
-		if stopped("removing temp files") {
+		if d.stopped(ctx, "removing temp files") {
 			return
 		}
-		f := &d.r.Findings[i]
-		if st, err := os.Lstat(f.Path); err != nil || !st.Mode().IsRegular() || time.Since(st.ModTime()) < ocTempFileMinAge {
-			continue // gone, or written to since the check: a run in progress owns it
-		}
-		if err := os.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			f.Message += "; could not remove: " + err.Error()
-			continue
-		}
-		f.Fixed = true
-		d.r.Changes = append(d.r.Changes, Change{Action: "remove", Path: f.Path, Detail: "oc temp file"})
+		d.removeOCTemp(i)
 	}
 	for _, i := range d.oldQuarantines {
-		if stopped("renaming quarantine files") {
+		if d.stopped(ctx, "renaming quarantine files") {
 			return
 		}
-		f := &d.r.Findings[i]
-		m := oldQuarantineName.FindStringSubmatch(filepath.Base(f.Path))
-		to := filepath.Join(filepath.Dir(f.Path), m[1]+".rejected-"+m[2])
-		if err := renameNoReplace(f.Path, to); err != nil {
-			f.Message += "; not renamed: " + err.Error()
-			continue
-		}
-		_ = syncDir(filepath.Dir(f.Path))
-		f.Fixed = true
-		d.r.Changes = append(d.r.Changes, Change{Action: "rename", Path: to, Detail: "was " + filepath.Base(f.Path)})
+		d.renameOldQuarantine(i)
 	}
+	d.migrateCron(ctx, cronMark)
+}
+
+// stopped reports whether ctx was cancelled, and then notes the run as
+// interrupted before what.
+func (d *run) stopped(ctx context.Context, what string) bool {
+	if ctx.Err() == nil {
+		return false
+	}
+	d.r.Interrupted = "interrupted before " + what + "; every file is either untouched or complete"
+	return true
+}
+
+// removeEmptyTemp removes the empty leftover temp file of finding i, unless
+// it changed since the check.
+func (d *run) removeEmptyTemp(i int) {
+	f := &d.r.Findings[i]
+	if st, err := os.Lstat(f.Path); err != nil || !st.Mode().IsRegular() || st.Size() != 0 {
+		return // changed since the check: leave it
+	}
+	if err := os.Remove(f.Path); err != nil {
+		f.Message += "; could not remove: " + err.Error()
+		return
+	}
+	f.Fixed = true
+	d.r.Changes = append(d.r.Changes, Change{Action: "remove", Path: f.Path, Detail: "empty leftover temp file"})
+}
+
+// removeOCTemp removes the oc temp file of finding i, unless it is gone or
+// was written to since the check.
+func (d *run) removeOCTemp(i int) {
+	f := &d.r.Findings[i]
+	if st, err := os.Lstat(f.Path); err != nil || !st.Mode().IsRegular() || time.Since(st.ModTime()) < ocTempFileMinAge {
+		return // gone, or written to since the check: a run in progress owns it
+	}
+	if err := os.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		f.Message += "; could not remove: " + err.Error()
+		return
+	}
+	f.Fixed = true
+	d.r.Changes = append(d.r.Changes, Change{Action: "remove", Path: f.Path, Detail: "oc temp file"})
+}
+
+// renameOldQuarantine gives the quarantine file of finding i its current
+// name (never replacing a file).
+func (d *run) renameOldQuarantine(i int) {
+	f := &d.r.Findings[i]
+	m := oldQuarantineName.FindStringSubmatch(filepath.Base(f.Path))
+	to := filepath.Join(filepath.Dir(f.Path), m[1]+".rejected-"+m[2])
+	if err := renameNoReplace(f.Path, to); err != nil {
+		f.Message += "; not renamed: " + err.Error()
+		return
+	}
+	_ = syncDir(filepath.Dir(f.Path))
+	f.Fixed = true
+	d.r.Changes = append(d.r.Changes, Change{Action: "rename", Path: to, Detail: "was " + filepath.Base(f.Path)})
+}
+
+// migrateCron applies the cron migration; when another writer changed
+// jobs.json meanwhile, the cron findings from cronMark on are planned again
+// from what it holds (up to maxCronAttempts times).
+func (d *run) migrateCron(ctx context.Context, cronMark int) {
 	for attempt := 1; d.cron != nil && len(d.cron.migrate) > 0; attempt++ {
-		if stopped("migrating cron jobs") {
+		if d.stopped(ctx, "migrating cron jobs") {
 			return
 		}
 		err := d.applyCron(ctx)
