@@ -82,61 +82,17 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	flags := cmd.Flags()
-	onCommandLine := func(names ...string) bool {
-		for _, n := range names {
-			if flags.Changed(n) {
-				return true
-			}
-		}
-		return false
-	}
-	var ignored []string
-	for _, n := range docWriteFlags {
-		if f := flags.Lookup(n); f != nil && !f.Changed && f.Value.String() == "true" && !f.Hidden {
-			ignored = append(ignored, "doctor."+n)
-		}
-	}
-	fix := o.Fix && onCommandLine("fix", "repair")
-	yes := o.Yes && onCommandLine("yes")
-	nonInteractive := o.NonInteractive && onCommandLine("non-interactive")
-	force := o.Force && onCommandLine("force")
-	if len(ignored) > 0 {
-		fmt.Fprintf(g.IO.ErrOut, "oc: ignoring %s from the config file or OC_* environment: writing needs --fix (and --yes without a terminal) on the command line\n", strings.Join(ignored, ", "))
-	}
+	w := doctorWriteFlags(cmd, g, o)
 	g.tuneGCForStreaming()
-	// An absolute state dir: the migration report and the JSON report name
-	// files by absolute paths, valid wherever they are read from.
-	stateDir, err := filepath.Abs(g.ResolvedStateDir())
-	if err != nil {
-		return cli.Incomplete(err)
-	}
-	opts := doctor.Options{
-		StateDir: stateDir,
-		Force:    force,
-		Env:      g.env,
-		Now:      docClockFromEnv(g.env),
-	}
-	filter, err := g.fileFilter()
+	opts, filter, err := doctorRunOptions(g, o, w.force)
 	if err != nil {
 		return err
 	}
-	if !o.NoTranscripts {
-		opts.Transcripts = []doctor.TranscriptCheck{filteredCheck(doctor.RepairCheck, filter), filteredCheck(doctor.OwnershipCheck, filter), filteredCheck(doctor.UpgradeCheck, filter)}
+	interactive, err := doctorAsks(g, w)
+	if err != nil {
+		return err
 	}
-	interactive := false
-	if fix && !yes {
-		switch {
-		case nonInteractive:
-			return cli.Usagef("--fix with --non-interactive writes nothing without --yes: add --yes to apply the fixes")
-		case g.JSON:
-			return cli.Usagef("--fix with --json cannot ask for confirmation: add --yes to apply the fixes")
-		case !docStdinIsTerminal(g.IO.In):
-			return cli.Usagef("--fix needs --yes when stdin is not a terminal (nothing to ask on): add --yes to apply the fixes")
-		}
-		interactive = true
-	}
-	opts.Fix = fix && !interactive
+	opts.Fix = w.fix && !interactive
 	rep, err := doctor.Run(ctx, opts)
 	if err != nil {
 		return cli.Incomplete(err)
@@ -163,6 +119,90 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 			return cli.Incomplete(errors.New(oneLine(err.Error())))
 		}
 	}
+	return writeDoctorReport(g, rep, sd)
+}
+
+// doctorWrite is which of doctor's write flags are on; each counts only when
+// given on the command line (docWriteFlags).
+type doctorWrite struct {
+	fix, yes, nonInteractive, force bool
+}
+
+// doctorWriteFlags reads the write flags given on the command line, and
+// warns about those a config file or OC_* variable turned on.
+func doctorWriteFlags(cmd *cobra.Command, g *Globals, o *doctorOptions) doctorWrite {
+	flags := cmd.Flags()
+	onCommandLine := func(names ...string) bool {
+		for _, n := range names {
+			if flags.Changed(n) {
+				return true
+			}
+		}
+		return false
+	}
+	var ignored []string
+	for _, n := range docWriteFlags {
+		if f := flags.Lookup(n); f != nil && !f.Changed && f.Value.String() == "true" && !f.Hidden {
+			ignored = append(ignored, "doctor."+n)
+		}
+	}
+	w := doctorWrite{
+		fix:            o.Fix && onCommandLine("fix", "repair"),
+		yes:            o.Yes && onCommandLine("yes"),
+		nonInteractive: o.NonInteractive && onCommandLine("non-interactive"),
+		force:          o.Force && onCommandLine("force"),
+	}
+	if len(ignored) > 0 {
+		fmt.Fprintf(g.IO.ErrOut, "oc: ignoring %s from the config file or OC_* environment: writing needs --fix (and --yes without a terminal) on the command line\n", strings.Join(ignored, ", "))
+	}
+	return w
+}
+
+// doctorRunOptions are doctor's options (without Fix) for the state dir,
+// and the --agent/--since filter of the transcript checks.
+func doctorRunOptions(g *Globals, o *doctorOptions, force bool) (doctor.Options, transcript.Filter, error) {
+	// An absolute state dir: the migration report and the JSON report name
+	// files by absolute paths, valid wherever they are read from.
+	stateDir, err := filepath.Abs(g.ResolvedStateDir())
+	if err != nil {
+		return doctor.Options{}, transcript.Filter{}, cli.Incomplete(err)
+	}
+	opts := doctor.Options{
+		StateDir: stateDir,
+		Force:    force,
+		Env:      g.env,
+		Now:      docClockFromEnv(g.env),
+	}
+	filter, err := g.fileFilter()
+	if err != nil {
+		return doctor.Options{}, transcript.Filter{}, err
+	}
+	if !o.NoTranscripts {
+		opts.Transcripts = []doctor.TranscriptCheck{filteredCheck(doctor.RepairCheck, filter), filteredCheck(doctor.OwnershipCheck, filter), filteredCheck(doctor.UpgradeCheck, filter)}
+	}
+	return opts, filter, nil
+}
+
+// doctorAsks reports whether --fix asks before writing (no --yes); a usage
+// error when there is no one to ask.
+func doctorAsks(g *Globals, w doctorWrite) (bool, error) {
+	if !w.fix || w.yes {
+		return false, nil
+	}
+	switch {
+	case w.nonInteractive:
+		return false, cli.Usagef("--fix with --non-interactive writes nothing without --yes: add --yes to apply the fixes")
+	case g.JSON:
+		return false, cli.Usagef("--fix with --json cannot ask for confirmation: add --yes to apply the fixes")
+	case !docStdinIsTerminal(g.IO.In):
+		return false, cli.Usagef("--fix needs --yes when stdin is not a terminal (nothing to ask on): add --yes to apply the fixes")
+	}
+	return true, nil
+}
+
+// writeDoctorReport prints the report (JSON or text) with its SQLite
+// section, and returns doctor's exit.
+func writeDoctorReport(g *Globals, rep *doctor.Report, sd *sqliteDoctor) error {
 	if g.JSON {
 		if err := writeJSON(g.IO, doctorJSON{Report: rep, SQLite: sd}); err != nil {
 			return cli.Incomplete(err)

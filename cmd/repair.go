@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -114,23 +115,9 @@ over and overwrite the file with a fresh header on its next open).`)
 
 func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []string) error {
 	g.tuneGCForStreaming()
-	set, err := repair.ParseRuleSet(opts.Rules)
+	set, err := repairRuleSet(opts, args)
 	if err != nil {
-		return cli.Usagef("--rules %q: unknown rule set; want %s or %s", opts.Rules, repair.RuleSetAll, repair.RuleSetOpenClaw)
-	}
-	if opts.Check && opts.Undo {
-		return cli.Usagef("--check and --undo cannot be combined")
-	}
-	if opts.Force && !opts.Undo {
-		return cli.Usagef("--force only applies to --undo")
-	}
-	if opts.Jobs < 0 {
-		return cli.Usagef("--jobs %d: want 1 or more (0: one per CPU)", opts.Jobs)
-	}
-	for _, a := range args {
-		if a == "-" {
-			return cli.Usagef("repair needs a file: stdin (-) is read-only input (try: oc inspect -)")
-		}
+		return err
 	}
 	filter, err := g.fileFilter()
 	if err != nil {
@@ -166,6 +153,47 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 		fmt.Fprintf(g.IO.Out, "no transcripts in %s%s: nothing to repair\n", cli.Safe(strings.Join(paths, ", ")), filter.Describe())
 		return nil
 	}
+	doc, err := repairRun(g, opts, apply, files)
+	if err != nil {
+		return err
+	}
+	if g.JSON {
+		if err := writeJSON(g.IO, doc); err != nil {
+			return err
+		}
+	} else {
+		printRepairReport(g, opts, set, doc)
+	}
+	return repairExit(g, opts, doc)
+}
+
+// repairRuleSet checks repair's flags and arguments (usage errors) and
+// returns the rule set --rules names.
+func repairRuleSet(opts *repairOptions, args []string) (repair.RuleSet, error) {
+	set, err := repair.ParseRuleSet(opts.Rules)
+	if err != nil {
+		return set, cli.Usagef("--rules %q: unknown rule set; want %s or %s", opts.Rules, repair.RuleSetAll, repair.RuleSetOpenClaw)
+	}
+	if opts.Check && opts.Undo {
+		return set, cli.Usagef("--check and --undo cannot be combined")
+	}
+	if opts.Force && !opts.Undo {
+		return set, cli.Usagef("--force only applies to --undo")
+	}
+	if opts.Jobs < 0 {
+		return set, cli.Usagef("--jobs %d: want 1 or more (0: one per CPU)", opts.Jobs)
+	}
+	for _, a := range args {
+		if a == "-" {
+			return set, cli.Usagef("repair needs a file: stdin (-) is read-only input (try: oc inspect -)")
+		}
+	}
+	return set, nil
+}
+
+// repairRun repairs (or checks) files with a progress line: files done, or
+// bytes read for one file.
+func repairRun(g *Globals, opts *repairOptions, apply repair.ApplyOptions, files []transcript.File) (*repair.Report, error) {
 	names := make([]string, len(files))
 	explicit := map[string]bool{}
 	for i, f := range files {
@@ -175,7 +203,7 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 	// transcripts no sessions.json names: what OpenClaw 2026.8+'s import needs to recover them
 	recovery, err := upgrade.RecoveryHints(names)
 	if err != nil {
-		return cli.Incomplete(err)
+		return nil, cli.Incomplete(err)
 	}
 	progress := (*cli.Progress)(nil)
 	fileDone := func() { progress.Add(1) }
@@ -194,15 +222,7 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 		Progress: fileDone, Recovery: recovery,
 	})
 	progress.Done()
-
-	if g.JSON {
-		if err := writeJSON(g.IO, doc); err != nil {
-			return err
-		}
-	} else {
-		printRepairReport(g, opts, set, doc)
-	}
-	return repairExit(g, opts, doc)
+	return doc, nil
 }
 
 // repairExit is the exit code of a repair run (oc help exit-codes): 3 when the
@@ -320,54 +340,70 @@ func printRepairReport(g *Globals, opts *repairOptions, set repair.RuleSet, doc 
 			}
 			continue
 		}
-		status := ""
-		switch {
-		case r.Error != "":
-			status = st.Error.Render("error")
-		case r.Changed:
-			status = st.OK.Render("repaired")
-		case r.Unrepairable != "":
-			status = st.Error.Render("unrepairable: " + cli.Safe(r.Unrepairable))
-		case r.Skipped != "":
-			status = st.Dim.Render("skipped: " + cli.Safe(r.Skipped))
-		case checking:
-			status = st.Warn.Render("needs repair (oc repair fixes it)")
-		default:
-			status = st.Warn.Render("not repaired")
-		}
-		fmt.Fprintf(w, "%s  %s\n", st.Bold.Render(cli.Safe(r.Path)), status)
-		if r.Error != "" {
-			fmt.Fprintf(w, "  %s\n", cli.Safe(r.Error))
-		}
-		if r.Unrepairable != "" && (r.Changed || r.Error != "") {
-			fmt.Fprintf(w, "  %s %s\n", st.Error.Render("still unrepairable:"), cli.Safe(r.Unrepairable))
-		}
-		ids := make([]string, 0, len(r.Rules))
-		for id := range r.Rules {
-			ids = append(ids, id)
-		}
-		repair.SortRuleIDs(ids)
-		for _, id := range ids {
-			fmt.Fprintf(w, "  %-34s %5d  %s\n", id, r.Rules[id], lineList(r.Lines[id], 5))
-		}
-		if opts.DryRun && r.Plan != nil {
-			for _, c := range r.Plan.Changes {
-				fmt.Fprintf(w, "    line %d: %s: %s\n", c.Line, strings.Join(c.Rules, ", "), cli.Safe(c.Detail))
-			}
-		}
-		for _, warning := range r.Warnings {
-			fmt.Fprintf(w, "  %s %s\n", st.Warn.Render("warning:"), cli.Safe(warning))
-		}
-		if r.StaleLockBroken != nil {
-			fmt.Fprintf(w, "  %s removed stale lock (%s)\n", st.Dim.Render("lock:"), cli.Safe(strings.Join(r.StaleLockBroken.StaleReasons, ", ")))
-		}
-		if r.Backup != "" {
-			fmt.Fprintf(w, "  %s %s\n", st.Dim.Render("backup:    "), cli.Safe(r.Backup))
-		}
-		if r.Quarantine != "" {
-			fmt.Fprintf(w, "  %s %s\n", st.Dim.Render("quarantine:"), cli.Safe(r.Quarantine))
+		printRepairFile(w, st, opts, r, checking)
+	}
+	fmt.Fprintln(w, repairTotalsLine(doc, set, checking))
+}
+
+// printRepairFile prints one file's block: its status, the rules that hit
+// with their lines (each change under --dry-run), warnings, and the lock,
+// backup and quarantine it touched.
+func printRepairFile(w io.Writer, st *cli.Styles, opts *repairOptions, r *repair.FileReport, checking bool) {
+	fmt.Fprintf(w, "%s  %s\n", st.Bold.Render(cli.Safe(r.Path)), repairStatus(st, r, checking))
+	if r.Error != "" {
+		fmt.Fprintf(w, "  %s\n", cli.Safe(r.Error))
+	}
+	if r.Unrepairable != "" && (r.Changed || r.Error != "") {
+		fmt.Fprintf(w, "  %s %s\n", st.Error.Render("still unrepairable:"), cli.Safe(r.Unrepairable))
+	}
+	ids := make([]string, 0, len(r.Rules))
+	for id := range r.Rules {
+		ids = append(ids, id)
+	}
+	repair.SortRuleIDs(ids)
+	for _, id := range ids {
+		fmt.Fprintf(w, "  %-34s %5d  %s\n", id, r.Rules[id], lineList(r.Lines[id], 5))
+	}
+	if opts.DryRun && r.Plan != nil {
+		for _, c := range r.Plan.Changes {
+			fmt.Fprintf(w, "    line %d: %s: %s\n", c.Line, strings.Join(c.Rules, ", "), cli.Safe(c.Detail))
 		}
 	}
+	for _, warning := range r.Warnings {
+		fmt.Fprintf(w, "  %s %s\n", st.Warn.Render("warning:"), cli.Safe(warning))
+	}
+	if r.StaleLockBroken != nil {
+		fmt.Fprintf(w, "  %s removed stale lock (%s)\n", st.Dim.Render("lock:"), cli.Safe(strings.Join(r.StaleLockBroken.StaleReasons, ", ")))
+	}
+	if r.Backup != "" {
+		fmt.Fprintf(w, "  %s %s\n", st.Dim.Render("backup:    "), cli.Safe(r.Backup))
+	}
+	if r.Quarantine != "" {
+		fmt.Fprintf(w, "  %s %s\n", st.Dim.Render("quarantine:"), cli.Safe(r.Quarantine))
+	}
+}
+
+// repairStatus is a file's status word in the human report.
+func repairStatus(st *cli.Styles, r *repair.FileReport, checking bool) string {
+	switch {
+	case r.Error != "":
+		return st.Error.Render("error")
+	case r.Changed:
+		return st.OK.Render("repaired")
+	case r.Unrepairable != "":
+		return st.Error.Render("unrepairable: " + cli.Safe(r.Unrepairable))
+	case r.Skipped != "":
+		return st.Dim.Render("skipped: " + cli.Safe(r.Skipped))
+	case checking:
+		return st.Warn.Render("needs repair (oc repair fixes it)")
+	default:
+		return st.Warn.Render("not repaired")
+	}
+}
+
+// repairTotalsLine is the human report's last line: files checked, repaired
+// or needing repair, skipped, errors, and the count of each rule.
+func repairTotalsLine(doc *repair.Report, set repair.RuleSet, checking bool) string {
 	t := doc.Totals
 	var line string
 	if checking {
@@ -405,7 +441,7 @@ func printRepairReport(g *Globals, opts *repairOptions, set repair.RuleSet, doc 
 		}
 		line += " (" + strings.Join(parts, ", ") + ")"
 	}
-	fmt.Fprintln(w, line)
+	return line
 }
 
 // lineList renders the first n line numbers: "lines 3, 7, 12 (+4 more)".

@@ -109,16 +109,26 @@ built-in model catalogue and uses maxTokens 8192, contextWindow 200000.`,
   oc replay session.jsonl --provider all
   oc replay agent:main:main --provider anthropic --openclaw 2026.5.6,2026.9.6
   oc replay session.jsonl --provider anthropic --openclaw 2026.9.6 --tz UTC --model-json '{"maxTokens":64000}'`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return cli.Usagef("replay needs one SESSION (a transcript path, a session id, or - for stdin); got %d", len(args))
-			}
-			return nil
-		},
+		Args: replayArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReplay(g, opts, args[0], cmd.Flags().Changed("stage"))
 		},
 	}
+	addReplayFlags(cmd, opts)
+	registerReplayCompletions(cmd, g)
+	return cmd
+}
+
+// replayArgs accepts exactly one SESSION.
+func replayArgs(_ *cobra.Command, args []string) error {
+	if len(args) != 1 {
+		return cli.Usagef("replay needs one SESSION (a transcript path, a session id, or - for stdin); got %d", len(args))
+	}
+	return nil
+}
+
+// addReplayFlags registers replay's flags on cmd, bound to opts.
+func addReplayFlags(cmd *cobra.Command, opts *replayOptions) {
 	f := cmd.Flags()
 	f.StringVar(&opts.Provider, "provider", "", `provider id (aliases allowed), or "all" for one row per provider family`)
 	f.StringVar(&opts.API, "api", "", "model api, e.g. anthropic-messages, openai-responses (default: from the transcript or the provider)")
@@ -133,8 +143,6 @@ built-in model catalogue and uses maxTokens 8192, contextWindow 200000.`,
 	f.StringVar(&opts.TZ, "tz", "", "time zone 2026.9.6 stamps user turns in: an IANA name, UTC or Local (default: Local)")
 	f.StringVar(&opts.ModelJSON, "model-json", "", "model record fields as a JSON object, or @FILE (as the oracle's ORACLE_MODEL_JSON)")
 	f.IntVar(&opts.ContextTokens, "context-tokens", context96.DefaultContextTokens, "token budget 2026.9.6 reads the session with: the newest entries within tokens*8 bytes (as the oracle's ORACLE_CONTEXT_TOKENS; 2026.5.6 reads it all)")
-	registerReplayCompletions(cmd, g)
-	return cmd
 }
 
 // replayInput is the shared work of every provider: the context, decoded once.
@@ -175,73 +183,94 @@ func loadReplayInput(g *Globals, session string, releases []policy.Release, limi
 	case stored != nil && contextOf96(releases):
 		// 2026.9.6 builds the context from its own active branch.
 		in.path = src.Name
-		rows, err := stored.rows()
-		if err != nil {
+		var rows [][]byte
+		if rows, err = stored.rows(); err != nil {
 			return nil, cli.Incomplete(err)
 		}
-		s, err := context96.BuildBounded(rows, limits)
-		if err != nil {
-			return nil, cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
-		}
-		if in.modelSnapshots, err = replay.ModelSnapshotsOnBranch(s.Branch); err != nil {
-			return nil, cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
-		}
-		in.ctx, in.sessionVersion = s.Context, s.Version
+		err = in.buildContext96(rows, limits)
 	case stored != nil:
-		// 2026.5.6's rules read the session exported as a file; the
-		// temporary export is removed on return: messages name the session.
-		tmp, cleanup, err := exportSessionToTemp(stored.st, stored.ses)
-		if err != nil {
-			return nil, cli.Incomplete(err)
-		}
-		in.ctx, err = transcript.LoadContext(tmp, g.IO.In)
-		cleanup()
-		if err != nil {
-			// The error names the session, not its removed temporary file.
-			return nil, cli.Incomplete(errors.New(strings.ReplaceAll(err.Error(), tmp, src.Name)))
-		}
-		in.path = src.Name
+		err = in.loadExported(g, stored)
 	case path != "-" && len(releases) > 0 && contextOf96(releases):
-		// A JSONL transcript replayed by 2026.9.6 (asked for: its era's
-		// default is 2026.5.6). 9.6 reads no JSONL: it imports the file
-		// first, then builds the context from the rows it stored.
-		rows, _, err := upgrade.ImportedRows(path)
-		if errors.Is(err, upgrade.ErrIDsRewritten) {
-			if in.ctx, err = transcript.LoadContext(path, g.IO.In); err != nil {
-				return nil, cli.Incomplete(err)
-			}
-			break
-		}
-		if err != nil {
-			return nil, cli.Incomplete(err)
-		}
-		s, err := context96.BuildBounded(rows, limits)
-		if err != nil {
-			return nil, cli.Incomplete(fmt.Errorf("%s: %w", path, err))
-		}
-		if in.modelSnapshots, err = replay.ModelSnapshotsOnBranch(s.Branch); err != nil {
-			return nil, cli.Incomplete(fmt.Errorf("%s: %w", path, err))
-		}
-		in.ctx, in.sessionVersion = s.Context, s.Version
+		err = in.loadImported96(g, limits)
 	default:
 		if in.ctx, err = transcript.LoadContext(path, g.IO.In); err != nil {
-			return nil, cli.Incomplete(err)
+			err = cli.Incomplete(err)
 		}
+	}
+	if err != nil {
+		return nil, err
 	}
 	if !decode {
 		return in, nil
 	}
-	// Unless the text is printed later, the decoded messages are all that
-	// is used from here on: the text goes as it is decoded (peak memory on
-	// large transcripts).
+	if err := in.decode(keepText); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// buildContext96 builds the context from a session's rows as 2026.9.6 does
+// (its active branch, read within limits), with the model snapshots on it.
+func (in *replayInput) buildContext96(rows [][]byte, limits context96.Limits) error {
+	s, err := context96.BuildBounded(rows, limits)
+	if err != nil {
+		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
+	}
+	if in.modelSnapshots, err = replay.ModelSnapshotsOnBranch(s.Branch); err != nil {
+		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
+	}
+	in.ctx, in.sessionVersion = s.Context, s.Version
+	return nil
+}
+
+// loadExported reads a stored session for 2026.5.6's rules, which read the
+// session exported as a file; the temporary export is removed on return:
+// messages name the session.
+func (in *replayInput) loadExported(g *Globals, stored *storedSession) error {
+	tmp, cleanup, err := exportSessionToTemp(stored.st, stored.ses)
+	if err != nil {
+		return cli.Incomplete(err)
+	}
+	in.ctx, err = transcript.LoadContext(tmp, g.IO.In)
+	cleanup()
+	if err != nil {
+		// The error names the session, not its removed temporary file.
+		return cli.Incomplete(errors.New(strings.ReplaceAll(err.Error(), tmp, in.src.Name)))
+	}
+	in.path = in.src.Name
+	return nil
+}
+
+// loadImported96 reads a JSONL transcript replayed by 2026.9.6 (asked for:
+// its era's default is 2026.5.6). 9.6 reads no JSONL: it imports the file
+// first, then builds the context from the rows it stored.
+func (in *replayInput) loadImported96(g *Globals, limits context96.Limits) error {
+	rows, _, err := upgrade.ImportedRows(in.path)
+	if errors.Is(err, upgrade.ErrIDsRewritten) {
+		if in.ctx, err = transcript.LoadContext(in.path, g.IO.In); err != nil {
+			return cli.Incomplete(err)
+		}
+		return nil
+	}
+	if err != nil {
+		return cli.Incomplete(err)
+	}
+	return in.buildContext96(rows, limits)
+}
+
+// decode decodes the context's messages. Unless the text is printed later
+// (keepText), the decoded messages are all that is used from here on: the
+// text goes as it is decoded (peak memory on large transcripts).
+func (in *replayInput) decode(keepText bool) error {
+	var err error
 	in.messages, in.keys, err = replay.DecodeMessagesKeyed(in.ctx.Messages, !keepText)
 	if err != nil {
-		return nil, cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
+		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
 	}
 	if !keepText {
 		in.ctx.Messages = nil
 	}
-	return in, nil
+	return nil
 }
 
 // contextOf96 says whether a SQLite session's context is built by

@@ -691,37 +691,41 @@ func (p *parser) number() (*Value, error) {
 	case len(rest) > 1 && rest[0] == '0' && (rest[1] == 'x' || rest[1] == 'X'):
 		p.json5 = true
 		p.pos += 2
-		hs := p.pos
-		for p.pos < len(p.src) && isHex(p.src[p.pos]) {
-			p.pos++
-		}
-		if hs == p.pos {
-			return nil, p.errorf("bad hex number")
-		}
-		f := 0.0
-		for _, c := range p.src[hs:p.pos] {
-			f = f*16 + float64(hexVal(c))
-		}
-		if neg {
-			f = -f
-		}
-		return NewNumber(f), nil
+		return p.hexNumber(neg)
 	}
-	digits := func() int {
-		s := p.pos
-		for p.pos < len(p.src) && p.src[p.pos] >= '0' && p.src[p.pos] <= '9' {
-			p.pos++
-		}
-		return p.pos - s
+	return p.decimal(start)
+}
+
+// hexNumber reads the digits of a JSON5 hexadecimal number after its 0x.
+func (p *parser) hexNumber(neg bool) (*Value, error) {
+	hs := p.pos
+	for p.pos < len(p.src) && isHex(p.src[p.pos]) {
+		p.pos++
 	}
-	intDigits := digits()
+	if hs == p.pos {
+		return nil, p.errorf("bad hex number")
+	}
+	f := 0.0
+	for _, c := range p.src[hs:p.pos] {
+		f = f*16 + float64(hexVal(c))
+	}
+	if neg {
+		f = -f
+	}
+	return NewNumber(f), nil
+}
+
+// decimal reads a decimal number whose literal, sign included, starts at
+// start (p.pos is past the sign).
+func (p *parser) decimal(start int) (*Value, error) {
+	intDigits := p.digits()
 	if intDigits > 1 && p.src[start+boolInt(p.src[start] == '-' || p.src[start] == '+')] == '0' {
 		return nil, p.errorf("number with a leading zero")
 	}
 	fracDigits := 0
 	if p.pos < len(p.src) && p.src[p.pos] == '.' {
 		p.pos++
-		fracDigits = digits()
+		fracDigits = p.digits()
 		if fracDigits == 0 || intDigits == 0 {
 			p.json5 = true
 		}
@@ -734,7 +738,7 @@ func (p *parser) number() (*Value, error) {
 		if p.pos < len(p.src) && (p.src[p.pos] == '+' || p.src[p.pos] == '-') {
 			p.pos++
 		}
-		if digits() == 0 {
+		if p.digits() == 0 {
 			return nil, p.errorf("bad exponent")
 		}
 	}
@@ -748,6 +752,15 @@ func (p *parser) number() (*Value, error) {
 		// ±Inf or ±0 on range errors, as JavaScript does.
 	}
 	return NewNumber(f), nil
+}
+
+// digits skips decimal digits and returns how many there were.
+func (p *parser) digits() int {
+	s := p.pos
+	for p.pos < len(p.src) && p.src[p.pos] >= '0' && p.src[p.pos] <= '9' {
+		p.pos++
+	}
+	return p.pos - s
 }
 
 func hexVal(c byte) byte {

@@ -392,84 +392,123 @@ func compactOrNull(v *json5.Value) []byte {
 // changed since it was read: nothing of this attempt is left (the caller
 // re-plans); a cancelled ctx stops before jobs.json is replaced.
 func (d *run) applyCron(ctx context.Context) error {
+	store := d.cron.store
+	newStore, state, newState, migs := d.migrateCronJobs()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// Backups first: the exact bytes the plan was made from, for every file
+	// about to change.
+	backups, err := d.backupCronFiles(state, newState)
+	if err != nil {
+		return err
+	}
+	if err := casReplace(ctx, store.Path, newStore, sha256.Sum256(store.Raw), d.maxBytes()); err != nil {
+		d.removeCronBackups(backups)
+		return err
+	}
+	d.noteCronMigrated(backups, len(migs))
+	if newState != nil {
+		d.writeCronState(ctx, state, newState)
+	}
+	d.writeCronReport(state, backups, migs)
+	return nil
+}
+
+// migrateCronJobs migrates the pending jobs in a copy of the store (and of
+// its state sidecar, when that is valid) and returns the new jobs.json bytes,
+// the copied sidecar, its new bytes (nil when unchanged or absent) and the
+// migrations.
+func (d *run) migrateCronJobs() (newStore []byte, state *StateFile, newState []byte, migs []Migration) {
 	p := d.cron
-	r := d.r
 	store := p.store
 	root := store.Root.Clone()
 	jobs := root.Get("jobs").Items
-	var state *StateFile
 	if store.State != nil && store.State.Invalid == "" {
 		state = &StateFile{Path: store.State.Path, Raw: store.State.Raw, Info: store.State.Info, Root: store.State.Root.Clone()}
 	}
 	nowMs := d.now.UnixMilli()
-	var migs []Migration
 	for _, i := range p.migrate {
 		m := migrateJob(jobs[store.JobIndex[i]], p.verdict[i], state, nowMs)
 		migs = append(migs, m)
-		r.Cron.Jobs[i].Migration = &m
+		d.r.Cron.Jobs[i].Migration = &m
 	}
-	newStore := json5.Marshal(root)
-	var newState []byte
+	newStore = json5.Marshal(root)
 	if state != nil {
 		newState = json5.Marshal(state.Root)
 		if string(newState) == string(state.Raw) {
 			newState = nil
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	// Backups first: the exact bytes the plan was made from, for every file
-	// about to change.
-	var backups []string
-	undoBackups := func() {
-		for _, b := range backups {
-			_ = os.Remove(b)
-		}
-		r.Cron.Backups = nil
-	}
+	return newStore, state, newState, migs
+}
+
+// backupCronFiles backs up jobs.json and, when it changes, the state
+// sidecar; on an error no backup of this attempt is left.
+func (d *run) backupCronFiles(state *StateFile, newState []byte) ([]string, error) {
+	store := d.cron.store
 	b, err := backupBytes(store.Path, store.Raw, store.Info, d.now)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	backups = append(backups, b)
+	backups := []string{b}
 	if newState != nil {
 		b, err := backupBytes(state.Path, state.Raw, state.Info, d.now)
 		if err != nil {
-			undoBackups()
-			return err
+			d.removeCronBackups(backups)
+			return nil, err
 		}
 		backups = append(backups, b)
 	}
-	if err := casReplace(ctx, store.Path, newStore, sha256.Sum256(store.Raw), d.maxBytes()); err != nil {
-		undoBackups()
-		return err
+	return backups, nil
+}
+
+// removeCronBackups removes the backups of an attempt that did not migrate.
+func (d *run) removeCronBackups(backups []string) {
+	for _, b := range backups {
+		_ = os.Remove(b)
 	}
+	d.r.Cron.Backups = nil
+}
+
+// noteCronMigrated reports the backups and the jobs.json write, and marks the
+// migrated jobs and their findings.
+func (d *run) noteCronMigrated(backups []string, migrated int) {
+	p, r := d.cron, d.r
 	for _, b := range backups {
 		r.Changes = append(r.Changes, Change{Action: "backup", Path: b})
 	}
 	r.Cron.Backups = backups
-	r.Changes = append(r.Changes, Change{Action: "write", Path: store.Path, Detail: fmt.Sprintf("%d %s migrated to isolated", len(migs), plural(len(migs), "job", "jobs"))})
+	r.Changes = append(r.Changes, Change{Action: "write", Path: p.store.Path, Detail: fmt.Sprintf("%d %s migrated to isolated", migrated, plural(migrated, "job", "jobs"))})
 	for _, i := range p.migrate {
 		r.Cron.Jobs[i].Migrated = true
 		r.Cron.Jobs[i].Pending = false
 		r.Findings[p.finding[i]].Fixed = true
 	}
-	if newState != nil {
-		// Written even when ctx was cancelled meanwhile: jobs.json is done,
-		// and this write is as short.
-		err := casReplace(context.WithoutCancel(ctx), state.Path, newState, sha256.Sum256(state.Raw), d.maxBytes())
-		switch {
-		case errors.Is(err, ErrStoreChanged):
-			d.add(Finding{ID: "cron-state-changed", Severity: SevInfo, Path: state.Path, Section: SectionCron,
-				Message: "the state file changed while oc doctor worked (the gateway writes it), so the migrated jobs' updatedAtMs were not written there (jobs.json was migrated)", Fix: "nothing needed"})
-		case err != nil:
-			d.add(Finding{ID: "cron-state-write-failed", Severity: SevError, Path: state.Path, Section: SectionCron,
-				Message: err.Error() + " (jobs.json was migrated; only updatedAtMs in the state file is stale)", Fix: "nothing urgent: the gateway rewrites the state file"})
-		default:
-			r.Changes = append(r.Changes, Change{Action: "write", Path: state.Path, Detail: "updatedAtMs of the migrated jobs"})
-		}
+}
+
+// writeCronState writes the state sidecar after jobs.json was migrated; a
+// failure is a finding, not an error.
+func (d *run) writeCronState(ctx context.Context, state *StateFile, newState []byte) {
+	// Written even when ctx was cancelled meanwhile: jobs.json is done,
+	// and this write is as short.
+	err := casReplace(context.WithoutCancel(ctx), state.Path, newState, sha256.Sum256(state.Raw), d.maxBytes())
+	switch {
+	case errors.Is(err, ErrStoreChanged):
+		d.add(Finding{ID: "cron-state-changed", Severity: SevInfo, Path: state.Path, Section: SectionCron,
+			Message: "the state file changed while oc doctor worked (the gateway writes it), so the migrated jobs' updatedAtMs were not written there (jobs.json was migrated)", Fix: "nothing needed"})
+	case err != nil:
+		d.add(Finding{ID: "cron-state-write-failed", Severity: SevError, Path: state.Path, Section: SectionCron,
+			Message: err.Error() + " (jobs.json was migrated; only updatedAtMs in the state file is stale)", Fix: "nothing urgent: the gateway rewrites the state file"})
+	default:
+		d.r.Changes = append(d.r.Changes, Change{Action: "write", Path: state.Path, Detail: "updatedAtMs of the migrated jobs"})
 	}
+}
+
+// writeCronReport writes the migration report beside jobs.json; a failure
+// is a finding, not an error (the migration itself succeeded).
+func (d *run) writeCronReport(state *StateFile, backups []string, migs []Migration) {
+	store := d.cron.store
 	mf := MigrationFile{Tool: "oc doctor", CreatedAt: d.now.UTC().Format(time.RFC3339), StateDir: d.opts.StateDir, Store: store.Path, Backups: backups, Jobs: migs}
 	if state != nil {
 		mf.StateFile = state.Path
@@ -483,11 +522,10 @@ func (d *run) applyCron(ctx context.Context) error {
 	}, append(marshalIndent(mf), '\n'), 0o600, store.Info)
 	if err != nil {
 		d.add(Finding{ID: "cron-report-write-failed", Severity: SevError, Path: base + ".json", Section: SectionCron, Message: err.Error(), Fix: "the migration itself succeeded; the terminal report lists it"})
-		return nil
+		return
 	}
-	r.Cron.MigrationReport = reportPath
-	r.Changes = append(r.Changes, Change{Action: "report", Path: reportPath})
-	return nil
+	d.r.Cron.MigrationReport = reportPath
+	d.r.Changes = append(d.r.Changes, Change{Action: "report", Path: reportPath})
 }
 
 // summarize builds the one status line per section.

@@ -77,6 +77,46 @@ func (o Options) maxBytes() int64 {
 // between two steps: every file is then either untouched or complete, no
 // temp file is left, and Report.Interrupted says where it stopped.
 func Run(ctx context.Context, opts Options) (*Report, error) {
+	d, err := newRun(opts)
+	if err != nil {
+		return nil, err
+	}
+	r := d.r
+	d.loadConfig()
+	d.checkLayout()
+	r.Gateway = detectGateway(d.opts.StateDir, d.opts.gatewayLockDirs(), d.opts.Env, d.now)
+	d.checkSessions()
+	d.checkLocksAndTemp()
+	d.checkGatewayRunning()
+	d.checkTranscripts(ctx)
+	cronMark := len(r.Findings)
+	d.checkCron()
+
+	if ctx.Err() != nil {
+		r.Interrupted = "interrupted during the checks; nothing was written and the report is incomplete"
+	} else if d.opts.Fix {
+		switch {
+		case r.Gateway.Running && !d.opts.Force && d.fixesPending():
+			r.Refused = "refusing to write while the OpenClaw gateway is running: " + r.Gateway.Reason + " (stop it, or pass --force)"
+		default:
+			if d.opts.beforeFix != nil {
+				d.opts.beforeFix()
+			}
+			d.applyFixes(ctx, cronMark)
+		}
+	}
+	for _, f := range r.Findings {
+		if !f.Fixed && (f.Severity == SevWarning || f.Severity == SevError) {
+			r.Remaining++
+		}
+	}
+	r.Checks = summarize(r)
+	return r, nil
+}
+
+// newRun starts a run on opts' state dir (made absolute), which must be a
+// directory.
+func newRun(opts Options) (*run, error) {
 	now := opts.now()
 	if abs, err := filepath.Abs(opts.StateDir); err == nil {
 		opts.StateDir = abs // a relative --state-dir, resolved before anything compares it
@@ -92,78 +132,70 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if opts.Fix {
 		r.Mode = "fix"
 	}
-	d := &run{opts: opts, r: r, now: now}
+	return &run{opts: opts, r: r, now: now}, nil
+}
 
-	cfg, cerr := LoadConfig(opts.StateDir, opts.Env)
+// loadConfig reads OpenClaw's config; one that does not read is a finding
+// (the defaults are used).
+func (d *run) loadConfig() {
+	cfg, cerr := LoadConfig(d.opts.StateDir, d.opts.Env)
 	if cerr != nil {
 		d.add(Finding{ID: "config-unreadable", Severity: SevWarning, Path: configPathOf(cerr), Section: SectionStateDir,
 			Message: "OpenClaw's config could not be read: " + cerr.Error() + "; defaults used (agent main, main key main)",
 			Fix:     "fix the file with `openclaw doctor`"})
 	}
-	r.Config = cfg.Path
+	d.r.Config = cfg.Path
 	d.cfg = cfg
+}
 
-	d.checkLayout()
-	lockDirs := opts.GatewayLockDirs
-	if opts.GatewayLockDir != "" {
-		lockDirs = []string{opts.GatewayLockDir}
+// gatewayLockDirs are the directories searched for the gateway's lock.
+func (o Options) gatewayLockDirs() []string {
+	lockDirs := o.GatewayLockDirs
+	if o.GatewayLockDir != "" {
+		lockDirs = []string{o.GatewayLockDir}
 	} else if len(lockDirs) == 0 {
-		lockDirs = GatewayLockDirs(opts.Env)
+		lockDirs = GatewayLockDirs(o.Env)
 	}
-	r.Gateway = detectGateway(opts.StateDir, lockDirs, opts.Env, now)
-	d.checkSessions()
-	d.checkLocksAndTemp()
+	return lockDirs
+}
+
+// checkGatewayRunning counts a live session lock as a running gateway, and
+// reports a running gateway (a warning when it blocks --fix).
+func (d *run) checkGatewayRunning() {
+	r := d.r
 	if !r.Gateway.Running && d.liveSessionLock != nil {
 		r.Gateway = GatewayStatus{Running: true, PID: d.liveSessionLock.PID, Lock: d.liveSessionLock.Path,
 			Reason: fmt.Sprintf("session lock %s is held by live process %d", d.liveSessionLock.Path, d.liveSessionLock.PID)}
 	}
 	if r.Gateway.Running {
 		sev := SevInfo
-		if opts.Fix && !opts.Force {
+		if d.opts.Fix && !d.opts.Force {
 			sev = SevWarning
 		}
 		d.add(Finding{ID: "gateway-running", Severity: sev, Path: r.Gateway.Lock, Section: SectionGateway,
 			Message: "an OpenClaw gateway is running (" + r.Gateway.Reason + "): it keeps the cron store in memory and writes it back",
 			Fix:     "stop the gateway (`openclaw gateway stop`) before `oc doctor --fix`, or pass --force"})
 	}
-	for _, check := range opts.Transcripts {
+}
+
+// checkTranscripts runs the transcript checks, stopping before the next one
+// once ctx is cancelled.
+func (d *run) checkTranscripts(ctx context.Context) {
+	for _, check := range d.opts.Transcripts {
 		if ctx.Err() != nil {
 			break // the transcript scans are the long part of a check: stop before the next one
 		}
-		fs, err := check(opts.StateDir)
+		found, err := check(d.opts.StateDir)
 		if err != nil {
-			d.add(Finding{ID: "transcript-check-failed", Severity: SevError, Path: opts.StateDir, Section: SectionTranscripts, Message: err.Error(), Fix: "run `oc repair --check` and `oc inspect` on the state dir"})
+			d.add(Finding{ID: "transcript-check-failed", Severity: SevError, Path: d.opts.StateDir, Section: SectionTranscripts, Message: err.Error(), Fix: "run `oc repair --check` and `oc inspect` on the state dir"})
 		}
-		for _, f := range fs {
+		for _, f := range found {
 			if f.Section == "" {
 				f.Section = SectionTranscripts
 			}
 			d.add(f)
 		}
 	}
-	cronMark := len(r.Findings)
-	d.checkCron()
-
-	if ctx.Err() != nil {
-		r.Interrupted = "interrupted during the checks; nothing was written and the report is incomplete"
-	} else if opts.Fix {
-		switch {
-		case r.Gateway.Running && !opts.Force && d.fixesPending():
-			r.Refused = "refusing to write while the OpenClaw gateway is running: " + r.Gateway.Reason + " (stop it, or pass --force)"
-		default:
-			if opts.beforeFix != nil {
-				opts.beforeFix()
-			}
-			d.applyFixes(ctx, cronMark)
-		}
-	}
-	for _, f := range r.Findings {
-		if !f.Fixed && (f.Severity == SevWarning || f.Severity == SevError) {
-			r.Remaining++
-		}
-	}
-	r.Checks = summarize(r)
-	return r, nil
 }
 
 func configPathOf(err error) string {
@@ -370,46 +402,7 @@ func (d *run) checkLocksAndTemp() {
 	sd := d.opts.StateDir
 	locks, _ := filepath.Glob(filepath.Join(sd, "agents", "*", "sessions", "*.lock"))
 	for _, l := range locks {
-		raw, st, err := readRegular(l, maxLockBytes)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // released since the glob
-		}
-		if errors.Is(err, errNotRegular) {
-			d.add(Finding{ID: "lock-not-a-file", Severity: SevWarning, Path: l, Section: SectionLocks,
-				Message: "named like a session lock but is " + fileKind(st.Mode()) + ": oc does not open it",
-				Fix:     "remove it by hand if nothing uses it (doctor never removes what is not a lock file)"})
-			continue
-		}
-		var li *gatewaylock.LockInfo
-		if err != nil {
-			// OpenClaw reads a lock it cannot read as one without a payload.
-			li = judgeLock(l, nil, d.now)
-		} else {
-			li = judgeLock(l, raw, d.now)
-		}
-		switch {
-		case li.Alive:
-			if d.liveSessionLock == nil {
-				d.liveSessionLock = li
-			}
-			d.add(Finding{ID: "session-lock-held", Severity: SevInfo, Path: l, Section: SectionLocks,
-				Message: fmt.Sprintf("held by live process %d since %s", li.PID, li.CreatedAt), Fix: "nothing: the gateway is writing this session"})
-		case !li.Stale:
-			// No payload yet, but only seconds old: OpenClaw gives its owner time to write it.
-			d.add(Finding{ID: "session-lock-held", Severity: SevInfo, Path: l, Section: SectionLocks,
-				Message: "just created; its owner has not written its pid yet", Fix: "nothing: run oc doctor again in a minute"})
-		default:
-			i := d.add(Finding{ID: "stale-session-lock", Severity: SevWarning, Path: l, Section: SectionLocks,
-				Message: "stale lock (" + strings.Join(li.StaleReasons, ", ") + ")" + pidNote(li.PID),
-				Fix:     "oc doctor --fix removes it (its owner is gone)", Fixable: err == nil})
-			if err == nil {
-				d.staleLocks = append(d.staleLocks, i)
-				if d.lockSnaps == nil {
-					d.lockSnaps = map[int]lockSnap{}
-				}
-				d.lockSnaps[i] = lockSnap{st: st, raw: raw}
-			}
-		}
+		d.checkSessionLock(l)
 	}
 	dirs := []string{sd, filepath.Join(sd, "cron")}
 	sessDirs, _ := filepath.Glob(filepath.Join(sd, "agents", "*", "sessions"))
@@ -420,40 +413,93 @@ func (d *run) checkLocksAndTemp() {
 			if e.IsDir() {
 				continue
 			}
-			if strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), durable.TempPrefix) {
-				d.ocTempFile(dir, e)
-				continue
-			}
-			if m := oldQuarantineName.FindStringSubmatch(e.Name()); m != nil && dir != sd && filepath.Base(dir) == "sessions" {
-				d.oldQuarantine(dir, e, m[1]+".rejected-"+m[2])
-				continue
-			}
-			m := tempName.FindStringSubmatch(e.Name())
-			if m == nil {
-				continue
-			}
-			p := filepath.Join(dir, e.Name())
-			var pid int
-			fmt.Sscan(m[2], &pid)
-			if gatewaylock.PIDAlive(pid) && pid != os.Getpid() {
-				continue // a write in progress
-			}
-			info, err := e.Info()
-			if err != nil {
-				continue
-			}
-			if info.Size() == 0 {
-				i := d.add(Finding{ID: "leftover-temp-file", Severity: SevWarning, Path: p, Section: SectionLocks,
-					Message: fmt.Sprintf("empty temp file left by an interrupted write of %s (process %d is gone)", m[1], pid),
-					Fix:     "oc doctor --fix removes it", Fixable: true})
-				d.tempFiles = append(d.tempFiles, i)
-				continue
-			}
-			d.add(Finding{ID: "leftover-temp-file", Severity: SevWarning, Path: p, Section: SectionLocks,
-				Message: fmt.Sprintf("%d-byte temp file left by an interrupted write of %s (process %d is gone)", info.Size(), m[1], pid),
-				Fix:     "compare it with " + m[1] + " and remove it by hand (doctor never deletes data)"})
+			d.checkLeftover(dir, e)
 		}
 	}
+}
+
+// checkSessionLock judges one session lock file as OpenClaw does: held by
+// a live process, just created, or stale (removable when it could be read).
+func (d *run) checkSessionLock(l string) {
+	raw, st, err := readRegular(l, maxLockBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return // released since the glob
+	}
+	if errors.Is(err, errNotRegular) {
+		d.add(Finding{ID: "lock-not-a-file", Severity: SevWarning, Path: l, Section: SectionLocks,
+			Message: "named like a session lock but is " + fileKind(st.Mode()) + ": oc does not open it",
+			Fix:     "remove it by hand if nothing uses it (doctor never removes what is not a lock file)"})
+		return
+	}
+	var li *gatewaylock.LockInfo
+	if err != nil {
+		// OpenClaw reads a lock it cannot read as one without a payload.
+		li = judgeLock(l, nil, d.now)
+	} else {
+		li = judgeLock(l, raw, d.now)
+	}
+	switch {
+	case li.Alive:
+		if d.liveSessionLock == nil {
+			d.liveSessionLock = li
+		}
+		d.add(Finding{ID: "session-lock-held", Severity: SevInfo, Path: l, Section: SectionLocks,
+			Message: fmt.Sprintf("held by live process %d since %s", li.PID, li.CreatedAt), Fix: "nothing: the gateway is writing this session"})
+	case !li.Stale:
+		// No payload yet, but only seconds old: OpenClaw gives its owner time to write it.
+		d.add(Finding{ID: "session-lock-held", Severity: SevInfo, Path: l, Section: SectionLocks,
+			Message: "just created; its owner has not written its pid yet", Fix: "nothing: run oc doctor again in a minute"})
+	default:
+		i := d.add(Finding{ID: "stale-session-lock", Severity: SevWarning, Path: l, Section: SectionLocks,
+			Message: "stale lock (" + strings.Join(li.StaleReasons, ", ") + ")" + pidNote(li.PID),
+			Fix:     "oc doctor --fix removes it (its owner is gone)", Fixable: err == nil})
+		if err == nil {
+			d.staleLocks = append(d.staleLocks, i)
+			if d.lockSnaps == nil {
+				d.lockSnaps = map[int]lockSnap{}
+			}
+			d.lockSnaps[i] = lockSnap{st: st, raw: raw}
+		}
+	}
+}
+
+// checkLeftover reports a file in dir that an interrupted write or an old oc
+// left behind: oc's temp files, old quarantine names, and temp files of a
+// process that is gone (an empty one is removable).
+func (d *run) checkLeftover(dir string, e fs.DirEntry) {
+	sd := d.opts.StateDir
+	if strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), durable.TempPrefix) {
+		d.ocTempFile(dir, e)
+		return
+	}
+	if m := oldQuarantineName.FindStringSubmatch(e.Name()); m != nil && dir != sd && filepath.Base(dir) == "sessions" {
+		d.oldQuarantine(dir, e, m[1]+".rejected-"+m[2])
+		return
+	}
+	m := tempName.FindStringSubmatch(e.Name())
+	if m == nil {
+		return
+	}
+	p := filepath.Join(dir, e.Name())
+	var pid int
+	fmt.Sscan(m[2], &pid)
+	if gatewaylock.PIDAlive(pid) && pid != os.Getpid() {
+		return // a write in progress
+	}
+	info, err := e.Info()
+	if err != nil {
+		return
+	}
+	if info.Size() == 0 {
+		i := d.add(Finding{ID: "leftover-temp-file", Severity: SevWarning, Path: p, Section: SectionLocks,
+			Message: fmt.Sprintf("empty temp file left by an interrupted write of %s (process %d is gone)", m[1], pid),
+			Fix:     "oc doctor --fix removes it", Fixable: true})
+		d.tempFiles = append(d.tempFiles, i)
+		return
+	}
+	d.add(Finding{ID: "leftover-temp-file", Severity: SevWarning, Path: p, Section: SectionLocks,
+		Message: fmt.Sprintf("%d-byte temp file left by an interrupted write of %s (process %d is gone)", info.Size(), m[1], pid),
+		Fix:     "compare it with " + m[1] + " and remove it by hand (doctor never deletes data)"})
 }
 
 // oldQuarantineName is the quarantine name of oc before 2026-12
@@ -518,66 +564,94 @@ func listSome(items []string) string {
 // cronMark is where the cron findings begin: a store that changed since it
 // was read is planned again from what is on disk (up to three times).
 func (d *run) applyFixes(ctx context.Context, cronMark int) {
-	stopped := func(what string) bool {
-		if ctx.Err() == nil {
-			return false
-		}
-		d.r.Interrupted = "interrupted before " + what + "; every file is either untouched or complete"
-		return true
-	}
 	for _, i := range d.staleLocks {
-		if stopped("removing stale locks") {
+		if d.stopped(ctx, "removing stale locks") {
 			return
 		}
 		d.removeStaleLock(i)
 	}
 	for _, i := range d.tempFiles {
-		if stopped("removing temp files") {
+		if d.stopped(ctx, "removing temp files") {
 			return
 		}
-		f := &d.r.Findings[i]
-		if st, err := os.Lstat(f.Path); err != nil || !st.Mode().IsRegular() || st.Size() != 0 {
-			continue // changed since the check: leave it
-		}
-		if err := os.Remove(f.Path); err != nil {
-			f.Message += "; could not remove: " + err.Error()
-			continue
-		}
-		f.Fixed = true
-		d.r.Changes = append(d.r.Changes, Change{Action: "remove", Path: f.Path, Detail: "empty leftover temp file"})
+		d.removeEmptyTemp(i)
 	}
 	for _, i := range d.ocTemps {
-		if stopped("removing temp files") {
+		if d.stopped(ctx, "removing temp files") {
 			return
 		}
-		f := &d.r.Findings[i]
-		if st, err := os.Lstat(f.Path); err != nil || !st.Mode().IsRegular() || time.Since(st.ModTime()) < ocTempFileMinAge {
-			continue // gone, or written to since the check: a run in progress owns it
-		}
-		if err := os.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			f.Message += "; could not remove: " + err.Error()
-			continue
-		}
-		f.Fixed = true
-		d.r.Changes = append(d.r.Changes, Change{Action: "remove", Path: f.Path, Detail: "oc temp file"})
+		d.removeOCTemp(i)
 	}
 	for _, i := range d.oldQuarantines {
-		if stopped("renaming quarantine files") {
+		if d.stopped(ctx, "renaming quarantine files") {
 			return
 		}
-		f := &d.r.Findings[i]
-		m := oldQuarantineName.FindStringSubmatch(filepath.Base(f.Path))
-		to := filepath.Join(filepath.Dir(f.Path), m[1]+".rejected-"+m[2])
-		if err := renameNoReplace(f.Path, to); err != nil {
-			f.Message += "; not renamed: " + err.Error()
-			continue
-		}
-		_ = syncDir(filepath.Dir(f.Path))
-		f.Fixed = true
-		d.r.Changes = append(d.r.Changes, Change{Action: "rename", Path: to, Detail: "was " + filepath.Base(f.Path)})
+		d.renameOldQuarantine(i)
 	}
+	d.migrateCron(ctx, cronMark)
+}
+
+// stopped reports whether ctx was cancelled, and then notes the run as
+// interrupted before what.
+func (d *run) stopped(ctx context.Context, what string) bool {
+	if ctx.Err() == nil {
+		return false
+	}
+	d.r.Interrupted = "interrupted before " + what + "; every file is either untouched or complete"
+	return true
+}
+
+// removeEmptyTemp removes the empty leftover temp file of finding i, unless
+// it changed since the check.
+func (d *run) removeEmptyTemp(i int) {
+	f := &d.r.Findings[i]
+	if st, err := os.Lstat(f.Path); err != nil || !st.Mode().IsRegular() || st.Size() != 0 {
+		return // changed since the check: leave it
+	}
+	if err := os.Remove(f.Path); err != nil {
+		f.Message += "; could not remove: " + err.Error()
+		return
+	}
+	f.Fixed = true
+	d.r.Changes = append(d.r.Changes, Change{Action: "remove", Path: f.Path, Detail: "empty leftover temp file"})
+}
+
+// removeOCTemp removes the oc temp file of finding i, unless it is gone or
+// was written to since the check.
+func (d *run) removeOCTemp(i int) {
+	f := &d.r.Findings[i]
+	if st, err := os.Lstat(f.Path); err != nil || !st.Mode().IsRegular() || time.Since(st.ModTime()) < ocTempFileMinAge {
+		return // gone, or written to since the check: a run in progress owns it
+	}
+	if err := os.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		f.Message += "; could not remove: " + err.Error()
+		return
+	}
+	f.Fixed = true
+	d.r.Changes = append(d.r.Changes, Change{Action: "remove", Path: f.Path, Detail: "oc temp file"})
+}
+
+// renameOldQuarantine gives the quarantine file of finding i its current
+// name (never replacing a file).
+func (d *run) renameOldQuarantine(i int) {
+	f := &d.r.Findings[i]
+	m := oldQuarantineName.FindStringSubmatch(filepath.Base(f.Path))
+	to := filepath.Join(filepath.Dir(f.Path), m[1]+".rejected-"+m[2])
+	if err := renameNoReplace(f.Path, to); err != nil {
+		f.Message += "; not renamed: " + err.Error()
+		return
+	}
+	_ = syncDir(filepath.Dir(f.Path))
+	f.Fixed = true
+	d.r.Changes = append(d.r.Changes, Change{Action: "rename", Path: to, Detail: "was " + filepath.Base(f.Path)})
+}
+
+// migrateCron applies the cron migration; when another writer changed
+// jobs.json meanwhile, the cron findings from cronMark on are planned again
+// from what it holds (up to maxCronAttempts times).
+func (d *run) migrateCron(ctx context.Context, cronMark int) {
 	for attempt := 1; d.cron != nil && len(d.cron.migrate) > 0; attempt++ {
-		if stopped("migrating cron jobs") {
+		if d.stopped(ctx, "migrating cron jobs") {
 			return
 		}
 		err := d.applyCron(ctx)

@@ -494,128 +494,27 @@ func (pl *planner) entry(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, salvag
 	pl.entryParsed(ln, ed, pieceIdx, b, salvaged, ParseEntry(b))
 }
 
-// entryParsed is entry with the value already parsed.
+// entryParsed is entry with the value already parsed. It runs once per
+// line; its steps allocate only for a line some rule changes.
 func (pl *planner) entryParsed(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, salvaged bool, e *Entry) {
 	all := pl.set == RuleSetAll
-	out := b
-	changed := false
-	var hits []hit
 	if !pl.transcript && isSessionEntry(e) {
 		pl.transcript = true
 	}
-
-	if salvaged && all {
-		if id, ok := e.IDString(); ok && jsonl.ValueKind(e.ID) == '"' {
-			if _, dup := pl.seen[hashStr(id)]; dup {
-				ed.add(RuleDuplicateSalvage, 1, "salvaged entry repeats id "+strconv.Quote(id))
-				return
-			}
-		}
+	if all && pl.dropsEntry(ln, ed, salvaged, e) {
+		return
 	}
-	if all {
-		if fx := fixInvalidRole(e); fx.Drop {
-			if ed == nil {
-				ed = pl.replaceEdit(ln)
-			}
-			ed.add(RuleInvalidMessageRole, 1, fx.Detail)
-			pl.droppedEntry(e)
-			if pl.first == nil && pl.lostBefore == nil {
-				pl.lostBefore = ed
-			}
-			return
-		}
-		if pl.recoveryEntry(ln, ed, e) {
-			return
-		}
-	}
-	if fx := fixEmptyAssistantError(e); fx.Count > 0 {
-		out, changed = e.withContent(fx.NewContent), true
-		hits = append(hits, hit{RuleEmptyAssistantError, 1, fx.Detail})
-	} else if e.IsMessage() {
-		content := e.Content
-		if all && e.messageHasFields() {
-			if e.computeHints(); !e.imageHint {
-			} else if nc, n := corruptedImageContent(content); n > 0 {
-				content = nc
-				hits = append(hits, hit{RuleCorruptedImage, n, countNoun(n, "corrupted image block", "corrupted image blocks")})
-			}
-		}
-		if e.roleIs("user") {
-			if nc, ok := blankUserContent(content); ok {
-				content = nc
-				hits = append(hits, hit{RuleBlankUserText, 1, "blank user text"})
-			}
-		}
-		if len(hits) > 0 {
-			out, changed = e.withContent(content), true
-		}
-	}
-
-	// The first surviving entry decides about the header.
-	if pl.first == nil {
-		pl.first = ParseEntry(append([]byte(nil), b...)) // b is the reader's buffer
-		e = pl.first
-		pl.firstLineNo = ln.Num
-		pl.firstPiece = pieceIdx
-		if ed == nil && !changed {
-			pl.firstLine = append([]byte(nil), ln.Data...)
-			pl.firstTerm = ln.Term
-		}
-		if !e.IsHeader() {
-			pl.headerIssue = true
-		}
-	}
+	out, changed, hits := fixContent(e, b, all)
+	e = pl.noteFirst(ln, ed, pieceIdx, b, changed, e)
 	header := pl.first == e && e.IsHeader()
-
-	// Repeated ids: a later entry with an earlier one's id gets its own.
 	if all && !header {
+		// Repeated ids: a later entry with an earlier one's id gets its own.
 		out, changed, hits = pl.repeatedID(ln, e, out, changed, hits)
+		out, changed, hits = pl.relinkLost(e, out, changed, hits)
 	} else {
 		pl.newID = nil
 	}
-
-	// Tree: re-link an entry whose parent was lost.
-	if all && !header {
-		if target, ok := pl.relinkTarget(e); ok {
-			if changed {
-				e2 := ParseEntry(out)
-				out = e2.withParent(target)
-			} else {
-				out = e.withParent(target)
-			}
-			changed = true
-			hits = append(hits, hit{RuleRelinkParent, 1, "parentId " + string(e.ParentID) + " was lost; re-linked to " + string(target)})
-		}
-		// A compaction whose first kept entry was lost keeps from the entry
-		// that took the lost one's place on the branch; otherwise OpenClaw
-		// finds no first kept entry and every kept message drops out.
-		if jsonl.StringIs(e.Type, "compaction") {
-			if target, ok := pl.firstKeptTarget(e); ok {
-				e2 := e
-				if changed {
-					e2 = ParseEntry(out)
-				}
-				out = e2.withFirstKept(target)
-				changed = true
-				hits = append(hits, hit{RuleRelinkParent, 1, "firstKeptEntryId " + string(e.FirstKept) + " was lost; now " + string(target)})
-			}
-		}
-	}
-
-	if changed || ed != nil {
-		if ed == nil {
-			ed = pl.replaceEdit(ln)
-			// a line that is valid JSON: one piece
-		}
-		for _, h := range hits {
-			ed.add(h.rule, h.count, h.detail)
-		}
-		if !changed {
-			out = append([]byte(nil), out...) // a salvaged piece still points into the reader's buffer
-		}
-		ed.pieces = append(ed.pieces, piece{b: out})
-		pieceIdx = len(ed.pieces) - 1
-	}
+	ed, pieceIdx = pl.recordEdit(ln, ed, pieceIdx, out, changed, hits)
 	if pl.first == e {
 		pl.firstEdit = ed
 		pl.firstPiece = pieceIdx
@@ -625,42 +524,186 @@ func (pl *planner) entryParsed(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, 
 	if !all {
 		return
 	}
-	// Tree bookkeeping.
 	if !header {
-		e.computeHints()
-		if e.idOK {
-			pl.seen[e.idHash] = struct{}{}
-			pl.lastSurv, pl.lastOK = e.ID, true
-		}
-		if pl.newID != nil {
-			pl.lastSurv, pl.lastOK = pl.newID, true
+		pl.noteSurvivor(e)
+	}
+	pl.noteToolUse(ln, ed, pieceIdx, e)
+}
+
+// dropsEntry runs the rules that take an entry out of the file (RuleSetAll):
+// a salvaged piece repeating a kept id, an invalid message role, and the
+// recovery rules. It reports whether the entry is dropped.
+func (pl *planner) dropsEntry(ln jsonl.Line, ed *edit, salvaged bool, e *Entry) bool {
+	if salvaged {
+		if id, ok := e.IDString(); ok && jsonl.ValueKind(e.ID) == '"' {
+			if _, dup := pl.seen[hashStr(id)]; dup {
+				ed.add(RuleDuplicateSalvage, 1, "salvaged entry repeats id "+strconv.Quote(id))
+				return true
+			}
 		}
 	}
-	// Tool results and candidates.
+	if fx := fixInvalidRole(e); fx.Drop {
+		if ed == nil {
+			ed = pl.replaceEdit(ln)
+		}
+		ed.add(RuleInvalidMessageRole, 1, fx.Detail)
+		pl.droppedEntry(e)
+		if pl.first == nil && pl.lostBefore == nil {
+			pl.lostBefore = ed
+		}
+		return true
+	}
+	return pl.recoveryEntry(ln, ed, e)
+}
+
+// fixContent runs the content rules (an empty assistant error; corrupted
+// images and blank user text in a message) on the entry whose bytes are b.
+// It returns the entry's bytes, whether they changed, and the rules that hit.
+func fixContent(e *Entry, b []byte, all bool) (out []byte, changed bool, hits []hit) {
+	if fx := fixEmptyAssistantError(e); fx.Count > 0 {
+		return e.withContent(fx.NewContent), true, append(hits, hit{RuleEmptyAssistantError, 1, fx.Detail})
+	}
+	if !e.IsMessage() {
+		return b, false, nil
+	}
+	content := e.Content
+	if all && e.messageHasFields() {
+		if e.computeHints(); !e.imageHint {
+		} else if nc, n := corruptedImageContent(content); n > 0 {
+			content = nc
+			hits = append(hits, hit{RuleCorruptedImage, n, countNoun(n, "corrupted image block", "corrupted image blocks")})
+		}
+	}
+	if e.roleIs("user") {
+		if nc, ok := blankUserContent(content); ok {
+			content = nc
+			hits = append(hits, hit{RuleBlankUserText, 1, "blank user text"})
+		}
+	}
+	if len(hits) > 0 {
+		return e.withContent(content), true, hits
+	}
+	return b, false, nil
+}
+
+// noteFirst keeps the first surviving entry, which decides about the header,
+// and returns the entry to plan on: for the first one its kept copy (b is
+// the reader's buffer), else e.
+func (pl *planner) noteFirst(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, changed bool, e *Entry) *Entry {
+	if pl.first != nil {
+		return e
+	}
+	pl.first = ParseEntry(append([]byte(nil), b...))
+	pl.firstLineNo = ln.Num
+	pl.firstPiece = pieceIdx
+	if ed == nil && !changed {
+		pl.firstLine = append([]byte(nil), ln.Data...)
+		pl.firstTerm = ln.Term
+	}
+	if !pl.first.IsHeader() {
+		pl.headerIssue = true
+	}
+	return pl.first
+}
+
+// relinkLost is the tree rule on one entry (not the header): an entry whose
+// parent was lost is re-linked to the entry that took the parent's place, and
+// a compaction whose first kept entry was lost keeps from that entry's
+// successor.
+func (pl *planner) relinkLost(e *Entry, out []byte, changed bool, hits []hit) ([]byte, bool, []hit) {
+	if target, ok := pl.relinkTarget(e); ok {
+		if changed {
+			e2 := ParseEntry(out)
+			out = e2.withParent(target)
+		} else {
+			out = e.withParent(target)
+		}
+		changed = true
+		hits = append(hits, hit{RuleRelinkParent, 1, "parentId " + string(e.ParentID) + " was lost; re-linked to " + string(target)})
+	}
+	// A compaction whose first kept entry was lost keeps from the entry
+	// that took the lost one's place on the branch; otherwise OpenClaw
+	// finds no first kept entry and every kept message drops out.
+	if jsonl.StringIs(e.Type, "compaction") {
+		if target, ok := pl.firstKeptTarget(e); ok {
+			e2 := e
+			if changed {
+				e2 = ParseEntry(out)
+			}
+			out = e2.withFirstKept(target)
+			changed = true
+			hits = append(hits, hit{RuleRelinkParent, 1, "firstKeptEntryId " + string(e.FirstKept) + " was lost; now " + string(target)})
+		}
+	}
+	return out, changed, hits
+}
+
+// recordEdit puts the entry's bytes out, when they changed or the line is
+// already being replaced (ed != nil), on the line's edit with the rules that
+// hit. It returns the edit and the entry's piece on it; for an untouched
+// line, nil and pieceIdx.
+func (pl *planner) recordEdit(ln jsonl.Line, ed *edit, pieceIdx int, out []byte, changed bool, hits []hit) (*edit, int) {
+	if !changed && ed == nil {
+		return nil, pieceIdx
+	}
+	if ed == nil {
+		ed = pl.replaceEdit(ln)
+		// a line that is valid JSON: one piece
+	}
+	for _, h := range hits {
+		ed.add(h.rule, h.count, h.detail)
+	}
+	if !changed {
+		out = append([]byte(nil), out...) // a salvaged piece still points into the reader's buffer
+	}
+	ed.pieces = append(ed.pieces, piece{b: out})
+	return ed, len(ed.pieces) - 1
+}
+
+// noteSurvivor is the tree rule's bookkeeping for a surviving entry (not the
+// header): its id is seen, and it is the nearest survivor so far.
+func (pl *planner) noteSurvivor(e *Entry) {
+	e.computeHints()
+	if e.idOK {
+		pl.seen[e.idHash] = struct{}{}
+		pl.lastSurv, pl.lastOK = e.ID, true
+	}
+	if pl.newID != nil {
+		pl.lastSurv, pl.lastOK = pl.newID, true
+	}
+}
+
+// noteToolUse records a tool result's id, and a message whose tool calls the
+// tool-result rules may answer (a candidate) on the line's edit.
+func (pl *planner) noteToolUse(ln jsonl.Line, ed *edit, pieceIdx int, e *Entry) {
 	if id, ok := e.toolResultID(); ok {
 		pl.results[hashStr(id)] = struct{}{}
 	}
-	if e.IsMessage() && e.messageIsObject() {
-		if pl.pendingNext != nil {
-			pl.pendingNext.nextIsMirror = e.isDeliveryMirror()
-			pl.pendingNext = nil
-		}
-		code, mirror := e.isCodeModeCandidate(), e.isResponsesMessageToolCandidate()
-		if code || mirror {
-			if calls := toolCalls(e.Content); len(calls) > 0 {
-				c := &candidate{ed: ed, piece: pieceIdx, calls: calls, codeMode: code, mirrorRule: mirror}
-				c.id, c.idOK = e.IDString()
-				c.idOK = c.idOK && jsonl.ValueKind(e.ID) == '"'
-				if ed == nil {
-					c.ed = pl.getEdit(ln)
-					c.piece = -1
-				}
-				pl.cands = append(pl.cands, c)
-				if mirror {
-					pl.pendingNext = c
-				}
-			}
-		}
+	if !e.IsMessage() || !e.messageIsObject() {
+		return
+	}
+	if pl.pendingNext != nil {
+		pl.pendingNext.nextIsMirror = e.isDeliveryMirror()
+		pl.pendingNext = nil
+	}
+	code, mirror := e.isCodeModeCandidate(), e.isResponsesMessageToolCandidate()
+	if !code && !mirror {
+		return
+	}
+	calls := toolCalls(e.Content)
+	if len(calls) == 0 {
+		return
+	}
+	c := &candidate{ed: ed, piece: pieceIdx, calls: calls, codeMode: code, mirrorRule: mirror}
+	c.id, c.idOK = e.IDString()
+	c.idOK = c.idOK && jsonl.ValueKind(e.ID) == '"'
+	if ed == nil {
+		c.ed = pl.getEdit(ln)
+		c.piece = -1
+	}
+	pl.cands = append(pl.cands, c)
+	if mirror {
+		pl.pendingNext = c
 	}
 }
 
@@ -903,63 +946,8 @@ func SessionIDFromName(path string) string {
 
 // rebuildHeader writes a valid header in front of the first entry.
 func (pl *planner) rebuildHeader() {
-	fields := map[string][]byte{}
-	var frag map[string][]byte
-	if pl.lostFrag != nil {
-		frag = pl.lostFrag.fields
-	}
-	if pl.first.Object && jsonl.StringIs(pl.first.Type, "session") {
-		// a header without a usable id: keep what it has
-		frag = map[string][]byte{"timestamp": pl.first.Timestamp}
-		jsonl.EachMember(pl.first.B, 0, func(m jsonl.Member) bool {
-			for _, k := range []string{"version", "cwd", "timestamp"} {
-				if jsonl.KeyIs(m.Key, k) {
-					frag[k] = pl.first.B[m.Start:m.End]
-				}
-			}
-			return true
-		})
-	}
-	for k, v := range frag {
-		fields[k] = v
-	}
-	id := pl.opts.SessionID
-	if r := pl.opts.Recovery; r != nil && pl.set == RuleSetAll {
-		id = r.SessionID
-	}
-	if id == "" {
-		id = SessionIDFromName(pl.name)
-	}
-	ts := ""
-	if !jsonl.StringIs(pl.first.Type, "session") {
-		if s, ok := jsonl.StringValue(pl.first.Timestamp); ok && jsonl.ValueKind(pl.first.Timestamp) == '"' {
-			ts = s
-		}
-	}
-	if ts == "" {
-		if s, ok := jsonl.StringValue(fields["timestamp"]); ok && jsonl.ValueKind(fields["timestamp"]) == '"' {
-			ts = s
-		}
-	}
-	if ts == "" {
-		ts = pl.opts.now().UTC().Format("2006-01-02T15:04:05.000Z")
-	}
-	version := []byte("3")
-	if v := fields["version"]; len(v) > 0 && (v[0] >= '0' && v[0] <= '9') && jsonl.Valid(v) {
-		version = v
-	}
-	hdr := []byte(`{"type":"session","version":`)
-	hdr = append(hdr, version...)
-	hdr = append(hdr, `,"id":`...)
-	hdr = append(hdr, jsonString(id)...)
-	hdr = append(hdr, `,"timestamp":`...)
-	hdr = append(hdr, jsonString(ts)...)
-	if cwd, ok := fields["cwd"]; ok && jsonl.ValueKind(cwd) == '"' && jsonl.Valid(cwd) {
-		hdr = append(hdr, `,"cwd":`...)
-		hdr = append(hdr, cwd...)
-	}
-	hdr = append(hdr, '}')
-
+	fields := pl.headerFields()
+	hdr := buildHeader(fields, pl.headerID(), pl.headerTimestamp(fields))
 	switch {
 	case pl.lostBefore != nil:
 		// The damaged first line becomes the rebuilt header.
@@ -993,6 +981,86 @@ func (pl *planner) rebuildHeader() {
 		ed.before = append(ed.before, hdr)
 		ed.hits = append(ed.hits, hit{RuleHeaderRebuild, 1, "missing header inserted"})
 	}
+}
+
+// headerFields are the raw members a rebuilt header keeps: those of a
+// session header without a usable id (version, cwd, timestamp), else those
+// of the damaged line lost before the first entry, if any.
+func (pl *planner) headerFields() map[string][]byte {
+	fields := map[string][]byte{}
+	var frag map[string][]byte
+	if pl.lostFrag != nil {
+		frag = pl.lostFrag.fields
+	}
+	if pl.first.Object && jsonl.StringIs(pl.first.Type, "session") {
+		// a header without a usable id: keep what it has
+		frag = map[string][]byte{"timestamp": pl.first.Timestamp}
+		jsonl.EachMember(pl.first.B, 0, func(m jsonl.Member) bool {
+			for _, k := range []string{"version", "cwd", "timestamp"} {
+				if jsonl.KeyIs(m.Key, k) {
+					frag[k] = pl.first.B[m.Start:m.End]
+				}
+			}
+			return true
+		})
+	}
+	for k, v := range frag {
+		fields[k] = v
+	}
+	return fields
+}
+
+// headerID is the rebuilt header's session id: the one asked for (the
+// recovery's, under the recovery rules), else the file name's.
+func (pl *planner) headerID() string {
+	id := pl.opts.SessionID
+	if r := pl.opts.Recovery; r != nil && pl.set == RuleSetAll {
+		id = r.SessionID
+	}
+	if id == "" {
+		id = SessionIDFromName(pl.name)
+	}
+	return id
+}
+
+// headerTimestamp is the rebuilt header's timestamp: the first entry's (when
+// it is not a header), else the kept one, else now.
+func (pl *planner) headerTimestamp(fields map[string][]byte) string {
+	ts := ""
+	if !jsonl.StringIs(pl.first.Type, "session") {
+		if s, ok := jsonl.StringValue(pl.first.Timestamp); ok && jsonl.ValueKind(pl.first.Timestamp) == '"' {
+			ts = s
+		}
+	}
+	if ts == "" {
+		if s, ok := jsonl.StringValue(fields["timestamp"]); ok && jsonl.ValueKind(fields["timestamp"]) == '"' {
+			ts = s
+		}
+	}
+	if ts == "" {
+		ts = pl.opts.now().UTC().Format("2006-01-02T15:04:05.000Z")
+	}
+	return ts
+}
+
+// buildHeader is a session header line with the kept version (else 3) and
+// cwd, the id and the timestamp.
+func buildHeader(fields map[string][]byte, id, ts string) []byte {
+	version := []byte("3")
+	if v := fields["version"]; len(v) > 0 && (v[0] >= '0' && v[0] <= '9') && jsonl.Valid(v) {
+		version = v
+	}
+	hdr := []byte(`{"type":"session","version":`)
+	hdr = append(hdr, version...)
+	hdr = append(hdr, `,"id":`...)
+	hdr = append(hdr, jsonString(id)...)
+	hdr = append(hdr, `,"timestamp":`...)
+	hdr = append(hdr, jsonString(ts)...)
+	if cwd, ok := fields["cwd"]; ok && jsonl.ValueKind(cwd) == '"' && jsonl.Valid(cwd) {
+		hdr = append(hdr, `,"cwd":`...)
+		hdr = append(hdr, cwd...)
+	}
+	return append(hdr, '}')
 }
 
 func withoutRule(hs []hit, rule string) []hit {

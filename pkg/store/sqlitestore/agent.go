@@ -221,139 +221,193 @@ func (d *DB) RawEvents(sessionID string, fn func(Event) error) (*IndexState, err
 	hasZstd := d.HasColumn("transcript_events", "event_zstd")
 	hasState := d.HasTable("session_transcript_index_state")
 	hasActive := d.HasTable("session_transcript_active_events")
-	state := &IndexState{}
-	// In a UTF-8 database a TEXT value's bytes are the stored bytes: reading
-	// it as a BLOB hands them over without the driver's string conversion.
-	js := "event_json"
-	if d.utf8 {
-		js = "CAST(event_json AS BLOB)"
-	}
-	var cold *coldTranscript
-	var coldErr error
+	r := &eventReader{d: d, sessionID: sessionID, fn: fn, state: &IndexState{}}
 	err := d.ReadTx(func(tx *sql.Tx) error {
 		// The cold marker and the hot rows are read in one snapshot
 		// (readHotSessionTranscriptSnapshot in 9.6).
-		c, blob, found, err := d.coldRow(tx, sessionID)
-		if err != nil {
+		if err := r.readCold(tx); err != nil {
 			return err
 		}
-		if found {
-			state.Cold = &ColdSource{Archive: c, Path: d.coldWhere(c)}
-			if cold, coldErr = d.readColdArchive(c, blob); coldErr == nil {
-				state.Cold.Events, state.Cold.Verified = len(cold.events), true
-			}
-		}
-		var coldEvents []Event
-		if cold != nil {
-			coldEvents = cold.events
-		}
-		// Archived events come in seq order before any hot row with a
-		// higher seq (9.6 leaves none beside a cold row).
-		emitColdBefore := func(seq int64, all bool) error {
-			for len(coldEvents) > 0 && (all || coldEvents[0].Seq <= seq) {
-				if !all && coldEvents[0].Seq == seq {
-					state.Cold.SeqClashes++
-				}
-				if err := fn(coldEvents[0]); err != nil {
-					return err
-				}
-				coldEvents = coldEvents[1:]
-			}
-			return nil
-		}
-		zcol := "NULL"
-		if hasZstd {
-			zcol = "event_zstd"
-		}
-		q := "SELECT seq, event_json IS NULL, " + js + ", " + zcol + ", created_at FROM transcript_events WHERE session_id = ? ORDER BY seq"
-		rows, err := tx.Query(q, sessionID)
-		if err != nil {
+		if err := r.hotRows(tx, hasZstd); err != nil {
 			return err
 		}
-		defer rows.Close()
-		var js, zs sql.RawBytes
-		var zbuf []byte
-		var jsNull bool
-		for rows.Next() {
-			var ev Event
-			if err := rows.Scan(&ev.Seq, &jsNull, &js, &zs, &ev.CreatedAt); err != nil {
-				return err
-			}
-			if !jsNull {
-				ev.JSON = js
-			} else if zs != nil {
-				dec, err := d.zstdDecoder()
-				if err != nil {
-					return err
-				}
-				zbuf, err = dec.DecodeAll(zs, zbuf[:0])
-				if err != nil {
-					return fmt.Errorf("session %s seq %d: zstd event does not decode: %w", sessionID, ev.Seq, err)
-				}
-				ev.JSON, ev.Zstd = zbuf, true
-			} else {
-				return fmt.Errorf("session %s seq %d: row has neither event_json nor event_zstd", sessionID, ev.Seq)
-			}
-			if state.Cold != nil {
-				state.Cold.HotRows++
-				if err := emitColdBefore(ev.Seq, false); err != nil {
-					return err
-				}
-			}
-			if err := fn(ev); err != nil {
-				return err
-			}
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		rows.Close()
-		if err := emitColdBefore(0, true); err != nil {
+		if err := r.emitColdBefore(0, true); err != nil {
 			return err
 		}
 		if hasState {
-			var leaf sql.NullString
-			var rebuild int
-			err := tx.QueryRow("SELECT indexed_seq, leaf_event_id, needs_rebuild, active_event_count, active_message_count FROM session_transcript_index_state WHERE session_id = ?", sessionID).
-				Scan(&state.IndexedSeq, &leaf, &rebuild, &state.ActiveEventCount, &state.ActiveMessageCount)
-			switch {
-			case err == sql.ErrNoRows:
-			case err != nil:
+			if err := r.readIndexState(tx); err != nil {
 				return err
-			default:
-				state.Present, state.LeafEventID, state.NeedsRebuild = true, leaf.String, rebuild != 0
 			}
 		}
 		if hasActive {
-			ar, err := tx.Query("SELECT event_seq FROM session_transcript_active_events WHERE session_id = ? ORDER BY active_position", sessionID)
-			if err != nil {
-				return err
-			}
-			defer ar.Close()
-			for ar.Next() {
-				var s int64
-				if err := ar.Scan(&s); err != nil {
-					return err
-				}
-				state.ActiveSeqs = append(state.ActiveSeqs, s)
-			}
-			if err := ar.Err(); err != nil {
+			if err := r.readActiveSeqs(tx); err != nil {
 				return err
 			}
 		}
-		// A cold transcript's navigation rows are in its archive: the
-		// restore inserts them back.
-		if cold != nil && !state.Present && len(state.ActiveSeqs) == 0 {
-			src := state.Cold
-			*state = *cold.state
-			state.Cold = src
-		}
+		r.coldNavigation()
 		return nil
 	})
-	if err == nil && coldErr != nil {
-		err = coldErr
+	if err == nil && r.coldErr != nil {
+		err = r.coldErr
 	}
-	return state, err
+	return r.state, err
+}
+
+// eventReader is one RawEvents call: the session, the caller's fn, the
+// navigation state being filled, and the session's cold archive with the
+// archived events not yet handed to fn.
+type eventReader struct {
+	d          *DB
+	sessionID  string
+	fn         func(Event) error
+	state      *IndexState
+	cold       *coldTranscript
+	coldErr    error // the archive does not read or verify
+	coldEvents []Event
+}
+
+// readCold reads the session's cold marker and, when there is one, its
+// archive (an archive that does not read is r.coldErr, reported after the
+// hot rows).
+func (r *eventReader) readCold(tx *sql.Tx) error {
+	c, blob, found, err := r.d.coldRow(tx, r.sessionID)
+	if err != nil {
+		return err
+	}
+	if found {
+		r.state.Cold = &ColdSource{Archive: c, Path: r.d.coldWhere(c)}
+		if r.cold, r.coldErr = r.d.readColdArchive(c, blob); r.coldErr == nil {
+			r.state.Cold.Events, r.state.Cold.Verified = len(r.cold.events), true
+		}
+	}
+	if r.cold != nil {
+		r.coldEvents = r.cold.events
+	}
+	return nil
+}
+
+// emitColdBefore hands fn the archived events up to seq (all of them when
+// all is set): archived events come in seq order before any hot row with a
+// higher seq (9.6 leaves none beside a cold row).
+func (r *eventReader) emitColdBefore(seq int64, all bool) error {
+	for len(r.coldEvents) > 0 && (all || r.coldEvents[0].Seq <= seq) {
+		if !all && r.coldEvents[0].Seq == seq {
+			r.state.Cold.SeqClashes++
+		}
+		if err := r.fn(r.coldEvents[0]); err != nil {
+			return err
+		}
+		r.coldEvents = r.coldEvents[1:]
+	}
+	return nil
+}
+
+// hotRows hands fn the session's transcript_events rows in seq order, each
+// after the archived events before it; zstd rows are decompressed.
+func (r *eventReader) hotRows(tx *sql.Tx, hasZstd bool) error {
+	// In a UTF-8 database a TEXT value's bytes are the stored bytes: reading
+	// it as a BLOB hands them over without the driver's string conversion.
+	jcol := "event_json"
+	if r.d.utf8 {
+		jcol = "CAST(event_json AS BLOB)"
+	}
+	zcol := "NULL"
+	if hasZstd {
+		zcol = "event_zstd"
+	}
+	q := "SELECT seq, event_json IS NULL, " + jcol + ", " + zcol + ", created_at FROM transcript_events WHERE session_id = ? ORDER BY seq"
+	rows, err := tx.Query(q, r.sessionID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var js, zs sql.RawBytes
+	var zbuf []byte
+	var jsNull bool
+	for rows.Next() {
+		var ev Event
+		if err := rows.Scan(&ev.Seq, &jsNull, &js, &zs, &ev.CreatedAt); err != nil {
+			return err
+		}
+		if !jsNull {
+			ev.JSON = js
+		} else if zs != nil {
+			if zbuf, err = r.decodeZstd(ev.Seq, zs, zbuf[:0]); err != nil {
+				return err
+			}
+			ev.JSON, ev.Zstd = zbuf, true
+		} else {
+			return fmt.Errorf("session %s seq %d: row has neither event_json nor event_zstd", r.sessionID, ev.Seq)
+		}
+		if r.state.Cold != nil {
+			r.state.Cold.HotRows++
+			if err := r.emitColdBefore(ev.Seq, false); err != nil {
+				return err
+			}
+		}
+		if err := r.fn(ev); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// decodeZstd appends the decompressed event_zstd value zs of row seq to dst.
+func (r *eventReader) decodeZstd(seq int64, zs, dst []byte) ([]byte, error) {
+	dec, err := r.d.zstdDecoder()
+	if err != nil {
+		return nil, err
+	}
+	out, err := dec.DecodeAll(zs, dst)
+	if err != nil {
+		return nil, fmt.Errorf("session %s seq %d: zstd event does not decode: %w", r.sessionID, seq, err)
+	}
+	return out, nil
+}
+
+// readIndexState reads the session's session_transcript_index_state row, if
+// any.
+func (r *eventReader) readIndexState(tx *sql.Tx) error {
+	state := r.state
+	var leaf sql.NullString
+	var rebuild int
+	err := tx.QueryRow("SELECT indexed_seq, leaf_event_id, needs_rebuild, active_event_count, active_message_count FROM session_transcript_index_state WHERE session_id = ?", r.sessionID).
+		Scan(&state.IndexedSeq, &leaf, &rebuild, &state.ActiveEventCount, &state.ActiveMessageCount)
+	switch {
+	case err == sql.ErrNoRows:
+	case err != nil:
+		return err
+	default:
+		state.Present, state.LeafEventID, state.NeedsRebuild = true, leaf.String, rebuild != 0
+	}
+	return nil
+}
+
+// readActiveSeqs reads the session's active events' seqs in active order.
+func (r *eventReader) readActiveSeqs(tx *sql.Tx) error {
+	ar, err := tx.Query("SELECT event_seq FROM session_transcript_active_events WHERE session_id = ? ORDER BY active_position", r.sessionID)
+	if err != nil {
+		return err
+	}
+	defer ar.Close()
+	for ar.Next() {
+		var s int64
+		if err := ar.Scan(&s); err != nil {
+			return err
+		}
+		r.state.ActiveSeqs = append(r.state.ActiveSeqs, s)
+	}
+	return ar.Err()
+}
+
+// coldNavigation takes a cold transcript's navigation state from its archive
+// when the database has none: the restore inserts the archive's rows back.
+func (r *eventReader) coldNavigation() {
+	if r.cold != nil && !r.state.Present && len(r.state.ActiveSeqs) == 0 {
+		src := r.state.Cold
+		*r.state = *r.cold.state
+		r.state.Cold = src
+	}
 }
 
 // sessionWindows reads session_windows (when the schema has it): session id
