@@ -342,11 +342,7 @@ func (s *State) inspectDB(a AgentDB, opts InspectOptions, rep *SQLiteReport) (*D
 	add := func(sev, rule, format string, args ...any) {
 		rep.Findings = append(rep.Findings, StateFinding{Path: a.Path, Finding: transcript.Finding{Rule: rule, Severity: sev, Message: fmt.Sprintf(format, args...)}})
 	}
-	for _, sc := range []sqlitestore.Sidecar{wal, shm} {
-		if sc.Exists && sc.UID != dbf.UID {
-			add(transcript.SevWarning, "sqlite-sidecar-owner", "%s is owned by uid %d, the database by uid %d: the gateway may fail to open it (run OpenClaw and oc as the database's owner)", filepath.Base(sc.Path), sc.UID, dbf.UID)
-		}
-	}
+	sidecarOwners(dbf, wal, shm, add)
 	db, err := s.OpenAgentDB(a.Path)
 	if err != nil {
 		dr.Error = oneLine(err.Error())
@@ -401,6 +397,23 @@ func (s *State) inspectDB(a AgentDB, opts InspectOptions, rep *SQLiteReport) (*D
 		dr.ColdArchives = len(cold)
 	}
 	dr.Sessions = len(rows)
+	out, errs := inspectSessions(db, a, rows, opts)
+	dbFindings()
+	return dr, keptSessions(a, rows, out, errs, rep)
+}
+
+// sidecarOwners: a -wal or -shm owned by another user than the database.
+func sidecarOwners(dbf, wal, shm sqlitestore.Sidecar, add func(sev, rule, format string, args ...any)) {
+	for _, sc := range []sqlitestore.Sidecar{wal, shm} {
+		if sc.Exists && sc.UID != dbf.UID {
+			add(transcript.SevWarning, "sqlite-sidecar-owner", "%s is owned by uid %d, the database by uid %d: the gateway may fail to open it (run OpenClaw and oc as the database's owner)", filepath.Base(sc.Path), sc.UID, dbf.UID)
+		}
+	}
+}
+
+// inspectSessions reads and analyses every session of one database, opts.Jobs
+// at a time; out[i] or errs[i] is the answer for rows[i].
+func inspectSessions(db *sqlitestore.DB, a AgentDB, rows []sqlitestore.Session, opts InspectOptions) ([]*SessionReport, []error) {
 	out := make([]*SessionReport, len(rows))
 	errs := make([]error, len(rows))
 	// A free list, not a sync.Pool: every garbage collection empties a pool,
@@ -425,7 +438,12 @@ func (s *State) inspectDB(a AgentDB, opts InspectOptions, rep *SQLiteReport) (*D
 			opts.Progress()
 		}
 	})
-	dbFindings()
+	return out, errs
+}
+
+// keptSessions are the sessions that could be read (the others become the
+// report's errors), orphans marked.
+func keptSessions(a AgentDB, rows []sqlitestore.Session, out []*SessionReport, errs []error, rep *SQLiteReport) []*SessionReport {
 	var kept []*SessionReport
 	for i, r := range out {
 		if errs[i] != nil {
@@ -437,7 +455,7 @@ func (s *State) inspectDB(a AgentDB, opts InspectOptions, rep *SQLiteReport) (*D
 		}
 		kept = append(kept, r)
 	}
-	return dr, kept
+	return kept
 }
 
 // quickCheck is PRAGMA quick_check's answer as one line ("ok" when sound).
