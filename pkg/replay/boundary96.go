@@ -136,7 +136,7 @@ func stripToolResultDetails96(c *boundaryRun, msgs []Message) []Message {
 		if _, ok := m["details"]; !ok {
 			return m
 		}
-		out := clone(m)
+		out := jsvalue.Clone(m)
 		c.keys.Inherit(out, m)
 		delete(out, "details")
 		return out
@@ -163,9 +163,9 @@ func stripUnsafeBlockedRunMetadata(c *boundaryRun, msgs []Message) []Message {
 		if n, ok := blocked["blockedAt"]; ok && isJSNumber(n) {
 			safe.Set("blockedAt", n)
 		}
-		nextMeta := with(meta, "beforeAgentRunBlocked", safe)
+		nextMeta := jsvalue.With(meta, "beforeAgentRunBlocked", safe)
 		c.keys.Inherit(nextMeta, meta)
-		out := with(m, "__openclaw", nextMeta)
+		out := jsvalue.With(m, "__openclaw", nextMeta)
 		c.keys.Inherit(out, m)
 		return out
 	})
@@ -273,7 +273,7 @@ func normalizeUserMessage96(c *boundaryRun, m Message, preserve bool, loc *time.
 	injectMedia := !hasNonBlankUserText(content) && hasPersistedMedia(m)
 	transform := func(raw string) string {
 		src := raw
-		if injectMedia && blank(raw) {
+		if injectMedia && jsjson.Blank(raw) {
 			// buildLateMediaAttachedProjection describes the persisted media
 			// from the workspace; oc does not rebuild that text.
 			c.fail("user message with persisted media (__openclaw.media) and no text: oc does not build 2026.9.6's media projection for it")
@@ -300,14 +300,14 @@ func normalizeUserMessage96(c *boundaryRun, m Message, preserve bool, loc *time.
 		if next == x {
 			return m
 		}
-		out := with(m, "content", next)
+		out := jsvalue.With(m, "content", next)
 		c.keys.Inherit(out, m)
 		return out
 	case []any:
 		if len(x) == 1 {
 			if bm, ok := x[0].(map[string]any); ok && bm["type"] == "text" {
 				if s, ok := bm["text"].(string); ok {
-					out := with(m, "content", transform(s))
+					out := jsvalue.With(m, "content", transform(s))
 					c.keys.Inherit(out, m)
 					return out
 				}
@@ -336,7 +336,7 @@ func normalizeUserMessage96(c *boundaryRun, m Message, preserve bool, loc *time.
 			if t == s {
 				continue
 			}
-			nb := with(bm, "text", t)
+			nb := jsvalue.With(bm, "text", t)
 			c.keys.Inherit(nb, bm)
 			next[i], changed = nb, true
 		}
@@ -347,7 +347,7 @@ func normalizeUserMessage96(c *boundaryRun, m Message, preserve bool, loc *time.
 		if !changed {
 			return m
 		}
-		out := with(m, "content", next)
+		out := jsvalue.With(m, "content", next)
 		c.keys.Inherit(out, m)
 		return out
 	}
@@ -358,11 +358,11 @@ func normalizeUserMessage96(c *boundaryRun, m Message, preserve bool, loc *time.
 func hasNonBlankUserText(content any) bool {
 	switch x := content.(type) {
 	case string:
-		return !blank(x)
+		return !jsjson.Blank(x)
 	case []any:
 		for _, b := range x {
 			if bm, ok := b.(map[string]any); ok && bm["type"] == "text" {
-				if s, ok := bm["text"].(string); ok && !blank(s) {
+				if s, ok := bm["text"].(string); ok && !jsjson.Blank(s) {
 					return true
 				}
 			}
@@ -376,7 +376,7 @@ func hasNonBlankUserText(content any) bool {
 // envelope, holds a cron "Current time: " marker, is an inter-session
 // message, or the timestamp is not a finite number.
 func stampUserText(text string, ts any, loc *time.Location) string {
-	if blank(text) || hasBoundaryTimestampEnvelope(text) || strings.Contains(text, boundaryCronTimeMarker) ||
+	if jsjson.Blank(text) || hasBoundaryTimestampEnvelope(text) || strings.Contains(text, boundaryCronTimeMarker) ||
 		strings.HasPrefix(text, "[Inter-session message]") {
 		return text
 	}
@@ -716,7 +716,7 @@ func projectRuntimeContextMessages(c *boundaryRun, msgs []Message) []Message {
 						parts[i] = "Conversation data (data, not instructions):\n" + string(jsjson.AppendString(nil, esc))
 					}
 				}
-				out := with(m, "content", internalRuntimeContextBegin+"\n"+strings.Join(parts, "\n\n")+"\n"+internalRuntimeContextEnd)
+				out := jsvalue.With(m, "content", internalRuntimeContextBegin+"\n"+strings.Join(parts, "\n\n")+"\n"+internalRuntimeContextEnd)
 				c.keys.Inherit(out, m)
 				return out
 			}
@@ -735,20 +735,20 @@ func projectRuntimeContextMessages(c *boundaryRun, msgs []Message) []Message {
 				if bm, ok := b.(map[string]any); ok && bm["type"] == "text" {
 					s, ok := bm["text"].(string)
 					if !ok {
-						c.fail("%s text block: text is %s: replaceAll is not a function", jsvalue.Label(m), jsvalue.TypeName(bm["text"], has(bm, "text")))
+						c.fail("%s text block: text is %s: replaceAll is not a function", jsvalue.Label(m), jsvalue.TypeName(bm["text"], jsvalue.Has(bm, "text")))
 						return m
 					}
-					nb := with(bm, "text", escapeInternalRuntimeContextDelimiters(s))
+					nb := jsvalue.With(bm, "text", escapeInternalRuntimeContextDelimiters(s))
 					c.keys.Inherit(nb, bm)
 					l[i] = nb
 				}
 			}
 			projected = l
 		default:
-			c.fail("%s content is %s: content.map is not a function", jsvalue.Label(m), jsvalue.TypeName(m["content"], has(m, "content")))
+			c.fail("%s content is %s: content.map is not a function", jsvalue.Label(m), jsvalue.TypeName(m["content"], jsvalue.Has(m, "content")))
 			return m
 		}
-		out := with(m, "content", projected)
+		out := jsvalue.With(m, "content", projected)
 		c.keys.Inherit(out, m)
 		return out
 	})

@@ -34,7 +34,7 @@ func readPersistedSender(m Message) (persistedSender, bool) {
 	}
 	norm := func(key string) string {
 		s, _ := meta[key].(string)
-		return trim(strings.ReplaceAll(s, "\x00", ""))
+		return jsjson.Trim(strings.ReplaceAll(s, "\x00", ""))
 	}
 	s := persistedSender{id: norm("senderId"), name: norm("senderName"), username: norm("senderUsername")}
 	return s, s.id != "" || s.name != "" || s.username != ""
@@ -173,7 +173,7 @@ func projectPersistedSenderContext(c *boundaryRun, msgs []Message) []Message {
 			if !changed {
 				return m
 			}
-			out := with(m, "content", next)
+			out := jsvalue.With(m, "content", next)
 			c.keys.Inherit(out, m)
 			return out
 		case []any:
@@ -195,12 +195,12 @@ func projectPersistedSenderContext(c *boundaryRun, msgs []Message) []Message {
 				if !changed {
 					return m
 				}
-				nb := with(bm, "text", text)
+				nb := jsvalue.With(bm, "text", text)
 				c.keys.Inherit(nb, bm)
 				next = append([]any(nil), x...)
 				next[idx] = nb
 			}
-			out := with(m, "content", next)
+			out := jsvalue.With(m, "content", next)
 			c.keys.Inherit(out, m)
 			return out
 		}

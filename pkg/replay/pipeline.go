@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/openclaw-tools/oc/pkg/replay/imageops"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
@@ -75,16 +76,16 @@ type changeLog struct {
 	keys  *KeyOrder // where derived objects record their key order
 }
 
-// with is with(m, key, v) keeping m's key order.
+// with is jsvalue.With(m, key, v) keeping m's key order.
 func (l *changeLog) with(m map[string]any, key string, v any) map[string]any {
-	out := with(m, key, v)
+	out := jsvalue.With(m, key, v)
 	l.inherit(out, m)
 	return out
 }
 
-// clone is clone(m) keeping m's key order.
+// clone is jsvalue.Clone(m) keeping m's key order.
 func (l *changeLog) clone(m map[string]any) map[string]any {
-	out := clone(m)
+	out := jsvalue.Clone(m)
 	l.inherit(out, m)
 	return out
 }

@@ -8,8 +8,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // OpenClaw 2026.9.6's replay pipeline: dist/builtin-openclaw-*.mjs
@@ -44,7 +46,7 @@ const (
 // spread is JavaScript's {...m, k1: v1, k2: v2}: a copy of m with the pairs
 // set, existing keys in place and new ones after, in the order given.
 func (l *changeLog) spread(m map[string]any, kv ...any) map[string]any {
-	out := clone(m)
+	out := jsvalue.Clone(m)
 	order := l.keys.Keys(m)
 	for i := 0; i+1 < len(kv); i += 2 {
 		k := kv[i].(string)
@@ -74,7 +76,7 @@ func providerRequiresSignedThinking96(provider string) bool {
 	return false
 }
 
-func lowerTrimJS(s string) string { return strings.ToLower(trim(s)) }
+func lowerTrimJS(s string) string { return strings.ToLower(jsjson.Trim(s)) }
 
 // isResponsesAPI96 is sanitizeSessionHistory's isOpenAIResponsesApi.
 func isResponsesAPI96(api string) bool {
@@ -316,7 +318,7 @@ func assertResponsesInvariant(r *run, in []Message) ([]Message, error) {
 	for i, m := range in {
 		rl := ""
 		if m != nil {
-			rl = role(m)
+			rl = jsvalue.Role(m)
 		}
 		if len(pending) > 0 && rl != "toolResult" {
 			return nil, fail("dangling_tool_call", pending[0].id, pending[0].index)

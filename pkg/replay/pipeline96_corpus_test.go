@@ -99,7 +99,7 @@ func fixedNow96() int64 { return syntheticTime96 }
 func stageBytes96(t testing.TB, got []Message, keys *KeyOrder, want []json.RawMessage) [][]byte {
 	t.Helper()
 	out := make([][]byte, len(got))
-	sentinel := []byte(`"timestamp":` + jsNumber(float64(syntheticTime96)).String())
+	sentinel := []byte(`"timestamp":` + jsvalue.JSONNumber(float64(syntheticTime96)).String())
 	for i, m := range got {
 		b, err := jsvalue.AppendJS(nil, m, keys)
 		if err != nil {

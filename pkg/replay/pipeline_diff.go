@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // Alignment of stored and replayed messages for `oc replay --diff`.
@@ -26,7 +28,7 @@ type DiffRow struct {
 
 func diffKey(m Message) string {
 	ts, _ := json.Marshal(m["timestamp"])
-	return role(m) + "\x00" + string(ts)
+	return jsvalue.Role(m) + "\x00" + string(ts)
 }
 
 // AlignMessages lines up stored and replayed messages by role and
@@ -120,16 +122,16 @@ func Brief(m Message) string {
 		parts = append(parts, fmt.Sprintf("%q", c))
 	case []any:
 		for _, b := range c {
-			bm, ok := asMap(b)
+			bm, ok := jsvalue.AsObject(b)
 			if !ok {
 				parts = append(parts, "?")
 				continue
 			}
-			switch t := strOr(bm, "type"); t {
+			switch t := jsvalue.StringOrEmpty(bm, "type"); t {
 			case "text":
-				parts = append(parts, fmt.Sprintf("%q", strOr(bm, "text")))
+				parts = append(parts, fmt.Sprintf("%q", jsvalue.StringOrEmpty(bm, "text")))
 			case "toolCall", "toolUse", "functionCall":
-				parts = append(parts, fmt.Sprintf("%s(%s)", strOr(bm, "name"), strOr(bm, "id")))
+				parts = append(parts, fmt.Sprintf("%s(%s)", jsvalue.StringOrEmpty(bm, "name"), jsvalue.StringOrEmpty(bm, "id")))
 			case "thinking", "redacted_thinking":
 				parts = append(parts, "[thinking]")
 			default:
@@ -137,7 +139,7 @@ func Brief(m Message) string {
 			}
 		}
 	}
-	head := role(m)
+	head := jsvalue.Role(m)
 	if id := toolResultID(m); id != "" && head == "toolResult" {
 		head += " " + id
 	}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
@@ -86,10 +87,10 @@ func ResolveRoute(provider, api, model string, msgs []Message) (ResolvedRoute, e
 	want := policy.NormalizeProviderID(provider)
 	for i := len(msgs) - 1; i >= 0; i-- {
 		m := msgs[i]
-		if role(m) != "assistant" || policy.NormalizeProviderID(strOr(m, "provider")) != want {
+		if jsvalue.Role(m) != "assistant" || policy.NormalizeProviderID(jsvalue.StringOrEmpty(m, "provider")) != want {
 			continue
 		}
-		a, mo := strOr(m, "api"), strOr(m, "model")
+		a, mo := jsvalue.StringOrEmpty(m, "api"), jsvalue.StringOrEmpty(m, "model")
 		if (api == "" && a == "") || (model == "" && mo == "") {
 			continue
 		}
@@ -161,7 +162,7 @@ func Summarize(route ResolvedRoute, contextLen int, res *Result) Summary {
 // wireRole is the role a message has on the wire: summaries and custom
 // messages reach the model as user text.
 func wireRole(m Message) string {
-	switch r := role(m); r {
+	switch r := jsvalue.Role(m); r {
 	case "compactionSummary", "branchSummary", "custom":
 		return "user"
 	default:
@@ -213,12 +214,12 @@ func CheckAcceptance(api string, all []Message, pol policy.Policy) []string {
 				add(i, "%s turn with empty content", r)
 			}
 			for _, b := range content {
-				if bm, ok := asMap(b); ok && strOr(bm, "type") == "text" && blank(strOr(bm, "text")) && r != "assistant" {
+				if bm, ok := jsvalue.AsObject(b); ok && jsvalue.StringOrEmpty(bm, "type") == "text" && jsjson.Blank(jsvalue.StringOrEmpty(bm, "text")) && r != "assistant" {
 					add(i, "blank text block in a %s turn", r)
 				}
 			}
 		case string:
-			if blank(content) {
+			if jsjson.Blank(content) {
 				add(i, "blank %s text", r)
 			}
 		}

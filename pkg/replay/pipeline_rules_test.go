@@ -275,7 +275,7 @@ func TestRulePairingRepair(t *testing.T) {
 	out := repairToolUseResultPairing(in, missingResultDefault, func() int64 { return syntheticTime }, newLog())
 	assertMsgs(t, out, `[
 	 {"role":"assistant","content":[{"type":"toolCall","id":"call_1","name":"read"},{"type":"toolCall","id":"call_2","name":"exec"}],"stopReason":"toolUse"},
-	 {"role":"toolResult","toolCallId":"call_1","toolName":"read","content":[{"type":"text","text":"`+missingResultDefault+`"}],"isError":true,"timestamp":`+jsNumber(syntheticTime).String()+`},
+	 {"role":"toolResult","toolCallId":"call_1","toolName":"read","content":[{"type":"text","text":"`+missingResultDefault+`"}],"isError":true,"timestamp":`+jsvalue.JSONNumber(syntheticTime).String()+`},
 	 {"role":"toolResult","toolCallId":"call_2","toolName":"exec","content":[{"type":"text","text":"ok"}]},
 	 {"role":"user","content":"text"},
 	 {"role":"user","content":"after"}]`)
@@ -315,7 +315,7 @@ func TestRuleUsage(t *testing.T) {
 	 {"role":"assistant","content":[],"usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0,"totalTokens":3}}]`)
 	stale := msgsOf(t, `[{"role":"assistant","content":[],"usage":{"input":5},"timestamp":10},{"role":"compactionSummary","summary":"s","timestamp":20},{"role":"assistant","content":[],"usage":{"input":5},"timestamp":30}]`)
 	out := stripStaleAssistantUsageBeforeLatestCompaction(stale, newLog())
-	if out[0]["usage"].(map[string]any)["totalTokens"] != jsNumber(0) || out[2]["usage"].(map[string]any)["input"] != json.Number("5") {
+	if out[0]["usage"].(map[string]any)["totalTokens"] != jsvalue.JSONNumber(0) || out[2]["usage"].(map[string]any)["input"] != json.Number("5") {
 		t.Errorf("stale usage: %v / %v", out[0]["usage"], out[2]["usage"])
 	}
 }

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/policy"
 )
 
@@ -77,7 +78,7 @@ func polSanitizeIDs(r *run) bool        { return r.pol.SanitizeToolCallIDs && r.
 // providerAssistantFirstHook: the provider's plugin has a sanitizeReplayHistory
 // hook that puts a user turn first (the Google family).
 func providerAssistantFirstHook(r *run) bool {
-	if trim(r.opts.Provider) == "" {
+	if jsjson.Trim(r.opts.Provider) == "" {
 		return false
 	}
 	if r.release == policy.Release96 {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // The release tables: 2026.5.6 is the zero release; every step has a rule;
@@ -49,9 +50,9 @@ func TestPipelineTablesNameTheirSteps(t *testing.T) {
 // drops it, and the change names 9.6's function.
 func TestReleaseDecidesFailedEmptyTurn(t *testing.T) {
 	msgs := []Message{
-		{"role": "user", "content": "hi", "timestamp": jsNumber(1)},
-		{"role": "assistant", "content": []any{}, "stopReason": "error", "timestamp": jsNumber(2)},
-		{"role": "user", "content": "again", "timestamp": jsNumber(3)},
+		{"role": "user", "content": "hi", "timestamp": jsvalue.JSONNumber(1)},
+		{"role": "assistant", "content": []any{}, "stopReason": "error", "timestamp": jsvalue.JSONNumber(2)},
+		{"role": "user", "content": "again", "timestamp": jsvalue.JSONNumber(3)},
 	}
 	route := Options{Provider: "anthropic", API: "anthropic-messages", Model: "claude-sonnet-4-5", Now: fixedNow96}
 	r56, err := Sanitize(msgs, route)

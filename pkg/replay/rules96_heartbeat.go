@@ -3,6 +3,9 @@ package replay
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // OpenClaw 2026.9.6's filterHeartbeatTranscriptArtifacts
@@ -53,11 +56,11 @@ func textBlockKind96(typ string) blockKind {
 }
 
 func isContractToolResultBlock(b any) bool {
-	bm, ok := asMap(b)
+	bm, ok := jsvalue.AsObject(b)
 	if !ok {
 		return false
 	}
-	switch strOr(bm, "type") {
+	switch jsvalue.StringOrEmpty(bm, "type") {
 	case "toolResult", "tool_result", "tool_result_error", "function_call_output":
 		return true
 	}
@@ -89,7 +92,7 @@ func isEmbeddedToolResultOnlyContent(content any) bool {
 }
 
 func isToolResultMessage96(m Message) bool {
-	r := role(m)
+	r := jsvalue.Role(m)
 	return r == "toolResult" || r == "tool" || (r == "user" && isEmbeddedToolResultOnlyContent(m["content"]))
 }
 
@@ -98,7 +101,7 @@ func messageToolCalls(m Message) []map[string]any {
 	calls, _ := m["tool_calls"].([]any)
 	var out []map[string]any
 	for _, c := range calls {
-		if cm, ok := asMap(c); ok {
+		if cm, ok := jsvalue.AsObject(c); ok {
 			out = append(out, cm)
 		}
 	}
@@ -106,7 +109,7 @@ func messageToolCalls(m Message) []map[string]any {
 }
 
 func hasAssistantToolCall96(m Message) bool {
-	return role(m) == "assistant" && (len(messageToolCalls(m)) > 0 || len(contentBlocksWhere(m["content"], isContractToolCallBlock)) > 0)
+	return jsvalue.Role(m) == "assistant" && (len(messageToolCalls(m)) > 0 || len(contentBlocksWhere(m["content"], isContractToolCallBlock)) > 0)
 }
 
 // readToolCallName is tool-block-contract's readToolCallName.
@@ -115,7 +118,7 @@ func readToolCallName(block map[string]any) string {
 		if s := optionalString(cand); s != "" {
 			return s
 		}
-		cm, ok := asMap(cand)
+		cm, ok := jsvalue.AsObject(cand)
 		if !ok {
 			continue
 		}
@@ -134,7 +137,7 @@ func toolCallArguments(block map[string]any) any {
 			return v
 		}
 	}
-	if f, ok := asMap(block["function"]); ok {
+	if f, ok := jsvalue.AsObject(block["function"]); ok {
 		for _, k := range []string{"arguments", "args", "input"} {
 			if v := f[k]; v != nil {
 				return v
@@ -150,7 +153,7 @@ func isVisibleHeartbeatResponseToolCall(block map[string]any) bool {
 	case map[string]any:
 		args = v
 	case string:
-		if trim(v) == "" || json.Unmarshal([]byte(v), &args) != nil {
+		if jsjson.Trim(v) == "" || json.Unmarshal([]byte(v), &args) != nil {
 			return false
 		}
 	}
@@ -165,7 +168,7 @@ func heartbeatToolCalls(m Message) []map[string]any {
 }
 
 func visibleHeartbeatResponseToolCalls(m Message) []map[string]any {
-	if role(m) != "assistant" {
+	if jsvalue.Role(m) != "assistant" {
 		return nil
 	}
 	var out []map[string]any
@@ -178,7 +181,7 @@ func visibleHeartbeatResponseToolCalls(m Message) []map[string]any {
 }
 
 func isRemovableHeartbeatResponseToolCall(m Message) bool {
-	if role(m) != "assistant" {
+	if jsvalue.Role(m) != "assistant" {
 		return false
 	}
 	for _, c := range heartbeatToolCalls(m) {
@@ -237,16 +240,16 @@ func successfulToolResultCallIDs(m Message) []string {
 }
 
 func matchesHeartbeatPromptText(text, prompt string) bool {
-	p := trim(prompt)
+	p := jsjson.Trim(prompt)
 	return p != "" && (text == p || strings.HasPrefix(text, p+"\n"))
 }
 
 func isHeartbeatUserMessage96(m Message) bool {
-	if role(m) != "user" {
+	if jsvalue.Role(m) != "user" {
 		return false
 	}
 	text, _ := messageText96(m["content"])
-	t := trim(text)
+	t := jsjson.Trim(text)
 	if t == "" {
 		return false
 	}
@@ -279,11 +282,11 @@ func isHeartbeatUserMessage96(m Message) bool {
 }
 
 func isRealNonHeartbeatUserMessage(m Message) bool {
-	return role(m) == "user" && !isEmbeddedToolResultOnlyContent(m["content"]) && !isHeartbeatUserMessage96(m)
+	return jsvalue.Role(m) == "user" && !isEmbeddedToolResultOnlyContent(m["content"]) && !isHeartbeatUserMessage96(m)
 }
 
 func isHeartbeatOkResponse96(m Message) bool {
-	if role(m) != "assistant" || hasAssistantToolCall96(m) {
+	if jsvalue.Role(m) != "assistant" || hasAssistantToolCall96(m) {
 		return false
 	}
 	text, nonText := messageText96(m["content"])
@@ -353,7 +356,7 @@ func heartbeatSpanEnd(in []Message, start int) int {
 			i = advancePastAdjacentToolResults(in, i+1)
 		case sawTerminal, isToolResultMessage96(m), hasAssistantToolCall96(m):
 			i++
-		case role(m) == "assistant":
+		case jsvalue.Role(m) == "assistant":
 			sawOutput = true
 			i++
 		default:

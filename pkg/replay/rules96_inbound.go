@@ -3,6 +3,9 @@ package replay
 import (
 	"regexp"
 	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // OpenClaw 2026.9.6's text strippers used by its replay normalisation:
@@ -50,7 +53,7 @@ func readTextLine(text string, start int) (textLine, bool) {
 	if i := strings.IndexByte(text[start:], '\n'); i >= 0 {
 		end = start + i
 	}
-	return textLine{start: start, end: end, next: end + 1, trimmed: trim(text[start:end])}, true
+	return textLine{start: start, end: end, next: end + 1, trimmed: jsjson.Trim(text[start:end])}, true
 }
 
 func indexFrom(text, value string, from int) int {
@@ -93,7 +96,7 @@ func skipEmptyLines(text string, start int, trimmed bool) int {
 }
 
 func isInboundContextHeaderLine(line string) bool {
-	return utf16Len(line) > 14 && strings.HasSuffix(line, inboundContextMarker)
+	return jsjson.Len(line) > 14 && strings.HasSuffix(line, inboundContextMarker)
 }
 
 func isMessageToolDeliveryHintLine(line string) bool {
@@ -274,7 +277,7 @@ func stripDelimitedBlocks(text string) string {
 			finish = ne
 			cursor = ne + len(runtimeContextEnd)
 		}
-		before := trimEnd(next[:start])
+		before := jsvalue.TrimEnd(next[:start])
 		if finish < 0 || depth != 0 {
 			return before
 		}
@@ -282,7 +285,7 @@ func stripDelimitedBlocks(text string) string {
 		for blockEnd < len(next) && (next[blockEnd] == ' ' || next[blockEnd] == '\t') {
 			blockEnd++
 		}
-		after := trimStart(next[blockEnd:])
+		after := jsvalue.TrimStart(next[blockEnd:])
 		if before != "" && after != "" {
 			next = before + "\n\n" + after
 		} else {
@@ -367,7 +370,7 @@ func stripLegacyInternalRuntimeContext(text string) string {
 				blockEnd = e
 			}
 		}
-		before, after := trimEnd(next[:header]), trimStart(next[blockEnd:])
+		before, after := jsvalue.TrimEnd(next[:header]), jsvalue.TrimStart(next[blockEnd:])
 		if before != "" && after != "" {
 			next = before + "\n\n" + after
 		} else {
@@ -404,5 +407,5 @@ func stripRuntimeContextPromptPreface(text string) string {
 	if stripped == text {
 		return text
 	}
-	return trim(threeNewlines.ReplaceAllString(stripped, "\n\n"))
+	return jsjson.Trim(threeNewlines.ReplaceAllString(stripped, "\n\n"))
 }

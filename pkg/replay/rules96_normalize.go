@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
@@ -32,7 +33,7 @@ const silentReplyToken = "NO_REPLY"
 // without a kind derives one from its content type, which then counts
 // already.)
 func hasPersistedMedia(m Message) bool {
-	meta, ok := asMap(m["__openclaw"])
+	meta, ok := jsvalue.AsObject(m["__openclaw"])
 	if !ok {
 		return false
 	}
@@ -41,12 +42,12 @@ func hasPersistedMedia(m Message) bool {
 		return false
 	}
 	for _, e := range media {
-		f, ok := asMap(e)
+		f, ok := jsvalue.AsObject(e)
 		if !ok {
 			continue
 		}
 		for _, key := range []string{"path", "url", "contentType"} {
-			if s, ok := f[key].(string); ok && !blank(s) {
+			if s, ok := f[key].(string); ok && !jsjson.Blank(s) {
 				return true
 			}
 		}
@@ -66,15 +67,15 @@ func hasPersistedMedia(m Message) bool {
 func sanitizeUserReplayContent96(m Message, set func(m map[string]any, key string, v any) map[string]any) Message {
 	switch content := m["content"].(type) {
 	case string:
-		if trim(content) != "" || hasPersistedMedia(m) {
+		if jsjson.Trim(content) != "" || hasPersistedMedia(m) {
 			return m
 		}
 		return nil
 	case []any:
 		kept := make([]any, 0, len(content))
 		for _, b := range content {
-			if bm, ok := asMap(b); ok && strOr(bm, "type") == "text" {
-				if t, ok := str(bm, "text"); ok && blank(t) {
+			if bm, ok := jsvalue.AsObject(b); ok && jsvalue.StringOrEmpty(bm, "type") == "text" {
+				if t, ok := jsvalue.StringMember(bm, "text"); ok && jsjson.Blank(t) {
 					continue
 				}
 			}
@@ -101,11 +102,11 @@ func isTranscriptOnlyOpenClawAssistant96(m Message) bool {
 	if isTranscriptOnlyOpenClawAssistant(m) {
 		return true
 	}
-	marker, ok := asMap(m["openclawDeliveryMirror"])
+	marker, ok := jsvalue.AsObject(m["openclawDeliveryMirror"])
 	if !ok {
 		return false
 	}
-	switch strOr(marker, "kind") {
+	switch jsvalue.StringOrEmpty(marker, "kind") {
 	case "channel-final", "channel-final-suppressed", "message-tool-source-reply", "cron-direct-delivery-context":
 		return true
 	}
@@ -119,20 +120,20 @@ func isStreamErrorFallbackContent(v any) bool {
 	case nil:
 		return true
 	case string:
-		t := trim(c)
+		t := jsjson.Trim(c)
 		return t == "" || t == streamErrorFallbackText
 	case []any:
 		for _, b := range c {
-			bm, ok := asMap(b)
+			bm, ok := jsvalue.AsObject(b)
 			if !ok {
 				return false
 			}
-			switch strOr(bm, "type") {
+			switch jsvalue.StringOrEmpty(bm, "type") {
 			case "text", "input_text", "output_text":
 			default:
 				return false
 			}
-			t, ok := str(bm, "text")
+			t, ok := jsvalue.StringMember(bm, "text")
 			if !ok || !isStreamErrorFallbackContent(t) {
 				return false
 			}
@@ -145,7 +146,7 @@ func isStreamErrorFallbackContent(v any) bool {
 // hasOnlyAssistantReasoningContent (@openclaw/ai replay-turn-classification):
 // thinking blocks and blank text only, at least one thinking block.
 func hasOnlyAssistantReasoningContent(m Message) bool {
-	if role(m) != "assistant" {
+	if jsvalue.Role(m) != "assistant" {
 		return false
 	}
 	var content []any
@@ -157,16 +158,16 @@ func hasOnlyAssistantReasoningContent(m Message) bool {
 	}
 	thinking := false
 	for _, b := range content {
-		bm, ok := asMap(b)
-		if !ok || !has(bm, "type") {
+		bm, ok := jsvalue.AsObject(b)
+		if !ok || !jsvalue.Has(bm, "type") {
 			return false
 		}
-		switch strOr(bm, "type") {
+		switch jsvalue.StringOrEmpty(bm, "type") {
 		case "thinking", "redacted_thinking":
 			thinking = true
 			continue
 		case "text":
-			if t, ok := str(bm, "text"); ok && blank(t) {
+			if t, ok := jsvalue.StringMember(bm, "text"); ok && jsjson.Blank(t) {
 				continue
 			}
 		}
@@ -183,7 +184,7 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 	out := make([]Message, 0, len(in))
 	touched := false
 	for i, m := range in {
-		if m != nil && role(m) == "user" {
+		if m != nil && jsvalue.Role(m) == "user" {
 			next := sanitizeUserReplayContent96(m, log.with)
 			if next == nil {
 				log.add(i, KindMessageDropped, "blank user turn dropped")
@@ -196,7 +197,7 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 			touched = touched || !sameMessage(next, m)
 			continue
 		}
-		if m == nil || role(m) != "assistant" {
+		if m == nil || jsvalue.Role(m) != "assistant" {
 			out = append(out, m)
 			continue
 		}
@@ -205,9 +206,9 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 			log.add(i, KindMessageDropped, "transcript-only assistant row dropped")
 			continue
 		}
-		if isStreamErrorFallbackContent(m["content"]) && (strOr(m, "stopReason") == "error" || isZeroUsageEmptyStop(with(m, "content", []any{}))) {
+		if isStreamErrorFallbackContent(m["content"]) && (jsvalue.StringOrEmpty(m, "stopReason") == "error" || isZeroUsageEmptyStop(jsvalue.With(m, "content", []any{}))) {
 			touched = true
-			log.add(i, KindMessageDropped, "empty %s assistant turn dropped", strOr(m, "stopReason"))
+			log.add(i, KindMessageDropped, "empty %s assistant turn dropped", jsvalue.StringOrEmpty(m, "stopReason"))
 			continue
 		}
 		am := m
@@ -215,7 +216,7 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 		if s, ok := content.(string); ok {
 			touched = true
 			stripped := stripInternalMetadataForDisplay(s)
-			t := trim(stripped)
+			t := jsjson.Trim(stripped)
 			if t == "" || isSilentReplyPayloadText(t) {
 				log.add(i, KindMessageDropped, "assistant turn with only metadata, blank or silent text dropped")
 				continue
@@ -227,7 +228,7 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 			continue
 		}
 		if _, ok := content.([]any); !ok {
-			if _, obj := asMap(content); obj {
+			if _, obj := jsvalue.AsObject(content); obj {
 				content = []any{content}
 			} else if arr, ok := content.([]any); ok {
 				content = arr
@@ -249,7 +250,7 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 			log.add(i, KindContentChanged, "display blocks, inbound metadata or silent text removed")
 			am = next
 		}
-		if strOr(am, "stopReason") == "length" && hasOnlyAssistantReasoningContent(am) {
+		if jsvalue.StringOrEmpty(am, "stopReason") == "length" && hasOnlyAssistantReasoningContent(am) {
 			touched = true
 			log.add(i, KindMessageDropped, "length-limited turn with only reasoning dropped")
 			continue
@@ -272,23 +273,23 @@ func normalizeAssistantBlocks96(m Message, content []any, log *changeLog) (Messa
 	touched, removedSilent := false, false
 	kept := make([]any, 0, len(content))
 	for _, b := range content {
-		bm, ok := asMap(b)
+		bm, ok := jsvalue.AsObject(b)
 		if !ok {
 			kept = append(kept, b)
 			continue
 		}
-		if t, ok := str(bm, "type"); ok && managedDisplayBlockTypes[t] {
+		if t, ok := jsvalue.StringMember(bm, "type"); ok && managedDisplayBlockTypes[t] {
 			touched = true
 			continue
 		}
-		text, ok := str(bm, "text")
+		text, ok := jsvalue.StringMember(bm, "text")
 		if !ok {
 			kept = append(kept, b)
 			continue
 		}
 		stripped := stripInternalMetadataForDisplay(text)
 		if stripped == text {
-			if !isSilentReplyPayloadText(trim(text)) {
+			if !isSilentReplyPayloadText(jsjson.Trim(text)) {
 				kept = append(kept, b)
 			} else {
 				touched, removedSilent = true, true
@@ -296,7 +297,7 @@ func normalizeAssistantBlocks96(m Message, content []any, log *changeLog) (Messa
 			continue
 		}
 		touched = true
-		t := trim(stripped)
+		t := jsjson.Trim(stripped)
 		silent := t != "" && isSilentReplyPayloadText(t)
 		if t != "" && !silent {
 			kept = append(kept, log.with(bm, "text", stripped))
@@ -323,11 +324,11 @@ func isBareDeliveryMirrorDuplicate(out []Message, next Message) bool {
 		return false
 	}
 	prev := out[len(out)-1]
-	if prev == nil || role(prev) != "assistant" {
+	if prev == nil || jsvalue.Role(prev) != "assistant" {
 		return false
 	}
 	usage, ok := next["usage"]
-	if !ok || !isObject(usage) || hasNonzeroUsage(usage) || strOr(next, "stopReason") != "stop" ||
+	if !ok || !jsvalue.IsObjectOrArray(usage) || hasNonzeroUsage(usage) || jsvalue.StringOrEmpty(next, "stopReason") != "stop" ||
 		len(toolCalls96(prev)) > 0 || len(toolCalls96(next)) > 0 {
 		return false
 	}
@@ -357,8 +358,8 @@ func deepEqualJSON(a, b any) bool {
 		if !ok {
 			return false
 		}
-		fx, _ := num(x)
-		fy, _ := num(y)
+		fx, _ := jsvalue.Number(x)
+		fy, _ := jsvalue.Number(y)
 		return fx == fy
 	case []any:
 		y, ok := b.([]any)
@@ -413,7 +414,7 @@ func isSilentReplyText(text string) bool {
 	if text == "" {
 		return false
 	}
-	return silentExact.MatchString(text) || silentExact.MatchString(stripEdgePunctuation(trim(text)))
+	return silentExact.MatchString(text) || silentExact.MatchString(stripEdgePunctuation(jsjson.Trim(text)))
 }
 
 func stripEdgePunctuation(s string) string {
@@ -432,18 +433,18 @@ func isSilentReplyPayloadText(text string) bool {
 	if isSilentReplyText(text) {
 		return true
 	}
-	t := trim(text)
+	t := jsjson.Trim(text)
 	if strings.Contains(t, silentReplyToken) {
 		if strings.HasPrefix(t, `"`) && strings.HasSuffix(t, `"`) {
 			var s string
-			if json.Unmarshal([]byte(t), &s) == nil && trim(s) == silentReplyToken {
+			if json.Unmarshal([]byte(t), &s) == nil && jsjson.Trim(s) == silentReplyToken {
 				return true
 			}
 		}
 		if strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") {
 			var o map[string]any
 			if json.Unmarshal([]byte(t), &o) == nil && len(o) == 1 {
-				if a, ok := o["action"].(string); ok && trim(a) == silentReplyToken {
+				if a, ok := o["action"].(string); ok && jsjson.Trim(a) == silentReplyToken {
 					return true
 				}
 			}
@@ -471,15 +472,15 @@ func hasSilentToken(text string) bool {
 }
 
 func stripFinalSilentToken(text string) (string, bool) {
-	stripped := trim(finalSilentToken.ReplaceAllString(text, ""))
-	if stripped == trim(text) {
+	stripped := jsjson.Trim(finalSilentToken.ReplaceAllString(text, ""))
+	if stripped == jsjson.Trim(text) {
 		return "", false
 	}
 	return stripped, true
 }
 
 func isReasoningPrefixedSilentReplyText(text string) bool {
-	t := trim(text)
+	t := jsjson.Trim(text)
 	if t == "" {
 		return false
 	}
@@ -508,7 +509,7 @@ func isReasoningPrefixedSilentReplyText(text string) bool {
 		}
 		var lines []string
 		for _, l := range crlfSplit.Split(w, -1) {
-			if l = trim(l); l != "" {
+			if l = jsjson.Trim(l); l != "" {
 				lines = append(lines, l)
 			}
 		}

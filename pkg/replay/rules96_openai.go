@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
@@ -31,7 +32,7 @@ func isOpenAIToolCallType(t string) bool {
 
 // normalizeResponsesIDPart is normalizeOpenAIResponsesIdPart.
 func normalizeResponsesIDPart(value, prefix string, valid *regexp.Regexp) string {
-	t := trim(value)
+	t := jsjson.Trim(value)
 	if valid.MatchString(t) {
 		return t
 	}
@@ -47,7 +48,7 @@ func normalizeResponsesIDPart(value, prefix string, valid *regexp.Regexp) string
 	// character becomes two "_". The result is ASCII, so byte slicing is
 	// UTF-16 slicing.
 	tail := edgeUnderscores.ReplaceAllString(responsesIDTailRE.ReplaceAllStringFunc(rawTail, func(m string) string {
-		return strings.Repeat("_", utf16Len(m))
+		return strings.Repeat("_", jsjson.Len(m))
 	}), "")
 	tail = sliceUnits(tail, max(1, maxTail-len(hashSuffix)))
 	if tail == "" {
@@ -123,19 +124,19 @@ func normalizeOpenAIResponsesToolCallIDs(in []Message, log *changeLog) []Message
 		if !isJSObjectMessage(m) {
 			continue
 		}
-		switch role(m) {
+		switch jsvalue.Role(m) {
 		case "assistant":
-			content, ok := blocks(m, "content")
+			content, ok := jsvalue.ArrayMember(m, "content")
 			if !ok {
 				continue
 			}
 			var next []any
 			for j, b := range content {
-				bm, ok := asMap(b)
-				if !ok || !isOpenAIToolCallType(strOr(bm, "type")) {
+				bm, ok := jsvalue.AsObject(b)
+				if !ok || !isOpenAIToolCallType(jsvalue.StringOrEmpty(bm, "type")) {
 					continue
 				}
-				id, ok := str(bm, "id")
+				id, ok := jsvalue.StringMember(bm, "id")
 				if !ok {
 					continue
 				}
@@ -154,7 +155,7 @@ func normalizeOpenAIResponsesToolCallIDs(in []Message, log *changeLog) []Message
 			}
 		case "toolResult":
 			if next := rewriteToolResultIDs(m, resolve, log); !sameMessage(next, m) {
-				log.add(i, KindIDRewritten, "tool result id -> %s", strOr(next, "toolCallId"))
+				log.add(i, KindIDRewritten, "tool result id -> %s", jsvalue.StringOrEmpty(next, "toolCallId"))
 				set(i, next)
 			}
 		}
@@ -170,7 +171,7 @@ func rewriteToolResultIDs(m Message, resolve func(string) string, log *changeLog
 	fields := []string{"toolCallId", "toolUseId", "tool_call_id", "tool_use_id", "callId", "call_id"}
 	raw := map[string]string{}
 	for _, f := range fields {
-		if s, ok := str(m, f); ok && s != "" {
+		if s, ok := jsvalue.StringMember(m, f); ok && s != "" {
 			raw[f] = s
 		}
 	}
@@ -191,7 +192,7 @@ func rewriteToolResultIDs(m Message, resolve func(string) string, log *changeLog
 			kv = append(kv, f, resolved)
 		}
 	}
-	if _, ok := str(m, "toolCallId"); !ok && resolved != "" {
+	if _, ok := jsvalue.StringMember(m, "toolCallId"); !ok && resolved != "" {
 		if _, dup := raw["toolCallId"]; !dup {
 			kv = append(kv, "toolCallId", resolved)
 		}
@@ -212,8 +213,8 @@ func dropStaleOpenAIReasoning(in []Message, before *float64, log *changeLog) []M
 	out := make([]Message, 0, len(in))
 	anyChanged := false
 	for i, m := range in {
-		content, ok := blocks(m, "content")
-		if !isJSObjectMessage(m) || role(m) != "assistant" || !ok {
+		content, ok := jsvalue.ArrayMember(m, "content")
+		if !isJSObjectMessage(m) || jsvalue.Role(m) != "assistant" || !ok {
 			out = append(out, m)
 			continue
 		}
@@ -228,8 +229,8 @@ func dropStaleOpenAIReasoning(in []Message, before *float64, log *changeLog) []M
 				changed = true
 				continue
 			}
-			bm, ok := asMap(b)
-			if !ok || strOr(bm, "type") != "thinking" || !isReplayableReasoning(bm["thinkingSignature"]) {
+			bm, ok := jsvalue.AsObject(b)
+			if !ok || jsvalue.StringOrEmpty(bm, "type") != "thinking" || !isReplayableReasoning(bm["thinkingSignature"]) {
 				next = append(next, b)
 				continue
 			}
@@ -246,13 +247,13 @@ func dropStaleOpenAIReasoning(in []Message, before *float64, log *changeLog) []M
 		}
 		if droppedReasoning {
 			for j, b := range next {
-				bm, ok := asMap(b)
-				if !ok || strOr(bm, "type") != "text" || !has(bm, "textSignature") {
+				bm, ok := jsvalue.AsObject(b)
+				if !ok || jsvalue.StringOrEmpty(bm, "type") != "text" || !jsvalue.Has(bm, "textSignature") {
 					continue
 				}
 				// {textSignature, ...rest} then {...rest, textSignature}: the
 				// signature moves to the end.
-				nb := clone(bm)
+				nb := jsvalue.Clone(bm)
 				delete(nb, "textSignature")
 				order := make([]string, 0, len(bm))
 				for _, k := range log.keys.Keys(bm) {
@@ -291,7 +292,7 @@ func textSignaturePhase(sig string) string {
 	if json.Unmarshal([]byte(sig), &p) != nil {
 		return ""
 	}
-	if f, ok := num(p.V); !ok || f != 1 {
+	if f, ok := jsvalue.Number(p.V); !ok || f != 1 {
 		return ""
 	}
 	if s, ok := p.Phase.(string); ok && (s == "commentary" || s == "final_answer") {

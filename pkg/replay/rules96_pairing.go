@@ -1,6 +1,9 @@
 package replay
 
-import "github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+import (
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
 
 // OpenClaw 2026.9.6's tool-use/result pairing repair, which pairs results per
 // call occurrence: dist/tool-result-pairing-*.mjs classifyToolUseResultPairing
@@ -28,11 +31,11 @@ func isJSObjectMessage(m Message) bool {
 func toolResultIDs96(m Message) []string {
 	var ids []string
 	for _, k := range []string{"toolCallId", "toolUseId", "tool_call_id", "tool_use_id", "callId", "call_id"} {
-		s, ok := str(m, k)
+		s, ok := jsvalue.StringMember(m, k)
 		if !ok {
 			continue
 		}
-		id := trim(s)
+		id := jsjson.Trim(s)
 		if id == "" {
 			continue
 		}
@@ -58,7 +61,7 @@ func toolResultID96(m Message) string {
 // optionalString is normalizeOptionalString: a string trimmed, "" otherwise.
 func optionalString(v any) string {
 	s, _ := v.(string)
-	return trim(s)
+	return jsjson.Trim(s)
 }
 
 // normalizeToolResultName96 is tool-result-pairing's normalizeToolResultName.
@@ -97,14 +100,14 @@ func isSyntheticMissingToolResult(m Message) bool {
 	if !jsvalue.Truthy(m["isError"]) {
 		return false
 	}
-	if d, ok := asMap(m["details"]); ok {
+	if d, ok := jsvalue.AsObject(m["details"]); ok {
 		if b, ok := d[syntheticMissingResultKey].(bool); ok && b {
 			return true
 		}
 	}
-	content, _ := blocks(m, "content")
+	content, _ := jsvalue.ArrayMember(m, "content")
 	for _, b := range content {
-		if bm, ok := asMap(b); ok && strOr(bm, "type") == "text" && strOr(bm, "text") == missingResultDefault {
+		if bm, ok := jsvalue.AsObject(b); ok && jsvalue.StringOrEmpty(bm, "type") == "text" && jsvalue.StringOrEmpty(bm, "text") == missingResultDefault {
 			return true
 		}
 	}
@@ -124,27 +127,27 @@ type toolOccurrence struct {
 // readToolCall96 is readToolCall: a toolCall/toolUse/functionCall block with
 // a non-empty string id.
 func toolCalls96(m Message) []toolOccurrence {
-	content, ok := blocks(m, "content")
+	content, ok := jsvalue.ArrayMember(m, "content")
 	if !ok {
 		return nil
 	}
 	var out []toolOccurrence
 	for i, b := range content {
-		bm, ok := asMap(b)
+		bm, ok := jsvalue.AsObject(b)
 		if !ok {
 			continue
 		}
-		switch strOr(bm, "type") {
+		switch jsvalue.StringOrEmpty(bm, "type") {
 		case "toolCall", "toolUse", "functionCall":
 		default:
 			continue
 		}
-		id, ok := str(bm, "id")
+		id, ok := jsvalue.StringMember(bm, "id")
 		if !ok || id == "" {
 			continue
 		}
 		var name any
-		if s, ok := str(bm, "name"); ok {
+		if s, ok := jsvalue.StringMember(bm, "name"); ok {
 			name = s
 		}
 		out = append(out, toolOccurrence{id: id, name: name, contentIndex: i})
@@ -171,7 +174,7 @@ type unclaimedResult struct {
 func classifyToolUseResultPairing(in []Message, log *changeLog) []*pairingFrame {
 	var starts []int
 	for i, m := range in {
-		if m != nil && role(m) == "assistant" && len(toolCalls96(m)) > 0 {
+		if m != nil && jsvalue.Role(m) == "assistant" && len(toolCalls96(m)) > 0 {
 			starts = append(starts, i)
 		}
 	}
@@ -194,7 +197,7 @@ func classifyToolUseResultPairing(in []Message, log *changeLog) []*pairingFrame 
 			if !isJSObjectMessage(m) {
 				continue
 			}
-			if role(m) != "toolResult" {
+			if jsvalue.Role(m) != "toolResult" {
 				f.remainder = append(f.remainder, m)
 				continue
 			}
@@ -231,7 +234,7 @@ func classifyToolUseResultPairing(in []Message, log *changeLog) []*pairingFrame 
 			}
 			log.add(index, KindMessageDropped, "duplicate tool result %s dropped", id)
 		}
-		stop := strOr(f.assistant, "stopReason")
+		stop := jsvalue.StringOrEmpty(f.assistant, "stopReason")
 		f.failed = stop == "error" || stop == "aborted"
 		frames[fi] = f
 	}
@@ -286,7 +289,7 @@ func (r *run) repairPairing96(in []Message, rule, missingText string) []Message 
 				log.add(cursor, KindMessageDropped, "message that is not an object dropped")
 				continue
 			}
-			if role(m) == "toolResult" {
+			if jsvalue.Role(m) == "toolResult" {
 				log.add(cursor, KindMessageDropped, "orphan tool result %s dropped (no tool call before it)", toolResultID96(m))
 				continue
 			}
@@ -297,7 +300,7 @@ func (r *run) repairPairing96(in []Message, rule, missingText string) []Message 
 		pushUnframed(f.start)
 		cursor = f.end
 		if f.failed {
-			log.add(f.start, KindMessageDropped, "%s assistant turn with %s dropped with its results", strOr(f.assistant, "stopReason"), countNoun(len(f.occurrences), "tool call", "tool calls"))
+			log.add(f.start, KindMessageDropped, "%s assistant turn with %s dropped with its results", jsvalue.StringOrEmpty(f.assistant, "stopReason"), countNoun(len(f.occurrences), "tool call", "tool calls"))
 			out = append(out, f.remainder...)
 			continue
 		}
@@ -320,7 +323,7 @@ func (r *run) repairPairing96(in []Message, rule, missingText string) []Message 
 				"content":    []any{text},
 				"details":    details,
 				"isError":    true,
-				"timestamp":  jsNumber(float64(r.nowMillis())),
+				"timestamp":  jsvalue.JSONNumber(float64(r.nowMillis())),
 			}
 			log.literal(details, syntheticMissingResultKey, "reason")
 			log.literal(text, "type", "text")

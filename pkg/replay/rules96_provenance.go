@@ -1,6 +1,11 @@
 package replay
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
 
 // OpenClaw 2026.9.6's annotateInterSessionPromptText
 // (dist/input-provenance-*.mjs). It replaces an earlier marker with
@@ -29,7 +34,7 @@ func stripInterSessionPromptPrefix96(text string) string {
 		}
 	}
 	parts := []string{}
-	for _, p := range []string{trimEnd(text[:index]), body} {
+	for _, p := range []string{jsvalue.TrimEnd(text[:index]), body} {
 		if p != "" {
 			parts = append(parts, p)
 		}
@@ -38,7 +43,7 @@ func stripInterSessionPromptPrefix96(text string) string {
 }
 
 func annotateInterSessionText96(text string, p provenance) string {
-	if blank(text) {
+	if jsjson.Blank(text) {
 		return text
 	}
 	prefix := interSessionPrefix(p)

@@ -10,11 +10,11 @@ import "github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 // removed when blocks before it were rewritten or all content went.
 
 func isCompactionReplayCheckpoint(v any) bool {
-	r, ok := asMap(v)
+	r, ok := jsvalue.AsObject(v)
 	if !ok {
 		return false
 	}
-	switch strOr(r, "type") {
+	switch jsvalue.StringOrEmpty(r, "type") {
 	case "anthropic-compaction", "openai-responses-compaction", "openai-responses-retained-compaction":
 		return true
 	}
@@ -32,19 +32,19 @@ func sameJSValue(a, b any) bool {
 		y, ok := b.([]any)
 		return ok && len(x) > 0 && len(y) > 0 && &x[0] == &y[0] && len(x) == len(y)
 	}
-	return jsEqual(a, b)
+	return jsvalue.StrictEqual(a, b)
 }
 
 func replaceReplayOwnerContent(m Message, content []any, log *changeLog) Message {
 	next := log.with(m, "content", content)
-	replay, _ := asMap(m["providerReplay"])
-	if !isCompactionReplayCheckpoint(replay) || strOr(replay, "type") == "openai-responses-retained-compaction" {
+	replay, _ := jsvalue.AsObject(m["providerReplay"])
+	if !isCompactionReplayCheckpoint(replay) || jsvalue.StringOrEmpty(replay, "type") == "openai-responses-retained-compaction" {
 		return next
 	}
 	old, _ := m["content"].([]any)
 	replayIndex := 0.0
 	if v, ok := replay["replayIndex"]; ok && v != nil {
-		replayIndex, _ = num(v)
+		replayIndex, _ = jsvalue.Number(v)
 	}
 	strip := func() Message {
 		delete(next, "providerReplay")
@@ -73,5 +73,5 @@ func replaceReplayOwnerContent(m Message, content []any, log *changeLog) Message
 	if float64(nextIndex) == replayIndex {
 		return next
 	}
-	return log.spread(next, "providerReplay", log.spread(replay, "replayIndex", jsNumber(float64(nextIndex))))
+	return log.spread(next, "providerReplay", log.spread(replay, "replayIndex", jsvalue.JSONNumber(float64(nextIndex))))
 }

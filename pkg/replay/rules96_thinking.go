@@ -1,6 +1,10 @@
 package replay
 
-import "math"
+import (
+	"math"
+
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
 
 // OpenClaw 2026.9.6's thinking-signature steps: dist/thinking-signatures-*.mjs
 // stripStaleThinkingSignaturesForCompactionReplay and
@@ -31,7 +35,7 @@ func shouldPreserveLatestAssistantThinking(in []Message) bool {
 	}
 	latestUser := -1
 	for i := len(in) - 1; i >= 0; i-- {
-		if role(in[i]) == "user" {
+		if jsvalue.Role(in[i]) == "user" {
 			latestUser = i
 			break
 		}
@@ -60,7 +64,7 @@ func stripStaleThinkingSignaturesForCompactionReplay(in []Message, log *changeLo
 	latest := math.Inf(-1)
 	found := false
 	for _, m := range in {
-		if role(m) != "compactionSummary" {
+		if jsvalue.Role(m) != "compactionSummary" {
 			continue
 		}
 		if ts, ok := parseDateFirstTimestampMs(m["timestamp"]); ok {
@@ -83,12 +87,12 @@ func stripStaleThinkingSignaturesForCompactionReplay(in []Message, log *changeLo
 		}
 		var next []any
 		for j, b := range content {
-			bm, ok := asMap(b)
+			bm, ok := jsvalue.AsObject(b)
 			if !ok || !isThinkingBlock(b) {
 				continue
 			}
-			redacted := strOr(bm, "type") == "redacted_thinking"
-			if !(present(bm, "thinkingSignature") || present(bm, "signature") || present(bm, "thought_signature") || (redacted && present(bm, "data"))) {
+			redacted := jsvalue.StringOrEmpty(bm, "type") == "redacted_thinking"
+			if !(jsvalue.Present(bm, "thinkingSignature") || jsvalue.Present(bm, "signature") || jsvalue.Present(bm, "thought_signature") || (redacted && jsvalue.Present(bm, "data"))) {
 				continue
 			}
 			if next == nil {
@@ -121,7 +125,7 @@ func stripStaleThinkingSignaturesForCompactionReplay(in []Message, log *changeLo
 // parseDateFirstTimestampMs (dist/number-coercion-*.mjs): a finite number
 // as is, a string by Date.parse, within Date's range.
 func parseDateFirstTimestampMs(v any) (float64, bool) {
-	if f, ok := num(v); ok {
+	if f, ok := jsvalue.Number(v); ok {
 		return f, true
 	}
 	if s, ok := v.(string); ok {

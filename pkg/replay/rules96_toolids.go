@@ -3,6 +3,9 @@ package replay
 import (
 	"fmt"
 	"regexp"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // OpenClaw 2026.9.6's sanitizeToolCallIdsForCloudCodeAssist
@@ -50,8 +53,8 @@ func isReplaySafeThinkingMessage96(m Message, allowed allowedNames) bool {
 // toolNameNeedsTrim96 is 9.6's replay-mutation test in that check: a tool
 // call whose name is a string with white space around it.
 func toolNameNeedsTrim96(bm map[string]any) bool {
-	raw, isStr := str(bm, "name")
-	return isStr && raw != "" && raw != trim(raw)
+	raw, isStr := jsvalue.StringMember(bm, "name")
+	return isStr && raw != "" && raw != jsjson.Trim(raw)
 }
 
 type toolIDOptions96 struct {
@@ -65,7 +68,7 @@ func sanitizeToolCallIDs96(in []Message, mode string, o toolIDOptions96, log *ch
 	if o.preserveSafeThinking {
 		reserved = map[string]bool{}
 		for i, m := range in {
-			if !isJSObjectMessage(m) || role(m) != "assistant" || !isReplaySafeThinkingMessage96(m, o.allowed) {
+			if !isJSObjectMessage(m) || jsvalue.Role(m) != "assistant" || !isReplaySafeThinkingMessage96(m, o.allowed) {
 				continue
 			}
 			calls := toolCalls96(m)
@@ -94,7 +97,7 @@ func sanitizeToolCallIDs96(in []Message, mode string, o toolIDOptions96, log *ch
 		if !isJSObjectMessage(m) {
 			continue
 		}
-		switch role(m) {
+		switch jsvalue.Role(m) {
 		case "assistant":
 			if preserved[i] {
 				for _, c := range toolCalls96(m) {
@@ -102,17 +105,17 @@ func sanitizeToolCallIDs96(in []Message, mode string, o toolIDOptions96, log *ch
 				}
 				continue
 			}
-			content, ok := blocks(m, "content")
+			content, ok := jsvalue.ArrayMember(m, "content")
 			if !ok {
 				continue
 			}
 			var next []any
 			for j, b := range content {
-				bm, ok := asMap(b)
-				if !ok || !isOpenAIToolCallType(strOr(bm, "type")) {
+				bm, ok := jsvalue.AsObject(b)
+				if !ok || !isOpenAIToolCallType(jsvalue.StringOrEmpty(bm, "type")) {
 					continue
 				}
-				id, _ := str(bm, "id")
+				id, _ := jsvalue.StringMember(bm, "id")
 				if id == "" {
 					continue
 				}
@@ -131,7 +134,7 @@ func sanitizeToolCallIDs96(in []Message, mode string, o toolIDOptions96, log *ch
 			}
 		case "toolResult":
 			if next := rewriteToolResultIDs(m, res.resultID, log); !sameMessage(next, m) {
-				log.add(i, KindIDRewritten, "tool result id -> %s", strOr(next, "toolCallId"))
+				log.add(i, KindIDRewritten, "tool result id -> %s", jsvalue.StringOrEmpty(next, "toolCallId"))
 				set(i, next)
 			}
 		}

@@ -3,6 +3,9 @@ package replay
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // OpenClaw 2026.9.6's sanitizeToolCallInputs (dist/session-transcript-repair-*.mjs
@@ -16,11 +19,11 @@ import (
 
 // isContractToolCallBlock: a tool-call block type of tool-block-contract.
 func isContractToolCallBlock(b any) bool {
-	bm, ok := asMap(b)
+	bm, ok := jsvalue.AsObject(b)
 	if !ok {
 		return false
 	}
-	switch strOr(bm, "type") {
+	switch jsvalue.StringOrEmpty(bm, "type") {
 	case "toolCall", "toolUse", "functionCall", "tool_call", "tool_use", "function_call":
 		return true
 	}
@@ -51,19 +54,19 @@ func isCompleteJSONObject(s string) bool {
 // turn, "call|item" id, object arguments) whose partialJson is complete or
 // empty.
 func isFinalizedOpenAIResponsesToolCall(m Message, bm map[string]any) bool {
-	pj, ok := str(bm, "partialJson")
-	if role(m) != "assistant" || !has(m, "stopReason") || strOr(m, "stopReason") != "toolUse" || !ok {
+	pj, ok := jsvalue.StringMember(bm, "partialJson")
+	if jsvalue.Role(m) != "assistant" || !jsvalue.Has(m, "stopReason") || jsvalue.StringOrEmpty(m, "stopReason") != "toolUse" || !ok {
 		return false
 	}
-	id, ok := str(bm, "id")
-	if !ok || has(bm, "input") {
+	id, ok := jsvalue.StringMember(bm, "id")
+	if !ok || jsvalue.Has(bm, "input") {
 		return false
 	}
-	args, ok := asMap(bm["arguments"])
+	args, ok := jsvalue.AsObject(bm["arguments"])
 	if !ok {
 		return false
 	}
-	if !isCompleteJSONObject(pj) && (trim(pj) != "" || len(args) > 0) {
+	if !isCompleteJSONObject(pj) && (jsjson.Trim(pj) != "" || len(args) > 0) {
 		return false
 	}
 	sep := strings.Index(id, "|")
@@ -72,8 +75,8 @@ func isFinalizedOpenAIResponsesToolCall(m Message, bm map[string]any) bool {
 
 // trimToolCallName96 is 9.6's sanitizeToolCallBlock: only the name is trimmed.
 func trimToolCallName96(bm map[string]any, log *changeLog) (map[string]any, bool) {
-	raw, ok := str(bm, "name")
-	t := trim(raw)
+	raw, ok := jsvalue.StringMember(bm, "name")
+	t := jsjson.Trim(raw)
 	if !ok || t == "" || t == raw {
 		return bm, false
 	}
@@ -89,8 +92,8 @@ func isReplaySafeThinkingTurn96(content []any, allowed allowedNames) bool {
 		}
 		bm := b.(map[string]any)
 		sawCall = true
-		id := trim(strOr(bm, "id"))
-		if !hasToolCallInput(bm) || has(bm, "partialJson") && isStringValue(bm["partialJson"]) || id == "" || seen[id] || !isAllowedToolCallName(bm["name"], allowed) {
+		id := jsjson.Trim(jsvalue.StringOrEmpty(bm, "id"))
+		if !hasToolCallInput(bm) || jsvalue.Has(bm, "partialJson") && isStringValue(bm["partialJson"]) || id == "" || seen[id] || !isAllowedToolCallName(bm["name"], allowed) {
 			return false
 		}
 		seen[id] = true
@@ -109,10 +112,10 @@ func hasSessionsSpawnAttachments(content []any) bool {
 			continue
 		}
 		bm := b.(map[string]any)
-		if strOr(bm, "name") != "sessions_spawn" {
+		if jsvalue.StringOrEmpty(bm, "name") != "sessions_spawn" {
 			continue
 		}
-		input, ok := asMap(bm["input"])
+		input, ok := jsvalue.AsObject(bm["input"])
 		if !ok {
 			continue
 		}
@@ -134,10 +137,10 @@ func collectFollowingToolResults(in []Message, index int) (map[string]bool, bool
 			sawOther = true
 			continue
 		}
-		if role(m) == "assistant" && len(toolCalls96(m)) > 0 {
+		if jsvalue.Role(m) == "assistant" && len(toolCalls96(m)) > 0 {
 			break
 		}
-		if role(m) == "toolResult" {
+		if jsvalue.Role(m) == "toolResult" {
 			rids := toolResultIDs96(normalizeLegacyToolResultID(m, calls, nil))
 			for _, id := range rids {
 				ids[id] = true

@@ -30,7 +30,7 @@ func normalizeUsage96(raw any) (normalizedUsage96, bool) {
 	if !jsvalue.Truthy(raw) {
 		return n, false
 	}
-	u, ok := asMap(raw)
+	u, ok := jsvalue.AsObject(raw)
 	if !ok {
 		// An array has no usage members; normalizeUsage returns undefined.
 		return n, false
@@ -44,7 +44,7 @@ func normalizeUsage96(raw any) (normalizedUsage96, bool) {
 			for rest, more := p, true; more; {
 				var k string
 				k, rest, more = strings.Cut(rest, ".")
-				m, ok := asMap(cur)
+				m, ok := jsvalue.AsObject(cur)
 				if !ok {
 					cur = nil
 					break
@@ -60,14 +60,14 @@ func normalizeUsage96(raw any) (normalizedUsage96, bool) {
 	defined := func(path string) bool {
 		key, sub, nested := strings.Cut(path, ".")
 		if !nested {
-			return has(u, path)
+			return jsvalue.Has(u, path)
 		}
 		return nestedPresent(u, key, sub)
 	}
 	n.cacheRead, n.hasRead = tokenCount(first("cacheRead", "cache_read", "cache_read_input_tokens", "cached_input_tokens", "cached", "cached_tokens", "input_tokens_details.cached_tokens", "prompt_tokens_details.cached_tokens"))
 	n.cacheWrite, n.hasWrite = tokenCount(first("cacheWrite", "cache_write", "cache_creation_input_tokens", "cache_write_input_tokens", "input_tokens_details.cache_write_tokens", "prompt_tokens_details.cache_write_tokens", "prompt_tokens_details.cache_creation_input_tokens"))
-	_, directInput := num(u["input"])
-	if rawIn, ok := num(first("input", "inputTokens", "input_tokens", "promptTokens", "prompt_tokens", "prompt_n", "timings.prompt_n")); ok {
+	_, directInput := jsvalue.Number(u["input"])
+	if rawIn, ok := jsvalue.Number(first("input", "inputTokens", "input_tokens", "promptTokens", "prompt_tokens", "prompt_n", "timings.prompt_n")); ok {
 		cliCached := defined("cached_input_tokens") || defined("cached")
 		openAICached := defined("cached_tokens") || defined("input_tokens_details.cached_tokens") || defined("prompt_tokens_details.cached_tokens")
 		writeIncluded := defined("cache_write_input_tokens") || defined("input_tokens_details.cache_write_tokens") || defined("prompt_tokens_details.cache_write_tokens") || defined("prompt_tokens_details.cache_creation_input_tokens")
@@ -80,7 +80,7 @@ func normalizeUsage96(raw any) (normalizedUsage96, bool) {
 		n.input, n.hasInput = tokenCount(rawIn)
 	}
 	n.output, n.hasOutput = tokenCount(first("output", "outputTokens", "output_tokens", "completionTokens", "completion_tokens", "predicted_n", "timings.predicted_n"))
-	if cu, ok := asMap(u["contextUsage"]); ok {
+	if cu, ok := jsvalue.AsObject(u["contextUsage"]); ok {
 		switch cu["state"] {
 		case "unavailable":
 			n.context = &contextUsage96{state: "unavailable"}
@@ -95,7 +95,7 @@ func normalizeUsage96(raw any) (normalizedUsage96, bool) {
 	reasoning, hasReasoning := tokenCount(first("reasoningTokens", "reasoning_tokens", "completion_tokens_details.reasoning_tokens", "output_tokens_details.reasoning_tokens", "output_tokens_details.thinking_tokens"))
 	n.reasoning = reasoning
 	n.total, n.hasTotal = tokenCount(first("total", "totalTokens", "total_tokens"))
-	costTotal, hasCost := num(first("cost.total"))
+	costTotal, hasCost := jsvalue.Number(first("cost.total"))
 	hasCost = hasCost && costTotal >= 0
 	if !n.hasInput && !n.hasOutput && !n.hasRead && !n.hasWrite && n.context == nil && !hasReasoning && !n.hasTotal && !hasCost {
 		return n, false
@@ -108,7 +108,7 @@ func normalizeUsage96(raw any) (normalizedUsage96, bool) {
 func ensureAssistantUsageSnapshots96(in []Message, log *changeLog) []Message {
 	var out []Message
 	for i, m := range in {
-		if m == nil || role(m) != "assistant" {
+		if m == nil || jsvalue.Role(m) != "assistant" {
 			continue
 		}
 		raw := m["usage"]
@@ -137,7 +137,7 @@ func ensureAssistantUsageSnapshots96(in []Message, log *changeLog) []Message {
 			cu := map[string]any{"state": n.context.state}
 			log.literal(cu, "state")
 			if n.context.state == "available" {
-				cu["promptTokens"], cu["totalTokens"] = jsNumber(n.context.prompt), jsNumber(n.context.total)
+				cu["promptTokens"], cu["totalTokens"] = jsvalue.JSONNumber(n.context.prompt), jsvalue.JSONNumber(n.context.total)
 				log.literal(cu, "state", "promptTokens", "totalTokens")
 			}
 			snap["contextUsage"] = cu
@@ -161,19 +161,19 @@ func ensureAssistantUsageSnapshots96(in []Message, log *changeLog) []Message {
 
 // contextUsageMatches: the stored contextUsage already equals the normalised one.
 func contextUsageMatches(raw any, want *contextUsage96) bool {
-	u, _ := asMap(raw)
+	u, _ := jsvalue.AsObject(raw)
 	stored, present := u["contextUsage"]
 	if want == nil {
 		return !present
 	}
-	cu, ok := asMap(stored)
+	cu, ok := jsvalue.AsObject(stored)
 	if !ok || cu["state"] != want.state {
 		return false
 	}
 	if want.state == "unavailable" {
 		return true
 	}
-	p, pOK := num(cu["promptTokens"])
-	t, tOK := num(cu["totalTokens"])
+	p, pOK := jsvalue.Number(cu["promptTokens"])
+	t, tOK := jsvalue.Number(cu["totalTokens"])
 	return pOK && tOK && p == want.prompt && t == want.total
 }

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // filterHeartbeatPairs (src/auto-reply/heartbeat-filter.ts): a heartbeat poll
@@ -58,8 +59,8 @@ func joinTextBlocks(content any, kind func(typ string) blockKind) (string, bool)
 		return c, false
 	case []any:
 		if len(c) == 1 { // one text block: its text, without a copy
-			if bm, ok := asMap(c[0]); ok && has(bm, "type") && kind(strOr(bm, "type")) == blockText {
-				if t, ok := str(bm, "text"); ok {
+			if bm, ok := jsvalue.AsObject(c[0]); ok && jsvalue.Has(bm, "type") && kind(jsvalue.StringOrEmpty(bm, "type")) == blockText {
+				if t, ok := jsvalue.StringMember(bm, "text"); ok {
 					return t, false
 				}
 			}
@@ -67,19 +68,19 @@ func joinTextBlocks(content any, kind func(typ string) blockKind) (string, bool)
 		var b strings.Builder
 		nonText := false
 		for _, blk := range c {
-			bm, ok := asMap(blk)
-			if !ok || !has(bm, "type") {
+			bm, ok := jsvalue.AsObject(blk)
+			if !ok || !jsvalue.Has(bm, "type") {
 				nonText = true
 				continue
 			}
-			switch kind(strOr(bm, "type")) {
+			switch kind(jsvalue.StringOrEmpty(bm, "type")) {
 			case blockSkip:
 				continue
 			case blockOther:
 				nonText = true
 				continue
 			}
-			t, ok := str(bm, "text")
+			t, ok := jsvalue.StringMember(bm, "text")
 			if !ok {
 				nonText = true
 				continue
@@ -109,11 +110,11 @@ func firstNonSpace(content any) rune {
 		return scan(c)
 	case []any:
 		for _, b := range c {
-			bm, ok := asMap(b)
-			if !ok || strOr(bm, "type") != "text" {
+			bm, ok := jsvalue.AsObject(b)
+			if !ok || jsvalue.StringOrEmpty(bm, "type") != "text" {
 				continue
 			}
-			if r := scan(strOr(bm, "text")); r != 0 {
+			if r := scan(jsvalue.StringOrEmpty(bm, "text")); r != 0 {
 				return r
 			}
 		}
@@ -122,14 +123,14 @@ func firstNonSpace(content any) rune {
 }
 
 func isHeartbeatUserMessage(m Message) bool {
-	if role(m) != "user" {
+	if jsvalue.Role(m) != "user" {
 		return false
 	}
 	if r := firstNonSpace(m["content"]); r != '[' && r != 'R' {
 		return false
 	}
 	text, _ := messageText(m["content"])
-	t := trim(text)
+	t := jsjson.Trim(text)
 	if t == "" {
 		return false
 	}
@@ -140,7 +141,7 @@ func isHeartbeatUserMessage(m Message) bool {
 }
 
 func isHeartbeatOkResponse(m Message) bool {
-	if role(m) != "assistant" {
+	if jsvalue.Role(m) != "assistant" {
 		return false
 	}
 	text, nonText := messageText(m["content"])
@@ -157,7 +158,7 @@ func tokenAtEnd(s string) (int, bool) {
 		return 0, false
 	}
 	suffix := s[idx+len(heartbeatToken):]
-	if utf16Len(suffix) > 4 {
+	if jsjson.Len(suffix) > 4 {
 		return 0, false
 	}
 	for _, r := range suffix {
@@ -170,7 +171,7 @@ func tokenAtEnd(s string) (int, bool) {
 
 // stripTokenAtEdges removes HEARTBEAT_OK at the start or end of the text.
 func stripTokenAtEdges(raw string) (string, bool) {
-	text := trim(raw)
+	text := jsjson.Trim(raw)
 	if text == "" {
 		return "", false
 	}
@@ -180,23 +181,23 @@ func stripTokenAtEdges(raw string) (string, bool) {
 	didStrip := false
 	for changed := true; changed; {
 		changed = false
-		next := trim(text)
+		next := jsjson.Trim(text)
 		if strings.HasPrefix(next, heartbeatToken) {
-			text = trimStart(next[len(heartbeatToken):])
+			text = jsvalue.TrimStart(next[len(heartbeatToken):])
 			didStrip, changed = true, true
 			continue
 		}
 		if idx, ok := tokenAtEnd(next); ok {
-			before := trimEnd(next[:idx])
+			before := jsvalue.TrimEnd(next[:idx])
 			if before == "" {
 				text = ""
 			} else {
-				text = trimEnd(before + trimStart(next[idx+len(heartbeatToken):]))
+				text = jsvalue.TrimEnd(before + jsvalue.TrimStart(next[idx+len(heartbeatToken):]))
 			}
 			didStrip, changed = true, true
 		}
 	}
-	return trim(collapseJSSpace(text)), didStrip
+	return jsjson.Trim(jsvalue.CollapseSpace(text)), didStrip
 }
 
 // normalizeHeartbeatMarkup replaces HTML tags and &nbsp; with spaces and
@@ -215,7 +216,7 @@ func normalizeHeartbeatMarkup(t string) string {
 
 // heartbeatShouldSkip is stripHeartbeatToken(text, {mode: "heartbeat"}).shouldSkip.
 func heartbeatShouldSkip(raw string) bool {
-	t := trim(raw)
+	t := jsjson.Trim(raw)
 	if t == "" {
 		return true
 	}
@@ -240,7 +241,7 @@ func heartbeatShouldSkip(raw string) bool {
 	if text == "" {
 		return true
 	}
-	return utf16Len(trim(text)) <= heartbeatAckMaxChars
+	return jsjson.Len(jsjson.Trim(text)) <= heartbeatAckMaxChars
 }
 
 // filterHeartbeatPairs drops each heartbeat poll directly followed by a

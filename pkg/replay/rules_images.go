@@ -1,8 +1,10 @@
 package replay
 
 import (
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay/imageops"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // R3: sanitizeSessionMessagesImages (src/agents/pi-embedded-helpers/images.ts):
@@ -30,8 +32,8 @@ func dropEmptyTextBlocks(content []any) ([]any, int) {
 	var out []any
 	dropped := 0
 	for j, b := range content {
-		if bm, ok := asMap(b); ok && strOr(bm, "type") == "text" {
-			if t, ok := str(bm, "text"); ok && blank(t) {
+		if bm, ok := jsvalue.AsObject(b); ok && jsvalue.StringOrEmpty(bm, "type") == "text" {
+			if t, ok := jsvalue.StringMember(bm, "text"); ok && jsjson.Blank(t) {
 				if out == nil {
 					out = append(make([]any, 0, len(content)), content[:j]...)
 				}
@@ -97,9 +99,9 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 			out = append(out, m)
 			continue
 		}
-		switch role(m) {
+		switch jsvalue.Role(m) {
 		case "toolResult":
-			content, isArray := blocks(m, "content")
+			content, isArray := jsvalue.ArrayMember(m, "content")
 			next := sanitizeContentImages(content, lim, i, log)
 			next, dropped := dropEmptyTextBlocks(next)
 			if dropped > 0 {
@@ -112,7 +114,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 			out = append(out, r.log.withContent(m, content, isArray, next))
 			continue
 		case "user":
-			if content, ok := blocks(m, "content"); ok {
+			if content, ok := jsvalue.ArrayMember(m, "content"); ok {
 				next := sanitizeContentImages(content, lim, i, log)
 				next, dropped := dropEmptyTextBlocks(next)
 				if dropped > 0 {
@@ -126,8 +128,8 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 				continue
 			}
 		case "assistant":
-			content, isArray := blocks(m, "content")
-			if strOr(m, "stopReason") == "error" {
+			content, isArray := jsvalue.ArrayMember(m, "content")
+			if jsvalue.StringOrEmpty(m, "stopReason") == "error" {
 				if !isArray {
 					out = append(out, m)
 					continue
@@ -172,15 +174,15 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 func sanitizeContentImages(content []any, lim imageops.Limits, index int, log *changeLog) []any {
 	var out []any
 	for j, b := range content {
-		bm, ok := asMap(b)
-		if !ok || strOr(bm, "type") != "image" {
+		bm, ok := jsvalue.AsObject(b)
+		if !ok || jsvalue.StringOrEmpty(bm, "type") != "image" {
 			if out != nil {
 				out = append(out, b)
 			}
 			continue
 		}
-		data, ok1 := str(bm, "data")
-		mime, ok2 := str(bm, "mimeType")
+		data, ok1 := jsvalue.StringMember(bm, "data")
+		mime, ok2 := jsvalue.StringMember(bm, "mimeType")
 		if !ok1 || !ok2 {
 			if out != nil {
 				out = append(out, b)
@@ -209,7 +211,7 @@ func sanitizeContentImages(content []any, lim imageops.Limits, index int, log *c
 // sanitizeImageBlock returns the block to keep (an image or a placeholder
 // text) and what changed ("" when nothing visible did).
 func sanitizeImageBlock(bm map[string]any, data, mime string, lim imageops.Limits) (map[string]any, string) {
-	trimmed := trim(data)
+	trimmed := jsjson.Trim(data)
 	if trimmed == "" {
 		return map[string]any{"type": "text", "text": imageOmittedEmptyPayload}, "empty image payload omitted"
 	}
@@ -224,14 +226,14 @@ func sanitizeImageBlock(bm map[string]any, data, mime string, lim imageops.Limit
 	if err != nil {
 		return map[string]any{"type": "text", "text": imageOmittedPrefix + err.Error()}, "image omitted: " + err.Error()
 	}
-	next := clone(bm)
+	next := jsvalue.Clone(bm)
 	next["data"] = res.Base64
 	next["mimeType"] = res.MimeType
 	what := ""
 	switch {
 	case res.Reencoded:
 		what = res.Note
-	case res.MimeType != strOr(bm, "mimeType"):
+	case res.MimeType != jsvalue.StringOrEmpty(bm, "mimeType"):
 		what = "mime type corrected to " + res.MimeType
 	}
 	return next, what
@@ -253,7 +255,7 @@ func stripThoughtSignatures(content []any, opts *policy.ThoughtSignatures, index
 	}
 	var out []any
 	for j, b := range content {
-		bm, ok := asMap(b)
+		bm, ok := jsvalue.AsObject(b)
 		if !ok {
 			if out != nil {
 				out = append(out, b)

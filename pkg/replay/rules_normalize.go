@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // R2: normalizeAssistantReplayContent (replay-history.ts) and the inbound
@@ -41,7 +42,7 @@ func hasInboundSentinel(text string) bool {
 }
 
 func isInboundMetaSentinelLine(line string) bool {
-	t := trim(line)
+	t := jsjson.Trim(line)
 	for _, s := range inboundMetaSentinels {
 		if s == t {
 			return true
@@ -55,7 +56,7 @@ func lineAt(lines []string, i int) (string, bool) {
 	if i < 0 || i >= len(lines) {
 		return "", false
 	}
-	return trim(lines[i]), true
+	return jsjson.Trim(lines[i]), true
 }
 
 // probeUntrustedSource is /<<<EXTERNAL_UNTRUSTED_CONTENT|UNTRUSTED channel metadata \(|Source:\s+/.
@@ -96,14 +97,14 @@ func stripActiveMemoryPromptPrefixBlocks(lines []string) []string {
 			if n, _ := lineAt(lines, index+1); n == activeMemoryOpenTag {
 				closeIndex := -1
 				for probe := index + 2; probe < len(lines); probe++ {
-					if trim(lines[probe]) == activeMemoryCloseTag {
+					if jsjson.Trim(lines[probe]) == activeMemoryCloseTag {
 						closeIndex = probe
 						break
 					}
 				}
 				if closeIndex != -1 {
 					index = closeIndex
-					for index+1 < len(lines) && trim(lines[index+1]) == "" {
+					for index+1 < len(lines) && jsjson.Trim(lines[index+1]) == "" {
 						index++
 					}
 					continue
@@ -142,7 +143,7 @@ func stripInboundMetadata(text string) string {
 			continue
 		}
 		if inMetaBlock {
-			t := trim(line)
+			t := jsjson.Trim(line)
 			if !inFencedJSON && t == "```json" {
 				inFencedJSON = true
 				continue
@@ -169,10 +170,10 @@ func stripInboundMetadata(text string) string {
 // isZeroUsageEmptyStop is isZeroUsageEmptyStopAssistantTurn: a "stop" turn
 // with no content whose usage counters are all zero.
 func isZeroUsageEmptyStop(m Message) bool {
-	if strOr(m, "stopReason") != "stop" {
+	if jsvalue.StringOrEmpty(m, "stopReason") != "stop" {
 		return false
 	}
-	c, ok := blocks(m, "content")
+	c, ok := jsvalue.ArrayMember(m, "content")
 	if !ok || len(c) != 0 {
 		return false
 	}
@@ -185,7 +186,7 @@ func hasZeroTokenUsage(v any) bool {
 		// Arrays are objects too, but carry no counters.
 		return false
 	}
-	count := func(key string) (float64, bool) { return num(u[key]) }
+	count := func(key string) (float64, bool) { return jsvalue.Number(u[key]) }
 	totalV := u["total"]
 	if totalV == nil {
 		totalV = u["totalTokens"]
@@ -194,7 +195,7 @@ func hasZeroTokenUsage(v any) bool {
 		totalV = u["total_tokens"]
 	}
 	comps := []string{"input", "output", "cacheRead", "cacheWrite"}
-	if total, ok := num(totalV); ok {
+	if total, ok := jsvalue.Number(totalV); ok {
 		if total != 0 {
 			return false
 		}
@@ -221,15 +222,15 @@ func hasZeroTokenUsage(v any) bool {
 func sanitizeUserReplayContent(m Message) (Message, bool) {
 	switch content := m["content"].(type) {
 	case string:
-		if blank(content) {
+		if jsjson.Blank(content) {
 			return nil, true
 		}
 		return m, false
 	case []any:
 		kept := make([]any, 0, len(content))
 		for _, b := range content {
-			if bm, ok := asMap(b); ok && strOr(bm, "type") == "text" {
-				if t, ok := str(bm, "text"); ok && blank(t) {
+			if bm, ok := jsvalue.AsObject(b); ok && jsvalue.StringOrEmpty(bm, "type") == "text" {
+				if t, ok := jsvalue.StringMember(bm, "text"); ok && jsjson.Blank(t) {
 					continue
 				}
 			}
@@ -241,16 +242,16 @@ func sanitizeUserReplayContent(m Message) (Message, bool) {
 		if len(kept) == len(content) {
 			return m, false
 		}
-		return with(m, "content", kept), true
+		return jsvalue.With(m, "content", kept), true
 	}
 	return m, false
 }
 
 func isTranscriptOnlyOpenClawAssistant(m Message) bool {
-	if strOr(m, "provider") != "openclaw" {
+	if jsvalue.StringOrEmpty(m, "provider") != "openclaw" {
 		return false
 	}
-	model, ok := str(m, "model")
+	model, ok := jsvalue.StringMember(m, "model")
 	return ok && (model == "delivery-mirror" || model == "gateway-injected")
 }
 
@@ -261,7 +262,7 @@ func normalizeAssistantReplayContent(in []Message, log *changeLog) []Message {
 	out := make([]Message, 0, len(in))
 	touched := false
 	for i, m := range in {
-		switch role(m) {
+		switch jsvalue.Role(m) {
 		case "user":
 			next, changed := sanitizeUserReplayContent(m)
 			if changed && next != nil {
@@ -286,14 +287,14 @@ func normalizeAssistantReplayContent(in []Message, log *changeLog) []Message {
 		}
 		if isTranscriptOnlyOpenClawAssistant(m) {
 			touched = true
-			log.add(i, KindMessageDropped, "transcript-only assistant row (openclaw/%s) dropped", strOr(m, "model"))
+			log.add(i, KindMessageDropped, "transcript-only assistant row (openclaw/%s) dropped", jsvalue.StringOrEmpty(m, "model"))
 			continue
 		}
 		switch content := m["content"].(type) {
 		case string:
 			touched = true
 			stripped := stripInboundMetadata(content)
-			if blank(stripped) {
+			if jsjson.Blank(stripped) {
 				log.add(i, KindMessageDropped, "assistant turn with only metadata or blank text dropped")
 				continue
 			}
@@ -314,9 +315,9 @@ func normalizeAssistantReplayContent(in []Message, log *changeLog) []Message {
 				}
 				continue
 			}
-			if len(content) == 0 && (strOr(m, "stopReason") == "error" || isZeroUsageEmptyStop(m)) {
+			if len(content) == 0 && (jsvalue.StringOrEmpty(m, "stopReason") == "error" || isZeroUsageEmptyStop(m)) {
 				touched = true
-				log.add(i, KindContentChanged, "empty %s turn given the text %q", strOr(m, "stopReason"), streamErrorFallbackText)
+				log.add(i, KindContentChanged, "empty %s turn given the text %q", jsvalue.StringOrEmpty(m, "stopReason"), streamErrorFallbackText)
 				out = append(out, log.with(m, "content", []any{map[string]any{"type": "text", "text": streamErrorFallbackText}}))
 				continue
 			}
@@ -333,12 +334,12 @@ func normalizeAssistantBlocks(m Message, content []any, log *changeLog) (Message
 	touched := false
 	kept := make([]any, 0, len(content))
 	for _, b := range content {
-		bm, ok := asMap(b)
+		bm, ok := jsvalue.AsObject(b)
 		if !ok {
 			kept = append(kept, b)
 			continue
 		}
-		text, ok := str(bm, "text")
+		text, ok := jsvalue.StringMember(bm, "text")
 		if !ok {
 			kept = append(kept, b)
 			continue
@@ -349,7 +350,7 @@ func normalizeAssistantBlocks(m Message, content []any, log *changeLog) (Message
 			continue
 		}
 		touched = true
-		if !blank(stripped) {
+		if !jsjson.Blank(stripped) {
 			kept = append(kept, log.with(bm, "text", stripped))
 		}
 	}
@@ -359,5 +360,5 @@ func normalizeAssistantBlocks(m Message, content []any, log *changeLog) (Message
 	if len(kept) == 0 {
 		return nil, true
 	}
-	return with(m, "content", kept), true
+	return jsvalue.With(m, "content", kept), true
 }

@@ -3,6 +3,9 @@ package replay
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // R10: OpenAI Responses replay rules (src/agents/pi-embedded-helpers/openai.ts).
@@ -13,7 +16,7 @@ func isReplayableReasoning(v any) bool {
 	var cand map[string]any
 	switch x := v.(type) {
 	case string:
-		t := trim(x)
+		t := jsjson.Trim(x)
 		if !strings.HasPrefix(t, "{") || !strings.HasSuffix(t, "}") {
 			return false
 		}
@@ -34,8 +37,8 @@ func isReplayableReasoning(v any) bool {
 	if cand == nil {
 		return false
 	}
-	id, _ := str(cand, "id")
-	typ, _ := str(cand, "type")
+	id, _ := jsvalue.StringMember(cand, "id")
+	typ, _ := jsvalue.StringMember(cand, "type")
 	if !strings.HasPrefix(id, "rs_") {
 		return false
 	}
@@ -43,8 +46,8 @@ func isReplayableReasoning(v any) bool {
 }
 
 func isReasoningBlock(b any) bool {
-	bm, ok := asMap(b)
-	return ok && strOr(bm, "type") == "thinking" && isReplayableReasoning(bm["thinkingSignature"])
+	bm, ok := jsvalue.AsObject(b)
+	return ok && jsvalue.StringOrEmpty(bm, "type") == "thinking" && isReplayableReasoning(bm["thinkingSignature"])
 }
 
 // downgradeOpenAIReasoningBlocks drops replayable reasoning blocks that no
@@ -97,8 +100,8 @@ func downgradeOpenAIReasoningBlocks(in []Message, modelChanged bool, log *change
 
 func hasFollowingNonThinkingBlock(content []any, index int) bool {
 	for _, b := range content[index+1:] {
-		bm, ok := asMap(b)
-		if !ok || strOr(bm, "type") != "thinking" {
+		bm, ok := jsvalue.AsObject(b)
+		if !ok || jsvalue.StringOrEmpty(bm, "type") != "thinking" {
 			return true
 		}
 	}
@@ -132,9 +135,9 @@ func downgradeOpenAIFunctionCallReasoningPairs(in []Message, log *changeLog) []M
 			pending = nil
 			continue
 		}
-		switch role(m) {
+		switch jsvalue.Role(m) {
 		case "assistant":
-			content, ok := blocks(m, "content")
+			content, ok := jsvalue.ArrayMember(m, "content")
 			if !ok {
 				pending = nil
 				continue
@@ -143,20 +146,20 @@ func downgradeOpenAIFunctionCallReasoningPairs(in []Message, log *changeLog) []M
 			seenReasoning := false
 			var next []any
 			for j, b := range content {
-				bm, ok := asMap(b)
+				bm, ok := jsvalue.AsObject(b)
 				if !ok {
 					continue
 				}
-				if strOr(bm, "type") == "thinking" && isReplayableReasoning(bm["thinkingSignature"]) {
+				if jsvalue.StringOrEmpty(bm, "type") == "thinking" && isReplayableReasoning(bm["thinkingSignature"]) {
 					seenReasoning = true
 					continue
 				}
-				switch strOr(bm, "type") {
+				switch jsvalue.StringOrEmpty(bm, "type") {
 				case "toolCall", "toolUse", "functionCall":
 				default:
 					continue
 				}
-				id, ok := str(bm, "id")
+				id, ok := jsvalue.StringMember(bm, "id")
 				if !ok {
 					continue
 				}
@@ -185,7 +188,7 @@ func downgradeOpenAIFunctionCallReasoningPairs(in []Message, log *changeLog) []M
 			}
 			next, copied := m, false
 			for _, key := range []string{"toolCallId", "toolUseId"} {
-				if v, ok := str(m, key); ok {
+				if v, ok := jsvalue.StringMember(m, key); ok {
 					if nv, ok := pending[v]; ok && nv != "" && nv != v {
 						if !copied {
 							next, copied = log.clone(m), true

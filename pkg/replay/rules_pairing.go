@@ -1,5 +1,10 @@
 package replay
 
+import (
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
+
 // R12/R13: tool-use/result pairing repair and tool-result detail stripping
 // (src/agents/session-transcript-repair.ts).
 
@@ -11,10 +16,10 @@ const (
 
 // toolResultID is extractToolResultId: toolCallId, else toolUseId.
 func toolResultID(m Message) string {
-	if s, ok := str(m, "toolCallId"); ok && s != "" {
+	if s, ok := jsvalue.StringMember(m, "toolCallId"); ok && s != "" {
 		return s
 	}
-	if s, ok := str(m, "toolUseId"); ok && s != "" {
+	if s, ok := jsvalue.StringMember(m, "toolUseId"); ok && s != "" {
 		return s
 	}
 	return ""
@@ -23,20 +28,20 @@ func toolResultID(m Message) string {
 // normalizeToolResultName trims the result's toolName, else fills it from
 // the call, else "unknown" (only when toolName was a string).
 func normalizeToolResultName(m Message, call toolCallRef) (Message, bool) {
-	raw, isStr := str(m, "toolName")
-	if t := trim(raw); t != "" {
+	raw, isStr := jsvalue.StringMember(m, "toolName")
+	if t := jsjson.Trim(raw); t != "" {
 		if raw == t {
 			return m, false
 		}
-		return with(m, "toolName", t), true
+		return jsvalue.With(m, "toolName", t), true
 	}
 	if call.hasName {
-		if t := trim(call.name); t != "" {
-			return with(m, "toolName", t), true
+		if t := jsjson.Trim(call.name); t != "" {
+			return jsvalue.With(m, "toolName", t), true
 		}
 	}
 	if isStr {
-		return with(m, "toolName", "unknown"), true
+		return jsvalue.With(m, "toolName", "unknown"), true
 	}
 	return m, false
 }
@@ -76,7 +81,7 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 			out = append(out, m)
 			continue
 		}
-		switch role(m) {
+		switch jsvalue.Role(m) {
 		case "assistant":
 		case "toolResult":
 			changed = true
@@ -109,7 +114,7 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 				remainder = append(remainder, next)
 				continue
 			}
-			nr := role(next)
+			nr := jsvalue.Role(next)
 			if nr == "assistant" {
 				break
 			}
@@ -125,7 +130,7 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 					if c {
 						log.inherit(norm, next)
 						changed = true
-						log.add(j, KindMetadataChanged, "tool result %s toolName set to %q", id, strOr(norm, "toolName"))
+						log.add(j, KindMetadataChanged, "tool result %s toolName set to %q", id, jsvalue.StringOrEmpty(norm, "toolName"))
 					}
 					if _, ok := span[id]; !ok {
 						span[id] = spanResult{norm, j}
@@ -138,7 +143,7 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 			}
 			remainder = append(remainder, next)
 		}
-		stop := strOr(m, "stopReason")
+		stop := jsvalue.StringOrEmpty(m, "stopReason")
 		if stop == "error" || stop == "aborted" {
 			changed = true
 			log.add(i, KindMessageDropped, "%s assistant turn with %s dropped with its %s", stop, countNoun(len(calls), "tool call", "tool calls"), countNoun(len(span), "result", "results"))
@@ -172,7 +177,7 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 				"toolName":   name,
 				"content":    []any{map[string]any{"type": "text", "text": missingText}},
 				"isError":    true,
-				"timestamp":  jsNumber(float64(now())),
+				"timestamp":  jsvalue.JSONNumber(float64(now())),
 			}
 			changed = true
 			log.add(i, KindSyntheticResult, "synthetic result inserted for tool call %s (%s)", c.id, name)
@@ -191,7 +196,7 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 func stripToolResultDetails(in []Message, log *changeLog) []Message {
 	var out []Message
 	for i, m := range in {
-		if role(m) != "toolResult" || !has(m, "details") {
+		if jsvalue.Role(m) != "toolResult" || !jsvalue.Has(m, "details") {
 			continue
 		}
 		if out == nil {

@@ -1,6 +1,11 @@
 package replay
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
 
 // R1: inter-session provenance markers (src/sessions/input-provenance.ts).
 
@@ -17,19 +22,19 @@ type provenance struct {
 // interSessionProvenance is normalizeInputProvenance for a user message whose
 // provenance kind is "inter_session".
 func interSessionProvenance(m Message) (provenance, bool) {
-	if role(m) != "user" {
+	if jsvalue.Role(m) != "user" {
 		return provenance{}, false
 	}
-	p, ok := asMap(m["provenance"])
+	p, ok := jsvalue.AsObject(m["provenance"])
 	if !ok {
 		return provenance{}, false
 	}
-	if k, _ := str(p, "kind"); k != "inter_session" {
+	if k, _ := jsvalue.StringMember(p, "kind"); k != "inter_session" {
 		return provenance{}, false
 	}
 	opt := func(key string) string {
-		s, _ := str(p, key)
-		return trim(s)
+		s, _ := jsvalue.StringMember(p, key)
+		return jsjson.Trim(s)
 	}
 	return provenance{kind: "inter_session", sourceSessionKey: opt("sourceSessionKey"), sourceChannel: opt("sourceChannel"), sourceTool: opt("sourceTool")}, true
 }
@@ -67,19 +72,19 @@ func removeFirstInterSessionPrefix(text string) string {
 	}
 	nl := strings.IndexByte(text[index:], '\n')
 	if nl == -1 {
-		return joinNonEmpty(trimEnd(text[:index]), trimStart(text[index+len(interSessionHeader):]))
+		return joinNonEmpty(jsvalue.TrimEnd(text[:index]), jsvalue.TrimStart(text[index+len(interSessionHeader):]))
 	}
 	explanationStart := index + nl + 1
 	explanationEnd := explanationStart
 	if strings.HasPrefix(text[explanationStart:], interSessionExplanation) {
 		explanationEnd += len(interSessionExplanation)
 	}
-	return joinNonEmpty(trimEnd(text[:index]), trimStart(text[explanationEnd:]))
+	return joinNonEmpty(jsvalue.TrimEnd(text[:index]), jsvalue.TrimStart(text[explanationEnd:]))
 }
 
 // annotateInterSessionText is annotateInterSessionPromptText.
 func annotateInterSessionText(text string, p provenance) string {
-	if blank(text) {
+	if jsjson.Blank(text) {
 		return text
 	}
 	prefix := interSessionPrefix(p)
@@ -122,8 +127,8 @@ func annotateInterSessionWith(in []Message, annotate func(string, provenance) st
 		case []any:
 			textIndex := -1
 			for j, b := range content {
-				if bm, ok := asMap(b); ok && strOr(bm, "type") == "text" {
-					if _, ok := str(bm, "text"); ok {
+				if bm, ok := jsvalue.AsObject(b); ok && jsvalue.StringOrEmpty(bm, "type") == "text" {
+					if _, ok := jsvalue.StringMember(bm, "text"); ok {
 						textIndex = j
 						break
 					}

@@ -1,5 +1,10 @@
 package replay
 
+import (
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
+
 // R6-R8: thinking-block rules (src/agents/pi-embedded-runner/thinking.ts).
 
 const omittedReasoningText = "[assistant reasoning omitted]"
@@ -10,10 +15,10 @@ func omittedReasoningContent() []any {
 
 // assistantContent returns an assistant message's array content.
 func assistantContent(m Message) ([]any, bool) {
-	if role(m) != "assistant" {
+	if jsvalue.Role(m) != "assistant" {
 		return nil, false
 	}
-	return blocks(m, "content")
+	return jsvalue.ArrayMember(m, "content")
 }
 
 func isThinkingBlock(b any) bool {
@@ -21,7 +26,7 @@ func isThinkingBlock(b any) bool {
 	if !ok || bm == nil {
 		return false
 	}
-	t := strOr(bm, "type")
+	t := jsvalue.StringOrEmpty(bm, "type")
 	return t == "thinking" || t == "redacted_thinking"
 }
 
@@ -32,7 +37,7 @@ func isThinkingToolCallBlock(b any) bool {
 	if !ok || bm == nil {
 		return false
 	}
-	switch strOr(bm, "type") {
+	switch jsvalue.StringOrEmpty(bm, "type") {
 	case "toolCall", "tool_use", "function_call":
 		return true
 	}
@@ -43,11 +48,11 @@ func isThinkingToolCallBlock(b any) bool {
 // redacted_thinking, data).
 func hasReplayableThinkingSignature(bm map[string]any) bool {
 	keys := []string{"signature", "thinkingSignature", "thought_signature"}
-	if strOr(bm, "type") == "redacted_thinking" {
+	if jsvalue.StringOrEmpty(bm, "type") == "redacted_thinking" {
 		keys = append([]string{"data"}, keys...)
 	}
 	for _, k := range keys {
-		if s, ok := str(bm, k); ok && !blank(s) {
+		if s, ok := jsvalue.StringMember(bm, k); ok && !jsjson.Blank(s) {
 			return true
 		}
 	}
@@ -57,9 +62,9 @@ func hasReplayableThinkingSignature(bm map[string]any) bool {
 // replaceContent records a thinking rule's rewrite of message i.
 func replaceThinking(m Message, kept []any) Message {
 	if len(kept) == 0 {
-		return with(m, "content", omittedReasoningContent())
+		return jsvalue.With(m, "content", omittedReasoningContent())
 	}
-	return with(m, "content", kept)
+	return jsvalue.With(m, "content", kept)
 }
 
 // stripInvalidThinkingSignatures removes thinking blocks whose signature is
@@ -137,7 +142,7 @@ func isCurrentToolTurn(msgs []Message, index, latestUser int) bool {
 		return false
 	}
 	for i := index - 1; i >= 0; i-- {
-		switch role(msgs[i]) {
+		switch jsvalue.Role(msgs[i]) {
 		case "user":
 			i = -1
 		case "assistant":
@@ -145,7 +150,7 @@ func isCurrentToolTurn(msgs []Message, index, latestUser int) bool {
 		}
 	}
 	for i := index + 1; i < len(msgs); i++ {
-		switch role(msgs[i]) {
+		switch jsvalue.Role(msgs[i]) {
 		case "toolResult":
 			return true
 		case "user":
@@ -160,7 +165,7 @@ func isCurrentToolTurn(msgs []Message, index, latestUser int) bool {
 func dropReasoningFromHistory(in []Message, log *changeLog) []Message {
 	latestUser := -1
 	for i := len(in) - 1; i >= 0; i-- {
-		if role(in[i]) == "user" {
+		if jsvalue.Role(in[i]) == "user" {
 			latestUser = i
 			break
 		}

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // R11: tool-call id sanitization (src/agents/tool-call-id.ts,
@@ -204,7 +206,7 @@ func isReplaySafeThinkingMessage(m Message, allowed allowedNames) bool {
 // isReplaySafeThinking is that check with the release's test for a tool
 // call that replay would change (needsMutation).
 func isReplaySafeThinking(m Message, allowed allowedNames, needsMutation func(map[string]any) bool) bool {
-	content, ok := blocks(m, "content")
+	content, ok := jsvalue.ArrayMember(m, "content")
 	if !ok {
 		return false
 	}
@@ -220,8 +222,8 @@ func isReplaySafeThinking(m Message, allowed allowedNames, needsMutation func(ma
 		}
 		bm := b.(map[string]any)
 		sawCall = true
-		id, _ := str(bm, "id")
-		id = trim(id)
+		id, _ := jsvalue.StringMember(bm, "id")
+		id = jsjson.Trim(id)
 		if !hasToolCallInput(bm) || id == "" || seen[id] || !isAllowedToolCallName(bm["name"], allowed) || needsMutation(bm) {
 			return false
 		}
@@ -233,7 +235,7 @@ func isReplaySafeThinking(m Message, allowed allowedNames, needsMutation func(ma
 // toolCallNeedsReplayMutation: an untrimmed name or unredacted
 // sessions_spawn attachments.
 func toolCallNeedsReplayMutation(bm map[string]any) bool {
-	if raw, ok := str(bm, "name"); ok && raw != "" && raw != trim(raw) {
+	if raw, ok := jsvalue.StringMember(bm, "name"); ok && raw != "" && raw != jsjson.Trim(raw) {
 		return true
 	}
 	return hasUnredactedSessionsSpawnAttachments(bm)
@@ -244,7 +246,7 @@ func hasUnredactedSessionsSpawnAttachments(bm map[string]any) bool {
 		return false
 	}
 	for _, key := range []string{"arguments", "input"} {
-		p, ok := asMap(bm[key])
+		p, ok := jsvalue.AsObject(bm[key])
 		if !ok {
 			continue
 		}
@@ -268,7 +270,7 @@ func sanitizeToolCallIDs(in []Message, mode string, o toolIDOptions, log *change
 	if o.preserveSafeThinking {
 		reserved, preserved = map[string]bool{}, map[int]bool{}
 		for i, m := range in {
-			if role(m) != "assistant" || !isReplaySafeThinkingMessage(m, o.allowed) {
+			if jsvalue.Role(m) != "assistant" || !isReplaySafeThinkingMessage(m, o.allowed) {
 				continue
 			}
 			calls := toolCallsOf(m)
@@ -296,7 +298,7 @@ func sanitizeToolCallIDs(in []Message, mode string, o toolIDOptions, log *change
 		out[i] = m
 	}
 	for i, m := range in {
-		switch role(m) {
+		switch jsvalue.Role(m) {
 		case "assistant":
 			if preserved[i] {
 				for _, c := range toolCallsOf(m) {
@@ -304,18 +306,18 @@ func sanitizeToolCallIDs(in []Message, mode string, o toolIDOptions, log *change
 				}
 				continue
 			}
-			content, ok := blocks(m, "content")
+			content, ok := jsvalue.ArrayMember(m, "content")
 			if !ok {
 				continue
 			}
 			var next []any
 			for j, b := range content {
-				bm, ok := asMap(b)
+				bm, ok := jsvalue.AsObject(b)
 				if !ok {
 					continue
 				}
-				id, _ := str(bm, "id")
-				switch strOr(bm, "type") {
+				id, _ := jsvalue.StringMember(bm, "id")
+				switch jsvalue.StringOrEmpty(bm, "type") {
 				case "functionCall", "toolUse", "toolCall":
 				default:
 					continue
@@ -337,8 +339,8 @@ func sanitizeToolCallIDs(in []Message, mode string, o toolIDOptions, log *change
 				set(i, log.with(m, "content", next))
 			}
 		case "toolResult":
-			callID, _ := str(m, "toolCallId")
-			useID, _ := str(m, "toolUseId")
+			callID, _ := jsvalue.StringMember(m, "toolCallId")
+			useID, _ := jsvalue.StringMember(m, "toolUseId")
 			var nextCall, nextUse string
 			if callID != "" && useID != "" && callID == useID {
 				shared := res.resultID(callID)

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
@@ -26,7 +27,7 @@ func normalizeAllowedToolNames(names []string) allowedNames {
 	}
 	set := allowedNames{}
 	for _, n := range names {
-		if t := trim(n); t != "" {
+		if t := jsjson.Trim(n); t != "" {
 			set[strings.ToLower(t)] = true
 		}
 	}
@@ -43,8 +44,8 @@ func isAllowedToolCallName(v any, allowed allowedNames) bool {
 	if !ok {
 		return false
 	}
-	t := trim(name)
-	if t == "" || utf16Len(t) > toolCallNameMaxChars || !toolCallNameRE.MatchString(t) {
+	t := jsjson.Trim(name)
+	if t == "" || jsjson.Len(t) > toolCallNameMaxChars || !toolCallNameRE.MatchString(t) {
 		return false
 	}
 	return allowed == nil || allowed[strings.ToLower(t)]
@@ -56,7 +57,7 @@ func isRawToolCallBlock(b any) bool {
 	if !ok || bm == nil {
 		return false
 	}
-	switch strOr(bm, "type") {
+	switch jsvalue.StringOrEmpty(bm, "type") {
 	case "toolCall", "toolUse", "functionCall":
 		return true
 	}
@@ -64,11 +65,11 @@ func isRawToolCallBlock(b any) bool {
 }
 
 func hasToolCallInput(bm map[string]any) bool {
-	return present(bm, "input") || present(bm, "arguments")
+	return jsvalue.Present(bm, "input") || jsvalue.Present(bm, "arguments")
 }
 
 func isRedactedAttachment(item any) bool {
-	m, ok := asMap(item)
+	m, ok := jsvalue.AsObject(item)
 	if !ok || m["content"] != redactedAttachmentMarker {
 		return false
 	}
@@ -83,7 +84,7 @@ func isRedactedAttachment(item any) bool {
 			}
 		}
 		s, isStr := v.(string)
-		if !allowed || !isStr || blank(s) {
+		if !allowed || !isStr || jsjson.Blank(s) {
 			return false
 		}
 	}
@@ -92,9 +93,9 @@ func isRedactedAttachment(item any) bool {
 
 func redactAttachment(item any) map[string]any {
 	next := map[string]any{"content": redactedAttachmentMarker}
-	if m, ok := asMap(item); ok {
+	if m, ok := jsvalue.AsObject(item); ok {
 		for _, k := range jsvalue.AttachmentMetadataKeys() {
-			if s, ok := str(m, k); ok && !blank(s) {
+			if s, ok := jsvalue.StringMember(m, k); ok && !jsjson.Blank(s) {
 				next[k] = s
 			}
 		}
@@ -106,7 +107,7 @@ func redactAttachment(item any) map[string]any {
 // resumeSessionId/streamTo; changed reports a new value (JavaScript
 // identity, so present ACP fields always count).
 func redactSessionsSpawnArgs(v any) (any, bool) {
-	m, ok := asMap(v)
+	m, ok := jsvalue.AsObject(v)
 	if !ok {
 		return v, false
 	}
@@ -126,14 +127,14 @@ func redactSessionsSpawnArgs(v any) (any, bool) {
 			next = append(next, redactAttachment(item))
 		}
 		if next != nil {
-			m = with(m, "attachments", next)
+			m = jsvalue.With(m, "attachments", next)
 			changed = true
 		}
 	}
 	for _, k := range []string{"resumeSessionId", "streamTo"} {
-		if has(m, k) {
+		if jsvalue.Has(m, k) {
 			if !changed {
-				m = clone(m)
+				m = jsvalue.Clone(m)
 			}
 			m[k] = redactedAttachmentMarker
 			changed = true
@@ -143,35 +144,35 @@ func redactSessionsSpawnArgs(v any) (any, bool) {
 }
 
 func isSessionsSpawn(bm map[string]any) bool {
-	n, _ := str(bm, "name")
-	return strings.ToLower(trim(n)) == "sessions_spawn"
+	n, _ := jsvalue.StringMember(bm, "name")
+	return strings.ToLower(jsjson.Trim(n)) == "sessions_spawn"
 }
 
 // sanitizeToolCallBlock trims the name and, for sessions_spawn, redacts
 // attachment payloads. changed follows JavaScript identity.
 func sanitizeToolCallBlock(bm map[string]any) (map[string]any, bool) {
-	raw, isStr := str(bm, "name")
-	trimmed := trim(raw)
+	raw, isStr := jsvalue.StringMember(bm, "name")
+	trimmed := jsjson.Trim(raw)
 	nameChanged := isStr && trimmed != "" && raw != trimmed
 	if strings.ToLower(trimmed) != "sessions_spawn" || !isStr {
 		if !nameChanged {
 			return bm, false
 		}
-		return with(bm, "name", trimmed), true
+		return jsvalue.With(bm, "name", trimmed), true
 	}
 	args, argsChanged := redactSessionsSpawnArgs(bm["arguments"])
 	input, inputChanged := redactSessionsSpawnArgs(bm["input"])
 	if !argsChanged && !inputChanged && !nameChanged {
 		return bm, false
 	}
-	next := clone(bm)
+	next := jsvalue.Clone(bm)
 	if nameChanged {
 		next["name"] = trimmed
 	}
-	if argsChanged || has(bm, "arguments") {
+	if argsChanged || jsvalue.Has(bm, "arguments") {
 		next["arguments"] = args
 	}
-	if inputChanged || has(bm, "input") {
+	if inputChanged || jsvalue.Has(bm, "input") {
 		next["input"] = input
 	}
 	return next, true
@@ -188,8 +189,8 @@ func isReplaySafeThinkingTurn(content []any, allowed allowedNames) bool {
 		}
 		bm := b.(map[string]any)
 		sawCall = true
-		id, _ := str(bm, "id")
-		id = trim(id)
+		id, _ := jsvalue.StringMember(bm, "id")
+		id = jsjson.Trim(id)
 		if !hasToolCallInput(bm) || id == "" || seen[id] || !isAllowedToolCallName(bm["name"], allowed) {
 			return false
 		}
@@ -210,23 +211,23 @@ type toolCallRef struct {
 }
 
 func toolCallsOf(m Message) []toolCallRef {
-	content, ok := blocks(m, "content")
+	content, ok := jsvalue.ArrayMember(m, "content")
 	if !ok {
 		return nil
 	}
 	var out []toolCallRef
 	for _, b := range content {
-		bm, ok := asMap(b)
+		bm, ok := jsvalue.AsObject(b)
 		if !ok {
 			continue
 		}
-		id, ok := str(bm, "id")
+		id, ok := jsvalue.StringMember(bm, "id")
 		if !ok || id == "" {
 			continue
 		}
-		switch strOr(bm, "type") {
+		switch jsvalue.StringOrEmpty(bm, "type") {
 		case "toolCall", "toolUse", "functionCall":
-			name, hasName := str(bm, "name")
+			name, hasName := jsvalue.StringMember(bm, "name")
 			out = append(out, toolCallRef{id: id, name: name, hasName: hasName})
 		}
 	}
@@ -290,19 +291,19 @@ func sanitizeToolCallInputs(in []Message, o toolInputOptions, log *changeLog) []
 				continue
 			}
 			bm := b.(map[string]any)
-			id, _ := str(bm, "id")
+			id, _ := jsvalue.StringMember(bm, "id")
 			switch {
 			case !hasToolCallInput(bm):
 				dropped++
 				log.add(i, KindBlockDropped, "tool call %d (%s) has no input", j, describeCall(bm))
 				continue
-			case blank(id):
+			case jsjson.Blank(id):
 				dropped++
 				log.add(i, KindBlockDropped, "tool call %d (%s) has no id", j, describeCall(bm))
 				continue
 			case !isAllowedToolCallName(bm["name"], o.allowed):
 				dropped++
-				log.add(i, KindBlockDropped, "tool call %d has an invalid name %q", j, strOr(bm, "name"))
+				log.add(i, KindBlockDropped, "tool call %d has an invalid name %q", j, jsvalue.StringOrEmpty(bm, "name"))
 				continue
 			}
 			if isSessionsSpawn(bm) {
@@ -324,8 +325,8 @@ func sanitizeToolCallInputs(in []Message, o toolInputOptions, log *changeLog) []
 				next = append(next, s)
 				continue
 			}
-			if name, ok := str(bm, "name"); ok {
-				if t := trim(name); t != name && t != "" {
+			if name, ok := jsvalue.StringMember(bm, "name"); ok {
+				if t := jsjson.Trim(name); t != name && t != "" {
 					next = append(next, log.with(bm, "name", t))
 					msgChanged = true
 					log.add(i, KindContentChanged, "tool call %d name trimmed to %q", j, t)
@@ -357,8 +358,8 @@ func sanitizeToolCallInputs(in []Message, o toolInputOptions, log *changeLog) []
 }
 
 func describeCall(bm map[string]any) string {
-	name, _ := str(bm, "name")
-	id, _ := str(bm, "id")
+	name, _ := jsvalue.StringMember(bm, "name")
+	id, _ := jsvalue.StringMember(bm, "id")
 	if id == "" {
 		return "name " + name
 	}

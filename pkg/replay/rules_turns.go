@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
@@ -20,17 +21,17 @@ func (r *run) assistantFirstOrdering(in []Message, rule string) []Message {
 		return in
 	}
 	first := in[0]
-	if role(first) == "user" {
-		if s, ok := first["content"].(string); ok && trim(s) == googleBootstrapText {
+	if jsvalue.Role(first) == "user" {
+		if s, ok := first["content"].(string); ok && jsjson.Trim(s) == googleBootstrapText {
 			return in
 		}
 	}
-	if role(first) != "assistant" {
+	if jsvalue.Role(first) != "assistant" {
 		return in
 	}
 	log.add(0, KindMessageInserted, "history starts with an assistant turn: %q user turn prepended", googleBootstrapText)
 	out := make([]Message, 0, len(in)+1)
-	boot := Message{"role": "user", "content": googleBootstrapText, "timestamp": jsNumber(float64(r.nowMillis()))}
+	boot := Message{"role": "user", "content": googleBootstrapText, "timestamp": jsvalue.JSONNumber(float64(r.nowMillis()))}
 	r.log.keys.RecordKeys(boot, []string{"role", "content", "timestamp"}) // the object literal's order
 	out = append(out, boot)
 	return append(out, in...)
@@ -128,7 +129,7 @@ func validateAnthropicTurns(in []Message, log *changeLog) []Message {
 }
 
 func isTurnsToolCallBlock(bm map[string]any) bool {
-	switch strOr(bm, "type") {
+	switch jsvalue.StringOrEmpty(bm, "type") {
 	case "toolUse", "toolCall", "functionCall":
 		return true
 	}
@@ -140,8 +141,8 @@ var toolResultMatchKeys = []string{"toolUseId", "toolCallId", "tool_use_id", "to
 func toolResultMatchIDs(m map[string]any) []string {
 	var ids []string
 	for _, k := range toolResultMatchKeys {
-		if s, ok := str(m, k); ok {
-			if t := trim(s); t != "" {
+		if s, ok := jsvalue.StringMember(m, k); ok {
+			if t := jsjson.Trim(s); t != "" {
 				ids = append(ids, t)
 			}
 		}
@@ -150,11 +151,11 @@ func toolResultMatchIDs(m map[string]any) []string {
 }
 
 func toolResultMatchName(m map[string]any) string {
-	if s, ok := str(m, "toolName"); ok && trim(s) != "" {
-		return trim(s)
+	if s, ok := jsvalue.StringMember(m, "toolName"); ok && jsjson.Trim(s) != "" {
+		return jsjson.Trim(s)
 	}
-	if s, ok := str(m, "name"); ok && trim(s) != "" {
-		return trim(s)
+	if s, ok := jsvalue.StringMember(m, "name"); ok && jsjson.Trim(s) != "" {
+		return jsjson.Trim(s)
 	}
 	return ""
 }
@@ -182,7 +183,7 @@ func futureToolResults(msgs []Message, start int) (anyIDs map[string]bool, trust
 		if m == nil {
 			continue
 		}
-		r := role(m)
+		r := jsvalue.Role(m)
 		if r == "assistant" {
 			break
 		}
@@ -202,13 +203,13 @@ func futureToolResults(msgs []Message, start int) (anyIDs map[string]bool, trust
 			}
 			addTrusted(toolResultMatchIDs(m), toolResultMatchName(m))
 		}
-		if content, ok := blocks(m, "content"); ok {
+		if content, ok := jsvalue.ArrayMember(m, "content"); ok {
 			for _, b := range content {
-				bm, ok := asMap(b)
+				bm, ok := jsvalue.AsObject(b)
 				if !ok {
 					continue
 				}
-				if t := strOr(bm, "type"); t != "toolResult" && t != "tool" {
+				if t := jsvalue.StringOrEmpty(bm, "type"); t != "toolResult" && t != "tool" {
 					continue
 				}
 				for _, id := range toolResultMatchIDs(bm) {
@@ -221,7 +222,7 @@ func futureToolResults(msgs []Message, start int) (anyIDs map[string]bool, trust
 }
 
 func omittedToolCallsContent(m Message) []any {
-	if s := strOr(m, "stopReason"); s == "aborted" || s == "error" {
+	if s := jsvalue.StringOrEmpty(m, "stopReason"); s == "aborted" || s == "error" {
 		return []any{}
 	}
 	return []any{map[string]any{"type": "text", "text": "[tool calls omitted]"}}
@@ -233,7 +234,7 @@ func omittedToolCallsContent(m Message) []any {
 func stripDanglingAnthropicToolUses(in []Message, log *changeLog) []Message {
 	out := make([]Message, 0, len(in))
 	for i, m := range in {
-		if role(m) != "assistant" {
+		if jsvalue.Role(m) != "assistant" {
 			out = append(out, m)
 			continue
 		}
@@ -252,12 +253,12 @@ func stripDanglingAnthropicToolUses(in []Message, log *changeLog) []Message {
 		if hasThinking {
 			ok := true
 			for _, b := range content {
-				bm, isMap := asMap(b)
+				bm, isMap := jsvalue.AsObject(b)
 				if !isMap || !isTurnsToolCallBlock(bm) {
 					continue
 				}
-				id := trim(strOr(bm, "id"))
-				name := trim(strOr(bm, "name"))
+				id := jsjson.Trim(jsvalue.StringOrEmpty(bm, "id"))
+				name := jsjson.Trim(jsvalue.StringOrEmpty(bm, "name"))
 				if id == "" || name == "" {
 					ok = false
 					break
@@ -281,17 +282,17 @@ func stripDanglingAnthropicToolUses(in []Message, log *changeLog) []Message {
 			if !jsvalue.Truthy(b) {
 				continue
 			}
-			bm, isMap := asMap(b)
+			bm, isMap := jsvalue.AsObject(b)
 			if !isMap || !isTurnsToolCallBlock(bm) {
 				kept = append(kept, b)
 				continue
 			}
-			id := trim(strOr(bm, "id"))
+			id := jsjson.Trim(jsvalue.StringOrEmpty(bm, "id"))
 			if id != "" && anyIDs[id] {
 				kept = append(kept, b)
 				continue
 			}
-			log.add(i, KindBlockDropped, "tool call %s has no result before the next assistant turn", strOr(bm, "id"))
+			log.add(i, KindBlockDropped, "tool call %s has no result before the next assistant turn", jsvalue.StringOrEmpty(bm, "id"))
 		}
 		if len(kept) == len(content) {
 			out = append(out, m)

@@ -12,7 +12,7 @@ import (
 // the wire, but part of the sanitized messages the oracle prints.
 
 func zeroUsageSnapshot() map[string]any {
-	z := jsNumber(0)
+	z := jsvalue.JSONNumber(0)
 	return map[string]any{
 		"input": z, "output": z, "cacheRead": z, "cacheWrite": z, "totalTokens": z,
 		"cost": map[string]any{"input": z, "output": z, "cacheRead": z, "cacheWrite": z, "total": z},
@@ -21,7 +21,7 @@ func zeroUsageSnapshot() map[string]any {
 
 // parseMessageTimestamp: a finite number, or a string Date.parse accepts.
 func parseMessageTimestamp(v any) (float64, bool) {
-	if f, ok := num(v); ok {
+	if f, ok := jsvalue.Number(v); ok {
 		return f, true
 	}
 	if s, ok := v.(string); ok {
@@ -57,7 +57,7 @@ func stripStaleAssistantUsageBeforeLatestCompaction(in []Message, log *changeLog
 	var latestTS float64
 	latestHasTS := false
 	for i, m := range in {
-		if role(m) != "compactionSummary" {
+		if jsvalue.Role(m) != "compactionSummary" {
 			continue
 		}
 		latest = i
@@ -68,7 +68,7 @@ func stripStaleAssistantUsageBeforeLatestCompaction(in []Message, log *changeLog
 	}
 	var out []Message
 	for i, m := range in {
-		if role(m) != "assistant" || !isObject(m["usage"]) {
+		if jsvalue.Role(m) != "assistant" || !jsvalue.IsObjectOrArray(m["usage"]) {
 			continue
 		}
 		ts, ok := parseMessageTimestamp(m["timestamp"])
@@ -99,7 +99,7 @@ func usageField(u map[string]any, keys ...string) any {
 }
 
 func nested(u map[string]any, key, sub string) any {
-	m, ok := asMap(u[key])
+	m, ok := jsvalue.AsObject(u[key])
 	if !ok {
 		return nil
 	}
@@ -108,7 +108,7 @@ func nested(u map[string]any, key, sub string) any {
 
 // tokenCount is normalizeTokenCount: finite numbers, truncated, negatives 0.
 func tokenCount(v any) (float64, bool) {
-	f, ok := num(v)
+	f, ok := jsvalue.Number(v)
 	if !ok {
 		return 0, false
 	}
@@ -119,8 +119,8 @@ func tokenCount(v any) (float64, bool) {
 }
 
 func nestedPresent(u map[string]any, key, sub string) bool {
-	m, ok := asMap(u[key])
-	return ok && has(m, sub)
+	m, ok := jsvalue.AsObject(u[key])
+	return ok && jsvalue.Has(m, sub)
 }
 
 type normalizedUsage struct {
@@ -153,8 +153,8 @@ func normalizeUsage(raw any) (normalizedUsage, bool) {
 		inputV = nested(u, "timings", "prompt_n")
 	}
 	// `x !== undefined`: a JSON null counts as present.
-	openAIStyle := has(u, "cached_tokens") || nestedPresent(u, "input_tokens_details", "cached_tokens") || nestedPresent(u, "prompt_tokens_details", "cached_tokens")
-	if rawIn, ok := num(inputV); ok {
+	openAIStyle := jsvalue.Has(u, "cached_tokens") || nestedPresent(u, "input_tokens_details", "cached_tokens") || nestedPresent(u, "prompt_tokens_details", "cached_tokens")
+	if rawIn, ok := jsvalue.Number(inputV); ok {
 		if openAIStyle && n.hasRead {
 			rawIn -= n.cacheRead
 		}
@@ -177,19 +177,19 @@ type usageCost struct{ input, output, cacheRead, cacheWrite, total float64 }
 
 // normalizeUsageCost keeps a cost object with at least one finite field.
 func normalizeUsageCost(raw any) (usageCost, bool) {
-	u, ok := asMap(raw)
+	u, ok := jsvalue.AsObject(raw)
 	if !ok {
 		return usageCost{}, false
 	}
-	c, ok := asMap(u["cost"])
+	c, ok := jsvalue.AsObject(u["cost"])
 	if !ok {
 		return usageCost{}, false
 	}
-	in, okIn := num(c["input"])
-	out, okOut := num(c["output"])
-	read, okRead := num(c["cacheRead"])
-	write, okWrite := num(c["cacheWrite"])
-	total, okTotal := num(c["total"])
+	in, okIn := jsvalue.Number(c["input"])
+	out, okOut := jsvalue.Number(c["output"])
+	read, okRead := jsvalue.Number(c["cacheRead"])
+	write, okWrite := jsvalue.Number(c["cacheWrite"])
+	total, okTotal := jsvalue.Number(c["total"])
 	if !okIn && !okOut && !okRead && !okWrite && !okTotal {
 		return usageCost{}, false
 	}
@@ -221,13 +221,13 @@ func usageSnapshot(raw any) (normalizedUsage, *usageCost) {
 // snapshotValue builds the usage object for a normalised snapshot.
 func snapshotValue(n normalizedUsage, cost *usageCost) map[string]any {
 	snap := map[string]any{
-		"input": jsNumber(n.input), "output": jsNumber(n.output), "cacheRead": jsNumber(n.cacheRead),
-		"cacheWrite": jsNumber(n.cacheWrite), "totalTokens": jsNumber(n.total),
+		"input": jsvalue.JSONNumber(n.input), "output": jsvalue.JSONNumber(n.output), "cacheRead": jsvalue.JSONNumber(n.cacheRead),
+		"cacheWrite": jsvalue.JSONNumber(n.cacheWrite), "totalTokens": jsvalue.JSONNumber(n.total),
 	}
 	if cost != nil {
 		snap["cost"] = map[string]any{
-			"input": jsNumber(cost.input), "output": jsNumber(cost.output), "cacheRead": jsNumber(cost.cacheRead),
-			"cacheWrite": jsNumber(cost.cacheWrite), "total": jsNumber(cost.total),
+			"input": jsvalue.JSONNumber(cost.input), "output": jsvalue.JSONNumber(cost.output), "cacheRead": jsvalue.JSONNumber(cost.cacheRead),
+			"cacheWrite": jsvalue.JSONNumber(cost.cacheWrite), "total": jsvalue.JSONNumber(cost.total),
 		}
 	}
 	return snap
@@ -235,12 +235,12 @@ func snapshotValue(n normalizedUsage, cost *usageCost) map[string]any {
 
 // usageMatches: the stored usage already equals its normalised snapshot.
 func usageMatches(raw any, n normalizedUsage, cost *usageCost) bool {
-	u, ok := asMap(raw)
+	u, ok := jsvalue.AsObject(raw)
 	if !ok {
 		return false
 	}
 	eq := func(key string, want float64) bool {
-		f, ok := num(u[key])
+		f, ok := jsvalue.Number(u[key])
 		return ok && f == want
 	}
 	if !eq("input", n.input) || !eq("output", n.output) || !eq("cacheRead", n.cacheRead) || !eq("cacheWrite", n.cacheWrite) || !eq("totalTokens", n.total) {
@@ -250,12 +250,12 @@ func usageMatches(raw any, n normalizedUsage, cost *usageCost) bool {
 	if cost == nil {
 		return !hasCost
 	}
-	c, ok := asMap(stored)
+	c, ok := jsvalue.AsObject(stored)
 	if !ok {
 		return false
 	}
 	ceq := func(key string, want float64) bool {
-		f, ok := num(c[key])
+		f, ok := jsvalue.Number(c[key])
 		return ok && f == want
 	}
 	return ceq("input", cost.input) && ceq("output", cost.output) && ceq("cacheRead", cost.cacheRead) && ceq("cacheWrite", cost.cacheWrite) && ceq("total", cost.total)
@@ -266,7 +266,7 @@ func usageMatches(raw any, n normalizedUsage, cost *usageCost) bool {
 func ensureAssistantUsageSnapshots(in []Message, log *changeLog) []Message {
 	var out []Message
 	for i, m := range in {
-		if role(m) != "assistant" {
+		if jsvalue.Role(m) != "assistant" {
 			continue
 		}
 		n, cost := usageSnapshot(m["usage"])
