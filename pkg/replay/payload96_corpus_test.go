@@ -191,7 +191,7 @@ func reencodeJS(t testing.TB, raw json.RawMessage) json.RawMessage {
 	if len(raw) == 0 {
 		return raw
 	}
-	v, err := decodeJSONValue(raw)
+	v, err := jsvalue.DecodeWithNumbers(raw)
 	if err != nil {
 		t.Fatalf("golden value: %v", err)
 	}

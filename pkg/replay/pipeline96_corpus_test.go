@@ -12,6 +12,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/internal/replaytest"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"github.com/openclaw-tools/oc/pkg/store/nav96"
 	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
@@ -86,20 +87,12 @@ func branchSnapshots(t testing.TB, db *sqlitestore.DB, key string) []ModelSnapsh
 	return nil
 }
 
-// syntheticTime96 is the Date.now() of the 2026.9.6 comparisons. It must be
-// later than every message (9.6 dates a model switch "now" and drops the
-// reasoning of every turn before it), and it marks the messages the pipeline
-// made up, which take the oracle's timestamp in the comparison.
-const syntheticTime96 = 4102444800000 // 2100-01-01
-
-func fixedNow96() int64 { return syntheticTime96 }
-
 // stageBytes96 encodes each message of a stage as JSON.stringify does,
 // with the oracle's timestamp on messages the pipeline made up.
 func stageBytes96(t testing.TB, got []Message, keys *KeyOrder, want []json.RawMessage) [][]byte {
 	t.Helper()
 	out := make([][]byte, len(got))
-	sentinel := []byte(`"timestamp":` + jsvalue.JSONNumber(float64(syntheticTime96)).String())
+	sentinel := []byte(`"timestamp":` + jsvalue.JSONNumber(float64(replaytest.SyntheticTime96)).String())
 	for i, m := range got {
 		b, err := jsvalue.AppendJS(nil, m, keys)
 		if err != nil {
@@ -127,7 +120,7 @@ func diffStage96(t testing.TB, got []Message, keys *KeyOrder, want []json.RawMes
 		if !bytes.Equal(g[i], want[i]) {
 			d := oracletest.Difference(g[i], want[i])
 			if d == "" {
-				d = "same JSON value, different bytes (key order or number spelling): " + brief(string(g[i]))
+				d = "same JSON value, different bytes (key order or number spelling): " + replaytest.Brief(string(g[i]))
 			}
 			return "message " + strconv.Itoa(i) + ": " + d
 		}
@@ -166,7 +159,7 @@ func run96(t testing.TB, ctx []json.RawMessage, tr []string, snaps []ModelSnapsh
 		t.Fatal(err)
 	}
 	res, err := Sanitize(msgs, Options{Release: policy.Release96, Provider: tr[0], API: tr[1], Model: tr[2],
-		ModelSnapshots: snaps, Now: fixedNow96, KeyOrder: keys})
+		ModelSnapshots: snaps, Now: replaytest.FixedNow96, KeyOrder: keys})
 	if err != nil {
 		return equal, []string{"error: " + err.Error()}
 	}

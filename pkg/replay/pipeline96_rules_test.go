@@ -13,6 +13,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/internal/replaytest"
 )
 
 // testdata/replay/rules96/*.jsonl are transcripts built for the steps
@@ -136,7 +137,7 @@ func sameFailure96(t testing.TB, j rule96Job, ctxOut json.RawMessage, oracleErr 
 		t.Fatal(err)
 	}
 	_, err = Sanitize(msgs, Options{Release: policy.Release96, Provider: j.triple[0], API: j.triple[1], Model: j.triple[2],
-		ModelSnapshots: fileSnapshots(t, j.path), Now: fixedNow96, KeyOrder: keys})
+		ModelSnapshots: fileSnapshots(t, j.path), Now: replaytest.FixedNow96, KeyOrder: keys})
 	first := strings.SplitN(oracleErr, "\n", 2)[0]
 	if err == nil || !strings.Contains(first, strings.SplitN(err.Error(), " (OpenClaw", 2)[0]) {
 		return "the oracle failed (" + first + "), Sanitize gave " + errText(err)

@@ -2,13 +2,12 @@ package replay
 
 import (
 	"encoding/json"
-	"fmt"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
+	"github.com/openclaw-tools/oc/pkg/replay/internal/replaytest"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
@@ -26,12 +25,6 @@ var oracleTriples = [][3]string{
 	{"minimax", "anthropic-messages", "MiniMax-M2"},
 	{"ollama", "openai-completions", "gemma4:27b"},
 }
-
-// syntheticTime marks messages the pipeline made up (Date.now()
-// timestamps): the comparison takes the oracle's time for them.
-const syntheticTime = -424242
-
-func fixedNow() int64 { return syntheticTime }
 
 // contextMessages decodes an oracle `context` answer's messages.
 func contextMessages(t testing.TB, out json.RawMessage) []Message {
@@ -53,101 +46,6 @@ type sanitizeAnswer struct {
 	Sanitized []json.RawMessage `json:"sanitized"`
 	Validated []json.RawMessage `json:"validated"`
 	Limited   []json.RawMessage `json:"limited"`
-}
-
-// plain turns Go values into what json.Unmarshal gives for their JSON, so
-// that reflect.DeepEqual compares JSON values.
-func plain(t testing.TB, v any) any {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out any
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func plainRaw(t testing.TB, raws []json.RawMessage) []any {
-	t.Helper()
-	out := make([]any, len(raws))
-	for i, r := range raws {
-		if err := json.Unmarshal(r, &out[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return out
-}
-
-// compareStage compares a stage list with the oracle's, after giving
-// synthetic messages the oracle's timestamps. It returns "" when equal.
-func compareStage(t testing.TB, got []Message, want []any) string {
-	t.Helper()
-	g, _ := plain(t, got).([]any)
-	if g == nil {
-		g = []any{}
-	}
-	for i, m := range g {
-		mm, ok := m.(map[string]any)
-		if !ok || mm["timestamp"] != float64(syntheticTime) || i >= len(want) {
-			continue
-		}
-		if w, ok := want[i].(map[string]any); ok {
-			mm["timestamp"] = w["timestamp"]
-		}
-	}
-	if reflect.DeepEqual(g, want) {
-		return ""
-	}
-	return firstDiff(g, want, "")
-}
-
-func firstDiff(got, want any, path string) string {
-	switch w := want.(type) {
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !ok {
-			return fmt.Sprintf("%s: got %s, want object", path, brief(got))
-		}
-		for k, wv := range w {
-			gv, ok := g[k]
-			if !ok {
-				return fmt.Sprintf("%s.%s: missing (want %s)", path, k, brief(wv))
-			}
-			if !reflect.DeepEqual(gv, wv) {
-				return firstDiff(gv, wv, path+"."+k)
-			}
-		}
-		for k, gv := range g {
-			if _, ok := w[k]; !ok {
-				return fmt.Sprintf("%s.%s: unexpected %s", path, k, brief(gv))
-			}
-		}
-	case []any:
-		g, ok := got.([]any)
-		if !ok {
-			return fmt.Sprintf("%s: got %s, want array", path, brief(got))
-		}
-		for i := 0; i < len(w) && i < len(g); i++ {
-			if !reflect.DeepEqual(g[i], w[i]) {
-				return firstDiff(g[i], w[i], fmt.Sprintf("%s[%d]", path, i))
-			}
-		}
-		if len(g) != len(w) {
-			return fmt.Sprintf("%s: %d items, want %d", path, len(g), len(w))
-		}
-	}
-	return fmt.Sprintf("%s: got %s, want %s", path, brief(got), brief(want))
-}
-
-func brief(v any) string {
-	b, _ := json.Marshal(v)
-	if len(b) > 300 {
-		return string(b[:300]) + "…"
-	}
-	return string(b)
 }
 
 // TestSanitizeMatchesStoredOracleAnswers runs the pipeline on every corpus
@@ -178,7 +76,7 @@ func TestSanitizeMatchesStoredOracleAnswers(t *testing.T) {
 			if err := json.Unmarshal(ans.Out, &want); err != nil {
 				t.Fatal(err)
 			}
-			res, err := Sanitize(msgs, Options{Provider: tr[0], API: tr[1], Model: tr[2], Now: fixedNow})
+			res, err := Sanitize(msgs, Options{Provider: tr[0], API: tr[1], Model: tr[2], Now: replaytest.FixedNow})
 			if err != nil {
 				t.Errorf("%s %v: %v", name, tr, err)
 				continue
@@ -189,7 +87,7 @@ func TestSanitizeMatchesStoredOracleAnswers(t *testing.T) {
 				got  []Message
 				want []json.RawMessage
 			}{{"sanitized", res.Sanitized, want.Sanitized}, {"validated", res.Validated, want.Validated}, {"limited", res.Limited, want.Limited}} {
-				if d := compareStage(t, st.got, plainRaw(t, st.want)); d != "" {
+				if d := replaytest.CompareStage(t, st.got, replaytest.PlainRaw(t, st.want)); d != "" {
 					diffs = append(diffs, st.name+d)
 				}
 			}

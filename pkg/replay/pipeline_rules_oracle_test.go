@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
+	"github.com/openclaw-tools/oc/pkg/replay/internal/replaytest"
 )
 
 // testdata/replay/rules/*.jsonl are transcripts built to hit each rule;
@@ -111,7 +112,7 @@ func TestRuleTranscriptsMatchOracle(t *testing.T) {
 		if err := json.Unmarshal(answers[key].Out, &want); err != nil {
 			t.Fatal(err)
 		}
-		res, err := Sanitize(contextMessages(t, ctx.Out), Options{Provider: id[2], API: id[3], Model: id[4], Now: fixedNow})
+		res, err := Sanitize(contextMessages(t, ctx.Out), Options{Provider: id[2], API: id[3], Model: id[4], Now: replaytest.FixedNow})
 		if err != nil {
 			t.Errorf("%s: %v", key, err)
 			continue
@@ -122,14 +123,14 @@ func TestRuleTranscriptsMatchOracle(t *testing.T) {
 			got  []Message
 			want []json.RawMessage
 		}{{"sanitized", res.Sanitized, want.Sanitized}, {"validated", res.Validated, want.Validated}, {"limited", res.Limited, want.Limited}} {
-			w := plainRaw(t, st.want)
-			g := plain(t, st.got)
+			w := replaytest.PlainRaw(t, st.want)
+			g := replaytest.Plain(t, st.got)
 			normalizeImageData(w)
 			normalizeImageData(g)
 			gb, _ := json.Marshal(g)
 			var gm []Message
 			_ = json.Unmarshal(gb, &gm)
-			if d := compareStage(t, gm, w); d != "" {
+			if d := replaytest.CompareStage(t, gm, w); d != "" {
 				diffs = append(diffs, st.name+d)
 			}
 		}
@@ -232,12 +233,12 @@ func TestRuleTranscriptsLiveOracle(t *testing.T) {
 	if err := json.Unmarshal(res["san"].Out, &want); err != nil {
 		t.Fatalf("oracle sanitize answer: %v", err)
 	}
-	got, err := Sanitize(contextMessages(t, res["ctx"].Out), Options{Provider: tr[0], API: tr[1], Model: tr[2], Now: fixedNow})
+	got, err := Sanitize(contextMessages(t, res["ctx"].Out), Options{Provider: tr[0], API: tr[1], Model: tr[2], Now: replaytest.FixedNow})
 	if err != nil {
 		t.Fatal(err)
 	}
 	compared := 0
-	if d := compareStage(t, got.Limited, plainRaw(t, want.Limited)); d != "" {
+	if d := replaytest.CompareStage(t, got.Limited, replaytest.PlainRaw(t, want.Limited)); d != "" {
 		t.Errorf("pairing.jsonl %v limited: %s", tr, d)
 	} else {
 		compared++

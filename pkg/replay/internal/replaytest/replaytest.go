@@ -1,0 +1,127 @@
+// Package replaytest holds what the replay and sanitize tests share: the
+// synthetic clock the pipelines run on and the JSON comparison of a stage
+// with an oracle's answer.
+package replaytest
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
+
+// SyntheticTime marks messages the pipeline made up (Date.now()
+// timestamps): the comparison takes the oracle's time for them.
+const SyntheticTime = -424242
+
+// FixedNow is the 2026.5.6 comparisons' Date.now().
+func FixedNow() int64 { return SyntheticTime }
+
+// SyntheticTime96 is the Date.now() of the 2026.9.6 comparisons. It must be
+// later than every message (9.6 dates a model switch "now" and drops the
+// reasoning of every turn before it), and it marks the messages the pipeline
+// made up, which take the oracle's timestamp in the comparison.
+const SyntheticTime96 = 4102444800000 // 2100-01-01
+
+// FixedNow96 is the 2026.9.6 comparisons' Date.now().
+func FixedNow96() int64 { return SyntheticTime96 }
+
+// Plain turns Go values into what json.Unmarshal gives for their JSON, so
+// that reflect.DeepEqual compares JSON values.
+func Plain(t testing.TB, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// PlainRaw is json.Unmarshal of each raw message.
+func PlainRaw(t testing.TB, raws []json.RawMessage) []any {
+	t.Helper()
+	out := make([]any, len(raws))
+	for i, r := range raws {
+		if err := json.Unmarshal(r, &out[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// CompareStage compares a stage list with the oracle's, after giving
+// synthetic messages the oracle's timestamps. It returns "" when equal.
+func CompareStage(t testing.TB, got []jsvalue.Message, want []any) string {
+	t.Helper()
+	g, _ := Plain(t, got).([]any)
+	if g == nil {
+		g = []any{}
+	}
+	for i, m := range g {
+		mm, ok := m.(map[string]any)
+		if !ok || mm["timestamp"] != float64(SyntheticTime) || i >= len(want) {
+			continue
+		}
+		if w, ok := want[i].(map[string]any); ok {
+			mm["timestamp"] = w["timestamp"]
+		}
+	}
+	if reflect.DeepEqual(g, want) {
+		return ""
+	}
+	return FirstDiff(g, want, "")
+}
+
+// FirstDiff describes where two decoded JSON values first differ.
+func FirstDiff(got, want any, path string) string {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return fmt.Sprintf("%s: got %s, want object", path, Brief(got))
+		}
+		for k, wv := range w {
+			gv, ok := g[k]
+			if !ok {
+				return fmt.Sprintf("%s.%s: missing (want %s)", path, k, Brief(wv))
+			}
+			if !reflect.DeepEqual(gv, wv) {
+				return FirstDiff(gv, wv, path+"."+k)
+			}
+		}
+		for k, gv := range g {
+			if _, ok := w[k]; !ok {
+				return fmt.Sprintf("%s.%s: unexpected %s", path, k, Brief(gv))
+			}
+		}
+	case []any:
+		g, ok := got.([]any)
+		if !ok {
+			return fmt.Sprintf("%s: got %s, want array", path, Brief(got))
+		}
+		for i := 0; i < len(w) && i < len(g); i++ {
+			if !reflect.DeepEqual(g[i], w[i]) {
+				return FirstDiff(g[i], w[i], fmt.Sprintf("%s[%d]", path, i))
+			}
+		}
+		if len(g) != len(w) {
+			return fmt.Sprintf("%s: %d items, want %d", path, len(g), len(w))
+		}
+	}
+	return fmt.Sprintf("%s: got %s, want %s", path, Brief(got), Brief(want))
+}
+
+// Brief is v as JSON, cut after 300 bytes.
+func Brief(v any) string {
+	b, _ := json.Marshal(v)
+	if len(b) > 300 {
+		return string(b[:300]) + "…"
+	}
+	return string(b)
+}
