@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
+	"github.com/openclaw-tools/oc/pkg/replay/internal/replaytest"
 )
 
 // limitedMessages decodes a stored sanitize answer's out.limited, with the key
@@ -42,7 +43,7 @@ func TestPayloadMatchesStoredOracleAnswers(t *testing.T) {
 	perTriple := map[[3]string]int{}
 	for _, file := range files {
 		base := filepath.Base(file)
-		for _, tr := range oracleTriples {
+		for _, tr := range replaytest.OracleTriples() {
 			name := fmt.Sprintf("%s/%s", strings.Join(tr[:], "/"), base)
 			san, ok := answers[strings.Join([]string{base, "sanitize", tr[0], tr[1], tr[2]}, "|")]
 			if !ok || !san.OK {
@@ -82,10 +83,10 @@ func TestPayloadMatchesStoredOracleAnswers(t *testing.T) {
 			perTriple[tr]++
 		}
 	}
-	for _, tr := range oracleTriples {
+	for _, tr := range replaytest.OracleTriples() {
 		t.Logf("%-70s equal %2d of %d", strings.Join(tr[:], "/"), perTriple[tr], len(files))
 	}
-	oracletest.Compared(t, "stored payload answers equal byte for byte (corpus transcripts x triples)", compared, len(files)*len(oracleTriples))
+	oracletest.Compared(t, "stored payload answers equal byte for byte (corpus transcripts x triples)", compared, len(files)*len(replaytest.OracleTriples()))
 }
 
 func decodeJSON(t testing.TB, b []byte) any {

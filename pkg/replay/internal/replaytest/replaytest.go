@@ -4,11 +4,14 @@
 package replaytest
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"os"
 	"reflect"
 	"testing"
 
+	"github.com/openclaw-tools/oc/internal/oracletest"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
@@ -124,4 +127,41 @@ func Brief(v any) string {
 		return string(b[:300]) + "…"
 	}
 	return string(b)
+}
+
+// The ten (provider, api, model) triples the stored oracle answers cover
+// (../shared/corpus/README.md); the sanitize and payload tests share them.
+// OracleTriples returns them.
+func OracleTriples() [][3]string {
+	return [][3]string{
+		{"anthropic", "anthropic-messages", "claude-sonnet-4-5"},
+		{"openai", "openai-responses", "gpt-5"},
+		{"openai", "openai-completions", "gpt-4o-mini"},
+		{"openai-codex", "openai-codex-responses", "gpt-5.5"},
+		{"google", "google-generative-ai", "gemini-2.5-pro"},
+		{"amazon-bedrock", "bedrock-converse-stream", "anthropic.claude-sonnet-4-5"},
+		{"mistral", "mistral-conversations", "mistral-large-latest"},
+		{"openrouter", "openai-completions", "google/gemini-2.5-pro"},
+		{"minimax", "anthropic-messages", "MiniMax-M2"},
+		{"ollama", "openai-completions", "gemma4:27b"},
+	}
+}
+
+// ReadJSONLines calls fn with each line of a JSONL file; an absent file is
+// oracletest.Unavailable (a skip locally, a failure in CI).
+func ReadJSONLines(t testing.TB, path string, fn func([]byte)) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		oracletest.Unavailable(t, err.Error())
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<30)
+	for sc.Scan() {
+		fn(sc.Bytes())
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
 }

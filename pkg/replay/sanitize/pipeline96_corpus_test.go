@@ -1,10 +1,8 @@
-package replay
+package sanitize
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -31,25 +29,6 @@ type sanitize96Answer struct {
 	Sanitized []json.RawMessage `json:"sanitized"`
 	Validated []json.RawMessage `json:"validated"`
 	Limited   []json.RawMessage `json:"limited"`
-}
-
-// readJSONLines calls fn with each line of a JSONL file; an absent file is
-// oracletest.Unavailable (a skip locally, a failure in CI).
-func readJSONLines(t testing.TB, path string, fn func([]byte)) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		oracletest.Unavailable(t, err.Error())
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	for sc.Scan() {
-		fn(sc.Bytes())
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // branchSnapshots reads the model-snapshot custom entries on a session's
@@ -134,7 +113,7 @@ func diffStage96(t testing.TB, got []Message, keys *KeyOrder, want []json.RawMes
 // jsStringified re-encodes JSON messages as JSON.stringify writes them.
 func jsStringified(t testing.TB, raw []json.RawMessage) []json.RawMessage {
 	t.Helper()
-	msgs, keys, err := DecodeMessagesKeyed(append([]json.RawMessage(nil), raw...), false)
+	msgs, keys, err := jsvalue.DecodeMessagesKeyed(append([]json.RawMessage(nil), raw...), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +133,7 @@ func jsStringified(t testing.TB, raw []json.RawMessage) []json.RawMessage {
 func run96(t testing.TB, ctx []json.RawMessage, tr []string, snaps []ModelSnapshot, want sanitize96Answer) (equal [3]bool, diffs []string) {
 	t.Helper()
 	raw := append([]json.RawMessage(nil), ctx...)
-	msgs, keys, err := DecodeMessagesKeyed(raw, false)
+	msgs, keys, err := jsvalue.DecodeMessagesKeyed(raw, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +169,7 @@ func TestSanitize96MatchesStoredCorpusAnswers(t *testing.T) {
 		want sanitize96Answer
 	}
 	var jobs []job
-	readJSONLines(t, filepath.Join(dir, "expected.jsonl"), func(line []byte) {
+	replaytest.ReadJSONLines(t, filepath.Join(dir, "expected.jsonl"), func(line []byte) {
 		var a answer96
 		var id []string
 		if json.Unmarshal(line, &a) != nil || json.Unmarshal(a.ID, &id) != nil || len(id) < 2 {
@@ -267,7 +246,7 @@ func TestSanitize96MatchesFixtureGoldens(t *testing.T) {
 		}
 		var rows []row
 		path := filepath.Join(oracletest.SharedDir(t), "oracle-2026.9.6", "fixtures", fx, "golden.jsonl")
-		readJSONLines(t, path, func(line []byte) {
+		replaytest.ReadJSONLines(t, path, func(line []byte) {
 			var g struct {
 				ID   string          `json:"id"`
 				Mode string          `json:"mode"`

@@ -1,4 +1,4 @@
-package replay
+package sanitize
 
 import (
 	"bufio"
@@ -28,8 +28,8 @@ import (
 var updateRuleAnswers = flag.Bool("update-rule-answers", false, "re-ask the oracle about testdata/replay/rules and rewrite rules-answers.jsonl")
 
 const (
-	ruleDir     = "../../testdata/replay/rules"
-	ruleAnswers = "../../testdata/replay/rules-answers.jsonl"
+	ruleDir     = "../../../testdata/replay/rules"
+	ruleAnswers = "../../../testdata/replay/rules-answers.jsonl"
 )
 
 func loadRuleAnswers(t *testing.T) map[string]oracletest.Answer {

@@ -1,4 +1,4 @@
-package replay
+package sanitize
 
 import (
 	"bufio"
@@ -14,6 +14,7 @@ import (
 	"github.com/openclaw-tools/oc/internal/oracletest"
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay/internal/replaytest"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // testdata/replay/rules96/*.jsonl are transcripts built for the steps
@@ -26,8 +27,8 @@ import (
 var updateRules96 = flag.Bool("update-rules96", false, "re-ask the 2026.9.6 oracle about the rule transcripts and rewrite rules96-answers.jsonl")
 
 const (
-	rule96Dir     = "../../testdata/replay/rules96"
-	rule96Answers = "../../testdata/replay/rules96-answers.jsonl"
+	rule96Dir     = "../../../testdata/replay/rules96"
+	rule96Answers = "../../../testdata/replay/rules96-answers.jsonl"
 )
 
 // rule96Triples are asked for every rule transcript.
@@ -132,7 +133,7 @@ func sameFailure96(t testing.TB, j rule96Job, ctxOut json.RawMessage, oracleErr 
 	if err := json.Unmarshal(ctxOut, &c); err != nil {
 		t.Fatal(err)
 	}
-	msgs, keys, err := DecodeMessagesKeyed(c.Messages, false)
+	msgs, keys, err := jsvalue.DecodeMessagesKeyed(c.Messages, false)
 	if err != nil {
 		t.Fatal(err)
 	}

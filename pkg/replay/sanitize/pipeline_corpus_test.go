@@ -1,4 +1,4 @@
-package replay
+package sanitize
 
 import (
 	"encoding/json"
@@ -10,21 +10,6 @@ import (
 	"github.com/openclaw-tools/oc/pkg/replay/internal/replaytest"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
-
-// The ten (provider, api, model) triples the stored oracle answers cover
-// (../shared/corpus/README.md); the sanitize and payload tests share them.
-var oracleTriples = [][3]string{
-	{"anthropic", "anthropic-messages", "claude-sonnet-4-5"},
-	{"openai", "openai-responses", "gpt-5"},
-	{"openai", "openai-completions", "gpt-4o-mini"},
-	{"openai-codex", "openai-codex-responses", "gpt-5.5"},
-	{"google", "google-generative-ai", "gemini-2.5-pro"},
-	{"amazon-bedrock", "bedrock-converse-stream", "anthropic.claude-sonnet-4-5"},
-	{"mistral", "mistral-conversations", "mistral-large-latest"},
-	{"openrouter", "openai-completions", "google/gemini-2.5-pro"},
-	{"minimax", "anthropic-messages", "MiniMax-M2"},
-	{"ollama", "openai-completions", "gemma4:27b"},
-}
 
 // contextMessages decodes an oracle `context` answer's messages.
 func contextMessages(t testing.TB, out json.RawMessage) []Message {
@@ -64,7 +49,7 @@ func TestSanitizeMatchesStoredOracleAnswers(t *testing.T) {
 			continue
 		}
 		msgs := contextMessages(t, ctx.Out)
-		for _, tr := range oracleTriples {
+		for _, tr := range replaytest.OracleTriples() {
 			key := strings.Join([]string{name, "sanitize", tr[0], tr[1], tr[2]}, "|")
 			ans, ok := answers[key]
 			if !ok || !ans.OK {
@@ -99,5 +84,5 @@ func TestSanitizeMatchesStoredOracleAnswers(t *testing.T) {
 		}
 	}
 	t.Logf("sanitize parity: %d of %d (file, triple) pairs equal in all three stages", matched, total)
-	oracletest.Compared(t, "stored sanitize answers equal in all three stages (corpus transcripts x triples)", matched, len(files)*len(oracleTriples))
+	oracletest.Compared(t, "stored sanitize answers equal in all three stages (corpus transcripts x triples)", matched, len(files)*len(replaytest.OracleTriples()))
 }
