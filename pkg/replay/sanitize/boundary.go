@@ -1,9 +1,7 @@
 package sanitize
 
 import (
-	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
@@ -117,29 +115,13 @@ func bashExecutionText(m Message) string {
 	code, hasCode := m["exitCode"]
 	if jsvalue.Truthy(m["cancelled"]) {
 		text += "\n\n(command cancelled)"
-	} else if hasCode && code != nil && !isJSZero(code) {
+	} else if hasCode && code != nil && !jsvalue.StrictEqual(code, 0) {
 		text += "\n\nCommand exited with code " + jsvalue.ToString(code, true)
 	}
 	if p, ok := m["fullOutputPath"]; jsvalue.Truthy(m["truncated"]) && jsvalue.Truthy(p) {
 		text += "\n\n[Output truncated. Full output: " + jsvalue.ToString(p, ok) + "]"
 	}
 	return text
-}
-
-// isJSZero: v === 0 (numbers only; -0 included).
-func isJSZero(v any) bool {
-	switch x := v.(type) {
-	case json.Number:
-		f, err := strconv.ParseFloat(string(x), 64)
-		return err == nil && f == 0
-	case float64:
-		return x == 0
-	case int:
-		return x == 0
-	case int64:
-		return x == 0
-	}
-	return false
 }
 
 // Boundary56 is OpenClaw 2026.5.6's LLM boundary through pi-ai 0.73:
