@@ -99,7 +99,7 @@ func diffStage96(t testing.TB, got []Message, keys *KeyOrder, want []json.RawMes
 		if !bytes.Equal(g[i], want[i]) {
 			d := oracletest.Difference(g[i], want[i])
 			if d == "" {
-				d = "same JSON value, different bytes (key order or number spelling): " + replaytest.Brief(string(g[i]))
+				d = "same JSON value, different bytes (key order or number spelling): " + replaytest.Short(string(g[i]))
 			}
 			return "message " + strconv.Itoa(i) + ": " + d
 		}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"sort"
 	"testing"
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
@@ -78,55 +79,7 @@ func CompareStage(t testing.TB, got []jsvalue.Message, want []any) string {
 	if reflect.DeepEqual(g, want) {
 		return ""
 	}
-	return FirstDiff(g, want, "")
-}
-
-// FirstDiff describes where two decoded JSON values first differ.
-func FirstDiff(got, want any, path string) string {
-	switch w := want.(type) {
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !ok {
-			return fmt.Sprintf("%s: got %s, want object", path, Brief(got))
-		}
-		for k, wv := range w {
-			gv, ok := g[k]
-			if !ok {
-				return fmt.Sprintf("%s.%s: missing (want %s)", path, k, Brief(wv))
-			}
-			if !reflect.DeepEqual(gv, wv) {
-				return FirstDiff(gv, wv, path+"."+k)
-			}
-		}
-		for k, gv := range g {
-			if _, ok := w[k]; !ok {
-				return fmt.Sprintf("%s.%s: unexpected %s", path, k, Brief(gv))
-			}
-		}
-	case []any:
-		g, ok := got.([]any)
-		if !ok {
-			return fmt.Sprintf("%s: got %s, want array", path, Brief(got))
-		}
-		for i := 0; i < len(w) && i < len(g); i++ {
-			if !reflect.DeepEqual(g[i], w[i]) {
-				return FirstDiff(g[i], w[i], fmt.Sprintf("%s[%d]", path, i))
-			}
-		}
-		if len(g) != len(w) {
-			return fmt.Sprintf("%s: %d items, want %d", path, len(g), len(w))
-		}
-	}
-	return fmt.Sprintf("%s: got %s, want %s", path, Brief(got), Brief(want))
-}
-
-// Brief is v as JSON, cut after 300 bytes.
-func Brief(v any) string {
-	b, _ := json.Marshal(v)
-	if len(b) > 300 {
-		return string(b[:300]) + "…"
-	}
-	return string(b)
+	return FirstDifference(g, want, "")
 }
 
 // The ten (provider, api, model) triples the stored oracle answers cover
@@ -164,4 +117,60 @@ func ReadJSONLines(t testing.TB, path string, fn func([]byte)) {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// FirstDifference describes where two decoded JSON values first differ.
+func FirstDifference(got, want any, path string) string {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return fmt.Sprintf("%s: got %s, want an object", path, Short(got))
+		}
+		keys := make([]string, 0, len(w)+len(g))
+		for k := range w {
+			keys = append(keys, k)
+		}
+		for k := range g {
+			if _, ok := w[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			gv, gok := g[k]
+			wv, wok := w[k]
+			switch {
+			case !gok:
+				return fmt.Sprintf("%s.%s: missing, want %s", path, k, Short(wv))
+			case !wok:
+				return fmt.Sprintf("%s.%s: unexpected %s", path, k, Short(gv))
+			case !reflect.DeepEqual(gv, wv):
+				return FirstDifference(gv, wv, path+"."+k)
+			}
+		}
+	case []any:
+		g, ok := got.([]any)
+		if !ok {
+			return fmt.Sprintf("%s: got %s, want an array", path, Short(got))
+		}
+		for i := 0; i < len(w) && i < len(g); i++ {
+			if !reflect.DeepEqual(g[i], w[i]) {
+				return FirstDifference(g[i], w[i], fmt.Sprintf("%s[%d]", path, i))
+			}
+		}
+		if len(g) != len(w) {
+			return fmt.Sprintf("%s: %d elements, want %d (next want %s)", path, len(g), len(w), Short(w[min(len(g), len(w)-1)]))
+		}
+	}
+	return fmt.Sprintf("%s: got %s, want %s", path, Short(got), Short(want))
+}
+
+// Short is v as JSON, cut after 300 bytes.
+func Short(v any) string {
+	b, _ := json.Marshal(v)
+	if len(b) > 300 {
+		return string(b[:300]) + "..."
+	}
+	return string(b)
 }
