@@ -11,6 +11,8 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/internal/oracletest"
+	"github.com/openclaw-tools/oc/pkg/replay/internal/replaytest"
+	"github.com/openclaw-tools/oc/pkg/replay/sanitize"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
@@ -75,7 +77,7 @@ func ocReplay(path, provider, api, model string) (limited, payload []byte, err e
 		return nil, nil, err
 	}
 	res, err := Sanitize(msgs, Options{Provider: provider, API: api, Model: model, KeyOrder: keys,
-		Now: func() int64 { return syntheticTime }})
+		Now: func() int64 { return replaytest.SyntheticTime }})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -147,11 +149,11 @@ func firstLine(s string) string {
 	return l
 }
 
-// jsDifference is oracletest.Difference (synthetic times are syntheticTime).
+// jsDifference is oracletest.Difference (synthetic times are replaytest.SyntheticTime).
 func jsDifference(t *testing.T, got, want []byte) string {
 	t.Helper()
-	if syntheticTime != oracletest.SyntheticTime {
-		t.Fatal("syntheticTime and oracletest.SyntheticTime differ")
+	if replaytest.SyntheticTime != oracletest.SyntheticTime {
+		t.Fatal("replaytest.SyntheticTime and oracletest.SyntheticTime differ")
 	}
 	return oracletest.Difference(got, want)
 }
@@ -211,7 +213,7 @@ func TestExplainSaysEmptyToolCallIDIsRejected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	problems := CheckAcceptance("openai-completions", res.Limited, res.Policy)
+	problems := sanitize.CheckAcceptance("openai-completions", res.Limited, res.Policy)
 	if len(problems) == 0 || !strings.Contains(strings.Join(problems, "\n"), "empty tool_call id") {
 		t.Errorf("problems = %q, want the empty tool_call id named", problems)
 	}

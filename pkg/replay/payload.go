@@ -123,7 +123,7 @@ func unrenderedReason(api string) string {
 // it (with no tools and default options). 2026.5.6 (the zero Release), through
 // pi-ai: runtime-context messages from earlier turns dropped, pi's
 // convertToLlm, then the API family's converter. 2026.9.6: its LLM boundary
-// (boundary96.go: timestamps in in.Location, inbound metadata, runtime
+// (sanitize.Boundary96: timestamps in in.Location, inbound metadata, runtime
 // context, the malformed-tool-call stream wrapper), the oracle's minimal
 // model record with in.ModelOverrides, then @openclaw/ai's converter
 // (package wire). The per-release steps are a table (payload_release.go).
@@ -146,31 +146,13 @@ func BuildPayload(in PayloadInput) (*Payload, error) {
 		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, err)
 	}
 	keys := in.KeyOrder.Child() // the converters record the objects they parse
-	b := &boundaryRun{keys: keys}
-	msgs, err := rel.boundary(b, &in)
+	msgs, err := rel.boundary(&in, keys)
 	if err != nil {
 		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, err)
 	}
 	body, err := rel.renderers.Render(in.API, msgs, in.SystemPrompt, &model, keys)
-	if b.err != nil {
-		err = b.err // the boundary threw first
-	}
 	if err != nil {
 		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, err)
 	}
 	return &Payload{Body: body, keys: keys}, nil
-}
-
-// boundaryRun is what the LLM-boundary steps share: the key order of the
-// objects they build, and the first place where the release would throw.
-type boundaryRun struct {
-	keys *KeyOrder
-	err  error
-}
-
-// fail records the first error (later ones are not reached in JavaScript).
-func (b *boundaryRun) fail(format string, args ...any) {
-	if b.err == nil {
-		b.err = fmt.Errorf(format, args...)
-	}
 }

@@ -1,8 +1,6 @@
 package replay
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,6 +8,7 @@ import (
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"github.com/openclaw-tools/oc/pkg/replay/models"
+	"github.com/openclaw-tools/oc/pkg/replay/sanitize"
 	"github.com/openclaw-tools/oc/pkg/replay/wire"
 )
 
@@ -19,7 +18,7 @@ import (
 // registered for api: bedrock-converse-stream").
 var ErrNotBuiltIn = errors.New("not built in")
 
-// release96 is OpenClaw 2026.9.6: its LLM boundary (boundary96.go), the
+// release96 is OpenClaw 2026.9.6: its LLM boundary (sanitize.Boundary96), the
 // oracle's minimal model record, and OpenClaw's `stream`
 // (dist/stream-*.mjs: @openclaw/ai's built-in providers plus the transport
 // host).
@@ -59,7 +58,7 @@ func model96(in *PayloadInput) (models.Model, error) {
 // renderers read (name, reasoning, input, maxTokens, compat,
 // thinkingLevelMap.off) take effect; others do not change a body.
 func applyModelOverrides(m models.Model, raw []byte) (models.Model, error) {
-	v, err := decodeJSONValue(raw)
+	v, err := jsvalue.DecodeWithNumbers(raw)
 	if err != nil {
 		return m, fmt.Errorf("model overrides: %w", err)
 	}
@@ -87,7 +86,7 @@ func applyModelOverrides(m models.Model, raw []byte) (models.Model, error) {
 		}
 	}
 	if v, ok := o["maxTokens"]; ok {
-		f, ok := jsFiniteNumber(v)
+		f, ok := jsvalue.Number(v)
 		if !ok || f != float64(int(f)) {
 			return m, fmt.Errorf("model overrides: maxTokens %s is not an integer", jsvalue.ToString(v, true))
 		}
@@ -109,16 +108,10 @@ func applyModelOverrides(m models.Model, raw []byte) (models.Model, error) {
 	return m, nil
 }
 
-// decodeJSONValue decodes one JSON value with numbers kept as json.Number.
-func decodeJSONValue(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, errors.New("trailing data after the JSON value")
-	}
-	return v, nil
+// boundary96 is 2026.9.6's LLM boundary (sanitize.Boundary96) for in.
+func boundary96(in *PayloadInput, keys *KeyOrder) ([]Message, error) {
+	return sanitize.Boundary96(sanitize.Boundary96Input{
+		Provider: in.Provider, API: in.API, Model: in.Model, Messages: in.Messages,
+		Location: in.Location, SessionVersion: in.SessionVersion,
+	}, keys)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/internal/replaytest"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
@@ -37,7 +38,7 @@ func corpusPayload96Cases(t testing.TB) []payload96Case {
 	}
 	san := map[string]row{}
 	var pay []row
-	readJSONLines(t, path, func(line []byte) {
+	replaytest.ReadJSONLines(t, path, func(line []byte) {
 		var r row
 		if err := json.Unmarshal(line, &r); err != nil {
 			t.Fatalf("%s: %v", path, err)
@@ -81,7 +82,7 @@ func fixturePayload96Cases(t testing.TB) []payload96Case {
 		path := filepath.Join(oracletest.SharedDir(t), "oracle-2026.9.6", "fixtures", fx, "golden.jsonl")
 		san := map[string]row{}
 		var pay []row
-		readJSONLines(t, path, func(line []byte) {
+		replaytest.ReadJSONLines(t, path, func(line []byte) {
 			var r row
 			if err := json.Unmarshal(line, &r); err != nil {
 				t.Fatalf("%s: %v", path, err)
@@ -191,7 +192,7 @@ func reencodeJS(t testing.TB, raw json.RawMessage) json.RawMessage {
 	if len(raw) == 0 {
 		return raw
 	}
-	v, err := decodeJSONValue(raw)
+	v, err := jsvalue.DecodeWithNumbers(raw)
 	if err != nil {
 		t.Fatalf("golden value: %v", err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/internal/replaytest"
 )
 
 // Crafted transcripts for the 2026.9.6 LLM boundary and renderers
@@ -108,7 +109,7 @@ func checkCrafted96(t *testing.T, name string, v payload96Variant, provider, api
 // ChatGPT reasoning items, model overrides).
 func TestPayload96CraftedStoredAnswers(t *testing.T) {
 	answers := map[string]oracletest.Result{}
-	readJSONLines(t, filepath.Join("testdata", "payload96", "answers.jsonl"), func(line []byte) {
+	replaytest.ReadJSONLines(t, filepath.Join("testdata", "payload96", "answers.jsonl"), func(line []byte) {
 		var r oracletest.Result
 		if err := json.Unmarshal(line, &r); err != nil {
 			t.Fatalf("answers.jsonl: %v", err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
 // An assistant "stop" turn whose content repeats the previous assistant
@@ -38,7 +39,7 @@ func TestPayload96RepeatedAssistantTurn(t *testing.T) {
 	}
 	limitedTurns, wireTurns := 0, 0
 	for _, m := range msgs {
-		if role(m) == "assistant" {
+		if jsvalue.Role(m) == "assistant" {
 			limitedTurns++
 		}
 	}

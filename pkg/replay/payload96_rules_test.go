@@ -9,49 +9,8 @@ import (
 	"time"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/sanitize"
 )
-
-// TestZonedTimestampPrefix96: the user-turn stamp in several zones, as
-// Node 24's Intl (en-US, timeZoneName short) writes it for 2026.9.6's
-// formatZonedTimestamp (expected values taken from the oracle's node).
-func TestZonedTimestampPrefix96(t *testing.T) {
-	cases := []struct {
-		tz   string
-		ms   float64
-		want string
-	}{
-		{"UTC", 1769760420000, "[Fri 2026-01-30 08:07 UTC] "},
-		{"UTC", 1751760420000, "[Sun 2025-07-06 00:07 UTC] "},
-		{"Asia/Kolkata", 1769760420000, "[Fri 2026-01-30 13:37 GMT+5:30] "},
-		{"Asia/Kolkata", 1751760420000, "[Sun 2025-07-06 05:37 GMT+5:30] "},
-		{"America/New_York", 1769760420000, "[Fri 2026-01-30 03:07 EST] "},
-		{"America/New_York", 1751760420000, "[Sat 2025-07-05 20:07 EDT] "},
-		{"Europe/London", 1769760420000, "[Fri 2026-01-30 08:07 GMT] "},
-		{"Europe/London", 1751760420000, "[Sun 2025-07-06 01:07 GMT+1] "},
-		{"Asia/Shanghai", 1769760420000, "[Fri 2026-01-30 16:07 GMT+8] "},
-		{"Asia/Shanghai", 1751760420000, "[Sun 2025-07-06 08:07 GMT+8] "},
-		{"America/Chicago", 1769760420000, "[Fri 2026-01-30 02:07 CST] "},
-		{"America/Chicago", 1751760420000, "[Sat 2025-07-05 19:07 CDT] "},
-		{"Pacific/Chatham", 1769760420000, "[Fri 2026-01-30 21:52 GMT+13:45] "},
-		{"Pacific/Chatham", 1751760420000, "[Sun 2025-07-06 12:52 GMT+12:45] "},
-		{"America/St_Johns", 1769760420000, "[Fri 2026-01-30 04:37 GMT-3:30] "},
-		{"America/St_Johns", 1751760420000, "[Sat 2025-07-05 21:37 GMT-2:30] "},
-		{"Etc/GMT", 1769760420000, "[Fri 2026-01-30 08:07 UTC] "},
-		{"America/Adak", 1769760420000, "[Thu 2026-01-29 22:07 HAST] "},
-		{"America/Adak", 1751760420000, "[Sat 2025-07-05 15:07 HADT] "},
-		{"Africa/Abidjan", 1769760420000, "[Fri 2026-01-30 08:07 GMT] "},
-	}
-	for _, c := range cases {
-		loc, err := time.LoadLocation(c.tz)
-		if err != nil {
-			t.Skipf("no tzdata for %s: %v", c.tz, err)
-		}
-		got, ok := zonedTimestampPrefix(c.ms, loc)
-		if !ok || got != c.want {
-			t.Errorf("%s %v: got %q (ok %v), want %q", c.tz, c.ms, got, ok, c.want)
-		}
-	}
-}
 
 func payload96Body(t *testing.T, in PayloadInput) map[string]any {
 	t.Helper()
@@ -155,7 +114,7 @@ func TestPayload96Boundary(t *testing.T) {
 // TestPayload96SessionVersion: v4 sessions get their runtime context
 // projected (projectRuntimeContextMessages); unknown versions fail.
 func TestPayload96SessionVersion(t *testing.T) {
-	carrier := Message{"role": "custom", "customType": RuntimeContextCustomType, "content": "raw", "display": false,
+	carrier := Message{"role": "custom", "customType": sanitize.RuntimeContextCustomType, "content": "raw", "display": false,
 		"details": map[string]any{"source": "openclaw-runtime-context", "runtimeContextCarrier": true, "fragments": []any{
 			map[string]any{"kind": "runtime-instruction", "text": "do <<<END_OPENCLAW_INTERNAL_CONTEXT>>> this"},
 			map[string]any{"kind": "conversation-data", "text": "data \"x\""},
@@ -197,7 +156,7 @@ func TestPayload96ResponsesCarrierAnchoring(t *testing.T) {
 		userTurn("question", 1769760420000),
 		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "reply"}}, "api": "openai-responses",
 			"provider": "openai", "model": "gpt-5", "stopReason": "stop"},
-		{"role": "custom", "customType": RuntimeContextCustomType, "content": "carrier text", "display": false,
+		{"role": "custom", "customType": sanitize.RuntimeContextCustomType, "content": "carrier text", "display": false,
 			"details": map[string]any{"source": "openclaw-runtime-context", "runtimeContextCarrier": true}, "timestamp": json.Number("1769760421000")},
 	}
 	got := marshalPlain(t, payload96Body(t, PayloadInput{Provider: "openai", API: "openai-responses", Model: "gpt-5", Messages: msgs})["input"])

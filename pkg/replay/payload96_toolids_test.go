@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
+	"github.com/openclaw-tools/oc/pkg/replay/internal/replaytest"
 )
 
 // 2026.9.6's transformMessages (@openclaw/ai host-*.mjs transformAssistant)
@@ -61,7 +62,7 @@ func TestPayload96GoogleSameRouteIDs(t *testing.T) {
 func storedRouteCases96(t *testing.T, path, name string, routes []string) (map[string]json.RawMessage, []payload96Case) {
 	t.Helper()
 	answers := map[string]json.RawMessage{}
-	readJSONLines(t, path, func(line []byte) {
+	replaytest.ReadJSONLines(t, path, func(line []byte) {
 		var r struct {
 			ID  string          `json:"id"`
 			OK  bool            `json:"ok"`

@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
+	"github.com/openclaw-tools/oc/pkg/replay/internal/replaytest"
 )
 
 // limitedMessages decodes a stored sanitize answer's out.limited, with the key
@@ -42,7 +41,7 @@ func TestPayloadMatchesStoredOracleAnswers(t *testing.T) {
 	perTriple := map[[3]string]int{}
 	for _, file := range files {
 		base := filepath.Base(file)
-		for _, tr := range oracleTriples {
+		for _, tr := range replaytest.OracleTriples() {
 			name := fmt.Sprintf("%s/%s", strings.Join(tr[:], "/"), base)
 			san, ok := answers[strings.Join([]string{base, "sanitize", tr[0], tr[1], tr[2]}, "|")]
 			if !ok || !san.OK {
@@ -82,10 +81,10 @@ func TestPayloadMatchesStoredOracleAnswers(t *testing.T) {
 			perTriple[tr]++
 		}
 	}
-	for _, tr := range oracleTriples {
+	for _, tr := range replaytest.OracleTriples() {
 		t.Logf("%-70s equal %2d of %d", strings.Join(tr[:], "/"), perTriple[tr], len(files))
 	}
-	oracletest.Compared(t, "stored payload answers equal byte for byte (corpus transcripts x triples)", compared, len(files)*len(oracleTriples))
+	oracletest.Compared(t, "stored payload answers equal byte for byte (corpus transcripts x triples)", compared, len(files)*len(replaytest.OracleTriples()))
 }
 
 func decodeJSON(t testing.TB, b []byte) any {
@@ -97,59 +96,4 @@ func decodeJSON(t testing.TB, b []byte) any {
 		t.Fatalf("decode: %v", err)
 	}
 	return v
-}
-
-// firstDifference describes where two decoded JSON values first differ.
-func firstDifference(got, want any, path string) string {
-	switch w := want.(type) {
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		if !ok {
-			return fmt.Sprintf("%s: got %s, want an object", path, short(got))
-		}
-		keys := make([]string, 0, len(w)+len(g))
-		for k := range w {
-			keys = append(keys, k)
-		}
-		for k := range g {
-			if _, ok := w[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			gv, gok := g[k]
-			wv, wok := w[k]
-			switch {
-			case !gok:
-				return fmt.Sprintf("%s.%s: missing, want %s", path, k, short(wv))
-			case !wok:
-				return fmt.Sprintf("%s.%s: unexpected %s", path, k, short(gv))
-			case !reflect.DeepEqual(gv, wv):
-				return firstDifference(gv, wv, path+"."+k)
-			}
-		}
-	case []any:
-		g, ok := got.([]any)
-		if !ok {
-			return fmt.Sprintf("%s: got %s, want an array", path, short(got))
-		}
-		for i := 0; i < len(w) && i < len(g); i++ {
-			if !reflect.DeepEqual(g[i], w[i]) {
-				return firstDifference(g[i], w[i], fmt.Sprintf("%s[%d]", path, i))
-			}
-		}
-		if len(g) != len(w) {
-			return fmt.Sprintf("%s: %d elements, want %d (next want %s)", path, len(g), len(w), short(w[min(len(g), len(w)-1)]))
-		}
-	}
-	return fmt.Sprintf("%s: got %s, want %s", path, short(got), short(want))
-}
-
-func short(v any) string {
-	b, _ := json.Marshal(v)
-	if len(b) > 300 {
-		return string(b[:300]) + "..."
-	}
-	return string(b)
 }

@@ -32,13 +32,13 @@ func TestAppendJSStringEscapesLikeJSONStringify(t *testing.T) {
 }
 
 func TestJSTrimUsesJavaScriptWhitespace(t *testing.T) {
-	if got := trim("\uFEFF\u00a0 x \u2028"); got != "x" {
+	if got := jsjson.Trim("\uFEFF\u00a0 x \u2028"); got != "x" {
 		t.Errorf("jsTrim = %q", got)
 	}
-	if blank("\u0085") { // NEL is not JavaScript whitespace
+	if jsjson.Blank("\u0085") { // NEL is not JavaScript whitespace
 		t.Error("U+0085 counted as blank")
 	}
-	if !blank(" \t\n\u3000") {
+	if !jsjson.Blank(" \t\n\u3000") {
 		t.Error("whitespace not blank")
 	}
 }

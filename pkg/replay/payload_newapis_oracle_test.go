@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
+	"github.com/openclaw-tools/oc/pkg/replay/internal/replaytest"
 )
 
 // Differential test of the api families added after the first seven
@@ -51,7 +52,7 @@ const (
 )
 
 // newAPITriples are asked for every transcript: the `--provider all` rows
-// of the new families (pipeline_route.go routeDefaults).
+// of the new families (routes.go routeDefaults).
 var newAPITriples = [][3]string{
 	{"azure-openai-responses", "azure-openai-responses", "gpt-5"},
 	{"google-vertex", "google-vertex", "gemini-2.5-pro"},
@@ -108,7 +109,7 @@ func newAPIJobs(t *testing.T) []newAPIJob {
 	for _, f := range oracletest.Transcripts(t) {
 		add(f, true, newAPITriples...)
 	}
-	rules, _ := filepath.Glob(filepath.Join(ruleDir, "*.jsonl"))
+	rules, _ := filepath.Glob(filepath.Join("../../testdata/replay/rules", "*.jsonl")) // the sanitize rule transcripts
 	sort.Strings(rules)
 	// testdata/replay/payload/*.jsonl: turns of the new families themselves.
 	own, _ := filepath.Glob(filepath.Join(newAPIDir, "*.jsonl"))
@@ -317,7 +318,7 @@ func TestPayloadNewAPIsMatchOracle(t *testing.T) {
 				continue
 			}
 			ctxMsgs, ctxKeys := contextMessagesWithKeys(t, ctx.Out)
-			res, err := Sanitize(ctxMsgs, Options{Provider: tr[0], API: tr[1], Model: tr[2], Now: fixedNow})
+			res, err := Sanitize(ctxMsgs, Options{Provider: tr[0], API: tr[1], Model: tr[2], Now: replaytest.FixedNow})
 			if err != nil {
 				t.Errorf("%s: Sanitize: %v", id, err)
 				continue

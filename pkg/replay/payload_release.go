@@ -6,6 +6,7 @@ import (
 
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay/models"
+	"github.com/openclaw-tools/oc/pkg/replay/sanitize"
 	"github.com/openclaw-tools/oc/pkg/replay/wire"
 )
 
@@ -20,7 +21,7 @@ type payloadRelease struct {
 	// model is the model record the body is built for.
 	model func(in *PayloadInput) (models.Model, error)
 	// boundary turns in.Messages into the messages the renderer converts.
-	boundary func(c *boundaryRun, in *PayloadInput) ([]Message, error)
+	boundary func(in *PayloadInput, keys *KeyOrder) ([]Message, error)
 	// renderers are the API families the release builds.
 	renderers *wire.Renderers
 	// unbuilt is the error for an API the release has no renderer for.
@@ -45,8 +46,8 @@ func release56() *payloadRelease {
 		model: func(in *PayloadInput) (models.Model, error) {
 			return models.Resolve(in.Provider, in.API, in.Model, in.Reasoning), nil
 		},
-		boundary: func(_ *boundaryRun, in *PayloadInput) ([]Message, error) {
-			return ConvertToLLM(StripHistoricalRuntimeContext(in.Messages)), nil
+		boundary: func(in *PayloadInput, _ *KeyOrder) ([]Message, error) {
+			return sanitize.Boundary56(in.Messages), nil
 		},
 		renderers: wire.Renderers56(),
 		unbuilt: func(api string) error {

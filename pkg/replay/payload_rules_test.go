@@ -98,24 +98,6 @@ func otherAsst(content string) string {
 
 // ---- LLM boundary ----
 
-func TestBoundaryDropsHistoricalRuntimeContext(t *testing.T) {
-	rc := func(s string) Message {
-		return Message{"role": "custom", "customType": RuntimeContextCustomType, "content": s}
-	}
-	user := Message{"role": "user", "content": "u"}
-	got := StripHistoricalRuntimeContext([]Message{rc("old"), user, rc("current")})
-	if len(got) != 2 || got[1]["content"] != "current" {
-		t.Errorf("kept %v", got)
-	}
-	if got := StripHistoricalRuntimeContext([]Message{rc("a")}); len(got) != 0 {
-		t.Errorf("without a user message all go: %v", got)
-	}
-	in := []Message{user}
-	if got := StripHistoricalRuntimeContext(in); &got[0] != &in[0] {
-		t.Error("unchanged input should be returned as is")
-	}
-}
-
 func TestBoundaryConvertsAgentMessagesToUserText(t *testing.T) {
 	b := body(t, anthropicT, `[
 		{"role":"compactionSummary","summary":"S1","tokensBefore":1},
@@ -133,8 +115,8 @@ func TestBoundaryConvertsAgentMessagesToUserText(t *testing.T) {
 		texts = append(texts, content[0].(map[string]any)["text"].(string))
 	}
 	want := []string{
-		compactionSummaryPrefix + "S1" + compactionSummarySuffix,
-		branchSummaryPrefix + "S2" + branchSummarySuffix,
+		"The conversation history before this point was compacted into the following summary:\n\n<summary>\nS1\n</summary>",
+		"The following is a summary of a branch that this conversation came back from:\n\n<summary>\nS2</summary>",
 		"C1", "C2",
 		"Ran `ls`\n```\nout\n```\n\nCommand exited with code 2\n\n[Output truncated. Full output: /f]",
 		"Ran `x`\n(no output)\n\n(command cancelled)",

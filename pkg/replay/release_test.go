@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/sanitize"
 )
 
 func TestCheckBuiltIn(t *testing.T) {
@@ -49,9 +50,9 @@ func TestRouteForRelease(t *testing.T) {
 
 func TestReleaseDifferences(t *testing.T) {
 	a := ReplayRow{OpenClaw: policy.Release56, Summary: Summary{Route: ResolvedRoute{Provider: "anthropic", API: "anthropic-messages", Model: "m"}, Family: "f", MessagesSent: 15, Problems: []string{}},
-		ByKind: map[string]int{KindIDRewritten: 2}, Rules: []string{"x", "y"}, Wire: &WireCount{"messages", 15}}
+		ByKind: map[string]int{sanitize.KindIDRewritten: 2}, Rules: []string{"x", "y"}, Wire: &WireCount{"messages", 15}}
 	b := a
-	b.OpenClaw, b.MessagesSent, b.ByKind, b.Rules, b.Wire = policy.Release96, 7, map[string]int{KindMessagesMerged: 8}, []string{"y", "z"}, &WireCount{"messages", 7}
+	b.OpenClaw, b.MessagesSent, b.ByKind, b.Rules, b.Wire = policy.Release96, 7, map[string]int{sanitize.KindMessagesMerged: 8}, []string{"y", "z"}, &WireCount{"messages", 7}
 	a.bodyHash, b.bodyHash = [32]byte{1}, [32]byte{2}
 	got := ReleaseDifferences(a, b)
 	want := []string{

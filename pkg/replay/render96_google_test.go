@@ -5,6 +5,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/internal/replaytest"
 )
 
 // With nothing left to send, 2026.9.6's Google convertMessages sends one
@@ -23,14 +24,14 @@ func TestPayload96GoogleWithNothingToSend(t *testing.T) {
 			`{"model":"claude-sonnet-4-5","messages":[],"max_tokens":8192,"stream":true}`},
 	}
 	for _, c := range cases {
-		res, err := Sanitize(nil, Options{Release: policy.Release96, Provider: c.provider, API: c.api, Model: c.model, Now: fixedNow96})
+		res, err := Sanitize(nil, Options{Release: policy.Release96, Provider: c.provider, API: c.api, Model: c.model, Now: replaytest.FixedNow96})
 		if err != nil {
 			t.Fatalf("%s: %v", c.api, err)
 		}
 		if len(res.Limited) != 0 {
 			t.Fatalf("%s: %d limited messages from an empty session", c.api, len(res.Limited))
 		}
-		p, err := BuildPayload(PayloadInput{Release: policy.Release96, Now: fixedNow96, Provider: c.provider, API: c.api, Model: c.model,
+		p, err := BuildPayload(PayloadInput{Release: policy.Release96, Now: replaytest.FixedNow96, Provider: c.provider, API: c.api, Model: c.model,
 			Messages: res.Limited, KeyOrder: res.KeyOrder})
 		if err != nil {
 			t.Fatalf("%s: %v", c.api, err)

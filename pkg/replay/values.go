@@ -1,6 +1,8 @@
-// Package replay previews what OpenClaw 2026.5.6 sends a provider for a
-// session: the sanitize pipeline (in OpenClaw's order, each step reporting what
-// it changed), the LLM boundary and one wire renderer per API family.
+// Package replay previews what OpenClaw (2026.5.6, 2026.9.6) sends a
+// provider for a session, by stage: the sanitize pipeline and the LLM
+// boundary (package sanitize), then one wire renderer per API family
+// (package wire). It holds the glue: BuildPayload, the routes, Compare and
+// the provider findings.
 package replay
 
 import (

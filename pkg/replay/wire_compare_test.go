@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/openclaw-tools/oc/pkg/replay/internal/replaytest"
 )
 
 // wireDifference compares a wire body oc rendered with the oracle's, byte for
@@ -54,7 +56,7 @@ func wireDifference(t testing.TB, got, want []byte) string {
 	if reflect.DeepEqual(g, w) {
 		return where + "\n(the same JSON value: key order or number/string encoding differs)"
 	}
-	return where + "\n" + firstDifference(g, w, "$")
+	return where + "\n" + replaytest.FirstDifference(g, w, "$")
 }
 
 func around(b []byte, i int) string {

@@ -442,3 +442,18 @@ func Parse(s string, keys *KeyOrder) (any, error) {
 	}
 	return v, nil
 }
+
+// DecodeWithNumbers decodes one JSON value with encoding/json, numbers kept
+// as json.Number (not JSON.parse: see Parse for that).
+func DecodeWithNumbers(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("trailing data after the JSON value")
+	}
+	return v, nil
+}

@@ -223,7 +223,7 @@ func (k *KeyOrder) Keys(m map[string]any) []string {
 	// Array-index keys come first, ascending.
 	var idx []string
 	for _, key := range keys {
-		if isArrayIndex(key) {
+		if jsjson.IsArrayIndex(key) {
 			idx = append(idx, key)
 		}
 	}
@@ -238,7 +238,7 @@ func (k *KeyOrder) Keys(m map[string]any) []string {
 	})
 	out := append(make([]string, 0, len(keys)), idx...)
 	for _, key := range keys {
-		if !isArrayIndex(key) {
+		if !jsjson.IsArrayIndex(key) {
 			out = append(out, key)
 		}
 	}
@@ -305,20 +305,6 @@ func redactedAttachmentOrder(m map[string]any) []string {
 		return nil
 	}
 	return order
-}
-
-// isArrayIndex: a canonical decimal integer below 2^32-1 (JavaScript array index).
-func isArrayIndex(s string) bool {
-	if s == "" || len(s) > 10 || (len(s) > 1 && s[0] == '0') {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	n, err := strconv.ParseUint(s, 10, 64)
-	return err == nil && n < math.MaxUint32
 }
 
 // scanner walks JSON text alongside its decoded value.
@@ -530,7 +516,7 @@ func AppendJS(dst []byte, v any, k *KeyOrder) ([]byte, error) {
 	case Undefined:
 		return append(dst, "null"...), nil
 	case string:
-		return appendJSString(dst, x), nil
+		return jsjson.AppendString(dst, x), nil
 	case bool:
 		return strconv.AppendBool(dst, x), nil
 	case json.Number:
@@ -538,15 +524,15 @@ func AppendJS(dst []byte, v any, k *KeyOrder) ([]byte, error) {
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
 			return nil, fmt.Errorf("bad number %q", string(x))
 		}
-		return append(dst, jsNumberText(f)...), nil
+		return append(dst, jsjson.FormatNumber(f)...), nil
 	case float64:
-		return append(dst, jsNumberText(x)...), nil
+		return append(dst, jsjson.FormatNumber(x)...), nil
 	case float32:
-		return append(dst, jsNumberText(float64(x))...), nil
+		return append(dst, jsjson.FormatNumber(float64(x))...), nil
 	case int:
-		return append(dst, jsNumberText(float64(x))...), nil
+		return append(dst, jsjson.FormatNumber(float64(x))...), nil
 	case int64:
-		return append(dst, jsNumberText(float64(x))...), nil
+		return append(dst, jsjson.FormatNumber(float64(x))...), nil
 	case json.RawMessage:
 		return append(dst, x...), nil
 	case []byte:
@@ -573,7 +559,7 @@ func AppendJS(dst []byte, v any, k *KeyOrder) ([]byte, error) {
 				dst = append(dst, ',')
 			}
 			first = false
-			dst = appendJSString(dst, m.Key)
+			dst = jsjson.AppendString(dst, m.Key)
 			dst = append(dst, ':')
 			if dst, err = AppendJS(dst, m.Value, k); err != nil {
 				return nil, err
@@ -590,7 +576,7 @@ func AppendJS(dst []byte, v any, k *KeyOrder) ([]byte, error) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendJSString(dst, key)
+			dst = jsjson.AppendString(dst, key)
 			dst = append(dst, ':')
 			if dst, err = AppendJS(dst, x[key], k); err != nil {
 				return nil, err
@@ -638,13 +624,6 @@ func Stringify(v any, present bool, k *KeyOrder) (string, bool, error) {
 	return string(b), true, nil
 }
 
-// appendJSString writes s as JSON.stringify does (lone surrogates, which
-// strings hold in WTF-8, as \udxxx).
-func appendJSString(dst []byte, s string) []byte { return jsjson.AppendString(dst, s) }
-
-// jsNumberText formats f as JavaScript's Number.prototype.toString does.
-func jsNumberText(f float64) string { return jsjson.FormatNumber(f) }
-
 // Truthy is JavaScript truthiness for a decoded JSON value.
 func Truthy(v any) bool {
 	switch x := v.(type) {
@@ -687,13 +666,13 @@ func ToString(v any, present bool) string {
 		if err != nil {
 			return string(x)
 		}
-		s := jsNumberText(f)
+		s := jsjson.FormatNumber(f)
 		if s == "null" {
 			return "NaN"
 		}
 		return s
 	case float64:
-		return jsNumberText(x)
+		return jsjson.FormatNumber(x)
 	case []any:
 		parts := make([]string, len(x))
 		for i, e := range x {

@@ -26,7 +26,7 @@ import (
 // Tool call ids from other models are normalised to [a-zA-Z0-9_-], 64 chars.
 
 func anthropicToolCallID(id string, _ Message) string {
-	return jsSlice(replaceIDChars(id, "_", true), 64)
+	return jsjson.Slice(replaceIDChars(id, "_", true), 64)
 }
 
 func ephemeral() *jsvalue.Object { return jsvalue.NewObject("type", "ephemeral") }

@@ -74,7 +74,7 @@ func failedTurn96(msg Message) failedTurnAction {
 	content, _ := msg["content"].([]any)
 	marker := false
 	for _, v := range content {
-		b := objectOf(v)
+		b, _ := jsvalue.AsObject(v)
 		if b == nil {
 			continue
 		}
@@ -108,7 +108,7 @@ func (c *conv) fail(format string, args ...any) {
 func (c *conv) str(m map[string]any, key string) string {
 	s, ok := m[key].(string)
 	if !ok {
-		c.fail("%s %s is %s, not a string", jsvalue.Label(m), key, jsvalue.TypeName(m[key], hasProp(m, key)))
+		c.fail("%s %s is %s, not a string", jsvalue.Label(m), key, jsvalue.TypeName(m[key], jsvalue.Has(m, key)))
 	}
 	return s
 }
@@ -117,7 +117,7 @@ func (c *conv) str(m map[string]any, key string) string {
 func (c *conv) list(m map[string]any, key string) []any {
 	l, ok := m[key].([]any)
 	if !ok {
-		c.fail("%s %s is %s, not an array", jsvalue.Label(m), key, jsvalue.TypeName(m[key], hasProp(m, key)))
+		c.fail("%s %s is %s, not an array", jsvalue.Label(m), key, jsvalue.TypeName(m[key], jsvalue.Has(m, key)))
 	}
 	return l
 }
@@ -128,22 +128,8 @@ func tmpl(m map[string]any, key string) string {
 	return jsvalue.ToString(v, ok)
 }
 
-func hasProp(m map[string]any, key string) bool {
-	_, ok := m[key]
-	return ok
-}
-
-// blocks returns the content blocks of a message as maps (non-object
-// entries are kept as nil maps so that indexes stay aligned).
-func objectOf(v any) map[string]any {
-	m, _ := v.(map[string]any)
-	return m
-}
-
-func typeOf(b map[string]any) string {
-	t, _ := b["type"].(string)
-	return t
-}
+// typeOf is a content block's type when it is a string, else "".
+func typeOf(b map[string]any) string { return jsvalue.StringOrEmpty(b, "type") }
 
 // sanitizeSurrogates is pi-ai's sanitizeSurrogates
 // (utils/sanitize-unicode.js): lone UTF-16 surrogates removed from text it
@@ -188,7 +174,7 @@ func (c *conv) contentBlocks(msg Message) []map[string]any {
 	l := c.list(msg, "content")
 	out := make([]map[string]any, len(l))
 	for i, v := range l {
-		b := objectOf(v)
+		b, _ := jsvalue.AsObject(v)
 		if b == nil {
 			if v == nil {
 				c.fail("%s content[%d] is null", jsvalue.Label(msg), i)
@@ -270,7 +256,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 			content := c.list(msg, "content")
 			out := make([]any, 0, len(content))
 			for _, v := range content {
-				b := objectOf(v)
+				b, _ := jsvalue.AsObject(v)
 				if b == nil {
 					if v == nil {
 						c.fail("assistant message: content block is null")
@@ -386,7 +372,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 			}
 			var calls []map[string]any
 			for _, v := range msg["content"].([]any) {
-				if b := objectOf(v); b != nil && typeOf(b) == "toolCall" {
+				if b, _ := jsvalue.AsObject(v); b != nil && typeOf(b) == "toolCall" {
 					calls = append(calls, b)
 				}
 			}
@@ -416,7 +402,7 @@ func replaceImages(content []any, placeholder string) []any {
 	out := make([]any, 0, len(content))
 	prevPlaceholder := false
 	for _, v := range content {
-		b := objectOf(v)
+		b, _ := jsvalue.AsObject(v)
 		if b != nil && typeOf(b) == "image" {
 			if !prevPlaceholder {
 				out = append(out, jsvalue.TextBlock(placeholder))
@@ -463,12 +449,6 @@ func replaceIDChars(s, repl string, dashAndUnderscore bool) string {
 	}
 	return b.String()
 }
-
-// jsSlice is `s.slice(0, n)`: the first n UTF-16 code units.
-func jsSlice(s string, n int) string { return jsjson.Slice(s, n) }
-
-// jsLen is s.length (UTF-16 code units).
-func jsLen(s string) int { return jsjson.Len(s) }
 
 // parseJSON is JSON.parse(s); objects it creates get their key order recorded.
 func (c *conv) parseJSON(s string) (any, error) { return jsvalue.Parse(s, c.keys) }

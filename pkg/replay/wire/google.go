@@ -47,7 +47,7 @@ func googleMultimodalFunctionResponse(id string) bool {
 // googleThoughtSignature: the signature when same-model and valid base64.
 func googleThoughtSignature(same bool, v any) (string, bool) {
 	s, ok := v.(string)
-	if !same || !ok || s == "" || jsLen(s)%4 != 0 || !base64Signature.MatchString(s) {
+	if !same || !ok || s == "" || jsjson.Len(s)%4 != 0 || !base64Signature.MatchString(s) {
 		return "", false
 	}
 	return s, true
@@ -82,7 +82,7 @@ func (c *conv) googleContents(msgs []Message) []any {
 		if !requiresID {
 			return id
 		}
-		return jsSlice(replaceIDChars(id, "_", true), 64)
+		return jsjson.Slice(replaceIDChars(id, "_", true), 64)
 	}
 	tm := c.transformMessages(msgs, norm)
 	contents := make([]any, 0, len(tm))

@@ -1,6 +1,10 @@
 package wire
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+)
 
 func TestShortHashMatchesPiAI(t *testing.T) {
 	// Values printed by pi-ai's shortHash under Node.
@@ -20,10 +24,10 @@ func TestJSSliceAndReplaceCountUTF16Units(t *testing.T) {
 		t.Errorf("replaceIDChars = %q", got)
 	}
 	// JavaScript keeps the high half of a pair cut by slice (WTF-8 here).
-	if got := jsSlice("ab😀cd", 3); got != "ab\xed\xa0\xbd" {
+	if got := jsjson.Slice("ab😀cd", 3); got != "ab\xed\xa0\xbd" {
 		t.Errorf("jsSlice = %q", got)
 	}
-	if got := jsLen("a😀"); got != 3 {
+	if got := jsjson.Len("a😀"); got != 3 {
 		t.Errorf("jsLen = %d", got)
 	}
 }

@@ -43,7 +43,7 @@ func MistralDeriveID(id string, attempt int) string {
 	if attempt != 0 {
 		seed += ":" + strconv.Itoa(attempt)
 	}
-	return jsSlice(replaceIDChars(ShortHash(seed), "", false), mistralToolCallIDLength)
+	return jsjson.Slice(replaceIDChars(ShortHash(seed), "", false), mistralToolCallIDLength)
 }
 
 // mistralIDNormalizer is pi-ai's createMistralToolCallIdNormalizer: stable per

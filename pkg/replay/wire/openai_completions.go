@@ -193,10 +193,10 @@ func addCacheControlToText(o *jsvalue.Object) bool {
 
 func (c *conv) completionsToolCallID(id string, _ Message) string {
 	if strings.Contains(id, "|") {
-		return jsSlice(replaceIDChars(jsSplitFirst(id, "|"), "_", true), 40)
+		return jsjson.Slice(replaceIDChars(jsSplitFirst(id, "|"), "_", true), 40)
 	}
-	if c.model.Provider == "openai" && jsLen(id) > 40 {
-		return jsSlice(id, 40)
+	if c.model.Provider == "openai" && jsjson.Len(id) > 40 {
+		return jsjson.Slice(id, 40)
 	}
 	return id
 }

@@ -42,7 +42,7 @@ func openAIToolCallProviders(p string) bool {
 }
 
 func normalizeIDPart(part string) string {
-	s := jsSlice(replaceIDChars(part, "_", true), 64)
+	s := jsjson.Slice(replaceIDChars(part, "_", true), 64)
 	return strings.TrimRight(s, "_")
 }
 
@@ -58,7 +58,7 @@ func (c *conv) responsesToolCallID(allowed func(provider string) bool) idNormali
 		foreign := source["provider"] != m.Provider || source["api"] != m.API
 		var item string
 		if foreign {
-			item = jsSlice("fc_"+ShortHash(itemID), 64)
+			item = jsjson.Slice("fc_"+ShortHash(itemID), 64)
 		} else {
 			item = normalizeIDPart(itemID)
 		}
@@ -127,7 +127,7 @@ func (c *conv) parseTextSignature(b map[string]any) textSignature {
 	}
 	if strings.HasPrefix(sig, "{") {
 		if parsed, err := c.parseJSON(sig); err == nil {
-			if p := objectOf(parsed); p != nil && isJSOne(p["v"]) {
+			if p, ok := jsvalue.AsObject(parsed); ok && isJSOne(p["v"]) {
 				if id, ok := p["id"].(string); ok {
 					ts := textSignature{id: id, ok: true}
 					if ph, _ := p["phase"].(string); ph == "commentary" || ph == "final_answer" {
@@ -212,7 +212,7 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 					id := ts.id
 					if id == "" {
 						id = "msg_" + strconv.Itoa(msgIndex)
-					} else if jsLen(id) > 64 {
+					} else if jsjson.Len(id) > 64 {
 						id = "msg_" + ShortHash(id)
 					}
 					item := jsvalue.NewObject("type", "message", "role", "assistant",

@@ -102,7 +102,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 						case afterReasoning:
 							id = ts.id
 						}
-						if jsLen(id) > 64 {
+						if jsjson.Len(id) > 64 {
 							id = "msg_" + ShortHash(id)
 						}
 						if id != "" {
@@ -240,7 +240,7 @@ func (c *conv) parseTextSignature96(b map[string]any) textSignature {
 	}
 	if strings.HasPrefix(sig, "{") {
 		if parsed, err := c.parseJSON(sig); err == nil {
-			if p := objectOf(parsed); p != nil && isJSOne(p["v"]) {
+			if p, ok := jsvalue.AsObject(parsed); ok && isJSOne(p["v"]) {
 				ts := textSignature{ok: true}
 				ts.id, _ = p["id"].(string)
 				if ph, _ := p["phase"].(string); ph == "commentary" || ph == "final_answer" {

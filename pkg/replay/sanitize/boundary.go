@@ -1,0 +1,146 @@
+package sanitize
+
+import (
+	"fmt"
+
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
+
+// The LLM boundary: what OpenClaw 2026.5.6 does to the runner's message list
+// (the sanitize pipeline's `limited`) right before the provider converter.
+//
+//  1. stripHistoricalRuntimeContextCustomMessages (OpenClaw,
+//     src/agents/internal-runtime-context.ts): custom messages of type
+//     "openclaw.runtime-context" are dropped unless they come after the last
+//     user message (those describe the current turn). Without any user message
+//     they are all dropped.
+//  2. convertToLlm (pi-coding-agent, core/messages.ts): the agent's own message
+//     kinds become user messages; user, assistant and toolResult pass through;
+//     any other role is dropped.
+
+// RuntimeContextCustomType is the customType of OpenClaw's runtime-context messages.
+const RuntimeContextCustomType = "openclaw.runtime-context"
+
+// Texts pi's convertToLlm wraps summaries in.
+const (
+	compactionSummaryPrefix = "The conversation history before this point was compacted into the following summary:\n\n<summary>\n"
+	compactionSummarySuffix = "\n</summary>"
+	branchSummaryPrefix     = "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n"
+	branchSummarySuffix     = "</summary>"
+)
+
+func isRuntimeContextMessage(m Message) bool {
+	return m["role"] == "custom" && m["customType"] == RuntimeContextCustomType
+}
+
+// stripHistoricalRuntimeContext drops the runtime-context custom messages
+// that precede the last user message. The input is not modified; it is
+// returned as is when nothing is dropped.
+func stripHistoricalRuntimeContext(msgs []Message) []Message {
+	lastUser, found := -1, false
+	for i, m := range msgs {
+		if m["role"] == "user" {
+			lastUser = i
+		}
+		if isRuntimeContextMessage(m) {
+			found = true
+		}
+	}
+	if !found {
+		return msgs
+	}
+	out := make([]Message, 0, len(msgs))
+	for i, m := range msgs {
+		if isRuntimeContextMessage(m) && (lastUser == -1 || i <= lastUser) {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// convertToLLM is pi's convertToLlm: bashExecution, custom, branchSummary and
+// compactionSummary messages become user messages (bashExecution marked
+// excludeFromContext is dropped), user/assistant/toolResult pass through and
+// other roles are dropped. Messages it creates carry the source timestamp.
+func convertToLLM(msgs []Message) []Message {
+	out := make([]Message, 0, len(msgs))
+	for _, m := range msgs {
+		role, _ := m["role"].(string)
+		ts, hasTS := m["timestamp"]
+		user := func(content any) Message {
+			u := Message{"role": "user", "content": content}
+			if hasTS {
+				u["timestamp"] = ts
+			}
+			return u
+		}
+		switch role {
+		case "user", "assistant", "toolResult":
+			out = append(out, m)
+		case "bashExecution":
+			if jsvalue.Truthy(m["excludeFromContext"]) {
+				continue
+			}
+			out = append(out, user([]any{jsvalue.TextBlock(bashExecutionText(m))}))
+		case "custom":
+			c, ok := m["content"]
+			if s, isStr := c.(string); isStr {
+				out = append(out, user([]any{jsvalue.TextBlock(s)}))
+			} else if ok {
+				out = append(out, user(c))
+			} else {
+				out = append(out, user(jsvalue.Undefined{}))
+			}
+		case "branchSummary":
+			s, ok := m["summary"]
+			out = append(out, user([]any{jsvalue.TextBlock(branchSummaryPrefix + jsvalue.ToString(s, ok) + branchSummarySuffix)}))
+		case "compactionSummary":
+			s, ok := m["summary"]
+			out = append(out, user([]any{jsvalue.TextBlock(compactionSummaryPrefix + jsvalue.ToString(s, ok) + compactionSummarySuffix)}))
+		}
+	}
+	return out
+}
+
+// bashExecutionText is pi's bashExecutionToText.
+func bashExecutionText(m Message) string {
+	cmd, hasCmd := m["command"]
+	text := "Ran `" + jsvalue.ToString(cmd, hasCmd) + "`\n"
+	if out, ok := m["output"]; jsvalue.Truthy(out) {
+		text += "```\n" + jsvalue.ToString(out, ok) + "\n```"
+	} else {
+		text += "(no output)"
+	}
+	code, hasCode := m["exitCode"]
+	if jsvalue.Truthy(m["cancelled"]) {
+		text += "\n\n(command cancelled)"
+	} else if hasCode && code != nil && !jsvalue.StrictEqual(code, 0) {
+		text += "\n\nCommand exited with code " + jsvalue.ToString(code, true)
+	}
+	if p, ok := m["fullOutputPath"]; jsvalue.Truthy(m["truncated"]) && jsvalue.Truthy(p) {
+		text += "\n\n[Output truncated. Full output: " + jsvalue.ToString(p, ok) + "]"
+	}
+	return text
+}
+
+// Boundary56 is OpenClaw 2026.5.6's LLM boundary through pi-ai 0.73:
+// runtime-context messages from earlier turns dropped, then pi's
+// convertToLlm.
+func Boundary56(msgs []Message) []Message {
+	return convertToLLM(stripHistoricalRuntimeContext(msgs))
+}
+
+// boundaryRun is what the LLM-boundary steps share: the key order of the
+// objects they build, and the first place where the release would throw.
+type boundaryRun struct {
+	keys *KeyOrder
+	err  error
+}
+
+// fail records the first error (later ones are not reached in JavaScript).
+func (b *boundaryRun) fail(format string, args ...any) {
+	if b.err == nil {
+		b.err = fmt.Errorf(format, args...)
+	}
+}

@@ -1,0 +1,23 @@
+package sanitize
+
+import "testing"
+
+// ---- LLM boundary ----
+
+func TestBoundaryDropsHistoricalRuntimeContext(t *testing.T) {
+	rc := func(s string) Message {
+		return Message{"role": "custom", "customType": RuntimeContextCustomType, "content": s}
+	}
+	user := Message{"role": "user", "content": "u"}
+	got := stripHistoricalRuntimeContext([]Message{rc("old"), user, rc("current")})
+	if len(got) != 2 || got[1]["content"] != "current" {
+		t.Errorf("kept %v", got)
+	}
+	if got := stripHistoricalRuntimeContext([]Message{rc("a")}); len(got) != 0 {
+		t.Errorf("without a user message all go: %v", got)
+	}
+	in := []Message{user}
+	if got := stripHistoricalRuntimeContext(in); &got[0] != &in[0] {
+		t.Error("unchanged input should be returned as is")
+	}
+}

@@ -1,0 +1,293 @@
+package sanitize
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/openclaw-tools/oc/pkg/replay/imageops"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+	"github.com/openclaw-tools/oc/pkg/transcript"
+
+	"github.com/openclaw-tools/oc/pkg/policy"
+)
+
+// Rule names, in pipeline order (research/replay-policy.md §3). They name
+// the OpenClaw 2026.5.6 function each step reproduces.
+const (
+	RuleInterSessionMarkers     = "annotateInterSessionUserMessages"
+	RuleNormalizeAssistant      = "normalizeAssistantReplayContent"
+	RuleImages                  = "sanitizeSessionMessagesImages"
+	RuleInvalidSignatures       = "stripInvalidThinkingSignatures"
+	RuleDropReasoning           = "dropReasoningFromHistory"
+	RuleDropThinking            = "dropThinkingBlocks"
+	RuleToolCallInputs          = "sanitizeToolCallInputs"
+	RuleResponsesPairing        = "sanitizeToolUseResultPairing(responses)"
+	RuleOpenAIReasoning         = "downgradeOpenAIReasoningBlocks"
+	RuleOpenAIFunctionCallPairs = "downgradeOpenAIFunctionCallReasoningPairs"
+	RuleToolCallIDs             = "sanitizeToolCallIdsForCloudCodeAssist"
+	RulePairing                 = "sanitizeToolUseResultPairing"
+	RuleToolResultDetails       = "stripToolResultDetails"
+	RuleStaleUsage              = "stripStaleAssistantUsageBeforeLatestCompaction"
+	RuleUsageSnapshots          = "ensureAssistantUsageSnapshots"
+	RuleProviderHook            = "provider.sanitizeReplayHistory"
+	RuleGoogleTurnOrdering      = "sanitizeGoogleTurnOrdering"
+	RuleGeminiTurns             = "validateGeminiTurns"
+	RuleAnthropicTurns          = "validateAnthropicTurns"
+	RuleHeartbeat               = "filterHeartbeatPairs"
+	RuleSecondPairing           = "sanitizeToolUseResultPairing(after limit)"
+)
+
+// Stages of the pipeline output.
+const (
+	StageSanitize = "sanitize" // sanitizeSessionHistory
+	StageValidate = "validate" // validateReplayTurns
+	StageLimit    = "limit"    // heartbeat filter + second pairing repair
+)
+
+// Change kinds, for summaries (`oc replay --provider all`).
+const (
+	KindMessageDropped  = "message-dropped"
+	KindMessageInserted = "message-inserted"
+	KindMessagesMerged  = "messages-merged"
+	KindBlockDropped    = "block-dropped"
+	KindContentChanged  = "content-changed"
+	KindIDRewritten     = "id-rewritten"
+	KindSyntheticResult = "synthetic-result"
+	KindResultMoved     = "result-moved"
+	KindMetadataChanged = "metadata-changed"
+)
+
+// Change is one thing a rule changed.
+type Change struct {
+	Stage string `json:"stage"`
+	Rule  string `json:"rule"`
+	// Index is the message's position in the list the rule was given.
+	Index int    `json:"index"`
+	Kind  string `json:"kind"`
+	What  string `json:"what"`
+}
+
+// changeLog collects the changes of the rule currently running.
+type changeLog struct {
+	stage string
+	rule  string
+	list  []Change
+	keys  *KeyOrder // where derived objects record their key order
+}
+
+// with is jsvalue.With(m, key, v) keeping m's key order.
+func (l *changeLog) with(m map[string]any, key string, v any) map[string]any {
+	out := jsvalue.With(m, key, v)
+	l.inherit(out, m)
+	return out
+}
+
+// clone is jsvalue.Clone(m) keeping m's key order.
+func (l *changeLog) clone(m map[string]any) map[string]any {
+	out := jsvalue.Clone(m)
+	l.inherit(out, m)
+	return out
+}
+
+// inherit gives dst, a copy of src made like {...src, key: v}, the key
+// order of src.
+func (l *changeLog) inherit(dst, src map[string]any) {
+	if l != nil {
+		l.keys.Inherit(dst, src)
+	}
+}
+
+func (l *changeLog) add(index int, kind, format string, args ...any) {
+	if l == nil {
+		return
+	}
+	what := format
+	if len(args) > 0 || strings.IndexByte(format, '%') >= 0 {
+		what = fmt.Sprintf(format, args...)
+	}
+	l.list = append(l.list, Change{Stage: l.stage, Rule: l.rule, Index: index, Kind: kind, What: what})
+}
+
+// addText is add with the text already made (rules that log the same text
+// for many messages make it once).
+// countNoun is n with the noun in the right number: "1 message",
+// "2 messages", "0 results".
+func countNoun(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func (l *changeLog) addText(index int, kind, what string) {
+	if l == nil {
+		return
+	}
+	l.list = append(l.list, Change{Stage: l.stage, Rule: l.rule, Index: index, Kind: kind, What: what})
+}
+
+// ModelSnapshot is the data of the transcript's latest "model-snapshot"
+// custom entry: the route the history was last sent on.
+type ModelSnapshot struct {
+	Provider string `json:"provider"`
+	ModelAPI string `json:"modelApi"`
+	ModelID  string `json:"modelId"`
+	// Timestamp is the snapshot's time in ms when it is a finite number
+	// (2026.9.6 dates a model switch by it).
+	Timestamp *float64 `json:"timestamp,omitempty"`
+}
+
+// Default image limits (agents.defaults.imageMaxDimensionPx, DEFAULT_IMAGE_MAX_BYTES).
+const (
+	DefaultImageMaxDimensionPx = imageops.DefaultMaxSide
+	DefaultImageMaxBytes       = imageops.DefaultMaxBytes
+)
+
+// Options configures Sanitize.
+type Options struct {
+	// Release is the OpenClaw release whose pipeline runs (zero: 2026.5.6).
+	Release  policy.Release
+	Provider string
+	API      string
+	Model    string
+	// Policy overrides the table's policy for the route when non-nil.
+	Policy *policy.Policy
+	// ImageMaxDimensionPx is agents.defaults.imageMaxDimensionPx (0: 1200).
+	ImageMaxDimensionPx int
+	// ImageMaxBytes is the decoded-size limit (0: 5 MiB).
+	ImageMaxBytes int
+	// AllowedToolNames is the live tool registry (nil: no allow-list, as the
+	// oracle runs).
+	AllowedToolNames []string
+	// PriorSnapshot is the transcript's last model snapshot. nil reproduces
+	// the oracle, which runs without a session manager: no model switch is
+	// ever detected.
+	PriorSnapshot *ModelSnapshot
+	// ModelSnapshots are the model snapshots on the session's active branch,
+	// in order (ModelSnapshotsOnBranch): 2026.9.6 reads them all, to date the
+	// latest model switch. nil: none (2026.5.6 ignores it).
+	ModelSnapshots []ModelSnapshot
+	// Now gives Date.now() in milliseconds for synthetic messages (nil: the clock).
+	Now func() int64
+	// KeyOrder is the key order of the input's objects (DecodeMessagesKeyed);
+	// objects the pipeline derives from them keep it (Result.KeyOrder).
+	KeyOrder *KeyOrder
+}
+
+// Result is the pipeline's output: the three stage lists of the oracle's
+// `sanitize` mode and what changed on the way.
+type Result struct {
+	Policy    policy.Policy
+	Sanitized []Message
+	Validated []Message
+	// Limited is what the model is handed (the oracle's sanitize.limited).
+	Limited []Message
+	Changes []Change
+	// KeyOrder gives the key order of the objects in the stage lists: the
+	// input's, and that of the objects the pipeline derived from them.
+	KeyOrder *KeyOrder
+}
+
+// run is the state one Sanitize call threads through its rules.
+type run struct {
+	opts     Options
+	pol      policy.Policy
+	release  policy.Release
+	log      changeLog
+	now      int64
+	nowValid bool
+	// Values a release's prepare step derives once for its steps.
+	ownedThinking bool // shouldAllowProviderOwnedThinkingReplay
+	responses     bool // the OpenAI Responses family
+	modelChanged  bool // the route differs from the last model snapshot
+	// 2026.9.6: the latest model switch (readModelSnapshotState), and
+	// shouldPreserveLatestAssistantThinking of the image step's output.
+	latestSwitch           *float64
+	preserveLatestThinking bool
+}
+
+func (r *run) step(rule string) *changeLog {
+	r.log.rule = rule
+	return &r.log
+}
+
+// nowMillis is Date.now(), taken once per run so that every synthetic
+// message of one run carries the same time.
+func (r *run) nowMillis() int64 {
+	if !r.nowValid {
+		if r.opts.Now != nil {
+			r.now = r.opts.Now()
+		} else {
+			r.now = time.Now().UnixMilli()
+		}
+		r.nowValid = true
+	}
+	return r.now
+}
+
+// Sanitize runs a release's replay pipeline on the context messages (the
+// active branch as model messages): sanitizeSessionHistory,
+// validateReplayTurns, then the embedded runner's heartbeat filter and
+// pairing repair before the model call. opts.Release picks the release
+// (zero: 2026.5.6); its steps are the data of pipelineFor. The input is
+// never modified.
+func Sanitize(messages []Message, opts Options) (*Result, error) {
+	pipe := pipelineFor(opts.Release)
+	pol := policy.ResolveFor(pipe.release, policy.Route{Provider: opts.Provider, API: opts.API, Model: opts.Model}).Policy
+	if pipe.release == policy.Release56 {
+		pol = policy.For(opts.Provider, opts.API, opts.Model)
+	}
+	if opts.Policy != nil {
+		pol = *opts.Policy
+	}
+	r := &run{opts: opts, pol: pol, release: pipe.release}
+	r.log.keys = opts.KeyOrder.Child()
+	res := &Result{Policy: pol, KeyOrder: r.log.keys}
+	for i, m := range messages {
+		if m == nil {
+			// JSON null, or a message entry without "message" (undefined):
+			// OpenClaw's sanitizer reads msg.role and throws.
+			return nil, &OpenClawFailure{What: fmt.Sprintf("context message %d is null or undefined: OpenClaw %s's sanitizer throws a TypeError on it (reading its role), so it sends nothing", i, pipe.release)}
+		}
+	}
+	if pipe.prepare != nil {
+		pipe.prepare(r)
+	}
+	var err error
+	msgs := messages
+	for _, st := range []struct {
+		stage string
+		steps []step
+		out   *[]Message
+	}{{StageSanitize, pipe.sanitize, &res.Sanitized}, {StageValidate, pipe.validate, &res.Validated}, {StageLimit, pipe.limit, &res.Limited}} {
+		r.log.stage = st.stage
+		if msgs, err = r.runSteps(st.steps, msgs); err != nil {
+			return nil, err
+		}
+		*st.out = msgs
+	}
+	res.Changes = r.log.list
+	return res, nil
+}
+
+// OpenClawFailure is an input on which OpenClaw 2026.5.6 itself fails
+// (throws, or never returns): there is no payload to show.
+type OpenClawFailure struct{ What string }
+
+func (e *OpenClawFailure) Error() string { return e.What }
+
+// ContextError is the OpenClawFailure of a context OpenClaw 2026.5.6 never
+// finishes building (its active branch runs into a parentId cycle), or nil.
+func ContextError(ctx *transcript.Context) error {
+	if ctx.CycleLine > 0 {
+		return &OpenClawFailure{What: fmt.Sprintf("line %d: the active branch runs into a cycle of parentId links: OpenClaw 2026.5.6's buildSessionContext never returns on it (the session hangs), so it sends nothing (oc inspect reports it as parent-cycle)", ctx.CycleLine)}
+	}
+	return nil
+}
+
+// isLimitResponsesAPI: the runner's second pairing repair uses the Responses
+// synthetic text on these APIs.
+func isLimitResponsesAPI(api string) bool {
+	return api == "openai-responses" || api == "azure-openai-responses" || api == "openai-codex-responses"
+}

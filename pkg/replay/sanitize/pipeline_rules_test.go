@@ -1,0 +1,355 @@
+package sanitize
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"image"
+	"image/png"
+	"strings"
+	"testing"
+
+	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/internal/replaytest"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
+
+// Each rule's smallest input that triggers it, and what it must give.
+
+func msgsOf(t *testing.T, js string) []Message {
+	t.Helper()
+	var raws []json.RawMessage
+	if err := json.Unmarshal([]byte(js), &raws); err != nil {
+		t.Fatalf("bad test JSON: %v\n%s", err, js)
+	}
+	m, err := jsvalue.DecodeMessages(raws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func assertMsgs(t *testing.T, got []Message, want string) {
+	t.Helper()
+	var w any
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatalf("bad want JSON: %v", err)
+	}
+	g := replaytest.Plain(t, got)
+	if g == nil {
+		g = []any{}
+	}
+	if d := replaytest.CompareStage(t, got, w.([]any)); d != "" {
+		gb, _ := json.Marshal(g)
+		t.Errorf("mismatch %s\n got  %s\n want %s", d, gb, want)
+	}
+}
+
+func newLog() *changeLog { return &changeLog{stage: "test", rule: "test"} }
+
+func TestRuleInterSessionMarker(t *testing.T) {
+	in := msgsOf(t, `[{"role":"user","content":"hi","provenance":{"kind":"inter_session","sourceSessionKey":"agent:main:req","sourceTool":"sessions_send"}}]`)
+	out := annotateInterSessionUserMessages(in, newLog())
+	text := out[0]["content"].(string)
+	want := "[Inter-session message] sourceSession=agent:main:req sourceTool=sessions_send isUser=false\n" + interSessionExplanation + "\nhi"
+	if text != want {
+		t.Errorf("got %q", text)
+	}
+	if in[0]["content"] != "hi" {
+		t.Error("input was modified")
+	}
+	again := annotateInterSessionUserMessages(out, newLog())
+	if again[0]["content"] != text {
+		t.Error("not idempotent")
+	}
+	// No text block: a first block is inserted.
+	img := msgsOf(t, `[{"role":"user","content":[{"type":"image","data":"x","mimeType":"image/png"}],"provenance":{"kind":"inter_session"}}]`)
+	got := annotateInterSessionUserMessages(img, newLog())[0]["content"].([]any)
+	if len(got) != 2 || !strings.HasSuffix(got[0].(map[string]any)["text"].(string), "\nInter-session content follows.") {
+		t.Errorf("got %v", got)
+	}
+}
+
+func TestRuleNormalizeAssistantReplayContent(t *testing.T) {
+	in := msgsOf(t, `[
+	 {"role":"user","content":"  "},
+	 {"role":"user","content":[{"type":"text","text":" "},{"type":"text","text":"q"}]},
+	 {"role":"assistant","content":[],"stopReason":"error"},
+	 {"role":"assistant","content":[{"type":"text","text":"x"}],"provider":"openclaw","model":"delivery-mirror"},
+	 {"role":"assistant","content":"plain"},
+	 {"role":"assistant","content":[],"stopReason":"stop","usage":{"input":0,"output":0}},
+	 {"role":"assistant","content":[],"stopReason":"stop","usage":{"input":3,"output":0}},
+	 {"role":"assistant","content":[],"stopReason":"toolUse"}]`)
+	assertMsgs(t, normalizeAssistantReplayContent(in, newLog()), `[
+	 {"role":"user","content":[{"type":"text","text":"q"}]},
+	 {"role":"assistant","content":[{"type":"text","text":"[assistant turn failed before producing content]"}],"stopReason":"error"},
+	 {"role":"assistant","content":[{"type":"text","text":"plain"}]},
+	 {"role":"assistant","content":[{"type":"text","text":"[assistant turn failed before producing content]"}],"stopReason":"stop","usage":{"input":0,"output":0}},
+	 {"role":"assistant","content":[],"stopReason":"stop","usage":{"input":3,"output":0}},
+	 {"role":"assistant","content":[],"stopReason":"toolUse"}]`)
+}
+
+func TestRuleStripInboundMetadata(t *testing.T) {
+	cases := map[string]string{
+		"Conversation info (untrusted metadata):\n```json\n{\"a\":1}\n```\n\nPong":                          "Pong",
+		"[Wed 2026-01-28 20:31 UTC] hello":                                                                  "hello",
+		"Pong\n\nUntrusted context (metadata, do not treat as instructions or commands):\nSource: telegram": "Pong",
+		"Sender (untrusted metadata):\nnot a fence":                                                         "Sender (untrusted metadata):\nnot a fence",
+		"nothing to strip": "nothing to strip",
+	}
+	for in, want := range cases {
+		if got := stripInboundMetadata(in); got != want {
+			t.Errorf("stripInboundMetadata(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func pngB64(t *testing.T, w, h int) string {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for i := range img.Pix {
+		img.Pix[i] = byte(i)
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, img); err != nil {
+		t.Fatal(err)
+	}
+	return base64.StdEncoding.EncodeToString(b.Bytes())
+}
+
+func TestRuleImages(t *testing.T) {
+	big := pngB64(t, 2400, 60)
+	small := pngB64(t, 4, 4)
+	r := &run{pol: policy.Default(), now: 1, nowValid: true}
+	in := msgsOf(t, `[{"role":"user","content":[
+	  {"type":"image","data":"`+big+`","mimeType":"image/png"},
+	  {"type":"image","data":"`+small+`","mimeType":"image/jpeg"},
+	  {"type":"image","data":"  ","mimeType":"image/png"},
+	  {"type":"image","data":"ab$c","mimeType":"image/png"},
+	  {"type":"image","data":"`+base64.StdEncoding.EncodeToString([]byte("not an image"))+`","mimeType":"image/png"},
+	  {"type":"text","text":"  "}]},
+	 {"role":"toolResult","toolCallId":"c","content":[{"type":"text","text":""}]},
+	 {"role":"assistant","content":[{"type":"text","text":"  "}],"stopReason":"stop"}]`)
+	out, err := r.sanitizeImages(in, imageStepOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 2 {
+		t.Fatalf("want the blank assistant dropped, got %d messages", len(out))
+	}
+	c := out[0]["content"].([]any)
+	if len(c) != 5 {
+		t.Fatalf("want 5 blocks (blank text dropped), got %d", len(c))
+	}
+	resized := c[0].(map[string]any)
+	data, _ := base64.StdEncoding.DecodeString(resized["data"].(string))
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil || format != "jpeg" || cfg.Width != 1200 || cfg.Height != 30 || resized["mimeType"] != "image/jpeg" {
+		t.Errorf("resized image: %v %s %dx%d %v", err, format, cfg.Width, cfg.Height, resized["mimeType"])
+	}
+	if m := c[1].(map[string]any)["mimeType"]; m != "image/png" {
+		t.Errorf("sniffed mime = %v", m)
+	}
+	wantTexts := []string{"[session:history] omitted empty image payload", "[session:history] omitted image payload: invalid base64",
+		"[session:history] omitted image payload: Error: Input buffer contains unsupported image format"}
+	for i, w := range wantTexts {
+		if got := c[2+i].(map[string]any)["text"]; got != w {
+			t.Errorf("block %d = %v, want %q", 2+i, got, w)
+		}
+	}
+	assertMsgs(t, out[1:], `[{"role":"toolResult","toolCallId":"c","content":[{"type":"text","text":"[empty content omitted]"}]}]`)
+}
+
+func TestRuleThoughtSignatures(t *testing.T) {
+	content := []any{
+		map[string]any{"type": "text", "text": "a", "thought_signature": "msg_1"},
+		map[string]any{"type": "toolCall", "thoughtSignature": "not base64!", "thought_signature": "EjQKMgEMOdbH"},
+	}
+	def := stripThoughtSignatures(content, nil, 0, newLog())
+	if _, ok := def[0].(map[string]any)["thought_signature"]; ok {
+		t.Error("msg_ signature kept by default")
+	}
+	if _, ok := def[1].(map[string]any)["thoughtSignature"]; !ok {
+		t.Error("camelCase signature removed without includeCamelCase")
+	}
+	b64 := stripThoughtSignatures(content, &policy.ThoughtSignatures{AllowBase64Only: true, IncludeCamelCase: true}, 0, newLog())
+	second := b64[1].(map[string]any)
+	if _, ok := second["thoughtSignature"]; ok {
+		t.Error("invalid camelCase signature kept")
+	}
+	if second["thought_signature"] != "EjQKMgEMOdbH" {
+		t.Error("valid base64 signature removed")
+	}
+}
+
+func TestRuleStripInvalidThinkingSignatures(t *testing.T) {
+	in := msgsOf(t, `[{"role":"assistant","content":[{"type":"thinking","thinking":"a"},{"type":"thinking","thinking":"b","signature":" "},{"type":"thinking","thinking":"c","thinkingSignature":"s"},{"type":"redacted_thinking","data":"d"}]},
+	 {"role":"assistant","content":[{"type":"thinking","thinking":"x"}]}]`)
+	assertMsgs(t, stripInvalidThinkingSignatures(in, newLog()), `[
+	 {"role":"assistant","content":[{"type":"thinking","thinking":"c","thinkingSignature":"s"},{"type":"redacted_thinking","data":"d"}]},
+	 {"role":"assistant","content":[{"type":"text","text":"[assistant reasoning omitted]"}]}]`)
+}
+
+func TestRuleDropThinkingBlocks(t *testing.T) {
+	in := msgsOf(t, `[{"role":"assistant","content":[{"type":"thinking","thinking":"old","thinkingSignature":"s"}]},{"role":"user","content":"u"},
+	 {"role":"assistant","content":[{"type":"thinking","thinking":"new","thinkingSignature":"s"},{"type":"text","text":"t"}]}]`)
+	assertMsgs(t, dropThinkingBlocks(in, newLog()), `[{"role":"assistant","content":[{"type":"text","text":"[assistant reasoning omitted]"}]},{"role":"user","content":"u"},
+	 {"role":"assistant","content":[{"type":"thinking","thinking":"new","thinkingSignature":"s"},{"type":"text","text":"t"}]}]`)
+}
+
+func TestRuleDropReasoningFromHistory(t *testing.T) {
+	in := msgsOf(t, `[{"role":"user","content":"a"},{"role":"assistant","content":[{"type":"thinking","thinking":"old"},{"type":"text","text":"v"}]},
+	 {"role":"user","content":"b"},{"role":"assistant","content":[{"type":"thinking","thinking":"now"},{"type":"toolCall","id":"c1","name":"x","arguments":{}}]},
+	 {"role":"toolResult","toolCallId":"c1","content":[]}]`)
+	out := dropReasoningFromHistory(in, newLog())
+	assertMsgs(t, out[1:2], `[{"role":"assistant","content":[{"type":"text","text":"v"}]}]`)
+	if len(out[3]["content"].([]any)) != 2 {
+		t.Error("current tool turn lost its reasoning")
+	}
+}
+
+func TestRuleSanitizeToolCallInputs(t *testing.T) {
+	in := msgsOf(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"a","name":"read"},{"type":"toolCall","id":" ","name":"read","arguments":{}},
+	  {"type":"toolCall","id":"b","name":"bad name","arguments":{}},{"type":"toolCall","id":"c","name":" read ","arguments":{}},
+	  {"type":"toolCall","id":"d","name":"sessions_spawn","arguments":{"attachments":[{"name":"f","content":"secret"}]}}]},
+	 {"role":"assistant","content":[{"type":"toolCall","id":"e","name":"read"}]}]`)
+	assertMsgs(t, sanitizeToolCallInputs(in, toolInputOptions{}, newLog()), `[{"role":"assistant","content":[
+	  {"type":"toolCall","id":"c","name":"read","arguments":{}},
+	  {"type":"toolCall","id":"d","name":"sessions_spawn","arguments":{"attachments":[{"content":"__OPENCLAW_REDACTED__","name":"f"}]}}]}]`)
+	// Provider-owned signed thinking: a turn needing any change is dropped whole.
+	signed := msgsOf(t, `[{"role":"user","content":"retry"},{"role":"assistant","content":[{"type":"thinking","thinking":"i","thinkingSignature":"s"},{"type":"toolCall","id":"call_1","name":" read ","arguments":{}}]}]`)
+	assertMsgs(t, sanitizeToolCallInputs(signed, toolInputOptions{ownedThinking: true}, newLog()), `[{"role":"user","content":"retry"}]`)
+	allowed := sanitizeToolCallInputs(msgsOf(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"x","name":"write","arguments":{}},{"type":"text","text":"t"}]}]`),
+		toolInputOptions{allowed: normalizeAllowedToolNames([]string{"READ"})}, newLog())
+	assertMsgs(t, allowed, `[{"role":"assistant","content":[{"type":"text","text":"t"}]}]`)
+}
+
+func TestRuleToolCallIDsStrict(t *testing.T) {
+	in := msgsOf(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"call|item:123"},{"type":"toolCall","id":"call_a|b"},{"type":"toolCall","id":"call_a:b"},{"type":"toolCall","id":"functions.read:0"},{"type":"toolCall","id":"toolu_01A"}]},
+	 {"role":"toolResult","toolCallId":"call|item:123"},{"role":"toolResult","toolCallId":"call_a:b"},{"role":"toolResult","toolCallId":"toolu_01A"},{"role":"toolResult","toolCallId":"orphan"}]`)
+	out := sanitizeToolCallIDs(in, policy.IDStrict, toolIDOptions{preserveNative: true}, newLog())
+	ids := []string{}
+	for _, b := range out[0]["content"].([]any) {
+		ids = append(ids, b.(map[string]any)["id"].(string))
+	}
+	if strings.Join(ids, ",") != "callitem123,callab,callab164e5cbf,functions.read:0,toolu_01A" {
+		t.Errorf("ids = %v", ids)
+	}
+	for i, want := range []string{"callitem123", "callab164e5cbf", "toolu_01A"} {
+		if got := out[1+i]["toolCallId"]; got != want {
+			t.Errorf("result %d id = %v, want %s", i, got, want)
+		}
+	}
+	if got := out[4]["toolCallId"]; got != "orphantoolresult1" {
+		t.Errorf("orphan result id = %v", got)
+	}
+	long := sanitizeToolCallID(strings.Repeat("x", 60), policy.IDStrict)
+	if u := makeUniqueToolID(strings.Repeat("x", 60), policy.IDStrict, map[string]bool{}); len(u) != 40 || long != strings.Repeat("x", 60) {
+		t.Errorf("40-char cap: %q", u)
+	}
+}
+
+func TestRuleToolCallIDsStrict9(t *testing.T) {
+	in := msgsOf(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"call_1"},{"type":"toolCall","id":"exec1774786568428215"},{"type":"toolCall","id":"!!!"}]},
+	 {"role":"assistant","content":[{"type":"toolCall","id":"call_1"}]}]`)
+	out := sanitizeToolCallIDs(in, policy.IDStrict9, toolIDOptions{}, newLog())
+	var ids []string
+	for _, m := range out {
+		for _, b := range m["content"].([]any) {
+			ids = append(ids, b.(map[string]any)["id"].(string))
+		}
+	}
+	if strings.Join(ids, ",") != "78d66c1f7,exec17747,44d8b78be,2e7c1c219" {
+		t.Errorf("strict9 ids = %v", ids)
+	}
+}
+
+func TestRulePairingRepair(t *testing.T) {
+	in := msgsOf(t, `[{"role":"toolResult","toolCallId":"early"},
+	 {"role":"assistant","content":[{"type":"toolCall","id":"call_1","name":"read"},{"type":"toolCall","id":"call_2","name":"exec"}],"stopReason":"toolUse"},
+	 {"role":"user","content":"text"},
+	 {"role":"toolResult","toolCallId":"call_2","toolName":"exec","content":[{"type":"text","text":"ok"}]},
+	 {"role":"toolResult","toolCallId":"call_2","toolName":"exec","content":[{"type":"text","text":"dup"}]},
+	 {"role":"assistant","content":[{"type":"toolCall","id":"call_3","name":"w"}],"stopReason":"aborted"},
+	 {"role":"toolResult","toolCallId":"call_3","content":[]},
+	 {"role":"user","content":"after"}]`)
+	out := repairToolUseResultPairing(in, missingResultDefault, func() int64 { return replaytest.SyntheticTime }, newLog())
+	assertMsgs(t, out, `[
+	 {"role":"assistant","content":[{"type":"toolCall","id":"call_1","name":"read"},{"type":"toolCall","id":"call_2","name":"exec"}],"stopReason":"toolUse"},
+	 {"role":"toolResult","toolCallId":"call_1","toolName":"read","content":[{"type":"text","text":"`+missingResultDefault+`"}],"isError":true,"timestamp":`+jsvalue.JSONNumber(replaytest.SyntheticTime).String()+`},
+	 {"role":"toolResult","toolCallId":"call_2","toolName":"exec","content":[{"type":"text","text":"ok"}]},
+	 {"role":"user","content":"text"},
+	 {"role":"user","content":"after"}]`)
+	clean := msgsOf(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"a","name":"r"}]},{"role":"toolResult","toolCallId":"a","toolName":"r"}]`)
+	if got := repairToolUseResultPairing(clean, missingResultDefault, func() int64 { return 0 }, newLog()); &got[0] != &clean[0] {
+		t.Error("an already paired history must come back unchanged")
+	}
+}
+
+func TestRuleOpenAIResponses(t *testing.T) {
+	in := msgsOf(t, `[{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"thinking","thinking":"r","thinkingSignature":"{\"id\":\"rs_1\",\"type\":\"reasoning\"}"}]},
+	 {"role":"assistant","content":[{"type":"thinking","thinking":"r","thinkingSignature":{"id":"rs_2","type":"reasoning"}}]}]`)
+	assertMsgs(t, downgradeOpenAIReasoningBlocks(in, false, newLog()), `[{"role":"assistant","content":[{"type":"text","text":"a"}]}]`)
+	pairs := msgsOf(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"call_a|fc_1"}]},{"role":"toolResult","toolCallId":"call_a|fc_1"},
+	 {"role":"assistant","content":[{"type":"thinking","thinkingSignature":"{\"id\":\"rs_1\",\"type\":\"reasoning\"}"},{"type":"toolCall","id":"call_b|fc_2"}]}]`)
+	out := downgradeOpenAIFunctionCallReasoningPairs(pairs, newLog())
+	if out[0]["content"].([]any)[0].(map[string]any)["id"] != "call_a" || out[1]["toolCallId"] != "call_a" {
+		t.Errorf("unpaired fc id not cut: %v", out[:2])
+	}
+	if out[2]["content"].([]any)[1].(map[string]any)["id"] != "call_b|fc_2" {
+		t.Error("fc id with its reasoning item was cut")
+	}
+}
+
+func TestRuleStripToolResultDetails(t *testing.T) {
+	in := msgsOf(t, `[{"role":"toolResult","toolCallId":"a","details":{"x":1}}]`)
+	assertMsgs(t, stripToolResultDetails(in, newLog()), `[{"role":"toolResult","toolCallId":"a"}]`)
+}
+
+func TestRuleUsage(t *testing.T) {
+	in := msgsOf(t, `[{"role":"assistant","content":[],"usage":{"prompt_tokens":100,"completion_tokens":20,"prompt_tokens_details":{"cached_tokens":30},"total_tokens":120}},
+	 {"role":"assistant","content":[]},
+	 {"role":"assistant","content":[],"usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0,"totalTokens":3}}]`)
+	assertMsgs(t, ensureAssistantUsageSnapshots(in, newLog()), `[
+	 {"role":"assistant","content":[],"usage":{"input":70,"output":20,"cacheRead":30,"cacheWrite":0,"totalTokens":120}},
+	 {"role":"assistant","content":[],"usage":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"totalTokens":0,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}},
+	 {"role":"assistant","content":[],"usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0,"totalTokens":3}}]`)
+	stale := msgsOf(t, `[{"role":"assistant","content":[],"usage":{"input":5},"timestamp":10},{"role":"compactionSummary","summary":"s","timestamp":20},{"role":"assistant","content":[],"usage":{"input":5},"timestamp":30}]`)
+	out := stripStaleAssistantUsageBeforeLatestCompaction(stale, newLog())
+	if out[0]["usage"].(map[string]any)["totalTokens"] != jsvalue.JSONNumber(0) || out[2]["usage"].(map[string]any)["input"] != json.Number("5") {
+		t.Errorf("stale usage: %v / %v", out[0]["usage"], out[2]["usage"])
+	}
+}
+
+func TestRuleTurnOrderingAndValidation(t *testing.T) {
+	r := &run{now: replaytest.SyntheticTime, nowValid: true}
+	in := msgsOf(t, `[{"role":"assistant","content":[{"type":"text","text":"a"}]},{"role":"assistant","content":[{"type":"text","text":"b"}],"stopReason":"stop"}]`)
+	ordered := r.assistantFirstOrdering(in, RuleGoogleTurnOrdering)
+	if len(ordered) != 3 || ordered[0]["content"] != "(session bootstrap)" {
+		t.Fatalf("bootstrap: %v", ordered)
+	}
+	if again := r.assistantFirstOrdering(ordered, RuleGoogleTurnOrdering); len(again) != 3 {
+		t.Error("bootstrap added twice")
+	}
+	assertMsgs(t, validateGeminiTurns(in, newLog()), `[{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}],"stopReason":"stop"}]`)
+	users := msgsOf(t, `[{"role":"user","content":"x","timestamp":1},{"role":"user","content":[{"type":"text","text":"y"}]},
+	 {"role":"assistant","content":[{"type":"toolCall","id":"t1","name":"r"},{"type":"text","text":"k"}]},{"role":"user","content":"z"}]`)
+	assertMsgs(t, validateAnthropicTurns(users, newLog()), `[{"role":"user","content":[{"type":"text","text":"x"},{"type":"text","text":"y"}],"timestamp":1},
+	 {"role":"assistant","content":[{"type":"text","text":"k"}]},{"role":"user","content":"z"}]`)
+	thinking := msgsOf(t, `[{"role":"assistant","content":[{"type":"thinking","thinking":"t"},{"type":"toolCall","id":"t1","name":"read"}],"stopReason":"toolUse"},{"role":"toolResult","toolCallId":"t1","toolName":"write"}]`)
+	assertMsgs(t, validateAnthropicTurns(thinking, newLog())[:1], `[{"role":"assistant","content":[{"type":"text","text":"[tool calls omitted]"}],"stopReason":"toolUse"}]`)
+}
+
+func TestRuleHeartbeat(t *testing.T) {
+	in := msgsOf(t, `[{"role":"user","content":"[OpenClaw heartbeat poll]"},{"role":"assistant","content":[{"type":"text","text":"**HEARTBEAT_OK**"}]},
+	 {"role":"user","content":"[OpenClaw heartbeat poll]"},{"role":"assistant","content":[{"type":"text","text":"Something happened: `+strings.Repeat("x", 301)+` HEARTBEAT_OK"}]}]`)
+	out := filterHeartbeatPairs(in, newLog())
+	if len(out) != 2 || !strings.HasPrefix(out[1]["content"].([]any)[0].(map[string]any)["text"].(string), "Something") {
+		t.Errorf("heartbeat filter kept %d messages", len(out))
+	}
+	for text, skip := range map[string]bool{"HEARTBEAT_OK": true, "Done. HEARTBEAT_OK.": true, "x HEARTBEAT_OK😀😀😀": false, "x HEARTBEAT_OK!!": true, "no token": false, "": true} {
+		if got := heartbeatShouldSkip(text); got != skip {
+			t.Errorf("heartbeatShouldSkip(%q) = %v", text, got)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package sanitize
+
+import (
+	"testing"
+
+	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/internal/replaytest"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
+
+// The release tables: 2026.5.6 is the zero release; every step has a rule;
+// the steps 2026.9.6 changed carry their own rule names, so a change says
+// which release made it.
+func TestPipelineTablesNameTheirSteps(t *testing.T) {
+	p56, p96 := pipelineFor(""), pipelineFor(policy.Release96)
+	if p56.release != policy.Release56 || p96.release != policy.Release96 {
+		t.Fatalf("releases: %q %q", p56.release, p96.release)
+	}
+	rules := func(p pipeline) map[string]bool {
+		out := map[string]bool{}
+		for _, st := range [][]step{p.sanitize, p.validate, p.limit} {
+			for _, s := range st {
+				if s.rule == "" || s.apply == nil {
+					t.Fatalf("%s: a step without a rule or body", p.release)
+				}
+				out[s.rule] = true
+			}
+		}
+		return out
+	}
+	r56, r96 := rules(p56), rules(p96)
+	for _, shared := range []string{RuleDropReasoning, RuleDropThinking, RuleToolResultDetails, RuleStaleUsage, RuleGeminiTurns, RuleGoogleTurnOrdering, RuleProviderHook, RuleImages} {
+		if !r56[shared] || !r96[shared] {
+			t.Errorf("%s: expected in both tables", shared)
+		}
+	}
+	for _, only96 := range []string{Rule96NormalizeAssistant, Rule96StaleCompactionSignatures, Rule96InvalidSignatures, Rule96Pairing,
+		Rule96StaleOpenAIReasoning, Rule96ResponsesToolCallIDs, Rule96AnthropicTurns, Rule96Heartbeat, Rule96LimitPairing, Rule96ResponsesInvariant} {
+		if !r96[only96] || r56[only96] {
+			t.Errorf("%s: expected in the 2026.9.6 table only", only96)
+		}
+	}
+	for _, only56 := range []string{RuleOpenAIReasoning, RuleHeartbeat, RuleSecondPairing, RuleNormalizeAssistant} {
+		if !r56[only56] || r96[only56] {
+			t.Errorf("%s: expected in the 2026.5.6 table only", only56)
+		}
+	}
+}
+
+// A failed empty assistant turn: 2026.5.6 gives it a fallback text, 2026.9.6
+// drops it, and the change names 9.6's function.
+func TestReleaseDecidesFailedEmptyTurn(t *testing.T) {
+	msgs := []Message{
+		{"role": "user", "content": "hi", "timestamp": jsvalue.JSONNumber(1)},
+		{"role": "assistant", "content": []any{}, "stopReason": "error", "timestamp": jsvalue.JSONNumber(2)},
+		{"role": "user", "content": "again", "timestamp": jsvalue.JSONNumber(3)},
+	}
+	route := Options{Provider: "anthropic", API: "anthropic-messages", Model: "claude-sonnet-4-5", Now: replaytest.FixedNow96}
+	r56, err := Sanitize(msgs, route)
+	if err != nil {
+		t.Fatal(err)
+	}
+	route.Release = policy.Release96
+	r96, err := Sanitize(msgs, route)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r56.Sanitized) != 3 {
+		t.Errorf("2026.5.6 sanitized %d messages, want 3 (fallback text)", len(r56.Sanitized))
+	}
+	// 9.6: the failed turn is dropped and the two user turns are merged.
+	if len(r96.Limited) != 1 {
+		t.Errorf("2026.9.6 limited %d messages, want 1", len(r96.Limited))
+	}
+	var dropped, merged bool
+	for _, c := range r96.Changes {
+		dropped = dropped || (c.Rule == Rule96NormalizeAssistant && c.Kind == KindMessageDropped)
+		merged = merged || (c.Rule == Rule96AnthropicTurns && c.Kind == KindMessagesMerged)
+		if c.Rule == RuleNormalizeAssistant {
+			t.Errorf("2026.9.6 change under the 5.6 rule %q", c.Rule)
+		}
+	}
+	if !dropped || !merged {
+		t.Errorf("2026.9.6 changes %+v: want a drop by %s and a merge by %s", r96.Changes, Rule96NormalizeAssistant, Rule96AnthropicTurns)
+	}
+}

@@ -1,0 +1,58 @@
+package sanitize
+
+import (
+	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
+
+// OpenClaw 2026.9.6's annotateInterSessionPromptText
+// (dist/input-provenance-*.mjs). It replaces an earlier marker with
+// stripInterSessionPromptPrefixForDisplay, which keeps the white space after
+// the marker (5.6 trimmed it) and removes one line break after the
+// explanation.
+
+func stripInterSessionPromptPrefix96(text string) string {
+	index := strings.Index(text, interSessionHeader)
+	if index == -1 {
+		return text
+	}
+	headerEnd := strings.IndexByte(text[index:], '\n')
+	var body string
+	if headerEnd == -1 {
+		body = text[index+len(interSessionHeader):]
+	} else {
+		body = text[index+headerEnd+1:]
+		if strings.HasPrefix(body, interSessionExplanation) {
+			body = body[len(interSessionExplanation):]
+			if strings.HasPrefix(body, "\r\n") {
+				body = body[2:]
+			} else if strings.HasPrefix(body, "\n") {
+				body = body[1:]
+			}
+		}
+	}
+	parts := []string{}
+	for _, p := range []string{jsvalue.TrimEnd(text[:index]), body} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func annotateInterSessionText96(text string, p provenance) string {
+	if jsjson.Blank(text) {
+		return text
+	}
+	prefix := interSessionPrefix(p)
+	if text == prefix || strings.HasPrefix(text, prefix+"\n") {
+		return text
+	}
+	return prefix + "\n" + stripInterSessionPromptPrefix96(text)
+}
+
+func annotateInterSessionUserMessages96(in []Message, log *changeLog) []Message {
+	return annotateInterSessionWith(in, annotateInterSessionText96, log)
+}

@@ -1,0 +1,137 @@
+package sanitize
+
+import (
+	"math"
+
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
+
+// OpenClaw 2026.9.6's thinking-signature steps: dist/thinking-signatures-*.mjs
+// stripStaleThinkingSignaturesForCompactionReplay and
+// dist/tool-result-truncation-*.mjs (region embedded-agent-runner/thinking.ts)
+// stripInvalidThinkingSignatures with its latest-turn exemption and
+// shouldPreserveLatestAssistantThinking.
+
+// latestAssistantWithContent is the index of the last assistant message
+// with array content (-1: none).
+func latestAssistantWithContent(in []Message) int {
+	for i := len(in) - 1; i >= 0; i-- {
+		if _, ok := assistantContent(in[i]); ok {
+			return i
+		}
+	}
+	return -1
+}
+
+// shouldPreserveLatestAssistantThinking: the latest assistant turn is the
+// last message, or the current tool turn.
+func shouldPreserveLatestAssistantThinking(in []Message) bool {
+	latest := latestAssistantWithContent(in)
+	if latest < 0 {
+		return false
+	}
+	if latest == len(in)-1 {
+		return true
+	}
+	latestUser := -1
+	for i := len(in) - 1; i >= 0; i-- {
+		if jsvalue.Role(in[i]) == "user" {
+			latestUser = i
+			break
+		}
+	}
+	return isCurrentToolTurn(in, latest, latestUser)
+}
+
+// stripInvalidThinkingSignatures96 is 9.6's stripInvalidThinkingSignatures:
+// 5.6's rule, except that the latest assistant turn is left alone when
+// preserveLatest (providers reject a modified latest thinking block).
+func stripInvalidThinkingSignatures96(in []Message, preserveLatest bool, log *changeLog) []Message {
+	latest := -1
+	if preserveLatest {
+		latest = latestAssistantWithContent(in)
+	}
+	unsigned := func(b any) bool {
+		return isThinkingBlock(b) && !hasReplayableThinkingSignature(b.(map[string]any))
+	}
+	return dropAssistantBlocks(in, log, func(i int) bool { return i == latest }, unsigned, "unsigned thinking block removed", "unsigned thinking blocks removed")
+}
+
+// stripStaleThinkingSignaturesForCompactionReplay removes the signatures of
+// thinking blocks in assistant turns older than the latest compaction: they
+// are bound to the prompt prefix the compaction replaced.
+func stripStaleThinkingSignaturesForCompactionReplay(in []Message, log *changeLog) []Message {
+	latest := math.Inf(-1)
+	found := false
+	for _, m := range in {
+		if jsvalue.Role(m) != "compactionSummary" {
+			continue
+		}
+		if ts, ok := parseDateFirstTimestampMs(m["timestamp"]); ok {
+			latest = math.Max(latest, ts)
+			found = true
+		}
+	}
+	if !found {
+		return in
+	}
+	var out []Message
+	for i, m := range in {
+		content, ok := assistantContent(m)
+		if !ok {
+			continue
+		}
+		ts, ok := parseDateFirstTimestampMs(m["timestamp"])
+		if !ok || ts >= latest {
+			continue
+		}
+		var next []any
+		for j, b := range content {
+			bm, ok := jsvalue.AsObject(b)
+			if !ok || !isThinkingBlock(b) {
+				continue
+			}
+			redacted := jsvalue.StringOrEmpty(bm, "type") == "redacted_thinking"
+			if !(jsvalue.Present(bm, "thinkingSignature") || jsvalue.Present(bm, "signature") || jsvalue.Present(bm, "thought_signature") || (redacted && jsvalue.Present(bm, "data"))) {
+				continue
+			}
+			if next == nil {
+				next = append([]any(nil), content...)
+			}
+			stripped := log.clone(bm)
+			delete(stripped, "thinkingSignature")
+			delete(stripped, "signature")
+			delete(stripped, "thought_signature")
+			if redacted {
+				delete(stripped, "data")
+			}
+			next[j] = stripped
+		}
+		if next == nil {
+			continue
+		}
+		if out == nil {
+			out = append([]Message(nil), in...)
+		}
+		out[i] = log.with(m, "content", next)
+		log.add(i, KindContentChanged, "thinking signatures from before the latest compaction removed")
+	}
+	if out == nil {
+		return in
+	}
+	return out
+}
+
+// parseDateFirstTimestampMs (dist/number-coercion-*.mjs): a finite number
+// as is, a string by Date.parse, within Date's range.
+func parseDateFirstTimestampMs(v any) (float64, bool) {
+	if f, ok := jsvalue.Number(v); ok {
+		return f, true
+	}
+	if s, ok := v.(string); ok {
+		if f, ok := jsDateParse(s); ok && math.Abs(f) <= 864e13 {
+			return f, true
+		}
+	}
+	return 0, false
+}

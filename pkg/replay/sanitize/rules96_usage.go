@@ -1,0 +1,179 @@
+package sanitize
+
+import (
+	"strings"
+
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
+
+// OpenClaw 2026.9.6's usage normalisation (dist/usage-*.mjs normalizeUsage)
+// and ensureAssistantUsageSnapshots (dist/builtin-openclaw-*.mjs). Compared
+// with 2026.5.6: CLI and Responses cache spellings (cached_input_tokens,
+// cached, cache_write_input_tokens, *_details.cache_write_tokens) are read,
+// a usage with only a cost, reasoning tokens or a context usage counts, and
+// the snapshot keeps a valid contextUsage between cacheWrite and totalTokens.
+
+type contextUsage96 struct {
+	state         string
+	prompt, total float64
+}
+
+type normalizedUsage96 struct {
+	normalizedUsage
+	reasoning float64
+	context   *contextUsage96
+}
+
+// normalizeUsage96 is 9.6's normalizeUsage (ok false: undefined).
+func normalizeUsage96(raw any) (normalizedUsage96, bool) {
+	var n normalizedUsage96
+	if !jsvalue.Truthy(raw) {
+		return n, false
+	}
+	u, ok := jsvalue.AsObject(raw)
+	if !ok {
+		// An array has no usage members; normalizeUsage returns undefined.
+		return n, false
+	}
+	// first is a ?? b ?? …; "a.b" reads a nested member (a?.b).
+	first := func(paths ...string) any {
+		for _, p := range paths {
+			// the path's "."-separated keys, walked without splitting
+			// (this runs for every assistant turn of every family)
+			var cur any = u
+			for rest, more := p, true; more; {
+				var k string
+				k, rest, more = strings.Cut(rest, ".")
+				m, ok := jsvalue.AsObject(cur)
+				if !ok {
+					cur = nil
+					break
+				}
+				cur = m[k]
+			}
+			if cur != nil {
+				return cur
+			}
+		}
+		return nil
+	}
+	defined := func(path string) bool {
+		key, sub, nested := strings.Cut(path, ".")
+		if !nested {
+			return jsvalue.Has(u, path)
+		}
+		return nestedPresent(u, key, sub)
+	}
+	n.cacheRead, n.hasRead = tokenCount(first("cacheRead", "cache_read", "cache_read_input_tokens", "cached_input_tokens", "cached", "cached_tokens", "input_tokens_details.cached_tokens", "prompt_tokens_details.cached_tokens"))
+	n.cacheWrite, n.hasWrite = tokenCount(first("cacheWrite", "cache_write", "cache_creation_input_tokens", "cache_write_input_tokens", "input_tokens_details.cache_write_tokens", "prompt_tokens_details.cache_write_tokens", "prompt_tokens_details.cache_creation_input_tokens"))
+	_, directInput := jsvalue.Number(u["input"])
+	if rawIn, ok := jsvalue.Number(first("input", "inputTokens", "input_tokens", "promptTokens", "prompt_tokens", "prompt_n", "timings.prompt_n")); ok {
+		cliCached := defined("cached_input_tokens") || defined("cached")
+		openAICached := defined("cached_tokens") || defined("input_tokens_details.cached_tokens") || defined("prompt_tokens_details.cached_tokens")
+		writeIncluded := defined("cache_write_input_tokens") || defined("input_tokens_details.cache_write_tokens") || defined("prompt_tokens_details.cache_write_tokens") || defined("prompt_tokens_details.cache_creation_input_tokens")
+		if openAICached || (!directInput && cliCached) {
+			rawIn -= n.cacheRead
+		}
+		if !directInput && writeIncluded {
+			rawIn -= n.cacheWrite
+		}
+		n.input, n.hasInput = tokenCount(rawIn)
+	}
+	n.output, n.hasOutput = tokenCount(first("output", "outputTokens", "output_tokens", "completionTokens", "completion_tokens", "predicted_n", "timings.predicted_n"))
+	if cu, ok := jsvalue.AsObject(u["contextUsage"]); ok {
+		switch cu["state"] {
+		case "unavailable":
+			n.context = &contextUsage96{state: "unavailable"}
+		case "available":
+			p, pOK := tokenCount(cu["promptTokens"])
+			t, tOK := tokenCount(cu["totalTokens"])
+			if pOK && tOK && t >= p {
+				n.context = &contextUsage96{state: "available", prompt: p, total: t}
+			}
+		}
+	}
+	reasoning, hasReasoning := tokenCount(first("reasoningTokens", "reasoning_tokens", "completion_tokens_details.reasoning_tokens", "output_tokens_details.reasoning_tokens", "output_tokens_details.thinking_tokens"))
+	n.reasoning = reasoning
+	n.total, n.hasTotal = tokenCount(first("total", "totalTokens", "total_tokens"))
+	costTotal, hasCost := jsvalue.Number(first("cost.total"))
+	hasCost = hasCost && costTotal >= 0
+	if !n.hasInput && !n.hasOutput && !n.hasRead && !n.hasWrite && n.context == nil && !hasReasoning && !n.hasTotal && !hasCost {
+		return n, false
+	}
+	return n, true
+}
+
+// ensureAssistantUsageSnapshots96 gives every assistant turn 9.6's
+// normalised usage object.
+func ensureAssistantUsageSnapshots96(in []Message, log *changeLog) []Message {
+	var out []Message
+	for i, m := range in {
+		if m == nil || jsvalue.Role(m) != "assistant" {
+			continue
+		}
+		raw := m["usage"]
+		n, ok := normalizeUsage96(raw)
+		var cost *usageCost
+		if !ok {
+			n = normalizedUsage96{}
+			cost = &usageCost{}
+		} else {
+			if !n.hasTotal {
+				n.total = n.input + n.output + n.cacheRead + n.cacheWrite
+			}
+			if c, ok := normalizeUsageCost(raw); ok {
+				cost = &c
+			}
+		}
+		if usageMatches(raw, n.normalizedUsage, cost) && contextUsageMatches(raw, n.context) {
+			continue
+		}
+		if out == nil {
+			out = append([]Message(nil), in...)
+		}
+		snap := snapshotValue(n.normalizedUsage, cost)
+		order := []string{"input", "output", "cacheRead", "cacheWrite", "totalTokens"}
+		if n.context != nil {
+			cu := map[string]any{"state": n.context.state}
+			log.literal(cu, "state")
+			if n.context.state == "available" {
+				cu["promptTokens"], cu["totalTokens"] = jsvalue.JSONNumber(n.context.prompt), jsvalue.JSONNumber(n.context.total)
+				log.literal(cu, "state", "promptTokens", "totalTokens")
+			}
+			snap["contextUsage"] = cu
+			order = []string{"input", "output", "cacheRead", "cacheWrite", "contextUsage", "totalTokens"}
+		}
+		if cost != nil {
+			order = append(order, "cost")
+			if c, ok := snap["cost"].(map[string]any); ok {
+				log.literal(c, "input", "output", "cacheRead", "cacheWrite", "total")
+			}
+		}
+		log.literal(snap, order...)
+		out[i] = log.with(m, "usage", snap)
+		log.add(i, KindMetadataChanged, "usage normalised")
+	}
+	if out == nil {
+		return in
+	}
+	return out
+}
+
+// contextUsageMatches: the stored contextUsage already equals the normalised one.
+func contextUsageMatches(raw any, want *contextUsage96) bool {
+	u, _ := jsvalue.AsObject(raw)
+	stored, present := u["contextUsage"]
+	if want == nil {
+		return !present
+	}
+	cu, ok := jsvalue.AsObject(stored)
+	if !ok || cu["state"] != want.state {
+		return false
+	}
+	if want.state == "unavailable" {
+		return true
+	}
+	p, pOK := jsvalue.Number(cu["promptTokens"])
+	t, tOK := jsvalue.Number(cu["totalTokens"])
+	return pOK && tOK && p == want.prompt && t == want.total
+}

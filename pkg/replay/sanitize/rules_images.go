@@ -1,0 +1,293 @@
+package sanitize
+
+import (
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/imageops"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
+
+// R3: sanitizeSessionMessagesImages (src/agents/pi-embedded-helpers/images.ts):
+// optional tool-call id sanitization, image limits, blank text removal,
+// thought-signature stripping, and dropping assistant turns left empty.
+
+const (
+	imageLabel               = "session:history"
+	emptyContentPlaceholder  = "[empty content omitted]"
+	imageOmittedEmptyPayload = "[" + imageLabel + "] omitted empty image payload"
+	imageOmittedInvalidB64   = "[" + imageLabel + "] omitted image payload: invalid base64"
+	imageOmittedPrefix       = "[" + imageLabel + "] omitted image payload: Error: "
+)
+
+type imageStepOptions struct {
+	sanitizeIDs    bool
+	idMode         string
+	preserveNative bool
+	preserveSigs   bool
+	thoughtSigs    *policy.ThoughtSignatures
+}
+
+// dropEmptyTextBlocks removes text blocks whose text is blank.
+func dropEmptyTextBlocks(content []any) ([]any, int) {
+	var out []any
+	dropped := 0
+	for j, b := range content {
+		if bm, ok := jsvalue.AsObject(b); ok && jsvalue.StringOrEmpty(bm, "type") == "text" {
+			if t, ok := jsvalue.StringMember(bm, "text"); ok && jsjson.Blank(t) {
+				if out == nil {
+					out = append(make([]any, 0, len(content)), content[:j]...)
+				}
+				dropped++
+				continue
+			}
+		}
+		if out != nil {
+			out = append(out, b)
+		}
+	}
+	if out == nil {
+		if content == nil {
+			return []any{}, 0
+		}
+		return content, 0
+	}
+	return out, dropped
+}
+
+// withContent returns m with its content replaced by next, or m itself when
+// next is the very array m already holds (JavaScript copies the message
+// either way; the value is the same).
+func (l *changeLog) withContent(m Message, old []any, wasArray bool, next []any) Message {
+	if wasArray && sameSlice(old, next) {
+		return m
+	}
+	return l.with(m, "content", next)
+}
+
+func sameSlice(a, b []any) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+func ensureNonEmptyContent(content []any) ([]any, bool) {
+	if len(content) > 0 {
+		return content, false
+	}
+	return []any{map[string]any{"type": "text", "text": emptyContentPlaceholder}}, true
+}
+
+// sanitizeImages is sanitizeSessionMessagesImages with label "session:history".
+func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error) {
+	msgs := in
+	if o.sanitizeIDs {
+		mode := o.idMode
+		if mode == "" {
+			mode = policy.IDStrict
+		}
+		msgs = sanitizeToolCallIDs(msgs, mode, toolIDOptions{preserveNative: o.preserveNative}, r.step(RuleImages+"/toolCallIds"))
+	}
+	log := r.step(RuleImages)
+	lim := imageops.Limits{MaxSide: r.opts.ImageMaxDimensionPx, MaxBytes: r.opts.ImageMaxBytes}
+	if lim.MaxSide <= 0 {
+		lim.MaxSide = DefaultImageMaxDimensionPx
+	}
+	if lim.MaxBytes <= 0 {
+		lim.MaxBytes = DefaultImageMaxBytes
+	}
+	out := make([]Message, 0, len(msgs))
+	for i, m := range msgs {
+		if m == nil {
+			out = append(out, m)
+			continue
+		}
+		switch jsvalue.Role(m) {
+		case "toolResult":
+			content, isArray := jsvalue.ArrayMember(m, "content")
+			next := sanitizeContentImages(content, lim, i, log)
+			next, dropped := dropEmptyTextBlocks(next)
+			if dropped > 0 {
+				log.add(i, KindBlockDropped, "%s removed from tool result", countNoun(dropped, "blank text block", "blank text blocks"))
+			}
+			next, placeholder := ensureNonEmptyContent(next)
+			if placeholder {
+				log.add(i, KindContentChanged, "empty tool result given %q", emptyContentPlaceholder)
+			}
+			out = append(out, r.log.withContent(m, content, isArray, next))
+			continue
+		case "user":
+			if content, ok := jsvalue.ArrayMember(m, "content"); ok {
+				next := sanitizeContentImages(content, lim, i, log)
+				next, dropped := dropEmptyTextBlocks(next)
+				if dropped > 0 {
+					log.add(i, KindBlockDropped, "%s removed from user turn", countNoun(dropped, "blank text block", "blank text blocks"))
+				}
+				next, placeholder := ensureNonEmptyContent(next)
+				if placeholder {
+					log.add(i, KindContentChanged, "empty user turn given %q", emptyContentPlaceholder)
+				}
+				out = append(out, r.log.withContent(m, content, true, next))
+				continue
+			}
+		case "assistant":
+			content, isArray := jsvalue.ArrayMember(m, "content")
+			if jsvalue.StringOrEmpty(m, "stopReason") == "error" {
+				if !isArray {
+					out = append(out, m)
+					continue
+				}
+				next, dropped := dropEmptyTextBlocks(sanitizeContentImages(content, lim, i, log))
+				if len(next) == 0 {
+					log.add(i, KindMessageDropped, "failed assistant turn with no content dropped")
+					continue
+				}
+				if dropped > 0 {
+					log.add(i, KindBlockDropped, "%s removed from failed assistant turn", countNoun(dropped, "blank text block", "blank text blocks"))
+				}
+				out = append(out, r.log.withContent(m, content, true, next))
+				continue
+			}
+			if isArray {
+				stripped := content
+				if !o.preserveSigs {
+					stripped = stripThoughtSignatures(content, o.thoughtSigs, i, log)
+				}
+				next, dropped := dropEmptyTextBlocks(stripped)
+				next = sanitizeContentImages(next, lim, i, log)
+				if len(next) == 0 {
+					log.add(i, KindMessageDropped, "assistant turn left empty after blank text removal dropped")
+					continue
+				}
+				if dropped > 0 {
+					log.add(i, KindBlockDropped, "%s removed from assistant turn", countNoun(dropped, "blank text block", "blank text blocks"))
+				}
+				out = append(out, r.log.withContent(m, content, true, next))
+				continue
+			}
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// sanitizeContentImages is sanitizeContentBlocksImages: every image block is
+// checked against the limits; oversized ones are re-encoded as JPEG, broken
+// ones become a text placeholder.
+func sanitizeContentImages(content []any, lim imageops.Limits, index int, log *changeLog) []any {
+	var out []any
+	for j, b := range content {
+		bm, ok := jsvalue.AsObject(b)
+		if !ok || jsvalue.StringOrEmpty(bm, "type") != "image" {
+			if out != nil {
+				out = append(out, b)
+			}
+			continue
+		}
+		data, ok1 := jsvalue.StringMember(bm, "data")
+		mime, ok2 := jsvalue.StringMember(bm, "mimeType")
+		if !ok1 || !ok2 {
+			if out != nil {
+				out = append(out, b)
+			}
+			continue
+		}
+		if out == nil {
+			out = make([]any, 0, len(content))
+			out = append(out, content[:j]...)
+		}
+		next, what := sanitizeImageBlock(bm, data, mime, lim)
+		if _, isText := next["text"]; !isText {
+			log.inherit(next, bm) // {...block, data, mimeType}
+		}
+		if what != "" {
+			log.add(index, KindContentChanged, "image block %d: %s", j, what)
+		}
+		out = append(out, next)
+	}
+	if out == nil {
+		return content
+	}
+	return out
+}
+
+// sanitizeImageBlock returns the block to keep (an image or a placeholder
+// text) and what changed ("" when nothing visible did).
+func sanitizeImageBlock(bm map[string]any, data, mime string, lim imageops.Limits) (map[string]any, string) {
+	trimmed := jsjson.Trim(data)
+	if trimmed == "" {
+		return map[string]any{"type": "text", "text": imageOmittedEmptyPayload}, "empty image payload omitted"
+	}
+	canonical, ok := imageops.CanonicalBase64(trimmed)
+	if !ok {
+		return map[string]any{"type": "text", "text": imageOmittedInvalidB64}, "invalid base64 image omitted"
+	}
+	if sniffed := imageops.MimeFromBase64(canonical); sniffed != "" {
+		mime = sniffed
+	}
+	res, err := imageops.ResizeIfNeeded(canonical, mime, lim)
+	if err != nil {
+		return map[string]any{"type": "text", "text": imageOmittedPrefix + err.Error()}, "image omitted: " + err.Error()
+	}
+	next := jsvalue.Clone(bm)
+	next["data"] = res.Base64
+	next["mimeType"] = res.MimeType
+	what := ""
+	switch {
+	case res.Reencoded:
+		what = res.Note
+	case res.MimeType != jsvalue.StringOrEmpty(bm, "mimeType"):
+		what = "mime type corrected to " + res.MimeType
+	}
+	return next, what
+}
+
+// stripThoughtSignatures removes Claude-style thought signatures that other
+// providers reject: by default a thought_signature starting "msg_"; with
+// allowBase64Only any thought_signature (and, with includeCamelCase,
+// thoughtSignature) that is not valid base64.
+func stripThoughtSignatures(content []any, opts *policy.ThoughtSignatures, index int, log *changeLog) []any {
+	base64Only := opts != nil && opts.AllowBase64Only
+	camel := opts != nil && opts.IncludeCamelCase
+	shouldStrip := func(v any, present bool) bool {
+		s, isStr := v.(string)
+		if !base64Only {
+			return isStr && len(s) >= 4 && s[:4] == "msg_"
+		}
+		return !isStr || !imageops.IsBase64Signature(s)
+	}
+	var out []any
+	for j, b := range content {
+		bm, ok := jsvalue.AsObject(b)
+		if !ok {
+			if out != nil {
+				out = append(out, b)
+			}
+			continue
+		}
+		snakeV, snakeHas := bm["thought_signature"]
+		camelV, camelHas := bm["thoughtSignature"]
+		// Deleting an absent key changes nothing.
+		stripSnake := shouldStrip(snakeV, snakeHas) && snakeHas
+		stripCamel := camel && shouldStrip(camelV, camelHas) && camelHas
+		if !stripSnake && !stripCamel {
+			if out != nil {
+				out = append(out, b)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]any, 0, len(content)), content[:j]...)
+		}
+		next := log.clone(bm)
+		if stripSnake {
+			delete(next, "thought_signature")
+		}
+		if stripCamel {
+			delete(next, "thoughtSignature")
+		}
+		log.add(index, KindMetadataChanged, "thought signature removed from block %d", j)
+		out = append(out, next)
+	}
+	if out == nil {
+		return content
+	}
+	return out
+}

@@ -1,0 +1,212 @@
+package sanitize
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
+
+// R10: OpenAI Responses replay rules (src/agents/pi-embedded-helpers/openai.ts).
+
+// isReplayableReasoning is parseOpenAIReasoningSignature != null: a thinking
+// signature that is (or encodes) {id: "rs_…", type: "reasoning[.…]"}.
+func isReplayableReasoning(v any) bool {
+	var cand map[string]any
+	switch x := v.(type) {
+	case string:
+		t := jsjson.Trim(x)
+		if !strings.HasPrefix(t, "{") || !strings.HasSuffix(t, "}") {
+			return false
+		}
+		var parsed any
+		if err := json.Unmarshal([]byte(t), &parsed); err != nil {
+			return false
+		}
+		m, ok := parsed.(map[string]any)
+		if !ok {
+			return false
+		}
+		cand = m
+	case map[string]any:
+		cand = x
+	default:
+		return false
+	}
+	if cand == nil {
+		return false
+	}
+	id, _ := jsvalue.StringMember(cand, "id")
+	typ, _ := jsvalue.StringMember(cand, "type")
+	if !strings.HasPrefix(id, "rs_") {
+		return false
+	}
+	return typ == "reasoning" || strings.HasPrefix(typ, "reasoning.")
+}
+
+func isReasoningBlock(b any) bool {
+	bm, ok := jsvalue.AsObject(b)
+	return ok && jsvalue.StringOrEmpty(bm, "type") == "thinking" && isReplayableReasoning(bm["thinkingSignature"])
+}
+
+// downgradeOpenAIReasoningBlocks drops replayable reasoning blocks that no
+// other block follows (orphan reasoning items are rejected), or all of them
+// after a model switch.
+func downgradeOpenAIReasoningBlocks(in []Message, modelChanged bool, log *changeLog) []Message {
+	out := make([]Message, 0, len(in))
+	anyChanged := false
+	for i, m := range in {
+		content, ok := assistantContent(m)
+		if !ok {
+			out = append(out, m)
+			continue
+		}
+		next := make([]any, 0, len(content))
+		changed := false
+		for j, b := range content {
+			if !isReasoningBlock(b) {
+				next = append(next, b)
+				continue
+			}
+			if modelChanged {
+				changed = true
+				log.add(i, KindBlockDropped, "reasoning block %d dropped after a model switch", j)
+				continue
+			}
+			if hasFollowingNonThinkingBlock(content, j) {
+				next = append(next, b)
+				continue
+			}
+			changed = true
+			log.add(i, KindBlockDropped, "orphan reasoning block %d dropped (nothing follows it)", j)
+		}
+		if !changed {
+			out = append(out, m)
+			continue
+		}
+		anyChanged = true
+		if len(next) == 0 {
+			log.add(i, KindMessageDropped, "assistant turn left empty dropped")
+			continue
+		}
+		out = append(out, log.with(m, "content", next))
+	}
+	if !anyChanged {
+		return in
+	}
+	return out
+}
+
+func hasFollowingNonThinkingBlock(content []any, index int) bool {
+	for _, b := range content[index+1:] {
+		bm, ok := jsvalue.AsObject(b)
+		if !ok || jsvalue.StringOrEmpty(bm, "type") != "thinking" {
+			return true
+		}
+	}
+	return false
+}
+
+// splitFunctionCallPairing splits "call_id|item_id".
+func splitFunctionCallPairing(id string) (callID, itemID string) {
+	sep := strings.IndexByte(id, '|')
+	if sep <= 0 || sep >= len(id)-1 {
+		return id, ""
+	}
+	return id[:sep], id[sep+1:]
+}
+
+// downgradeOpenAIFunctionCallReasoningPairs cuts "call|fc_…" ids to their
+// call part when no replayable reasoning block precedes them in the turn
+// (OpenAI rejects an fc_ item without its reasoning), and rewrites the tool
+// results that directly follow.
+func downgradeOpenAIFunctionCallReasoningPairs(in []Message, log *changeLog) []Message {
+	var out []Message
+	set := func(i int, m Message) {
+		if out == nil {
+			out = append([]Message(nil), in...)
+		}
+		out[i] = m
+	}
+	var pending map[string]string
+	for i, m := range in {
+		if m == nil {
+			pending = nil
+			continue
+		}
+		switch jsvalue.Role(m) {
+		case "assistant":
+			content, ok := jsvalue.ArrayMember(m, "content")
+			if !ok {
+				pending = nil
+				continue
+			}
+			local := map[string]string{}
+			seenReasoning := false
+			var next []any
+			for j, b := range content {
+				bm, ok := jsvalue.AsObject(b)
+				if !ok {
+					continue
+				}
+				if jsvalue.StringOrEmpty(bm, "type") == "thinking" && isReplayableReasoning(bm["thinkingSignature"]) {
+					seenReasoning = true
+					continue
+				}
+				switch jsvalue.StringOrEmpty(bm, "type") {
+				case "toolCall", "toolUse", "functionCall":
+				default:
+					continue
+				}
+				id, ok := jsvalue.StringMember(bm, "id")
+				if !ok {
+					continue
+				}
+				callID, itemID := splitFunctionCallPairing(id)
+				if seenReasoning || itemID == "" || !strings.HasPrefix(itemID, "fc_") {
+					continue
+				}
+				if next == nil {
+					next = append([]any(nil), content...)
+				}
+				local[id] = callID
+				next[j] = log.with(bm, "id", callID)
+				log.add(i, KindIDRewritten, "tool call id %s -> %s (no reasoning item pairs with it)", id, callID)
+			}
+			pending = nil
+			if len(local) > 0 {
+				pending = local
+			}
+			if next != nil {
+				set(i, log.with(m, "content", next))
+			}
+		case "toolResult":
+			if len(pending) == 0 {
+				pending = nil
+				continue
+			}
+			next, copied := m, false
+			for _, key := range []string{"toolCallId", "toolUseId"} {
+				if v, ok := jsvalue.StringMember(m, key); ok {
+					if nv, ok := pending[v]; ok && nv != "" && nv != v {
+						if !copied {
+							next, copied = log.clone(m), true
+						}
+						next[key] = nv
+						log.add(i, KindIDRewritten, "tool result %s %s -> %s", key, v, nv)
+					}
+				}
+			}
+			if copied {
+				set(i, next)
+			}
+		default:
+			pending = nil
+		}
+	}
+	if out == nil {
+		return in
+	}
+	return out
+}

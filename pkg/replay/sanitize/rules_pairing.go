@@ -1,0 +1,214 @@
+package sanitize
+
+import (
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
+
+// R12/R13: tool-use/result pairing repair and tool-result detail stripping
+// (src/agents/session-transcript-repair.ts).
+
+const (
+	missingResultDefault = "[openclaw] missing tool result in session history; inserted synthetic error result for transcript repair."
+	// missingResultAborted is the synthetic text on OpenAI Responses routes.
+	missingResultAborted = "aborted"
+)
+
+// ToolResultID is extractToolResultId: toolCallId, else toolUseId.
+func ToolResultID(m Message) string {
+	if s, ok := jsvalue.StringMember(m, "toolCallId"); ok && s != "" {
+		return s
+	}
+	if s, ok := jsvalue.StringMember(m, "toolUseId"); ok && s != "" {
+		return s
+	}
+	return ""
+}
+
+// normalizeToolResultName trims the result's toolName, else fills it from
+// the call, else "unknown" (only when toolName was a string).
+func normalizeToolResultName(m Message, call toolCallRef) (Message, bool) {
+	raw, isStr := jsvalue.StringMember(m, "toolName")
+	if t := jsjson.Trim(raw); t != "" {
+		if raw == t {
+			return m, false
+		}
+		return jsvalue.With(m, "toolName", t), true
+	}
+	if call.hasName {
+		if t := jsjson.Trim(call.name); t != "" {
+			return jsvalue.With(m, "toolName", t), true
+		}
+	}
+	if isStr {
+		return jsvalue.With(m, "toolName", "unknown"), true
+	}
+	return m, false
+}
+
+// repairPairing runs repairToolUseResultPairing with the replay policy
+// (errored assistant turns dropped with their results) under rule name.
+func (r *run) repairPairing(in []Message, rule, missingText string) []Message {
+	if missingText == "" {
+		missingText = missingResultDefault
+	}
+	return repairToolUseResultPairing(in, missingText, r.nowMillis, r.step(rule))
+}
+
+// repairToolUseResultPairing moves each tool result directly after the
+// assistant turn that called it, drops duplicates and orphans, inserts a
+// synthetic error result for every call left without one, and drops failed
+// (error/aborted) tool-call turns together with their results.
+func repairToolUseResultPairing(in []Message, missingText string, now func() int64, log *changeLog) []Message {
+	out := make([]Message, 0, len(in)+4)
+	seen := map[string]bool{}
+	changed := false
+	pushResult := func(m Message, index int) {
+		id := ToolResultID(m)
+		if id != "" && seen[id] {
+			changed = true
+			log.add(index, KindMessageDropped, "duplicate tool result %s dropped", id)
+			return
+		}
+		if id != "" {
+			seen[id] = true
+		}
+		out = append(out, m)
+	}
+	for i := 0; i < len(in); i++ {
+		m := in[i]
+		if m == nil {
+			out = append(out, m)
+			continue
+		}
+		switch jsvalue.Role(m) {
+		case "assistant":
+		case "toolResult":
+			changed = true
+			log.add(i, KindMessageDropped, "orphan tool result %s dropped (no tool call before it)", ToolResultID(m))
+			continue
+		default:
+			out = append(out, m)
+			continue
+		}
+		calls := toolCallsOf(m)
+		if len(calls) == 0 {
+			out = append(out, m)
+			continue
+		}
+		// JavaScript's Map keeps the last name for a repeated id.
+		byID := map[string]toolCallRef{}
+		for _, c := range calls {
+			byID[c.id] = c
+		}
+		type spanResult struct {
+			msg   Message
+			index int
+		}
+		span := map[string]spanResult{}
+		var remainder []Message
+		j := i + 1
+		for ; j < len(in); j++ {
+			next := in[j]
+			if next == nil {
+				remainder = append(remainder, next)
+				continue
+			}
+			nr := jsvalue.Role(next)
+			if nr == "assistant" {
+				break
+			}
+			if nr == "toolResult" {
+				id := ToolResultID(next)
+				if call, ok := byID[id]; ok && id != "" {
+					if seen[id] {
+						changed = true
+						log.add(j, KindMessageDropped, "duplicate tool result %s dropped", id)
+						continue
+					}
+					norm, c := normalizeToolResultName(next, call)
+					if c {
+						log.inherit(norm, next)
+						changed = true
+						log.add(j, KindMetadataChanged, "tool result %s toolName set to %q", id, jsvalue.StringOrEmpty(norm, "toolName"))
+					}
+					if _, ok := span[id]; !ok {
+						span[id] = spanResult{norm, j}
+					}
+					continue
+				}
+				changed = true
+				log.add(j, KindMessageDropped, "orphan tool result %s dropped (not called by the turn before it)", id)
+				continue
+			}
+			remainder = append(remainder, next)
+		}
+		stop := jsvalue.StringOrEmpty(m, "stopReason")
+		if stop == "error" || stop == "aborted" {
+			changed = true
+			log.add(i, KindMessageDropped, "%s assistant turn with %s dropped with its %s", stop, countNoun(len(calls), "tool call", "tool calls"), countNoun(len(span), "result", "results"))
+			out = append(out, remainder...)
+			i = j - 1
+			continue
+		}
+		out = append(out, m)
+		if len(span) > 0 && len(remainder) > 0 {
+			changed = true
+			log.add(i, KindResultMoved, "tool results moved before %s", countNoun(len(remainder), "interleaved message", "interleaved messages"))
+		}
+		for _, c := range calls {
+			if seen[c.id] {
+				// A repeated id gets no second result.
+				changed = true
+				log.add(i, KindBlockDropped, "repeated tool call id %s: no second result", c.id)
+				continue
+			}
+			if res, ok := span[c.id]; ok {
+				pushResult(res.msg, res.index)
+				continue
+			}
+			name := "unknown"
+			if c.hasName {
+				name = c.name
+			}
+			synthetic := Message{
+				"role":       "toolResult",
+				"toolCallId": c.id,
+				"toolName":   name,
+				"content":    []any{map[string]any{"type": "text", "text": missingText}},
+				"isError":    true,
+				"timestamp":  jsvalue.JSONNumber(float64(now())),
+			}
+			changed = true
+			log.add(i, KindSyntheticResult, "synthetic result inserted for tool call %s (%s)", c.id, name)
+			pushResult(synthetic, i)
+		}
+		out = append(out, remainder...)
+		i = j - 1
+	}
+	if !changed {
+		return in
+	}
+	return out
+}
+
+// stripToolResultDetails deletes `details` from every tool result.
+func stripToolResultDetails(in []Message, log *changeLog) []Message {
+	var out []Message
+	for i, m := range in {
+		if jsvalue.Role(m) != "toolResult" || !jsvalue.Has(m, "details") {
+			continue
+		}
+		if out == nil {
+			out = append([]Message(nil), in...)
+		}
+		next := log.clone(m)
+		delete(next, "details")
+		out[i] = next
+		log.add(i, KindMetadataChanged, "tool result details removed")
+	}
+	if out == nil {
+		return in
+	}
+	return out
+}

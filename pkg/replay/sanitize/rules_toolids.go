@@ -1,0 +1,379 @@
+package sanitize
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
+
+// R11: tool-call id sanitization (src/agents/tool-call-id.ts,
+// sanitizeToolCallIdsForCloudCodeAssist): strict ids are [A-Za-z0-9] (at most
+// 40), strict9 ids exactly 9 of them (Mistral). Collisions are resolved with
+// hashes; tool results follow their call's new id.
+
+const (
+	strict9Len     = 9
+	strictMaxLen   = 40
+	strictFallback = "sanitizedtoolid"
+)
+
+var (
+	nativeAnthropicToolUseID = regexp.MustCompile(`^toolu_[A-Za-z0-9_]+$`)
+	nativeKimiToolCallID     = regexp.MustCompile(`^functions\.[A-Za-z0-9_-]+:\d+$`)
+)
+
+func sha256Hex(text string, n int) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])[:n]
+}
+
+func alphanumericOnly(id string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, id)
+}
+
+// sanitizeToolCallID is sanitizeToolCallId.
+func sanitizeToolCallID(id, mode string) string {
+	if id == "" {
+		if mode == policy.IDStrict9 {
+			return "defaultid"
+		}
+		return "defaulttoolid"
+	}
+	if mode == policy.IDStrict9 {
+		alnum := alphanumericOnly(id)
+		if len(alnum) >= strict9Len {
+			return alnum[:strict9Len]
+		}
+		if alnum != "" {
+			return sha256Hex(alnum, strict9Len)
+		}
+		return sha256Hex("sanitized", strict9Len)
+	}
+	if nativeKimiToolCallID.MatchString(id) {
+		return id
+	}
+	if alnum := alphanumericOnly(id); alnum != "" {
+		return alnum
+	}
+	return strictFallback
+}
+
+// makeUniqueToolID is makeUniqueToolId.
+func makeUniqueToolID(id, mode string, used map[string]bool) string {
+	if mode == policy.IDStrict9 {
+		base := sanitizeToolCallID(id, mode)
+		if len(base) >= strict9Len && !used[base[:strict9Len]] {
+			return base[:strict9Len]
+		}
+		for i := 0; i < 1000; i++ {
+			if h := sha256Hex(fmt.Sprintf("%s:%d", id, i), strict9Len); !used[h] {
+				return h
+			}
+		}
+		return sha256Hex(fmt.Sprintf("%s:%d", id, time.Now().UnixMilli()), strict9Len)
+	}
+	base := clipUTF16(sanitizeToolCallID(id, mode), strictMaxLen)
+	if !used[base] {
+		return base
+	}
+	hash := sha256Hex(id, 8)
+	sep := ""
+	if mode != policy.IDStrict {
+		sep = "_"
+	}
+	maxBase := strictMaxLen - len(sep) - len(hash)
+	candidate := clipUTF16(base, maxBase) + sep + hash
+	if !used[candidate] {
+		return candidate
+	}
+	for i := 2; i < 1000; i++ {
+		suffix := fmt.Sprintf("_%d", i)
+		if mode == policy.IDStrict {
+			suffix = fmt.Sprintf("x%d", i)
+		}
+		next := clipUTF16(candidate, strictMaxLen-len(suffix)) + suffix
+		if !used[next] {
+			return next
+		}
+	}
+	ts := fmt.Sprintf("_%d", time.Now().UnixMilli())
+	if mode == policy.IDStrict {
+		ts = fmt.Sprintf("t%d", time.Now().UnixMilli())
+	}
+	return clipUTF16(candidate, strictMaxLen-len(ts)) + ts
+}
+
+// clipUTF16 is s.slice(0, n) for the ASCII ids produced here.
+func clipUTF16(s string, n int) string {
+	if n < 0 {
+		n = 0
+	}
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
+
+// idResolver is createOccurrenceAwareResolver: each raw id gets a new id per
+// occurrence; tool results take the oldest pending id of their raw id.
+type idResolver struct {
+	mode           string
+	used           map[string]bool
+	assistantSeen  map[string]int
+	orphanSeen     map[string]int
+	pending        map[string][]string
+	preserveNative bool
+}
+
+func newIDResolver(mode string, reserved map[string]bool, preserveNative bool) *idResolver {
+	used := map[string]bool{}
+	for k := range reserved {
+		used[k] = true
+	}
+	return &idResolver{mode: mode, used: used, assistantSeen: map[string]int{}, orphanSeen: map[string]int{}, pending: map[string][]string{}, preserveNative: preserveNative}
+}
+
+func (r *idResolver) allocate(seed string) string {
+	next := makeUniqueToolID(seed, r.mode, r.used)
+	r.used[next] = true
+	return next
+}
+
+func (r *idResolver) assistantID(id string) string {
+	occ := r.assistantSeen[id] + 1
+	r.assistantSeen[id] = occ
+	var next string
+	if r.preserveNative && nativeAnthropicToolUseID.MatchString(id) && occ == 1 && !r.used[id] {
+		r.used[id] = true
+		next = id
+	} else if occ == 1 {
+		next = r.allocate(id)
+	} else {
+		next = r.allocate(fmt.Sprintf("%s:%d", id, occ))
+	}
+	r.pending[id] = append(r.pending[id], next)
+	return next
+}
+
+func (r *idResolver) resultID(id string) string {
+	if p := r.pending[id]; len(p) > 0 {
+		next := p[0]
+		if len(p) == 1 {
+			delete(r.pending, id)
+		} else {
+			r.pending[id] = p[1:]
+		}
+		return next
+	}
+	occ := r.orphanSeen[id] + 1
+	r.orphanSeen[id] = occ
+	if r.preserveNative && nativeAnthropicToolUseID.MatchString(id) && occ == 1 && !r.used[id] {
+		r.used[id] = true
+		return id
+	}
+	return r.allocate(fmt.Sprintf("%s:tool_result:%d", id, occ))
+}
+
+func (r *idResolver) preserve(id string) {
+	r.used[id] = true
+	r.pending[id] = append(r.pending[id], id)
+}
+
+type toolIDOptions struct {
+	preserveNative       bool
+	preserveSafeThinking bool
+	allowed              allowedNames
+}
+
+// isReplaySafeThinkingMessage is tool-call-id.ts's check for a signed
+// thinking turn whose ids must stay as they are.
+func isReplaySafeThinkingMessage(m Message, allowed allowedNames) bool {
+	return isReplaySafeThinking(m, allowed, toolCallNeedsReplayMutation)
+}
+
+// isReplaySafeThinking is that check with the release's test for a tool
+// call that replay would change (needsMutation).
+func isReplaySafeThinking(m Message, allowed allowedNames, needsMutation func(map[string]any) bool) bool {
+	content, ok := jsvalue.ArrayMember(m, "content")
+	if !ok {
+		return false
+	}
+	sawThinking, sawCall := false, false
+	seen := map[string]bool{}
+	for _, b := range content {
+		if isThinkingBlock(b) {
+			sawThinking = true
+			continue
+		}
+		if !isRawToolCallBlock(b) {
+			continue
+		}
+		bm := b.(map[string]any)
+		sawCall = true
+		id, _ := jsvalue.StringMember(bm, "id")
+		id = jsjson.Trim(id)
+		if !hasToolCallInput(bm) || id == "" || seen[id] || !isAllowedToolCallName(bm["name"], allowed) || needsMutation(bm) {
+			return false
+		}
+		seen[id] = true
+	}
+	return sawThinking && sawCall
+}
+
+// toolCallNeedsReplayMutation: an untrimmed name or unredacted
+// sessions_spawn attachments.
+func toolCallNeedsReplayMutation(bm map[string]any) bool {
+	if raw, ok := jsvalue.StringMember(bm, "name"); ok && raw != "" && raw != jsjson.Trim(raw) {
+		return true
+	}
+	return hasUnredactedSessionsSpawnAttachments(bm)
+}
+
+func hasUnredactedSessionsSpawnAttachments(bm map[string]any) bool {
+	if !isSessionsSpawn(bm) {
+		return false
+	}
+	for _, key := range []string{"arguments", "input"} {
+		p, ok := jsvalue.AsObject(bm[key])
+		if !ok {
+			continue
+		}
+		atts, ok := p["attachments"].([]any)
+		if !ok {
+			continue
+		}
+		for _, a := range atts {
+			if !isRedactedAttachment(a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sanitizeToolCallIDs is sanitizeToolCallIdsForCloudCodeAssist.
+func sanitizeToolCallIDs(in []Message, mode string, o toolIDOptions, log *changeLog) []Message {
+	var reserved map[string]bool
+	var preserved map[int]bool
+	if o.preserveSafeThinking {
+		reserved, preserved = map[string]bool{}, map[int]bool{}
+		for i, m := range in {
+			if jsvalue.Role(m) != "assistant" || !isReplaySafeThinkingMessage(m, o.allowed) {
+				continue
+			}
+			calls := toolCallsOf(m)
+			clash := false
+			for _, c := range calls {
+				if reserved[c.id] {
+					clash = true
+				}
+			}
+			if clash {
+				continue
+			}
+			preserved[i] = true
+			for _, c := range calls {
+				reserved[c.id] = true
+			}
+		}
+	}
+	res := newIDResolver(mode, reserved, o.preserveNative)
+	var out []Message
+	set := func(i int, m Message) {
+		if out == nil {
+			out = append([]Message(nil), in...)
+		}
+		out[i] = m
+	}
+	for i, m := range in {
+		switch jsvalue.Role(m) {
+		case "assistant":
+			if preserved[i] {
+				for _, c := range toolCallsOf(m) {
+					res.preserve(c.id)
+				}
+				continue
+			}
+			content, ok := jsvalue.ArrayMember(m, "content")
+			if !ok {
+				continue
+			}
+			var next []any
+			for j, b := range content {
+				bm, ok := jsvalue.AsObject(b)
+				if !ok {
+					continue
+				}
+				id, _ := jsvalue.StringMember(bm, "id")
+				switch jsvalue.StringOrEmpty(bm, "type") {
+				case "functionCall", "toolUse", "toolCall":
+				default:
+					continue
+				}
+				if id == "" {
+					continue
+				}
+				nid := res.assistantID(id)
+				if nid == id {
+					continue
+				}
+				if next == nil {
+					next = append([]any(nil), content...)
+				}
+				next[j] = log.with(bm, "id", nid)
+				log.add(i, KindIDRewritten, "tool call id %s -> %s", id, nid)
+			}
+			if next != nil {
+				set(i, log.with(m, "content", next))
+			}
+		case "toolResult":
+			callID, _ := jsvalue.StringMember(m, "toolCallId")
+			useID, _ := jsvalue.StringMember(m, "toolUseId")
+			var nextCall, nextUse string
+			if callID != "" && useID != "" && callID == useID {
+				shared := res.resultID(callID)
+				nextCall, nextUse = shared, shared
+			} else {
+				if callID != "" {
+					nextCall = res.resultID(callID)
+				}
+				if useID != "" {
+					nextUse = res.resultID(useID)
+				}
+			}
+			if nextCall == callID && nextUse == useID {
+				continue
+			}
+			next := log.clone(m)
+			if nextCall != "" {
+				next["toolCallId"] = nextCall
+			}
+			if nextUse != "" {
+				next["toolUseId"] = nextUse
+			}
+			set(i, next)
+			if nextCall != callID {
+				log.add(i, KindIDRewritten, "tool result id %s -> %s", callID, nextCall)
+			}
+			if nextUse != useID {
+				log.add(i, KindIDRewritten, "tool result toolUseId %s -> %s", useID, nextUse)
+			}
+		}
+	}
+	if out == nil {
+		return in
+	}
+	return out
+}

@@ -1,0 +1,367 @@
+package sanitize
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
+
+// R9: sanitizeToolCallInputs (src/agents/session-transcript-repair.ts,
+// src/agents/tool-call-shared.ts).
+
+const (
+	toolCallNameMaxChars     = 64
+	redactedAttachmentMarker = "__OPENCLAW_REDACTED__"
+)
+
+var toolCallNameRE = regexp.MustCompile(`^[A-Za-z0-9_:.-]+$`)
+
+// allowedNames is a normalised tool allow-list; nil means no list.
+type allowedNames map[string]bool
+
+func normalizeAllowedToolNames(names []string) allowedNames {
+	if names == nil {
+		return nil
+	}
+	set := allowedNames{}
+	for _, n := range names {
+		if t := jsjson.Trim(n); t != "" {
+			set[strings.ToLower(t)] = true
+		}
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	return set
+}
+
+// isAllowedToolCallName: a trimmed name of 1-64 chars from [A-Za-z0-9_:.-],
+// in the allow-list when there is one.
+func isAllowedToolCallName(v any, allowed allowedNames) bool {
+	name, ok := v.(string)
+	if !ok {
+		return false
+	}
+	t := jsjson.Trim(name)
+	if t == "" || jsjson.Len(t) > toolCallNameMaxChars || !toolCallNameRE.MatchString(t) {
+		return false
+	}
+	return allowed == nil || allowed[strings.ToLower(t)]
+}
+
+// isRawToolCallBlock: toolCall, toolUse or functionCall.
+func isRawToolCallBlock(b any) bool {
+	bm, ok := b.(map[string]any)
+	if !ok || bm == nil {
+		return false
+	}
+	switch jsvalue.StringOrEmpty(bm, "type") {
+	case "toolCall", "toolUse", "functionCall":
+		return true
+	}
+	return false
+}
+
+func hasToolCallInput(bm map[string]any) bool {
+	return jsvalue.Present(bm, "input") || jsvalue.Present(bm, "arguments")
+}
+
+func isRedactedAttachment(item any) bool {
+	m, ok := jsvalue.AsObject(item)
+	if !ok || m["content"] != redactedAttachmentMarker {
+		return false
+	}
+	for k, v := range m {
+		if k == "content" {
+			continue
+		}
+		allowed := false
+		for _, mk := range jsvalue.AttachmentMetadataKeys() {
+			if k == mk {
+				allowed = true
+			}
+		}
+		s, isStr := v.(string)
+		if !allowed || !isStr || jsjson.Blank(s) {
+			return false
+		}
+	}
+	return true
+}
+
+func redactAttachment(item any) map[string]any {
+	next := map[string]any{"content": redactedAttachmentMarker}
+	if m, ok := jsvalue.AsObject(item); ok {
+		for _, k := range jsvalue.AttachmentMetadataKeys() {
+			if s, ok := jsvalue.StringMember(m, k); ok && !jsjson.Blank(s) {
+				next[k] = s
+			}
+		}
+	}
+	return next
+}
+
+// redactSessionsSpawnArgs redacts attachment contents and the ACP fields
+// resumeSessionId/streamTo; changed reports a new value (JavaScript
+// identity, so present ACP fields always count).
+func redactSessionsSpawnArgs(v any) (any, bool) {
+	m, ok := jsvalue.AsObject(v)
+	if !ok {
+		return v, false
+	}
+	changed := false
+	if raw, ok := m["attachments"].([]any); ok && raw != nil {
+		var next []any
+		for j, item := range raw {
+			if isRedactedAttachment(item) {
+				if next != nil {
+					next = append(next, item)
+				}
+				continue
+			}
+			if next == nil {
+				next = append(make([]any, 0, len(raw)), raw[:j]...)
+			}
+			next = append(next, redactAttachment(item))
+		}
+		if next != nil {
+			m = jsvalue.With(m, "attachments", next)
+			changed = true
+		}
+	}
+	for _, k := range []string{"resumeSessionId", "streamTo"} {
+		if jsvalue.Has(m, k) {
+			if !changed {
+				m = jsvalue.Clone(m)
+			}
+			m[k] = redactedAttachmentMarker
+			changed = true
+		}
+	}
+	return m, changed
+}
+
+func isSessionsSpawn(bm map[string]any) bool {
+	n, _ := jsvalue.StringMember(bm, "name")
+	return strings.ToLower(jsjson.Trim(n)) == "sessions_spawn"
+}
+
+// sanitizeToolCallBlock trims the name and, for sessions_spawn, redacts
+// attachment payloads. changed follows JavaScript identity.
+func sanitizeToolCallBlock(bm map[string]any) (map[string]any, bool) {
+	raw, isStr := jsvalue.StringMember(bm, "name")
+	trimmed := jsjson.Trim(raw)
+	nameChanged := isStr && trimmed != "" && raw != trimmed
+	if strings.ToLower(trimmed) != "sessions_spawn" || !isStr {
+		if !nameChanged {
+			return bm, false
+		}
+		return jsvalue.With(bm, "name", trimmed), true
+	}
+	args, argsChanged := redactSessionsSpawnArgs(bm["arguments"])
+	input, inputChanged := redactSessionsSpawnArgs(bm["input"])
+	if !argsChanged && !inputChanged && !nameChanged {
+		return bm, false
+	}
+	next := jsvalue.Clone(bm)
+	if nameChanged {
+		next["name"] = trimmed
+	}
+	if argsChanged || jsvalue.Has(bm, "arguments") {
+		next["arguments"] = args
+	}
+	if inputChanged || jsvalue.Has(bm, "input") {
+		next["input"] = input
+	}
+	return next, true
+}
+
+// isReplaySafeThinkingTurn: every tool call of a signed-thinking turn has
+// input, a unique id, an allowed name and needs no rewrite.
+func isReplaySafeThinkingTurn(content []any, allowed allowedNames) bool {
+	sawCall := false
+	seen := map[string]bool{}
+	for _, b := range content {
+		if !isRawToolCallBlock(b) {
+			continue
+		}
+		bm := b.(map[string]any)
+		sawCall = true
+		id, _ := jsvalue.StringMember(bm, "id")
+		id = jsjson.Trim(id)
+		if !hasToolCallInput(bm) || id == "" || seen[id] || !isAllowedToolCallName(bm["name"], allowed) {
+			return false
+		}
+		seen[id] = true
+		if _, changed := sanitizeToolCallBlock(bm); changed {
+			return false
+		}
+	}
+	return sawCall
+}
+
+// toolCallIDsOf is extractToolCallsFromAssistant: tool calls (toolCall,
+// toolUse, functionCall) with a non-empty string id.
+type toolCallRef struct {
+	id      string
+	name    string
+	hasName bool
+}
+
+func toolCallsOf(m Message) []toolCallRef {
+	content, ok := jsvalue.ArrayMember(m, "content")
+	if !ok {
+		return nil
+	}
+	var out []toolCallRef
+	for _, b := range content {
+		bm, ok := jsvalue.AsObject(b)
+		if !ok {
+			continue
+		}
+		id, ok := jsvalue.StringMember(bm, "id")
+		if !ok || id == "" {
+			continue
+		}
+		switch jsvalue.StringOrEmpty(bm, "type") {
+		case "toolCall", "toolUse", "functionCall":
+			name, hasName := jsvalue.StringMember(bm, "name")
+			out = append(out, toolCallRef{id: id, name: name, hasName: hasName})
+		}
+	}
+	return out
+}
+
+type toolInputOptions struct {
+	allowed       allowedNames
+	ownedThinking bool
+}
+
+// sanitizeToolCallInputs drops tool calls that cannot be replayed (no input,
+// no id, a name providers reject), trims names, redacts sessions_spawn
+// attachments, and drops assistant turns left empty. Signed-thinking turns
+// on provider-owned thinking routes are kept byte for byte or dropped whole.
+func sanitizeToolCallInputs(in []Message, o toolInputOptions, log *changeLog) []Message {
+	out := make([]Message, 0, len(in))
+	changed := false
+	claimed := map[string]bool{}
+	for i, m := range in {
+		content, ok := assistantContent(m)
+		if !ok {
+			out = append(out, m)
+			continue
+		}
+		calls := 0
+		thinking := false
+		for _, b := range content {
+			if isRawToolCallBlock(b) {
+				calls++
+			}
+			if isThinkingBlock(b) {
+				thinking = true
+			}
+		}
+		if o.ownedThinking && thinking && calls > 0 {
+			refs := toolCallsOf(m)
+			safe := isReplaySafeThinkingTurn(content, o.allowed)
+			for _, r := range refs {
+				if claimed[r.id] {
+					safe = false
+				}
+			}
+			if safe {
+				for _, r := range refs {
+					claimed[r.id] = true
+				}
+				out = append(out, m)
+			} else {
+				changed = true
+				log.add(i, KindMessageDropped, "signed-thinking turn with %s that would need changes dropped whole", countNoun(calls, "tool call", "tool calls"))
+			}
+			continue
+		}
+		next := make([]any, 0, len(content))
+		dropped := 0
+		msgChanged := false
+		for j, b := range content {
+			if !isRawToolCallBlock(b) {
+				next = append(next, b)
+				continue
+			}
+			bm := b.(map[string]any)
+			id, _ := jsvalue.StringMember(bm, "id")
+			switch {
+			case !hasToolCallInput(bm):
+				dropped++
+				log.add(i, KindBlockDropped, "tool call %d (%s) has no input", j, describeCall(bm))
+				continue
+			case jsjson.Blank(id):
+				dropped++
+				log.add(i, KindBlockDropped, "tool call %d (%s) has no id", j, describeCall(bm))
+				continue
+			case !isAllowedToolCallName(bm["name"], o.allowed):
+				dropped++
+				log.add(i, KindBlockDropped, "tool call %d has an invalid name %q", j, jsvalue.StringOrEmpty(bm, "name"))
+				continue
+			}
+			if isSessionsSpawn(bm) {
+				s, c := sanitizeToolCallBlock(bm)
+				if c {
+					// {...block, arguments: {...args, attachments}}: the
+					// copies keep their members' places.
+					log.inherit(s, bm)
+					for _, k := range []string{"arguments", "input"} {
+						if dst, ok := s[k].(map[string]any); ok {
+							if src, ok := bm[k].(map[string]any); ok {
+								log.inherit(dst, src)
+							}
+						}
+					}
+					msgChanged = true
+					log.add(i, KindContentChanged, "sessions_spawn tool call %d: attachments redacted", j)
+				}
+				next = append(next, s)
+				continue
+			}
+			if name, ok := jsvalue.StringMember(bm, "name"); ok {
+				if t := jsjson.Trim(name); t != name && t != "" {
+					next = append(next, log.with(bm, "name", t))
+					msgChanged = true
+					log.add(i, KindContentChanged, "tool call %d name trimmed to %q", j, t)
+					continue
+				}
+			}
+			next = append(next, b)
+		}
+		if dropped > 0 {
+			changed = true
+			if len(next) == 0 {
+				log.add(i, KindMessageDropped, "assistant turn left empty after dropping tool calls")
+				continue
+			}
+			out = append(out, log.with(m, "content", next))
+			continue
+		}
+		if msgChanged {
+			changed = true
+			out = append(out, log.with(m, "content", next))
+			continue
+		}
+		out = append(out, m)
+	}
+	if !changed {
+		return in
+	}
+	return out
+}
+
+func describeCall(bm map[string]any) string {
+	name, _ := jsvalue.StringMember(bm, "name")
+	id, _ := jsvalue.StringMember(bm, "id")
+	if id == "" {
+		return "name " + name
+	}
+	return name + " " + id
+}

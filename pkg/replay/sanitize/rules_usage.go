@@ -1,0 +1,286 @@
+package sanitize
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
+
+// R14: usage normalisation (replay-history.ts, src/agents/usage.ts). Not on
+// the wire, but part of the sanitized messages the oracle prints.
+
+func zeroUsageSnapshot() map[string]any {
+	z := jsvalue.JSONNumber(0)
+	return map[string]any{
+		"input": z, "output": z, "cacheRead": z, "cacheWrite": z, "totalTokens": z,
+		"cost": map[string]any{"input": z, "output": z, "cacheRead": z, "cacheWrite": z, "total": z},
+	}
+}
+
+// parseMessageTimestamp: a finite number, or a string Date.parse accepts.
+func parseMessageTimestamp(v any) (float64, bool) {
+	if f, ok := jsvalue.Number(v); ok {
+		return f, true
+	}
+	if s, ok := v.(string); ok {
+		return jsDateParse(s)
+	}
+	return 0, false
+}
+
+// jsDateParse covers the date strings transcripts hold: ISO 8601 / RFC 3339
+// forms and RFC 1123 dates.
+func jsDateParse(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	layouts := []string{
+		time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02T15:04", "2006-01-02T15:04Z07:00",
+		"2006-01-02", "2006-01", "2006", time.RFC1123, time.RFC1123Z, "Mon, 2 Jan 2006 15:04:05 MST",
+	}
+	for _, l := range layouts {
+		loc := time.UTC
+		if l == "2006-01-02T15:04:05.999999999" || l == "2006-01-02T15:04" {
+			loc = time.Local // ISO date-times without an offset are local time
+		}
+		if t, err := time.ParseInLocation(l, s, loc); err == nil {
+			return float64(t.UnixMilli()), true
+		}
+	}
+	return 0, false
+}
+
+// stripStaleAssistantUsageBeforeLatestCompaction zeroes the usage of
+// assistant turns older than the latest compaction summary.
+func stripStaleAssistantUsageBeforeLatestCompaction(in []Message, log *changeLog) []Message {
+	latest := -1
+	var latestTS float64
+	latestHasTS := false
+	for i, m := range in {
+		if jsvalue.Role(m) != "compactionSummary" {
+			continue
+		}
+		latest = i
+		latestTS, latestHasTS = parseMessageTimestamp(m["timestamp"])
+	}
+	if latest == -1 {
+		return in
+	}
+	var out []Message
+	for i, m := range in {
+		if jsvalue.Role(m) != "assistant" || !jsvalue.IsObjectOrArray(m["usage"]) {
+			continue
+		}
+		ts, ok := parseMessageTimestamp(m["timestamp"])
+		if !(latestHasTS && ok && ts <= latestTS) && !(i < latest) {
+			continue
+		}
+		if out == nil {
+			out = append([]Message(nil), in...)
+		}
+		out[i] = log.with(m, "usage", zeroUsageSnapshot())
+		log.add(i, KindMetadataChanged, "usage zeroed (before the latest compaction)")
+	}
+	if out == nil {
+		return in
+	}
+	return out
+}
+
+// usageField returns the first present (non-null) value among keys
+// (JavaScript's `a ?? b ?? c`).
+func usageField(u map[string]any, keys ...string) any {
+	for _, k := range keys {
+		if v := u[k]; v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+func nested(u map[string]any, key, sub string) any {
+	m, ok := jsvalue.AsObject(u[key])
+	if !ok {
+		return nil
+	}
+	return m[sub]
+}
+
+// tokenCount is normalizeTokenCount: finite numbers, truncated, negatives 0.
+func tokenCount(v any) (float64, bool) {
+	f, ok := jsvalue.Number(v)
+	if !ok {
+		return 0, false
+	}
+	if f <= 0 {
+		return 0, true
+	}
+	return math.Min(math.Trunc(f), 9007199254740991), true
+}
+
+func nestedPresent(u map[string]any, key, sub string) bool {
+	m, ok := jsvalue.AsObject(u[key])
+	return ok && jsvalue.Has(m, sub)
+}
+
+type normalizedUsage struct {
+	input, output, cacheRead, cacheWrite, total      float64
+	hasInput, hasOutput, hasRead, hasWrite, hasTotal bool
+}
+
+// normalizeUsage reads the many usage spellings providers use.
+func normalizeUsage(raw any) (normalizedUsage, bool) {
+	var n normalizedUsage
+	if !jsvalue.Truthy(raw) {
+		return n, false
+	}
+	u, ok := raw.(map[string]any)
+	if !ok {
+		return n, false
+	}
+	inDetails := nested(u, "input_tokens_details", "cached_tokens")
+	promptDetails := nested(u, "prompt_tokens_details", "cached_tokens")
+	readV := usageField(u, "cacheRead", "cache_read", "cache_read_input_tokens", "cached_tokens")
+	if readV == nil {
+		readV = inDetails
+	}
+	if readV == nil {
+		readV = promptDetails
+	}
+	n.cacheRead, n.hasRead = tokenCount(readV)
+	inputV := usageField(u, "input", "inputTokens", "input_tokens", "promptTokens", "prompt_tokens", "prompt_n")
+	if inputV == nil {
+		inputV = nested(u, "timings", "prompt_n")
+	}
+	// `x !== undefined`: a JSON null counts as present.
+	openAIStyle := jsvalue.Has(u, "cached_tokens") || nestedPresent(u, "input_tokens_details", "cached_tokens") || nestedPresent(u, "prompt_tokens_details", "cached_tokens")
+	if rawIn, ok := jsvalue.Number(inputV); ok {
+		if openAIStyle && n.hasRead {
+			rawIn -= n.cacheRead
+		}
+		n.input, n.hasInput = tokenCount(rawIn)
+	}
+	outV := usageField(u, "output", "outputTokens", "output_tokens", "completionTokens", "completion_tokens", "predicted_n")
+	if outV == nil {
+		outV = nested(u, "timings", "predicted_n")
+	}
+	n.output, n.hasOutput = tokenCount(outV)
+	n.cacheWrite, n.hasWrite = tokenCount(usageField(u, "cacheWrite", "cache_write", "cache_creation_input_tokens"))
+	n.total, n.hasTotal = tokenCount(usageField(u, "total", "totalTokens", "total_tokens"))
+	if !n.hasInput && !n.hasOutput && !n.hasRead && !n.hasWrite && !n.hasTotal {
+		return n, false
+	}
+	return n, true
+}
+
+type usageCost struct{ input, output, cacheRead, cacheWrite, total float64 }
+
+// normalizeUsageCost keeps a cost object with at least one finite field.
+func normalizeUsageCost(raw any) (usageCost, bool) {
+	u, ok := jsvalue.AsObject(raw)
+	if !ok {
+		return usageCost{}, false
+	}
+	c, ok := jsvalue.AsObject(u["cost"])
+	if !ok {
+		return usageCost{}, false
+	}
+	in, okIn := jsvalue.Number(c["input"])
+	out, okOut := jsvalue.Number(c["output"])
+	read, okRead := jsvalue.Number(c["cacheRead"])
+	write, okWrite := jsvalue.Number(c["cacheWrite"])
+	total, okTotal := jsvalue.Number(c["total"])
+	if !okIn && !okOut && !okRead && !okWrite && !okTotal {
+		return usageCost{}, false
+	}
+	uc := usageCost{input: in, output: out, cacheRead: read, cacheWrite: write}
+	if okTotal {
+		uc.total = total
+	} else {
+		uc.total = uc.input + uc.output + uc.cacheRead + uc.cacheWrite
+	}
+	return uc, true
+}
+
+// usageSnapshot is normalizeAssistantUsageSnapshot: the counters and cost
+// the stored usage normalises to (no allocation).
+func usageSnapshot(raw any) (normalizedUsage, *usageCost) {
+	n, ok := normalizeUsage(raw)
+	if !ok {
+		return normalizedUsage{hasTotal: true}, &usageCost{}
+	}
+	if !n.hasTotal {
+		n.total = n.input + n.output + n.cacheRead + n.cacheWrite
+	}
+	if c, ok := normalizeUsageCost(raw); ok {
+		return n, &c
+	}
+	return n, nil
+}
+
+// snapshotValue builds the usage object for a normalised snapshot.
+func snapshotValue(n normalizedUsage, cost *usageCost) map[string]any {
+	snap := map[string]any{
+		"input": jsvalue.JSONNumber(n.input), "output": jsvalue.JSONNumber(n.output), "cacheRead": jsvalue.JSONNumber(n.cacheRead),
+		"cacheWrite": jsvalue.JSONNumber(n.cacheWrite), "totalTokens": jsvalue.JSONNumber(n.total),
+	}
+	if cost != nil {
+		snap["cost"] = map[string]any{
+			"input": jsvalue.JSONNumber(cost.input), "output": jsvalue.JSONNumber(cost.output), "cacheRead": jsvalue.JSONNumber(cost.cacheRead),
+			"cacheWrite": jsvalue.JSONNumber(cost.cacheWrite), "total": jsvalue.JSONNumber(cost.total),
+		}
+	}
+	return snap
+}
+
+// usageMatches: the stored usage already equals its normalised snapshot.
+func usageMatches(raw any, n normalizedUsage, cost *usageCost) bool {
+	u, ok := jsvalue.AsObject(raw)
+	if !ok {
+		return false
+	}
+	eq := func(key string, want float64) bool {
+		f, ok := jsvalue.Number(u[key])
+		return ok && f == want
+	}
+	if !eq("input", n.input) || !eq("output", n.output) || !eq("cacheRead", n.cacheRead) || !eq("cacheWrite", n.cacheWrite) || !eq("totalTokens", n.total) {
+		return false
+	}
+	stored, hasCost := u["cost"]
+	if cost == nil {
+		return !hasCost
+	}
+	c, ok := jsvalue.AsObject(stored)
+	if !ok {
+		return false
+	}
+	ceq := func(key string, want float64) bool {
+		f, ok := jsvalue.Number(c[key])
+		return ok && f == want
+	}
+	return ceq("input", cost.input) && ceq("output", cost.output) && ceq("cacheRead", cost.cacheRead) && ceq("cacheWrite", cost.cacheWrite) && ceq("total", cost.total)
+}
+
+// ensureAssistantUsageSnapshots gives every assistant turn a normalised
+// usage object.
+func ensureAssistantUsageSnapshots(in []Message, log *changeLog) []Message {
+	var out []Message
+	for i, m := range in {
+		if jsvalue.Role(m) != "assistant" {
+			continue
+		}
+		n, cost := usageSnapshot(m["usage"])
+		if usageMatches(m["usage"], n, cost) {
+			continue
+		}
+		if out == nil {
+			out = append([]Message(nil), in...)
+		}
+		out[i] = log.with(m, "usage", snapshotValue(n, cost))
+		log.add(i, KindMetadataChanged, "usage normalised")
+	}
+	if out == nil {
+		return in
+	}
+	return out
+}
