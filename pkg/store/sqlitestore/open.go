@@ -185,6 +185,7 @@ func Open(path string, opts Options) (*DB, error) {
 	}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opts.BusyTimeout.Milliseconds()))
 	q.Add("_pragma", "query_only(1)")
+	q.Add("_pragma", fmt.Sprintf("mmap_size(%d)", int64(mapSize)))
 	u.RawQuery = q.Encode()
 	conn, err := sql.Open("sqlite", u.String())
 	if err != nil {
@@ -194,7 +195,7 @@ func Open(path string, opts Options) (*DB, error) {
 	conn.SetMaxOpenConns(runtime.NumCPU() + 1)
 	conn.SetMaxIdleConns(runtime.NumCPU() + 1)
 	d.conn = conn
-	if err := d.readVersions(); err != nil {
+	if err, _ := d.guardFault(d.readVersions); err != nil {
 		d.Close()
 		if reason == "" && strings.Contains(err.Error(), "READONLY") {
 			// A hot journal left by a crashed writer must be rolled back before
@@ -203,7 +204,7 @@ func Open(path string, opts Options) (*DB, error) {
 		}
 		return nil, err
 	}
-	if err := d.readCatalog(); err != nil {
+	if err, _ := d.guardFault(d.readCatalog); err != nil {
 		d.Close()
 		return nil, err
 	}
@@ -350,8 +351,12 @@ func (d *DB) ReadTx(fn func(tx *sql.Tx) error) error {
 	if err != nil {
 		return d.classify(err)
 	}
+	err, faulted := d.guardFault(func() error { return fn(tx) })
+	if faulted {
+		return err // the transaction is abandoned (guardFault)
+	}
 	defer tx.Rollback() //nolint:errcheck // read-only
-	if err := fn(tx); err != nil {
+	if err != nil {
 		return d.classify(err)
 	}
 	if err := tx.Commit(); err != nil {

@@ -8,75 +8,71 @@ import (
 	"strings"
 )
 
-// quickCheckMap is the most of the database PRAGMA quick_check reads through
-// a memory map instead of one pread per page (a 4 KiB page is a system call,
-// and quick_check reads every page).
-const quickCheckMap = 1 << 40
+// mapSize is the most of a database a connection reads through a memory map
+// (PRAGMA mmap_size) instead of one pread system call per page: inspect
+// reads every page, quick_check again.
+//
+// A map turns a file cut short under it into a fault on access. SQLite's
+// locks rule that out for its own writers while a read transaction lives,
+// but not an operator's truncate, nor a writer appearing while an immutable
+// open reads. Every read runs under guardFault, which makes that fault an
+// error instead of a crash.
+const mapSize = 1 << 40
+
+// guardFault runs fn with a fault on mapped memory turned into an error
+// (debug.SetPanicOnFault). faulted reports that case: fn stopped inside
+// SQLite holding its locks and database/sql's, so the caller must leave the
+// connection alone (never reuse it, never close it; the process reports the
+// error and exits). Any other panic goes on.
+func (d *DB) guardFault(fn func() error) (err error, faulted bool) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			// a fault in the map panics with a runtime.Error that has the
+			// faulting address (a nil dereference has none)
+			re, ok := r.(interface {
+				runtime.Error
+				Addr() uintptr
+			})
+			if !ok {
+				panic(r)
+			}
+			err, faulted = fmt.Errorf("%s: the file changed size while it was read (a fault at %#x); run the command again: %w", d.Path, re.Addr(), ErrUnusable), true
+		}
+	}()
+	return fn(), false
+}
 
 // QuickCheck runs PRAGMA quick_check and returns its answer as one line
-// ("ok" when the database is sound).
-//
-// It reads through a memory map, on a connection of its own. A map turns a
-// file cut short under it (which SQLite's locks rule out, but not an operator's
-// truncate, nor a writer while an immutable open reads) into a fault on
-// access: that fault becomes an error here, and the connection is
-// abandoned, never reused.
+// ("ok" when the database is sound), on a connection of its own so that it
+// can run beside the sessions' reads.
 func (d *DB) QuickCheck() (answer string, err error) {
 	ctx := context.Background()
 	conn, err := d.conn.Conn(ctx)
 	if err != nil {
 		return "", d.classify(err)
 	}
-	faulted := false
-	defer func() {
-		// After a fault the connection stopped inside SQLite, holding its
-		// locks and database/sql's: it is left alone (never reused, never
-		// closed; the process is about to report and exit).
-		if !faulted {
-			_ = conn.Close()
-		}
-	}()
-	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA mmap_size=%d", int64(quickCheckMap))); err != nil {
-		return "", d.classify(err)
-	}
-	msgs, err := func() (msgs []string, err error) {
-		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		defer func() {
-			if r := recover(); r != nil {
-				// a fault in the map panics with a runtime.Error that
-				// has the faulting address (debug.SetPanicOnFault)
-				re, ok := r.(interface {
-					runtime.Error
-					Addr() uintptr
-				})
-				if !ok {
-					panic(r)
-				}
-				faulted = true
-				err = fmt.Errorf("%s: the file changed size while it was read (a fault at %#x); run the command again: %w", d.Path, re.Addr(), ErrUnusable)
-			}
-		}()
+	var msgs []string
+	err, faulted := d.guardFault(func() error {
 		rows, err := conn.QueryContext(ctx, "PRAGMA quick_check")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
 			var m string
 			if err := rows.Scan(&m); err != nil {
-				return nil, err
+				return err
 			}
 			msgs = append(msgs, m)
 		}
-		return msgs, rows.Err()
-	}()
+		return rows.Err()
+	})
 	if faulted {
-		return "", err
+		return "", err // the connection is abandoned (guardFault)
 	}
+	conn.Close()
 	if err != nil {
-		return "", d.classify(err)
-	}
-	if _, err := conn.ExecContext(ctx, "PRAGMA mmap_size=0"); err != nil {
 		return "", d.classify(err)
 	}
 	if d.immutable && fileExists(d.Path+"-wal") {

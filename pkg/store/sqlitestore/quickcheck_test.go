@@ -90,3 +90,44 @@ func TestQuickCheckSurvivesTruncation(t *testing.T) {
 		t.Fatal("no cut landed while quick_check ran: the test did not exercise the cut-short file")
 	}
 }
+
+// A session read (ReadTx) through the memory map of a file cut short while
+// it reads row after row ends in a one-line error naming the file, not in
+// a crash, and the database can still be closed.
+func TestReadTxSurvivesTruncation(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cut.sqlite")
+	quickCheckDB(t, path)
+	db, err := sqlitestore.Open(path, sqlitestore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	read := 0
+	err = db.ReadTx(func(tx *sql.Tx) error {
+		rows, err := tx.Query("SELECT b FROM t ORDER BY id")
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var b []byte
+			if err := rows.Scan(&b); err != nil {
+				return err
+			}
+			if read++; read == 10 {
+				if err := os.Truncate(path, 8192); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		return rows.Err()
+	})
+	if err == nil {
+		t.Fatalf("read %d rows of a file cut to 8 KiB after 10: no error", read)
+	}
+	if !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("error %q: want one line naming %s", err, path)
+	}
+	t.Logf("after %d rows: %v", read, err)
+}
