@@ -83,7 +83,7 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 		ctx = context.Background()
 	}
 	w := doctorWriteFlags(cmd, g, o)
-	g.tuneGCForStreaming()
+	g.tuneGCForStreaming(gcLimitRepair)
 	opts, filter, err := doctorRunOptions(g, o, w.force)
 	if err != nil {
 		return err

@@ -98,7 +98,7 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 	if !withReplay {
 		// Replay findings hold a transcript's context in memory; without them
 		// inspect only streams.
-		g.tuneGCForStreaming()
+		g.tuneGCForStreaming(gcLimitInspect)
 	}
 	rep, err := transcript.Inspect(paths, transcript.InspectOptions{
 		Archived: opts.Archived, Jobs: opts.Jobs, Stdin: g.IO.In, Keep: filter.Keep,

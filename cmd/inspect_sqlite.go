@@ -35,7 +35,7 @@ func inspectViaStore(g *Globals, opts *inspectOptions, args []string) (handled b
 			return false, args, nil
 		}
 		// Each session's rows are dropped after its analysis: collect lazily.
-		g.tuneGCForStreaming()
+		g.tuneGCForStreaming(gcLimitInspect)
 		progress := cli.NewProgress(g.IO, "inspecting", 0)
 		rep, err := st.InspectSQLite(store.InspectOptions{Jobs: opts.Jobs, QuickCheck: true, Progress: func() { progress.Add(1) }})
 		progress.Done()

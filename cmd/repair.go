@@ -114,7 +114,7 @@ over and overwrite the file with a fresh header on its next open).`)
 }
 
 func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []string) error {
-	g.tuneGCForStreaming()
+	g.tuneGCForStreaming(gcLimitRepair)
 	set, err := repairRuleSet(opts, args)
 	if err != nil {
 		return err
