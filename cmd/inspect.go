@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -33,7 +34,8 @@ type inspectOptions struct {
 	// BusyTimeout bounds the wait for a SQLite writer's lock.
 	BusyTimeout time.Duration
 
-	release policy.Release // parsed --openclaw ("": the era's)
+	release policy.Release  // parsed --openclaw ("": the era's)
+	ctx     context.Context // cancelled by SIGINT/SIGTERM
 }
 
 func newInspectCmd(g *Globals) *cobra.Command {
@@ -54,6 +56,7 @@ Inputs may be plain, .gz or .zst; "-" reads a transcript from stdin.`,
   oc inspect ~/.openclaw/agents/main/sessions/0197a3c2.jsonl --tree
   oc inspect --state-dir /srv/openclaw --json | jq .totals`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ctx = cmd.Context()
 			return runInspect(g, opts, args)
 		},
 	}
@@ -102,7 +105,7 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 	}
 	rep, err := transcript.Inspect(paths, transcript.InspectOptions{
 		Archived: opts.Archived, Jobs: opts.Jobs, Stdin: g.IO.In, Keep: filter.Keep,
-		Progress: fileDone, ByteProgress: byteProgress,
+		Progress: fileDone, ByteProgress: byteProgress, Context: opts.ctx,
 		MoreFindings: func(f transcript.File) []transcript.Finding {
 			found := repairFinding(f, byteProgress)
 			if withReplay {
@@ -116,6 +119,9 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 	progress.Done()
 	if err != nil {
 		return cli.Incomplete(describeInputError(err))
+	}
+	if opts.ctx != nil && opts.ctx.Err() != nil {
+		return cli.Incomplete(errors.New("interrupted: the report is incomplete"))
 	}
 	if rep.Single && len(rep.Errors) == 1 {
 		return cli.Incomplete(errors.New(rep.Errors[0].Error))

@@ -37,10 +37,13 @@ func inspectViaStore(g *Globals, opts *inspectOptions, args []string) (handled b
 		// Each session's rows are dropped after its analysis: collect lazily.
 		g.tuneGCForStreaming(gcLimitInspect)
 		progress := cli.NewProgress(g.IO, "inspecting", 0)
-		rep, err := st.InspectSQLite(store.InspectOptions{Jobs: opts.Jobs, QuickCheck: true, Progress: func() { progress.Add(1) }})
+		rep, err := st.InspectSQLite(store.InspectOptions{Jobs: opts.Jobs, QuickCheck: true, Progress: func() { progress.Add(1) }, Context: opts.ctx})
 		progress.Done()
 		if err != nil {
 			return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
+		}
+		if opts.ctx != nil && opts.ctx.Err() != nil {
+			return true, nil, cli.Incomplete(errors.New("interrupted: the report is incomplete"))
 		}
 		if opts.Replay {
 			addSQLiteReplayFindings(g, st, rep, opts.releaseOr(policy.Release96))

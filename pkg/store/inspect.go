@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -300,6 +301,10 @@ type InspectOptions struct {
 	Jobs       int
 	Progress   func()
 	QuickCheck bool
+	// Context, when set and cancelled (SIGINT/SIGTERM), leaves the sessions
+	// not yet started unread (as errors); the caller reports the run as
+	// interrupted.
+	Context context.Context
 }
 
 // InspectSQLite inspects every agent database and session of the state dir.
@@ -420,6 +425,10 @@ func inspectSessions(db *sqlitestore.DB, a AgentDB, rows []sqlitestore.Session, 
 	// and a worker would then grow a new buffer for most sessions.
 	buffers := make(chan *sessionBuffers, runtime.GOMAXPROCS(0)+max(opts.Jobs, 0))
 	parallel.Each(len(rows), opts.Jobs, func(i int) {
+		if opts.Context != nil && opts.Context.Err() != nil {
+			errs[i] = fmt.Errorf("session %s not read: %w", rows[i].SessionID, opts.Context.Err())
+			return
+		}
 		r := rows[i]
 		// Events, Bytes and LastActivity are counted as the session is read.
 		ses := Session{Era: EraSQLite, Agent: a.Agent, Key: r.Key, ID: r.SessionID, Path: a.Path, Index: r.Entry}

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -28,6 +29,10 @@ type InspectOptions struct {
 	// ByteProgress, when set, is told the bytes read of each file (for a
 	// progress display on one large file). It must be safe for concurrent use.
 	ByteProgress func(n int)
+	// Context, when set and cancelled (SIGINT/SIGTERM), leaves the files not
+	// yet started unread (as errors); the caller reports the run as
+	// interrupted.
+	Context context.Context
 }
 
 // FileError is a transcript that could not be inspected.
@@ -88,6 +93,10 @@ func Inspect(paths []string, opts InspectOptions) (*Report, error) {
 	summaries := make([]*Summary, len(files))
 	errs := make([]error, len(files))
 	parallel.Each(len(files), opts.Jobs, func(i int) {
+		if opts.Context != nil && opts.Context.Err() != nil {
+			errs[i] = fmt.Errorf("not read: %w", opts.Context.Err())
+			return
+		}
 		wantMore := opts.MoreFindings != nil && files[i].Path != "-"
 		more := func() []Finding { return opts.MoreFindings(files[i]) }
 		if wantMore && len(files) == 1 {
