@@ -1,0 +1,392 @@
+package jsjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The accept/reject matrix of Node's JSON.parse (research/ecosystem.md §3.3),
+// checked against Node itself when this table was written.
+var jsonParseCases = []struct {
+	in   string
+	want bool
+}{
+	{`{"type":"session","id":"x"}`, true},
+	{"{\"a\":\"\xff\xfe\"}", true}, // invalid UTF-8 in a string: U+FFFD to Node
+	{`{"a":"\ud83d"}`, true},       // lone surrogate
+	{`{"a":1,"a":2}`, true},        // duplicate keys
+	{`1e400`, true},
+	{`-0.0e-0`, true},
+	{`42`, true},
+	{`"x"`, true},
+	{`null`, true},
+	{" \t{\"a\":1} \r\n", true},
+	{`[]`, true},
+	{`[ ]`, true},
+	{`{ }`, true},
+	{`[[],[[]],{}]`, true},
+	{`"\"\\\/\b\f\n\r\t\u00e9\uD83D\uDE00"`, true},
+	{"\"\u2028\u00e9\U0001F600\"", true},
+	{"\"\xed\xa0\x80\"", true}, // a surrogate spelled in UTF-8: U+FFFD
+	{"{\"a\":\"x\ty\"}", false},
+	{"{\"a\":\"x\x01y\"}", false},
+	{"\"\x7f\"", true}, // DEL is no control character to JSON
+	{`{"a":"\q"}`, false},
+	{`{"a":"\u12G4"}`, false},
+	{`"\u12"`, false},
+	{`"\`, false},
+	{`{"a":1}{"b":2}`, false},
+	{"\xef\xbb\xbf{\"a\":1}", false},
+	{`undefined`, false},
+	{`{"type":"message"`, false},
+	{"\x00\x00{\"a\":1}", false},
+	{``, false},
+	{` `, false},
+	{`NaN`, false},
+	{`Infinity`, false},
+	{`{'a':1}`, false},
+	{`{"a":1,}`, false},
+	{`[1,]`, false},
+	{`[,1]`, false},
+	{`{,}`, false},
+	{`{"a"}`, false},
+	{`{"a":}`, false},
+	{`{1:2}`, false},
+	{`01`, false},
+	{`-`, false},
+	{`-01`, false},
+	{`1.`, false},
+	{`.5`, false},
+	{`1e`, false},
+	{`1e+`, false},
+	{`+1`, false},
+	{`0x10`, false},
+	{`tru`, false},
+	{`nul`, false},
+	{`falsey`, false},
+	{`truefalse`, false},
+	{`[1 2]`, false},
+	{`{"a":1 "b":2}`, false},
+	{`]`, false},
+	{`[}`, false},
+	{`{]`, false},
+	{`"abc`, false},
+	{"\"a\nb\"", false},
+	{"{\"a\":1}\x00", false},
+	{"\v1", false}, // VT is no JSON white space
+	{"1\f", false},
+	{"\u00a01", false},
+	{"\"\xe6\x97\"", true}, // a cut multi-byte character before the quote
+}
+
+func TestValidMatchesJSONParse(t *testing.T) {
+	for _, c := range jsonParseCases {
+		assert.Equal(t, c.want, Valid([]byte(c.in)), "Valid(%q)", c.in)
+		var tp Tape
+		tp.MaxDepth = 3
+		assert.Equal(t, c.want, tp.Parse([]byte(c.in)), "Tape.Parse(%q)", c.in)
+	}
+}
+
+// Node's JSON.parse has no nesting limit (checked with Node 20: a million
+// levels parse); neither has Valid.
+func TestValidAnyDepth(t *testing.T) {
+	for _, n := range []int{63, 64, 65, 128, 129, 10001, 200000} {
+		arr := strings.Repeat("[", n) + strings.Repeat("]", n)
+		assert.True(t, Valid([]byte(arr)), "depth %d array", n)
+		obj := strings.Repeat(`{"a":`, n) + "1" + strings.Repeat("}", n)
+		assert.True(t, Valid([]byte(obj)), "depth %d object", n)
+		mixed := strings.Repeat(`{"a":[`, n) + strings.Repeat("]}", n)
+		var tp Tape
+		tp.MaxDepth = 4
+		require.True(t, tp.Parse([]byte(mixed)), "depth %d mixed", n)
+		assert.Equal(t, 2*n, tp.Depth)
+		assert.Len(t, tp.Nodes, 5)
+		// one bracket off at the deepest level is caught
+		assert.False(t, Valid([]byte(strings.Repeat(`{"a":[`, n)+"}"+strings.Repeat("]}", n)[1:])), "depth %d wrong closer", n)
+		assert.False(t, Valid([]byte(arr[:len(arr)-1])), "depth %d unclosed", n)
+	}
+}
+
+func TestTapeUTF8(t *testing.T) {
+	for _, c := range []struct {
+		in            string
+		nonASCII, bad bool
+	}{
+		{`{"a":"plain"}`, false, false},
+		{"{\"a\":\"é 日本 \U0001F600\"}", true, false},
+		{"{\"a\":\"\xff\"}", true, true},
+		{"{\"a\":\"x\xc3\"}", true, true},
+		{"{\"\xe9\":1}", true, true}, // in a key
+		{"\"\xed\xa0\x80\"", true, true},
+		{"\"\xef\xbf\xbd\"", true, false}, // U+FFFD itself is valid
+		{`"\u00e9"`, false, false},
+	} {
+		var tp Tape
+		require.True(t, tp.Parse([]byte(c.in)), c.in)
+		assert.Equal(t, c.nonASCII, tp.NonASCII, "NonASCII of %q", c.in)
+		assert.Equal(t, c.bad, tp.BadUTF8, "BadUTF8 of %q", c.in)
+		assert.Equal(t, !utf8.ValidString(c.in), tp.BadUTF8, "BadUTF8 of %q against utf8.Valid", c.in)
+	}
+}
+
+func TestTapeNodes(t *testing.T) {
+	text := []byte(` {"type":"message","id":"a\"b","message":{"role":"user","content":[{"type":"text","text":"hi"},7,[1,[2]]]},"n":null, "e":{} }`)
+	var tp Tape
+	tp.MaxDepth = 3
+	require.True(t, tp.Parse(text))
+	var got []string
+	for i, n := range tp.Nodes {
+		flags := ""
+		if n.Flags&Pruned != 0 {
+			flags += " pruned"
+		}
+		if n.Flags&Escaped != 0 {
+			flags += " escaped"
+		}
+		got = append(got, fmt.Sprintf("%d %q=%s next=%d%s", i, n.Key(text), n.Value(text), n.Next, flags))
+	}
+	want := []string{
+		`0 ""={"type":"message","id":"a\"b","message":{"role":"user","content":[{"type":"text","text":"hi"},7,[1,[2]]]},"n":null, "e":{} }` + " next=11",
+		`1 "type"="message" next=2`,
+		`2 "id"="a\"b" next=3 escaped`,
+		`3 "message"={"role":"user","content":[{"type":"text","text":"hi"},7,[1,[2]]]} next=9`,
+		`4 "role"="user" next=5`,
+		`5 "content"=[{"type":"text","text":"hi"},7,[1,[2]]] next=9`,
+		`6 ""={"type":"text","text":"hi"} next=7 pruned`,
+		`7 ""=7 next=8`,
+		`8 ""=[1,[2]] next=9 pruned`,
+		`9 "n"=null next=10`,
+		`10 "e"={} next=11`,
+	}
+	assert.Equal(t, want, got)
+	assert.True(t, tp.Nodes[0].Children(0))
+	assert.False(t, tp.Nodes[10].Children(10)) // empty
+	assert.False(t, tp.Nodes[6].Children(6))   // pruned
+}
+
+func TestTapeMaxNodes(t *testing.T) {
+	text := []byte(`{"a":[1,2,3,4,5],"b":{"c":1},"d":2}`)
+	var tp Tape
+	tp.MaxDepth, tp.MaxNodes = 5, 4
+	require.True(t, tp.Parse(text))
+	require.Len(t, tp.Nodes, 4) // root, a, 1, 2
+	assert.NotZero(t, tp.Nodes[0].Flags&Pruned, "root lost members")
+	assert.NotZero(t, tp.Nodes[1].Flags&Pruned, "a lost elements")
+	assert.Equal(t, `[1,2,3,4,5]`, string(tp.Nodes[1].Value(text)))
+	assert.Equal(t, string(text), string(tp.Nodes[0].Value(text)))
+}
+
+// refNode is the reference model of a tape: a naive recursive descent over
+// text that encoding/json validated.
+type refNode struct {
+	key, value string
+	children   []refNode
+	complete   bool // every child recorded
+}
+
+func refParse(b []byte, i int, key string, depth, maxDepth int) (refNode, int) {
+	i = skipWSRef(b, i)
+	start := i
+	n := refNode{key: key, complete: true}
+	switch b[i] {
+	case '{', '[':
+		obj := b[i] == '{'
+		i = skipWSRef(b, i+1)
+		if b[i] == '}' || b[i] == ']' {
+			i++
+			break
+		}
+		for {
+			k := ""
+			if obj {
+				ks := i
+				var s string
+				dec := json.NewDecoder(bytes.NewReader(b[i:]))
+				_ = dec.Decode(&s)
+				i = ks + int(dec.InputOffset())
+				k = string(b[ks+1 : i-1])
+				i = skipWSRef(b, i) + 1 // ':'
+			}
+			var c refNode
+			c, i = refParse(b, i, k, depth+1, maxDepth)
+			if depth+1 <= maxDepth {
+				n.children = append(n.children, c)
+			} else {
+				n.complete = false
+			}
+			i = skipWSRef(b, i)
+			if b[i] == ',' {
+				i++
+				continue
+			}
+			i++ // closer
+			break
+		}
+	default:
+		var v json.RawMessage
+		dec := json.NewDecoder(bytes.NewReader(b[i:]))
+		if err := dec.Decode(&v); err != nil {
+			panic(err)
+		}
+		i += int(dec.InputOffset())
+		// Decode may read white space after a number: the value ends at its last byte
+		for i > start && isWS(b[i-1]) {
+			i--
+		}
+	}
+	n.value = string(b[start:i])
+	return n, i
+}
+
+func skipWSRef(b []byte, i int) int {
+	for i < len(b) && isWS(b[i]) {
+		i++
+	}
+	return i
+}
+
+// tapeTree rebuilds the tree a tape records.
+func tapeTree(text []byte, nodes []Node, i int) (refNode, int) {
+	n := nodes[i]
+	r := refNode{key: string(n.Key(text)), value: string(n.Value(text)), complete: n.Flags&Pruned == 0}
+	j := i + 1
+	for j < n.Next {
+		var c refNode
+		c, j = tapeTree(text, nodes, j)
+		r.children = append(r.children, c)
+	}
+	return r, n.Next
+}
+
+// FuzzTape: Valid is encoding/json's Valid (which agrees with JSON.parse on
+// everything but nesting beyond 10,000 levels, kept out here), and the tape
+// records exactly the tree a naive recursive reading finds, down to
+// MaxDepth; BadUTF8 is utf8.Valid's answer on valid text.
+func FuzzTape(f *testing.F) {
+	for _, c := range jsonParseCases {
+		f.Add([]byte(c.in), uint8(2))
+	}
+	f.Add([]byte(`{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","arguments":{"a":[1,{"b":2}]}}]}}`), uint8(4))
+	f.Add([]byte(`[[[[[[[]]]]]],{"":{"":{"":[]}}}]`), uint8(3))
+	f.Fuzz(func(t *testing.T, text []byte, depth uint8) {
+		maxDepth := int(depth%6) - 1
+		var tp Tape
+		tp.MaxDepth = maxDepth
+		got := tp.Parse(text)
+		if bytes.Count(text, []byte("["))+bytes.Count(text, []byte("{")) < 9000 {
+			if want := json.Valid(text); got != want {
+				t.Fatalf("Parse(%q) = %v, encoding/json says %v", text, got, want)
+			}
+		}
+		if got != Valid(text) {
+			t.Fatalf("Parse and Valid disagree on %q", text)
+		}
+		if !got {
+			return
+		}
+		if tp.BadUTF8 != !utf8.Valid(text) {
+			t.Fatalf("BadUTF8 = %v on %q", tp.BadUTF8, text)
+		}
+		if maxDepth < 0 {
+			if len(tp.Nodes) != 0 {
+				t.Fatalf("validation alone recorded %d nodes", len(tp.Nodes))
+			}
+			return
+		}
+		if tp.Depth > 500 {
+			return // the reference recursion is for ordinary depths
+		}
+		want, _ := refParse(text, 0, "", 0, maxDepth)
+		have, next := tapeTree(text, tp.Nodes, 0)
+		if next != len(tp.Nodes) {
+			t.Fatalf("root's Next %d, %d nodes", next, len(tp.Nodes))
+		}
+		assert.Equal(t, want, have, "tape of %q at depth %d", text, maxDepth)
+	})
+}
+
+func BenchmarkValid(b *testing.B) {
+	line := benchLine()
+	b.SetBytes(int64(len(line)))
+	for b.Loop() {
+		if !Valid(line) {
+			b.Fatal("invalid")
+		}
+	}
+}
+
+func BenchmarkTape(b *testing.B) {
+	line := benchLine()
+	var tp Tape
+	tp.MaxDepth = 4
+	b.SetBytes(int64(len(line)))
+	for b.Loop() {
+		if !tp.Parse(line) {
+			b.Fatal("invalid")
+		}
+	}
+}
+
+// benchLine is an assistant turn as OpenClaw writes one: text with some
+// accents and CJK, a thinking block, a tool call and usage.
+func benchLine() []byte {
+	text := strings.Repeat("the quick brown fox jumps over a lazy dog while tool output streams in é ü 日本 /home/user/project ", 8)
+	return []byte(`{"type":"message","id":"00000002","parentId":"00000001","timestamp":"2026-05-12T09:00:07.556Z","message":{"role":"assistant","content":[{"type":"thinking","thinking":"` +
+		text + `","thinkingSignature":"sig"},{"type":"text","text":"` + text + `"},{"type":"toolCall","id":"call_2","name":"read","arguments":{"path":"/home/user/project/file.go"}}],"api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":1200,"output":80,"cacheRead":0,"cacheWrite":0,"totalTokens":1280,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"toolUse","timestamp":1778576407556}}`)
+}
+
+// indexSpecialRef is indexSpecial's answer, byte by byte.
+func indexSpecialRef(b []byte) int {
+	for i, c := range b {
+		if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+			return i
+		}
+	}
+	return len(b)
+}
+
+// FuzzIndexSpecial: the SIMD scan (where there is one) finds the byte the
+// plain loop finds, at every length and alignment.
+func FuzzIndexSpecial(f *testing.F) {
+	f.Add([]byte(strings.Repeat("a", 100)+`"`), uint8(3))
+	f.Add([]byte(strings.Repeat("abcdefgh", 8)), uint8(0))
+	f.Add([]byte(strings.Repeat("x", 40)+"\x1f"+strings.Repeat("y", 40)), uint8(7))
+	f.Fuzz(func(t *testing.T, data []byte, off uint8) {
+		o := int(off) % (len(data) + 1)
+		b := data[o:]
+		if j, ok := indexSpecial(b); ok && j != indexSpecialRef(b) {
+			t.Fatalf("indexSpecial(%q) = %d, want %d", b, j, indexSpecialRef(b))
+		}
+	})
+}
+
+func TestIndexSpecialEveryPosition(t *testing.T) {
+	for n := 32; n <= 200; n++ {
+		for pos := 0; pos <= n; pos++ {
+			for _, c := range []byte{'"', '\\', 0, 0x1f, 0x80, 0xff} {
+				b := bytes.Repeat([]byte{'a'}, n)
+				if pos < n {
+					b[pos] = c
+				}
+				// a special byte after the end must not be seen
+				full := append(b, '"')
+				j, ok := indexSpecial(full[:n])
+				if !ok {
+					if testing.Short() {
+						return
+					}
+					t.Skip("no SIMD scan on this machine")
+				}
+				require.Equal(t, indexSpecialRef(b), j, "n=%d pos=%d byte %#x", n, pos, c)
+			}
+		}
+	}
+}
