@@ -30,38 +30,11 @@ type Entry struct {
 	Role, Content, StopReason, API, Provider, Model, ToolCallID, ToolUseID []byte
 	contentStart, contentEnd                                               int
 
-	// hints are computed where lines are parsed in parallel, to keep the
-	// ordered part of planning cheap.
-	hinted             bool
-	idHash, parentHash uint64
-	idOK, parentOK     bool
-	imageHint          bool
-	lineSum            uint64 // hashBytes of the trimmed entry bytes
-}
-
-// computeHints fills the hint fields.
-func (e *Entry) computeHints() {
-	if e.hinted {
-		return
-	}
-	e.hinted = true
-	e.idHash, e.idOK = hashStrValue(e.ID)
-	e.parentHash, e.parentOK = hashStrValue(e.ParentID)
-	e.imageHint = jsonl.ValueKind(e.Content) == '[' && bytes.Contains(e.Content, []byte(`"image"`))
-	e.lineSum = hashBytes(bytes.TrimSpace(e.B))
-}
-
-// hashStrValue hashes the decoded text of a JSON string value.
-func hashStrValue(v []byte) (uint64, bool) {
-	if jsonl.ValueKind(v) != '"' || len(v) < 2 {
-		return 0, false
-	}
-	inner := v[1 : len(v)-1]
-	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-		return hashBytes(inner), true
-	}
-	s, ok := jsonl.StringValue(v)
-	return hashBytes([]byte(s)), ok
+	// f: what the rules decide of the entry alone (prepare); tapeHint:
+	// fromTape set f.imageHint from the tape
+	f        facts
+	tapeHint bool
+	kinds    kinds // see kind
 }
 
 // ParseEntry reads the fields of one JSON value. b must be valid JSON (it is
@@ -69,72 +42,111 @@ func hashStrValue(v []byte) (uint64, bool) {
 // could not reach stay nil.
 func ParseEntry(b []byte) *Entry {
 	e := &Entry{B: b}
+	e.parse()
+	return e
+}
+
+// parse reads e.B's fields by walking its text.
+func (e *Entry) parse() {
+	b := e.B
 	i := jsonl.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
-		return e
+		return
 	}
 	e.Object = true
-	i = jsonl.SkipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return e
+	jsonl.EachMember(b, i, func(m jsonl.Member) bool {
+		if e.topMember(m.Key, m.Start, m.End) && b[m.Start] == '{' {
+			_, ok := jsonl.EachMember(b, m.Start, e.messageMember)
+			return ok
+		}
+		return true
+	})
+}
+
+// fromTape fills e (the entry b) from the tape tp.Parse(b) made: the fields
+// ParseEntry reads, without walking b again, and the hints.
+func (e *Entry) fromTape(b []byte, tp *jsjson.Tape) {
+	*e = Entry{B: b}
+	nodes := tp.Nodes
+	content := -1 // the tape's node of the message's content
+	switch {
+	case len(nodes) == 0 || nodes[0].Kind != '{':
+	case nodes[0].Flags&jsjson.Pruned != 0:
+		e.parse() // more members than the tape holds
+	default:
+		e.Object = true
+		for j := 1; j < nodes[0].Next; j = nodes[j].Next {
+			n := &nodes[j]
+			if !e.topMember(b[n.KeyStart:n.KeyEnd], n.Start, n.End) || n.Kind != '{' {
+				continue
+			}
+			if n.Flags&jsjson.Pruned != 0 {
+				jsonl.EachMember(b, n.Start, e.messageMember)
+				continue
+			}
+			for k := j + 1; k < n.Next; k = nodes[k].Next {
+				m := &nodes[k]
+				e.messageMember(jsonl.Member{Key: b[m.KeyStart:m.KeyEnd], Start: m.Start, End: m.End})
+				if e.contentStart == m.Start && e.Content != nil {
+					content = k
+				}
+			}
+		}
 	}
-	for i < len(b) {
-		if b[i] != '"' {
-			return e
-		}
-		ke := jsonl.SkipString(b, i)
-		if ke < 0 {
-			return e
-		}
-		key := b[i+1 : ke-1]
-		i = jsonl.SkipSpace(b, ke)
-		if i >= len(b) || b[i] != ':' {
-			return e
-		}
-		vs := jsonl.SkipSpace(b, i+1)
-		var ve int
-		if len(key) == 7 && jsonl.KeyIs(key, "message") && vs < len(b) && b[vs] == '{' {
-			e.resetMessage()
-			end, ok := jsonl.EachMember(b, vs, e.messageMember)
-			if !ok {
-				return e
-			}
-			ve = end
-		} else {
-			ve = jsonl.SkipValue(b, vs)
-			if ve < 0 {
-				return e
-			}
-		}
-		v := b[vs:ve]
-		switch {
-		case jsonl.KeyIs(key, "type"):
-			e.Type = v
-		case jsonl.KeyIs(key, "id"):
-			e.ID, e.idStart, e.idEnd = v, vs, ve
-		case jsonl.KeyIs(key, "parentId"):
-			e.ParentID, e.parentStart, e.parentEnd = v, vs, ve
-		case jsonl.KeyIs(key, "firstKeptEntryId"):
-			e.FirstKept, e.firstKeptStart, e.firstKeptEnd = v, vs, ve
-		case jsonl.KeyIs(key, "timestamp"):
-			e.Timestamp = v
-		case jsonl.KeyIs(key, "message"):
-			if v[0] != '{' {
-				e.resetMessage()
-			}
-			e.Message = v
-		}
-		i = jsonl.SkipSpace(b, ve)
-		if i >= len(b) {
-			return e
-		}
-		if b[i] == ',' {
-			i = jsonl.SkipSpace(b, i+1)
+	if jsonl.ValueKind(e.Content) == '[' {
+		e.f.imageHint, e.tapeHint = contentHasImage(b, nodes, content)
+	} else {
+		e.tapeHint = true
+	}
+}
+
+// contentHasImage reports whether the content array, node j of the tape
+// (-1: not on it), holds a block of type "image"; known is false when the
+// tape does not hold its blocks' members.
+func contentHasImage(b []byte, nodes []jsjson.Node, j int) (has, known bool) {
+	if j < 0 || nodes[j].Kind != '[' || nodes[j].Flags&jsjson.Pruned != 0 {
+		return false, false
+	}
+	for k := j + 1; k < nodes[j].Next; k = nodes[k].Next {
+		el := &nodes[k]
+		if el.Kind != '{' {
 			continue
 		}
-		return e
+		if el.Flags&jsjson.Pruned != 0 {
+			return false, false
+		}
+		for f := k + 1; f < el.Next; f = nodes[f].Next {
+			if jsonl.KeyIs(nodes[f].Key(b), "type") && jsonl.StringIs(nodes[f].Value(b), "image") {
+				return true, true
+			}
+		}
 	}
-	return e
+	return false, true
+}
+
+// topMember takes one member of the entry object (its raw key and value
+// offsets in e.B). It reports whether the member is "message" (whose
+// members the caller reads next, when it is an object); like JSON.parse, a
+// key given twice counts with its last value.
+func (e *Entry) topMember(key []byte, vs, ve int) bool {
+	v := e.B[vs:ve]
+	switch {
+	case jsonl.KeyIs(key, "type"):
+		e.Type = v
+	case jsonl.KeyIs(key, "id"):
+		e.ID, e.idStart, e.idEnd = v, vs, ve
+	case jsonl.KeyIs(key, "parentId"):
+		e.ParentID, e.parentStart, e.parentEnd = v, vs, ve
+	case jsonl.KeyIs(key, "firstKeptEntryId"):
+		e.FirstKept, e.firstKeptStart, e.firstKeptEnd = v, vs, ve
+	case jsonl.KeyIs(key, "timestamp"):
+		e.Timestamp = v
+	case jsonl.KeyIs(key, "message"):
+		e.resetMessage()
+		e.Message = v
+		return true
+	}
+	return false
 }
 
 func (e *Entry) resetMessage() {
@@ -174,7 +186,27 @@ func (e *Entry) messageMember(m jsonl.Member) bool {
 }
 
 // IsMessage is entry.type === "message".
-func (e *Entry) IsMessage() bool { return e.Object && jsonl.StringIs(e.Type, "message") }
+func (e *Entry) IsMessage() bool { return e.kind().message }
+
+// kinds are what the rules ask of an entry's type and role again and again,
+// decoded once.
+type kinds struct {
+	known, message              bool
+	user, assistant, toolResult bool // the message's role (with fields read)
+}
+
+func (e *Entry) kind() kinds {
+	if !e.kinds.known {
+		k := kinds{known: true, message: e.Object && jsonl.StringIs(e.Type, "message")}
+		if e.messageHasFields() {
+			k.user = jsonl.StringIs(e.Role, "user")
+			k.assistant = !k.user && jsonl.StringIs(e.Role, "assistant")
+			k.toolResult = !k.user && !k.assistant && jsonl.StringIs(e.Role, "toolResult")
+		}
+		e.kinds = k
+	}
+	return e.kinds
+}
 
 // messageIsObject is JavaScript's `entry.message && typeof entry.message === "object"`
 // (arrays count; null does not).
@@ -200,7 +232,17 @@ func (e *Entry) IDString() (string, bool) { return jsonl.StringValue(e.ID) }
 // ParentString returns parentId when it is a string.
 func (e *Entry) ParentString() (string, bool) { return jsonl.StringValue(e.ParentID) }
 
-func (e *Entry) roleIs(role string) bool { return e.messageHasFields() && jsonl.StringIs(e.Role, role) }
+func (e *Entry) roleIs(role string) bool {
+	switch k := e.kind(); role {
+	case "user":
+		return k.user
+	case "assistant":
+		return k.assistant
+	case "toolResult":
+		return k.toolResult
+	}
+	return e.messageHasFields() && jsonl.StringIs(e.Role, role)
+}
 
 // withContent returns the entry's bytes with message.content replaced.
 func (e *Entry) withContent(content []byte) []byte {
@@ -580,12 +622,26 @@ func (e *Entry) toolResultID() (string, bool) {
 	return "", false
 }
 
-func trimmedStr(v []byte) string {
-	if jsonl.ValueKind(v) != '"' {
-		return ""
+// strView is the text of the JSON string v (ok: v is a string): a view of v
+// itself when it holds no escape and is UTF-8, else a decoded copy.
+func strView(v []byte) ([]byte, bool) {
+	if jsonl.ValueKind(v) != '"' || len(v) < 2 {
+		return nil, false
 	}
-	s, _ := jsonl.StringValue(v)
-	return strings.TrimFunc(s, jsjson.IsSpace)
+	inner := v[1 : len(v)-1]
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return inner, true
+	}
+	s, ok := jsonl.StringValue(v)
+	return []byte(s), ok
+}
+
+// trimmedStr is the JSON string v trimmed as String.prototype.trim does
+// ("" for any other value), as bytes: a view of v itself when it holds no
+// escape (the predicates below compare it on every message).
+func trimmedStr(v []byte) []byte {
+	inner, _ := strView(v)
+	return jsjson.TrimBytes(inner)
 }
 
 func (e *Entry) stoppedByErrorOrAbort() bool {
@@ -607,7 +663,7 @@ func (e *Entry) isResponsesMessageToolCandidate() bool {
 	if !e.IsMessage() || !e.roleIs("assistant") || e.stoppedByErrorOrAbort() {
 		return false
 	}
-	switch trimmedStr(e.API) {
+	switch string(trimmedStr(e.API)) {
 	case "openai-responses", "azure-openai-responses", "openai-codex-responses":
 		return true
 	}
@@ -619,9 +675,9 @@ func (e *Entry) isDeliveryMirror() bool {
 	if !e.IsMessage() || !e.roleIs("assistant") {
 		return false
 	}
-	if trimmedStr(e.Provider) != "openclaw" {
+	if string(trimmedStr(e.Provider)) != "openclaw" {
 		return false
 	}
 	m := trimmedStr(e.Model)
-	return m == "delivery-mirror" || m == "gateway-injected"
+	return string(m) == "delivery-mirror" || string(m) == "gateway-injected"
 }

@@ -3,6 +3,7 @@ package repair
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 	"unicode/utf8"
 )
@@ -122,6 +123,39 @@ func FuzzPlan(f *testing.F) {
 			if p2.Changed() {
 				t.Fatalf("%s: not idempotent: second plan %v on\n%q\nfrom\n%q", set, p2.Changes, out.Bytes(), data)
 			}
+		}
+	})
+}
+
+// FuzzEntryFromTape: reading an entry off its line's tape gives exactly
+// the fields (and offsets) the text walk of ParseEntry gives, and the image
+// hint is still true for every content whose images the rule rewrites.
+func FuzzEntryFromTape(f *testing.F) {
+	f.Add([]byte(fuzzEntry), uint8(4))
+	f.Add([]byte(`{"type":"message","id":"a","message":{"role":"user","content":[{"type":"image","data":"!!","mimeType":"image/png"}]},"message":{"role":"assistant"}}`), uint8(4))
+	f.Add([]byte(`{"ty\u0070e":"message","mess\u0061ge":{"r\u006fle":"user","content":[]},"parentId":"p","firstKeptEntryId":"k"}`), uint8(2))
+	f.Add([]byte(`{"type":"message","message":{"content":[{"type":"text","text":"image"},{"type":"im\u0061ge","data":"x","mimeType":"image/png"}]}}`), uint8(5))
+	f.Add([]byte(`[1,2]`), uint8(1))
+	f.Fuzz(func(t *testing.T, line []byte, budget uint8) {
+		tp := newTape()
+		tp.MaxNodes = int(budget%24) + 1
+		if !tp.Parse(line) {
+			return
+		}
+		var got Entry
+		got.fromTape(line, tp)
+		got.prepare(true)
+		want := ParseEntry(line)
+		want.prepare(true)
+		if got.f.imageHint && !want.f.imageHint {
+			t.Fatalf("tape image hint without the text's on %q", line)
+		}
+		if _, n := corruptedImageContent(want.Content); n > 0 && want.Object && !got.f.imageHint {
+			t.Fatalf("tape image hint misses a corrupted image in %q", line)
+		}
+		got.f.imageHint, want.f.imageHint, got.tapeHint = false, false, false
+		if !reflect.DeepEqual(&got, want) {
+			t.Fatalf("fromTape %+v\nParseEntry %+v\non %q", got, *want, line)
 		}
 	})
 }

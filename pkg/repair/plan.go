@@ -5,12 +5,14 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/bits"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -35,6 +37,10 @@ type Options struct {
 	// Progress, when set, is called with the number of bytes of the file
 	// read so far in each read (for a progress display on one large file).
 	Progress func(n int)
+	// poison (tests): the parallel scan overwrites a read buffer once the
+	// planner is done with it, so that a slice the planner kept of it
+	// without copying shows at once.
+	poison bool
 }
 
 func (o Options) set() RuleSet {
@@ -180,6 +186,72 @@ func hashBytes(b []byte) uint64 {
 	return h
 }
 
+// seenHas reports whether a surviving entry had the id hashed h; the first
+// call makes the set of them.
+func (pl *planner) seenHas(h uint64) bool {
+	if pl.seen == nil {
+		pl.seen = make(map[uint64]struct{}, len(pl.seenList))
+		for _, s := range pl.seenList {
+			pl.seen[s] = struct{}{}
+		}
+		pl.seenList = nil
+	}
+	_, ok := pl.seen[h]
+	return ok
+}
+
+// markSeen records a surviving entry's id hash.
+func (pl *planner) markSeen(h uint64) {
+	if pl.seen != nil {
+		pl.seen[h] = struct{}{}
+		return
+	}
+	pl.seenList = append(pl.seenList, h)
+}
+
+// repeats reports whether some hash occurs twice. Equal hashes share their
+// top bits: one counting pass puts the hashes in buckets by those, then only
+// the few hashes of one bucket are compared (linear in len(hs), where a sort
+// of a large transcript's ids took longer than the rest of the check).
+func repeats(hs []uint64) bool {
+	if len(hs) < 64 {
+		s := slices.Clone(hs)
+		slices.Sort(s)
+		for i := 1; i < len(s); i++ {
+			if s[i] == s[i-1] {
+				return true
+			}
+		}
+		return false
+	}
+	shift := 64 - min(bits.Len(uint(len(hs))), 24) // about one hash a bucket
+	starts := make([]int32, 1<<(64-shift)+1)
+	for _, h := range hs {
+		starts[h>>shift+1]++
+	}
+	for i := 1; i < len(starts); i++ {
+		starts[i] += starts[i-1]
+	}
+	bucketed := make([]uint64, len(hs))
+	next := slices.Clone(starts[:len(starts)-1])
+	for _, h := range hs {
+		b := h >> shift
+		bucketed[next[b]] = h
+		next[b]++
+	}
+	for b := 0; b+1 < len(starts); b++ {
+		in := bucketed[starts[b]:starts[b+1]]
+		for i := 1; i < len(in); i++ {
+			for j := 0; j < i; j++ {
+				if in[i] == in[j] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // lostRec is an entry that will not survive (cut off, or dropped by a rule).
 type lostRec struct {
 	parentKnown, parentNull bool
@@ -223,22 +295,30 @@ type planner struct {
 	// or an object with a session-entry type, a string id and a parentId).
 	transcript bool
 
-	// tree (RuleSetAll)
-	seen map[uint64]struct{}
-	lost map[uint64]lostRec
+	// tree (RuleSetAll): the ids of the surviving entries (seenList, made a
+	// set only when a rule asks: seenHas)
+	seenList []uint64
+	seen     map[uint64]struct{}
+	lost     map[uint64]lostRec
 	// successor maps a lost entry's id to the surviving entry re-linked in its place.
 	successor map[uint64]string
-	lastSurv  []byte // raw JSON string of the nearest surviving entry's id
+	lastSurv  []byte // raw JSON string of the nearest surviving entry's id (the planner's copy)
 	lastOK    bool
 	gap       *lostRec
 
 	// repeated ids (RuleSetAll): the latest entry by trimmed id, and the new
 	// ids given to repeats with different content (repeated.go)
+	// exact: ids holds them all, and a repeat is acted on; else every
+	// trimmed id goes to idTrims, and finish asks for an exact pass when one
+	// repeats (errRepeatedIDs)
+	exact   bool
 	ids     map[uint64]idUse
+	idTrims []uint64
 	renamed map[uint64][]byte
 	newID   []byte // the new id of the entry being planned, if renamed
 
-	// tool results (RuleSetAll)
+	// tool results (RuleSetAll): their tool call ids (a set at finish)
+	resultList  []uint64
 	results     map[uint64]struct{}
 	cands       []*candidate
 	pendingNext *candidate
@@ -259,28 +339,19 @@ func PlanFile(path string, opts Options) (*Plan, error) {
 
 // planOpened plans from an already opened regular file and closes it.
 func planOpened(f *os.File, st os.FileInfo, path string, opts Options) (*Plan, error) {
+	defer f.Close()
 	var head [4]byte
 	n, _ := f.ReadAt(head[:], 0)
 	comp := jsonl.Sniff(head[:n])
-	var r io.Reader = f
-	closer := f.Close
-	if comp != jsonl.Plain {
-		f.Close()
-		// Progress counts the compressed bytes read: they add up to the size.
-		src, err := jsonl.OpenProgress(path, nil, opts.Progress)
-		if err != nil {
-			return nil, err
+	p, err := planFrom(f, comp, st, path, opts, false)
+	if errors.Is(err, errRepeatedIDs) {
+		// Again with every id kept (the progress display has seen the file once).
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		r, closer = src, src.Close
-	} else if opts.Progress != nil {
-		r = &progressReader{r: r, report: opts.Progress}
+		opts.Progress = nil
+		p, err = planFrom(f, comp, st, path, opts, true)
 	}
-	defer closer()
-	hint := st.Size()
-	if comp != jsonl.Plain {
-		hint = -1
-	}
-	p, err := planReader(r, path, opts, hint)
 	if err != nil {
 		return nil, err
 	}
@@ -290,13 +361,36 @@ func planOpened(f *os.File, st os.FileInfo, path string, opts Options) (*Plan, e
 	return p, nil
 }
 
+// planFrom plans from the start of the open file f, decompressing it by
+// path if it is compressed.
+func planFrom(f *os.File, comp jsonl.Compression, st os.FileInfo, path string, opts Options, exact bool) (*Plan, error) {
+	var r io.Reader = f
+	hint := st.Size()
+	if comp != jsonl.Plain {
+		// Progress counts the compressed bytes read: they add up to the size.
+		src, err := jsonl.OpenProgress(path, nil, opts.Progress)
+		if err != nil {
+			return nil, err
+		}
+		defer src.Close()
+		r, hint = src, -1
+	} else if opts.Progress != nil {
+		r = &progressReader{r: r, report: opts.Progress}
+	}
+	return planReader(r, path, opts, hint, exact)
+}
+
 // PlanReader plans the repair of the transcript read from r; name is used for
 // messages and for the session id of a rebuilt header.
 func PlanReader(r io.Reader, name string, opts Options) (*Plan, error) {
-	return planReader(r, name, opts, -1)
+	return planReader(r, name, opts, -1, true) // a stream is read once: keep every id
 }
 
-func planReader(r io.Reader, name string, opts Options, sizeHint int64) (*Plan, error) {
+// errRepeatedIDs: a plan made without the repeated-id state met a repeated
+// id; the file must be planned again, exactly.
+var errRepeatedIDs = errors.New("an entry id repeats: plan again with every id kept")
+
+func planReader(r io.Reader, name string, opts Options, sizeHint int64, exact bool) (*Plan, error) {
 	pl := &planner{
 		opts:   opts,
 		set:    opts.set(),
@@ -309,11 +403,15 @@ func planReader(r io.Reader, name string, opts Options, sizeHint int64) (*Plan, 
 	}
 	if pl.set == RuleSetAll {
 		hint := int(min(max(sizeHint/600, 64), 1<<20))
-		pl.seen = make(map[uint64]struct{}, hint)
 		pl.lost = map[uint64]lostRec{}
-		pl.ids = make(map[uint64]idUse, hint)
 		pl.renamed = map[uint64][]byte{}
-		pl.results = make(map[uint64]struct{}, hint/4)
+		pl.exact = exact
+		if exact {
+			pl.ids = make(map[uint64]idUse, hint)
+		} else {
+			pl.idTrims = make([]uint64, 0, hint)
+		}
+		pl.seenList = make([]uint64, 0, hint)
 		if opts.Recovery != nil {
 			pl.rec = &recoveryState{}
 		}
@@ -321,7 +419,7 @@ func planReader(r io.Reader, name string, opts Options, sizeHint int64) (*Plan, 
 	var lastLine int64
 	var lastTerm jsonl.Terminator
 	var lastBlank bool
-	err := scanParallel(r, sizeHint, func(ln jsonl.Line, kind lineKind, e *Entry) {
+	err := scanParallel(r, sizeHint, scanNeeds{all: pl.set == RuleSetAll, sums: pl.exact, poison: opts.poison}, func(ln jsonl.Line, kind lineKind, e *Entry) {
 		lastLine, lastTerm, lastBlank = ln.Num, ln.Term, kind == lineBlank
 		switch kind {
 		case lineBlank:
@@ -341,6 +439,9 @@ func planReader(r io.Reader, name string, opts Options, sizeHint int64) (*Plan, 
 		return nil, fmt.Errorf("%s:%w", name, err)
 	}
 	pl.plan.Lines = lastLine
+	if !pl.exact && pl.set == RuleSetAll && repeats(pl.idTrims) {
+		return nil, errRepeatedIDs
+	}
 	pl.finish()
 	if pl.plan.Changed() && lastTerm == jsonl.TermNone && !lastBlank {
 		if _, edited := pl.editAt[lastLine]; !edited {
@@ -459,7 +560,7 @@ func malformedDetail(ln jsonl.Line) string {
 func (pl *planner) noteLost(ed *edit, f *fragment) {
 	if pl.first == nil && pl.lostBefore == nil {
 		pl.lostBefore = ed
-		pl.lostFrag = f
+		pl.lostFrag = f // readFragment copied its fields
 	}
 }
 
@@ -498,13 +599,14 @@ func (pl *planner) entry(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, salvag
 // line; its steps allocate only for a line some rule changes.
 func (pl *planner) entryParsed(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, salvaged bool, e *Entry) {
 	all := pl.set == RuleSetAll
-	if !pl.transcript && isSessionEntry(e) {
+	f := e.prepare(all)
+	if !pl.transcript && f.session {
 		pl.transcript = true
 	}
 	if all && pl.dropsEntry(ln, ed, salvaged, e) {
 		return
 	}
-	out, changed, hits := fixContent(e, b, all)
+	out, changed, hits := f.out, f.changed, f.hits
 	e = pl.noteFirst(ln, ed, pieceIdx, b, changed, e)
 	header := pl.first == e && e.IsHeader()
 	if all && !header {
@@ -534,15 +636,13 @@ func (pl *planner) entryParsed(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, 
 // a salvaged piece repeating a kept id, an invalid message role, and the
 // recovery rules. It reports whether the entry is dropped.
 func (pl *planner) dropsEntry(ln jsonl.Line, ed *edit, salvaged bool, e *Entry) bool {
-	if salvaged {
-		if id, ok := e.IDString(); ok && jsonl.ValueKind(e.ID) == '"' {
-			if _, dup := pl.seen[hashStr(id)]; dup {
-				ed.add(RuleDuplicateSalvage, 1, "salvaged entry repeats id "+strconv.Quote(id))
-				return true
-			}
-		}
+	f := e.prepare(true)
+	if salvaged && f.idOK && pl.seenHas(f.idRaw) {
+		id, _ := e.IDString()
+		ed.add(RuleDuplicateSalvage, 1, "salvaged entry repeats id "+strconv.Quote(id))
+		return true
 	}
-	if fx := fixInvalidRole(e); fx.Drop {
+	if fx := f.roleFix; fx.Drop {
 		if ed == nil {
 			ed = pl.replaceEdit(ln)
 		}
@@ -568,7 +668,7 @@ func fixContent(e *Entry, b []byte, all bool) (out []byte, changed bool, hits []
 	}
 	content := e.Content
 	if all && e.messageHasFields() {
-		if e.computeHints(); !e.imageHint {
+		if !e.f.imageHint {
 		} else if nc, n := corruptedImageContent(content); n > 0 {
 			content = nc
 			hits = append(hits, hit{RuleCorruptedImage, n, countNoun(n, "corrupted image block", "corrupted image blocks")})
@@ -624,7 +724,7 @@ func (pl *planner) relinkLost(e *Entry, out []byte, changed bool, hits []hit) ([
 	// A compaction whose first kept entry was lost keeps from the entry
 	// that took the lost one's place on the branch; otherwise OpenClaw
 	// finds no first kept entry and every kept message drops out.
-	if jsonl.StringIs(e.Type, "compaction") {
+	if e.prepare(true).compaction {
 		if target, ok := pl.firstKeptTarget(e); ok {
 			e2 := e
 			if changed {
@@ -663,34 +763,35 @@ func (pl *planner) recordEdit(ln jsonl.Line, ed *edit, pieceIdx int, out []byte,
 // noteSurvivor is the tree rule's bookkeeping for a surviving entry (not the
 // header): its id is seen, and it is the nearest survivor so far.
 func (pl *planner) noteSurvivor(e *Entry) {
-	e.computeHints()
-	if e.idOK {
-		pl.seen[e.idHash] = struct{}{}
-		pl.lastSurv, pl.lastOK = e.ID, true
+	if f := e.prepare(true); f.idOK {
+		pl.markSeen(f.idRaw)
+		// a copy: the line is read over once the planner is done with it
+		pl.lastSurv, pl.lastOK = append(pl.lastSurv[:0], e.ID...), true
 	}
 	if pl.newID != nil {
-		pl.lastSurv, pl.lastOK = pl.newID, true
+		pl.lastSurv, pl.lastOK = append(pl.lastSurv[:0], pl.newID...), true
 	}
 }
 
 // noteToolUse records a tool result's id, and a message whose tool calls the
 // tool-result rules may answer (a candidate) on the line's edit.
 func (pl *planner) noteToolUse(ln jsonl.Line, ed *edit, pieceIdx int, e *Entry) {
-	if id, ok := e.toolResultID(); ok {
-		pl.results[hashStr(id)] = struct{}{}
+	f := e.prepare(true)
+	if f.resultOK {
+		pl.resultList = append(pl.resultList, f.result)
 	}
-	if !e.IsMessage() || !e.messageIsObject() {
+	if !f.msgObject {
 		return
 	}
 	if pl.pendingNext != nil {
-		pl.pendingNext.nextIsMirror = e.isDeliveryMirror()
+		pl.pendingNext.nextIsMirror = f.mirror
 		pl.pendingNext = nil
 	}
-	code, mirror := e.isCodeModeCandidate(), e.isResponsesMessageToolCandidate()
+	code, mirror := f.code, f.responses
 	if !code && !mirror {
 		return
 	}
-	calls := toolCalls(e.Content)
+	calls := f.calls
 	if len(calls) == 0 {
 		return
 	}
@@ -777,7 +878,7 @@ func (pl *planner) relinkTarget(e *Entry) ([]byte, bool) {
 	if !ok || jsonl.ValueKind(e.ParentID) != '"' {
 		return nil, false
 	}
-	if _, seen := pl.seen[hashStr(p)]; seen {
+	if pl.seenHas(hashStr(p)) {
 		return nil, false
 	}
 	rec, lost := pl.lost[hashStr(p)]
@@ -800,7 +901,7 @@ func (pl *planner) relinkTarget(e *Entry) ([]byte, bool) {
 		if rec.parentNull {
 			return []byte("null"), true
 		}
-		if _, seen := pl.seen[hashStr(rec.parent)]; seen {
+		if pl.seenHas(hashStr(rec.parent)) {
 			return jsonString(rec.parent), true
 		}
 		next, ok := pl.lost[hashStr(rec.parent)]
@@ -878,11 +979,11 @@ func isSessionEntry(e *Entry) bool {
 	if jsonl.StringIs(e.Type, "session") {
 		return true
 	}
-	t, ok := jsonl.StringValue(e.Type)
-	if !ok || !entryTypes[t] || t == "session" {
+	t, ok := strView(e.Type)
+	if !ok || !entryTypes[string(t)] || string(t) == "session" {
 		return false
 	}
-	if t == "message" && e.messageHasFields() && jsonl.ValueKind(e.Role) == '"' {
+	if string(t) == "message" && e.messageHasFields() && jsonl.ValueKind(e.Role) == '"' {
 		return true // a message with a role (also the id-less entries of early transcripts)
 	}
 	if jsonl.ValueKind(e.ID) != '"' || e.ParentID == nil {
@@ -1075,6 +1176,13 @@ func withoutRule(hs []hit, rule string) []hit {
 
 // insertToolResults runs the two insertion passes of later OpenClaw releases.
 func (pl *planner) insertToolResults() {
+	if len(pl.cands) == 0 {
+		return
+	}
+	pl.results = make(map[uint64]struct{}, len(pl.resultList))
+	for _, h := range pl.resultList {
+		pl.results[h] = struct{}{}
+	}
 	inserted := map[*candidate]bool{}
 	for _, c := range pl.cands {
 		if !c.codeMode {

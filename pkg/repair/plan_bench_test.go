@@ -30,3 +30,24 @@ func BenchmarkPlanFile(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPlanBenchFile is BenchmarkPlanFile on OC_BENCH_FILE (say the
+// 100 MiB transcript of scripts/bench-scan.sh), for profiles of the scan at
+// the size the goals are set for.
+func BenchmarkPlanBenchFile(b *testing.B) {
+	path := os.Getenv("OC_BENCH_FILE")
+	if path == "" {
+		b.Skip("set OC_BENCH_FILE to a transcript")
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := PlanFile(path, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -12,15 +12,22 @@ import (
 )
 
 // batchedLines is every line readBatches hands out, in order, and the error
-// of the last batch.
+// of the last batch. Each batch is given back once its lines are copied, as
+// scanParallel gives it back once fn has seen it: the buffers are read into
+// again.
 func batchedLines(r io.Reader) ([]jsonl.Line, error) {
 	var out []jsonl.Line
 	var err error
-	readBatches(r, func(b *batch) bool {
-		out = append(out, b.lines...)
+	pool := newPools(2)
+	readBatches(r, pool, func(b *batch) bool {
+		for _, ln := range b.lines {
+			ln.Data = bytes.Clone(ln.Data)
+			out = append(out, ln)
+		}
 		if b.err != nil {
 			err = b.err
 		}
+		pool.release(b)
 		return true
 	})
 	return out, err

@@ -3,7 +3,6 @@ package repair
 import (
 	"bytes"
 	"strconv"
-	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
@@ -41,33 +40,36 @@ func (pl *planner) repeatedID(ln jsonl.Line, e *Entry, out []byte, changed bool,
 		return e
 	}
 	// references to a renamed entry, first (the entry's own id may be new too)
-	if p, ok := jsonl.StringValue(e.ParentID); ok && jsonl.ValueKind(e.ParentID) == '"' {
-		if to, ok := pl.renamed[hashStr(p)]; ok {
+	f := e.prepare(true)
+	if f.parentOK && len(pl.renamed) > 0 {
+		if to, ok := pl.renamed[f.parent]; ok {
 			out, changed = cur().withParent(to), true
 			hits = append(hits, hit{RuleRepeatedID, 1, "parentId " + string(e.ParentID) + " names the repeated entry renamed " + string(to)})
 		}
 	}
-	if p, ok := jsonl.StringValue(e.FirstKept); ok && jsonl.ValueKind(e.FirstKept) == '"' {
-		if to, ok := pl.renamed[hashStr(p)]; ok {
+	if f.keptOK && len(pl.renamed) > 0 {
+		if to, ok := pl.renamed[f.kept]; ok {
 			out, changed = cur().withFirstKept(to), true
 			hits = append(hits, hit{RuleRepeatedID, 1, "firstKeptEntryId " + string(e.FirstKept) + " names the repeated entry renamed " + string(to)})
 		}
 	}
-	id, ok := jsonl.StringValue(e.ID)
-	if !ok || jsonl.ValueKind(e.ID) != '"' {
-		return out, changed, hits
-	}
-	trimmed := strings.TrimSpace(id)
-	if trimmed == "" {
+	if !f.idOK || !f.idTrimOK {
 		return out, changed, hits
 	}
 	// the bytes as they will be written (an exact repeat of an entry whose
 	// parentId was re-pointed is re-pointed too, and stays an exact repeat)
-	sum := e.lineSum // hashed in parallel, for the bytes as read
-	if changed || !e.hinted || len(out) != len(e.B) || len(out) > 0 && &out[0] != &e.B[0] {
-		sum = hashBytes(bytes.TrimSpace(out))
+	key := e.prepare(true).idTrim
+	if !pl.exact {
+		pl.idTrims = append(pl.idTrims, key)
+		return out, changed, hits
 	}
-	key, use := hashStr(trimmed), idUse{raw: hashStr(id), sum: sum}
+	var sum uint64
+	if changed || len(out) != len(e.B) || len(out) > 0 && &out[0] != &e.B[0] {
+		sum = hashBytes(bytes.TrimSpace(out))
+	} else {
+		sum = e.f.lineSum(e) // hashed in parallel, for the bytes as read
+	}
+	use := idUse{raw: e.f.idRaw, sum: sum}
 	prev, seen := pl.ids[key]
 	switch {
 	case !seen:
@@ -78,11 +80,12 @@ func (pl *planner) repeatedID(ln jsonl.Line, e *Entry, out []byte, changed bool,
 		return out, changed, hits
 	}
 	// a different entry with the id: give it a new one no entry has so far
+	id, _ := e.IDString()
 	base := id + "-oc" + strconv.FormatInt(ln.Num, 10)
 	fresh := base
 	for n := 2; ; n++ {
 		_, taken := pl.ids[hashStr(fresh)]
-		_, taken2 := pl.seen[hashStr(fresh)]
+		taken2 := pl.seenHas(hashStr(fresh))
 		if !taken && !taken2 {
 			break
 		}
@@ -92,7 +95,7 @@ func (pl *planner) repeatedID(ln jsonl.Line, e *Entry, out []byte, changed bool,
 	out, changed = cur().withID(raw), true
 	hits = append(hits, hit{RuleRepeatedID, 1, "id " + string(e.ID) + " repeats an earlier entry's with different content; renamed " + string(raw)})
 	pl.ids[hashStr(fresh)] = idUse{raw: hashStr(fresh), sum: hashBytes(bytes.TrimSpace(out))}
-	pl.seen[hashStr(fresh)] = struct{}{}
+	pl.markSeen(hashStr(fresh))
 	pl.renamed[use.raw] = raw
 	pl.newID = raw
 	return out, changed, hits

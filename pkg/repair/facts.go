@@ -1,0 +1,116 @@
+package repair
+
+import (
+	"bytes"
+
+	"github.com/openclaw-tools/oc/pkg/jsonl"
+)
+
+// facts are what the rules decide of one entry on its own, with no other
+// entry involved: whether its role or content needs a fix, the hashes of its
+// id, parentId and firstKeptEntryId, the tool calls and results it holds.
+// Where lines are parsed in parallel, each worker works them out for its
+// lines; the ordered part of planning, which holds what does involve other
+// entries (the tree, repeated ids, tool results), only reads them.
+type facts struct {
+	ready      bool
+	session    bool // isSessionEntry
+	message    bool // IsMessage
+	msgObject  bool // a message entry whose message is an object (or array)
+	compaction bool
+	roleFix    EntryFix // fixInvalidRole (RuleSetAll)
+	// fixContent's answer: the entry's bytes, whether they changed, the rules
+	out     []byte
+	changed bool
+	hits    []hit
+	// the id when it is a JSON string (idOK): its text hashed (idRaw), and
+	// trimmed (idTrim; idTrimOK: not blank); parentId and firstKeptEntryId
+	// when they are strings
+	idOK, idTrimOK   bool
+	idRaw, idTrim    uint64
+	parentOK, keptOK bool
+	parent, kept     uint64
+	// toolResultID, hashed
+	resultOK bool
+	result   uint64
+	// the tool-result rules' view of a message entry
+	mirror, code, responses bool
+	calls                   []toolCall // of a code-mode or responses candidate
+	// imageHint: the content may hold an image block (see fromTape)
+	imageHint bool
+	// sum hashes the trimmed entry bytes (only the exact repeated-id pass
+	// needs it: sumOK)
+	sum   uint64
+	sumOK bool
+}
+
+// prepare works out e's facts under the rule set (all: RuleSetAll) the
+// first time it is asked, and returns them.
+func (e *Entry) prepare(all bool) *facts {
+	f := &e.f
+	if f.ready {
+		return f
+	}
+	f.ready = true
+	f.idRaw, f.idOK = hashStrValue(e.ID)
+	f.idTrim, f.idTrimOK = hashTrimmedStrValue(e.ID)
+	f.parent, f.parentOK = hashStrValue(e.ParentID)
+	f.kept, f.keptOK = hashStrValue(e.FirstKept)
+	if !f.imageHint && !e.tapeHint {
+		// a block of type "image" says "image", or spells it with \u escapes
+		f.imageHint = jsonl.ValueKind(e.Content) == '[' &&
+			(bytes.Contains(e.Content, []byte(`"image"`)) || bytes.Contains(e.Content, []byte(`\u`)))
+	}
+	if !e.Object {
+		f.out = e.B
+		return f
+	}
+	f.session = isSessionEntry(e)
+	f.message = e.IsMessage()
+	f.msgObject = f.message && e.messageIsObject()
+	f.compaction = jsonl.StringIs(e.Type, "compaction")
+	f.out, f.changed, f.hits = fixContent(e, e.B, all)
+	if !all {
+		return f
+	}
+	f.roleFix = fixInvalidRole(e)
+	if id, ok := e.toolResultID(); ok {
+		f.result, f.resultOK = hashStr(id), true
+	}
+	if f.msgObject {
+		f.mirror = e.isDeliveryMirror()
+		f.code, f.responses = e.isCodeModeCandidate(), e.isResponsesMessageToolCandidate()
+		if f.code || f.responses {
+			f.calls = toolCalls(e.Content)
+		}
+	}
+	return f
+}
+
+// lineSum hashes the entry's trimmed bytes (once).
+func (f *facts) lineSum(e *Entry) uint64 {
+	if !f.sumOK {
+		f.sum, f.sumOK = hashBytes(bytes.TrimSpace(e.B)), true
+	}
+	return f.sum
+}
+
+// hashStrValue hashes the decoded text of a JSON string value.
+func hashStrValue(v []byte) (uint64, bool) {
+	t, ok := strView(v)
+	if !ok {
+		return 0, false
+	}
+	return hashBytes(t), true
+}
+
+// hashTrimmedStrValue hashes the decoded text of a JSON string value after
+// strings.TrimSpace; false also when it is blank.
+func hashTrimmedStrValue(v []byte) (uint64, bool) {
+	t, ok := strView(v)
+	if !ok {
+		return 0, false
+	}
+	t = bytes.TrimSpace(t)
+	return hashBytes(t), len(t) > 0
+}
