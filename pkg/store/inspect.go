@@ -109,6 +109,41 @@ func inspectIn(db *sqlitestore.DB, ses Session, b *sessionBuffers) (*SessionRepo
 		rows[i].JSON = text[start:end:end]
 		start = end + 1
 	}
+	if ses.LastActivity == 0 {
+		ses.LastActivity = lastActivity
+	}
+	rep := &SessionReport{Era: EraSQLite, Key: ses.Key, SessionID: ses.ID, Events: len(rows), LastActivity: ses.LastActivity, Rules: "openclaw-2026.9.6", Cold: st.Cold}
+	an, err := analyzeRows(rows, text)
+	if err != nil {
+		return nil, fmt.Errorf("%s: session %s: %w", db.Path, ses.Label(), err)
+	}
+	rep.Summary = an.sum
+	if len(rows) == 0 && st.Cold == nil {
+		rep.Summary.AddFindings([]transcript.Finding{{Rule: "no-transcript", Severity: transcript.SevWarning, Message: "the session has no transcript rows (its import found no readable header, or its file was missing)"}})
+	}
+	rep.Summary.Path, rep.Summary.Agent, rep.Summary.Kind, rep.Summary.Compression, rep.Summary.Size = db.Path, ses.Agent, "sqlite", "sqlite", an.size
+	res, order := an.res, an.order
+	rep.Cache = checkCache(st, res, rows, order)
+	rep.Summary.AddFindings(coldFindings(st.Cold, coldErr))
+	if coldErr == nil {
+		rep.Summary.AddFindings(cacheFindings(rep.Cache))
+	}
+	return rep, nil
+}
+
+// rowsAnalysis is what analyzeRows found.
+type rowsAnalysis struct {
+	sum   *transcript.Summary // Active is 2026.9.6's active branch
+	res   *nav96.Result
+	order []int // HeaderFirst(rows)
+	size  int64 // the rows' bytes
+}
+
+// analyzeRows analyses a SQLite transcript's rows (in seq order, each JSON
+// pointing into text, where every row is followed by a newline) as a JSONL
+// transcript with the header first, and replaces the 2026.5.6 active branch
+// with 2026.9.6's. No rows: an empty summary.
+func analyzeRows(rows []sqlitestore.Event, text []byte) (*rowsAnalysis, error) {
 	order := HeaderFirst(rows)
 	lines := make([][]byte, len(rows))
 	var size int64
@@ -125,38 +160,23 @@ func inspectIn(db *sqlitestore.DB, ses Session, b *sessionBuffers) (*SessionRepo
 			buf = append(append(buf, l...), '\n')
 		}
 	}
-	if ses.LastActivity == 0 {
-		ses.LastActivity = lastActivity
-	}
 	// 9.6's rules read the members the analyzer decodes, in the same walk.
 	nav := newNavRecords(lines)
-	rep := &SessionReport{Era: EraSQLite, Key: ses.Key, SessionID: ses.ID, Events: len(rows), LastActivity: ses.LastActivity, Rules: "openclaw-2026.9.6", Cold: st.Cold}
-	if len(rows) == 0 && st.Cold != nil {
-		rep.Summary = emptySummary()
-	} else if len(rows) == 0 {
-		rep.Summary = emptySummary()
-		rep.Summary.AddFindings([]transcript.Finding{{Rule: "no-transcript", Severity: transcript.SevWarning, Message: "the session has no transcript rows (its import found no readable header, or its file was missing)"}})
-	} else {
-		sum, err := transcript.AnalyzeBytesEach(buf, nav.add)
-		if err != nil {
-			return nil, fmt.Errorf("%s: session %s: %w", db.Path, ses.Label(), err)
+	sum := emptySummary()
+	if len(rows) > 0 {
+		var err error
+		if sum, err = transcript.AnalyzeBytesEach(buf, nav.add); err != nil {
+			return nil, err
 		}
-		rep.Summary = sum
 	}
-	rep.Summary.Path, rep.Summary.Agent, rep.Summary.Kind, rep.Summary.Compression, rep.Summary.Size = db.Path, ses.Agent, "sqlite", "sqlite", size
 	// 9.6's active branch, replacing the 5.6 one the JSONL analyzer computed.
-	res := nav96.AnalyzeRecords(nav.finish(rep.Summary))
+	res := nav96.AnalyzeRecords(nav.finish(sum))
 	active := transcript.ActiveBranch{Leaf: res.Leaf, Entries: len(res.ActiveEvents), Messages: res.Messages}
 	if res.LeafSeq >= 0 {
 		active.LeafLine = int64(res.LeafSeq + 1)
 	}
-	rep.Summary.Active = active
-	rep.Cache = checkCache(st, res, rows, order)
-	rep.Summary.AddFindings(coldFindings(st.Cold, coldErr))
-	if coldErr == nil {
-		rep.Summary.AddFindings(cacheFindings(rep.Cache))
-	}
-	return rep, nil
+	sum.Active = active
+	return &rowsAnalysis{sum: sum, res: res, order: order, size: size}, nil
 }
 
 func emptySummary() *transcript.Summary {
