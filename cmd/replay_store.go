@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/openclaw-tools/oc/internal/cli"
 	"github.com/openclaw-tools/oc/pkg/policy"
@@ -121,7 +122,13 @@ func exportSessionToTemp(st *store.State, ses store.Session) (path string, clean
 		return "", func() {}, err
 	}
 	cleanup = func() { os.RemoveAll(dir) }
-	path = filepath.Join(dir, ses.ID+".jsonl")
+	// The id comes from a database: one with a path separator ("../x")
+	// would name a file outside dir.
+	name := ses.ID + ".jsonl"
+	if filepath.Base(name) != name || strings.ContainsAny(name, `/\`) {
+		name = "session.jsonl"
+	}
+	path = filepath.Join(dir, name)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		cleanup()
