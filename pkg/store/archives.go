@@ -62,27 +62,37 @@ func archiveSession(a AgentDB, r sqlitestore.TranscriptArchive) Session {
 }
 
 // resolveArchive finds the archived generation arg names: its archive_name,
-// or "<sessionId>@<generation>" where the generation may be a unique prefix.
-// found is false when none matches.
+// or "<sessionId>@<generation>" where either may be a unique prefix (an
+// exact session id is preferred to a longer one it begins). found is false
+// when none matches.
 func (s *State) resolveArchive(arg string) (ses Session, found bool, err error) {
 	all, err := s.ArchivedSessions()
 	if err != nil {
 		return Session{}, false, err
 	}
 	id, gen, hasAt := strings.Cut(arg, "@")
-	var hits []Session
+	var byName, exact, prefixed []Session
 	for _, c := range all {
-		if c.Archive.Name == arg || hasAt && gen != "" && c.ID == id && strings.HasPrefix(c.Archive.Generation, gen) {
-			hits = append(hits, c)
+		switch {
+		case c.Archive.Name == arg:
+			byName = append(byName, c)
+		case !hasAt || id == "" || gen == "" || !strings.HasPrefix(c.Archive.Generation, gen):
+		case c.ID == id:
+			exact = append(exact, c)
+		case strings.HasPrefix(c.ID, id):
+			prefixed = append(prefixed, c)
 		}
 	}
-	switch len(hits) {
-	case 0:
-		return Session{}, false, nil
-	case 1:
-		return hits[0], true, nil
+	for _, hits := range [][]Session{byName, exact, prefixed} {
+		switch len(hits) {
+		case 0:
+			continue
+		case 1:
+			return hits[0], true, nil
+		}
+		return Session{}, false, &AmbiguousError{Arg: arg, Candidates: hits}
 	}
-	return Session{}, false, &AmbiguousError{Arg: arg, Candidates: hits}
+	return Session{}, false, nil
 }
 
 // archiveRows hands fn the lines of an archived generation's transcript
@@ -365,3 +375,10 @@ func attempts(a sqlitestore.TranscriptArchive) string {
 
 // stamp is a millisecond time in messages.
 func stamp(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02 15:04:05Z") }
+
+// LooksLikeArchiveName reports whether a SESSION argument has the shape of
+// an archived generation's name (<id>.jsonl.deleted.<stamp>…, no folder):
+// Resolve looks it up among the archives before taking it as a path.
+func LooksLikeArchiveName(arg string) bool {
+	return archiveNameRE.MatchString(arg) && !strings.ContainsAny(arg, `/\`)
+}

@@ -64,7 +64,7 @@ func TestArchiveExportEqualsDecode96(t *testing.T) {
 	for _, d := range oracletest.ArchivesDecoded96(t, dir) {
 		spec := d.SessionID + "@" + d.Generation
 		var got []store.Session
-		for _, arg := range []string{spec, names[spec], d.SessionID + "@" + d.Generation[:6]} {
+		for _, arg := range []string{spec, names[spec], d.SessionID + "@" + d.Generation[:6], d.SessionID[:13] + "@" + d.Generation[:4]} {
 			ses, err := st.Resolve(arg)
 			if err != nil {
 				t.Fatalf("resolve %q: %v", arg, err)
@@ -349,5 +349,21 @@ func TestArchiveOddRows(t *testing.T) {
 	ses, err := st.Resolve("evil\x1b[2J.jsonl.deleted.x")
 	if err != nil || ses.Archive == nil || ses.ID != "0197d5ff-0000-7111-8222-333344445555" {
 		t.Errorf("resolve by an odd archive_name: %+v, %v", ses, err)
+	}
+}
+
+// A SESSIONID@GENERATION prefix that two generations share is ambiguous
+// (both named); one that none has is not found.
+func TestArchiveResolveAmbiguous(t *testing.T) {
+	_, st := editOps(t, func(w *sql.DB) {
+		execOrFail(t, w, "UPDATE session_transcript_archives SET generation = 'aac9ffff' WHERE session_id = '0197d5ff-0000-7111-8222-333344445555'")
+	})
+	_, err := st.Resolve("0197d@aac9")
+	var amb *store.AmbiguousError
+	if !errors.As(err, &amb) || len(amb.Candidates) != 2 || !strings.Contains(err.Error(), opsMainID+"@aac908ae82854b5ca414443d9199b152 (agent:ops:main)") {
+		t.Errorf("ambiguous spec: %v", err)
+	}
+	if _, err := st.Resolve("0197d@ffff"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a spec no generation has: %v", err)
 	}
 }

@@ -289,10 +289,10 @@ func LooksLikePath(arg string) bool {
 // a session key, a session id, or a unique prefix of a session id; or an
 // archived generation of a SQLite session (session_transcript_archives):
 // its archive_name (the derived file's name, looked up before it is taken
-// as a path), or "<sessionId>@<generation>" with the generation or a unique
-// prefix of it (after an exact session key or id).
+// as a path), or "<sessionId>@<generation>" where each may be a unique
+// prefix (after an exact session key or id).
 func (s *State) Resolve(arg string) (Session, error) {
-	if !IsTranscriptPath(arg) && archiveNameRE.MatchString(arg) && !strings.ContainsAny(arg, `/\`) {
+	if !IsTranscriptPath(arg) && LooksLikeArchiveName(arg) {
 		if ses, found, err := s.resolveArchive(arg); err != nil || found {
 			return ses, err
 		}
