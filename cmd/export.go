@@ -48,7 +48,7 @@ An archived generation, the transcript of a session OpenClaw 2026.9.6
 deleted or reset (a session_transcript_archives row; oc inspect --archived
 lists them), is SESSION as SESSIONID@GENERATION (either of them, or a
 unique prefix of each) or as its archive name (the derived
-<id>.jsonl.deleted.<stamp>.<generation>[.zst] file's name, whether or not
+SESSIONID.jsonl.deleted.STAMP.GENERATION[.zst] file's name, whether or not
 that file exists). Its blob is checked as 2026.9.6 checks it (sha256 of the
 stored bytes) and decoded whole before anything is written; the output is
 the decoded text, the transcript as it was when the session was deleted. A
