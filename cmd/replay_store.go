@@ -69,7 +69,7 @@ func (s *storedSession) rows() ([][]byte, error) {
 // turns it into a file). src says which era the session belongs to.
 func resolveReplaySession(g *Globals, session string) (path string, stored *storedSession, src replaySource, err error) {
 	src.Era = store.EraJSONL
-	if session == "-" || store.IsTranscriptPath(session) || store.LooksLikePath(session) {
+	if session == "-" || store.IsTranscriptPath(session) || store.LooksLikePath(session) && !store.LooksLikeArchiveName(session) {
 		p, err := replay.FindSession(g.ResolvedStateDir(), session)
 		return p, nil, src, err
 	}

@@ -95,25 +95,71 @@ func (s *State) resolveArchive(arg string) (ses Session, found bool, err error) 
 	return Session{}, false, nil
 }
 
-// archiveRows hands fn the lines of an archived generation's transcript
-// (line numbers as seq, each without its "\n", bytes as decoded). The whole
-// blob is verified and decoded once before the first line is handed out, so
-// that a damaged archive gives no line at all; then it is decoded again as
-// the lines are read (the decoded text is never held whole).
-func (s *State) archiveRows(ses Session, fn func(seq int64, line []byte) error) error {
+// openArchive reads an archived generation's blob, verifies it and decodes
+// it whole once (without keeping the text), so that a damaged archive fails
+// before anything is handed out, then opens its decoded text again.
+func (s *State) openArchive(ses Session) (io.ReadCloser, error) {
 	db, err := s.OpenAgentDB(ses.Path)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer db.Close()
+	defer db.Close() // the blob is copied out: the text is decoded from memory
 	b, err := db.ReadArchive(ses.ID, ses.Archive.Generation)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := b.DecodedSize(); err != nil {
-		return err
+		return nil, err
 	}
-	r, err := b.Decoded()
+	return b.Decoded()
+}
+
+// exportArchive writes an archived generation's decoded text as it is
+// decoded (whatever the length of its lines), a newline added after a last
+// line without one; it returns the number of lines. A damaged archive
+// writes nothing.
+func (s *State) exportArchive(ses Session, w io.Writer) (int, error) {
+	r, err := s.openArchive(ses)
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	lw := &lineCounter{w: w}
+	if _, err := io.Copy(lw, r); err != nil {
+		return lw.lines, err
+	}
+	if lw.open {
+		if _, err := w.Write([]byte("\n")); err != nil {
+			return lw.lines, err
+		}
+		lw.lines++
+	}
+	return lw.lines, nil
+}
+
+// lineCounter counts the lines written through it; open is set while the
+// last one has no newline yet.
+type lineCounter struct {
+	w     io.Writer
+	lines int
+	open  bool
+}
+
+func (c *lineCounter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.lines += bytes.Count(p[:n], []byte("\n"))
+	if n > 0 {
+		c.open = p[n-1] != '\n'
+	}
+	return n, err
+}
+
+// archiveRows hands fn the lines of an archived generation's transcript
+// (line numbers as seq, each without its "\n", bytes as decoded), after
+// openArchive's check: a damaged archive gives no line at all. The text is
+// decoded as the lines are read, never held whole.
+func (s *State) archiveRows(ses Session, fn func(seq int64, line []byte) error) error {
+	r, err := s.openArchive(ses)
 	if err != nil {
 		return err
 	}
@@ -237,7 +283,7 @@ func decodeArchive(b *sqlitestore.ArchiveBlob, buf *sessionBuffers) (tooBig bool
 	lr := &io.LimitedReader{R: r, N: MaxArchiveAnalysisBytes + 1}
 	for {
 		if len(buf.text) == cap(buf.text) {
-			grown := make([]byte, len(buf.text), max(2*cap(buf.text), 64<<10))
+			grown := make([]byte, len(buf.text), min(max(2*cap(buf.text), 64<<10), MaxArchiveAnalysisBytes+1))
 			copy(grown, buf.text)
 			buf.text = grown
 		}

@@ -367,3 +367,40 @@ func TestArchiveResolveAmbiguous(t *testing.T) {
 		t.Errorf("a spec no generation has: %v", err)
 	}
 }
+
+// An archive whose text ends without a newline exports with one added (the
+// line counted), and one whose first line is not its session's header is a
+// finding (9.6's archive reader refuses it).
+func TestArchiveTextShapes(t *testing.T) {
+	text := []byte(`{"type":"session","version":3,"id":"someone-else"}` + "\n" + `{"type":"message"}`)
+	sum := sha256.Sum256(text)
+	_, st := editOps(t, func(w *sql.DB) {
+		execOrFail(t, w, "UPDATE session_transcript_archives SET archive_blob = ?, archive_sha256 = ? WHERE session_id = '0197d5ff-0000-7111-8222-333344445555'", text, hex.EncodeToString(sum[:]))
+	})
+	ses, err := st.Resolve("0197d5ff-0000-7111-8222-333344445555@0db2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	n, _, err := st.ExportWithSource(ses, nil, &out)
+	if err != nil || n != 2 || out.String() != string(text)+"\n" {
+		t.Errorf("export: %d lines %q, %v", n, out.String(), err)
+	}
+	var rows []string
+	if _, err := st.Rows(ses, nil, func(_ int64, line []byte) error { rows = append(rows, string(line)); return nil }); err != nil || len(rows) != 2 || rows[1] != `{"type":"message"}` {
+		t.Errorf("rows %q, %v", rows, err)
+	}
+	rep, err := st.InspectArchive(ses)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range rep.Findings {
+		if f.Rule == "sqlite-archive-header" {
+			found = strings.Contains(f.Message, `its header names session "someone-else", the row "0197d5ff-0000-7111-8222-333344445555"`)
+		}
+	}
+	if !found || !rep.Verified || rep.Events != 2 || rep.Entries != 2 {
+		t.Errorf("header finding %v, verified %v, events %d, entries %d: %v", found, rep.Verified, rep.Events, rep.Entries, rep.Findings)
+	}
+}
