@@ -337,8 +337,10 @@ func headerMismatch(rows []sqlitestore.Event, sessionID string) string {
 		if typ != "session" {
 			return fmt.Sprintf("its first line (%d) is not a session header", r.Seq)
 		}
-		if id != sessionID {
-			return fmt.Sprintf("its header names session %q, the row %q", fmt.Sprint(id), sessionID)
+		if s, ok := id.(string); !ok {
+			return fmt.Sprintf("its header has no string id (the row's session is %q)", sessionID)
+		} else if s != sessionID {
+			return fmt.Sprintf("its header names session %q, the row %q", s, sessionID)
 		}
 		return ""
 	}
