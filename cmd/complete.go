@@ -22,8 +22,9 @@ func completeValues(values ...string) func(*cobra.Command, []string, string) ([]
 }
 
 // completeSessions offers the session ids and keys of the state dir, in
-// either era (and, as the shell's default, file names: SESSION may be a
-// path). Only the first argument is a SESSION.
+// either era, and once an "@" is typed the archived generations as
+// SESSIONID@GENERATION (and, as the shell's default, file names: SESSION
+// may be a path). Only the first argument is a SESSION.
 func (g *Globals) completeSessions(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 	if len(args) > 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
@@ -50,6 +51,14 @@ func (g *Globals) completeSessions(_ *cobra.Command, args []string, toComplete s
 	for _, s := range sessions {
 		add(s.Key, s.ID)
 		add(s.ID, s.Agent)
+	}
+	// Archived generations once an "@" is typed: SESSIONID@GENERATION.
+	if strings.Contains(toComplete, "@") {
+		if archived, err := st.ArchivedSessions(); err == nil {
+			for _, s := range archived {
+				add(s.Label(), s.Archive.Reason+" "+s.Key)
+			}
+		}
 	}
 	return out, cobra.ShellCompDirectiveDefault
 }

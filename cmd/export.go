@@ -44,9 +44,21 @@ the database) is read from its archive after the checks 2026.9.6's restore
 makes (size, sha256, contents); stderr names the archive. A damaged archive
 is an error naming it.
 
+An archived generation, the transcript of a session OpenClaw 2026.9.6
+deleted or reset (a session_transcript_archives row; oc inspect --archived
+lists them), is SESSION as SESSIONID@GENERATION (either of them, or a
+unique prefix of each) or as its archive name (the derived
+SESSIONID.jsonl.deleted.STAMP.GENERATION[.zst] file's name, whether or not
+that file exists). Its blob is checked as 2026.9.6 checks it (sha256 of the
+stored bytes) and decoded whole before anything is written; the output is
+the decoded text, the transcript as it was when the session was deleted. A
+damaged blob is a one-line error naming the database and the row, and
+nothing is written.
+
 The databases and archives are opened read-only and never written.`,
 		Example: `  oc export agent:main:main -o main.jsonl
   oc export 0197d2a4 | jq -c 'select(.type=="message") | .message.role'
+  oc export 0197d2b9-0c4a-7d11-8e22-33f4a5b6c7d8@cc61585f -o deleted.jsonl
   oc export --all --agent main -o ./main-sessions`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if opts.All {
@@ -106,11 +118,12 @@ func runExport(g *Globals, opts *exportOptions, args []string) error {
 		return cli.Incomplete(errors.New(oneLine(err.Error())))
 	}
 	if opts.Output == "" || opts.Output == "-" {
-		_, cold, err := st.ExportWithSource(ses, g.IO.In, g.IO.Out)
+		n, cold, err := st.ExportWithSource(ses, g.IO.In, g.IO.Out)
 		if err != nil {
 			return cli.Incomplete(errors.New(oneLine(err.Error())))
 		}
 		noteCold(g, cold)
+		noteArchive(g, ses, n)
 		return nil
 	}
 	n, cold, err := exportToFile(st, ses, g.IO.In, opts.Output)
@@ -121,7 +134,18 @@ func runExport(g *Globals, opts *exportOptions, args []string) error {
 		fmt.Fprintf(g.IO.ErrOut, "exported %s (%d lines) to %s\n", cleanText(ses.Label()), n, cleanText(opts.Output))
 	}
 	noteCold(g, cold)
+	noteArchive(g, ses, n)
 	return nil
+}
+
+// noteArchive says on stderr that the exported lines are an archived
+// generation (a deleted or reset session's transcript), not a live session.
+func noteArchive(g *Globals, ses store.Session, lines int) {
+	if ses.Archive == nil || g.JSON {
+		return
+	}
+	fmt.Fprintf(g.IO.ErrOut, "oc: %d lines from the archived generation %s of %s (%s; session_transcript_archives of %s, sha256 verified)\n",
+		lines, cleanText(ses.Label()), cleanText(ses.Key), cleanText(ses.Archive.Reason), cleanText(ses.Path))
 }
 
 // noteCold says on stderr that the exported rows came from a cold archive

