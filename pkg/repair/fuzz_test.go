@@ -3,6 +3,7 @@ package repair
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"reflect"
 	"testing"
 	"unicode/utf8"
@@ -105,7 +106,7 @@ func FuzzPlan(f *testing.F) {
 		`{"type":"compaction","id":"c","parentId":"a-oc3","firstKeptEntryId":"a","summary":"s"}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, set := range []RuleSet{RuleSetAll, RuleSetOpenClaw} {
-			p, err := PlanReader(bytes.NewReader(data), "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl", Options{Rules: set, NewID: func() string { return "x" }})
+			p, err := PlanReader(bytes.NewReader(data), "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl", Options{Rules: set, NewID: func() string { return "x" }, poison: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,7 +117,7 @@ func FuzzPlan(f *testing.F) {
 			if err := p.Render(bytes.NewReader(data), &out, &q); err != nil {
 				t.Fatal(err)
 			}
-			p2, err := PlanReader(bytes.NewReader(out.Bytes()), "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl", Options{Rules: set, NewID: func() string { return "x" }})
+			p2, err := PlanReader(bytes.NewReader(out.Bytes()), "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl", Options{Rules: set, NewID: func() string { return "x" }, poison: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -137,7 +138,7 @@ func FuzzEntryFromTape(f *testing.F) {
 	f.Add([]byte(`{"type":"message","message":{"content":[{"type":"text","text":"image"},{"type":"im\u0061ge","data":"x","mimeType":"image/png"}]}}`), uint8(5))
 	f.Add([]byte(`[1,2]`), uint8(1))
 	f.Fuzz(func(t *testing.T, line []byte, budget uint8) {
-		tp := newTape()
+		tp := &jsjson.Tape{MaxDepth: 4}
 		tp.MaxNodes = int(budget%24) + 1
 		if !tp.Parse(line) {
 			return

@@ -13,13 +13,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openclaw-tools/oc/internal/transcriptgen"
+	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
 // The parallel scan reads a large file through a few buffers, read into
 // again once the planner is done with a batch; the planner must copy what
 // it keeps. Planning a damaged file of many batches that way must give
-// exactly the plan (and the repaired bytes and quarantine) of the
-// sequential scan, which copies every line, whatever the damage: cut and
+// exactly the plan (and the repaired bytes and quarantine) of a scan of the
+// file read whole into memory, whatever the damage: cut and
 // glued lines, garbage, a damaged header, repeated ids (an exact second
 // pass).
 func TestParallelPlanEqualsSequential(t *testing.T) {
@@ -66,7 +67,7 @@ func TestParallelPlanEqualsSequential(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			_, err := transcriptgen.Write(&buf, transcriptgen.Options{Size: 4 * batchBytes, DamageRate: c.damage, Seed: 7})
+			_, err := transcriptgen.Write(&buf, transcriptgen.Options{Size: 4 * jsonl.BatchBytes, DamageRate: c.damage, Seed: 7})
 			require.NoError(t, err)
 			text := buf.String()
 			if c.edit != nil {
@@ -77,9 +78,11 @@ func TestParallelPlanEqualsSequential(t *testing.T) {
 				par, err = planReader(strings.NewReader(text), "x.jsonl", opts, int64(len(text)), true)
 			}
 			require.NoError(t, err)
-			seq, err := planReader(strings.NewReader(text), "x.jsonl", opts, 0, true) // size 0: the streaming scan
+			whole := opts
+			whole.poison, whole.whole = false, true
+			seq, err := planReader(strings.NewReader(text), "x.jsonl", whole, int64(len(text)), true)
 			require.NoError(t, err)
-			require.Greater(t, len(text), 3*batchBytes)
+			require.Greater(t, len(text), 3*jsonl.BatchBytes)
 			require.Equal(t, planText(t, seq, text), planText(t, par, text))
 			if c.damage > 0 {
 				require.NotEmpty(t, par.Changes, "the damage was planned for")

@@ -37,10 +37,12 @@ type Options struct {
 	// Progress, when set, is called with the number of bytes of the file
 	// read so far in each read (for a progress display on one large file).
 	Progress func(n int)
-	// poison (tests): the parallel scan overwrites a read buffer once the
-	// planner is done with it, so that a slice the planner kept of it
-	// without copying shows at once.
+	// poison (tests): the scan overwrites each line once the planner is done
+	// with it, so that a slice the planner kept of it without copying shows
+	// at once.
 	poison bool
+	// whole (tests): the input is read into one buffer, kept as read.
+	whole bool
 }
 
 func (o Options) set() RuleSet {
@@ -419,7 +421,7 @@ func planReader(r io.Reader, name string, opts Options, sizeHint int64, exact bo
 	var lastLine int64
 	var lastTerm jsonl.Terminator
 	var lastBlank bool
-	err := scanParallel(r, sizeHint, scanNeeds{all: pl.set == RuleSetAll, sums: pl.exact, poison: opts.poison}, func(ln jsonl.Line, kind lineKind, e *Entry) {
+	err := scanParallel(r, sizeHint, scanNeeds{all: pl.set == RuleSetAll, sums: pl.exact, poison: opts.poison, whole: opts.whole}, func(ln jsonl.Line, kind lineKind, e *Entry) {
 		lastLine, lastTerm, lastBlank = ln.Num, ln.Term, kind == lineBlank
 		switch kind {
 		case lineBlank:

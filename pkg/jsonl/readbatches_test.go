@@ -1,4 +1,4 @@
-package repair
+package jsonl
 
 import (
 	"bytes"
@@ -7,19 +7,17 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
-
-	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
 // batchedLines is every line readBatches hands out, in order, and the error
 // of the last batch. Each batch is given back once its lines are copied, as
 // scanParallel gives it back once fn has seen it: the buffers are read into
 // again.
-func batchedLines(r io.Reader) ([]jsonl.Line, error) {
-	var out []jsonl.Line
+func batchedLines(r io.Reader) ([]Line, error) {
+	var out []Line
 	var err error
-	pool := newPools(2)
-	readBatches(r, pool, func(b *batch) bool {
+	pool := newBatchPool[struct{}](2)
+	readBatches(r, pool, func(b *parseBatch[struct{}]) bool {
 		for _, ln := range b.lines {
 			ln.Data = bytes.Clone(ln.Data)
 			out = append(out, ln)
@@ -33,7 +31,7 @@ func batchedLines(r io.Reader) ([]jsonl.Line, error) {
 	return out, err
 }
 
-// readBatches cuts the stream into the same lines as jsonl.Lines on the whole
+// readBatches cuts the stream into the same lines as Lines on the whole
 // text (numbers, offsets, bytes, terminators), however the reads fall: lines
 // longer than a batch, CRLF split across reads, no final newline, a megabyte
 // of empty lines, one byte a read.
@@ -49,8 +47,8 @@ func TestReadBatchesEqualsLines(t *testing.T) {
 		"final newline": strings.Repeat("y", batchBytes-1) + "\n" + strings.Repeat("z", batchBytes) + "\n",
 	}
 	for name, text := range texts {
-		var want []jsonl.Line
-		jsonl.Lines([]byte(text), func(l jsonl.Line) bool { want = append(want, l); return true })
+		var want []Line
+		Lines([]byte(text), func(l Line) bool { want = append(want, l); return true })
 		for readerName, r := range map[string]io.Reader{
 			"whole":    strings.NewReader(text),
 			"one byte": iotest.OneByteReader(strings.NewReader(text)),
@@ -85,7 +83,7 @@ func trunc(b []byte) string {
 }
 
 // A read error hands out the whole lines before it and reports the error at
-// the next line, as jsonl.Reader does; the cut-off line is not handed out.
+// the next line, as Reader does; the cut-off line is not handed out.
 func TestReadBatchesReadError(t *testing.T) {
 	boom := errors.New("disk on fire")
 	r := io.MultiReader(strings.NewReader("{\"a\":1}\n{\"b\":2}\n{\"c\""), iotest.ErrReader(boom))
@@ -93,7 +91,7 @@ func TestReadBatchesReadError(t *testing.T) {
 	if len(got) != 2 || string(got[1].Data) != `{"b":2}` {
 		t.Fatalf("lines before the error: %d", len(got))
 	}
-	var le *jsonl.LineError
+	var le *LineError
 	if !errors.As(err, &le) || le.Line != 3 || !errors.Is(err, boom) {
 		t.Fatalf("error %v: want line 3 wrapping %v", err, boom)
 	}
