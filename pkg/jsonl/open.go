@@ -129,15 +129,6 @@ func OpenProgress(path string, stdin io.Reader, progress func(n int)) (*Source, 
 	return src, nil
 }
 
-// BufferSize is the reader buffer that suits a source: the whole file when it
-// is small and plain, else the default 1 MiB (it grows for longer lines).
-func (s *Source) BufferSize() int {
-	if s.Compression == Plain && s.Size >= 0 && s.Size < defaultBufSize {
-		return int(s.Size) + 1
-	}
-	return defaultBufSize
-}
-
 // reportingReader tells report the bytes read through it.
 type reportingReader struct {
 	r      io.Reader

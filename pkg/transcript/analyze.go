@@ -149,7 +149,11 @@ func analyzeFile(f File, stdin io.Reader, progress func(int)) (*Summary, error) 
 	if src.Size < 0 {
 		r = counted
 	}
-	s, err := analyze(r, src.BufferSize(), max(src.Size, 0))
+	hint := src.Size
+	if src.Compression != jsonl.Plain {
+		hint = -1 // the decompressed size is not known
+	}
+	s, err := analyze(r, hint)
 	if err != nil {
 		return nil, atFile(src.Name, err)
 	}
@@ -175,11 +179,12 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 // Analyze reads a transcript stream once and summarises it.
-func Analyze(r io.Reader) (*Summary, error) { return analyze(r, 0, 0) }
+func Analyze(r io.Reader) (*Summary, error) { return analyze(r, -1) }
 
-func analyze(r io.Reader, bufSize int, sizeHint int64) (*Summary, error) {
+// analyze is Analyze with the input's size when known (else negative).
+func analyze(r io.Reader, sizeHint int64) (*Summary, error) {
 	a := newAnalyzer()
-	ix, err := Scan(r, ScanOptions{Observer: a, BufferSize: bufSize, SizeHint: sizeHint})
+	ix, err := Scan(r, ScanOptions{Observer: a, SizeHint: sizeHint, analyze: true, seed: a.seed})
 	return a.result(ix, err)
 }
 
@@ -210,38 +215,17 @@ type analyzer struct {
 	// message (a slice, not maps keyed by line: one entry per message, no
 	// hashing on the hot path).
 	msgs []messageMark
-	// blockBuf is the content-block buffer reused for every message (the
-	// blocks of one message are not kept past it).
-	blockBuf []rawBlock
-	seed     maphash.Seed
-	each     func(*LineMembers) // AnalyzeBytesEach's callback, or nil
-	lm       LineMembers
-	strs     map[string]string // short strings decoded before (types, roles, models)
-}
-
-// str is the package's str, reusing the string of a short value seen before
-// (entry types, roles, providers, models, block types repeat on every line).
-func (a *analyzer) str(raw []byte) (string, bool) {
-	t := bytes.TrimSpace(raw)
-	if len(t) < 2 || len(t) > 66 || t[0] != '"' || bytes.IndexByte(t, '\\') >= 0 {
-		return str(raw)
-	}
-	inner := t[1 : len(t)-1]
-	if s, ok := a.strs[string(inner)]; ok {
-		return s, true
-	}
-	s := string(inner)
-	if len(a.strs) < 512 {
-		a.strs[s] = s
-	}
-	return s, true
+	seed maphash.Seed
+	each func(*LineMembers) // AnalyzeBytesEach's callback, or nil
+	lm   LineMembers
+	strs interner // short strings decoded before (types, roles, models)
 }
 
 func newAnalyzer() *analyzer {
 	return &analyzer{
 		s:     &Summary{ByType: map[string]int{}, ByRole: map[string]int{}, Providers: map[string]int{}, Models: map[string]int{}, APIs: map[string]int{}},
 		calls: map[string]int{}, callLine: map[string]int64{}, results: map[string]int{},
-		seed: maphash.MakeSeed(), strs: map[string]string{},
+		seed: maphash.MakeSeed(), strs: interner{},
 	}
 }
 
@@ -297,7 +281,7 @@ func (a *analyzer) entry(n *Node, e *rawEntry) {
 	s.Entries++
 	typ := "(not an object)"
 	if n == nil || !n.NotObject {
-		if t, ok := a.str(e.Type); ok {
+		if t, ok := a.strs.str(e.Type); ok {
 			typ = t
 		} else {
 			typ = "(no type)"
@@ -315,140 +299,207 @@ func (a *analyzer) entry(n *Node, e *rawEntry) {
 	}
 }
 
+// message counts in what analyzeMessage found of a message entry and pairs
+// its tool calls with the file's (the part that involves other entries).
 func (a *analyzer) message(n *Node, e *rawEntry) {
 	s := a.s
-	if !isObject(e.Message) {
-		a.add("invalid-message", n.Line, SevWarning, "message entry has no message object; OpenClaw's later releases drop it")
+	la := &e.analysis
+	if !la.done {
+		analyzeMessage(e, n.Line, a.strs, a.seed)
+	}
+	if a.each != nil && !la.noMessage {
+		a.lm.setMessage(e.messageMembers())
+	}
+	if la.noMessage || la.noRole {
 		s.ByRole["(none)"]++
+		a.findings = append(a.findings, la.findings...)
 		return
 	}
-	m := e.messageMembers()
-	if a.each != nil {
-		a.lm.setMessage(m)
-	}
-	role, ok := a.str(m.Role)
-	if !ok || strings.TrimSpace(role) == "" {
-		s.ByRole["(none)"]++
-		a.add("null-role", n.Line, SevWarning, "message has no role (null, missing or blank); OpenClaw after 2026.5.6 drops it, providers reject it")
-		return
-	}
-	s.ByRole[role]++
+	s.ByRole[la.role]++
 	mark := a.mark(n)
-	mark.hashed = true
-	mark.hash = maphash.Bytes(a.seed, bytes.TrimSpace(m.Content)) ^ maphash.String(a.seed, role)
-
-	stop, _ := a.str(m.StopReason)
-	// The content blocks, decoded once for every rule that reads them.
-	var bl []rawBlock
-	decoded := false
-	switch role {
-	case RoleAssistant:
-		prov, _ := a.str(m.Provider)
-		model, _ := a.str(m.Model)
-		api, _ := a.str(m.API)
-		if prov == "openclaw" && (model == "delivery-mirror" || model == "gateway-injected") {
-			mark.mirror = true
+	mark.hashed, mark.hash = true, la.hash
+	mark.mirror, mark.awareness = la.mirror, la.awareness
+	if la.role == RoleAssistant {
+		if la.prov != "" {
+			s.Providers[la.prov]++
 		}
-		if prov != "" {
-			s.Providers[prov]++
+		if la.model != "" {
+			s.Models[la.model]++
 		}
-		if model != "" {
-			s.Models[model]++
+		if la.api != "" {
+			s.APIs[la.api]++
 		}
-		if api != "" {
-			s.APIs[api]++
-		}
-		switch stop {
+		switch la.stop {
 		case "error":
 			s.Errors++
 		case "aborted":
 			s.Aborted++
 		}
-		content := bytes.TrimSpace(m.Content)
-		if string(content) == "[]" && stop == "error" {
-			a.add("empty-assistant-error", n.Line, SevWarning, "assistant turn failed with no content; Bedrock rejects the next request (oc repair fills in OpenClaw's placeholder text)")
+	}
+	if la.result != "" {
+		a.results[la.result]++
+	}
+	s.Thinking.Blocks += la.thinking.Blocks
+	s.Thinking.Signed += la.thinking.Signed
+	s.Thinking.Redacted += la.thinking.Redacted
+	s.Images.Count += la.images.Count
+	s.Images.Bytes += la.images.Bytes
+	// the entry's findings, each duplicate tool call id's where the
+	// analysis of the entry alone met the call
+	done := 0
+	for _, c := range la.calls {
+		a.findings = append(a.findings, la.findings[done:c.at]...)
+		done = c.at
+		s.ToolCalls.Total++
+		a.calls[c.id]++
+		if _, seen := a.callLine[c.id]; !seen {
+			a.callLine[c.id] = n.Line
+		} else if a.calls[c.id] == 2 {
+			a.add("duplicate-tool-call-id", n.Line, SevWarning, "tool call id %s is used again (first on line %d); providers reject duplicate ids", c.id, a.callLine[c.id])
+		}
+	}
+	a.findings = append(a.findings, la.findings[done:]...)
+}
+
+// lineAnalysis is what the analyzer finds in one message entry on its own,
+// worked out where the line is parsed (on every CPU for a large file): the
+// message's strings, its hash for the ownership rules, the counts and
+// findings of its blocks, and its tool calls and result, which the ordered
+// part pairs across the file.
+type lineAnalysis struct {
+	done                         bool
+	noMessage, noRole            bool // invalid-message, null-role
+	role, stop, prov, model, api string
+	hash                         uint64 // content and role
+	mirror, awareness            bool
+	findings                     []Finding
+	thinking                     ThinkingStats
+	images                       ImageStats
+	calls                        []callRef
+	result                       string // the tool call id a toolResult answers
+}
+
+// callRef is a tool call of an assistant message: its id, and how many of
+// the message's findings come before it.
+type callRef struct {
+	id string
+	at int
+}
+
+// interner reuses the string of a short value seen before (entry types,
+// roles, providers, models and block types repeat on every line).
+type interner map[string]string
+
+func (in interner) str(raw []byte) (string, bool) {
+	t := bytes.TrimSpace(raw)
+	if len(t) < 2 || len(t) > 66 || t[0] != '"' || bytes.IndexByte(t, '\\') >= 0 {
+		return str(raw)
+	}
+	inner := t[1 : len(t)-1]
+	if s, ok := in[string(inner)]; ok {
+		return s, true
+	}
+	s := string(inner)
+	if len(in) < 512 {
+		in[s] = s
+	}
+	return s, true
+}
+
+// analyzeMessage fills e.analysis for the message entry e on line (whose
+// strings in reuses; seed hashes the content).
+func analyzeMessage(e *rawEntry, line int64, in interner, seed maphash.Seed) {
+	la := &e.analysis
+	findings, calls := la.findings[:0], la.calls[:0]
+	*la = lineAnalysis{done: true}
+	add := func(rule, sev, format string, args ...any) {
+		findings = append(findings, Finding{Rule: rule, Line: line, Severity: sev, Message: fmt.Sprintf(format, args...)})
+	}
+	defer func() { la.findings, la.calls = findings, calls }()
+	if !isObject(e.Message) {
+		la.noMessage = true
+		add("invalid-message", SevWarning, "message entry has no message object; OpenClaw's later releases drop it")
+		return
+	}
+	m := e.messageMembers()
+	role, ok := in.str(m.Role)
+	if !ok || strings.TrimSpace(role) == "" {
+		la.noRole = true
+		add("null-role", SevWarning, "message has no role (null, missing or blank); OpenClaw after 2026.5.6 drops it, providers reject it")
+		return
+	}
+	la.role = role
+	la.hash = maphash.Bytes(seed, bytes.TrimSpace(m.Content)) ^ maphash.String(seed, role)
+	la.stop, _ = in.str(m.StopReason)
+	var bl []rawBlock
+	switch role {
+	case RoleAssistant:
+		la.prov, _ = in.str(m.Provider)
+		la.model, _ = in.str(m.Model)
+		la.api, _ = in.str(m.API)
+		la.mirror = la.prov == "openclaw" && (la.model == "delivery-mirror" || la.model == "gateway-injected")
+		if string(bytes.TrimSpace(m.Content)) == "[]" && la.stop == "error" {
+			add("empty-assistant-error", SevWarning, "assistant turn failed with no content; Bedrock rejects the next request (oc repair fills in OpenClaw's placeholder text)")
 		}
 	case RoleUser:
-		bl = appendBlocks(a.blockBuf, m.Content)
-		a.blockBuf = bl
-		decoded = true
-		if firstUserText(m.Content, bl, awarenessRE) {
-			mark.awareness = true
-		}
+		bl = e.contentBlocks()
+		la.awareness = firstUserText(m.Content, bl, awarenessRE)
 		if blankUserContent(m.Content, bl) {
-			a.add("blank-user", n.Line, SevWarning, "user message with blank text; Bedrock rejects it (oc repair writes OpenClaw's \"(continue)\")")
+			add("blank-user", SevWarning, "user message with blank text; Bedrock rejects it (oc repair writes OpenClaw's \"(continue)\")")
 		}
 	case RoleToolResult:
 		id, ok := str(m.ToolCallID)
 		if !ok || id == "" {
 			id, _ = str(m.ToolUseID)
 		}
-		id = strings.TrimSpace(id)
-		if id != "" {
-			a.results[id]++
-		}
+		la.result = strings.TrimSpace(id)
 	}
 	if !isArray(m.Content) {
 		return
 	}
-	if !decoded {
-		bl = appendBlocks(a.blockBuf, m.Content)
-		a.blockBuf = bl
+	if bl == nil {
+		bl = e.contentBlocks()
 	}
 	for _, b := range bl {
-		bt, _ := a.str(b.Type)
+		bt, _ := in.str(b.Type)
 		switch {
 		case bt == "thinking" || bt == "redacted_thinking":
-			a.s.Thinking.Blocks++
+			la.thinking.Blocks++
 			if sig, _ := str(b.Signature); sig != "" {
-				a.s.Thinking.Signed++
+				la.thinking.Signed++
 			}
 			if bt == "redacted_thinking" || isTrue(b.Redacted) {
-				a.s.Thinking.Redacted++
+				la.thinking.Redacted++
 			}
 		case bt == "image":
-			a.image(n.Line, b)
+			la.images.Count++
+			data, ok := str(b.Data)
+			if !ok {
+				continue
+			}
+			la.images.Bytes += int64(base64.StdEncoding.DecodedLen(len(data)))
+			mime, _ := str(b.MimeType)
+			if mime != "" && !strings.HasPrefix(strings.ToLower(mime), "image/") {
+				continue
+			}
+			if !isBase64(data) {
+				add("corrupted-image", SevWarning, "image data is not valid base64 (%d bytes); providers reject it (\"invalid base64 data\")", len(data))
+			}
 		case toolCallKind[bt] && role == RoleAssistant:
-			a.toolCall(n.Line, b, stop)
+			id, _ := str(b.ID)
+			name, _ := str(b.Name)
+			if len(bytes.TrimSpace(b.PartialJSON)) > 0 {
+				add("partial-tool-call", SevWarning, "tool call %q was cut off mid-stream (partialJson); replay drops it", name)
+			}
+			if strings.TrimSpace(id) == "" {
+				add("tool-call-without-id", SevWarning, "tool call %q has no id; OpenAI rejects an empty call_id (replay drops the call)", name)
+				continue
+			}
+			if tn := strings.TrimSpace(name); tn == "" || len(tn) > 64 || !toolNameRE.MatchString(tn) {
+				add("invalid-tool-name", SevWarning, "tool call %s has an invalid name %q; replay drops the call", id, name)
+			}
+			calls = append(calls, callRef{id: id, at: len(findings)})
 		}
-	}
-}
-
-func (a *analyzer) toolCall(line int64, b rawBlock, stop string) {
-	id, _ := str(b.ID)
-	name, _ := str(b.Name)
-	if len(bytes.TrimSpace(b.PartialJSON)) > 0 {
-		a.add("partial-tool-call", line, SevWarning, "tool call %q was cut off mid-stream (partialJson); replay drops it", name)
-	}
-	if strings.TrimSpace(id) == "" {
-		a.add("tool-call-without-id", line, SevWarning, "tool call %q has no id; OpenAI rejects an empty call_id (replay drops the call)", name)
-		return
-	}
-	if tn := strings.TrimSpace(name); tn == "" || len(tn) > 64 || !toolNameRE.MatchString(tn) {
-		a.add("invalid-tool-name", line, SevWarning, "tool call %s has an invalid name %q; replay drops the call", id, name)
-	}
-	a.s.ToolCalls.Total++
-	a.calls[id]++
-	if _, seen := a.callLine[id]; !seen {
-		a.callLine[id] = line
-	} else if a.calls[id] == 2 {
-		a.add("duplicate-tool-call-id", line, SevWarning, "tool call id %s is used again (first on line %d); providers reject duplicate ids", id, a.callLine[id])
-	}
-}
-
-func (a *analyzer) image(line int64, b rawBlock) {
-	a.s.Images.Count++
-	data, ok := str(b.Data)
-	if !ok {
-		return
-	}
-	a.s.Images.Bytes += int64(base64.StdEncoding.DecodedLen(len(data)))
-	mime, _ := str(b.MimeType)
-	if mime != "" && !strings.HasPrefix(strings.ToLower(mime), "image/") {
-		return
-	}
-	if !isBase64(data) {
-		a.add("corrupted-image", line, SevWarning, "image data is not valid base64 (%d bytes); providers reject it (\"invalid base64 data\")", len(data))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	gojson "github.com/goccy/go-json"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -130,9 +131,104 @@ type rawEntry struct {
 	Reason         gojson.RawMessage `json:"reason"`
 
 	// msg is Message's members, decoded once (messageMembers) for every
-	// reader of one line.
-	msg        rawMessage
-	msgDecoded bool
+	// reader of one line; blocks are its content's (contentBlocks).
+	msg           rawMessage
+	msgDecoded    bool
+	blocks        []rawBlock
+	blocksDecoded bool
+	// analysis: what the analyzer found of the entry alone, if it was
+	// analysed where the line was parsed (done)
+	analysis lineAnalysis
+}
+
+// reset empties e for another line, keeping its blocks' room.
+func (e *rawEntry) reset() {
+	blocks := e.blocks[:0]
+	la := lineAnalysis{findings: e.analysis.findings[:0], calls: e.analysis.calls[:0]}
+	*e = rawEntry{blocks: blocks, analysis: la}
+}
+
+// contentBlocks decodes the message content's blocks the first time it is
+// asked and returns them (see appendBlocks). They are valid until e is
+// decoded again.
+func (e *rawEntry) contentBlocks() []rawBlock {
+	if !e.blocksDecoded {
+		e.blocksDecoded = true
+		e.blocks = appendBlocks(e.blocks, e.messageMembers().Content)
+	}
+	return e.blocks
+}
+
+// fromTape decodes e from the tape tp.Parse(b) made: the members decode
+// finds, the message's and its content blocks', without walking b again
+// (what the tape left out, past its depth or node budget, is decoded from
+// the text). It reports whether b is an object.
+func (e *rawEntry) fromTape(b []byte, tp *jsjson.Tape) bool {
+	e.reset()
+	nodes := tp.Nodes
+	if len(nodes) == 0 || nodes[0].Kind != '{' {
+		return false
+	}
+	if nodes[0].Flags&jsjson.Pruned != 0 {
+		return e.decode(b)
+	}
+	msgNode := -1
+	for j := 1; j < nodes[0].Next; j = nodes[j].Next {
+		n := &nodes[j]
+		if e.member(tapeKey(b, n), n.Value(b)) {
+			msgNode = j
+		}
+	}
+	if msgNode < 0 || nodes[msgNode].Kind != '{' {
+		return true // decoded when asked: an empty message
+	}
+	m := &nodes[msgNode]
+	e.msgDecoded = true
+	if m.Flags&jsjson.Pruned != 0 {
+		e.msg.decode(e.Message)
+		return true
+	}
+	content := -1
+	for k := msgNode + 1; k < m.Next; k = nodes[k].Next {
+		n := &nodes[k]
+		if e.msg.member(tapeKey(b, n), n.Value(b)) {
+			content = k
+		}
+	}
+	if content < 0 || nodes[content].Kind != '[' || nodes[content].Flags&jsjson.Pruned != 0 {
+		return true // decoded when asked
+	}
+	e.blocksDecoded = true
+	c := &nodes[content]
+	for k := content + 1; k < c.Next; k = nodes[k].Next {
+		el := &nodes[k]
+		e.blocks = append(e.blocks, rawBlock{})
+		bl := &e.blocks[len(e.blocks)-1]
+		switch {
+		case el.Kind != '{':
+		case el.Flags&jsjson.Pruned != 0:
+			bl.decode(el.Value(b))
+		default:
+			for f := k + 1; f < el.Next; f = nodes[f].Next {
+				bl.member(tapeKey(b, &nodes[f]), nodes[f].Value(b))
+			}
+		}
+	}
+	return true
+}
+
+// tapeKey is a tape node's key as jsonl.Members gives it: decoded when it
+// holds an escape.
+func tapeKey(b []byte, n *jsjson.Node) []byte {
+	k := n.Key(b)
+	if n.Flags&jsjson.KeyEscaped == 0 {
+		return k
+	}
+	q := make([]byte, 0, len(k)+2)
+	if s, ok := jsonl.StringValue(append(append(append(q, '"'), k...), '"')); ok {
+		return []byte(s)
+	}
+	return k
 }
 
 // messageMembers decodes e.Message's members the first time it is asked and
@@ -190,142 +286,163 @@ type rawBlock struct {
 // decoded bytes.
 
 func (e *rawEntry) decode(b []byte) bool {
-	*e = rawEntry{}
+	e.reset()
 	return jsonl.Members(b, func(k, v []byte) bool {
-		switch string(k) {
-		case "type":
-			e.Type = v
-		case "id":
-			e.ID = v
-		case "parentId":
-			e.ParentID = v
-		case "timestamp":
-			e.Timestamp = v
-		case "version":
-			e.Version = v
-		case "cwd":
-			e.Cwd = v
-		case "message":
-			e.Message = v
-		case "customType":
-			e.CustomType = v
-		case "content":
-			e.Content = v
-		case "display":
-			e.Display = v
-		case "details":
-			e.Details = v
-		case "summary":
-			e.Summary = v
-		case "fromId":
-			e.FromID = v
-		case "firstKeptEntryId":
-			e.FirstKeptEntryID = v
-		case "firstKeptEntryIndex":
-			e.FirstKeptIndex = v
-		case "tokensBefore":
-			e.TokensBefore = v
-		case "thinkingLevel":
-			e.ThinkingLevel = v
-		case "provider":
-			e.Provider = v
-		case "modelId":
-			e.ModelID = v
-		case "targetId":
-			e.TargetID = v
-		case "label":
-			e.Label = v
-		case "name":
-			e.Name = v
-		case "parentSession":
-			e.ParentSession = v
-		case "data":
-			e.Data = v
-		case "appendParentId":
-			e.AppendParentID = v
-		case "appendMode":
-			e.AppendMode = v
-		case "reason":
-			e.Reason = v
-		}
+		e.member(k, v)
 		return true
 	})
+}
+
+// member takes one member of the entry object; it reports whether it is
+// "message".
+func (e *rawEntry) member(k, v []byte) bool {
+	switch string(k) {
+	case "type":
+		e.Type = v
+	case "id":
+		e.ID = v
+	case "parentId":
+		e.ParentID = v
+	case "timestamp":
+		e.Timestamp = v
+	case "version":
+		e.Version = v
+	case "cwd":
+		e.Cwd = v
+	case "message":
+		e.Message = v
+		return true
+	case "customType":
+		e.CustomType = v
+	case "content":
+		e.Content = v
+	case "display":
+		e.Display = v
+	case "details":
+		e.Details = v
+	case "summary":
+		e.Summary = v
+	case "fromId":
+		e.FromID = v
+	case "firstKeptEntryId":
+		e.FirstKeptEntryID = v
+	case "firstKeptEntryIndex":
+		e.FirstKeptIndex = v
+	case "tokensBefore":
+		e.TokensBefore = v
+	case "thinkingLevel":
+		e.ThinkingLevel = v
+	case "provider":
+		e.Provider = v
+	case "modelId":
+		e.ModelID = v
+	case "targetId":
+		e.TargetID = v
+	case "label":
+		e.Label = v
+	case "name":
+		e.Name = v
+	case "parentSession":
+		e.ParentSession = v
+	case "data":
+		e.Data = v
+	case "appendParentId":
+		e.AppendParentID = v
+	case "appendMode":
+		e.AppendMode = v
+	case "reason":
+		e.Reason = v
+	}
+	return false
 }
 
 func (m *rawMessage) decode(b []byte) bool {
 	*m = rawMessage{}
 	return jsonl.Members(b, func(k, v []byte) bool {
-		switch string(k) {
-		case "role":
-			m.Role = v
-		case "content":
-			m.Content = v
-		case "provider":
-			m.Provider = v
-		case "model":
-			m.Model = v
-		case "api":
-			m.API = v
-		case "stopReason":
-			m.StopReason = v
-		case "errorMessage":
-			m.ErrorMsg = v
-		case "toolCallId":
-			m.ToolCallID = v
-		case "toolUseId":
-			m.ToolUseID = v
-		case "toolName":
-			m.ToolName = v
-		case "isError":
-			m.IsError = v
-		case "responseId":
-			m.ResponseID = v
-		case "timestamp":
-			m.Timestamp = v
-		case "provenance":
-			m.Provenance = v
-		case "openclawDeliveryMirror":
-			m.Mirror = v
-		case "openclawMessageToolMirror":
-			m.ToolMirror = v
-		case "summary":
-			m.Summary = v
-		case "customType":
-			m.CustomType = v
-		case "excludeFromContext":
-			m.Excluded = v
-		case "usage":
-			m.Usage = v
-		}
+		m.member(k, v)
 		return true
 	})
+}
+
+// member takes one member of the message object; it reports whether it is
+// "content".
+func (m *rawMessage) member(k, v []byte) bool {
+	switch string(k) {
+	case "role":
+		m.Role = v
+	case "content":
+		m.Content = v
+		return true
+	case "provider":
+		m.Provider = v
+	case "model":
+		m.Model = v
+	case "api":
+		m.API = v
+	case "stopReason":
+		m.StopReason = v
+	case "errorMessage":
+		m.ErrorMsg = v
+	case "toolCallId":
+		m.ToolCallID = v
+	case "toolUseId":
+		m.ToolUseID = v
+	case "toolName":
+		m.ToolName = v
+	case "isError":
+		m.IsError = v
+	case "responseId":
+		m.ResponseID = v
+	case "timestamp":
+		m.Timestamp = v
+	case "provenance":
+		m.Provenance = v
+	case "openclawDeliveryMirror":
+		m.Mirror = v
+	case "openclawMessageToolMirror":
+		m.ToolMirror = v
+	case "summary":
+		m.Summary = v
+	case "customType":
+		m.CustomType = v
+	case "excludeFromContext":
+		m.Excluded = v
+	case "usage":
+		m.Usage = v
+	}
+	return false
 }
 
 func (b *rawBlock) decode(raw []byte) {
 	*b = rawBlock{}
 	jsonl.Members(raw, func(k, v []byte) bool {
-		switch string(k) {
-		case "type":
-			b.Type = v
-		case "id":
-			b.ID = v
-		case "name":
-			b.Name = v
-		case "thinkingSignature":
-			b.Signature = v
-		case "redacted":
-			b.Redacted = v
-		case "data":
-			b.Data = v
-		case "mimeType":
-			b.MimeType = v
-		case "partialJson":
-			b.PartialJSON = v
-		case "text":
-			b.Text = v
-		}
+		b.member(k, v)
 		return true
 	})
+}
+
+// member takes one member of a content block.
+func (b *rawBlock) member(k, v []byte) {
+	switch string(k) {
+	case "type":
+		b.Type = v
+	case "id":
+		b.ID = v
+	case "name":
+		b.Name = v
+	case "thinkingSignature":
+		b.Signature = v
+	case "redacted":
+		b.Redacted = v
+	case "data":
+		b.Data = v
+	case "mimeType":
+		b.MimeType = v
+	case "partialJson":
+		b.PartialJSON = v
+	case "text":
+		b.Text = v
+	}
 }
 
 // appendBlocks decodes a content array into dst[:0] (a buffer reused from

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
-	"unicode/utf8"
 
 	gojson "github.com/goccy/go-json"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -87,14 +88,17 @@ type Observer interface {
 // ScanOptions tune Scan.
 type ScanOptions struct {
 	Observer Observer
-	// MaxLine fails the scan on a line longer than this many bytes (0: no limit).
-	MaxLine int
-	// BufferSize is the reader's initial buffer (0: the default 1 MiB); a
-	// small file needs no more than its size.
-	BufferSize int
 	// SizeHint is the input's size in bytes when known (else 0): the index
-	// starts with room for an entry per 2 KiB instead of growing from none.
+	// starts with room for an entry per 2 KiB instead of growing from none,
+	// and an input of a megabyte or more is parsed on every CPU.
 	SizeHint int64
+	// poison (tests): each line is overwritten once it was indexed and
+	// observed (see jsonl.ParseOptions.Poison).
+	poison bool
+	// analyze: message entries are analysed where they are parsed (with
+	// seed), for the analyzer observing the scan.
+	analyze bool
+	seed    maphash.Seed
 }
 
 // ErrNotTranscript is returned (wrapped) when no line of the input parses.
@@ -119,113 +123,183 @@ func (e *LineError) Unwrap() error { return e.Err }
 var bom = []byte{0xef, 0xbb, 0xbf}
 
 // Scan reads a transcript once, line by line, and builds its Index. It never
-// holds more than one line in memory besides the index itself.
+// holds more than a few batches of lines in memory besides the index itself:
+// each line is validated and decoded in one pass (jsjson.Tape), on every CPU
+// for a large input, then indexed and observed in order.
 func Scan(r io.Reader, opts ScanOptions) (*Index, error) {
-	size := opts.BufferSize
-	if size <= 0 {
-		size = 1 << 20
+	sx := newScanner(opts)
+	hint := opts.SizeHint
+	if hint <= 0 {
+		hint = -1
 	}
-	return scanLines(jsonl.NewReaderSize(r, size), opts)
+	err := jsonl.ParseLines(r, jsonl.ParseOptions{SizeHint: hint, Poison: opts.poison},
+		func() func(jsonl.Line, *parsedLine) { return newLineParser(opts) }, sx.line)
+	return sx.finish(err)
 }
 
-// scanLines is Scan over the lines of rd.
-func scanLines(rd *jsonl.Reader, opts ScanOptions) (*Index, error) {
-	if opts.MaxLine > 0 {
-		rd.SetMaxLine(opts.MaxLine)
+// scanBytes is Scan of a transcript held in memory, on the calling
+// goroutine: the lines the observer sees point into data.
+func scanBytes(data []byte, opts ScanOptions) (*Index, error) {
+	sx := newScanner(opts)
+	parse := newLineParser(opts)
+	var p parsedLine
+	jsonl.Lines(data, func(ln jsonl.Line) bool {
+		parse(ln, &p)
+		sx.line(ln, &p)
+		return true
+	})
+	return sx.finish(nil)
+}
+
+// parsedLine is what the parallel stage makes of one line.
+type parsedLine struct {
+	blank   bool
+	valid   bool // JSON.parse accepts the line
+	badUTF8 bool
+	// skip: the line starts with this many bytes of JavaScript white space
+	// that JSON does not allow (a BOM, NBSP, ...); trimmedValid: the line
+	// parses without them (OpenClaw trims the whole file, so this counts
+	// before the first entry)
+	skip         int
+	trimmedValid bool
+	object       bool
+	e            rawEntry // the decoded fields (of the trimmed line when only it parses)
+}
+
+// newLineParser returns a function that validates and decodes a line (and
+// analyses a message entry, when opts asks).
+func newLineParser(opts ScanOptions) func(jsonl.Line, *parsedLine) {
+	tp := &jsjson.Tape{MaxDepth: 4} // entry, message, content, block, member
+	in := interner{}
+	return func(ln jsonl.Line, p *parsedLine) {
+		data := ln.Data
+		p.blank, p.valid, p.badUTF8, p.skip, p.trimmedValid, p.object = false, false, false, 0, false, false
+		if jsonl.IsBlank(data) {
+			p.blank = true
+			return
+		}
+		if len(data) > 0 && data[0] != '{' {
+			p.skip = len(data) - len(jsonl.TrimJSLeft(data))
+		}
+		switch {
+		case tp.Parse(data):
+			p.valid = true
+		case p.skip > 0 && tp.Parse(data[p.skip:]):
+			p.trimmedValid = true
+			data = data[p.skip:]
+		default:
+			return
+		}
+		p.badUTF8 = tp.BadUTF8
+		p.object = p.e.fromTape(data, tp)
+		if opts.analyze && p.object && jsonl.StringIs(p.e.Type, TypeMessage) {
+			analyzeMessage(&p.e, ln.Num, in, opts.seed)
+		}
 	}
+}
+
+// scanner indexes the lines of one scan in order.
+type scanner struct {
+	opts   ScanOptions
+	ix     *Index
+	parsed int
+	extras map[string]*NodeExtra
+}
+
+func newScanner(opts ScanOptions) *scanner {
 	ix := &Index{}
 	if opts.SizeHint > 0 {
 		ix.Nodes = make([]Node, 0, min(opts.SizeHint/2048, 1<<20))
 	}
-	var e rawEntry
-	parsed := 0
-	extras := map[string]*NodeExtra{}
-	for {
-		line, err := rd.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return ix, err
-		}
-		ix.Lines = line.Num
-		ix.Bytes = line.Offset + line.Len()
-		if int64(len(line.Data)) > ix.LongestLine {
-			ix.LongestLine = int64(len(line.Data))
-		}
-		if line.Term == jsonl.TermCRLF {
-			ix.CRLF++
-		}
-		ix.NoFinalNewline = line.Term == jsonl.TermNone
-		data := line.Data
-		if line.Num == 1 && bytes.HasPrefix(data, bom) {
-			ix.BOM = true
-		}
-		if jsonl.IsBlank(data) {
-			ix.Blank++
-			continue
-		}
-		if ix.FirstParsedLine == 0 && len(ix.Malformed) == 0 {
-			// OpenClaw trims the whole file (String.prototype.trim) before
-			// it splits it into lines: JavaScript white space before the
-			// first entry (BOMs, NBSP, VT, U+2028, U+3000, ...) goes.
-			data = jsonl.TrimJSLeft(data)
-		}
-		if !jsonl.Valid(data) {
-			ix.Malformed = append(ix.Malformed, line.Num)
-			continue
-		}
-		if !utf8.Valid(data) {
-			ix.InvalidUTF8 = append(ix.InvalidUTF8, line.Num)
-		}
-		n := Node{Line: line.Num, Offset: line.Offset}
-		// The fields are slices of the line: nothing is copied or decoded
-		// until fillNode keeps what the index needs.
-		if !e.decode(data) {
-			n.NotObject = true
-		}
-		first := ix.FirstParsedLine == 0
-		n.FileIndex = int32(parsed)
-		parsed++
-		if first {
-			ix.FirstParsedLine = line.Num
-		}
-		typ := intern(e.Type)
-		n.Type = typ
-		if first {
-			id, idOK := str(e.ID)
-			if !n.NotObject && typ == TypeSession && idOK {
-				h := &Header{Line: line.Num, ID: id, Raw: append([]byte(nil), data...), version: jsNumber(e.Version, 1)}
-				h.Timestamp, _ = str(e.Timestamp)
-				h.Cwd, _ = str(e.Cwd)
-				if v := bytes.TrimSpace(e.Version); len(v) > 0 && v[0] != '"' && v[0] != 'n' {
-					h.Version = gojson.Number(v)
-				}
-				ix.Header = h
-				if opts.Observer != nil {
-					opts.Observer.Entry(nil, line.Num, data, &e)
-				}
-				continue
+	return &scanner{opts: opts, ix: ix, extras: map[string]*NodeExtra{}}
+}
+
+func (sx *scanner) finish(err error) (*Index, error) {
+	if err != nil {
+		return sx.ix, err
+	}
+	if sx.ix.FirstParsedLine == 0 {
+		return sx.ix, ErrNotTranscript
+	}
+	return sx.ix, nil
+}
+
+// line indexes one line, which p is the parse of.
+func (sx *scanner) line(line jsonl.Line, p *parsedLine) {
+	ix, opts := sx.ix, sx.opts
+	ix.Lines = line.Num
+	ix.Bytes = line.Offset + line.Len()
+	if int64(len(line.Data)) > ix.LongestLine {
+		ix.LongestLine = int64(len(line.Data))
+	}
+	if line.Term == jsonl.TermCRLF {
+		ix.CRLF++
+	}
+	ix.NoFinalNewline = line.Term == jsonl.TermNone
+	data := line.Data
+	if line.Num == 1 && bytes.HasPrefix(data, bom) {
+		ix.BOM = true
+	}
+	if p.blank {
+		ix.Blank++
+		return
+	}
+	valid := p.valid
+	if ix.FirstParsedLine == 0 && len(ix.Malformed) == 0 {
+		// OpenClaw trims the whole file (String.prototype.trim) before
+		// it splits it into lines: JavaScript white space before the
+		// first entry (BOMs, NBSP, VT, U+2028, U+3000, ...) goes.
+		data = data[p.skip:]
+		valid = valid || p.trimmedValid
+	} else if !p.valid {
+		valid = false
+	}
+	if !valid {
+		ix.Malformed = append(ix.Malformed, line.Num)
+		return
+	}
+	if p.badUTF8 {
+		ix.InvalidUTF8 = append(ix.InvalidUTF8, line.Num)
+	}
+	e := &p.e
+	n := Node{Line: line.Num, Offset: line.Offset, NotObject: !p.object}
+	first := ix.FirstParsedLine == 0
+	n.FileIndex = int32(sx.parsed)
+	sx.parsed++
+	if first {
+		ix.FirstParsedLine = line.Num
+	}
+	typ := intern(e.Type)
+	n.Type = typ
+	if first {
+		id, idOK := str(e.ID)
+		if !n.NotObject && typ == TypeSession && idOK {
+			h := &Header{Line: line.Num, ID: id, Raw: append([]byte(nil), data...), version: jsNumber(e.Version, 1)}
+			h.Timestamp, _ = str(e.Timestamp)
+			h.Cwd, _ = str(e.Cwd)
+			if v := bytes.TrimSpace(e.Version); len(v) > 0 && v[0] != '"' && v[0] != 'n' {
+				h.Version = gojson.Number(v)
 			}
-			ix.HeaderInvalid = true
-		}
-		if typ == TypeSession {
-			// Later session lines are not entries (pi's index skips them).
+			ix.Header = h
 			if opts.Observer != nil {
-				opts.Observer.Entry(nil, line.Num, data, &e)
+				opts.Observer.Entry(nil, line.Num, data, e)
 			}
-			continue
+			return
 		}
-		fillNode(&n, &e, extras)
-		ix.Nodes = append(ix.Nodes, n)
+		ix.HeaderInvalid = true
+	}
+	if typ == TypeSession {
+		// Later session lines are not entries (pi's index skips them).
 		if opts.Observer != nil {
-			opts.Observer.Entry(&ix.Nodes[len(ix.Nodes)-1], line.Num, data, &e)
+			opts.Observer.Entry(nil, line.Num, data, e)
 		}
+		return
 	}
-	if ix.FirstParsedLine == 0 {
-		return ix, ErrNotTranscript
+	fillNode(&n, e, sx.extras)
+	ix.Nodes = append(ix.Nodes, n)
+	if opts.Observer != nil {
+		opts.Observer.Entry(&ix.Nodes[len(ix.Nodes)-1], line.Num, data, e)
 	}
-	return ix, nil
 }
 
 // fillNode completes n from its decoded fields. extras shares equal

@@ -1,7 +1,5 @@
 package transcript
 
-import "github.com/openclaw-tools/oc/pkg/jsonl"
-
 // LineMembers are the raw JSON members of one parsed line (nil: absent) that
 // OpenClaw 2026.9.6's navigation rules read, handed out by AnalyzeBytesEach
 // so that a caller applying those rules need not walk the line again. The
@@ -36,6 +34,6 @@ func (l *LineMembers) setMessage(m *rawMessage) {
 func AnalyzeBytesEach(data []byte, each func(*LineMembers)) (*Summary, error) {
 	a := newAnalyzer()
 	a.each = each
-	ix, err := scanLines(jsonl.NewBytesReader(data), ScanOptions{Observer: a, SizeHint: int64(len(data))})
+	ix, err := scanBytes(data, ScanOptions{Observer: a, SizeHint: int64(len(data)), analyze: true, seed: a.seed})
 	return a.result(ix, err)
 }

@@ -1,0 +1,60 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/openclaw-tools/oc/internal/transcriptgen"
+	"github.com/openclaw-tools/oc/pkg/jsonl"
+)
+
+// A large transcript is parsed on every CPU and read through a few buffers,
+// each line overwritten here once the index and the analyzer are done with it
+// (poison): the summary must be exactly that of the same text analysed in
+// memory, line by line (AnalyzeBytesEach), whatever the damage, so nothing
+// the analysis keeps points into a line. The text holds what the analyzer
+// keeps something of: a header, tool calls and results, images, thinking,
+// a leading BOM, malformed lines, duplicate ids.
+func TestParallelAnalyzeEqualsInMemory(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	}
+	for _, c := range []struct {
+		name   string
+		damage float64
+		edit   func(string) string
+	}{
+		{"clean", 0, nil},
+		{"damaged", 0.02, nil},
+		{"bom and repeats", 0.005, func(s string) string {
+			lines := strings.SplitAfter(s, "\n")
+			lines = append(lines, lines[3], lines[len(lines)/2], lines[7])
+			return "\ufeff" + strings.Join(lines, "")
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			_, err := transcriptgen.Write(&buf, transcriptgen.Options{Size: 4 * jsonl.BatchBytes, DamageRate: c.damage, Seed: 11})
+			require.NoError(t, err)
+			text := buf.String()
+			if c.edit != nil {
+				text = c.edit(text)
+			}
+			a := newAnalyzer()
+			ix, err := Scan(strings.NewReader(text), ScanOptions{Observer: a, SizeHint: int64(len(text)), poison: true, analyze: true, seed: a.seed})
+			par, err := a.result(ix, err)
+			require.NoError(t, err)
+			mem, err := AnalyzeBytesEach([]byte(text), nil)
+			require.NoError(t, err)
+			pj, _ := json.Marshal(par)
+			mj, _ := json.Marshal(mem)
+			require.Equal(t, string(mj), string(pj))
+			require.Greater(t, par.Entries, 1000)
+		})
+	}
+}
