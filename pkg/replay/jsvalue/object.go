@@ -31,21 +31,55 @@ type Member struct {
 	Value any
 }
 
-// Object is a JSON object that keeps its members in insertion order.
+// Object is a JavaScript object: its members in JavaScript's property
+// order, array-index keys ("0", "1", ...) ascending first, then the other
+// keys in insertion order. NewObject and Set keep that order, so that
+// writing the members one after another is what JSON.stringify writes.
+// The methods that read treat a nil *Object as an object without members.
 type Object struct {
 	Members []Member
 }
 
-// NewObject builds an Object from alternating keys and values.
+// NewObject builds an Object from alternating keys and values (an object
+// literal: a repeated key keeps its first place and takes the last value).
 func NewObject(kv ...any) *Object {
 	o := &Object{Members: make([]Member, 0, len(kv)/2+1)}
 	for i := 0; i+1 < len(kv); i += 2 {
-		o.Members = append(o.Members, Member{Key: kv[i].(string), Value: kv[i+1]})
+		o.Set(kv[i].(string), kv[i+1])
 	}
 	return o
 }
 
-// Set replaces the value of key, or appends it (JavaScript assignment order).
+// Len is the number of members.
+func (o *Object) Len() int {
+	if o == nil {
+		return 0
+	}
+	return len(o.Members)
+}
+
+// Lookup returns the value of key and whether o has it.
+func (o *Object) Lookup(key string) (any, bool) {
+	if o == nil {
+		return nil, false
+	}
+	for i := range o.Members {
+		if o.Members[i].Key == key {
+			return o.Members[i].Value, true
+		}
+	}
+	return nil, false
+}
+
+// Get returns the value of key, nil when o does not have it.
+func (o *Object) Get(key string) any {
+	v, _ := o.Lookup(key)
+	return v
+}
+
+// Set is assignment: an existing key takes the new value in its place, a
+// new key goes last (an array-index key among the array-index keys, in
+// ascending order, as JavaScript orders it).
 func (o *Object) Set(key string, v any) {
 	for i := range o.Members {
 		if o.Members[i].Key == key {
@@ -53,17 +87,54 @@ func (o *Object) Set(key string, v any) {
 			return
 		}
 	}
-	o.Members = append(o.Members, Member{Key: key, Value: v})
+	if !jsjson.IsArrayIndex(key) {
+		o.Members = append(o.Members, Member{Key: key, Value: v})
+		return
+	}
+	i := 0
+	for i < len(o.Members) && jsjson.IsArrayIndex(o.Members[i].Key) && indexBefore(o.Members[i].Key, key) {
+		i++
+	}
+	o.Members = slices.Insert(o.Members, i, Member{Key: key, Value: v})
 }
 
-// Get returns the value of key.
-func (o *Object) Get(key string) (any, bool) {
-	for _, m := range o.Members {
-		if m.Key == key {
-			return m.Value, true
+// indexBefore orders two canonical array indices numerically.
+func indexBefore(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
+}
+
+// Delete is the delete operator.
+func (o *Object) Delete(key string) {
+	if o == nil {
+		return
+	}
+	for i := range o.Members {
+		if o.Members[i].Key == key {
+			o.Members = slices.Delete(o.Members, i, i+1)
+			return
 		}
 	}
-	return nil, false
+}
+
+// Clone is a shallow copy (JavaScript's {...o}): the same members in the
+// same order, in a list of its own.
+func (o *Object) Clone() *Object {
+	n := o.Len()
+	out := &Object{Members: make([]Member, n, n+1)}
+	if n > 0 {
+		copy(out.Members, o.Members)
+	}
+	return out
+}
+
+// With is a shallow copy with key set to v ({...o, [key]: v}).
+func (o *Object) With(key string, v any) *Object {
+	out := o.Clone()
+	out.Set(key, v)
+	return out
 }
 
 // MarshalJSON encodes the object like JSON.stringify (maps inside it are
@@ -691,16 +762,6 @@ func (o *Object) Copy(key string, src map[string]any, srcKey string) {
 	if v, ok := src[srcKey]; ok {
 		if _, undef := v.(Undefined); !undef {
 			o.Set(key, v)
-		}
-	}
-}
-
-// Delete removes key (JavaScript `delete`).
-func (o *Object) Delete(key string) {
-	for i := range o.Members {
-		if o.Members[i].Key == key {
-			o.Members = append(o.Members[:i], o.Members[i+1:]...)
-			return
 		}
 	}
 }

@@ -142,12 +142,12 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 func cacheMarkLastUser56(params []any) {
 	if n := len(params); n > 0 {
 		last := params[n-1].(*jsvalue.Object)
-		if role, _ := last.Get("role"); role == "user" {
-			content, _ := last.Get("content")
+		if role := last.Get("role"); role == "user" {
+			content := last.Get("content")
 			switch x := content.(type) {
 			case []any:
 				if lb, ok := x[len(x)-1].(*jsvalue.Object); ok {
-					if t, _ := lb.Get("type"); t == "text" || t == "image" || t == "tool_result" {
+					if t := lb.Get("type"); t == "text" || t == "image" || t == "tool_result" {
 						lb.Set("cache_control", ephemeral())
 					}
 				}
@@ -233,10 +233,10 @@ func cacheMarkMessages96(params []any, limit int) {
 		if !ok {
 			continue
 		}
-		if role, _ := msg.Get("role"); role != "user" {
+		if role := msg.Get("role"); role != "user" {
 			continue
 		}
-		content, _ := msg.Get("content")
+		content := msg.Get("content")
 		switch x := content.(type) {
 		case string:
 			if fallback != nil && limit == 1 {
@@ -254,7 +254,7 @@ func cacheMarkMessages96(params []any, limit int) {
 				if !ok {
 					continue
 				}
-				t, _ := b.Get("type")
+				t := b.Get("type")
 				if t == "text" || t == "image" {
 					if fallback != nil && limit == 1 {
 						fallback.Set("cache_control", ephemeral())

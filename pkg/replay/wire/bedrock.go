@@ -237,8 +237,8 @@ func (c *conv) bedrockMessages(msgs []Message) []any {
 	}
 	if n := len(result); n > 0 && bedrockPromptCaching(m) {
 		last := result[n-1].(*jsvalue.Object)
-		if r, _ := last.Get("role"); r == "user" {
-			content, _ := last.Get("content")
+		if r := last.Get("role"); r == "user" {
+			content := last.Get("content")
 			if l, ok := content.([]any); ok {
 				last.Set("content", append(l, cachePoint()))
 			}

@@ -212,8 +212,8 @@ func (c *conv) googleContents(msgs []Message) []any {
 			merged := false
 			if n := len(contents); n > 0 {
 				last := contents[n-1].(*jsvalue.Object)
-				if r, _ := last.Get("role"); r == "user" {
-					lp, _ := last.Get("parts")
+				if r := last.Get("role"); r == "user" {
+					lp := last.Get("parts")
 					if l, ok := lp.([]any); ok && hasFunctionResponse(l) {
 						last.Set("parts", append(l, part))
 						merged = true
@@ -234,7 +234,7 @@ func (c *conv) googleContents(msgs []Message) []any {
 func hasFunctionResponse(parts []any) bool {
 	for _, p := range parts {
 		if o, ok := p.(*jsvalue.Object); ok {
-			if _, ok := o.Get("functionResponse"); ok {
+			if _, ok := o.Lookup("functionResponse"); ok {
 				return true
 			}
 		}
@@ -250,7 +250,7 @@ func hasFunctionResponse(parts []any) bool {
 // 2026.5.6 (pi-ai 0.73 google-shared) sent `contents: []` instead.
 func renderGoogle96(c *conv, msgs []Message, system string) *jsvalue.Object {
 	body := renderGoogle(c, msgs, system)
-	if contents, ok := body.Get("contents"); ok {
+	if contents, ok := body.Lookup("contents"); ok {
 		if list, ok := contents.([]any); ok && len(list) == 0 && c.err == nil {
 			body.Set("contents", []any{jsvalue.NewObject("role", "user", "parts", []any{jsvalue.NewObject("text", " ")})})
 		}

@@ -156,21 +156,21 @@ func (c *conv) hasToolHistory(msgs []Message) bool {
 func completionsCacheControl(messages []any) {
 	for _, v := range messages {
 		o := v.(*jsvalue.Object)
-		if r, _ := o.Get("role"); r == "system" || r == "developer" {
+		if r := o.Get("role"); r == "system" || r == "developer" {
 			addCacheControlToText(o)
 			break
 		}
 	}
 	for i := len(messages) - 1; i >= 0; i-- {
 		o := messages[i].(*jsvalue.Object)
-		if r, _ := o.Get("role"); (r == "user" || r == "assistant") && addCacheControlToText(o) {
+		if r := o.Get("role"); (r == "user" || r == "assistant") && addCacheControlToText(o) {
 			return
 		}
 	}
 }
 
 func addCacheControlToText(o *jsvalue.Object) bool {
-	content, _ := o.Get("content")
+	content := o.Get("content")
 	switch x := content.(type) {
 	case string:
 		if x == "" {
@@ -181,7 +181,7 @@ func addCacheControlToText(o *jsvalue.Object) bool {
 	case []any:
 		for i := len(x) - 1; i >= 0; i-- {
 			if p, ok := x[i].(*jsvalue.Object); ok {
-				if t, _ := p.Get("type"); t == "text" {
+				if t := p.Get("type"); t == "text" {
 					p.Set("cache_control", ephemeral())
 					return true
 				}
@@ -326,11 +326,11 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 				}
 			}
 			if compat.requiresReasoningContentOnAssistantMessages && m.Reasoning {
-				if _, ok := am.Get("reasoning_content"); !ok {
+				if _, ok := am.Lookup("reasoning_content"); !ok {
 					am.Set("reasoning_content", "")
 				}
 			}
-			content, _ := am.Get("content")
+			content := am.Get("content")
 			hasContent := false
 			switch x := content.(type) {
 			case string:
@@ -338,7 +338,7 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 			case []any:
 				hasContent = len(x) > 0
 			}
-			if _, hasCalls := am.Get("tool_calls"); !hasContent && !hasCalls {
+			if _, hasCalls := am.Lookup("tool_calls"); !hasContent && !hasCalls {
 				continue
 			}
 			params = append(params, am)

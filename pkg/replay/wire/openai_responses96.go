@@ -140,10 +140,10 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 				if !ok {
 					break
 				}
-				t, _ := last.Get("type")
-				id, _ := last.Get("id")
+				t := last.Get("type")
+				id := last.Get("id")
 				ids, _ := id.(string)
-				enc, _ := last.Get("encrypted_content")
+				enc := last.Get("encrypted_content")
 				encs, _ := enc.(string)
 				if t != "reasoning" || !strings.HasPrefix(ids, "rs_") || encs != "" {
 					break
