@@ -7,6 +7,9 @@ import (
 
 func memberKeys(o *Object) []string {
 	keys := make([]string, 0, o.Len())
+	if o == nil {
+		return keys
+	}
 	for _, m := range o.Members {
 		keys = append(keys, m.Key)
 	}
@@ -33,7 +36,7 @@ func TestObjectPropertyOrder(t *testing.T) {
 	if got, want := memberKeys(o), []string{"2", "10", "z", "a", "02", "4294967295"}; !slices.Equal(got, want) {
 		t.Errorf("the original changed with its copy: keys %q", got)
 	}
-	b, err := AppendJS(nil, c, nil)
+	b, err := AppendJS(nil, c)
 	if err != nil {
 		t.Fatal(err)
 	}
