@@ -151,7 +151,6 @@ type replayInput struct {
 	src      replaySource
 	ctx      *transcript.Context
 	messages []replay.Message
-	keys     *replay.KeyOrder
 	// modelSnapshots and sessionVersion are what 2026.9.6 reads of a SQLite
 	// session beside its context (none for a file).
 	modelSnapshots []replay.ModelSnapshot
@@ -263,7 +262,7 @@ func (in *replayInput) loadImported96(g *Globals, limits context96.Limits) error
 // text goes as it is decoded (peak memory on large transcripts).
 func (in *replayInput) decode(keepText bool) error {
 	var err error
-	in.messages, in.keys, err = replay.DecodeMessagesKeyed(in.ctx.Messages, !keepText)
+	in.messages, err = replay.DecodeMessages(in.ctx.Messages, !keepText)
 	if err != nil {
 		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
 	}
@@ -447,9 +446,9 @@ func replayRoute(g *Globals, opts *replayOptions, in *replayInput, route replay.
 	return printJSONBytes(g, body)
 }
 
-// printSanitizedStage prints the sanitized messages, in their key order.
+// printSanitizedStage prints the sanitized messages.
 func printSanitizedStage(g *Globals, res *replay.Result) error {
-	doc, err := replay.AppendMessages(nil, res.Limited, res.KeyOrder)
+	doc, err := replay.AppendMessages(nil, res.Limited)
 	if err != nil {
 		return cli.Incomplete(err)
 	}
@@ -471,14 +470,14 @@ func resolveRoute(opts *replayOptions, in *replayInput) (replay.ResolvedRoute, e
 
 func sanitizeOptions(route replay.ResolvedRoute, opts *replayOptions, imageMax int, in *replayInput) replay.Options {
 	return replay.Options{Provider: route.Provider, API: route.API, Model: route.Model,
-		AllowedToolNames: opts.AllowedTools, ImageMaxDimensionPx: imageMax, KeyOrder: in.keys, Now: opts.now,
+		AllowedToolNames: opts.AllowedTools, ImageMaxDimensionPx: imageMax, Now: opts.now,
 		ModelSnapshots: in.modelSnapshots}
 }
 
 func payloadOf(in *replayInput, route replay.ResolvedRoute, opts *replayOptions, res *replay.Result, rel policy.Release) (*replay.Payload, error) {
 	return replay.BuildPayload(replay.PayloadInput{Release: rel, Location: opts.location, Now: opts.now, ModelOverrides: opts.modelOverrides,
 		Provider: route.Provider, API: route.API, Model: route.Model, SessionVersion: in.sessionVersion,
-		Messages: res.Limited, SystemPrompt: opts.System, KeyOrder: res.KeyOrder})
+		Messages: res.Limited, SystemPrompt: opts.System})
 }
 
 func rawArray(raws []json.RawMessage) json.RawMessage {

@@ -239,6 +239,6 @@ func sortedKinds(m map[string]int) []string {
 func compareInput(opts *replayOptions, in *replayInput, imageMax int, rel policy.Release) replay.CompareInput {
 	o := sanitizeOptions(replay.ResolvedRoute{}, opts, imageMax, in)
 	o.Release = rel
-	return replay.CompareInput{Messages: in.messages, Keys: in.keys, SystemPrompt: opts.System, Options: o,
+	return replay.CompareInput{Messages: in.messages, SystemPrompt: opts.System, Options: o,
 		Location: opts.location, Now: opts.now, ModelOverrides: opts.modelOverrides, SessionVersion: in.sessionVersion}
 }

@@ -10,11 +10,10 @@ import (
 )
 
 // CompareInput is the shared work of `oc replay --provider all` and of a
-// comparison of releases: the context messages, decoded once, their key
-// order, and what every provider's replay shares.
+// comparison of releases: the context messages, decoded once, and what
+// every provider's replay shares.
 type CompareInput struct {
 	Messages []Message
-	Keys     *KeyOrder
 	// Options apply to every provider (Options.Release picks the release);
 	// Provider, API and Model are set per row.
 	Options      Options
@@ -100,9 +99,6 @@ func ReplayRoute(in CompareInput, route ResolvedRoute) (ReplayRow, error) {
 	}
 	opts := in.Options
 	opts.Provider, opts.API, opts.Model = route.Provider, route.API, route.Model
-	if opts.KeyOrder == nil {
-		opts.KeyOrder = in.Keys
-	}
 	res, err := Sanitize(in.Messages, opts)
 	var fails *OpenClawFailure
 	if errors.As(err, &fails) {
@@ -120,7 +116,7 @@ func ReplayRoute(in CompareInput, route ResolvedRoute) (ReplayRow, error) {
 	row.Rules = RulesFired(res.Changes)
 	p, err := BuildPayload(PayloadInput{Release: rel, Location: in.Location, Now: in.Now, ModelOverrides: in.ModelOverrides,
 		Provider: route.Provider, API: route.API, Model: route.Model, SessionVersion: in.SessionVersion,
-		Messages: res.Limited, SystemPrompt: in.SystemPrompt, KeyOrder: res.KeyOrder})
+		Messages: res.Limited, SystemPrompt: in.SystemPrompt})
 	switch {
 	case errors.Is(err, ErrNoWireBody):
 		row.NoWireBody = true

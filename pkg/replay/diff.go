@@ -28,7 +28,7 @@ type DiffRow struct {
 }
 
 func diffKey(m Message) string {
-	ts, _ := json.Marshal(m["timestamp"])
+	ts, _ := json.Marshal(m.Get("timestamp"))
 	return jsvalue.Role(m) + "\x00" + string(ts)
 }
 
@@ -118,7 +118,7 @@ func Brief(m Message) string {
 		return "(null)"
 	}
 	var parts []string
-	switch c := m["content"].(type) {
+	switch c := m.Get("content").(type) {
 	case string:
 		parts = append(parts, fmt.Sprintf("%q", c))
 	case []any:

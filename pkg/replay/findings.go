@@ -28,11 +28,11 @@ func ProviderFindings(path string, rel policy.Release) ([]transcript.Finding, er
 	if len(ctx.Messages) == 0 || ContextError(ctx) != nil {
 		return nil, nil // a parentId cycle is analyze's finding (parent-cycle)
 	}
-	msgs, keys, err := DecodeMessagesKeyed(ctx.Messages, true)
+	msgs, err := DecodeMessages(ctx.Messages, true)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := CompareProviders(CompareInput{Messages: msgs, Keys: keys, Options: Options{Release: rel}})
+	rows, err := CompareProviders(CompareInput{Messages: msgs, Options: Options{Release: rel}})
 	var fails *OpenClawFailure
 	if errors.As(err, &fails) {
 		return []transcript.Finding{{Rule: FindingReplayRejects, Severity: transcript.SevWarning,

@@ -72,19 +72,19 @@ func ocReplay(path, provider, api, model string) (limited, payload []byte, err e
 	if err := ContextError(ctx); err != nil {
 		return nil, nil, err
 	}
-	msgs, keys, err := DecodeMessagesKeyed(ctx.Messages, false)
+	msgs, err := DecodeMessages(ctx.Messages, false)
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := Sanitize(msgs, Options{Provider: provider, API: api, Model: model, KeyOrder: keys,
+	res, err := Sanitize(msgs, Options{Provider: provider, API: api, Model: model,
 		Now: func() int64 { return replaytest.SyntheticTime }})
 	if err != nil {
 		return nil, nil, err
 	}
-	if limited, err = AppendMessages(nil, res.Limited, res.KeyOrder); err != nil {
+	if limited, err = AppendMessages(nil, res.Limited); err != nil {
 		return nil, nil, err
 	}
-	p, err := BuildPayload(PayloadInput{Provider: provider, API: api, Model: model, Messages: res.Limited, KeyOrder: res.KeyOrder})
+	p, err := BuildPayload(PayloadInput{Provider: provider, API: api, Model: model, Messages: res.Limited})
 	if err != nil {
 		return limited, nil, err
 	}
@@ -202,7 +202,7 @@ func TestFuzzReproducersContextMatchesOracle(t *testing.T) {
 // tool_call id (TestFuzzReproducersMatchOracle checks oc sends exactly
 // that); --explain must say the provider will reject it.
 func TestExplainSaysEmptyToolCallIDIsRejected(t *testing.T) {
-	msgs, _, err := DecodeMessagesKeyed([]json.RawMessage{
+	msgs, err := DecodeMessages([]json.RawMessage{
 		json.RawMessage(`{"role":"assistant","content":[{"type":"toolCall","id":"|fc_only","name":"message","arguments":{}}]}`),
 		json.RawMessage(`{"role":"toolResult","toolCallId":"|fc_only","toolName":"message","content":[{"type":"text","text":"x"}]}`),
 	}, false)

@@ -39,11 +39,6 @@ type PayloadInput struct {
 	// Reasoning marks a model pi-ai does not know as a reasoning model (the
 	// oracle's ORACLE_REASONING=1); known models use pi-ai's own flag.
 	Reasoning bool
-	// KeyOrder, when set, gives the original key order of the messages'
-	// objects (DecodeMessagesKeyed, or KeyOrder.RecordMessages). JSON.stringify(arguments) is part
-	// of the OpenAI and Mistral bodies: without it the keys of tool
-	// arguments come out sorted, which may differ from OpenClaw's text.
-	KeyOrder *KeyOrder
 }
 
 // Payload is a provider wire body. AppendJSON writes the exact bytes
@@ -51,12 +46,11 @@ type PayloadInput struct {
 // json.Marshal it (Go's encoder escapes <, > and & and knows no key order).
 type Payload struct {
 	Body *jsvalue.Object
-	keys *KeyOrder
 }
 
 // AppendJSON appends the body exactly as JSON.stringify writes it.
 func (p *Payload) AppendJSON(dst []byte) ([]byte, error) {
-	return jsvalue.AppendJS(dst, p.Body, p.keys)
+	return jsvalue.AppendJS(dst, p.Body)
 }
 
 // APIs lists the API families BuildPayload renders for 2026.5.6 (a new
@@ -108,15 +102,14 @@ func unrenderedReason(api string) string {
 
 // How cmd/replay.go is expected to call it:
 //
-//	msgs, keys, err := replay.DecodeMessagesKeyed(raw, true) // the context messages and their key order
-//	limited := ...sanitize pipeline(msgs)...         // copies messages shallowly
-//	p, err := replay.BuildPayload(replay.PayloadInput{Provider: p, API: a, Model: m,
-//		Messages: limited, KeyOrder: keys})
-//	b, err := p.AppendJSON(nil)                      // the oracle's bytes
+//	msgs, err := replay.DecodeMessages(raw, true) // the context messages, objects in JavaScript's order
+//	limited := ...sanitize pipeline(msgs)...      // copies messages shallowly
+//	p, err := replay.BuildPayload(replay.PayloadInput{Provider: p, API: a, Model: m, Messages: limited})
+//	b, err := p.AppendJSON(nil)                   // the oracle's bytes
 //
-// The pipeline must keep tool-call `arguments` maps by identity (shallow
-// copies do), or carry their order over with KeyOrder.Inherit; otherwise
-// their keys come out sorted inside the JSON text of `arguments`.
+// Every object carries its own member order, so JSON.stringify of tool-call
+// `arguments` inside a body writes them as OpenClaw does, whatever copies
+// the pipeline made.
 //
 // BuildPayload returns the request body the OpenClaw release in.Release
 // sends for in.Messages, as that release's oracle's `payload` mode computes
@@ -145,14 +138,13 @@ func BuildPayload(in PayloadInput) (*Payload, error) {
 	if err != nil {
 		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, err)
 	}
-	keys := in.KeyOrder.Child() // the converters record the objects they parse
-	msgs, err := rel.boundary(&in, keys)
+	msgs, err := rel.boundary(&in)
 	if err != nil {
 		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, err)
 	}
-	body, err := rel.renderers.Render(in.API, msgs, in.SystemPrompt, &model, keys)
+	body, err := rel.renderers.Render(in.API, msgs, in.SystemPrompt, &model)
 	if err != nil {
 		return nil, fmt.Errorf("payload for %s/%s/%s: %w", in.Provider, in.API, in.Model, err)
 	}
-	return &Payload{Body: body, keys: keys}, nil
+	return &Payload{Body: body}, nil
 }

@@ -109,9 +109,9 @@ func applyModelOverrides(m models.Model, raw []byte) (models.Model, error) {
 }
 
 // boundary96 is 2026.9.6's LLM boundary (sanitize.Boundary96) for in.
-func boundary96(in *PayloadInput, keys *KeyOrder) ([]Message, error) {
+func boundary96(in *PayloadInput) ([]Message, error) {
 	return sanitize.Boundary96(sanitize.Boundary96Input{
 		Provider: in.Provider, API: in.API, Model: in.Model, Messages: in.Messages,
 		Location: in.Location, SessionVersion: in.SessionVersion,
-	}, keys)
+	})
 }

@@ -59,12 +59,8 @@ func benchMessages96(b *testing.B, size int) ([]json.RawMessage, int) {
 // session for every 2026.9.6 family (acceptance: under 2 s an op).
 func BenchmarkPayload96AllFamilies20MiB(b *testing.B) {
 	raw, size := benchMessages96(b, 20<<20)
-	msgs, err := jsvalue.DecodeMessages(raw)
+	msgs, err := jsvalue.DecodeMessages(raw, false)
 	if err != nil {
-		b.Fatal(err)
-	}
-	keys := jsvalue.NewKeyOrder()
-	if err := keys.RecordMessages(raw, msgs); err != nil {
 		b.Fatal(err)
 	}
 	loc, err := time.LoadLocation("Asia/Kolkata")
@@ -78,7 +74,7 @@ func BenchmarkPayload96AllFamilies20MiB(b *testing.B) {
 	for b.Loop() {
 		for _, f := range families96 {
 			p, err := BuildPayload(PayloadInput{Release: policy.Release96, Location: loc, Provider: f[0], API: f[1], Model: f[2],
-				Messages: msgs, KeyOrder: keys})
+				Messages: msgs})
 			if err != nil {
 				b.Fatalf("%v: %v", f, err)
 			}

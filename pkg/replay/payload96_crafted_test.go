@@ -76,8 +76,8 @@ func checkCrafted96(t *testing.T, name string, v payload96Variant, provider, api
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	msgs, keys := limitedMessages(t, san.Out)
-	in := PayloadInput{Release: policy.Release96, Location: loc, Provider: provider, API: api, Model: model, Messages: msgs, KeyOrder: keys}
+	msgs := limitedMessages(t, san.Out)
+	in := PayloadInput{Release: policy.Release96, Location: loc, Provider: provider, API: api, Model: model, Messages: msgs}
 	if v.modelJSON != "" {
 		in.ModelOverrides = []byte(v.modelJSON)
 	}

@@ -28,7 +28,7 @@ func TestPayload96RepeatedAssistantTurn(t *testing.T) {
 		"openai|openai-chatgpt-responses|gpt-5.5"})
 	// The answers must hold dropped repeats, or the test compares nothing
 	// new: on openai-completions each assistant turn is one message.
-	msgs, _ := limitedMessages(t, answers["sanitize|openai|openai-completions|gpt-4o-mini"])
+	msgs := limitedMessages(t, answers["sanitize|openai|openai-completions|gpt-4o-mini"])
 	var body struct {
 		Messages []struct {
 			Role string `json:"role"`

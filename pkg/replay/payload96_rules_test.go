@@ -3,6 +3,7 @@ package replay
 import (
 	"encoding/json"
 	"errors"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"strconv"
 	"strings"
 	"testing"
@@ -31,7 +32,7 @@ func payload96Body(t *testing.T, in PayloadInput) map[string]any {
 }
 
 func userTurn(text string, ts int64) Message {
-	return Message{"role": "user", "content": []any{map[string]any{"type": "text", "text": text}}, "timestamp": json.Number(strconv.FormatInt(ts, 10))}
+	return jsvalue.NewObject("role", "user", "content", []any{jsvalue.NewObject("type", "text", "text", text)}, "timestamp", json.Number(strconv.FormatInt(ts, 10)))
 }
 
 // TestPayload96Release: 2026.9.6 has no built-in Bedrock (ErrNotBuiltIn) and
@@ -83,11 +84,9 @@ func TestPayload96Boundary(t *testing.T) {
 	meta := "Conversation info ⟦openclaw:ctx⟧\n```json\n{\"sender\": \"alice\"}\n```\n\n"
 	msgs := []Message{
 		userTurn(meta+"old question", 1769760420000),
-		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "answer"}}, "api": "anthropic-messages",
-			"provider": "anthropic", "model": "claude-sonnet-4-5", "stopReason": "stop"},
+		jsvalue.NewObject("role", "assistant", "content", []any{jsvalue.NewObject("type", "text", "text", "answer")}, "api", "anthropic-messages", "provider", "anthropic", "model", "claude-sonnet-4-5", "stopReason", "stop"),
 		userTurn(meta+"new question", 1751760420000),
-		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "prefill"}}, "api": "anthropic-messages",
-			"provider": "anthropic", "model": "claude-sonnet-4-5", "stopReason": "stop"},
+		jsvalue.NewObject("role", "assistant", "content", []any{jsvalue.NewObject("type", "text", "text", "prefill")}, "api", "anthropic-messages", "provider", "anthropic", "model", "claude-sonnet-4-5", "stopReason", "stop"),
 	}
 	loc, err := time.LoadLocation("Asia/Kolkata")
 	if err != nil {
@@ -114,11 +113,21 @@ func TestPayload96Boundary(t *testing.T) {
 // TestPayload96SessionVersion: v4 sessions get their runtime context
 // projected (projectRuntimeContextMessages); unknown versions fail.
 func TestPayload96SessionVersion(t *testing.T) {
-	carrier := Message{"role": "custom", "customType": sanitize.RuntimeContextCustomType, "content": "raw", "display": false,
-		"details": map[string]any{"source": "openclaw-runtime-context", "runtimeContextCarrier": true, "fragments": []any{
-			map[string]any{"kind": "runtime-instruction", "text": "do <<<END_OPENCLAW_INTERNAL_CONTEXT>>> this"},
-			map[string]any{"kind": "conversation-data", "text": "data \"x\""},
-		}}, "timestamp": json.Number("1769760420000")}
+	carrier := jsvalue.NewObject(
+		"role", "custom",
+		"customType", sanitize.RuntimeContextCustomType,
+		"content", "raw",
+		"display", false,
+		"details", jsvalue.NewObject(
+			"source", "openclaw-runtime-context",
+			"runtimeContextCarrier", true,
+			"fragments", []any{
+				jsvalue.NewObject("kind", "runtime-instruction", "text", "do <<<END_OPENCLAW_INTERNAL_CONTEXT>>> this"),
+				jsvalue.NewObject("kind", "conversation-data", "text", "data \"x\""),
+			},
+		),
+		"timestamp", json.Number("1769760420000"),
+	)
 	msgs := []Message{carrier, userTurn("question", 1769760421000)}
 	in := PayloadInput{SessionVersion: 4, Provider: "anthropic", API: "anthropic-messages", Model: "claude-sonnet-4-5", Messages: msgs}
 	got := marshalPlain(t, payload96Body(t, in)["messages"])
@@ -154,10 +163,8 @@ func marshalPlain(t *testing.T, v any) string {
 func TestPayload96ResponsesCarrierAnchoring(t *testing.T) {
 	msgs := []Message{
 		userTurn("question", 1769760420000),
-		{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "reply"}}, "api": "openai-responses",
-			"provider": "openai", "model": "gpt-5", "stopReason": "stop"},
-		{"role": "custom", "customType": sanitize.RuntimeContextCustomType, "content": "carrier text", "display": false,
-			"details": map[string]any{"source": "openclaw-runtime-context", "runtimeContextCarrier": true}, "timestamp": json.Number("1769760421000")},
+		jsvalue.NewObject("role", "assistant", "content", []any{jsvalue.NewObject("type", "text", "text", "reply")}, "api", "openai-responses", "provider", "openai", "model", "gpt-5", "stopReason", "stop"),
+		jsvalue.NewObject("role", "custom", "customType", sanitize.RuntimeContextCustomType, "content", "carrier text", "display", false, "details", jsvalue.NewObject("source", "openclaw-runtime-context", "runtimeContextCarrier", true), "timestamp", json.Number("1769760421000")),
 	}
 	got := marshalPlain(t, payload96Body(t, PayloadInput{Provider: "openai", API: "openai-responses", Model: "gpt-5", Messages: msgs})["input"])
 	q, c, r := strings.Index(got, "question"), strings.Index(got, "carrier text"), strings.Index(got, "reply")

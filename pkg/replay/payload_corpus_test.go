@@ -12,9 +12,8 @@ import (
 	"github.com/openclaw-tools/oc/pkg/replay/internal/replaytest"
 )
 
-// limitedMessages decodes a stored sanitize answer's out.limited, with the key
-// order of its objects.
-func limitedMessages(t testing.TB, out json.RawMessage) ([]Message, *KeyOrder) {
+// limitedMessages decodes a stored sanitize answer's out.limited.
+func limitedMessages(t testing.TB, out json.RawMessage) []Message {
 	t.Helper()
 	var s struct {
 		Limited []json.RawMessage `json:"limited"`
@@ -22,11 +21,11 @@ func limitedMessages(t testing.TB, out json.RawMessage) ([]Message, *KeyOrder) {
 	if err := json.Unmarshal(out, &s); err != nil {
 		t.Fatalf("sanitize answer: %v", err)
 	}
-	msgs, keys, err := DecodeMessagesKeyed(s.Limited, false)
+	msgs, err := DecodeMessages(s.Limited, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return msgs, keys
+	return msgs
 }
 
 // TestPayloadMatchesStoredOracleAnswers is the main differential test: for
@@ -53,8 +52,8 @@ func TestPayloadMatchesStoredOracleAnswers(t *testing.T) {
 				t.Errorf("%s: no stored payload answer", name)
 				continue
 			}
-			msgs, keys := limitedMessages(t, san.Out)
-			p, err := BuildPayload(PayloadInput{Provider: tr[0], API: tr[1], Model: tr[2], Messages: msgs, KeyOrder: keys})
+			msgs := limitedMessages(t, san.Out)
+			p, err := BuildPayload(PayloadInput{Provider: tr[0], API: tr[1], Model: tr[2], Messages: msgs})
 			if !want.OK {
 				if err == nil {
 					t.Errorf("%s: oracle failed (%s) but BuildPayload succeeded", name, want.Error)

@@ -25,18 +25,16 @@ func FuzzBuildPayload(f *testing.F) {
 		if json.Unmarshal([]byte(raw), &list) != nil {
 			return
 		}
-		msgs, err := jsvalue.DecodeMessages(list)
+		msgs, err := jsvalue.DecodeMessages(list, false)
 		if err != nil {
 			return
 		}
-		keys := jsvalue.NewKeyOrder()
-		_ = keys.RecordMessages(list, msgs)
-		before, err := jsvalue.DecodeMessages(list) // an independent copy of the input
+		before, err := jsvalue.DecodeMessages(list, false) // an independent copy of the input
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, api := range APIs() {
-			in := PayloadInput{Provider: "p", API: api, Model: "m", Messages: msgs, KeyOrder: keys, SystemPrompt: "s"}
+			in := PayloadInput{Provider: "p", API: api, Model: "m", Messages: msgs, SystemPrompt: "s"}
 			p, err := BuildPayload(in)
 			if !reflect.DeepEqual(msgs, before) {
 				t.Fatalf("%s: BuildPayload changed its input messages", api)

@@ -300,13 +300,12 @@ func TestPayloadNewAPIsMatchOracle(t *testing.T) {
 		// The input: the oracle's limited list, or (stored corpus answers)
 		// the pipeline's, checked against the oracle's by digest.
 		var msgs []Message
-		var keys *KeyOrder
 		wantOut := want.Out
 		switch {
 		case !j.corpus:
-			msgs, keys = limitedMessages(t, san.Out)
+			msgs = limitedMessages(t, san.Out)
 		case live:
-			msgs, keys = limitedMessages(t, raw[strings.Join(san.ID, "|")].Out)
+			msgs = limitedMessages(t, raw[strings.Join(san.ID, "|")].Out)
 			wantOut = raw[id].Out
 		default:
 			if stored == nil {
@@ -317,13 +316,13 @@ func TestPayloadNewAPIsMatchOracle(t *testing.T) {
 				t.Errorf("%s: no stored corpus context answer", id)
 				continue
 			}
-			ctxMsgs, ctxKeys := contextMessagesWithKeys(t, ctx.Out)
+			ctxMsgs := contextMessages(t, ctx.Out)
 			res, err := Sanitize(ctxMsgs, Options{Provider: tr[0], API: tr[1], Model: tr[2], Now: replaytest.FixedNow})
 			if err != nil {
 				t.Errorf("%s: Sanitize: %v", id, err)
 				continue
 			}
-			msgs, keys = res.Limited, ctxKeys
+			msgs = res.Limited
 			if limitedDigest(t, plainNumbers(t, msgs)) != san.Norm {
 				// Not a renderer difference: the pipeline hands BuildPayload
 				// another list than OpenClaw does (TestSanitizeMatches* say where).
@@ -332,7 +331,7 @@ func TestPayloadNewAPIsMatchOracle(t *testing.T) {
 			}
 		}
 
-		p, err := BuildPayload(PayloadInput{Provider: tr[0], API: tr[1], Model: tr[2], Messages: msgs, KeyOrder: keys})
+		p, err := BuildPayload(PayloadInput{Provider: tr[0], API: tr[1], Model: tr[2], Messages: msgs})
 		if !want.OK {
 			if err == nil {
 				t.Errorf("%s: oracle failed (%s) but BuildPayload succeeded", id, want.Error)
@@ -389,9 +388,9 @@ func TestPayloadNewAPIsMatchOracle(t *testing.T) {
 	}
 }
 
-// contextMessagesWithKeys decodes an oracle `context` answer's messages
-// with the key order of their objects (as cmd/replay does before the pipeline).
-func contextMessagesWithKeys(t testing.TB, out json.RawMessage) ([]Message, *KeyOrder) {
+// contextMessages decodes an oracle `context` answer's messages (as
+// cmd/replay does before the pipeline).
+func contextMessages(t testing.TB, out json.RawMessage) []Message {
 	t.Helper()
 	var c struct {
 		Messages []json.RawMessage `json:"messages"`
@@ -399,11 +398,11 @@ func contextMessagesWithKeys(t testing.TB, out json.RawMessage) ([]Message, *Key
 	if err := json.Unmarshal(out, &c); err != nil {
 		t.Fatalf("context answer: %v", err)
 	}
-	msgs, keys, err := DecodeMessagesKeyed(c.Messages, false)
+	msgs, err := DecodeMessages(c.Messages, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return msgs, keys
+	return msgs
 }
 
 // plainNumbers re-decodes Go values as JSON with json.Number, the form

@@ -350,8 +350,8 @@ func TestPayloadMatchesLiveOracleOnCraftedTranscripts(t *testing.T) {
 				if !ok {
 					t.Fatal("no oracle payload answer")
 				}
-				msgs, keys := limitedMessages(t, san.Out)
-				p, err := BuildPayload(PayloadInput{Provider: tr[0], API: tr[1], Model: tr[2], Messages: msgs, KeyOrder: keys})
+				msgs := limitedMessages(t, san.Out)
+				p, err := BuildPayload(PayloadInput{Provider: tr[0], API: tr[1], Model: tr[2], Messages: msgs})
 				if !want.OK {
 					if err == nil {
 						t.Fatalf("oracle failed (%s) but BuildPayload succeeded", want.Error)

@@ -21,7 +21,7 @@ type payloadRelease struct {
 	// model is the model record the body is built for.
 	model func(in *PayloadInput) (models.Model, error)
 	// boundary turns in.Messages into the messages the renderer converts.
-	boundary func(in *PayloadInput, keys *KeyOrder) ([]Message, error)
+	boundary func(in *PayloadInput) ([]Message, error)
 	// renderers are the API families the release builds.
 	renderers *wire.Renderers
 	// unbuilt is the error for an API the release has no renderer for.
@@ -46,7 +46,7 @@ func release56() *payloadRelease {
 		model: func(in *PayloadInput) (models.Model, error) {
 			return models.Resolve(in.Provider, in.API, in.Model, in.Reasoning), nil
 		},
-		boundary: func(in *PayloadInput, _ *KeyOrder) ([]Message, error) {
+		boundary: func(in *PayloadInput) ([]Message, error) {
 			return sanitize.Boundary56(in.Messages), nil
 		},
 		renderers: wire.Renderers56(),

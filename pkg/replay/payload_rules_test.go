@@ -34,12 +34,12 @@ func payloadOf(t *testing.T, triple, msgs string, opts ...func(*PayloadInput)) (
 	if err := json.Unmarshal([]byte(msgs), &raw); err != nil {
 		t.Fatalf("test input: %v", err)
 	}
-	decoded, keys, err := DecodeMessagesKeyed(raw, false)
+	decoded, err := DecodeMessages(raw, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := strings.SplitN(triple, "|", 3)
-	in := PayloadInput{Provider: p[0], API: p[1], Model: p[2], Messages: decoded, KeyOrder: keys}
+	in := PayloadInput{Provider: p[0], API: p[1], Model: p[2], Messages: decoded}
 	for _, o := range opts {
 		o(&in)
 	}

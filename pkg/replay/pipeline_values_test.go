@@ -18,14 +18,19 @@ func TestDecodeMessagesAsJSONParse(t *testing.T) {
 		want Message
 	}{
 		{`{"a":1,"b":[1.5,1e400,-0,"x",100.0,1e-07],"c":{"d":null,"d":true},"e":"\u00e9\n\t\"","n":12345678901234567890}`,
-			Message{"a": json.Number("1"), "b": []any{json.Number("1.5"), json.Number("1e400"), json.Number("0"), "x", json.Number("100"), json.Number("1e-7")},
-				"c": map[string]any{"d": true}, "e": "é\n\t\"", "n": json.Number("12345678901234567000")}},
-		{"{\"s\":\"bad \xff byte \xe2\x82!\"}", Message{"s": "bad \uFFFD byte \uFFFD!"}},
-		{`{"s":"lone \ud800 surrogate","t":"pair \ud83d\ude00"}`, Message{"s": "lone " + lone + " surrogate", "t": "pair 😀"}},
+			jsvalue.NewObject(
+				"a", json.Number("1"),
+				"b", []any{json.Number("1.5"), json.Number("1e400"), json.Number("0"), "x", json.Number("100"), json.Number("1e-7")},
+				"c", jsvalue.NewObject("d", true),
+				"e", "é\n\t\"",
+				"n", json.Number("12345678901234567000"),
+			)},
+		{"{\"s\":\"bad \xff byte \xe2\x82!\"}", jsvalue.NewObject("s", "bad \uFFFD byte \uFFFD!")},
+		{`{"s":"lone \ud800 surrogate","t":"pair \ud83d\ude00"}`, jsvalue.NewObject("s", "lone "+lone+" surrogate", "t", "pair 😀")},
 		{`"not an object"`, jsvalue.NonObjectMessage("not an object")},
 	}
 	for _, c := range cases {
-		got, err := jsvalue.DecodeMessages([]json.RawMessage{json.RawMessage(c.in)})
+		got, err := jsvalue.DecodeMessages([]json.RawMessage{json.RawMessage(c.in)}, false)
 		if err != nil {
 			t.Errorf("%s: %v", c.in, err)
 			continue

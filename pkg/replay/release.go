@@ -79,7 +79,7 @@ func CountWire(p *Payload) *WireCount {
 		return nil
 	}
 	for _, field := range []string{"messages", "contents", "input"} {
-		v, ok := p.Body.Get(field)
+		v, ok := p.Body.Lookup(field)
 		if !ok || v == nil {
 			continue
 		}

@@ -32,7 +32,7 @@ func TestPayload96GoogleWithNothingToSend(t *testing.T) {
 			t.Fatalf("%s: %d limited messages from an empty session", c.api, len(res.Limited))
 		}
 		p, err := BuildPayload(PayloadInput{Release: policy.Release96, Now: replaytest.FixedNow96, Provider: c.provider, API: c.api, Model: c.model,
-			Messages: res.Limited, KeyOrder: res.KeyOrder})
+			Messages: res.Limited})
 		if err != nil {
 			t.Fatalf("%s: %v", c.api, err)
 		}

@@ -15,17 +15,13 @@ import (
 // jsvalue.Message).
 type Message = jsvalue.Message
 
-// KeyOrder remembers the key order of decoded objects (see
-// jsvalue.KeyOrder).
-type KeyOrder = jsvalue.KeyOrder
-
-// DecodeMessagesKeyed decodes context messages and records their key order
-// (see jsvalue.DecodeMessagesKeyed).
-func DecodeMessagesKeyed(raw []json.RawMessage, release bool) ([]Message, *KeyOrder, error) {
-	return jsvalue.DecodeMessagesKeyed(raw, release)
+// DecodeMessages decodes context messages, each object with its members in
+// JavaScript's order (see jsvalue.DecodeMessages).
+func DecodeMessages(raw []json.RawMessage, release bool) ([]Message, error) {
+	return jsvalue.DecodeMessages(raw, release)
 }
 
-// AppendMessages appends JSON.stringify(msgs) with the key order of k.
-func AppendMessages(dst []byte, msgs []Message, k *KeyOrder) ([]byte, error) {
-	return jsvalue.AppendMessages(dst, msgs, k)
+// AppendMessages appends JSON.stringify(msgs).
+func AppendMessages(dst []byte, msgs []Message) ([]byte, error) {
+	return jsvalue.AppendMessages(dst, msgs)
 }

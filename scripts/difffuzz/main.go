@@ -610,19 +610,19 @@ func ocReplay(path string, r route) (limited, payload []byte, err error) {
 	if err := replay.ContextError(ctx); err != nil {
 		return nil, nil, err
 	}
-	msgs, keys, err := replay.DecodeMessagesKeyed(ctx.Messages, false)
+	msgs, err := replay.DecodeMessages(ctx.Messages, false)
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := replay.Sanitize(msgs, replay.Options{Provider: r.provider, API: r.api, Model: r.model, KeyOrder: keys,
+	res, err := replay.Sanitize(msgs, replay.Options{Provider: r.provider, API: r.api, Model: r.model,
 		Now: func() int64 { return oracletest.SyntheticTime }})
 	if err != nil {
 		return nil, nil, err
 	}
-	if limited, err = replay.AppendMessages(nil, res.Limited, res.KeyOrder); err != nil {
+	if limited, err = replay.AppendMessages(nil, res.Limited); err != nil {
 		return nil, nil, err
 	}
-	p, err := replay.BuildPayload(replay.PayloadInput{Provider: r.provider, API: r.api, Model: r.model, Messages: res.Limited, KeyOrder: res.KeyOrder})
+	p, err := replay.BuildPayload(replay.PayloadInput{Provider: r.provider, API: r.api, Model: r.model, Messages: res.Limited})
 	if err != nil {
 		return limited, nil, err
 	}

@@ -29,6 +29,7 @@ import (
 	"github.com/openclaw-tools/oc/internal/oracletest"
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"github.com/openclaw-tools/oc/pkg/store"
 	"github.com/openclaw-tools/oc/pkg/store/nav96"
 	"github.com/openclaw-tools/oc/pkg/transcript"
@@ -875,7 +876,7 @@ func payloadFromLimited96(s *imported96, sanitizeOut json.RawMessage, r route) (
 	if err := json.Unmarshal(sanitizeOut, &v); err != nil {
 		return nil, fmt.Errorf("the oracle's sanitize answer: %w", err)
 	}
-	msgs, keys, err := replay.DecodeMessagesKeyed(v.Limited, false)
+	msgs, err := replay.DecodeMessages(v.Limited, false)
 	if err != nil {
 		return nil, err
 	}
@@ -885,7 +886,7 @@ func payloadFromLimited96(s *imported96, sanitizeOut json.RawMessage, r route) (
 	// SyntheticTime, whose stamp the comparison matches with the oracle's.
 	for _, m := range msgs {
 		if madeUp96(m) {
-			m["timestamp"] = json.Number(strconv.Itoa(oracletest.SyntheticTime))
+			m.Set("timestamp", json.Number(strconv.Itoa(oracletest.SyntheticTime)))
 		}
 	}
 	version := 0
@@ -894,7 +895,7 @@ func payloadFromLimited96(s *imported96, sanitizeOut json.RawMessage, r route) (
 	}
 	p, err := replay.BuildPayload(replay.PayloadInput{Release: policy.Release96, Location: time.UTC,
 		Now: func() int64 { return oracletest.SyntheticTime }, SessionVersion: version,
-		Provider: r.provider, API: r.api, Model: r.model, Messages: msgs, KeyOrder: keys})
+		Provider: r.provider, API: r.api, Model: r.model, Messages: msgs})
 	if err != nil {
 		return nil, err
 	}
@@ -910,7 +911,7 @@ func ocReplay96(s *imported96, loadErr error, r route) (limited, payload []byte,
 	if err := replay.ContextError(s.ctx); err != nil {
 		return nil, nil, err
 	}
-	msgs, keys, err := replay.DecodeMessagesKeyed(s.ctx.Messages, false)
+	msgs, err := replay.DecodeMessages(s.ctx.Messages, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -920,16 +921,16 @@ func ocReplay96(s *imported96, loadErr error, r route) (limited, payload []byte,
 	// pipeline runs at a far-future now; the messages it made up then take
 	// SyntheticTime, which the comparison matches with the oracle's time.
 	res, err := replay.Sanitize(msgs, replay.Options{Release: policy.Release96, Provider: r.provider, API: r.api, Model: r.model,
-		KeyOrder: keys, Now: func() int64 { return farFutureNow96 }, ModelSnapshots: s.snapshots})
+		Now: func() int64 { return farFutureNow96 }, ModelSnapshots: s.snapshots})
 	if err != nil {
 		return nil, nil, err
 	}
 	res.Limited = restampSynthetic96(res.Limited)
-	if limited, err = replay.AppendMessages(nil, res.Limited, res.KeyOrder); err != nil {
+	if limited, err = replay.AppendMessages(nil, res.Limited); err != nil {
 		return nil, nil, err
 	}
 	p, err := replay.BuildPayload(replay.PayloadInput{Release: policy.Release96, Location: time.UTC, Now: synthetic,
-		SessionVersion: s.version, Provider: r.provider, API: r.api, Model: r.model, Messages: res.Limited, KeyOrder: res.KeyOrder})
+		SessionVersion: s.version, Provider: r.provider, API: r.api, Model: r.model, Messages: res.Limited})
 	if err != nil {
 		return limited, nil, err
 	}
@@ -946,10 +947,10 @@ const farFutureNow96 = 4102444800000
 // matches with whatever time the oracle gave them.
 func restampSynthetic96(msgs []replay.Message) []replay.Message {
 	for _, m := range msgs {
-		// In place: the made-up messages are the pipeline's own maps, and
-		// the key order is recorded per map.
-		if isNumber96(m["timestamp"], farFutureNow96) {
-			m["timestamp"] = json.Number(strconv.Itoa(oracletest.SyntheticTime))
+		// In place: the made-up messages are the pipeline's own objects
+		// (timestamp keeps its place).
+		if isNumber96(m.Get("timestamp"), farFutureNow96) {
+			m.Set("timestamp", json.Number(strconv.Itoa(oracletest.SyntheticTime)))
 		}
 	}
 	return msgs
@@ -970,18 +971,18 @@ func isNumber96(v any, n int64) bool {
 // madeUp96 reports a message 2026.9.6's sanitize makes up: Google's
 // "(session bootstrap)" user turn and a synthetic missing tool result.
 func madeUp96(m replay.Message) bool {
-	if d, ok := m["details"].(map[string]any); ok && d["openclawSyntheticMissingToolResult"] == true {
+	if d, ok := m.Get("details").(*jsvalue.Object); ok && d.Get("openclawSyntheticMissingToolResult") == true {
 		return true
 	}
-	if m["role"] != "user" {
+	if m.Get("role") != "user" {
 		return false
 	}
-	switch c := m["content"].(type) {
+	switch c := m.Get("content").(type) {
 	case string:
 		return c == "(session bootstrap)"
 	case []any:
 		if len(c) == 1 {
-			if b, ok := c[0].(map[string]any); ok && b["type"] == "text" && b["text"] == "(session bootstrap)" {
+			if b, ok := c[0].(*jsvalue.Object); ok && b.Get("type") == "text" && b.Get("text") == "(session bootstrap)" {
 				return true
 			}
 		}

@@ -5,43 +5,29 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
 )
 
-// A decoder for the context messages that records key order as it goes.
+// A decoder for the context messages.
 //
 // The context of a large transcript is most of what `oc replay` holds in
-// memory, and decoding it, then walking the text again for the key order,
-// was most of its time. This decoder does both in one pass, and shares what
-// repeats between messages: object keys, short string and number values
-// (boxed once), and the key order of objects with the same keys in the same
-// order. It reads as JSON.parse does (internal/jsjson): strings keep lone
-// surrogates (WTF-8), numbers are json.Number in JavaScript's spelling of
-// the double JSON.parse makes of them, a repeated key keeps its first place
-// and takes the last value.
+// memory, and decoding it most of its time. This decoder reads it in one
+// pass into Objects (their members in JavaScript's property order) and
+// shares what repeats between messages: object keys and short string and
+// number values (boxed once). It reads as JSON.parse does
+// (internal/jsjson): strings keep lone surrogates (WTF-8), numbers are
+// json.Number in JavaScript's spelling of the double JSON.parse makes of
+// them, a repeated key keeps its first place and takes the last value.
 
-// DecodeMessagesKeyed is DecodeMessages followed by KeyOrder.RecordMessages,
-// in one pass and with less memory. With release, raw[i] is set to nil as
-// soon as message i is decoded, so that the text of a large context can be
-// collected while the rest is decoded (the caller must not need it again).
-func DecodeMessagesKeyed(raw []json.RawMessage, release bool) ([]Message, *KeyOrder, error) {
-	keys := NewKeyOrder()
-	msgs, err := decodeMessages(raw, keys, release)
-	if err != nil {
-		return nil, nil, err
-	}
-	return msgs, keys, nil
-}
-
-// DecodeMessages decodes a JSON array of messages (or a list of raw messages).
-func DecodeMessages(raw []json.RawMessage) ([]Message, error) {
-	return decodeMessages(raw, nil, false)
-}
-
-func decodeMessages(raw []json.RawMessage, keys *KeyOrder, release bool) ([]Message, error) {
+// DecodeMessages decodes context messages (a null message is nil). With
+// release, raw[i] is set to nil as soon as message i is decoded, so that the
+// text of a large context can be collected while the rest is decoded (the
+// caller must not need it again).
+func DecodeMessages(raw []json.RawMessage, release bool) ([]Message, error) {
 	out := make([]Message, len(raw))
-	d := newValueDecoder(keys)
+	d := newValueDecoder()
 	for i, r := range raw {
 		// The text as Node.js reads a file: invalid UTF-8 becomes U+FFFD.
 		m, err := d.message(jsjson.ToWellFormed(r))
@@ -61,34 +47,23 @@ func decodeMessages(raw []json.RawMessage, keys *KeyOrder, release bool) ([]Mess
 const (
 	internMaxLen     = 32
 	internMaxEntries = 1 << 14
-	orderMaxEntries  = 1 << 12
 	maxDepth         = 10000
 )
-
-type member struct {
-	key string
-	val any
-}
 
 type valueDecoder struct {
 	data  []byte
 	pos   int
 	depth int
-	keys  *KeyOrder
 	// names are interned object keys; strs and nums boxed short values.
 	names map[string]string
 	strs  map[string]any
 	nums  map[string]any
-	// orders are interned key orders, by their keys joined with NUL.
-	orders   map[string][]string
-	orderBuf []byte
 	// stack holds the members and elements of the values being decoded.
-	stack []member
+	stack []Member
 }
 
-func newValueDecoder(keys *KeyOrder) *valueDecoder {
-	return &valueDecoder{keys: keys, names: map[string]string{}, strs: map[string]any{},
-		nums: map[string]any{}, orders: map[string][]string{}}
+func newValueDecoder() *valueDecoder {
+	return &valueDecoder{names: map[string]string{}, strs: map[string]any{}, nums: map[string]any{}}
 }
 
 var errDecode = errors.New("not decoded here")
@@ -112,7 +87,7 @@ func (d *valueDecoder) message(raw []byte) (Message, error) {
 	switch x := v.(type) {
 	case nil:
 		return nil, nil
-	case map[string]any:
+	case *Object:
 		return x, nil
 	}
 	return NonObjectMessage(v), nil
@@ -298,8 +273,9 @@ func (d *valueDecoder) object() (any, error) {
 	if d.pos < len(d.data) && d.data[d.pos] == '}' {
 		d.pos++
 		d.depth--
-		return map[string]any{}, nil
+		return &Object{}, nil
 	}
+	index := false // an array-index key was read
 	for {
 		d.ws()
 		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
@@ -320,17 +296,18 @@ func (d *valueDecoder) object() (any, error) {
 			return nil, err
 		}
 		// A repeated key keeps its first place and takes the last value
-		// (JSON.parse; encoding/json keeps the last value too).
+		// (JSON.parse).
 		dup := false
 		for i := base; i < len(d.stack); i++ {
-			if d.stack[i].key == key {
-				d.stack[i].val = v
+			if d.stack[i].Key == key {
+				d.stack[i].Value = v
 				dup = true
 				break
 			}
 		}
 		if !dup {
-			d.stack = append(d.stack, member{key: key, val: v})
+			d.stack = append(d.stack, Member{Key: key, Value: v})
+			index = index || jsjson.IsArrayIndex(key)
 		}
 		d.ws()
 		if d.pos >= len(d.data) {
@@ -347,38 +324,27 @@ func (d *valueDecoder) object() (any, error) {
 		break
 	}
 	members := d.stack[base:]
-	m := make(map[string]any, len(members))
-	for _, mb := range members {
-		m[mb.key] = mb.val
-	}
-	if d.keys != nil && len(members) > 1 {
-		d.keys.RecordKeys(m, d.order(members))
+	o := &Object{Members: make([]Member, len(members))}
+	copy(o.Members, members)
+	if index {
+		// JavaScript enumerates array-index keys first, ascending.
+		slices.SortStableFunc(o.Members, func(a, b Member) int {
+			ai, bi := jsjson.IsArrayIndex(a.Key), jsjson.IsArrayIndex(b.Key)
+			switch {
+			case ai && bi:
+				return indexCompare(a.Key, b.Key)
+			case ai:
+				return -1
+			case bi:
+				return 1
+			}
+			return 0
+		})
 	}
 	clear(members)
 	d.stack = d.stack[:base]
 	d.depth--
-	return m, nil
-}
-
-// order returns the keys of members, shared with earlier objects that have
-// the same keys in the same order.
-func (d *valueDecoder) order(members []member) []string {
-	d.orderBuf = d.orderBuf[:0]
-	for _, mb := range members {
-		d.orderBuf = append(d.orderBuf, mb.key...)
-		d.orderBuf = append(d.orderBuf, 0)
-	}
-	if o, ok := d.orders[string(d.orderBuf)]; ok {
-		return o
-	}
-	o := make([]string, len(members))
-	for i, mb := range members {
-		o[i] = mb.key
-	}
-	if len(d.orders) < orderMaxEntries {
-		d.orders[string(d.orderBuf)] = o
-	}
-	return o
+	return o, nil
 }
 
 func (d *valueDecoder) array() (any, error) {
@@ -398,7 +364,7 @@ func (d *valueDecoder) array() (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.stack = append(d.stack, member{val: v})
+		d.stack = append(d.stack, Member{Value: v})
 		d.ws()
 		if d.pos >= len(d.data) {
 			return nil, errDecode
@@ -416,7 +382,7 @@ func (d *valueDecoder) array() (any, error) {
 	elems := d.stack[base:]
 	a := make([]any, len(elems))
 	for i, e := range elems {
-		a[i] = e.val
+		a[i] = e.Value
 	}
 	clear(elems)
 	d.stack = d.stack[:base]
@@ -424,10 +390,9 @@ func (d *valueDecoder) array() (any, error) {
 	return a, nil
 }
 
-// Parse is JSON.parse(s); the key order of the objects it creates is
-// recorded in keys (which may be nil).
-func Parse(s string, keys *KeyOrder) (any, error) {
-	d := newValueDecoder(keys)
+// Parse is JSON.parse(s).
+func Parse(s string) (any, error) {
+	d := newValueDecoder()
 	d.data = []byte(s)
 	d.ws()
 	v, err := d.value()

@@ -19,44 +19,39 @@ import (
 
 // referenceDecode is an independent reading of the messages: JSON.parse
 // as internal/jsjson implements it (tested against Node.js), its ordered
-// objects turned into maps with their member order recorded, its doubles
-// into JavaScript's spelling.
-func referenceDecode(raw []json.RawMessage) ([]Message, *KeyOrder, error) {
+// objects turned into Objects with their keys as Object.keys enumerates
+// them, its doubles into JavaScript's spelling.
+func referenceDecode(raw []json.RawMessage) ([]Message, error) {
 	out := make([]Message, len(raw))
-	keys := NewKeyOrder()
 	for i, r := range raw {
 		v, err := jsjson.Parse(r)
 		if err != nil {
-			return nil, nil, fmt.Errorf("message %d: %w", i, err)
+			return nil, fmt.Errorf("message %d: %w", i, err)
 		}
-		switch x := fromJS(v, keys).(type) {
+		switch x := fromJS(v).(type) {
 		case nil:
-		case map[string]any:
+		case *Object:
 			out[i] = x
 		default:
 			out[i] = NonObjectMessage(x)
 		}
 	}
-	return out, keys, nil
+	return out, nil
 }
 
-func fromJS(v any, keys *KeyOrder) any {
+func fromJS(v any) any {
 	switch x := v.(type) {
 	case *jsjson.Object:
-		m := make(map[string]any, x.Len())
-		order := make([]string, 0, x.Len())
-		for _, mb := range x.Members {
-			m[mb.Key] = fromJS(mb.Value, keys)
-			order = append(order, mb.Key)
+		o := &Object{Members: make([]Member, 0, x.Len())}
+		for _, k := range x.Keys() {
+			mv, _ := x.Get(k)
+			o.Members = append(o.Members, Member{Key: k, Value: fromJS(mv)})
 		}
-		if len(order) > 1 {
-			keys.RecordKeys(m, order)
-		}
-		return m
+		return o
 	case []any:
 		a := make([]any, len(x))
 		for i, e := range x {
-			a[i] = fromJS(e, keys)
+			a[i] = fromJS(e)
 		}
 		return a
 	case float64:
@@ -65,20 +60,23 @@ func fromJS(v any, keys *KeyOrder) any {
 	return v
 }
 
-// sameKeyed compares two decoded values and the key order each KeyOrder
-// gives every object in them; it returns where they differ.
-func sameKeyed(a, b any, ka, kb *KeyOrder, path string) string {
+// sameOrdered compares two decoded values, objects member by member in
+// their order; it returns where they differ.
+func sameOrdered(a, b any, path string) string {
 	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
+	case *Object:
+		y, ok := b.(*Object)
 		if !ok || (x == nil) != (y == nil) {
 			return path + ": object vs " + fmt.Sprintf("%T", b)
 		}
-		if oa, ob := ka.Keys(x), kb.Keys(y); !slices.Equal(oa, ob) {
-			return fmt.Sprintf("%s: keys %q vs %q", path, oa, ob)
+		if x == nil {
+			return ""
 		}
-		for key, v := range x {
-			if d := sameKeyed(v, y[key], ka, kb, path+"."+key); d != "" {
+		if ka, kb := memberKeys(x), memberKeys(y); !slices.Equal(ka, kb) {
+			return fmt.Sprintf("%s: keys %q vs %q", path, ka, kb)
+		}
+		for i, mb := range x.Members {
+			if d := sameOrdered(mb.Value, y.Members[i].Value, path+"."+mb.Key); d != "" {
 				return d
 			}
 		}
@@ -89,7 +87,7 @@ func sameKeyed(a, b any, ka, kb *KeyOrder, path string) string {
 			return fmt.Sprintf("%s: array vs %T (len %d/%d)", path, b, len(x), len(y))
 		}
 		for i := range x {
-			if d := sameKeyed(x[i], y[i], ka, kb, fmt.Sprintf("%s[%d]", path, i)); d != "" {
+			if d := sameOrdered(x[i], y[i], fmt.Sprintf("%s[%d]", path, i)); d != "" {
 				return d
 			}
 		}
@@ -101,10 +99,11 @@ func sameKeyed(a, b any, ka, kb *KeyOrder, path string) string {
 	return ""
 }
 
-func checkKeyedDecode(t *testing.T, name string, raw []json.RawMessage) {
+func checkDecode(t *testing.T, name string, raw []json.RawMessage) {
 	t.Helper()
-	got, gk, err := DecodeMessagesKeyed(raw, false)
-	want, wk, werr := referenceDecode(raw)
+	kept := append([]json.RawMessage(nil), raw...)
+	got, err := DecodeMessages(raw, true)
+	want, werr := referenceDecode(kept)
 	if (err != nil) != (werr != nil) {
 		t.Errorf("%s: error %v, reference %v", name, err, werr)
 		return
@@ -112,24 +111,19 @@ func checkKeyedDecode(t *testing.T, name string, raw []json.RawMessage) {
 	if err != nil {
 		return
 	}
-	plain, err := DecodeMessages(raw)
-	if err != nil {
-		t.Errorf("%s: DecodeMessages: %v", name, err)
-		return
-	}
 	for i := range want {
-		if d := sameKeyed(got[i], want[i], gk, wk, fmt.Sprintf("message %d", i)); d != "" {
-			t.Errorf("%s: %s", name, d)
+		if raw[i] != nil {
+			t.Errorf("%s: message %d: text not released", name, i)
 			return
 		}
-		if !reflect.DeepEqual(plain[i], want[i]) {
-			t.Errorf("%s: DecodeMessages differs at message %d", name, i)
+		if d := sameOrdered(got[i], want[i], fmt.Sprintf("message %d", i)); d != "" {
+			t.Errorf("%s: %s", name, d)
 			return
 		}
 	}
 }
 
-func TestDecodeMessagesKeyedCases(t *testing.T) {
+func TestDecodeMessagesCases(t *testing.T) {
 	cases := []string{
 		`{"b":1,"a":{"y":[1,{"q":1,"p":2},[]],"x":{}},"c":"\u00e9\n\t\"\/\\","d":null,"d":true}`,
 		`{"role":"assistant","content":[{"type":"toolCall","arguments":{"z":1,"a":{"k":2,"b":3},"1":0,"0":1}}]}`,
@@ -139,9 +133,9 @@ func TestDecodeMessagesKeyedCases(t *testing.T) {
 		`{"dup":{"x":1,"y":2},"dup":{"y":1,"x":2},"e":"","t":"\u0000\u001f\u2028"}`,
 	}
 	for _, c := range cases {
-		checkKeyedDecode(t, c, []json.RawMessage{json.RawMessage(c)})
+		checkDecode(t, c, []json.RawMessage{json.RawMessage(c)})
 	}
-	checkKeyedDecode(t, "all", func() []json.RawMessage {
+	checkDecode(t, "all", func() []json.RawMessage {
 		var l []json.RawMessage
 		for _, c := range cases[:3] {
 			l = append(l, json.RawMessage(c))
@@ -150,9 +144,9 @@ func TestDecodeMessagesKeyedCases(t *testing.T) {
 	}())
 }
 
-// TestDecodeMessagesKeyedCorpus: on every corpus transcript's context the
-// one-pass decoder gives the values and key orders of the reference reading.
-func TestDecodeMessagesKeyedCorpus(t *testing.T) {
+// TestDecodeMessagesCorpus: on every corpus transcript's context the
+// decoder gives the values and member orders of the reference reading.
+func TestDecodeMessagesCorpus(t *testing.T) {
 	files := oracletest.Transcripts(t)
 	if len(files) == 0 {
 		t.Fatal("no corpus transcripts")
@@ -163,17 +157,17 @@ func TestDecodeMessagesKeyedCorpus(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 			continue
 		}
-		checkKeyedDecode(t, f, ctx.Messages)
+		checkDecode(t, f, ctx.Messages)
 	}
 }
 
-// FuzzDecodeMessagesKeyed checks the decoder against references that share
+// FuzzDecodeMessages checks the decoder against references that share
 // none of its code: encoding/json (UseNumber) for the values, and
 // encoding/json's tokenizer for every object's member order. Inputs where
 // encoding/json differs from JSON.parse are not compared: duplicate members
 // (it keeps the last in no particular place), invalid UTF-8 and lone
 // surrogate escapes (it writes U+FFFD).
-func FuzzDecodeMessagesKeyed(f *testing.F) {
+func FuzzDecodeMessages(f *testing.F) {
 	f.Add(`{"b":1,"a":{"y":[1,{"q":1,"p":2}],"x":{}},"c":"\u00e9"}`)
 	f.Add(`{"a":1,"a":2,"b":[true,false,null,-1.5e3]}`)
 	f.Add(`{"role":"assistant","content":[{"type":"toolCall","arguments":{"z":1,"a":{"k":2,"b":3},"1":0,"0":1}}],"n":12345678901234567890}`)
@@ -193,21 +187,21 @@ func FuzzDecodeMessagesKeyed(f *testing.F) {
 			t.Fatalf("encoding/json: %v", err)
 		}
 		wantObj, isObject := want.(map[string]any)
-		got, keys, err := DecodeMessagesKeyed([]json.RawMessage{json.RawMessage(s)}, false)
+		got, err := DecodeMessages([]json.RawMessage{json.RawMessage(s)}, false)
 		if !isObject {
 			return // not a message: either answer is acceptable here
 		}
 		if err != nil {
-			t.Fatalf("DecodeMessagesKeyed(%q): %v; encoding/json decodes it", s, err)
+			t.Fatalf("DecodeMessages(%q): %v; encoding/json decodes it", s, err)
 		}
 		// Numbers are JavaScript doubles: compare their values, as
 		// encoding/json's float64 parse rounds them (both IEEE 754
 		// round-to-nearest), not their spelling.
-		if !reflect.DeepEqual(asDoubles(map[string]any(got[0])), asDoubles(wantObj)) {
-			t.Fatalf("DecodeMessagesKeyed(%q) = %#v, encoding/json %#v", s, got[0], wantObj)
+		if !reflect.DeepEqual(asDoubles(got[0]), asDoubles(wantObj)) {
+			t.Fatalf("DecodeMessages(%q) = %#v, encoding/json %#v", s, got[0], wantObj)
 		}
 		next := 0
-		if d := compareKeyOrder(map[string]any(got[0]), keys, order, &next); d != "" {
+		if d := compareKeyOrder(got[0], order, &next); d != "" {
 			t.Fatalf("member order of %q: %s", s, d)
 		}
 		if next != len(order) {
@@ -264,26 +258,26 @@ func tokenKeyOrder(t *testing.T, s string) (order [][]string, dup bool) {
 
 // compareKeyOrder walks v's objects in the text's pre-order (children in
 // the text's member order, from order itself) and compares each object's
-// member order in keys with JavaScript's order of the text's members.
-func compareKeyOrder(v any, keys *KeyOrder, order [][]string, next *int) string {
+// member order with JavaScript's order of the text's members.
+func compareKeyOrder(v any, order [][]string, next *int) string {
 	switch x := v.(type) {
-	case map[string]any:
+	case *Object:
 		if *next >= len(order) {
 			return "more objects than in the text"
 		}
 		text := order[*next]
 		*next++
-		if got, want := keys.Keys(x), jsPropertyOrder(text); !slices.Equal(got, want) {
+		if got, want := memberKeys(x), jsPropertyOrder(text); !slices.Equal(got, want) {
 			return fmt.Sprintf("members %q, JavaScript's order of the text's %q", got, text)
 		}
 		for _, k := range text { // the text's order: the order tokenKeyOrder numbered the objects in
-			if d := compareKeyOrder(x[k], keys, order, next); d != "" {
+			if d := compareKeyOrder(x.Get(k), order, next); d != "" {
 				return d
 			}
 		}
 	case []any:
 		for _, e := range x {
-			if d := compareKeyOrder(e, keys, order, next); d != "" {
+			if d := compareKeyOrder(e, order, next); d != "" {
 				return d
 			}
 		}
@@ -355,6 +349,12 @@ func asDoubles(v any) any {
 		return f
 	case float64:
 		return x
+	case *Object:
+		out := make(map[string]any, x.Len())
+		for _, mb := range x.Members {
+			out[mb.Key] = asDoubles(mb.Value)
+		}
+		return out
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {

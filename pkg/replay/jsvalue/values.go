@@ -11,20 +11,20 @@ import (
 
 // Helpers that give decoded values JavaScript's semantics where OpenClaw's
 // rules and pi-ai's renderers depend on them (typeof checks, `in`, spread
-// copies, trimStart/trimEnd, numbers, ===). None of them mutates its input:
-// Clone and With copy.
+// copies, trimStart/trimEnd, numbers, ===). None of them mutates its input
+// (Object's Clone and With copy).
 
 // AsObject returns v as a JSON object (JavaScript `typeof v === "object"`
 // for a non-null, non-array value).
-func AsObject(v any) (map[string]any, bool) {
-	m, ok := v.(map[string]any)
+func AsObject(v any) (*Object, bool) {
+	m, ok := v.(*Object)
 	return m, ok && m != nil
 }
 
 // IsObjectOrArray is `!!v && typeof v === "object"`: objects and arrays.
 func IsObjectOrArray(v any) bool {
 	switch x := v.(type) {
-	case map[string]any:
+	case *Object:
 		return x != nil
 	case []any:
 		return x != nil
@@ -33,16 +33,16 @@ func IsObjectOrArray(v any) bool {
 }
 
 // StringMember returns m[key] when it is a string.
-func StringMember(m map[string]any, key string) (string, bool) {
+func StringMember(m *Object, key string) (string, bool) {
 	if m == nil {
 		return "", false
 	}
-	s, ok := m[key].(string)
+	s, ok := m.Get(key).(string)
 	return s, ok
 }
 
 // StringOrEmpty returns m[key] when it is a string, else "".
-func StringOrEmpty(m map[string]any, key string) string {
+func StringOrEmpty(m *Object, key string) string {
 	s, _ := StringMember(m, key)
 	return s
 }
@@ -51,40 +51,24 @@ func StringOrEmpty(m map[string]any, key string) string {
 func Role(m Message) string { return StringOrEmpty(m, "role") }
 
 // ArrayMember returns m[key] when it is an array.
-func ArrayMember(m map[string]any, key string) ([]any, bool) {
+func ArrayMember(m *Object, key string) ([]any, bool) {
 	if m == nil {
 		return nil, false
 	}
-	a, ok := m[key].([]any)
+	a, ok := m.Get(key).([]any)
 	return a, ok && a != nil
 }
 
 // Has is JavaScript's `key in m` for a JSON object.
-func Has(m map[string]any, key string) bool {
-	_, ok := m[key]
+func Has(m *Object, key string) bool {
+	_, ok := m.Lookup(key)
 	return ok
 }
 
 // Present is `m[key] !== undefined && m[key] !== null`.
-func Present(m map[string]any, key string) bool {
-	v, ok := m[key]
+func Present(m *Object, key string) bool {
+	v, ok := m.Lookup(key)
 	return ok && v != nil
-}
-
-// Clone is a shallow copy (JavaScript's `{...m}`).
-func Clone(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m)+1)
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
-// With returns a shallow copy of m with key set to v (`{...m, [key]: v}`).
-func With(m map[string]any, key string, v any) map[string]any {
-	out := Clone(m)
-	out[key] = v
-	return out
 }
 
 // TrimStart and TrimEnd are String.prototype.trimStart / trimEnd.
@@ -136,7 +120,7 @@ func JSONNumber(f float64) json.Number { return json.Number(jsjson.FormatNumber(
 
 // StrictEqual is `a === b` for JSON values that are numbers, strings,
 // booleans or null (objects compare by identity in JavaScript: never equal
-// here).
+// here; the pipeline compares *Object pointers where it needs identity).
 func StrictEqual(a, b any) bool {
 	if fa, ok := Number(a); ok {
 		fb, ok := Number(b)

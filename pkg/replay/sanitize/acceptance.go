@@ -59,7 +59,7 @@ func CheckAcceptance(api string, all []Message, pol policy.Policy) []string {
 	}
 	for i, m := range msgs {
 		r := wireRole(m)
-		switch content := m["content"].(type) {
+		switch content := m.Get("content").(type) {
 		case []any:
 			if len(content) == 0 && (r != "assistant" || api == "bedrock-converse-stream" || api == "anthropic-messages") {
 				add(i, "%s turn with empty content", r)

@@ -30,7 +30,7 @@ const (
 )
 
 func isRuntimeContextMessage(m Message) bool {
-	return m["role"] == "custom" && m["customType"] == RuntimeContextCustomType
+	return m.Get("role") == "custom" && m.Get("customType") == RuntimeContextCustomType
 }
 
 // stripHistoricalRuntimeContext drops the runtime-context custom messages
@@ -39,7 +39,7 @@ func isRuntimeContextMessage(m Message) bool {
 func stripHistoricalRuntimeContext(msgs []Message) []Message {
 	lastUser, found := -1, false
 	for i, m := range msgs {
-		if m["role"] == "user" {
+		if m.Get("role") == "user" {
 			lastUser = i
 		}
 		if isRuntimeContextMessage(m) {
@@ -66,12 +66,12 @@ func stripHistoricalRuntimeContext(msgs []Message) []Message {
 func convertToLLM(msgs []Message) []Message {
 	out := make([]Message, 0, len(msgs))
 	for _, m := range msgs {
-		role, _ := m["role"].(string)
-		ts, hasTS := m["timestamp"]
+		role, _ := m.Get("role").(string)
+		ts, hasTS := m.Lookup("timestamp")
 		user := func(content any) Message {
-			u := Message{"role": "user", "content": content}
+			u := jsvalue.NewObject("role", "user", "content", content)
 			if hasTS {
-				u["timestamp"] = ts
+				u.Set("timestamp", ts)
 			}
 			return u
 		}
@@ -79,12 +79,12 @@ func convertToLLM(msgs []Message) []Message {
 		case "user", "assistant", "toolResult":
 			out = append(out, m)
 		case "bashExecution":
-			if jsvalue.Truthy(m["excludeFromContext"]) {
+			if jsvalue.Truthy(m.Get("excludeFromContext")) {
 				continue
 			}
 			out = append(out, user([]any{jsvalue.TextBlock(bashExecutionText(m))}))
 		case "custom":
-			c, ok := m["content"]
+			c, ok := m.Lookup("content")
 			if s, isStr := c.(string); isStr {
 				out = append(out, user([]any{jsvalue.TextBlock(s)}))
 			} else if ok {
@@ -93,10 +93,10 @@ func convertToLLM(msgs []Message) []Message {
 				out = append(out, user(jsvalue.Undefined{}))
 			}
 		case "branchSummary":
-			s, ok := m["summary"]
+			s, ok := m.Lookup("summary")
 			out = append(out, user([]any{jsvalue.TextBlock(branchSummaryPrefix + jsvalue.ToString(s, ok) + branchSummarySuffix)}))
 		case "compactionSummary":
-			s, ok := m["summary"]
+			s, ok := m.Lookup("summary")
 			out = append(out, user([]any{jsvalue.TextBlock(compactionSummaryPrefix + jsvalue.ToString(s, ok) + compactionSummarySuffix)}))
 		}
 	}
@@ -105,20 +105,20 @@ func convertToLLM(msgs []Message) []Message {
 
 // bashExecutionText is pi's bashExecutionToText.
 func bashExecutionText(m Message) string {
-	cmd, hasCmd := m["command"]
+	cmd, hasCmd := m.Lookup("command")
 	text := "Ran `" + jsvalue.ToString(cmd, hasCmd) + "`\n"
-	if out, ok := m["output"]; jsvalue.Truthy(out) {
+	if out, ok := m.Lookup("output"); jsvalue.Truthy(out) {
 		text += "```\n" + jsvalue.ToString(out, ok) + "\n```"
 	} else {
 		text += "(no output)"
 	}
-	code, hasCode := m["exitCode"]
-	if jsvalue.Truthy(m["cancelled"]) {
+	code, hasCode := m.Lookup("exitCode")
+	if jsvalue.Truthy(m.Get("cancelled")) {
 		text += "\n\n(command cancelled)"
 	} else if hasCode && code != nil && !jsvalue.StrictEqual(code, 0) {
 		text += "\n\nCommand exited with code " + jsvalue.ToString(code, true)
 	}
-	if p, ok := m["fullOutputPath"]; jsvalue.Truthy(m["truncated"]) && jsvalue.Truthy(p) {
+	if p, ok := m.Lookup("fullOutputPath"); jsvalue.Truthy(m.Get("truncated")) && jsvalue.Truthy(p) {
 		text += "\n\n[Output truncated. Full output: " + jsvalue.ToString(p, ok) + "]"
 	}
 	return text
@@ -131,11 +131,10 @@ func Boundary56(msgs []Message) []Message {
 	return convertToLLM(stripHistoricalRuntimeContext(msgs))
 }
 
-// boundaryRun is what the LLM-boundary steps share: the key order of the
-// objects they build, and the first place where the release would throw.
+// boundaryRun is what the LLM-boundary steps share: the first place where
+// the release would throw.
 type boundaryRun struct {
-	keys *KeyOrder
-	err  error
+	err error
 }
 
 // fail records the first error (later ones are not reached in JavaScript).

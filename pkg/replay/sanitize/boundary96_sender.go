@@ -28,12 +28,12 @@ const (
 type persistedSender struct{ id, name, username string }
 
 func readPersistedSender(m Message) (persistedSender, bool) {
-	meta, ok := m["__openclaw"].(map[string]any)
+	meta, ok := m.Get("__openclaw").(*jsvalue.Object)
 	if !ok {
 		return persistedSender{}, false
 	}
 	norm := func(key string) string {
-		s, _ := meta[key].(string)
+		s, _ := meta.Get(key).(string)
 		return jsjson.Trim(strings.ReplaceAll(s, "\x00", ""))
 	}
 	s := persistedSender{id: norm("senderId"), name: norm("senderName"), username: norm("senderUsername")}
@@ -83,20 +83,20 @@ func truncateUTF16Safe(s string, n int) string {
 }
 
 // sanitizeContextJSONValue is sanitizeContextJsonValue on a parsed value.
-func sanitizeContextJSONValue(v any, keys *KeyOrder) any {
+func sanitizeContextJSONValue(v any) any {
 	switch x := v.(type) {
 	case string:
 		return sanitizeContextJSONString(x)
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = sanitizeContextJSONValue(e, keys)
+			out[i] = sanitizeContextJSONValue(e)
 		}
 		return out
-	case map[string]any:
-		o := jsvalue.NewObject()
-		for _, k := range keys.Keys(x) {
-			o.Set(k, sanitizeContextJSONValue(x[k], keys))
+	case *jsvalue.Object:
+		o := &jsvalue.Object{Members: make([]jsvalue.Member, len(x.Members))}
+		for i, mb := range x.Members {
+			o.Members[i] = jsvalue.Member{Key: mb.Key, Value: sanitizeContextJSONValue(mb.Value)}
 		}
 		return o
 	}
@@ -105,7 +105,7 @@ func sanitizeContextJSONValue(v any, keys *KeyOrder) any {
 
 // formatContextJSONBlock is formatContextJsonBlock: label, fenced JSON.
 func formatContextJSONBlock(label string, payload *jsvalue.Object) (string, error) {
-	b, err := jsvalue.AppendJS(nil, payload, nil)
+	b, err := jsvalue.AppendJS(nil, payload)
 	if err != nil {
 		return "", err
 	}
@@ -113,18 +113,18 @@ func formatContextJSONBlock(label string, payload *jsvalue.Object) (string, erro
 }
 
 func isInterSessionUser(m Message) bool {
-	if p, ok := m["provenance"].(map[string]any); ok && p["kind"] == "inter_session" {
+	if p, ok := m.Get("provenance").(*jsvalue.Object); ok && p.Get("kind") == "inter_session" {
 		return true
 	}
 	var first string
 	found := false
-	switch x := m["content"].(type) {
+	switch x := m.Get("content").(type) {
 	case string:
 		first, found = x, true
 	case []any:
 		for _, b := range x {
-			if bm, ok := b.(map[string]any); ok && bm["type"] == "text" {
-				if s, ok := bm["text"].(string); ok {
+			if bm, ok := b.(*jsvalue.Object); ok && bm.Get("type") == "text" {
+				if s, ok := bm.Get("text").(string); ok {
 					first, found = s, true
 					break
 				}
@@ -141,7 +141,7 @@ func isInterSessionUser(m Message) bool {
 // projectPersistedSenderContext prepends or merges the persisted sender.
 func projectPersistedSenderContext(c *boundaryRun, msgs []Message) []Message {
 	return mapMessages(msgs, func(m Message) Message {
-		if m["role"] != "user" || isInterSessionUser(m) {
+		if m.Get("role") != "user" || isInterSessionUser(m) {
 			return m
 		}
 		sender, ok := readPersistedSender(m)
@@ -167,20 +167,19 @@ func projectPersistedSenderContext(c *boundaryRun, msgs []Message) []Message {
 			}
 			return env + context + "\n\n" + body, true
 		}
-		switch x := m["content"].(type) {
+		switch x := m.Get("content").(type) {
 		case string:
 			next, changed := project(x)
 			if !changed {
 				return m
 			}
-			out := jsvalue.With(m, "content", next)
-			c.keys.Inherit(out, m)
+			out := m.With("content", next)
 			return out
 		case []any:
 			idx := -1
 			for i, b := range x {
-				if bm, ok := b.(map[string]any); ok && bm["type"] == "text" {
-					if _, ok := bm["text"].(string); ok {
+				if bm, ok := b.(*jsvalue.Object); ok && bm.Get("type") == "text" {
+					if _, ok := bm.Get("text").(string); ok {
 						idx = i
 						break
 					}
@@ -190,18 +189,16 @@ func projectPersistedSenderContext(c *boundaryRun, msgs []Message) []Message {
 			if idx < 0 {
 				next = append([]any{jsvalue.TextBlock(context)}, x...)
 			} else {
-				bm := x[idx].(map[string]any)
-				text, changed := project(bm["text"].(string))
+				bm := x[idx].(*jsvalue.Object)
+				text, changed := project(bm.Get("text").(string))
 				if !changed {
 					return m
 				}
-				nb := jsvalue.With(bm, "text", text)
-				c.keys.Inherit(nb, bm)
+				nb := bm.With("text", text)
 				next = append([]any(nil), x...)
 				next[idx] = nb
 			}
-			out := jsvalue.With(m, "content", next)
-			c.keys.Inherit(out, m)
+			out := m.With("content", next)
 			return out
 		}
 		return m
@@ -221,20 +218,16 @@ func mergeSenderIntoConversationInfo(c *boundaryRun, env, body string, sender pe
 		return "", false
 	}
 	end += len(prefix)
-	raw := []byte(body[len(prefix):end])
-	v, err := jsvalue.DecodeWithNumbers(raw)
-	if err != nil || !utf8.Valid(raw) {
+	raw := body[len(prefix):end]
+	v, err := jsvalue.Parse(raw)
+	if err != nil || !utf8.ValidString(raw) {
 		return "", false
 	}
-	payload, ok := v.(map[string]any)
+	payload, ok := jsvalue.AsObject(v)
 	if !ok {
 		return "", false
 	}
-	keys := jsvalue.NewKeyOrder()
-	if err := keys.Record(raw, v); err != nil {
-		return "", false
-	}
-	obj := sanitizeContextJSONValue(payload, keys).(*jsvalue.Object)
+	obj := sanitizeContextJSONValue(payload).(*jsvalue.Object)
 	obj.Set("sender", sender.object())
 	block, err := formatContextJSONBlock(conversationInfoLabel, obj)
 	if err != nil {

@@ -1,16 +1,20 @@
 package sanitize
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+)
 
 // ---- LLM boundary ----
 
 func TestBoundaryDropsHistoricalRuntimeContext(t *testing.T) {
 	rc := func(s string) Message {
-		return Message{"role": "custom", "customType": RuntimeContextCustomType, "content": s}
+		return jsvalue.NewObject("role", "custom", "customType", RuntimeContextCustomType, "content", s)
 	}
-	user := Message{"role": "user", "content": "u"}
+	user := jsvalue.NewObject("role", "user", "content", "u")
 	got := stripHistoricalRuntimeContext([]Message{rc("old"), user, rc("current")})
-	if len(got) != 2 || got[1]["content"] != "current" {
+	if len(got) != 2 || got[1].Get("content") != "current" {
 		t.Errorf("kept %v", got)
 	}
 	if got := stripHistoricalRuntimeContext([]Message{rc("a")}); len(got) != 0 {

@@ -11,7 +11,3 @@ import "github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 // Message is one model message as OpenClaw holds it in memory (see
 // jsvalue.Message).
 type Message = jsvalue.Message
-
-// KeyOrder remembers the key order of decoded objects (see
-// jsvalue.KeyOrder).
-type KeyOrder = jsvalue.KeyOrder

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/openclaw-tools/oc/pkg/replay/imageops"
-	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 
 	"github.com/openclaw-tools/oc/pkg/policy"
@@ -73,29 +72,6 @@ type changeLog struct {
 	stage string
 	rule  string
 	list  []Change
-	keys  *KeyOrder // where derived objects record their key order
-}
-
-// with is jsvalue.With(m, key, v) keeping m's key order.
-func (l *changeLog) with(m map[string]any, key string, v any) map[string]any {
-	out := jsvalue.With(m, key, v)
-	l.inherit(out, m)
-	return out
-}
-
-// clone is jsvalue.Clone(m) keeping m's key order.
-func (l *changeLog) clone(m map[string]any) map[string]any {
-	out := jsvalue.Clone(m)
-	l.inherit(out, m)
-	return out
-}
-
-// inherit gives dst, a copy of src made like {...src, key: v}, the key
-// order of src.
-func (l *changeLog) inherit(dst, src map[string]any) {
-	if l != nil {
-		l.keys.Inherit(dst, src)
-	}
 }
 
 func (l *changeLog) add(index int, kind, format string, args ...any) {
@@ -170,9 +146,6 @@ type Options struct {
 	ModelSnapshots []ModelSnapshot
 	// Now gives Date.now() in milliseconds for synthetic messages (nil: the clock).
 	Now func() int64
-	// KeyOrder is the key order of the input's objects (DecodeMessagesKeyed);
-	// objects the pipeline derives from them keep it (Result.KeyOrder).
-	KeyOrder *KeyOrder
 }
 
 // Result is the pipeline's output: the three stage lists of the oracle's
@@ -184,9 +157,6 @@ type Result struct {
 	// Limited is what the model is handed (the oracle's sanitize.limited).
 	Limited []Message
 	Changes []Change
-	// KeyOrder gives the key order of the objects in the stage lists: the
-	// input's, and that of the objects the pipeline derived from them.
-	KeyOrder *KeyOrder
 }
 
 // run is the state one Sanitize call threads through its rules.
@@ -242,8 +212,7 @@ func Sanitize(messages []Message, opts Options) (*Result, error) {
 		pol = *opts.Policy
 	}
 	r := &run{opts: opts, pol: pol, release: pipe.release}
-	r.log.keys = opts.KeyOrder.Child()
-	res := &Result{Policy: pol, KeyOrder: r.log.keys}
+	res := &Result{Policy: pol}
 	for i, m := range messages {
 		if m == nil {
 			// JSON null, or a message entry without "message" (undefined):

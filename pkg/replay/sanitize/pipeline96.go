@@ -45,25 +45,12 @@ const (
 
 // spread is JavaScript's {...m, k1: v1, k2: v2}: a copy of m with the pairs
 // set, existing keys in place and new ones after, in the order given.
-func (l *changeLog) spread(m map[string]any, kv ...any) map[string]any {
-	out := jsvalue.Clone(m)
-	order := l.keys.Keys(m)
+func spread(m *jsvalue.Object, kv ...any) *jsvalue.Object {
+	out := m.Clone()
 	for i := 0; i+1 < len(kv); i += 2 {
-		k := kv[i].(string)
-		if _, ok := out[k]; !ok {
-			order = append(order, k)
-		}
-		out[k] = kv[i+1]
+		out.Set(kv[i].(string), kv[i+1])
 	}
-	l.literal(out, order...)
 	return out
-}
-
-// literal records the key order of an object the pipeline built.
-func (l *changeLog) literal(m map[string]any, keys ...string) {
-	if l != nil && l.keys != nil {
-		l.keys.RecordKeys(m, keys)
-	}
 }
 
 // signedThinkingProviders96 is SIGNED_THINKING_PROVIDERS

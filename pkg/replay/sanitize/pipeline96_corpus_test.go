@@ -68,12 +68,12 @@ func branchSnapshots(t testing.TB, db *sqlitestore.DB, key string) []ModelSnapsh
 
 // stageBytes96 encodes each message of a stage as JSON.stringify does,
 // with the oracle's timestamp on messages the pipeline made up.
-func stageBytes96(t testing.TB, got []Message, keys *KeyOrder, want []json.RawMessage) [][]byte {
+func stageBytes96(t testing.TB, got []Message, want []json.RawMessage) [][]byte {
 	t.Helper()
 	out := make([][]byte, len(got))
 	sentinel := []byte(`"timestamp":` + jsvalue.JSONNumber(float64(replaytest.SyntheticTime96)).String())
 	for i, m := range got {
-		b, err := jsvalue.AppendJS(nil, m, keys)
+		b, err := jsvalue.AppendJS(nil, m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,9 +92,9 @@ func stageBytes96(t testing.TB, got []Message, keys *KeyOrder, want []json.RawMe
 
 // diffStage96 compares a stage with the oracle's, byte for byte per
 // message; "" when equal.
-func diffStage96(t testing.TB, got []Message, keys *KeyOrder, want []json.RawMessage) string {
+func diffStage96(t testing.TB, got []Message, want []json.RawMessage) string {
 	t.Helper()
-	g := stageBytes96(t, got, keys, want)
+	g := stageBytes96(t, got, want)
 	for i := 0; i < len(g) && i < len(want); i++ {
 		if !bytes.Equal(g[i], want[i]) {
 			d := oracletest.Difference(g[i], want[i])
@@ -113,13 +113,13 @@ func diffStage96(t testing.TB, got []Message, keys *KeyOrder, want []json.RawMes
 // jsStringified re-encodes JSON messages as JSON.stringify writes them.
 func jsStringified(t testing.TB, raw []json.RawMessage) []json.RawMessage {
 	t.Helper()
-	msgs, keys, err := jsvalue.DecodeMessagesKeyed(append([]json.RawMessage(nil), raw...), false)
+	msgs, err := jsvalue.DecodeMessages(append([]json.RawMessage(nil), raw...), false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := make([]json.RawMessage, len(msgs))
 	for i, m := range msgs {
-		b, err := jsvalue.AppendJS(nil, m, keys)
+		b, err := jsvalue.AppendJS(nil, m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,12 +133,12 @@ func jsStringified(t testing.TB, raw []json.RawMessage) []json.RawMessage {
 func run96(t testing.TB, ctx []json.RawMessage, tr []string, snaps []ModelSnapshot, want sanitize96Answer) (equal [3]bool, diffs []string) {
 	t.Helper()
 	raw := append([]json.RawMessage(nil), ctx...)
-	msgs, keys, err := jsvalue.DecodeMessagesKeyed(raw, false)
+	msgs, err := jsvalue.DecodeMessages(raw, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	res, err := Sanitize(msgs, Options{Release: policy.Release96, Provider: tr[0], API: tr[1], Model: tr[2],
-		ModelSnapshots: snaps, Now: replaytest.FixedNow96, KeyOrder: keys})
+		ModelSnapshots: snaps, Now: replaytest.FixedNow96})
 	if err != nil {
 		return equal, []string{"error: " + err.Error()}
 	}
@@ -147,7 +147,7 @@ func run96(t testing.TB, ctx []json.RawMessage, tr []string, snaps []ModelSnapsh
 		got  []Message
 		want []json.RawMessage
 	}{{"sanitized", res.Sanitized, want.Sanitized}, {"validated", res.Validated, want.Validated}, {"limited", res.Limited, want.Limited}} {
-		if d := diffStage96(t, st.got, res.KeyOrder, st.want); d != "" {
+		if d := diffStage96(t, st.got, st.want); d != "" {
 			diffs = append(diffs, st.name+": "+d)
 			continue
 		}

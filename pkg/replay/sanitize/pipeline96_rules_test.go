@@ -133,12 +133,12 @@ func sameFailure96(t testing.TB, j rule96Job, ctxOut json.RawMessage, oracleErr 
 	if err := json.Unmarshal(ctxOut, &c); err != nil {
 		t.Fatal(err)
 	}
-	msgs, keys, err := jsvalue.DecodeMessagesKeyed(c.Messages, false)
+	msgs, err := jsvalue.DecodeMessages(c.Messages, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = Sanitize(msgs, Options{Release: policy.Release96, Provider: j.triple[0], API: j.triple[1], Model: j.triple[2],
-		ModelSnapshots: fileSnapshots(t, j.path), Now: replaytest.FixedNow96, KeyOrder: keys})
+		ModelSnapshots: fileSnapshots(t, j.path), Now: replaytest.FixedNow96})
 	first := strings.SplitN(oracleErr, "\n", 2)[0]
 	if err == nil || !strings.Contains(first, strings.SplitN(err.Error(), " (OpenClaw", 2)[0]) {
 		return "the oracle failed (" + first + "), Sanitize gave " + errText(err)

@@ -20,7 +20,7 @@ func contextMessages(t testing.TB, out json.RawMessage) []Message {
 	if err := json.Unmarshal(out, &c); err != nil {
 		t.Fatalf("context answer: %v", err)
 	}
-	msgs, err := jsvalue.DecodeMessages(c.Messages)
+	msgs, err := jsvalue.DecodeMessages(c.Messages, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func msgsOf(t *testing.T, js string) []Message {
 	if err := json.Unmarshal([]byte(js), &raws); err != nil {
 		t.Fatalf("bad test JSON: %v\n%s", err, js)
 	}
-	m, err := jsvalue.DecodeMessages(raws)
+	m, err := jsvalue.DecodeMessages(raws, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,22 +50,22 @@ func newLog() *changeLog { return &changeLog{stage: "test", rule: "test"} }
 func TestRuleInterSessionMarker(t *testing.T) {
 	in := msgsOf(t, `[{"role":"user","content":"hi","provenance":{"kind":"inter_session","sourceSessionKey":"agent:main:req","sourceTool":"sessions_send"}}]`)
 	out := annotateInterSessionUserMessages(in, newLog())
-	text := out[0]["content"].(string)
+	text := out[0].Get("content").(string)
 	want := "[Inter-session message] sourceSession=agent:main:req sourceTool=sessions_send isUser=false\n" + interSessionExplanation + "\nhi"
 	if text != want {
 		t.Errorf("got %q", text)
 	}
-	if in[0]["content"] != "hi" {
+	if in[0].Get("content") != "hi" {
 		t.Error("input was modified")
 	}
 	again := annotateInterSessionUserMessages(out, newLog())
-	if again[0]["content"] != text {
+	if again[0].Get("content") != text {
 		t.Error("not idempotent")
 	}
 	// No text block: a first block is inserted.
 	img := msgsOf(t, `[{"role":"user","content":[{"type":"image","data":"x","mimeType":"image/png"}],"provenance":{"kind":"inter_session"}}]`)
-	got := annotateInterSessionUserMessages(img, newLog())[0]["content"].([]any)
-	if len(got) != 2 || !strings.HasSuffix(got[0].(map[string]any)["text"].(string), "\nInter-session content follows.") {
+	got := annotateInterSessionUserMessages(img, newLog())[0].Get("content").([]any)
+	if len(got) != 2 || !strings.HasSuffix(got[0].(*jsvalue.Object).Get("text").(string), "\nInter-session content follows.") {
 		t.Errorf("got %v", got)
 	}
 }
@@ -137,23 +137,23 @@ func TestRuleImages(t *testing.T) {
 	if len(out) != 2 {
 		t.Fatalf("want the blank assistant dropped, got %d messages", len(out))
 	}
-	c := out[0]["content"].([]any)
+	c := out[0].Get("content").([]any)
 	if len(c) != 5 {
 		t.Fatalf("want 5 blocks (blank text dropped), got %d", len(c))
 	}
-	resized := c[0].(map[string]any)
-	data, _ := base64.StdEncoding.DecodeString(resized["data"].(string))
+	resized := c[0].(*jsvalue.Object)
+	data, _ := base64.StdEncoding.DecodeString(resized.Get("data").(string))
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
-	if err != nil || format != "jpeg" || cfg.Width != 1200 || cfg.Height != 30 || resized["mimeType"] != "image/jpeg" {
-		t.Errorf("resized image: %v %s %dx%d %v", err, format, cfg.Width, cfg.Height, resized["mimeType"])
+	if err != nil || format != "jpeg" || cfg.Width != 1200 || cfg.Height != 30 || resized.Get("mimeType") != "image/jpeg" {
+		t.Errorf("resized image: %v %s %dx%d %v", err, format, cfg.Width, cfg.Height, resized.Get("mimeType"))
 	}
-	if m := c[1].(map[string]any)["mimeType"]; m != "image/png" {
+	if m := c[1].(*jsvalue.Object).Get("mimeType"); m != "image/png" {
 		t.Errorf("sniffed mime = %v", m)
 	}
 	wantTexts := []string{"[session:history] omitted empty image payload", "[session:history] omitted image payload: invalid base64",
 		"[session:history] omitted image payload: Error: Input buffer contains unsupported image format"}
 	for i, w := range wantTexts {
-		if got := c[2+i].(map[string]any)["text"]; got != w {
+		if got := c[2+i].(*jsvalue.Object).Get("text"); got != w {
 			t.Errorf("block %d = %v, want %q", 2+i, got, w)
 		}
 	}
@@ -162,22 +162,22 @@ func TestRuleImages(t *testing.T) {
 
 func TestRuleThoughtSignatures(t *testing.T) {
 	content := []any{
-		map[string]any{"type": "text", "text": "a", "thought_signature": "msg_1"},
-		map[string]any{"type": "toolCall", "thoughtSignature": "not base64!", "thought_signature": "EjQKMgEMOdbH"},
+		jsvalue.NewObject("type", "text", "text", "a", "thought_signature", "msg_1"),
+		jsvalue.NewObject("type", "toolCall", "thoughtSignature", "not base64!", "thought_signature", "EjQKMgEMOdbH"),
 	}
 	def := stripThoughtSignatures(content, nil, 0, newLog())
-	if _, ok := def[0].(map[string]any)["thought_signature"]; ok {
+	if _, ok := def[0].(*jsvalue.Object).Lookup("thought_signature"); ok {
 		t.Error("msg_ signature kept by default")
 	}
-	if _, ok := def[1].(map[string]any)["thoughtSignature"]; !ok {
+	if _, ok := def[1].(*jsvalue.Object).Lookup("thoughtSignature"); !ok {
 		t.Error("camelCase signature removed without includeCamelCase")
 	}
 	b64 := stripThoughtSignatures(content, &policy.ThoughtSignatures{AllowBase64Only: true, IncludeCamelCase: true}, 0, newLog())
-	second := b64[1].(map[string]any)
-	if _, ok := second["thoughtSignature"]; ok {
+	second := b64[1].(*jsvalue.Object)
+	if _, ok := second.Lookup("thoughtSignature"); ok {
 		t.Error("invalid camelCase signature kept")
 	}
-	if second["thought_signature"] != "EjQKMgEMOdbH" {
+	if second.Get("thought_signature") != "EjQKMgEMOdbH" {
 		t.Error("valid base64 signature removed")
 	}
 }
@@ -203,7 +203,7 @@ func TestRuleDropReasoningFromHistory(t *testing.T) {
 	 {"role":"toolResult","toolCallId":"c1","content":[]}]`)
 	out := dropReasoningFromHistory(in, newLog())
 	assertMsgs(t, out[1:2], `[{"role":"assistant","content":[{"type":"text","text":"v"}]}]`)
-	if len(out[3]["content"].([]any)) != 2 {
+	if len(out[3].Get("content").([]any)) != 2 {
 		t.Error("current tool turn lost its reasoning")
 	}
 }
@@ -229,18 +229,18 @@ func TestRuleToolCallIDsStrict(t *testing.T) {
 	 {"role":"toolResult","toolCallId":"call|item:123"},{"role":"toolResult","toolCallId":"call_a:b"},{"role":"toolResult","toolCallId":"toolu_01A"},{"role":"toolResult","toolCallId":"orphan"}]`)
 	out := sanitizeToolCallIDs(in, policy.IDStrict, toolIDOptions{preserveNative: true}, newLog())
 	ids := []string{}
-	for _, b := range out[0]["content"].([]any) {
-		ids = append(ids, b.(map[string]any)["id"].(string))
+	for _, b := range out[0].Get("content").([]any) {
+		ids = append(ids, b.(*jsvalue.Object).Get("id").(string))
 	}
 	if strings.Join(ids, ",") != "callitem123,callab,callab164e5cbf,functions.read:0,toolu_01A" {
 		t.Errorf("ids = %v", ids)
 	}
 	for i, want := range []string{"callitem123", "callab164e5cbf", "toolu_01A"} {
-		if got := out[1+i]["toolCallId"]; got != want {
+		if got := out[1+i].Get("toolCallId"); got != want {
 			t.Errorf("result %d id = %v, want %s", i, got, want)
 		}
 	}
-	if got := out[4]["toolCallId"]; got != "orphantoolresult1" {
+	if got := out[4].Get("toolCallId"); got != "orphantoolresult1" {
 		t.Errorf("orphan result id = %v", got)
 	}
 	long := sanitizeToolCallID(strings.Repeat("x", 60), policy.IDStrict)
@@ -255,8 +255,8 @@ func TestRuleToolCallIDsStrict9(t *testing.T) {
 	out := sanitizeToolCallIDs(in, policy.IDStrict9, toolIDOptions{}, newLog())
 	var ids []string
 	for _, m := range out {
-		for _, b := range m["content"].([]any) {
-			ids = append(ids, b.(map[string]any)["id"].(string))
+		for _, b := range m.Get("content").([]any) {
+			ids = append(ids, b.(*jsvalue.Object).Get("id").(string))
 		}
 	}
 	if strings.Join(ids, ",") != "78d66c1f7,exec17747,44d8b78be,2e7c1c219" {
@@ -293,10 +293,10 @@ func TestRuleOpenAIResponses(t *testing.T) {
 	pairs := msgsOf(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"call_a|fc_1"}]},{"role":"toolResult","toolCallId":"call_a|fc_1"},
 	 {"role":"assistant","content":[{"type":"thinking","thinkingSignature":"{\"id\":\"rs_1\",\"type\":\"reasoning\"}"},{"type":"toolCall","id":"call_b|fc_2"}]}]`)
 	out := downgradeOpenAIFunctionCallReasoningPairs(pairs, newLog())
-	if out[0]["content"].([]any)[0].(map[string]any)["id"] != "call_a" || out[1]["toolCallId"] != "call_a" {
+	if out[0].Get("content").([]any)[0].(*jsvalue.Object).Get("id") != "call_a" || out[1].Get("toolCallId") != "call_a" {
 		t.Errorf("unpaired fc id not cut: %v", out[:2])
 	}
-	if out[2]["content"].([]any)[1].(map[string]any)["id"] != "call_b|fc_2" {
+	if out[2].Get("content").([]any)[1].(*jsvalue.Object).Get("id") != "call_b|fc_2" {
 		t.Error("fc id with its reasoning item was cut")
 	}
 }
@@ -316,8 +316,8 @@ func TestRuleUsage(t *testing.T) {
 	 {"role":"assistant","content":[],"usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0,"totalTokens":3}}]`)
 	stale := msgsOf(t, `[{"role":"assistant","content":[],"usage":{"input":5},"timestamp":10},{"role":"compactionSummary","summary":"s","timestamp":20},{"role":"assistant","content":[],"usage":{"input":5},"timestamp":30}]`)
 	out := stripStaleAssistantUsageBeforeLatestCompaction(stale, newLog())
-	if out[0]["usage"].(map[string]any)["totalTokens"] != jsvalue.JSONNumber(0) || out[2]["usage"].(map[string]any)["input"] != json.Number("5") {
-		t.Errorf("stale usage: %v / %v", out[0]["usage"], out[2]["usage"])
+	if out[0].Get("usage").(*jsvalue.Object).Get("totalTokens") != jsvalue.JSONNumber(0) || out[2].Get("usage").(*jsvalue.Object).Get("input") != json.Number("5") {
+		t.Errorf("stale usage: %v / %v", out[0].Get("usage"), out[2].Get("usage"))
 	}
 }
 
@@ -325,7 +325,7 @@ func TestRuleTurnOrderingAndValidation(t *testing.T) {
 	r := &run{now: replaytest.SyntheticTime, nowValid: true}
 	in := msgsOf(t, `[{"role":"assistant","content":[{"type":"text","text":"a"}]},{"role":"assistant","content":[{"type":"text","text":"b"}],"stopReason":"stop"}]`)
 	ordered := r.assistantFirstOrdering(in, RuleGoogleTurnOrdering)
-	if len(ordered) != 3 || ordered[0]["content"] != "(session bootstrap)" {
+	if len(ordered) != 3 || ordered[0].Get("content") != "(session bootstrap)" {
 		t.Fatalf("bootstrap: %v", ordered)
 	}
 	if again := r.assistantFirstOrdering(ordered, RuleGoogleTurnOrdering); len(again) != 3 {
@@ -344,7 +344,7 @@ func TestRuleHeartbeat(t *testing.T) {
 	in := msgsOf(t, `[{"role":"user","content":"[OpenClaw heartbeat poll]"},{"role":"assistant","content":[{"type":"text","text":"**HEARTBEAT_OK**"}]},
 	 {"role":"user","content":"[OpenClaw heartbeat poll]"},{"role":"assistant","content":[{"type":"text","text":"Something happened: `+strings.Repeat("x", 301)+` HEARTBEAT_OK"}]}]`)
 	out := filterHeartbeatPairs(in, newLog())
-	if len(out) != 2 || !strings.HasPrefix(out[1]["content"].([]any)[0].(map[string]any)["text"].(string), "Something") {
+	if len(out) != 2 || !strings.HasPrefix(out[1].Get("content").([]any)[0].(*jsvalue.Object).Get("text").(string), "Something") {
 		t.Errorf("heartbeat filter kept %d messages", len(out))
 	}
 	for text, skip := range map[string]bool{"HEARTBEAT_OK": true, "Done. HEARTBEAT_OK.": true, "x HEARTBEAT_OK😀😀😀": false, "x HEARTBEAT_OK!!": true, "no token": false, "": true} {

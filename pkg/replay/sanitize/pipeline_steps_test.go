@@ -51,9 +51,9 @@ func TestPipelineTablesNameTheirSteps(t *testing.T) {
 // drops it, and the change names 9.6's function.
 func TestReleaseDecidesFailedEmptyTurn(t *testing.T) {
 	msgs := []Message{
-		{"role": "user", "content": "hi", "timestamp": jsvalue.JSONNumber(1)},
-		{"role": "assistant", "content": []any{}, "stopReason": "error", "timestamp": jsvalue.JSONNumber(2)},
-		{"role": "user", "content": "again", "timestamp": jsvalue.JSONNumber(3)},
+		jsvalue.NewObject("role", "user", "content", "hi", "timestamp", jsvalue.JSONNumber(1)),
+		jsvalue.NewObject("role", "assistant", "content", []any{}, "stopReason", "error", "timestamp", jsvalue.JSONNumber(2)),
+		jsvalue.NewObject("role", "user", "content", "again", "timestamp", jsvalue.JSONNumber(3)),
 	}
 	route := Options{Provider: "anthropic", API: "anthropic-messages", Model: "claude-sonnet-4-5", Now: replaytest.FixedNow96}
 	r56, err := Sanitize(msgs, route)

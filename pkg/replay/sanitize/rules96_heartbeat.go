@@ -67,12 +67,12 @@ func isContractToolResultBlock(b any) bool {
 	return false
 }
 
-func contentBlocksWhere(content any, pred func(any) bool) []map[string]any {
+func contentBlocksWhere(content any, pred func(any) bool) []*jsvalue.Object {
 	c, _ := content.([]any)
-	var out []map[string]any
+	var out []*jsvalue.Object
 	for _, b := range c {
 		if pred(b) {
-			out = append(out, b.(map[string]any))
+			out = append(out, b.(*jsvalue.Object))
 		}
 	}
 	return out
@@ -93,13 +93,13 @@ func isEmbeddedToolResultOnlyContent(content any) bool {
 
 func isToolResultMessage96(m Message) bool {
 	r := jsvalue.Role(m)
-	return r == "toolResult" || r == "tool" || (r == "user" && isEmbeddedToolResultOnlyContent(m["content"]))
+	return r == "toolResult" || r == "tool" || (r == "user" && isEmbeddedToolResultOnlyContent(m.Get("content")))
 }
 
 // messageToolCalls is collectMessageToolCalls: message.tool_calls records.
-func messageToolCalls(m Message) []map[string]any {
-	calls, _ := m["tool_calls"].([]any)
-	var out []map[string]any
+func messageToolCalls(m Message) []*jsvalue.Object {
+	calls, _ := m.Get("tool_calls").([]any)
+	var out []*jsvalue.Object
 	for _, c := range calls {
 		if cm, ok := jsvalue.AsObject(c); ok {
 			out = append(out, cm)
@@ -109,12 +109,12 @@ func messageToolCalls(m Message) []map[string]any {
 }
 
 func hasAssistantToolCall96(m Message) bool {
-	return jsvalue.Role(m) == "assistant" && (len(messageToolCalls(m)) > 0 || len(contentBlocksWhere(m["content"], isContractToolCallBlock)) > 0)
+	return jsvalue.Role(m) == "assistant" && (len(messageToolCalls(m)) > 0 || len(contentBlocksWhere(m.Get("content"), isContractToolCallBlock)) > 0)
 }
 
 // readToolCallName is tool-block-contract's readToolCallName.
-func readToolCallName(block map[string]any) string {
-	for _, cand := range []any{block, block["function"]} {
+func readToolCallName(block *jsvalue.Object) string {
+	for _, cand := range []any{block, block.Get("function")} {
 		if s := optionalString(cand); s != "" {
 			return s
 		}
@@ -123,7 +123,7 @@ func readToolCallName(block map[string]any) string {
 			continue
 		}
 		for _, k := range []string{"name", "toolName", "tool_name", "functionName", "function_name"} {
-			if s := optionalString(cm[k]); s != "" {
+			if s := optionalString(cm.Get(k)); s != "" {
 				return s
 			}
 		}
@@ -131,15 +131,15 @@ func readToolCallName(block map[string]any) string {
 	return ""
 }
 
-func toolCallArguments(block map[string]any) any {
+func toolCallArguments(block *jsvalue.Object) any {
 	for _, k := range []string{"arguments", "args", "input"} {
-		if v := block[k]; v != nil {
+		if v := block.Get(k); v != nil {
 			return v
 		}
 	}
-	if f, ok := jsvalue.AsObject(block["function"]); ok {
+	if f, ok := jsvalue.AsObject(block.Get("function")); ok {
 		for _, k := range []string{"arguments", "args", "input"} {
-			if v := f[k]; v != nil {
+			if v := f.Get(k); v != nil {
 				return v
 			}
 		}
@@ -147,31 +147,35 @@ func toolCallArguments(block map[string]any) any {
 	return nil
 }
 
-func isVisibleHeartbeatResponseToolCall(block map[string]any) bool {
-	var args map[string]any
+func isVisibleHeartbeatResponseToolCall(block *jsvalue.Object) bool {
+	var notify any
 	switch v := toolCallArguments(block).(type) {
-	case map[string]any:
-		args = v
-	case string:
-		if jsjson.Trim(v) == "" || json.Unmarshal([]byte(v), &args) != nil {
+	case *jsvalue.Object:
+		if v == nil {
 			return false
 		}
-	}
-	if args == nil {
+		notify = v.Get("notify")
+	case string:
+		var args map[string]any
+		if jsjson.Trim(v) == "" || json.Unmarshal([]byte(v), &args) != nil || args == nil {
+			return false
+		}
+		notify = args["notify"]
+	default:
 		return false
 	}
-	return args["notify"] == true || args["notify"] == "true"
+	return notify == true || notify == "true"
 }
 
-func heartbeatToolCalls(m Message) []map[string]any {
-	return append(messageToolCalls(m), contentBlocksWhere(m["content"], isContractToolCallBlock)...)
+func heartbeatToolCalls(m Message) []*jsvalue.Object {
+	return append(messageToolCalls(m), contentBlocksWhere(m.Get("content"), isContractToolCallBlock)...)
 }
 
-func visibleHeartbeatResponseToolCalls(m Message) []map[string]any {
+func visibleHeartbeatResponseToolCalls(m Message) []*jsvalue.Object {
 	if jsvalue.Role(m) != "assistant" {
 		return nil
 	}
-	var out []map[string]any
+	var out []*jsvalue.Object
 	for _, c := range heartbeatToolCalls(m) {
 		if readToolCallName(c) == heartbeatResponseToolName && isVisibleHeartbeatResponseToolCall(c) {
 			out = append(out, c)
@@ -192,12 +196,12 @@ func isRemovableHeartbeatResponseToolCall(m Message) bool {
 	return false
 }
 
-func isFailedToolResultRecord(r map[string]any) bool {
-	return r["isError"] == true || r["is_error"] == true || optionalString(r["type"]) == "tool_result_error"
+func isFailedToolResultRecord(r *jsvalue.Object) bool {
+	return r.Get("isError") == true || r.Get("is_error") == true || optionalString(r.Get("type")) == "tool_result_error"
 }
 
 func hasSuccessfulToolResultMessage(m Message) bool {
-	if rb := contentBlocksWhere(m["content"], isContractToolResultBlock); len(rb) > 0 {
+	if rb := contentBlocksWhere(m.Get("content"), isContractToolResultBlock); len(rb) > 0 {
 		for _, b := range rb {
 			if !isFailedToolResultRecord(b) {
 				return true
@@ -208,10 +212,10 @@ func hasSuccessfulToolResultMessage(m Message) bool {
 	return isToolResultMessage96(m) && !isFailedToolResultRecord(m)
 }
 
-func contractToolCallIDs(block map[string]any) []string {
+func contractToolCallIDs(block *jsvalue.Object) []string {
 	var ids []string
 	for _, k := range []string{"call_id", "tool_call_id", "toolCallId", "tool_use_id", "toolUseId", "id"} {
-		if id := optionalString(block[k]); id != "" {
+		if id := optionalString(block.Get(k)); id != "" {
 			ids = append(ids, id)
 		}
 	}
@@ -219,12 +223,12 @@ func contractToolCallIDs(block map[string]any) []string {
 }
 
 func successfulToolResultCallIDs(m Message) []string {
-	rb := contentBlocksWhere(m["content"], isContractToolResultBlock)
+	rb := contentBlocksWhere(m.Get("content"), isContractToolResultBlock)
 	var ids []string
 	if len(rb) == 0 {
 		if !isFailedToolResultRecord(m) {
 			for _, k := range []string{"toolCallId", "tool_call_id", "toolUseId", "tool_use_id", "call_id", "id"} {
-				if id := optionalString(m[k]); id != "" {
+				if id := optionalString(m.Get(k)); id != "" {
 					ids = append(ids, id)
 				}
 			}
@@ -248,7 +252,7 @@ func isHeartbeatUserMessage96(m Message) bool {
 	if jsvalue.Role(m) != "user" {
 		return false
 	}
-	text, _ := messageText96(m["content"])
+	text, _ := messageText96(m.Get("content"))
 	t := jsjson.Trim(text)
 	if t == "" {
 		return false
@@ -282,14 +286,14 @@ func isHeartbeatUserMessage96(m Message) bool {
 }
 
 func isRealNonHeartbeatUserMessage(m Message) bool {
-	return jsvalue.Role(m) == "user" && !isEmbeddedToolResultOnlyContent(m["content"]) && !isHeartbeatUserMessage96(m)
+	return jsvalue.Role(m) == "user" && !isEmbeddedToolResultOnlyContent(m.Get("content")) && !isHeartbeatUserMessage96(m)
 }
 
 func isHeartbeatOkResponse96(m Message) bool {
 	if jsvalue.Role(m) != "assistant" || hasAssistantToolCall96(m) {
 		return false
 	}
-	text, nonText := messageText96(m["content"])
+	text, nonText := messageText96(m.Get("content"))
 	if nonText {
 		return false
 	}
@@ -315,7 +319,7 @@ func hasCompletedVisibleHeartbeatResponseToolCall(in []Message, index int) bool 
 		}
 	}
 	for _, res := range in[index+1:] {
-		if res == nil || !(isToolResultMessage96(res) || len(contentBlocksWhere(res["content"], isContractToolResultBlock)) > 0) {
+		if res == nil || !(isToolResultMessage96(res) || len(contentBlocksWhere(res.Get("content"), isContractToolResultBlock)) > 0) {
 			break
 		}
 		if !hasSuccessfulToolResultMessage(res) {

@@ -33,11 +33,11 @@ const silentReplyToken = "NO_REPLY"
 // without a kind derives one from its content type, which then counts
 // already.)
 func hasPersistedMedia(m Message) bool {
-	meta, ok := jsvalue.AsObject(m["__openclaw"])
+	meta, ok := jsvalue.AsObject(m.Get("__openclaw"))
 	if !ok {
 		return false
 	}
-	media, ok := meta["media"].([]any)
+	media, ok := meta.Get("media").([]any)
 	if !ok {
 		return false
 	}
@@ -47,11 +47,11 @@ func hasPersistedMedia(m Message) bool {
 			continue
 		}
 		for _, key := range []string{"path", "url", "contentType"} {
-			if s, ok := f[key].(string); ok && !jsjson.Blank(s) {
+			if s, ok := f.Get(key).(string); ok && !jsjson.Blank(s) {
 				return true
 			}
 		}
-		if k, ok := f["kind"]; ok && jsvalue.Truthy(k) && k != "unknown" {
+		if k, ok := f.Lookup("kind"); ok && jsvalue.Truthy(k) && k != "unknown" {
 			return true
 		}
 	}
@@ -61,11 +61,9 @@ func hasPersistedMedia(m Message) bool {
 // sanitizeUserReplayContent96 (normalizeAssistantReplayContent's
 // sanitizeUserReplayContent) returns the user message to keep (nil: drop):
 // blank text blocks are dropped; a turn left with nothing is dropped unless
-// it carries persisted media. set copies a message with one member changed,
-// keeping its key order (the sanitize stage's changeLog.with, the LLM
-// boundary's conv). Both 9.6 passes run it.
-func sanitizeUserReplayContent96(m Message, set func(m map[string]any, key string, v any) map[string]any) Message {
-	switch content := m["content"].(type) {
+// it carries persisted media. Both 9.6 passes run it.
+func sanitizeUserReplayContent96(m Message) Message {
+	switch content := m.Get("content").(type) {
 	case string:
 		if jsjson.Trim(content) != "" || hasPersistedMedia(m) {
 			return m
@@ -83,14 +81,14 @@ func sanitizeUserReplayContent96(m Message, set func(m map[string]any, key strin
 		}
 		if len(kept) == 0 {
 			if hasPersistedMedia(m) {
-				return set(m, "content", "")
+				return m.With("content", "")
 			}
 			return nil
 		}
 		if len(kept) == len(content) {
 			return m
 		}
-		return set(m, "content", kept)
+		return m.With("content", kept)
 	}
 	return m
 }
@@ -102,7 +100,7 @@ func isTranscriptOnlyOpenClawAssistant96(m Message) bool {
 	if isTranscriptOnlyOpenClawAssistant(m) {
 		return true
 	}
-	marker, ok := jsvalue.AsObject(m["openclawDeliveryMirror"])
+	marker, ok := jsvalue.AsObject(m.Get("openclawDeliveryMirror"))
 	if !ok {
 		return false
 	}
@@ -150,10 +148,10 @@ func hasOnlyAssistantReasoningContent(m Message) bool {
 		return false
 	}
 	var content []any
-	switch c := m["content"].(type) {
+	switch c := m.Get("content").(type) {
 	case []any:
 		content = c
-	case map[string]any:
+	case *jsvalue.Object:
 		content = []any{c}
 	}
 	thinking := false
@@ -185,7 +183,7 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 	touched := false
 	for i, m := range in {
 		if m != nil && jsvalue.Role(m) == "user" {
-			next := sanitizeUserReplayContent96(m, log.with)
+			next := sanitizeUserReplayContent96(m)
 			if next == nil {
 				log.add(i, KindMessageDropped, "blank user turn dropped")
 			} else if !sameMessage(next, m) {
@@ -206,13 +204,13 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 			log.add(i, KindMessageDropped, "transcript-only assistant row dropped")
 			continue
 		}
-		if isStreamErrorFallbackContent(m["content"]) && (jsvalue.StringOrEmpty(m, "stopReason") == "error" || isZeroUsageEmptyStop(jsvalue.With(m, "content", []any{}))) {
+		if isStreamErrorFallbackContent(m.Get("content")) && (jsvalue.StringOrEmpty(m, "stopReason") == "error" || isZeroUsageEmptyStop(m.With("content", []any{}))) {
 			touched = true
 			log.add(i, KindMessageDropped, "empty %s assistant turn dropped", jsvalue.StringOrEmpty(m, "stopReason"))
 			continue
 		}
 		am := m
-		content := m["content"]
+		content := m.Get("content")
 		if s, ok := content.(string); ok {
 			touched = true
 			stripped := stripInternalMetadataForDisplay(s)
@@ -221,10 +219,9 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 				log.add(i, KindMessageDropped, "assistant turn with only metadata, blank or silent text dropped")
 				continue
 			}
-			text := map[string]any{"type": "text", "text": stripped}
-			log.literal(text, "type", "text")
+			text := jsvalue.TextBlock(stripped)
 			log.add(i, KindContentChanged, "string content wrapped as a text block")
-			out = append(out, replaceReplayOwnerContent(m, []any{text}, log))
+			out = append(out, replaceReplayOwnerContent(m, []any{text}))
 			continue
 		}
 		if _, ok := content.([]any); !ok {
@@ -235,12 +232,12 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 			} else {
 				content = []any{}
 			}
-			am = replaceReplayOwnerContent(m, content.([]any), log)
+			am = replaceReplayOwnerContent(m, content.([]any))
 			touched = true
 			log.add(i, KindContentChanged, "content that is not an array made one")
 		}
 		blocksIn := content.([]any)
-		next, changed := normalizeAssistantBlocks96(am, blocksIn, log)
+		next, changed := normalizeAssistantBlocks96(am, blocksIn)
 		if changed {
 			touched = true
 			if next == nil {
@@ -269,7 +266,7 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 }
 
 // normalizeAssistantBlocks96 is normalizeAssistantReplayBlockContent.
-func normalizeAssistantBlocks96(m Message, content []any, log *changeLog) (Message, bool) {
+func normalizeAssistantBlocks96(m Message, content []any) (Message, bool) {
 	touched, removedSilent := false, false
 	kept := make([]any, 0, len(content))
 	for _, b := range content {
@@ -300,7 +297,7 @@ func normalizeAssistantBlocks96(m Message, content []any, log *changeLog) (Messa
 		t := jsjson.Trim(stripped)
 		silent := t != "" && isSilentReplyPayloadText(t)
 		if t != "" && !silent {
-			kept = append(kept, log.with(bm, "text", stripped))
+			kept = append(kept, bm.With("text", stripped))
 		}
 		removedSilent = removedSilent || silent
 	}
@@ -310,7 +307,7 @@ func normalizeAssistantBlocks96(m Message, content []any, log *changeLog) (Messa
 	if len(kept) == 0 {
 		return nil, true
 	}
-	next := replaceReplayOwnerContent(m, kept, log)
+	next := replaceReplayOwnerContent(m, kept)
 	if removedSilent && hasOnlyAssistantReasoningContent(next) {
 		return nil, true
 	}
@@ -327,13 +324,13 @@ func isBareDeliveryMirrorDuplicate(out []Message, next Message) bool {
 	if prev == nil || jsvalue.Role(prev) != "assistant" {
 		return false
 	}
-	usage, ok := next["usage"]
+	usage, ok := next.Lookup("usage")
 	if !ok || !jsvalue.IsObjectOrArray(usage) || hasNonzeroUsage(usage) || jsvalue.StringOrEmpty(next, "stopReason") != "stop" ||
 		len(toolCalls96(prev)) > 0 || len(toolCalls96(next)) > 0 {
 		return false
 	}
-	pc, ok1 := prev["content"].([]any)
-	nc, ok2 := next["content"].([]any)
+	pc, ok1 := prev.Get("content").([]any)
+	nc, ok2 := next.Get("content").([]any)
 	return ok1 && ok2 && len(pc) > 0 && deepEqualJSON(pc, nc)
 }
 
@@ -372,14 +369,14 @@ func deepEqualJSON(a, b any) bool {
 			}
 		}
 		return true
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
+	case *jsvalue.Object:
+		y, ok := b.(*jsvalue.Object)
+		if !ok || x.Len() != y.Len() {
 			return false
 		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !deepEqualJSON(v, w) {
+		for _, mb := range x.Members {
+			w, ok := y.Lookup(mb.Key)
+			if !ok || !deepEqualJSON(mb.Value, w) {
 				return false
 			}
 		}

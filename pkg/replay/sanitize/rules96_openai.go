@@ -147,14 +147,14 @@ func normalizeOpenAIResponsesToolCallIDs(in []Message, log *changeLog) []Message
 				if next == nil {
 					next = append([]any(nil), content...)
 				}
-				next[j] = log.with(bm, "id", nid)
+				next[j] = bm.With("id", nid)
 				log.add(i, KindIDRewritten, "tool call id %s -> %s (Responses call_/fc_ shape)", id, nid)
 			}
 			if next != nil {
-				set(i, replaceReplayOwnerContent(m, next, log))
+				set(i, replaceReplayOwnerContent(m, next))
 			}
 		case "toolResult":
-			if next := rewriteToolResultIDs(m, resolve, log); !sameMessage(next, m) {
+			if next := rewriteToolResultIDs(m, resolve); !sameMessage(next, m) {
 				log.add(i, KindIDRewritten, "tool result id -> %s", jsvalue.StringOrEmpty(next, "toolCallId"))
 				set(i, next)
 			}
@@ -167,7 +167,7 @@ func normalizeOpenAIResponsesToolCallIDs(in []Message, log *changeLog) []Message
 }
 
 // rewriteToolResultIDs is tool-call-id's rewriteToolResultIds.
-func rewriteToolResultIDs(m Message, resolve func(string) string, log *changeLog) Message {
+func rewriteToolResultIDs(m Message, resolve func(string) string) Message {
 	fields := []string{"toolCallId", "toolUseId", "tool_call_id", "tool_use_id", "callId", "call_id"}
 	raw := map[string]string{}
 	for _, f := range fields {
@@ -200,7 +200,7 @@ func rewriteToolResultIDs(m Message, resolve func(string) string, log *changeLog
 	if len(kv) == 0 {
 		return m
 	}
-	return log.spread(m, kv...)
+	return spread(m, kv...)
 }
 
 // dropStaleOpenAIReasoning drops replayable reasoning from assistant turns
@@ -218,7 +218,7 @@ func dropStaleOpenAIReasoning(in []Message, before *float64, log *changeLog) []M
 			out = append(out, m)
 			continue
 		}
-		if ts, ok := parseDateFirstTimestampMs(m["timestamp"]); ok && ts > *before {
+		if ts, ok := parseDateFirstTimestampMs(m.Get("timestamp")); ok && ts > *before {
 			out = append(out, m)
 			continue
 		}
@@ -230,7 +230,7 @@ func dropStaleOpenAIReasoning(in []Message, before *float64, log *changeLog) []M
 				continue
 			}
 			bm, ok := jsvalue.AsObject(b)
-			if !ok || jsvalue.StringOrEmpty(bm, "type") != "thinking" || !isReplayableReasoning(bm["thinkingSignature"]) {
+			if !ok || jsvalue.StringOrEmpty(bm, "type") != "thinking" || !isReplayableReasoning(bm.Get("thinkingSignature")) {
 				next = append(next, b)
 				continue
 			}
@@ -253,26 +253,18 @@ func dropStaleOpenAIReasoning(in []Message, before *float64, log *changeLog) []M
 				}
 				// {textSignature, ...rest} then {...rest, textSignature}: the
 				// signature moves to the end.
-				nb := jsvalue.Clone(bm)
-				delete(nb, "textSignature")
-				order := make([]string, 0, len(bm))
-				for _, k := range log.keys.Keys(bm) {
-					if k != "textSignature" {
-						order = append(order, k)
-					}
-				}
-				if sig, ok := bm["textSignature"].(string); ok {
+				nb := bm.Clone()
+				nb.Delete("textSignature")
+				if sig, ok := bm.Get("textSignature").(string); ok {
 					if phase := textSignaturePhase(sig); phase != "" {
-						nb["textSignature"] = `{"v":1,"phase":"` + phase + `"}`
-						order = append(order, "textSignature")
+						nb.Set("textSignature", `{"v":1,"phase":"`+phase+`"}`)
 					}
 				}
-				log.literal(nb, order...)
 				next[j] = nb
 			}
 		}
 		log.add(i, KindBlockDropped, "reasoning from before the model switch dropped")
-		out = append(out, replaceReplayOwnerContent(m, next, log))
+		out = append(out, replaceReplayOwnerContent(m, next))
 	}
 	if !anyChanged {
 		return in

@@ -65,43 +65,43 @@ func optionalString(v any) string {
 }
 
 // normalizeToolResultName96 is tool-result-pairing's normalizeToolResultName.
-func normalizeToolResultName96(m Message, fallback any, log *changeLog) Message {
-	raw := m["toolName"]
+func normalizeToolResultName96(m Message, fallback any) Message {
+	raw := m.Get("toolName")
 	if n := optionalString(raw); n != "" {
 		if s, _ := raw.(string); s == n {
 			return m
 		}
-		return log.with(m, "toolName", n)
+		return m.With("toolName", n)
 	}
 	if n := optionalString(fallback); n != "" {
-		return log.with(m, "toolName", n)
+		return m.With("toolName", n)
 	}
 	if _, ok := raw.(string); ok {
-		return log.with(m, "toolName", "unknown")
+		return m.With("toolName", "unknown")
 	}
 	return m
 }
 
 // normalizeLegacyToolResultID is normalizeLegacyToolResultId: a result
 // without an id under a turn with one call is that call's (marked an error).
-func normalizeLegacyToolResultID(m Message, calls []toolOccurrence, log *changeLog) Message {
+func normalizeLegacyToolResultID(m Message, calls []toolOccurrence) Message {
 	if toolResultID96(m) != "" || len(calls) != 1 {
 		return m
 	}
-	rn, cn := optionalString(m["toolName"]), optionalString(calls[0].name)
+	rn, cn := optionalString(m.Get("toolName")), optionalString(calls[0].name)
 	if rn != "" && cn != "" && rn != cn {
 		return m
 	}
-	return log.spread(m, "toolCallId", calls[0].id, "isError", true)
+	return spread(m, "toolCallId", calls[0].id, "isError", true)
 }
 
 // isSyntheticMissingToolResult: a result the repair made up.
 func isSyntheticMissingToolResult(m Message) bool {
-	if !jsvalue.Truthy(m["isError"]) {
+	if !jsvalue.Truthy(m.Get("isError")) {
 		return false
 	}
-	if d, ok := jsvalue.AsObject(m["details"]); ok {
-		if b, ok := d[syntheticMissingResultKey].(bool); ok && b {
+	if d, ok := jsvalue.AsObject(m.Get("details")); ok {
+		if b, ok := d.Get(syntheticMissingResultKey).(bool); ok && b {
 			return true
 		}
 	}
@@ -201,7 +201,7 @@ func classifyToolUseResultPairing(in []Message, log *changeLog) []*pairingFrame 
 				f.remainder = append(f.remainder, m)
 				continue
 			}
-			norm := normalizeLegacyToolResultID(m, calls, log)
+			norm := normalizeLegacyToolResultID(m, calls)
 			id := toolResultID96(norm)
 			var occ *toolOccurrence
 			if id != "" && len(pending[id]) > 0 {
@@ -209,7 +209,7 @@ func classifyToolUseResultPairing(in []Message, log *changeLog) []*pairingFrame 
 				pending[id] = pending[id][1:]
 			}
 			if occ != nil {
-				occ.result = normalizeToolResultName96(norm, occ.name, log)
+				occ.result = normalizeToolResultName96(norm, occ.name)
 				occ.source, occ.sourceIndex = m, index
 				if isSyntheticMissingToolResult(occ.result) {
 					synthetic[occ.id] = append(synthetic[occ.id], occ)
@@ -228,7 +228,7 @@ func classifyToolUseResultPairing(in []Message, log *changeLog) []*pairingFrame 
 				rep := synthetic[id][0]
 				synthetic[id] = synthetic[id][1:]
 				log.add(rep.sourceIndex, KindMessageDropped, "synthetic result for tool call %s replaced by the real one at %d", id, index)
-				rep.result = normalizeToolResultName96(norm, rep.name, log)
+				rep.result = normalizeToolResultName96(norm, rep.name)
 				rep.source, rep.sourceIndex = m, index
 				continue
 			}
@@ -262,7 +262,7 @@ func classifyToolUseResultPairing(in []Message, log *changeLog) []*pairingFrame 
 			if c.result != nil {
 				log.add(c.sourceIndex, KindMessageDropped, "synthetic result for tool call %s replaced by the real one at %d", c.id, rec.index)
 			}
-			c.result = normalizeToolResultName96(rec.result, c.name, log)
+			c.result = normalizeToolResultName96(rec.result, c.name)
 			c.source, c.sourceIndex = rec.source, rec.index
 			log.add(rec.index, KindResultMoved, "tool result %s moved after its call (message %d)", c.id, f.start)
 		}
@@ -314,20 +314,15 @@ func (r *run) repairPairing96(in []Message, rule, missingText string) []Message 
 			if occ.name != nil {
 				name = occ.name
 			}
-			details := map[string]any{syntheticMissingResultKey: true, "reason": "missing_tool_result"}
-			text := map[string]any{"type": "text", "text": missingText}
-			missing := Message{
-				"role":       "toolResult",
-				"toolCallId": occ.id,
-				"toolName":   name,
-				"content":    []any{text},
-				"details":    details,
-				"isError":    true,
-				"timestamp":  jsvalue.JSONNumber(float64(r.nowMillis())),
-			}
-			log.literal(details, syntheticMissingResultKey, "reason")
-			log.literal(text, "type", "text")
-			log.literal(missing, "role", "toolCallId", "toolName", "content", "details", "isError", "timestamp")
+			missing := jsvalue.NewObject(
+				"role", "toolResult",
+				"toolCallId", occ.id,
+				"toolName", name,
+				"content", []any{jsvalue.TextBlock(missingText)},
+				"details", jsvalue.NewObject(syntheticMissingResultKey, true, "reason", "missing_tool_result"),
+				"isError", true,
+				"timestamp", jsvalue.JSONNumber(float64(r.nowMillis())),
+			)
 			occ.result = missing
 			log.add(f.start, KindSyntheticResult, "synthetic result inserted for tool call %s (%v)", occ.id, name)
 			out = append(out, missing)
@@ -355,5 +350,5 @@ func sameMessage(a, b Message) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
-	return jsvalue.SameMap(a, b)
+	return a == b
 }

@@ -25,9 +25,9 @@ func isCompactionReplayCheckpoint(v any) bool {
 // arrays, value for the rest.
 func sameJSValue(a, b any) bool {
 	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		return ok && x != nil && y != nil && jsvalue.SameMap(x, y)
+	case *jsvalue.Object:
+		y, ok := b.(*jsvalue.Object)
+		return ok && x != nil && x == y
 	case []any:
 		y, ok := b.([]any)
 		return ok && len(x) > 0 && len(y) > 0 && &x[0] == &y[0] && len(x) == len(y)
@@ -35,19 +35,19 @@ func sameJSValue(a, b any) bool {
 	return jsvalue.StrictEqual(a, b)
 }
 
-func replaceReplayOwnerContent(m Message, content []any, log *changeLog) Message {
-	next := log.with(m, "content", content)
-	replay, _ := jsvalue.AsObject(m["providerReplay"])
+func replaceReplayOwnerContent(m Message, content []any) Message {
+	next := m.With("content", content)
+	replay, _ := jsvalue.AsObject(m.Get("providerReplay"))
 	if !isCompactionReplayCheckpoint(replay) || jsvalue.StringOrEmpty(replay, "type") == "openai-responses-retained-compaction" {
 		return next
 	}
-	old, _ := m["content"].([]any)
+	old, _ := m.Get("content").([]any)
 	replayIndex := 0.0
-	if v, ok := replay["replayIndex"]; ok && v != nil {
+	if v, ok := replay.Lookup("replayIndex"); ok && v != nil {
 		replayIndex, _ = jsvalue.Number(v)
 	}
 	strip := func() Message {
-		delete(next, "providerReplay")
+		next.Delete("providerReplay")
 		return next
 	}
 	if (len(content) == 0 && len(old) > 0) || replayIndex > float64(len(old)) {
@@ -73,5 +73,5 @@ func replaceReplayOwnerContent(m Message, content []any, log *changeLog) Message
 	if float64(nextIndex) == replayIndex {
 		return next
 	}
-	return log.spread(next, "providerReplay", log.spread(replay, "replayIndex", jsvalue.JSONNumber(float64(nextIndex))))
+	return spread(next, "providerReplay", spread(replay, "replayIndex", jsvalue.JSONNumber(float64(nextIndex))))
 }

@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"encoding/json"
+	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"os"
 	"testing"
 )
@@ -37,11 +38,11 @@ func TestText96HelpersMatchOpenClaw(t *testing.T) {
 		case "isSilentReplyPayloadText":
 			got = isSilentReplyPayloadText(text)
 		case "annotateInterSessionPromptText":
-			var p map[string]any
-			if err := json.Unmarshal(c.Args[1], &p); err != nil {
+			p, err := jsvalue.Parse(string(c.Args[1]))
+			if err != nil {
 				t.Fatal(err)
 			}
-			prov, ok := interSessionProvenance(Message{"role": "user", "provenance": p})
+			prov, ok := interSessionProvenance(jsvalue.NewObject("role", "user", "provenance", p))
 			if !ok {
 				t.Fatalf("%s: provenance not recognised", c.Args[1])
 			}

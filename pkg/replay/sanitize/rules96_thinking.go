@@ -52,7 +52,7 @@ func stripInvalidThinkingSignatures96(in []Message, preserveLatest bool, log *ch
 		latest = latestAssistantWithContent(in)
 	}
 	unsigned := func(b any) bool {
-		return isThinkingBlock(b) && !hasReplayableThinkingSignature(b.(map[string]any))
+		return isThinkingBlock(b) && !hasReplayableThinkingSignature(b.(*jsvalue.Object))
 	}
 	return dropAssistantBlocks(in, log, func(i int) bool { return i == latest }, unsigned, "unsigned thinking block removed", "unsigned thinking blocks removed")
 }
@@ -67,7 +67,7 @@ func stripStaleThinkingSignaturesForCompactionReplay(in []Message, log *changeLo
 		if jsvalue.Role(m) != "compactionSummary" {
 			continue
 		}
-		if ts, ok := parseDateFirstTimestampMs(m["timestamp"]); ok {
+		if ts, ok := parseDateFirstTimestampMs(m.Get("timestamp")); ok {
 			latest = math.Max(latest, ts)
 			found = true
 		}
@@ -81,7 +81,7 @@ func stripStaleThinkingSignaturesForCompactionReplay(in []Message, log *changeLo
 		if !ok {
 			continue
 		}
-		ts, ok := parseDateFirstTimestampMs(m["timestamp"])
+		ts, ok := parseDateFirstTimestampMs(m.Get("timestamp"))
 		if !ok || ts >= latest {
 			continue
 		}
@@ -98,12 +98,12 @@ func stripStaleThinkingSignaturesForCompactionReplay(in []Message, log *changeLo
 			if next == nil {
 				next = append([]any(nil), content...)
 			}
-			stripped := log.clone(bm)
-			delete(stripped, "thinkingSignature")
-			delete(stripped, "signature")
-			delete(stripped, "thought_signature")
+			stripped := bm.Clone()
+			stripped.Delete("thinkingSignature")
+			stripped.Delete("signature")
+			stripped.Delete("thought_signature")
 			if redacted {
-				delete(stripped, "data")
+				stripped.Delete("data")
 			}
 			next[j] = stripped
 		}
@@ -113,7 +113,7 @@ func stripStaleThinkingSignaturesForCompactionReplay(in []Message, log *changeLo
 		if out == nil {
 			out = append([]Message(nil), in...)
 		}
-		out[i] = log.with(m, "content", next)
+		out[i] = m.With("content", next)
 		log.add(i, KindContentChanged, "thinking signatures from before the latest compaction removed")
 	}
 	if out == nil {

@@ -52,7 +52,7 @@ func isReplaySafeThinkingMessage96(m Message, allowed allowedNames) bool {
 
 // toolNameNeedsTrim96 is 9.6's replay-mutation test in that check: a tool
 // call whose name is a string with white space around it.
-func toolNameNeedsTrim96(bm map[string]any) bool {
+func toolNameNeedsTrim96(bm *jsvalue.Object) bool {
 	raw, isStr := jsvalue.StringMember(bm, "name")
 	return isStr && raw != "" && raw != jsjson.Trim(raw)
 }
@@ -126,14 +126,14 @@ func sanitizeToolCallIDs96(in []Message, mode string, o toolIDOptions96, log *ch
 				if next == nil {
 					next = append([]any(nil), content...)
 				}
-				next[j] = log.with(bm, "id", nid)
+				next[j] = bm.With("id", nid)
 				log.add(i, KindIDRewritten, "tool call id %s -> %s", id, nid)
 			}
 			if next != nil {
-				set(i, log.with(m, "content", next))
+				set(i, m.With("content", next))
 			}
 		case "toolResult":
-			if next := rewriteToolResultIDs(m, res.resultID, log); !sameMessage(next, m) {
+			if next := rewriteToolResultIDs(m, res.resultID); !sameMessage(next, m) {
 				log.add(i, KindIDRewritten, "tool result id -> %s", jsvalue.StringOrEmpty(next, "toolCallId"))
 				set(i, next)
 			}

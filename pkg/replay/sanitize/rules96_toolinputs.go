@@ -31,9 +31,9 @@ func isContractToolCallBlock(b any) bool {
 }
 
 // hasContractToolCallID is collectToolCallIds(block).length > 0.
-func hasContractToolCallID(bm map[string]any) bool {
+func hasContractToolCallID(bm *jsvalue.Object) bool {
 	for _, k := range []string{"call_id", "tool_call_id", "toolCallId", "tool_use_id", "toolUseId", "id"} {
-		if optionalString(bm[k]) != "" {
+		if optionalString(bm.Get(k)) != "" {
 			return true
 		}
 	}
@@ -53,7 +53,7 @@ func isCompleteJSONObject(s string) bool {
 // isFinalizedOpenAIResponsesToolCall: a finished Responses call ("toolUse"
 // turn, "call|item" id, object arguments) whose partialJson is complete or
 // empty.
-func isFinalizedOpenAIResponsesToolCall(m Message, bm map[string]any) bool {
+func isFinalizedOpenAIResponsesToolCall(m Message, bm *jsvalue.Object) bool {
 	pj, ok := jsvalue.StringMember(bm, "partialJson")
 	if jsvalue.Role(m) != "assistant" || !jsvalue.Has(m, "stopReason") || jsvalue.StringOrEmpty(m, "stopReason") != "toolUse" || !ok {
 		return false
@@ -62,11 +62,11 @@ func isFinalizedOpenAIResponsesToolCall(m Message, bm map[string]any) bool {
 	if !ok || jsvalue.Has(bm, "input") {
 		return false
 	}
-	args, ok := jsvalue.AsObject(bm["arguments"])
+	args, ok := jsvalue.AsObject(bm.Get("arguments"))
 	if !ok {
 		return false
 	}
-	if !isCompleteJSONObject(pj) && (jsjson.Trim(pj) != "" || len(args) > 0) {
+	if !isCompleteJSONObject(pj) && (jsjson.Trim(pj) != "" || args.Len() > 0) {
 		return false
 	}
 	sep := strings.Index(id, "|")
@@ -74,13 +74,13 @@ func isFinalizedOpenAIResponsesToolCall(m Message, bm map[string]any) bool {
 }
 
 // trimToolCallName96 is 9.6's sanitizeToolCallBlock: only the name is trimmed.
-func trimToolCallName96(bm map[string]any, log *changeLog) (map[string]any, bool) {
+func trimToolCallName96(bm *jsvalue.Object) (*jsvalue.Object, bool) {
 	raw, ok := jsvalue.StringMember(bm, "name")
 	t := jsjson.Trim(raw)
 	if !ok || t == "" || t == raw {
 		return bm, false
 	}
-	return log.with(bm, "name", t), true
+	return bm.With("name", t), true
 }
 
 func isReplaySafeThinkingTurn96(content []any, allowed allowedNames) bool {
@@ -90,14 +90,14 @@ func isReplaySafeThinkingTurn96(content []any, allowed allowedNames) bool {
 		if !isContractToolCallBlock(b) {
 			continue
 		}
-		bm := b.(map[string]any)
+		bm := b.(*jsvalue.Object)
 		sawCall = true
 		id := jsjson.Trim(jsvalue.StringOrEmpty(bm, "id"))
-		if !hasToolCallInput(bm) || jsvalue.Has(bm, "partialJson") && isStringValue(bm["partialJson"]) || id == "" || seen[id] || !isAllowedToolCallName(bm["name"], allowed) {
+		if !hasToolCallInput(bm) || jsvalue.Has(bm, "partialJson") && isStringValue(bm.Get("partialJson")) || id == "" || seen[id] || !isAllowedToolCallName(bm.Get("name"), allowed) {
 			return false
 		}
 		seen[id] = true
-		if _, changed := trimToolCallName96(bm, nil); changed {
+		if _, changed := trimToolCallName96(bm); changed {
 			return false
 		}
 	}
@@ -111,15 +111,15 @@ func hasSessionsSpawnAttachments(content []any) bool {
 		if !isContractToolCallBlock(b) {
 			continue
 		}
-		bm := b.(map[string]any)
+		bm := b.(*jsvalue.Object)
 		if jsvalue.StringOrEmpty(bm, "name") != "sessions_spawn" {
 			continue
 		}
-		input, ok := jsvalue.AsObject(bm["input"])
+		input, ok := jsvalue.AsObject(bm.Get("input"))
 		if !ok {
 			continue
 		}
-		if a, ok := input["attachments"].([]any); ok && len(a) > 0 {
+		if a, ok := input.Get("attachments").([]any); ok && len(a) > 0 {
 			return true
 		}
 	}
@@ -141,7 +141,7 @@ func collectFollowingToolResults(in []Message, index int) (map[string]bool, bool
 			break
 		}
 		if jsvalue.Role(m) == "toolResult" {
-			rids := toolResultIDs96(normalizeLegacyToolResultID(m, calls, nil))
+			rids := toolResultIDs96(normalizeLegacyToolResultID(m, calls))
 			for _, id := range rids {
 				ids[id] = true
 			}
@@ -203,25 +203,25 @@ func sanitizeToolCallInputs96(in []Message, o toolInputOptions, log *changeLog) 
 		msgChanged := false
 		for j, b := range content {
 			if isContractToolCallBlock(b) {
-				bm := b.(map[string]any)
-				if !hasToolCallInput(bm) || !hasContractToolCallID(bm) || !isAllowedToolCallName(bm["name"], o.allowed) {
+				bm := b.(*jsvalue.Object)
+				if !hasToolCallInput(bm) || !hasContractToolCallID(bm) || !isAllowedToolCallName(bm.Get("name"), o.allowed) {
 					msgChanged = true
 					log.add(i, KindBlockDropped, "tool call %d (%s) has no input, no id or an invalid name", j, describeCall(bm))
 					continue
 				}
 				work := bm
-				if isStringValue(bm["partialJson"]) {
+				if isStringValue(bm.Get("partialJson")) {
 					if !isFinalizedOpenAIResponsesToolCall(m, bm) {
 						msgChanged = true
 						log.add(i, KindBlockDropped, "tool call %d (%s) was never finished (partialJson)", j, describeCall(bm))
 						continue
 					}
-					work = log.clone(bm)
-					delete(work, "partialJson")
+					work = bm.Clone()
+					work.Delete("partialJson")
 					msgChanged = true
 					log.add(i, KindContentChanged, "tool call %d: partialJson of a finished call removed", j)
 				}
-				if s, c := trimToolCallName96(work, log); c {
+				if s, c := trimToolCallName96(work); c {
 					msgChanged = true
 					log.add(i, KindContentChanged, "tool call %d name trimmed", j)
 					work = s
@@ -237,7 +237,7 @@ func sanitizeToolCallInputs96(in []Message, o toolInputOptions, log *changeLog) 
 				log.add(i, KindMessageDropped, "assistant turn left empty after dropping tool calls")
 				continue
 			}
-			nm := replaceReplayOwnerContent(m, next, log)
+			nm := replaceReplayOwnerContent(m, next)
 			for _, c := range toolCalls96(nm) {
 				prior[c.id] = true
 			}

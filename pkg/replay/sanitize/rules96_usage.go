@@ -49,7 +49,7 @@ func normalizeUsage96(raw any) (normalizedUsage96, bool) {
 					cur = nil
 					break
 				}
-				cur = m[k]
+				cur = m.Get(k)
 			}
 			if cur != nil {
 				return cur
@@ -66,7 +66,7 @@ func normalizeUsage96(raw any) (normalizedUsage96, bool) {
 	}
 	n.cacheRead, n.hasRead = tokenCount(first("cacheRead", "cache_read", "cache_read_input_tokens", "cached_input_tokens", "cached", "cached_tokens", "input_tokens_details.cached_tokens", "prompt_tokens_details.cached_tokens"))
 	n.cacheWrite, n.hasWrite = tokenCount(first("cacheWrite", "cache_write", "cache_creation_input_tokens", "cache_write_input_tokens", "input_tokens_details.cache_write_tokens", "prompt_tokens_details.cache_write_tokens", "prompt_tokens_details.cache_creation_input_tokens"))
-	_, directInput := jsvalue.Number(u["input"])
+	_, directInput := jsvalue.Number(u.Get("input"))
 	if rawIn, ok := jsvalue.Number(first("input", "inputTokens", "input_tokens", "promptTokens", "prompt_tokens", "prompt_n", "timings.prompt_n")); ok {
 		cliCached := defined("cached_input_tokens") || defined("cached")
 		openAICached := defined("cached_tokens") || defined("input_tokens_details.cached_tokens") || defined("prompt_tokens_details.cached_tokens")
@@ -80,13 +80,13 @@ func normalizeUsage96(raw any) (normalizedUsage96, bool) {
 		n.input, n.hasInput = tokenCount(rawIn)
 	}
 	n.output, n.hasOutput = tokenCount(first("output", "outputTokens", "output_tokens", "completionTokens", "completion_tokens", "predicted_n", "timings.predicted_n"))
-	if cu, ok := jsvalue.AsObject(u["contextUsage"]); ok {
-		switch cu["state"] {
+	if cu, ok := jsvalue.AsObject(u.Get("contextUsage")); ok {
+		switch cu.Get("state") {
 		case "unavailable":
 			n.context = &contextUsage96{state: "unavailable"}
 		case "available":
-			p, pOK := tokenCount(cu["promptTokens"])
-			t, tOK := tokenCount(cu["totalTokens"])
+			p, pOK := tokenCount(cu.Get("promptTokens"))
+			t, tOK := tokenCount(cu.Get("totalTokens"))
 			if pOK && tOK && t >= p {
 				n.context = &contextUsage96{state: "available", prompt: p, total: t}
 			}
@@ -111,7 +111,7 @@ func ensureAssistantUsageSnapshots96(in []Message, log *changeLog) []Message {
 		if m == nil || jsvalue.Role(m) != "assistant" {
 			continue
 		}
-		raw := m["usage"]
+		raw := m.Get("usage")
 		n, ok := normalizeUsage96(raw)
 		var cost *usageCost
 		if !ok {
@@ -131,26 +131,15 @@ func ensureAssistantUsageSnapshots96(in []Message, log *changeLog) []Message {
 		if out == nil {
 			out = append([]Message(nil), in...)
 		}
-		snap := snapshotValue(n.normalizedUsage, cost)
-		order := []string{"input", "output", "cacheRead", "cacheWrite", "totalTokens"}
+		var cu *jsvalue.Object
 		if n.context != nil {
-			cu := map[string]any{"state": n.context.state}
-			log.literal(cu, "state")
+			cu = jsvalue.NewObject("state", n.context.state)
 			if n.context.state == "available" {
-				cu["promptTokens"], cu["totalTokens"] = jsvalue.JSONNumber(n.context.prompt), jsvalue.JSONNumber(n.context.total)
-				log.literal(cu, "state", "promptTokens", "totalTokens")
-			}
-			snap["contextUsage"] = cu
-			order = []string{"input", "output", "cacheRead", "cacheWrite", "contextUsage", "totalTokens"}
-		}
-		if cost != nil {
-			order = append(order, "cost")
-			if c, ok := snap["cost"].(map[string]any); ok {
-				log.literal(c, "input", "output", "cacheRead", "cacheWrite", "total")
+				cu.Set("promptTokens", jsvalue.JSONNumber(n.context.prompt))
+				cu.Set("totalTokens", jsvalue.JSONNumber(n.context.total))
 			}
 		}
-		log.literal(snap, order...)
-		out[i] = log.with(m, "usage", snap)
+		out[i] = m.With("usage", snapshotValue(n.normalizedUsage, cu, cost))
 		log.add(i, KindMetadataChanged, "usage normalised")
 	}
 	if out == nil {
@@ -162,18 +151,18 @@ func ensureAssistantUsageSnapshots96(in []Message, log *changeLog) []Message {
 // contextUsageMatches: the stored contextUsage already equals the normalised one.
 func contextUsageMatches(raw any, want *contextUsage96) bool {
 	u, _ := jsvalue.AsObject(raw)
-	stored, present := u["contextUsage"]
+	stored, present := u.Lookup("contextUsage")
 	if want == nil {
 		return !present
 	}
 	cu, ok := jsvalue.AsObject(stored)
-	if !ok || cu["state"] != want.state {
+	if !ok || cu.Get("state") != want.state {
 		return false
 	}
 	if want.state == "unavailable" {
 		return true
 	}
-	p, pOK := jsvalue.Number(cu["promptTokens"])
-	t, tOK := jsvalue.Number(cu["totalTokens"])
+	p, pOK := jsvalue.Number(cu.Get("promptTokens"))
+	t, tOK := jsvalue.Number(cu.Get("totalTokens"))
 	return pOK && tOK && p == want.prompt && t == want.total
 }

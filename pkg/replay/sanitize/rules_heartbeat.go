@@ -126,10 +126,10 @@ func isHeartbeatUserMessage(m Message) bool {
 	if jsvalue.Role(m) != "user" {
 		return false
 	}
-	if r := firstNonSpace(m["content"]); r != '[' && r != 'R' {
+	if r := firstNonSpace(m.Get("content")); r != '[' && r != 'R' {
 		return false
 	}
-	text, _ := messageText(m["content"])
+	text, _ := messageText(m.Get("content"))
 	t := jsjson.Trim(text)
 	if t == "" {
 		return false
@@ -144,7 +144,7 @@ func isHeartbeatOkResponse(m Message) bool {
 	if jsvalue.Role(m) != "assistant" {
 		return false
 	}
-	text, nonText := messageText(m["content"])
+	text, nonText := messageText(m.Get("content"))
 	if nonText {
 		return false
 	}

@@ -57,11 +57,11 @@ func dropEmptyTextBlocks(content []any) ([]any, int) {
 // withContent returns m with its content replaced by next, or m itself when
 // next is the very array m already holds (JavaScript copies the message
 // either way; the value is the same).
-func (l *changeLog) withContent(m Message, old []any, wasArray bool, next []any) Message {
+func withContent(m Message, old []any, wasArray bool, next []any) Message {
 	if wasArray && sameSlice(old, next) {
 		return m
 	}
-	return l.with(m, "content", next)
+	return m.With("content", next)
 }
 
 func sameSlice(a, b []any) bool {
@@ -72,7 +72,7 @@ func ensureNonEmptyContent(content []any) ([]any, bool) {
 	if len(content) > 0 {
 		return content, false
 	}
-	return []any{map[string]any{"type": "text", "text": emptyContentPlaceholder}}, true
+	return []any{jsvalue.TextBlock(emptyContentPlaceholder)}, true
 }
 
 // sanitizeImages is sanitizeSessionMessagesImages with label "session:history".
@@ -111,7 +111,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 			if placeholder {
 				log.add(i, KindContentChanged, "empty tool result given %q", emptyContentPlaceholder)
 			}
-			out = append(out, r.log.withContent(m, content, isArray, next))
+			out = append(out, withContent(m, content, isArray, next))
 			continue
 		case "user":
 			if content, ok := jsvalue.ArrayMember(m, "content"); ok {
@@ -124,7 +124,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 				if placeholder {
 					log.add(i, KindContentChanged, "empty user turn given %q", emptyContentPlaceholder)
 				}
-				out = append(out, r.log.withContent(m, content, true, next))
+				out = append(out, withContent(m, content, true, next))
 				continue
 			}
 		case "assistant":
@@ -142,7 +142,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 				if dropped > 0 {
 					log.add(i, KindBlockDropped, "%s removed from failed assistant turn", countNoun(dropped, "blank text block", "blank text blocks"))
 				}
-				out = append(out, r.log.withContent(m, content, true, next))
+				out = append(out, withContent(m, content, true, next))
 				continue
 			}
 			if isArray {
@@ -159,7 +159,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 				if dropped > 0 {
 					log.add(i, KindBlockDropped, "%s removed from assistant turn", countNoun(dropped, "blank text block", "blank text blocks"))
 				}
-				out = append(out, r.log.withContent(m, content, true, next))
+				out = append(out, withContent(m, content, true, next))
 				continue
 			}
 		}
@@ -194,9 +194,6 @@ func sanitizeContentImages(content []any, lim imageops.Limits, index int, log *c
 			out = append(out, content[:j]...)
 		}
 		next, what := sanitizeImageBlock(bm, data, mime, lim)
-		if _, isText := next["text"]; !isText {
-			log.inherit(next, bm) // {...block, data, mimeType}
-		}
 		if what != "" {
 			log.add(index, KindContentChanged, "image block %d: %s", j, what)
 		}
@@ -210,25 +207,25 @@ func sanitizeContentImages(content []any, lim imageops.Limits, index int, log *c
 
 // sanitizeImageBlock returns the block to keep (an image or a placeholder
 // text) and what changed ("" when nothing visible did).
-func sanitizeImageBlock(bm map[string]any, data, mime string, lim imageops.Limits) (map[string]any, string) {
+func sanitizeImageBlock(bm *jsvalue.Object, data, mime string, lim imageops.Limits) (*jsvalue.Object, string) {
 	trimmed := jsjson.Trim(data)
 	if trimmed == "" {
-		return map[string]any{"type": "text", "text": imageOmittedEmptyPayload}, "empty image payload omitted"
+		return jsvalue.TextBlock(imageOmittedEmptyPayload), "empty image payload omitted"
 	}
 	canonical, ok := imageops.CanonicalBase64(trimmed)
 	if !ok {
-		return map[string]any{"type": "text", "text": imageOmittedInvalidB64}, "invalid base64 image omitted"
+		return jsvalue.TextBlock(imageOmittedInvalidB64), "invalid base64 image omitted"
 	}
 	if sniffed := imageops.MimeFromBase64(canonical); sniffed != "" {
 		mime = sniffed
 	}
 	res, err := imageops.ResizeIfNeeded(canonical, mime, lim)
 	if err != nil {
-		return map[string]any{"type": "text", "text": imageOmittedPrefix + err.Error()}, "image omitted: " + err.Error()
+		return jsvalue.TextBlock(imageOmittedPrefix + err.Error()), "image omitted: " + err.Error()
 	}
-	next := jsvalue.Clone(bm)
-	next["data"] = res.Base64
-	next["mimeType"] = res.MimeType
+	next := bm.Clone()
+	next.Set("data", res.Base64)
+	next.Set("mimeType", res.MimeType)
 	what := ""
 	switch {
 	case res.Reencoded:
@@ -262,8 +259,8 @@ func stripThoughtSignatures(content []any, opts *policy.ThoughtSignatures, index
 			}
 			continue
 		}
-		snakeV, snakeHas := bm["thought_signature"]
-		camelV, camelHas := bm["thoughtSignature"]
+		snakeV, snakeHas := bm.Lookup("thought_signature")
+		camelV, camelHas := bm.Lookup("thoughtSignature")
 		// Deleting an absent key changes nothing.
 		stripSnake := shouldStrip(snakeV, snakeHas) && snakeHas
 		stripCamel := camel && shouldStrip(camelV, camelHas) && camelHas
@@ -276,12 +273,12 @@ func stripThoughtSignatures(content []any, opts *policy.ThoughtSignatures, index
 		if out == nil {
 			out = append(make([]any, 0, len(content)), content[:j]...)
 		}
-		next := log.clone(bm)
+		next := bm.Clone()
 		if stripSnake {
-			delete(next, "thought_signature")
+			next.Delete("thought_signature")
 		}
 		if stripCamel {
-			delete(next, "thoughtSignature")
+			next.Delete("thoughtSignature")
 		}
 		log.add(index, KindMetadataChanged, "thought signature removed from block %d", j)
 		out = append(out, next)

@@ -177,22 +177,22 @@ func isZeroUsageEmptyStop(m Message) bool {
 	if !ok || len(c) != 0 {
 		return false
 	}
-	return hasZeroTokenUsage(m["usage"])
+	return hasZeroTokenUsage(m.Get("usage"))
 }
 
 func hasZeroTokenUsage(v any) bool {
-	u, ok := v.(map[string]any)
+	u, ok := v.(*jsvalue.Object)
 	if !ok || u == nil {
 		// Arrays are objects too, but carry no counters.
 		return false
 	}
-	count := func(key string) (float64, bool) { return jsvalue.Number(u[key]) }
-	totalV := u["total"]
+	count := func(key string) (float64, bool) { return jsvalue.Number(u.Get(key)) }
+	totalV := u.Get("total")
 	if totalV == nil {
-		totalV = u["totalTokens"]
+		totalV = u.Get("totalTokens")
 	}
 	if totalV == nil {
-		totalV = u["total_tokens"]
+		totalV = u.Get("total_tokens")
 	}
 	comps := []string{"input", "output", "cacheRead", "cacheWrite"}
 	if total, ok := jsvalue.Number(totalV); ok {
@@ -220,7 +220,7 @@ func hasZeroTokenUsage(v any) bool {
 
 // sanitizeUserReplayContent drops blank user text (nil: drop the message).
 func sanitizeUserReplayContent(m Message) (Message, bool) {
-	switch content := m["content"].(type) {
+	switch content := m.Get("content").(type) {
 	case string:
 		if jsjson.Blank(content) {
 			return nil, true
@@ -242,7 +242,7 @@ func sanitizeUserReplayContent(m Message) (Message, bool) {
 		if len(kept) == len(content) {
 			return m, false
 		}
-		return jsvalue.With(m, "content", kept), true
+		return m.With("content", kept), true
 	}
 	return m, false
 }
@@ -265,9 +265,6 @@ func normalizeAssistantReplayContent(in []Message, log *changeLog) []Message {
 		switch jsvalue.Role(m) {
 		case "user":
 			next, changed := sanitizeUserReplayContent(m)
-			if changed && next != nil {
-				log.inherit(next, m)
-			}
 			if changed {
 				touched = true
 				if next == nil {
@@ -290,7 +287,7 @@ func normalizeAssistantReplayContent(in []Message, log *changeLog) []Message {
 			log.add(i, KindMessageDropped, "transcript-only assistant row (openclaw/%s) dropped", jsvalue.StringOrEmpty(m, "model"))
 			continue
 		}
-		switch content := m["content"].(type) {
+		switch content := m.Get("content").(type) {
 		case string:
 			touched = true
 			stripped := stripInboundMetadata(content)
@@ -299,13 +296,10 @@ func normalizeAssistantReplayContent(in []Message, log *changeLog) []Message {
 				continue
 			}
 			log.add(i, KindContentChanged, "string content wrapped as a text block")
-			out = append(out, log.with(m, "content", []any{map[string]any{"type": "text", "text": stripped}}))
+			out = append(out, m.With("content", []any{jsvalue.TextBlock(stripped)}))
 			continue
 		case []any:
-			if next, changed := normalizeAssistantBlocks(m, content, log); changed {
-				if next != nil {
-					log.inherit(next, m)
-				}
+			if next, changed := normalizeAssistantBlocks(m, content); changed {
 				touched = true
 				if next == nil {
 					log.add(i, KindMessageDropped, "assistant turn with only inbound metadata dropped")
@@ -318,7 +312,7 @@ func normalizeAssistantReplayContent(in []Message, log *changeLog) []Message {
 			if len(content) == 0 && (jsvalue.StringOrEmpty(m, "stopReason") == "error" || isZeroUsageEmptyStop(m)) {
 				touched = true
 				log.add(i, KindContentChanged, "empty %s turn given the text %q", jsvalue.StringOrEmpty(m, "stopReason"), streamErrorFallbackText)
-				out = append(out, log.with(m, "content", []any{map[string]any{"type": "text", "text": streamErrorFallbackText}}))
+				out = append(out, m.With("content", []any{jsvalue.TextBlock(streamErrorFallbackText)}))
 				continue
 			}
 		}
@@ -330,7 +324,7 @@ func normalizeAssistantReplayContent(in []Message, log *changeLog) []Message {
 	return out
 }
 
-func normalizeAssistantBlocks(m Message, content []any, log *changeLog) (Message, bool) {
+func normalizeAssistantBlocks(m Message, content []any) (Message, bool) {
 	touched := false
 	kept := make([]any, 0, len(content))
 	for _, b := range content {
@@ -351,7 +345,7 @@ func normalizeAssistantBlocks(m Message, content []any, log *changeLog) (Message
 		}
 		touched = true
 		if !jsjson.Blank(stripped) {
-			kept = append(kept, log.with(bm, "text", stripped))
+			kept = append(kept, bm.With("text", stripped))
 		}
 	}
 	if !touched {
@@ -360,5 +354,5 @@ func normalizeAssistantBlocks(m Message, content []any, log *changeLog) (Message
 	if len(kept) == 0 {
 		return nil, true
 	}
-	return jsvalue.With(m, "content", kept), true
+	return m.With("content", kept), true
 }

@@ -13,7 +13,7 @@ import (
 // isReplayableReasoning is parseOpenAIReasoningSignature != null: a thinking
 // signature that is (or encodes) {id: "rs_…", type: "reasoning[.…]"}.
 func isReplayableReasoning(v any) bool {
-	var cand map[string]any
+	var idV, typV any
 	switch x := v.(type) {
 	case string:
 		t := jsjson.Trim(x)
@@ -25,20 +25,20 @@ func isReplayableReasoning(v any) bool {
 			return false
 		}
 		m, ok := parsed.(map[string]any)
-		if !ok {
+		if !ok || m == nil {
 			return false
 		}
-		cand = m
-	case map[string]any:
-		cand = x
+		idV, typV = m["id"], m["type"]
+	case *jsvalue.Object:
+		if x == nil {
+			return false
+		}
+		idV, typV = x.Get("id"), x.Get("type")
 	default:
 		return false
 	}
-	if cand == nil {
-		return false
-	}
-	id, _ := jsvalue.StringMember(cand, "id")
-	typ, _ := jsvalue.StringMember(cand, "type")
+	id, _ := idV.(string)
+	typ, _ := typV.(string)
 	if !strings.HasPrefix(id, "rs_") {
 		return false
 	}
@@ -47,7 +47,7 @@ func isReplayableReasoning(v any) bool {
 
 func isReasoningBlock(b any) bool {
 	bm, ok := jsvalue.AsObject(b)
-	return ok && jsvalue.StringOrEmpty(bm, "type") == "thinking" && isReplayableReasoning(bm["thinkingSignature"])
+	return ok && jsvalue.StringOrEmpty(bm, "type") == "thinking" && isReplayableReasoning(bm.Get("thinkingSignature"))
 }
 
 // downgradeOpenAIReasoningBlocks drops replayable reasoning blocks that no
@@ -90,7 +90,7 @@ func downgradeOpenAIReasoningBlocks(in []Message, modelChanged bool, log *change
 			log.add(i, KindMessageDropped, "assistant turn left empty dropped")
 			continue
 		}
-		out = append(out, log.with(m, "content", next))
+		out = append(out, m.With("content", next))
 	}
 	if !anyChanged {
 		return in
@@ -150,7 +150,7 @@ func downgradeOpenAIFunctionCallReasoningPairs(in []Message, log *changeLog) []M
 				if !ok {
 					continue
 				}
-				if jsvalue.StringOrEmpty(bm, "type") == "thinking" && isReplayableReasoning(bm["thinkingSignature"]) {
+				if jsvalue.StringOrEmpty(bm, "type") == "thinking" && isReplayableReasoning(bm.Get("thinkingSignature")) {
 					seenReasoning = true
 					continue
 				}
@@ -171,7 +171,7 @@ func downgradeOpenAIFunctionCallReasoningPairs(in []Message, log *changeLog) []M
 					next = append([]any(nil), content...)
 				}
 				local[id] = callID
-				next[j] = log.with(bm, "id", callID)
+				next[j] = bm.With("id", callID)
 				log.add(i, KindIDRewritten, "tool call id %s -> %s (no reasoning item pairs with it)", id, callID)
 			}
 			pending = nil
@@ -179,7 +179,7 @@ func downgradeOpenAIFunctionCallReasoningPairs(in []Message, log *changeLog) []M
 				pending = local
 			}
 			if next != nil {
-				set(i, log.with(m, "content", next))
+				set(i, m.With("content", next))
 			}
 		case "toolResult":
 			if len(pending) == 0 {
@@ -191,9 +191,9 @@ func downgradeOpenAIFunctionCallReasoningPairs(in []Message, log *changeLog) []M
 				if v, ok := jsvalue.StringMember(m, key); ok {
 					if nv, ok := pending[v]; ok && nv != "" && nv != v {
 						if !copied {
-							next, copied = log.clone(m), true
+							next, copied = m.Clone(), true
 						}
-						next[key] = nv
+						next.Set(key, nv)
 						log.add(i, KindIDRewritten, "tool result %s %s -> %s", key, v, nv)
 					}
 				}

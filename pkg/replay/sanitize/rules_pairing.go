@@ -33,15 +33,15 @@ func normalizeToolResultName(m Message, call toolCallRef) (Message, bool) {
 		if raw == t {
 			return m, false
 		}
-		return jsvalue.With(m, "toolName", t), true
+		return m.With("toolName", t), true
 	}
 	if call.hasName {
 		if t := jsjson.Trim(call.name); t != "" {
-			return jsvalue.With(m, "toolName", t), true
+			return m.With("toolName", t), true
 		}
 	}
 	if isStr {
-		return jsvalue.With(m, "toolName", "unknown"), true
+		return m.With("toolName", "unknown"), true
 	}
 	return m, false
 }
@@ -128,7 +128,6 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 					}
 					norm, c := normalizeToolResultName(next, call)
 					if c {
-						log.inherit(norm, next)
 						changed = true
 						log.add(j, KindMetadataChanged, "tool result %s toolName set to %q", id, jsvalue.StringOrEmpty(norm, "toolName"))
 					}
@@ -171,14 +170,14 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 			if c.hasName {
 				name = c.name
 			}
-			synthetic := Message{
-				"role":       "toolResult",
-				"toolCallId": c.id,
-				"toolName":   name,
-				"content":    []any{map[string]any{"type": "text", "text": missingText}},
-				"isError":    true,
-				"timestamp":  jsvalue.JSONNumber(float64(now())),
-			}
+			synthetic := jsvalue.NewObject(
+				"role", "toolResult",
+				"toolCallId", c.id,
+				"toolName", name,
+				"content", []any{jsvalue.TextBlock(missingText)},
+				"isError", true,
+				"timestamp", jsvalue.JSONNumber(float64(now())),
+			)
 			changed = true
 			log.add(i, KindSyntheticResult, "synthetic result inserted for tool call %s (%s)", c.id, name)
 			pushResult(synthetic, i)
@@ -202,8 +201,8 @@ func stripToolResultDetails(in []Message, log *changeLog) []Message {
 		if out == nil {
 			out = append([]Message(nil), in...)
 		}
-		next := log.clone(m)
-		delete(next, "details")
+		next := m.Clone()
+		next.Delete("details")
 		out[i] = next
 		log.add(i, KindMetadataChanged, "tool result details removed")
 	}

@@ -25,7 +25,7 @@ func interSessionProvenance(m Message) (provenance, bool) {
 	if jsvalue.Role(m) != "user" {
 		return provenance{}, false
 	}
-	p, ok := jsvalue.AsObject(m["provenance"])
+	p, ok := jsvalue.AsObject(m.Get("provenance"))
 	if !ok {
 		return provenance{}, false
 	}
@@ -119,10 +119,10 @@ func annotateInterSessionWith(in []Message, annotate func(string, provenance) st
 		if !ok {
 			continue
 		}
-		switch content := m["content"].(type) {
+		switch content := m.Get("content").(type) {
 		case string:
 			if a := annotate(content, p); a != content {
-				set(i, log.with(m, "content", a))
+				set(i, m.With("content", a))
 			}
 		case []any:
 			textIndex := -1
@@ -135,19 +135,19 @@ func annotateInterSessionWith(in []Message, annotate func(string, provenance) st
 				}
 			}
 			if textIndex >= 0 {
-				bm := content[textIndex].(map[string]any)
-				text := bm["text"].(string)
+				bm := content[textIndex].(*jsvalue.Object)
+				text := bm.Get("text").(string)
 				if a := annotate(text, p); a != text {
 					next := append([]any(nil), content...)
-					next[textIndex] = log.with(bm, "text", a)
-					set(i, log.with(m, "content", next))
+					next[textIndex] = bm.With("text", a)
+					set(i, m.With("content", next))
 				}
 				continue
 			}
 			next := make([]any, 0, len(content)+1)
-			next = append(next, map[string]any{"type": "text", "text": annotate(interSessionEmptyBody, p)})
+			next = append(next, jsvalue.TextBlock(annotate(interSessionEmptyBody, p)))
 			next = append(next, content...)
-			set(i, log.with(m, "content", next))
+			set(i, m.With("content", next))
 		}
 	}
 	return out

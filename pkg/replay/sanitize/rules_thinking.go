@@ -10,7 +10,7 @@ import (
 const omittedReasoningText = "[assistant reasoning omitted]"
 
 func omittedReasoningContent() []any {
-	return []any{map[string]any{"type": "text", "text": omittedReasoningText}}
+	return []any{jsvalue.TextBlock(omittedReasoningText)}
 }
 
 // assistantContent returns an assistant message's array content.
@@ -22,7 +22,7 @@ func assistantContent(m Message) ([]any, bool) {
 }
 
 func isThinkingBlock(b any) bool {
-	bm, ok := b.(map[string]any)
+	bm, ok := b.(*jsvalue.Object)
 	if !ok || bm == nil {
 		return false
 	}
@@ -33,7 +33,7 @@ func isThinkingBlock(b any) bool {
 // isThinkingToolCallBlock is thinking.ts's tool-call test (toolCall,
 // tool_use, function_call).
 func isThinkingToolCallBlock(b any) bool {
-	bm, ok := b.(map[string]any)
+	bm, ok := b.(*jsvalue.Object)
 	if !ok || bm == nil {
 		return false
 	}
@@ -46,7 +46,7 @@ func isThinkingToolCallBlock(b any) bool {
 
 // hasReplayableThinkingSignature: a non-blank signature (or, for
 // redacted_thinking, data).
-func hasReplayableThinkingSignature(bm map[string]any) bool {
+func hasReplayableThinkingSignature(bm *jsvalue.Object) bool {
 	keys := []string{"signature", "thinkingSignature", "thought_signature"}
 	if jsvalue.StringOrEmpty(bm, "type") == "redacted_thinking" {
 		keys = append([]string{"data"}, keys...)
@@ -62,9 +62,9 @@ func hasReplayableThinkingSignature(bm map[string]any) bool {
 // replaceContent records a thinking rule's rewrite of message i.
 func replaceThinking(m Message, kept []any) Message {
 	if len(kept) == 0 {
-		return jsvalue.With(m, "content", omittedReasoningContent())
+		return m.With("content", omittedReasoningContent())
 	}
-	return jsvalue.With(m, "content", kept)
+	return m.With("content", kept)
 }
 
 // stripInvalidThinkingSignatures removes thinking blocks whose signature is
@@ -72,7 +72,7 @@ func replaceThinking(m Message, kept []any) Message {
 // says "[assistant reasoning omitted]".
 func stripInvalidThinkingSignatures(in []Message, log *changeLog) []Message {
 	unsigned := func(b any) bool {
-		return isThinkingBlock(b) && !hasReplayableThinkingSignature(b.(map[string]any))
+		return isThinkingBlock(b) && !hasReplayableThinkingSignature(b.(*jsvalue.Object))
 	}
 	return dropAssistantBlocks(in, log, nil, unsigned, "unsigned thinking block removed", "unsigned thinking blocks removed")
 }
@@ -102,7 +102,6 @@ func dropAssistantBlocks(in []Message, log *changeLog, skip func(i int) bool, dr
 		}
 		log.addText(i, KindBlockDropped, countNoun(len(content)-len(kept), one, many))
 		out[i] = replaceThinking(m, kept)
-		log.inherit(out[i], m)
 	}
 	if out == nil {
 		return in

@@ -205,7 +205,7 @@ func isReplaySafeThinkingMessage(m Message, allowed allowedNames) bool {
 
 // isReplaySafeThinking is that check with the release's test for a tool
 // call that replay would change (needsMutation).
-func isReplaySafeThinking(m Message, allowed allowedNames, needsMutation func(map[string]any) bool) bool {
+func isReplaySafeThinking(m Message, allowed allowedNames, needsMutation func(*jsvalue.Object) bool) bool {
 	content, ok := jsvalue.ArrayMember(m, "content")
 	if !ok {
 		return false
@@ -220,11 +220,11 @@ func isReplaySafeThinking(m Message, allowed allowedNames, needsMutation func(ma
 		if !isRawToolCallBlock(b) {
 			continue
 		}
-		bm := b.(map[string]any)
+		bm := b.(*jsvalue.Object)
 		sawCall = true
 		id, _ := jsvalue.StringMember(bm, "id")
 		id = jsjson.Trim(id)
-		if !hasToolCallInput(bm) || id == "" || seen[id] || !isAllowedToolCallName(bm["name"], allowed) || needsMutation(bm) {
+		if !hasToolCallInput(bm) || id == "" || seen[id] || !isAllowedToolCallName(bm.Get("name"), allowed) || needsMutation(bm) {
 			return false
 		}
 		seen[id] = true
@@ -234,23 +234,23 @@ func isReplaySafeThinking(m Message, allowed allowedNames, needsMutation func(ma
 
 // toolCallNeedsReplayMutation: an untrimmed name or unredacted
 // sessions_spawn attachments.
-func toolCallNeedsReplayMutation(bm map[string]any) bool {
+func toolCallNeedsReplayMutation(bm *jsvalue.Object) bool {
 	if raw, ok := jsvalue.StringMember(bm, "name"); ok && raw != "" && raw != jsjson.Trim(raw) {
 		return true
 	}
 	return hasUnredactedSessionsSpawnAttachments(bm)
 }
 
-func hasUnredactedSessionsSpawnAttachments(bm map[string]any) bool {
+func hasUnredactedSessionsSpawnAttachments(bm *jsvalue.Object) bool {
 	if !isSessionsSpawn(bm) {
 		return false
 	}
 	for _, key := range []string{"arguments", "input"} {
-		p, ok := jsvalue.AsObject(bm[key])
+		p, ok := jsvalue.AsObject(bm.Get(key))
 		if !ok {
 			continue
 		}
-		atts, ok := p["attachments"].([]any)
+		atts, ok := p.Get("attachments").([]any)
 		if !ok {
 			continue
 		}
@@ -332,11 +332,11 @@ func sanitizeToolCallIDs(in []Message, mode string, o toolIDOptions, log *change
 				if next == nil {
 					next = append([]any(nil), content...)
 				}
-				next[j] = log.with(bm, "id", nid)
+				next[j] = bm.With("id", nid)
 				log.add(i, KindIDRewritten, "tool call id %s -> %s", id, nid)
 			}
 			if next != nil {
-				set(i, log.with(m, "content", next))
+				set(i, m.With("content", next))
 			}
 		case "toolResult":
 			callID, _ := jsvalue.StringMember(m, "toolCallId")
@@ -356,12 +356,12 @@ func sanitizeToolCallIDs(in []Message, mode string, o toolIDOptions, log *change
 			if nextCall == callID && nextUse == useID {
 				continue
 			}
-			next := log.clone(m)
+			next := m.Clone()
 			if nextCall != "" {
-				next["toolCallId"] = nextCall
+				next.Set("toolCallId", nextCall)
 			}
 			if nextUse != "" {
-				next["toolUseId"] = nextUse
+				next.Set("toolUseId", nextUse)
 			}
 			set(i, next)
 			if nextCall != callID {

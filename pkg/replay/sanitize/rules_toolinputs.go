@@ -53,7 +53,7 @@ func isAllowedToolCallName(v any, allowed allowedNames) bool {
 
 // isRawToolCallBlock: toolCall, toolUse or functionCall.
 func isRawToolCallBlock(b any) bool {
-	bm, ok := b.(map[string]any)
+	bm, ok := b.(*jsvalue.Object)
 	if !ok || bm == nil {
 		return false
 	}
@@ -64,26 +64,26 @@ func isRawToolCallBlock(b any) bool {
 	return false
 }
 
-func hasToolCallInput(bm map[string]any) bool {
+func hasToolCallInput(bm *jsvalue.Object) bool {
 	return jsvalue.Present(bm, "input") || jsvalue.Present(bm, "arguments")
 }
 
 func isRedactedAttachment(item any) bool {
 	m, ok := jsvalue.AsObject(item)
-	if !ok || m["content"] != redactedAttachmentMarker {
+	if !ok || m.Get("content") != redactedAttachmentMarker {
 		return false
 	}
-	for k, v := range m {
-		if k == "content" {
+	for _, mb := range m.Members {
+		if mb.Key == "content" {
 			continue
 		}
 		allowed := false
-		for _, mk := range jsvalue.AttachmentMetadataKeys() {
-			if k == mk {
+		for _, mk := range attachmentMetadataKeys() {
+			if mb.Key == mk {
 				allowed = true
 			}
 		}
-		s, isStr := v.(string)
+		s, isStr := mb.Value.(string)
 		if !allowed || !isStr || jsjson.Blank(s) {
 			return false
 		}
@@ -91,12 +91,18 @@ func isRedactedAttachment(item any) bool {
 	return true
 }
 
-func redactAttachment(item any) map[string]any {
-	next := map[string]any{"content": redactedAttachmentMarker}
+// attachmentMetadataKeys are the metadata members OpenClaw keeps on a
+// sessions_spawn attachment it redacts, in its order.
+func attachmentMetadataKeys() [3]string { return [3]string{"name", "encoding", "mimeType"} }
+
+// redactAttachment is {content: marker, ...metadata} (the object literal's
+// order).
+func redactAttachment(item any) *jsvalue.Object {
+	next := jsvalue.NewObject("content", redactedAttachmentMarker)
 	if m, ok := jsvalue.AsObject(item); ok {
-		for _, k := range jsvalue.AttachmentMetadataKeys() {
+		for _, k := range attachmentMetadataKeys() {
 			if s, ok := jsvalue.StringMember(m, k); ok && !jsjson.Blank(s) {
-				next[k] = s
+				next.Set(k, s)
 			}
 		}
 	}
@@ -112,7 +118,7 @@ func redactSessionsSpawnArgs(v any) (any, bool) {
 		return v, false
 	}
 	changed := false
-	if raw, ok := m["attachments"].([]any); ok && raw != nil {
+	if raw, ok := m.Get("attachments").([]any); ok && raw != nil {
 		var next []any
 		for j, item := range raw {
 			if isRedactedAttachment(item) {
@@ -127,30 +133,30 @@ func redactSessionsSpawnArgs(v any) (any, bool) {
 			next = append(next, redactAttachment(item))
 		}
 		if next != nil {
-			m = jsvalue.With(m, "attachments", next)
+			m = m.With("attachments", next)
 			changed = true
 		}
 	}
 	for _, k := range []string{"resumeSessionId", "streamTo"} {
 		if jsvalue.Has(m, k) {
 			if !changed {
-				m = jsvalue.Clone(m)
+				m = m.Clone()
 			}
-			m[k] = redactedAttachmentMarker
+			m.Set(k, redactedAttachmentMarker)
 			changed = true
 		}
 	}
 	return m, changed
 }
 
-func isSessionsSpawn(bm map[string]any) bool {
+func isSessionsSpawn(bm *jsvalue.Object) bool {
 	n, _ := jsvalue.StringMember(bm, "name")
 	return strings.ToLower(jsjson.Trim(n)) == "sessions_spawn"
 }
 
 // sanitizeToolCallBlock trims the name and, for sessions_spawn, redacts
 // attachment payloads. changed follows JavaScript identity.
-func sanitizeToolCallBlock(bm map[string]any) (map[string]any, bool) {
+func sanitizeToolCallBlock(bm *jsvalue.Object) (*jsvalue.Object, bool) {
 	raw, isStr := jsvalue.StringMember(bm, "name")
 	trimmed := jsjson.Trim(raw)
 	nameChanged := isStr && trimmed != "" && raw != trimmed
@@ -158,22 +164,22 @@ func sanitizeToolCallBlock(bm map[string]any) (map[string]any, bool) {
 		if !nameChanged {
 			return bm, false
 		}
-		return jsvalue.With(bm, "name", trimmed), true
+		return bm.With("name", trimmed), true
 	}
-	args, argsChanged := redactSessionsSpawnArgs(bm["arguments"])
-	input, inputChanged := redactSessionsSpawnArgs(bm["input"])
+	args, argsChanged := redactSessionsSpawnArgs(bm.Get("arguments"))
+	input, inputChanged := redactSessionsSpawnArgs(bm.Get("input"))
 	if !argsChanged && !inputChanged && !nameChanged {
 		return bm, false
 	}
-	next := jsvalue.Clone(bm)
+	next := bm.Clone()
 	if nameChanged {
-		next["name"] = trimmed
+		next.Set("name", trimmed)
 	}
 	if argsChanged || jsvalue.Has(bm, "arguments") {
-		next["arguments"] = args
+		next.Set("arguments", args)
 	}
 	if inputChanged || jsvalue.Has(bm, "input") {
-		next["input"] = input
+		next.Set("input", input)
 	}
 	return next, true
 }
@@ -187,11 +193,11 @@ func isReplaySafeThinkingTurn(content []any, allowed allowedNames) bool {
 		if !isRawToolCallBlock(b) {
 			continue
 		}
-		bm := b.(map[string]any)
+		bm := b.(*jsvalue.Object)
 		sawCall = true
 		id, _ := jsvalue.StringMember(bm, "id")
 		id = jsjson.Trim(id)
-		if !hasToolCallInput(bm) || id == "" || seen[id] || !isAllowedToolCallName(bm["name"], allowed) {
+		if !hasToolCallInput(bm) || id == "" || seen[id] || !isAllowedToolCallName(bm.Get("name"), allowed) {
 			return false
 		}
 		seen[id] = true
@@ -290,7 +296,7 @@ func sanitizeToolCallInputs(in []Message, o toolInputOptions, log *changeLog) []
 				next = append(next, b)
 				continue
 			}
-			bm := b.(map[string]any)
+			bm := b.(*jsvalue.Object)
 			id, _ := jsvalue.StringMember(bm, "id")
 			switch {
 			case !hasToolCallInput(bm):
@@ -301,7 +307,7 @@ func sanitizeToolCallInputs(in []Message, o toolInputOptions, log *changeLog) []
 				dropped++
 				log.add(i, KindBlockDropped, "tool call %d (%s) has no id", j, describeCall(bm))
 				continue
-			case !isAllowedToolCallName(bm["name"], o.allowed):
+			case !isAllowedToolCallName(bm.Get("name"), o.allowed):
 				dropped++
 				log.add(i, KindBlockDropped, "tool call %d has an invalid name %q", j, jsvalue.StringOrEmpty(bm, "name"))
 				continue
@@ -309,16 +315,6 @@ func sanitizeToolCallInputs(in []Message, o toolInputOptions, log *changeLog) []
 			if isSessionsSpawn(bm) {
 				s, c := sanitizeToolCallBlock(bm)
 				if c {
-					// {...block, arguments: {...args, attachments}}: the
-					// copies keep their members' places.
-					log.inherit(s, bm)
-					for _, k := range []string{"arguments", "input"} {
-						if dst, ok := s[k].(map[string]any); ok {
-							if src, ok := bm[k].(map[string]any); ok {
-								log.inherit(dst, src)
-							}
-						}
-					}
 					msgChanged = true
 					log.add(i, KindContentChanged, "sessions_spawn tool call %d: attachments redacted", j)
 				}
@@ -327,7 +323,7 @@ func sanitizeToolCallInputs(in []Message, o toolInputOptions, log *changeLog) []
 			}
 			if name, ok := jsvalue.StringMember(bm, "name"); ok {
 				if t := jsjson.Trim(name); t != name && t != "" {
-					next = append(next, log.with(bm, "name", t))
+					next = append(next, bm.With("name", t))
 					msgChanged = true
 					log.add(i, KindContentChanged, "tool call %d name trimmed to %q", j, t)
 					continue
@@ -341,12 +337,12 @@ func sanitizeToolCallInputs(in []Message, o toolInputOptions, log *changeLog) []
 				log.add(i, KindMessageDropped, "assistant turn left empty after dropping tool calls")
 				continue
 			}
-			out = append(out, log.with(m, "content", next))
+			out = append(out, m.With("content", next))
 			continue
 		}
 		if msgChanged {
 			changed = true
-			out = append(out, log.with(m, "content", next))
+			out = append(out, m.With("content", next))
 			continue
 		}
 		out = append(out, m)
@@ -357,7 +353,7 @@ func sanitizeToolCallInputs(in []Message, o toolInputOptions, log *changeLog) []
 	return out
 }
 
-func describeCall(bm map[string]any) string {
+func describeCall(bm *jsvalue.Object) string {
 	name, _ := jsvalue.StringMember(bm, "name")
 	id, _ := jsvalue.StringMember(bm, "id")
 	if id == "" {

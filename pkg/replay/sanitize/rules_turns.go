@@ -22,7 +22,7 @@ func (r *run) assistantFirstOrdering(in []Message, rule string) []Message {
 	}
 	first := in[0]
 	if jsvalue.Role(first) == "user" {
-		if s, ok := first["content"].(string); ok && jsjson.Trim(s) == googleBootstrapText {
+		if s, ok := first.Get("content").(string); ok && jsjson.Trim(s) == googleBootstrapText {
 			return in
 		}
 	}
@@ -31,15 +31,14 @@ func (r *run) assistantFirstOrdering(in []Message, rule string) []Message {
 	}
 	log.add(0, KindMessageInserted, "history starts with an assistant turn: %q user turn prepended", googleBootstrapText)
 	out := make([]Message, 0, len(in)+1)
-	boot := Message{"role": "user", "content": googleBootstrapText, "timestamp": jsvalue.JSONNumber(float64(r.nowMillis()))}
-	r.log.keys.RecordKeys(boot, []string{"role", "content", "timestamp"}) // the object literal's order
+	boot := jsvalue.NewObject("role", "user", "content", googleBootstrapText, "timestamp", jsvalue.JSONNumber(float64(r.nowMillis())))
 	out = append(out, boot)
 	return append(out, in...)
 }
 
 // mergeConsecutive is validateTurnsWithConsecutiveMerge: messages of role
 // `target` that follow one another are merged into one.
-func mergeConsecutive(in []Message, target string, merge func(prev, cur Message, log *changeLog) Message, log *changeLog) []Message {
+func mergeConsecutive(in []Message, target string, merge func(prev, cur Message) Message, log *changeLog) []Message {
 	if len(in) == 0 {
 		return in
 	}
@@ -51,10 +50,10 @@ func mergeConsecutive(in []Message, target string, merge func(prev, cur Message,
 			out = append(out, m)
 			continue
 		}
-		r, ok := m["role"].(string)
+		r, ok := m.Get("role").(string)
 		if !ok || r == "" {
 			// A missing role is pushed as is and does not reset the run.
-			if jsvalue.Truthy(m["role"]) {
+			if jsvalue.Truthy(m.Get("role")) {
 				out = append(out, m)
 				last = "\x00other"
 				continue
@@ -64,7 +63,7 @@ func mergeConsecutive(in []Message, target string, merge func(prev, cur Message,
 		}
 		if r == last && last == target {
 			if prev := out[len(out)-1]; prev != nil {
-				out[len(out)-1] = merge(prev, m, log)
+				out[len(out)-1] = merge(prev, m)
 				log.addText(i, KindMessagesMerged, merged)
 				continue
 			}
@@ -82,12 +81,12 @@ func arrayOrEmpty(v any) []any {
 	return nil
 }
 
-func mergeAssistantTurns(prev, cur Message, log *changeLog) Message {
-	content := append(append(make([]any, 0), arrayOrEmpty(prev["content"])...), arrayOrEmpty(cur["content"])...)
-	out := log.with(prev, "content", content)
+func mergeAssistantTurns(prev, cur Message) Message {
+	content := append(append(make([]any, 0), arrayOrEmpty(prev.Get("content"))...), arrayOrEmpty(cur.Get("content"))...)
+	out := prev.With("content", content)
 	for _, k := range []string{"usage", "stopReason", "errorMessage"} {
-		if jsvalue.Truthy(cur[k]) {
-			out[k] = cur[k]
+		if jsvalue.Truthy(cur.Get(k)) {
+			out.Set(k, cur.Get(k))
 		}
 	}
 	return out
@@ -103,20 +102,20 @@ func userContentForMerge(v any) []any {
 	case []any:
 		return x
 	case string:
-		return []any{map[string]any{"type": "text", "text": x}}
+		return []any{jsvalue.TextBlock(x)}
 	}
 	return nil
 }
 
-func mergeUserTurns(prev, cur Message, log *changeLog) Message {
-	content := append(append(make([]any, 0), userContentForMerge(prev["content"])...), userContentForMerge(cur["content"])...)
-	out := log.with(cur, "content", content)
+func mergeUserTurns(prev, cur Message) Message {
+	content := append(append(make([]any, 0), userContentForMerge(prev.Get("content"))...), userContentForMerge(cur.Get("content"))...)
+	out := cur.With("content", content)
 	// timestamp: current.timestamp ?? previous.timestamp (undefined is omitted).
-	if cur["timestamp"] == nil {
-		if ts, ok := prev["timestamp"]; ok {
-			out["timestamp"] = ts
+	if cur.Get("timestamp") == nil {
+		if ts, ok := prev.Lookup("timestamp"); ok {
+			out.Set("timestamp", ts)
 		} else {
-			delete(out, "timestamp")
+			out.Delete("timestamp")
 		}
 	}
 	return out
@@ -128,7 +127,7 @@ func validateAnthropicTurns(in []Message, log *changeLog) []Message {
 	return mergeConsecutive(stripDanglingAnthropicToolUses(in, log), "user", mergeUserTurns, log)
 }
 
-func isTurnsToolCallBlock(bm map[string]any) bool {
+func isTurnsToolCallBlock(bm *jsvalue.Object) bool {
 	switch jsvalue.StringOrEmpty(bm, "type") {
 	case "toolUse", "toolCall", "functionCall":
 		return true
@@ -138,7 +137,7 @@ func isTurnsToolCallBlock(bm map[string]any) bool {
 
 var toolResultMatchKeys = []string{"toolUseId", "toolCallId", "tool_use_id", "tool_call_id", "callId", "call_id"}
 
-func toolResultMatchIDs(m map[string]any) []string {
+func toolResultMatchIDs(m *jsvalue.Object) []string {
 	var ids []string
 	for _, k := range toolResultMatchKeys {
 		if s, ok := jsvalue.StringMember(m, k); ok {
@@ -150,7 +149,7 @@ func toolResultMatchIDs(m map[string]any) []string {
 	return ids
 }
 
-func toolResultMatchName(m map[string]any) string {
+func toolResultMatchName(m *jsvalue.Object) string {
 	if s, ok := jsvalue.StringMember(m, "toolName"); ok && jsjson.Trim(s) != "" {
 		return jsjson.Trim(s)
 	}
@@ -225,7 +224,7 @@ func omittedToolCallsContent(m Message) []any {
 	if s := jsvalue.StringOrEmpty(m, "stopReason"); s == "aborted" || s == "error" {
 		return []any{}
 	}
-	return []any{map[string]any{"type": "text", "text": "[tool calls omitted]"}}
+	return []any{jsvalue.TextBlock("[tool calls omitted]")}
 }
 
 // stripDanglingAnthropicToolUses removes tool calls no following tool result
@@ -238,7 +237,7 @@ func stripDanglingAnthropicToolUses(in []Message, log *changeLog) []Message {
 			out = append(out, m)
 			continue
 		}
-		content := arrayOrEmpty(m["content"])
+		content := arrayOrEmpty(m.Get("content"))
 		if len(content) == 0 || len(toolCallsOf(m)) == 0 {
 			out = append(out, m)
 			continue
@@ -274,7 +273,7 @@ func stripDanglingAnthropicToolUses(in []Message, log *changeLog) []Message {
 				continue
 			}
 			log.add(i, KindContentChanged, "thinking turn with unanswered tool calls replaced by %q", "[tool calls omitted]")
-			out = append(out, log.with(m, "content", omittedToolCallsContent(m)))
+			out = append(out, m.With("content", omittedToolCallsContent(m)))
 			continue
 		}
 		kept := make([]any, 0, len(content))
@@ -299,10 +298,10 @@ func stripDanglingAnthropicToolUses(in []Message, log *changeLog) []Message {
 			continue
 		}
 		if len(kept) == 0 {
-			out = append(out, log.with(m, "content", omittedToolCallsContent(m)))
+			out = append(out, m.With("content", omittedToolCallsContent(m)))
 			continue
 		}
-		out = append(out, log.with(m, "content", kept))
+		out = append(out, m.With("content", kept))
 	}
 	return out
 }

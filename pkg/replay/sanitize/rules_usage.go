@@ -11,12 +11,8 @@ import (
 // R14: usage normalisation (replay-history.ts, src/agents/usage.ts). Not on
 // the wire, but part of the sanitized messages the oracle prints.
 
-func zeroUsageSnapshot() map[string]any {
-	z := jsvalue.JSONNumber(0)
-	return map[string]any{
-		"input": z, "output": z, "cacheRead": z, "cacheWrite": z, "totalTokens": z,
-		"cost": map[string]any{"input": z, "output": z, "cacheRead": z, "cacheWrite": z, "total": z},
-	}
+func zeroUsageSnapshot() *jsvalue.Object {
+	return snapshotValue(normalizedUsage{}, nil, &usageCost{})
 }
 
 // parseMessageTimestamp: a finite number, or a string Date.parse accepts.
@@ -61,24 +57,24 @@ func stripStaleAssistantUsageBeforeLatestCompaction(in []Message, log *changeLog
 			continue
 		}
 		latest = i
-		latestTS, latestHasTS = parseMessageTimestamp(m["timestamp"])
+		latestTS, latestHasTS = parseMessageTimestamp(m.Get("timestamp"))
 	}
 	if latest == -1 {
 		return in
 	}
 	var out []Message
 	for i, m := range in {
-		if jsvalue.Role(m) != "assistant" || !jsvalue.IsObjectOrArray(m["usage"]) {
+		if jsvalue.Role(m) != "assistant" || !jsvalue.IsObjectOrArray(m.Get("usage")) {
 			continue
 		}
-		ts, ok := parseMessageTimestamp(m["timestamp"])
+		ts, ok := parseMessageTimestamp(m.Get("timestamp"))
 		if !(latestHasTS && ok && ts <= latestTS) && !(i < latest) {
 			continue
 		}
 		if out == nil {
 			out = append([]Message(nil), in...)
 		}
-		out[i] = log.with(m, "usage", zeroUsageSnapshot())
+		out[i] = m.With("usage", zeroUsageSnapshot())
 		log.add(i, KindMetadataChanged, "usage zeroed (before the latest compaction)")
 	}
 	if out == nil {
@@ -89,21 +85,21 @@ func stripStaleAssistantUsageBeforeLatestCompaction(in []Message, log *changeLog
 
 // usageField returns the first present (non-null) value among keys
 // (JavaScript's `a ?? b ?? c`).
-func usageField(u map[string]any, keys ...string) any {
+func usageField(u *jsvalue.Object, keys ...string) any {
 	for _, k := range keys {
-		if v := u[k]; v != nil {
+		if v := u.Get(k); v != nil {
 			return v
 		}
 	}
 	return nil
 }
 
-func nested(u map[string]any, key, sub string) any {
-	m, ok := jsvalue.AsObject(u[key])
+func nested(u *jsvalue.Object, key, sub string) any {
+	m, ok := jsvalue.AsObject(u.Get(key))
 	if !ok {
 		return nil
 	}
-	return m[sub]
+	return m.Get(sub)
 }
 
 // tokenCount is normalizeTokenCount: finite numbers, truncated, negatives 0.
@@ -118,8 +114,8 @@ func tokenCount(v any) (float64, bool) {
 	return math.Min(math.Trunc(f), 9007199254740991), true
 }
 
-func nestedPresent(u map[string]any, key, sub string) bool {
-	m, ok := jsvalue.AsObject(u[key])
+func nestedPresent(u *jsvalue.Object, key, sub string) bool {
+	m, ok := jsvalue.AsObject(u.Get(key))
 	return ok && jsvalue.Has(m, sub)
 }
 
@@ -134,7 +130,7 @@ func normalizeUsage(raw any) (normalizedUsage, bool) {
 	if !jsvalue.Truthy(raw) {
 		return n, false
 	}
-	u, ok := raw.(map[string]any)
+	u, ok := raw.(*jsvalue.Object)
 	if !ok {
 		return n, false
 	}
@@ -181,15 +177,15 @@ func normalizeUsageCost(raw any) (usageCost, bool) {
 	if !ok {
 		return usageCost{}, false
 	}
-	c, ok := jsvalue.AsObject(u["cost"])
+	c, ok := jsvalue.AsObject(u.Get("cost"))
 	if !ok {
 		return usageCost{}, false
 	}
-	in, okIn := jsvalue.Number(c["input"])
-	out, okOut := jsvalue.Number(c["output"])
-	read, okRead := jsvalue.Number(c["cacheRead"])
-	write, okWrite := jsvalue.Number(c["cacheWrite"])
-	total, okTotal := jsvalue.Number(c["total"])
+	in, okIn := jsvalue.Number(c.Get("input"))
+	out, okOut := jsvalue.Number(c.Get("output"))
+	read, okRead := jsvalue.Number(c.Get("cacheRead"))
+	write, okWrite := jsvalue.Number(c.Get("cacheWrite"))
+	total, okTotal := jsvalue.Number(c.Get("total"))
 	if !okIn && !okOut && !okRead && !okWrite && !okTotal {
 		return usageCost{}, false
 	}
@@ -218,17 +214,19 @@ func usageSnapshot(raw any) (normalizedUsage, *usageCost) {
 	return n, nil
 }
 
-// snapshotValue builds the usage object for a normalised snapshot.
-func snapshotValue(n normalizedUsage, cost *usageCost) map[string]any {
-	snap := map[string]any{
-		"input": jsvalue.JSONNumber(n.input), "output": jsvalue.JSONNumber(n.output), "cacheRead": jsvalue.JSONNumber(n.cacheRead),
-		"cacheWrite": jsvalue.JSONNumber(n.cacheWrite), "totalTokens": jsvalue.JSONNumber(n.total),
+// snapshotValue builds the usage object for a normalised snapshot: {input,
+// output, cacheRead, cacheWrite, contextUsage (2026.9.6, when not nil),
+// totalTokens, cost (when not nil)}.
+func snapshotValue(n normalizedUsage, contextUsage *jsvalue.Object, cost *usageCost) *jsvalue.Object {
+	snap := jsvalue.NewObject("input", jsvalue.JSONNumber(n.input), "output", jsvalue.JSONNumber(n.output),
+		"cacheRead", jsvalue.JSONNumber(n.cacheRead), "cacheWrite", jsvalue.JSONNumber(n.cacheWrite))
+	if contextUsage != nil {
+		snap.Set("contextUsage", contextUsage)
 	}
+	snap.Set("totalTokens", jsvalue.JSONNumber(n.total))
 	if cost != nil {
-		snap["cost"] = map[string]any{
-			"input": jsvalue.JSONNumber(cost.input), "output": jsvalue.JSONNumber(cost.output), "cacheRead": jsvalue.JSONNumber(cost.cacheRead),
-			"cacheWrite": jsvalue.JSONNumber(cost.cacheWrite), "total": jsvalue.JSONNumber(cost.total),
-		}
+		snap.Set("cost", jsvalue.NewObject("input", jsvalue.JSONNumber(cost.input), "output", jsvalue.JSONNumber(cost.output),
+			"cacheRead", jsvalue.JSONNumber(cost.cacheRead), "cacheWrite", jsvalue.JSONNumber(cost.cacheWrite), "total", jsvalue.JSONNumber(cost.total)))
 	}
 	return snap
 }
@@ -240,13 +238,13 @@ func usageMatches(raw any, n normalizedUsage, cost *usageCost) bool {
 		return false
 	}
 	eq := func(key string, want float64) bool {
-		f, ok := jsvalue.Number(u[key])
+		f, ok := jsvalue.Number(u.Get(key))
 		return ok && f == want
 	}
 	if !eq("input", n.input) || !eq("output", n.output) || !eq("cacheRead", n.cacheRead) || !eq("cacheWrite", n.cacheWrite) || !eq("totalTokens", n.total) {
 		return false
 	}
-	stored, hasCost := u["cost"]
+	stored, hasCost := u.Lookup("cost")
 	if cost == nil {
 		return !hasCost
 	}
@@ -255,7 +253,7 @@ func usageMatches(raw any, n normalizedUsage, cost *usageCost) bool {
 		return false
 	}
 	ceq := func(key string, want float64) bool {
-		f, ok := jsvalue.Number(c[key])
+		f, ok := jsvalue.Number(c.Get(key))
 		return ok && f == want
 	}
 	return ceq("input", cost.input) && ceq("output", cost.output) && ceq("cacheRead", cost.cacheRead) && ceq("cacheWrite", cost.cacheWrite) && ceq("total", cost.total)
@@ -269,14 +267,14 @@ func ensureAssistantUsageSnapshots(in []Message, log *changeLog) []Message {
 		if jsvalue.Role(m) != "assistant" {
 			continue
 		}
-		n, cost := usageSnapshot(m["usage"])
-		if usageMatches(m["usage"], n, cost) {
+		n, cost := usageSnapshot(m.Get("usage"))
+		if usageMatches(m.Get("usage"), n, cost) {
 			continue
 		}
 		if out == nil {
 			out = append([]Message(nil), in...)
 		}
-		out[i] = log.with(m, "usage", snapshotValue(n, cost))
+		out[i] = m.With("usage", snapshotValue(n, nil, cost))
 		log.add(i, KindMetadataChanged, "usage normalised")
 	}
 	if out == nil {

@@ -55,9 +55,9 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 	params := make([]any, 0, len(tm))
 	for i := 0; i < len(tm) && c.err == nil; i++ {
 		msg := tm[i]
-		switch msg["role"] {
+		switch msg.Get("role") {
 		case "user":
-			if s, ok := msg["content"].(string); ok {
+			if s, ok := msg.Get("content").(string); ok {
 				if !jsjson.Blank(s) {
 					params = append(params, jsvalue.NewObject("role", "user", "content", sanitizeSurrogates(s)))
 				}
@@ -89,7 +89,7 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 					}
 					blocks = append(blocks, jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(t)))
 				case "thinking":
-					if jsvalue.Truthy(b["redacted"]) {
+					if jsvalue.Truthy(b.Get("redacted")) {
 						o := jsvalue.NewObject("type", "redacted_thinking")
 						o.Copy("data", b, "thinkingSignature")
 						blocks = append(blocks, o)
@@ -99,16 +99,16 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 					if jsjson.Blank(th) {
 						continue
 					}
-					if !jsvalue.Truthy(b["thinkingSignature"]) || jsjson.Blank(c.str(b, "thinkingSignature")) {
+					if !jsvalue.Truthy(b.Get("thinkingSignature")) || jsjson.Blank(c.str(b, "thinkingSignature")) {
 						blocks = append(blocks, jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(th)))
 						continue
 					}
-					blocks = append(blocks, jsvalue.NewObject("type", "thinking", "thinking", sanitizeSurrogates(th), "signature", b["thinkingSignature"]))
+					blocks = append(blocks, jsvalue.NewObject("type", "thinking", "thinking", sanitizeSurrogates(th), "signature", b.Get("thinkingSignature")))
 				case "toolCall":
 					o := jsvalue.NewObject("type", "tool_use")
 					o.Copy("id", b, "id")
 					o.Copy("name", b, "name")
-					if args, ok := b["arguments"]; ok && args != nil {
+					if args, ok := b.Lookup("arguments"); ok && args != nil {
 						o.Set("input", args)
 					} else {
 						o.Set("input", jsvalue.NewObject())
@@ -123,7 +123,7 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 		case "toolResult":
 			var results []any
 			j := i
-			for ; j < len(tm) && tm[j]["role"] == "toolResult"; j++ {
+			for ; j < len(tm) && tm[j].Get("role") == "toolResult"; j++ {
 				r := jsvalue.NewObject("type", "tool_result")
 				r.Copy("tool_use_id", tm[j], "toolCallId")
 				r.Set("content", c.anthropicToolContent(tm[j]))
@@ -142,12 +142,12 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 func cacheMarkLastUser56(params []any) {
 	if n := len(params); n > 0 {
 		last := params[n-1].(*jsvalue.Object)
-		if role, _ := last.Get("role"); role == "user" {
-			content, _ := last.Get("content")
+		if role := last.Get("role"); role == "user" {
+			content := last.Get("content")
 			switch x := content.(type) {
 			case []any:
 				if lb, ok := x[len(x)-1].(*jsvalue.Object); ok {
-					if t, _ := lb.Get("type"); t == "text" || t == "image" || t == "tool_result" {
+					if t := lb.Get("type"); t == "text" || t == "image" || t == "tool_result" {
 						lb.Set("cache_control", ephemeral())
 					}
 				}
@@ -158,7 +158,7 @@ func cacheMarkLastUser56(params []any) {
 	}
 }
 
-func anthropicImage(item map[string]any) *jsvalue.Object {
+func anthropicImage(item *jsvalue.Object) *jsvalue.Object {
 	src := jsvalue.NewObject("type", "base64")
 	src.Copy("media_type", item, "mimeType")
 	src.Copy("data", item, "data")
@@ -233,10 +233,10 @@ func cacheMarkMessages96(params []any, limit int) {
 		if !ok {
 			continue
 		}
-		if role, _ := msg.Get("role"); role != "user" {
+		if role := msg.Get("role"); role != "user" {
 			continue
 		}
-		content, _ := msg.Get("content")
+		content := msg.Get("content")
 		switch x := content.(type) {
 		case string:
 			if fallback != nil && limit == 1 {
@@ -254,7 +254,7 @@ func cacheMarkMessages96(params []any, limit int) {
 				if !ok {
 					continue
 				}
-				t, _ := b.Get("type")
+				t := b.Get("type")
 				if t == "text" || t == "image" {
 					if fallback != nil && limit == 1 {
 						fallback.Set("cache_control", ephemeral())

@@ -109,9 +109,9 @@ func atob(s string) ([]byte, bool) {
 	return b, true
 }
 
-func (c *conv) bedrockImage(b map[string]any) *jsvalue.Object {
+func (c *conv) bedrockImage(b *jsvalue.Object) *jsvalue.Object {
 	var format string
-	switch mt, _ := b["mimeType"].(string); mt {
+	switch mt, _ := b.Get("mimeType").(string); mt {
 	case "image/jpeg", "image/jpg":
 		format = "jpeg"
 	case "image/png":
@@ -152,10 +152,10 @@ func (c *conv) bedrockMessages(msgs []Message) []any {
 	result := make([]any, 0, len(tm))
 	for i := 0; i < len(tm) && c.err == nil; i++ {
 		msg := tm[i]
-		switch msg["role"] {
+		switch msg.Get("role") {
 		case "user":
 			var content []any
-			if s, ok := msg["content"].(string); ok {
+			if s, ok := msg.Get("content").(string); ok {
 				content = []any{jsvalue.NewObject("text", sanitizeSurrogates(s))}
 			} else {
 				blocks := c.contentBlocks(msg)
@@ -201,12 +201,12 @@ func (c *conv) bedrockMessages(msgs []Message) []any {
 						content = append(content, jsvalue.NewObject("reasoningContent", jsvalue.NewObject("reasoningText", jsvalue.NewObject("text", sanitizeSurrogates(th)))))
 						continue
 					}
-					if !jsvalue.Truthy(b["thinkingSignature"]) || jsjson.Blank(c.str(b, "thinkingSignature")) {
+					if !jsvalue.Truthy(b.Get("thinkingSignature")) || jsjson.Blank(c.str(b, "thinkingSignature")) {
 						content = append(content, jsvalue.NewObject("text", sanitizeSurrogates(th)))
 						continue
 					}
 					content = append(content, jsvalue.NewObject("reasoningContent", jsvalue.NewObject("reasoningText",
-						jsvalue.NewObject("text", sanitizeSurrogates(th), "signature", b["thinkingSignature"]))))
+						jsvalue.NewObject("text", sanitizeSurrogates(th), "signature", b.Get("thinkingSignature")))))
 				default:
 					c.fail("Unknown assistant content type")
 				}
@@ -218,12 +218,12 @@ func (c *conv) bedrockMessages(msgs []Message) []any {
 		case "toolResult":
 			var results []any
 			j := i
-			for ; j < len(tm) && tm[j]["role"] == "toolResult"; j++ {
+			for ; j < len(tm) && tm[j].Get("role") == "toolResult"; j++ {
 				tr := jsvalue.NewObject()
 				tr.Copy("toolUseId", tm[j], "toolCallId")
 				tr.Set("content", c.bedrockToolResultContent(tm[j]))
 				status := "success"
-				if jsvalue.Truthy(tm[j]["isError"]) {
+				if jsvalue.Truthy(tm[j].Get("isError")) {
 					status = "error"
 				}
 				tr.Set("status", status)
@@ -237,8 +237,8 @@ func (c *conv) bedrockMessages(msgs []Message) []any {
 	}
 	if n := len(result); n > 0 && bedrockPromptCaching(m) {
 		last := result[n-1].(*jsvalue.Object)
-		if r, _ := last.Get("role"); r == "user" {
-			content, _ := last.Get("content")
+		if r := last.Get("role"); r == "user" {
+			content := last.Get("content")
 			if l, ok := content.([]any); ok {
 				last.Set("content", append(l, cachePoint()))
 			}

@@ -2,7 +2,6 @@ package wire
 
 import (
 	"fmt"
-	"maps"
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
@@ -10,14 +9,11 @@ import (
 	"github.com/openclaw-tools/oc/pkg/replay/models"
 )
 
-// conv carries what every renderer needs: the model, the key order of the
-// input's objects (for JSON.stringify of tool arguments) and the first
-// error. An error stands for a place where pi-ai's JavaScript would throw
+// conv carries what every renderer needs: the model and the first error. An error stands for a place where pi-ai's JavaScript would throw
 // (a TypeError on a malformed message, an unknown image type, ...): the
 // oracle then captures no payload at all, and neither do we.
 type conv struct {
 	model *models.Model
-	keys  *KeyOrder
 	err   error
 	// failedTurn classifies assistant turns for transformMessages (nil:
 	// 2026.5.6's rule, failedTurn56).
@@ -51,7 +47,7 @@ const (
 // failedTurn56 is pi-ai 0.73's rule: a turn that stopped with "error" or
 // "aborted" is left out.
 func failedTurn56(msg Message) failedTurnAction {
-	if sr := msg["stopReason"]; sr == "error" || sr == "aborted" {
+	if sr := msg.Get("stopReason"); sr == "error" || sr == "aborted" {
 		return turnDrop
 	}
 	return turnKeep
@@ -68,10 +64,10 @@ const FailedAssistantReplayText = "[This turn failed before it completed. Do not
 // replayed as a marker. It reads the turn as stored, before the model's
 // thinking and tool projection.
 func failedTurn96(msg Message) failedTurnAction {
-	if msg["role"] != "assistant" || (msg["stopReason"] != "error" && msg["stopReason"] != "aborted") {
+	if msg.Get("role") != "assistant" || (msg.Get("stopReason") != "error" && msg.Get("stopReason") != "aborted") {
 		return turnKeep
 	}
-	content, _ := msg["content"].([]any)
+	content, _ := msg.Get("content").([]any)
 	marker := false
 	for _, v := range content {
 		b, _ := jsvalue.AsObject(v)
@@ -81,7 +77,7 @@ func failedTurn96(msg Message) failedTurnAction {
 		if typeOf(b) == "toolCall" {
 			return turnDrop
 		}
-		if t, ok := b["text"].(string); ok && typeOf(b) == "text" && !isStreamErrorFallbackText(t) {
+		if t, ok := b.Get("text").(string); ok && typeOf(b) == "text" && !isStreamErrorFallbackText(t) {
 			marker = true
 		}
 	}
@@ -105,31 +101,31 @@ func (c *conv) fail(format string, args ...any) {
 
 // str reads m[key] where JavaScript calls a string method on it: anything
 // but a string is a TypeError.
-func (c *conv) str(m map[string]any, key string) string {
-	s, ok := m[key].(string)
+func (c *conv) str(m *jsvalue.Object, key string) string {
+	s, ok := m.Get(key).(string)
 	if !ok {
-		c.fail("%s %s is %s, not a string", jsvalue.Label(m), key, jsvalue.TypeName(m[key], jsvalue.Has(m, key)))
+		c.fail("%s %s is %s, not a string", jsvalue.Label(m), key, jsvalue.TypeName(m.Get(key), jsvalue.Has(m, key)))
 	}
 	return s
 }
 
 // list reads m[key] where JavaScript iterates it as an array.
-func (c *conv) list(m map[string]any, key string) []any {
-	l, ok := m[key].([]any)
+func (c *conv) list(m *jsvalue.Object, key string) []any {
+	l, ok := m.Get(key).([]any)
 	if !ok {
-		c.fail("%s %s is %s, not an array", jsvalue.Label(m), key, jsvalue.TypeName(m[key], jsvalue.Has(m, key)))
+		c.fail("%s %s is %s, not an array", jsvalue.Label(m), key, jsvalue.TypeName(m.Get(key), jsvalue.Has(m, key)))
 	}
 	return l
 }
 
 // tmpl is `${m[key]}` in a template literal.
-func tmpl(m map[string]any, key string) string {
-	v, ok := m[key]
+func tmpl(m *jsvalue.Object, key string) string {
+	v, ok := m.Lookup(key)
 	return jsvalue.ToString(v, ok)
 }
 
 // typeOf is a content block's type when it is a string, else "".
-func typeOf(b map[string]any) string { return jsvalue.StringOrEmpty(b, "type") }
+func typeOf(b *jsvalue.Object) string { return jsvalue.StringOrEmpty(b, "type") }
 
 // sanitizeSurrogates is pi-ai's sanitizeSurrogates
 // (utils/sanitize-unicode.js): lone UTF-16 surrogates removed from text it
@@ -152,13 +148,13 @@ func jsSplitTwo(s, sep string) (string, string, bool) {
 }
 
 // joinTexts is `blocks.map(b => b.text).join(sep)` (undefined and null join as "").
-func joinTexts(blocks []map[string]any, sep string) string {
+func joinTexts(blocks []*jsvalue.Object, sep string) string {
 	var b strings.Builder
 	for i, blk := range blocks {
 		if i > 0 {
 			b.WriteString(sep)
 		}
-		if v, ok := blk["text"]; ok && v != nil {
+		if v, ok := blk.Lookup("text"); ok && v != nil {
 			if _, undef := v.(jsvalue.Undefined); !undef {
 				b.WriteString(jsvalue.ToString(v, true))
 			}
@@ -170,16 +166,16 @@ func joinTexts(blocks []map[string]any, sep string) string {
 // contentBlocks returns msg.content as a list of objects for the converters
 // that iterate it; a string or missing content is a TypeError unless the
 // caller handles strings first.
-func (c *conv) contentBlocks(msg Message) []map[string]any {
+func (c *conv) contentBlocks(msg Message) []*jsvalue.Object {
 	l := c.list(msg, "content")
-	out := make([]map[string]any, len(l))
+	out := make([]*jsvalue.Object, len(l))
 	for i, v := range l {
 		b, _ := jsvalue.AsObject(v)
 		if b == nil {
 			if v == nil {
 				c.fail("%s content[%d] is null", jsvalue.Label(msg), i)
 			}
-			b = map[string]any{}
+			b = &jsvalue.Object{}
 		}
 		out[i] = b
 	}
@@ -212,15 +208,15 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 	idMap := map[string]string{}
 	transformed := make([]Message, 0, len(msgs))
 	for _, msg := range msgs {
-		role, _ := msg["role"].(string)
+		role, _ := msg.Get("role").(string)
 		if !m.Vision && (role == "user" || role == "toolResult") {
-			if l, ok := msg["content"].([]any); ok {
+			if l, ok := msg.Get("content").([]any); ok {
 				placeholder := NonVisionUserImagePlaceholder
 				if role == "toolResult" {
 					placeholder = nonVisionToolImagePlaceholder
 				}
-				msg = maps.Clone(msg)
-				msg["content"] = replaceImages(l, placeholder)
+				msg = msg.Clone()
+				msg.Set("content", replaceImages(l, placeholder))
 			}
 		}
 		switch role {
@@ -231,7 +227,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 				// (a toolResult without a string toolCallId would throw in
 				// JavaScript; 9.6's sanitize gives every result one first,
 				// so one left without is passed on as it is)
-				id, isStr := msg["toolCallId"].(string)
+				id, isStr := msg.Get("toolCallId").(string)
 				if !isStr {
 					break
 				}
@@ -240,19 +236,19 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 					n = jsjson.Trim(id)
 				}
 				if n != id {
-					msg = maps.Clone(msg)
-					msg["toolCallId"] = n
+					msg = msg.Clone()
+					msg.Set("toolCallId", n)
 				}
 				break
 			}
-			if id, ok := msg["toolCallId"].(string); ok {
+			if id, ok := msg.Get("toolCallId").(string); ok {
 				if n, ok := idMap[id]; ok && n != "" && n != id { // JavaScript: `normalizedId && ...` (an empty id is falsy)
-					msg = maps.Clone(msg)
-					msg["toolCallId"] = n
+					msg = msg.Clone()
+					msg.Set("toolCallId", n)
 				}
 			}
 		case "assistant":
-			same := msg["provider"] == m.Provider && msg["api"] == m.API && msg["model"] == m.ID
+			same := msg.Get("provider") == m.Provider && msg.Get("api") == m.API && msg.Get("model") == m.ID
 			content := c.list(msg, "content")
 			out := make([]any, 0, len(content))
 			for _, v := range content {
@@ -266,32 +262,32 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 				}
 				switch typeOf(b) {
 				case "thinking":
-					if jsvalue.Truthy(b["redacted"]) {
+					if jsvalue.Truthy(b.Get("redacted")) {
 						if same {
 							out = append(out, b)
 						}
 						continue
 					}
-					if same && jsvalue.Truthy(b["thinkingSignature"]) {
+					if same && jsvalue.Truthy(b.Get("thinkingSignature")) {
 						out = append(out, b)
 						continue
 					}
-					if !jsvalue.Truthy(b["thinking"]) || jsjson.Blank(c.str(b, "thinking")) {
+					if !jsvalue.Truthy(b.Get("thinking")) || jsjson.Blank(c.str(b, "thinking")) {
 						continue
 					}
 					if same {
 						out = append(out, b)
 						continue
 					}
-					out = append(out, map[string]any{"type": "text", "text": b["thinking"]})
+					out = append(out, jsvalue.NewObject("type", "text", "text", b.Get("thinking")))
 				case "text":
 					if same {
 						out = append(out, b)
 						continue
 					}
-					t := map[string]any{"type": "text"}
-					if v, ok := b["text"]; ok {
-						t["text"] = v
+					t := jsvalue.NewObject("type", "text")
+					if v, ok := b.Lookup("text"); ok {
+						t.Set("text", v)
 					}
 					out = append(out, t)
 				case "toolCall":
@@ -300,18 +296,18 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 						continue
 					}
 					nb, cloned := b, false
-					if !same && jsvalue.Truthy(b["thoughtSignature"]) {
-						nb, cloned = maps.Clone(b), true
-						delete(nb, "thoughtSignature")
+					if !same && jsvalue.Truthy(b.Get("thoughtSignature")) {
+						nb, cloned = b.Clone(), true
+						nb.Delete("thoughtSignature")
 					}
 					if !same && norm != nil {
 						id := c.str(b, "id")
 						if n := norm(id, msg); n != id {
 							idMap[id] = n
 							if !cloned {
-								nb = maps.Clone(b)
+								nb = b.Clone()
 							}
-							nb["id"] = n
+							nb.Set("id", n)
 						}
 					}
 					out = append(out, nb)
@@ -319,8 +315,8 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 					out = append(out, b)
 				}
 			}
-			msg = maps.Clone(msg)
-			msg["content"] = out
+			msg = msg.Clone()
+			msg.Set("content", out)
 		}
 		transformed = append(transformed, msg)
 	}
@@ -330,23 +326,23 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 
 	// Second pass: skip failed turns, synthesize missing tool results.
 	result := make([]Message, 0, len(transformed))
-	var pending []map[string]any
+	var pending []*jsvalue.Object
 	existing := map[string]bool{}
 	flush := func() {
 		for _, tc := range pending {
-			id, isStr := tc["id"].(string)
+			id, isStr := tc.Get("id").(string)
 			if isStr && existing[id] {
 				continue
 			}
-			synth := Message{"role": "toolResult"}
-			if v, ok := tc["id"]; ok {
-				synth["toolCallId"] = v
+			synth := jsvalue.NewObject("role", "toolResult")
+			if v, ok := tc.Lookup("id"); ok {
+				synth.Set("toolCallId", v)
 			}
-			if v, ok := tc["name"]; ok {
-				synth["toolName"] = v
+			if v, ok := tc.Lookup("name"); ok {
+				synth.Set("toolName", v)
 			}
-			synth["content"] = []any{jsvalue.TextBlock("No result provided")}
-			synth["isError"] = true
+			synth.Set("content", []any{jsvalue.TextBlock("No result provided")})
+			synth.Set("isError", true)
 			result = append(result, synth)
 		}
 		pending = nil
@@ -357,21 +353,20 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 		failedTurn = failedTurn56
 	}
 	for i, msg := range transformed {
-		switch msg["role"] {
+		switch msg.Get("role") {
 		case "assistant":
 			flush()
 			switch failedTurn(msgs[i]) {
 			case turnDrop:
 				continue
 			case turnMarker:
-				marked := maps.Clone(msg)
-				c.keys.Inherit(marked, msg)
-				marked["content"] = []any{jsvalue.TextBlock(FailedAssistantReplayText)}
+				marked := msg.Clone()
+				marked.Set("content", []any{jsvalue.TextBlock(FailedAssistantReplayText)})
 				result = append(result, marked)
 				continue
 			}
-			var calls []map[string]any
-			for _, v := range msg["content"].([]any) {
+			var calls []*jsvalue.Object
+			for _, v := range msg.Get("content").([]any) {
 				if b, _ := jsvalue.AsObject(v); b != nil && typeOf(b) == "toolCall" {
 					calls = append(calls, b)
 				}
@@ -382,7 +377,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 			}
 			result = append(result, msg)
 		case "toolResult":
-			if id, ok := msg["toolCallId"].(string); ok {
+			if id, ok := msg.Get("toolCallId").(string); ok {
 				existing[id] = true
 			}
 			result = append(result, msg)
@@ -411,7 +406,7 @@ func replaceImages(content []any, placeholder string) []any {
 			continue
 		}
 		out = append(out, v)
-		prevPlaceholder = b != nil && b["text"] == placeholder
+		prevPlaceholder = b != nil && b.Get("text") == placeholder
 	}
 	return out
 }
@@ -450,16 +445,16 @@ func replaceIDChars(s, repl string, dashAndUnderscore bool) string {
 	return b.String()
 }
 
-// parseJSON is JSON.parse(s); objects it creates get their key order recorded.
-func (c *conv) parseJSON(s string) (any, error) { return jsvalue.Parse(s, c.keys) }
+// parseJSON is JSON.parse(s).
+func (c *conv) parseJSON(s string) (any, error) { return jsvalue.Parse(s) }
 
 // stringify is JSON.stringify(m[key]); ok is false when it returns undefined.
-func (c *conv) stringify(m map[string]any, key string) (string, bool) {
-	v, present := m[key]
+func (c *conv) stringify(m *jsvalue.Object, key string) (string, bool) {
+	v, present := m.Lookup(key)
 	if _, undef := v.(jsvalue.Undefined); undef {
 		present = false
 	}
-	s, ok, err := jsvalue.Stringify(v, present, c.keys)
+	s, ok, err := jsvalue.Stringify(v, present)
 	if err != nil {
 		c.fail("JSON.stringify(%s): %v", key, err)
 	}
@@ -471,15 +466,15 @@ func (c *conv) stringify(m map[string]any, key string) (string, bool) {
 // the block with the trimmed id; another model's call drops thoughtSignature
 // and async and takes normalizeToolCallId(trimmedId), remembered for its
 // results when it differs from the trimmed id.
-func (c *conv) toolCall96(b map[string]any, same bool, msg Message, norm idNormalizer, idMap map[string]string) map[string]any {
+func (c *conv) toolCall96(b *jsvalue.Object, same bool, msg Message, norm idNormalizer, idMap map[string]string) *jsvalue.Object {
 	orig := c.str(b, "id")
 	id := jsjson.Trim(orig)
 	if same {
 		if id == orig {
 			return b
 		}
-		nb := maps.Clone(b)
-		nb["id"] = id
+		nb := b.Clone()
+		nb.Set("id", id)
 		return nb
 	}
 	n := id
@@ -489,14 +484,14 @@ func (c *conv) toolCall96(b map[string]any, same bool, msg Message, norm idNorma
 	if n != id {
 		idMap[id] = n
 	}
-	_, sig := b["thoughtSignature"]
-	_, async := b["async"]
+	_, sig := b.Lookup("thoughtSignature")
+	_, async := b.Lookup("async")
 	if n == orig && !sig && !async {
 		return b
 	}
-	nb := maps.Clone(b)
-	delete(nb, "thoughtSignature")
-	delete(nb, "async")
-	nb["id"] = n
+	nb := b.Clone()
+	nb.Delete("thoughtSignature")
+	nb.Delete("async")
+	nb.Set("id", n)
 	return nb
 }

@@ -61,7 +61,7 @@ func renderGoogle(c *conv, msgs []Message, system string) *jsvalue.Object {
 	return jsvalue.NewObject("model", c.model.ID, "contents", c.googleContents(msgs), "config", config)
 }
 
-func inlineData(b map[string]any) *jsvalue.Object {
+func inlineData(b *jsvalue.Object) *jsvalue.Object {
 	d := jsvalue.NewObject()
 	d.Copy("mimeType", b, "mimeType")
 	d.Copy("data", b, "data")
@@ -93,9 +93,9 @@ func (c *conv) googleContents(msgs []Message) []any {
 		if c.err != nil {
 			break
 		}
-		switch msg["role"] {
+		switch msg.Get("role") {
 		case "user":
-			if s, ok := msg["content"].(string); ok {
+			if s, ok := msg.Get("content").(string); ok {
 				contents = append(contents, jsvalue.NewObject("role", "user", "parts", []any{jsvalue.NewObject("text", sanitizeSurrogates(s))}))
 				continue
 			}
@@ -113,28 +113,28 @@ func (c *conv) googleContents(msgs []Message) []any {
 			}
 			contents = append(contents, jsvalue.NewObject("role", "user", "parts", parts))
 		case "assistant":
-			same := msg["provider"] == m.Provider && msg["model"] == m.ID
+			same := msg.Get("provider") == m.Provider && msg.Get("model") == m.ID
 			var parts []any
 			sawFunctionCall := false
 			for _, b := range c.contentBlocks(msg) {
 				switch typeOf(b) {
 				case "text":
-					if !jsvalue.Truthy(b["text"]) || jsjson.Blank(c.str(b, "text")) {
+					if !jsvalue.Truthy(b.Get("text")) || jsjson.Blank(c.str(b, "text")) {
 						continue
 					}
-					p := jsvalue.NewObject("text", sanitizeSurrogates(b["text"].(string)))
-					if sig, ok := googleThoughtSignature(same, b["textSignature"]); ok {
+					p := jsvalue.NewObject("text", sanitizeSurrogates(b.Get("text").(string)))
+					if sig, ok := googleThoughtSignature(same, b.Get("textSignature")); ok {
 						p.Set("thoughtSignature", sig)
 					}
 					parts = append(parts, p)
 				case "thinking":
-					if !jsvalue.Truthy(b["thinking"]) || jsjson.Blank(c.str(b, "thinking")) {
+					if !jsvalue.Truthy(b.Get("thinking")) || jsjson.Blank(c.str(b, "thinking")) {
 						continue
 					}
-					text := sanitizeSurrogates(b["thinking"].(string))
+					text := sanitizeSurrogates(b.Get("thinking").(string))
 					if same {
 						p := jsvalue.NewObject("thought", true, "text", text)
-						if sig, ok := googleThoughtSignature(same, b["thinkingSignature"]); ok {
+						if sig, ok := googleThoughtSignature(same, b.Get("thinkingSignature")); ok {
 							p.Set("thoughtSignature", sig)
 						}
 						parts = append(parts, p)
@@ -144,20 +144,20 @@ func (c *conv) googleContents(msgs []Message) []any {
 				case "toolCall":
 					fc := jsvalue.NewObject()
 					fc.Copy("name", b, "name")
-					if args, ok := b["arguments"]; ok && args != nil {
+					if args, ok := b.Lookup("arguments"); ok && args != nil {
 						fc.Set("args", args)
 					} else {
 						fc.Set("args", jsvalue.NewObject())
 					}
-					id, _ := b["id"].(string)
-					if c.google96 && same && msg["api"] == m.API && m.Provider != "google-gemini-cli" {
+					id, _ := b.Get("id").(string)
+					if c.google96 && same && msg.Get("api") == m.API && m.Provider != "google-gemini-cli" {
 						sameRoute[id] = true
 					}
 					if requiresID || c.google96 && sameRoute[id] {
 						fc.Copy("id", b, "id")
 					}
 					p := jsvalue.NewObject("functionCall", fc)
-					if sig, ok := googleThoughtSignature(same, b["thoughtSignature"]); ok {
+					if sig, ok := googleThoughtSignature(same, b.Get("thoughtSignature")); ok {
 						p.Set("thoughtSignature", sig)
 					} else if requiresSig && !sawFunctionCall {
 						p.Set("thoughtSignature", geminiThoughtSignatureValidatorSkip)
@@ -172,7 +172,7 @@ func (c *conv) googleContents(msgs []Message) []any {
 			contents = append(contents, jsvalue.NewObject("role", "model", "parts", parts))
 		case "toolResult":
 			content := c.contentBlocks(msg)
-			var texts []map[string]any
+			var texts []*jsvalue.Object
 			var images []any
 			for _, b := range content {
 				switch typeOf(b) {
@@ -194,7 +194,7 @@ func (c *conv) googleContents(msgs []Message) []any {
 				value = "(see attached image)"
 			}
 			resp := jsvalue.NewObject()
-			if jsvalue.Truthy(msg["isError"]) {
+			if jsvalue.Truthy(msg.Get("isError")) {
 				resp.Set("error", value)
 			} else {
 				resp.Set("output", value)
@@ -205,15 +205,15 @@ func (c *conv) googleContents(msgs []Message) []any {
 			if len(images) > 0 && multimodal {
 				fr.Set("parts", images)
 			}
-			if id, _ := msg["toolCallId"].(string); requiresID || c.google96 && sameRoute[id] {
+			if id, _ := msg.Get("toolCallId").(string); requiresID || c.google96 && sameRoute[id] {
 				fr.Copy("id", msg, "toolCallId")
 			}
 			part := jsvalue.NewObject("functionResponse", fr)
 			merged := false
 			if n := len(contents); n > 0 {
 				last := contents[n-1].(*jsvalue.Object)
-				if r, _ := last.Get("role"); r == "user" {
-					lp, _ := last.Get("parts")
+				if r := last.Get("role"); r == "user" {
+					lp := last.Get("parts")
 					if l, ok := lp.([]any); ok && hasFunctionResponse(l) {
 						last.Set("parts", append(l, part))
 						merged = true
@@ -234,7 +234,7 @@ func (c *conv) googleContents(msgs []Message) []any {
 func hasFunctionResponse(parts []any) bool {
 	for _, p := range parts {
 		if o, ok := p.(*jsvalue.Object); ok {
-			if _, ok := o.Get("functionResponse"); ok {
+			if _, ok := o.Lookup("functionResponse"); ok {
 				return true
 			}
 		}
@@ -250,7 +250,7 @@ func hasFunctionResponse(parts []any) bool {
 // 2026.5.6 (pi-ai 0.73 google-shared) sent `contents: []` instead.
 func renderGoogle96(c *conv, msgs []Message, system string) *jsvalue.Object {
 	body := renderGoogle(c, msgs, system)
-	if contents, ok := body.Get("contents"); ok {
+	if contents, ok := body.Lookup("contents"); ok {
 		if list, ok := contents.([]any); ok && len(list) == 0 && c.err == nil {
 			body.Set("contents", []any{jsvalue.NewObject("role", "user", "parts", []any{jsvalue.NewObject("text", " ")})})
 		}

@@ -86,15 +86,15 @@ func renderMistralWith(c *conv, msgs []Message, system string, toolText mistralT
 
 func (c *conv) mistralMessages(tm []Message, toolText mistralToolText) []any {
 	images := c.model.Vision
-	dataURL := func(b map[string]any) string { return "data:" + tmpl(b, "mimeType") + ";base64," + tmpl(b, "data") }
+	dataURL := func(b *jsvalue.Object) string { return "data:" + tmpl(b, "mimeType") + ";base64," + tmpl(b, "data") }
 	result := make([]any, 0, len(tm))
 	for _, msg := range tm {
 		if c.err != nil {
 			break
 		}
-		switch msg["role"] {
+		switch msg.Get("role") {
 		case "user":
-			if s, ok := msg["content"].(string); ok {
+			if s, ok := msg.Get("content").(string); ok {
 				result = append(result, jsvalue.NewObject("role", "user", "content", sanitizeSurrogates(s)))
 				continue
 			}
@@ -134,7 +134,7 @@ func (c *conv) mistralMessages(tm []Message, toolText mistralToolText) []any {
 				default:
 					fn := jsvalue.NewObject()
 					fn.Copy("name", b, "name")
-					if jsvalue.Truthy(b["arguments"]) {
+					if jsvalue.Truthy(b.Get("arguments")) {
 						args, _ := c.stringify(b, "arguments")
 						fn.Set("arguments", args)
 					} else {
@@ -159,7 +159,7 @@ func (c *conv) mistralMessages(tm []Message, toolText mistralToolText) []any {
 			}
 		default:
 			blocks := c.contentBlocks(msg)
-			var texts []map[string]any
+			var texts []*jsvalue.Object
 			hasImages := false
 			for _, b := range blocks {
 				switch typeOf(b) {
@@ -170,7 +170,7 @@ func (c *conv) mistralMessages(tm []Message, toolText mistralToolText) []any {
 					hasImages = true
 				}
 			}
-			text := toolText(joinTexts(texts, "\n"), hasImages, images, jsvalue.Truthy(msg["isError"]))
+			text := toolText(joinTexts(texts, "\n"), hasImages, images, jsvalue.Truthy(msg.Get("isError")))
 			content := []any{jsvalue.NewObject("type", "text", "text", text)}
 			if images {
 				for _, b := range blocks {

@@ -136,7 +136,7 @@ func renderOpenAICompletionsWith(c *conv, msgs []Message, system string, compat 
 // hasToolHistory: any tool result, or an assistant turn with a tool call.
 func (c *conv) hasToolHistory(msgs []Message) bool {
 	for _, msg := range msgs {
-		switch msg["role"] {
+		switch msg.Get("role") {
 		case "toolResult":
 			return true
 		case "assistant":
@@ -156,21 +156,21 @@ func (c *conv) hasToolHistory(msgs []Message) bool {
 func completionsCacheControl(messages []any) {
 	for _, v := range messages {
 		o := v.(*jsvalue.Object)
-		if r, _ := o.Get("role"); r == "system" || r == "developer" {
+		if r := o.Get("role"); r == "system" || r == "developer" {
 			addCacheControlToText(o)
 			break
 		}
 	}
 	for i := len(messages) - 1; i >= 0; i-- {
 		o := messages[i].(*jsvalue.Object)
-		if r, _ := o.Get("role"); (r == "user" || r == "assistant") && addCacheControlToText(o) {
+		if r := o.Get("role"); (r == "user" || r == "assistant") && addCacheControlToText(o) {
 			return
 		}
 	}
 }
 
 func addCacheControlToText(o *jsvalue.Object) bool {
-	content, _ := o.Get("content")
+	content := o.Get("content")
 	switch x := content.(type) {
 	case string:
 		if x == "" {
@@ -181,7 +181,7 @@ func addCacheControlToText(o *jsvalue.Object) bool {
 	case []any:
 		for i := len(x) - 1; i >= 0; i-- {
 			if p, ok := x[i].(*jsvalue.Object); ok {
-				if t, _ := p.Get("type"); t == "text" {
+				if t := p.Get("type"); t == "text" {
 					p.Set("cache_control", ephemeral())
 					return true
 				}
@@ -201,7 +201,7 @@ func (c *conv) completionsToolCallID(id string, _ Message) string {
 	return id
 }
 
-func imageURL(b map[string]any) *jsvalue.Object {
+func imageURL(b *jsvalue.Object) *jsvalue.Object {
 	return jsvalue.NewObject("type", "image_url", "image_url", jsvalue.NewObject("url", "data:"+tmpl(b, "mimeType")+";base64,"+tmpl(b, "data")))
 }
 
@@ -222,13 +222,13 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 	lastRole := ""
 	for i := 0; i < len(tm) && c.err == nil; i++ {
 		msg := tm[i]
-		role, _ := msg["role"].(string)
+		role, _ := msg.Get("role").(string)
 		if compat.requiresAssistantAfterToolResult && lastRole == "toolResult" && role == "user" {
 			params = append(params, bridge())
 		}
 		switch role {
 		case "user":
-			if s, ok := msg["content"].(string); ok {
+			if s, ok := msg.Get("content").(string); ok {
 				params = append(params, jsvalue.NewObject("role", "user", "content", sanitizeSurrogates(s)))
 				break
 			}
@@ -255,8 +255,8 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 			blocks := c.contentBlocks(msg)
 			var textParts []any
 			var text strings.Builder
-			var thinking []map[string]any
-			var toolCalls []map[string]any
+			var thinking []*jsvalue.Object
+			var toolCalls []*jsvalue.Object
 			for _, b := range blocks {
 				switch typeOf(b) {
 				case "text":
@@ -280,17 +280,17 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 				if compat.requiresThinkingAsText {
 					parts := make([]string, len(thinking))
 					for k, b := range thinking {
-						parts[k] = sanitizeSurrogates(b["thinking"].(string))
+						parts[k] = sanitizeSurrogates(b.Get("thinking").(string))
 					}
 					am.Set("content", append([]any{jsvalue.NewObject("type", "text", "text", strings.Join(parts, "\n\n"))}, textParts...))
 				} else {
 					if text.Len() > 0 {
 						am.Set("content", text.String())
 					}
-					if sig, ok := thinking[0]["thinkingSignature"].(string); ok && sig != "" {
+					if sig, ok := thinking[0].Get("thinkingSignature").(string); ok && sig != "" {
 						parts := make([]string, len(thinking))
 						for k, b := range thinking {
-							parts[k] = b["thinking"].(string)
+							parts[k] = b.Get("thinking").(string)
 						}
 						am.Set(sig, strings.Join(parts, "\n"))
 					}
@@ -312,7 +312,7 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 					call.Set("type", "function")
 					call.Set("function", fn)
 					calls = append(calls, call)
-					if sig := tc["thoughtSignature"]; jsvalue.Truthy(sig) {
+					if sig := tc.Get("thoughtSignature"); jsvalue.Truthy(sig) {
 						if s, ok := sig.(string); ok {
 							if v, err := c.parseJSON(s); err == nil && jsvalue.Truthy(v) {
 								details = append(details, v)
@@ -326,11 +326,11 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 				}
 			}
 			if compat.requiresReasoningContentOnAssistantMessages && m.Reasoning {
-				if _, ok := am.Get("reasoning_content"); !ok {
+				if _, ok := am.Lookup("reasoning_content"); !ok {
 					am.Set("reasoning_content", "")
 				}
 			}
-			content, _ := am.Get("content")
+			content := am.Get("content")
 			hasContent := false
 			switch x := content.(type) {
 			case string:
@@ -338,17 +338,17 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 			case []any:
 				hasContent = len(x) > 0
 			}
-			if _, hasCalls := am.Get("tool_calls"); !hasContent && !hasCalls {
+			if _, hasCalls := am.Lookup("tool_calls"); !hasContent && !hasCalls {
 				continue
 			}
 			params = append(params, am)
 		case "toolResult":
 			var images []any
 			j := i
-			for ; j < len(tm) && tm[j]["role"] == "toolResult"; j++ {
+			for ; j < len(tm) && tm[j].Get("role") == "toolResult"; j++ {
 				tr := tm[j]
 				content := c.contentBlocks(tr)
-				var texts []map[string]any
+				var texts []*jsvalue.Object
 				hasImages := false
 				for _, b := range content {
 					switch typeOf(b) {
@@ -365,8 +365,8 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 				}
 				r := jsvalue.NewObject("role", "tool", "content", sanitizeSurrogates(out))
 				r.Copy("tool_call_id", tr, "toolCallId")
-				if compat.requiresToolResultName && jsvalue.Truthy(tr["toolName"]) {
-					r.Set("name", tr["toolName"])
+				if compat.requiresToolResultName && jsvalue.Truthy(tr.Get("toolName")) {
+					r.Set("name", tr.Get("toolName"))
 				}
 				params = append(params, r)
 				if hasImages && m.Vision {

@@ -55,7 +55,7 @@ func (c *conv) responsesToolCallID(allowed func(provider string) bool) idNormali
 			return normalizeIDPart(id)
 		}
 		callID, itemID, _ := jsSplitTwo(id, "|")
-		foreign := source["provider"] != m.Provider || source["api"] != m.API
+		foreign := source.Get("provider") != m.Provider || source.Get("api") != m.API
 		var item string
 		if foreign {
 			item = jsjson.Slice("fc_"+ShortHash(itemID), 64)
@@ -115,8 +115,8 @@ type textSignature struct {
 	ok        bool
 }
 
-func (c *conv) parseTextSignature(b map[string]any) textSignature {
-	v := b["textSignature"]
+func (c *conv) parseTextSignature(b *jsvalue.Object) textSignature {
+	v := b.Get("textSignature")
 	if !jsvalue.Truthy(v) {
 		return textSignature{}
 	}
@@ -127,10 +127,10 @@ func (c *conv) parseTextSignature(b map[string]any) textSignature {
 	}
 	if strings.HasPrefix(sig, "{") {
 		if parsed, err := c.parseJSON(sig); err == nil {
-			if p, ok := jsvalue.AsObject(parsed); ok && isJSOne(p["v"]) {
-				if id, ok := p["id"].(string); ok {
+			if p, ok := jsvalue.AsObject(parsed); ok && isJSOne(p.Get("v")) {
+				if id, ok := p.Get("id").(string); ok {
 					ts := textSignature{id: id, ok: true}
-					if ph, _ := p["phase"].(string); ph == "commentary" || ph == "final_answer" {
+					if ph, _ := p.Get("phase").(string); ph == "commentary" || ph == "final_answer" {
 						ts.phase = ph
 					}
 					return ts
@@ -169,9 +169,9 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 		if c.err != nil {
 			break
 		}
-		switch msg["role"] {
+		switch msg.Get("role") {
 		case "user":
-			if s, ok := msg["content"].(string); ok {
+			if s, ok := msg.Get("content").(string); ok {
 				items = append(items, jsvalue.NewObject("role", "user", "content", []any{jsvalue.NewObject("type", "input_text", "text", sanitizeSurrogates(s))}))
 				break
 			}
@@ -189,13 +189,13 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 			}
 			items = append(items, jsvalue.NewObject("role", "user", "content", content))
 		case "assistant":
-			differentModel := msg["model"] != m.ID && msg["provider"] == m.Provider && msg["api"] == m.API
+			differentModel := msg.Get("model") != m.ID && msg.Get("provider") == m.Provider && msg.Get("api") == m.API
 			var output []any
 			for _, b := range c.contentBlocks(msg) {
 				switch typeOf(b) {
 				case "thinking":
-					if jsvalue.Truthy(b["thinkingSignature"]) {
-						sig, ok := b["thinkingSignature"].(string)
+					if jsvalue.Truthy(b.Get("thinkingSignature")) {
+						sig, ok := b.Get("thinkingSignature").(string)
 						if !ok {
 							c.fail("thinking block: thinkingSignature is not a string")
 							continue
@@ -245,7 +245,7 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 			items = append(items, output...)
 		case "toolResult":
 			content := c.contentBlocks(msg)
-			var texts []map[string]any
+			var texts []*jsvalue.Object
 			hasImages := false
 			for _, b := range content {
 				switch typeOf(b) {
@@ -281,7 +281,7 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 	return items
 }
 
-func inputImage(b map[string]any) *jsvalue.Object {
+func inputImage(b *jsvalue.Object) *jsvalue.Object {
 	return jsvalue.NewObject("type", "input_image", "detail", "auto", "image_url", "data:"+tmpl(b, "mimeType")+";base64,"+tmpl(b, "data"))
 }
 

@@ -44,9 +44,9 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 		if c.err != nil {
 			break
 		}
-		switch msg["role"] {
+		switch msg.Get("role") {
 		case "user":
-			if s, ok := msg["content"].(string); ok {
+			if s, ok := msg.Get("content").(string); ok {
 				items = append(items, inputMessage("user", []any{jsvalue.NewObject("type", "input_text", "text", sanitizeSurrogates(s))}))
 				break
 			}
@@ -57,7 +57,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 			content := make([]any, 0, len(blocks))
 			for _, b := range blocks {
 				if typeOf(b) == "text" {
-					s, _ := b["text"].(string)
+					s, _ := b.Get("text").(string)
 					content = append(content, jsvalue.NewObject("type", "input_text", "text", sanitizeSurrogates(s)))
 				} else {
 					content = append(content, inputImage(b))
@@ -68,11 +68,11 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 			var output []any
 			fallbackOrdinal := 0
 			afterReasoning := false
-			differentModel := msg["model"] != m.ID && msg["provider"] == m.Provider && msg["api"] == m.API
+			differentModel := msg.Get("model") != m.ID && msg.Get("provider") == m.Provider && msg.Get("api") == m.API
 			for _, b := range c.contentBlocks(msg) {
 				switch typeOf(b) {
 				case "thinking":
-					sig, ok := b["thinkingSignature"].(string)
+					sig, ok := b.Get("thinkingSignature").(string)
 					if !ok || sig == "" {
 						continue
 					}
@@ -80,15 +80,15 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 					if err != nil {
 						continue
 					}
-					rec, ok := item.(map[string]any)
-					if !ok || rec["type"] != "reasoning" {
+					rec, ok := item.(*jsvalue.Object)
+					if !ok || rec.Get("type") != "reasoning" {
 						continue
 					}
 					output = append(output, c.reasoningReplayItem96(rec, replayIDs))
 					afterReasoning = true
 				case "text":
 					ts := c.parseTextSignature96(b)
-					s, _ := b["text"].(string)
+					s, _ := b.Get("text").(string)
 					item := jsvalue.NewObject("type", "message", "role", "assistant",
 						"content", []any{jsvalue.NewObject("type", "output_text", "text", sanitizeSurrogates(s), "annotations", []any{})},
 						"status", "completed")
@@ -126,7 +126,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 					fc.Set("call_id", callID)
 					afterReasoning = false
 					fc.Copy("name", b, "name")
-					if jsvalue.Truthy(b["async"]) {
+					if jsvalue.Truthy(b.Get("async")) {
 						fc.Set("async", true)
 					}
 					if args, ok := c.stringify(b, "arguments"); ok {
@@ -140,10 +140,10 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 				if !ok {
 					break
 				}
-				t, _ := last.Get("type")
-				id, _ := last.Get("id")
+				t := last.Get("type")
+				id := last.Get("id")
 				ids, _ := id.(string)
-				enc, _ := last.Get("encrypted_content")
+				enc := last.Get("encrypted_content")
 				encs, _ := enc.(string)
 				if t != "reasoning" || !strings.HasPrefix(ids, "rs_") || encs != "" {
 					break
@@ -159,7 +159,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 			text := toolResultText96(content)
 			hasImages := false
 			for _, b := range content {
-				if typeOf(b) == "image" && (jsvalue.Truthy(b["data"]) || jsvalue.Truthy(b["url"])) {
+				if typeOf(b) == "image" && (jsvalue.Truthy(b.Get("data")) || jsvalue.Truthy(b.Get("url"))) {
 					hasImages = true
 				}
 			}
@@ -175,7 +175,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 					parts = append(parts, jsvalue.NewObject("type", "input_text", "text", text))
 				}
 				for _, b := range content {
-					if typeOf(b) == "image" && (jsvalue.Truthy(b["data"]) || jsvalue.Truthy(b["url"])) {
+					if typeOf(b) == "image" && (jsvalue.Truthy(b.Get("data")) || jsvalue.Truthy(b.Get("url"))) {
 						parts = append(parts, inputImage(b))
 					}
 				}
@@ -198,16 +198,15 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 // the provider style: the __openclaw_replay member is dropped (and the id,
 // when item ids are not replayed), and `summary: []` is added when the item
 // has no summary array (normalizeOpenAIResponsesReasoningReplayItem).
-func (c *conv) reasoningReplayItem96(rec map[string]any, keepID bool) any {
-	keys := c.keys.Keys(rec)
-	out := jsvalue.NewObject()
-	for _, k := range keys {
-		if k == "__openclaw_replay" || (k == "id" && !keepID) {
+func (c *conv) reasoningReplayItem96(rec *jsvalue.Object, keepID bool) any {
+	out := &jsvalue.Object{Members: make([]jsvalue.Member, 0, rec.Len()+1)}
+	for _, mb := range rec.Members {
+		if mb.Key == "__openclaw_replay" || (mb.Key == "id" && !keepID) {
 			continue
 		}
-		out.Set(k, rec[k])
+		out.Members = append(out.Members, mb)
 	}
-	if _, ok := rec["summary"].([]any); !ok {
+	if _, ok := rec.Get("summary").([]any); !ok {
 		out.Set("summary", []any{})
 	}
 	return out
@@ -215,13 +214,13 @@ func (c *conv) reasoningReplayItem96(rec map[string]any, keepID bool) any {
 
 // toolResultText96 is extractToolResultText for text blocks (host-*.mjs):
 // the non-empty texts joined by "\n".
-func toolResultText96(content []map[string]any) string {
+func toolResultText96(content []*jsvalue.Object) string {
 	var texts []string
 	for _, b := range content {
 		if typeOf(b) != "text" {
 			continue
 		}
-		if s, ok := b["text"].(string); ok && s != "" {
+		if s, ok := b.Get("text").(string); ok && s != "" {
 			texts = append(texts, sanitizeSurrogates(s))
 		}
 	}
@@ -233,20 +232,20 @@ func toolResultText96(content []map[string]any) string {
 // ("commentary" or "final_answer") either of which may be absent (5.6
 // needed the id); {v: 1} with neither gives nothing; a JSON object with
 // another v falls through to the whole text as the id.
-func (c *conv) parseTextSignature96(b map[string]any) textSignature {
-	sig, ok := b["textSignature"].(string)
+func (c *conv) parseTextSignature96(b *jsvalue.Object) textSignature {
+	sig, ok := b.Get("textSignature").(string)
 	if !ok || sig == "" {
 		return textSignature{}
 	}
 	if strings.HasPrefix(sig, "{") {
 		if parsed, err := c.parseJSON(sig); err == nil {
-			if p, ok := jsvalue.AsObject(parsed); ok && isJSOne(p["v"]) {
+			if p, ok := jsvalue.AsObject(parsed); ok && isJSOne(p.Get("v")) {
 				ts := textSignature{ok: true}
-				ts.id, _ = p["id"].(string)
-				if ph, _ := p["phase"].(string); ph == "commentary" || ph == "final_answer" {
+				ts.id, _ = p.Get("id").(string)
+				if ph, _ := p.Get("phase").(string); ph == "commentary" || ph == "final_answer" {
 					ts.phase = ph
 				}
-				if _, hasID := p["id"].(string); !hasID && ts.phase == "" {
+				if _, hasID := p.Get("id").(string); !hasID && ts.phase == "" {
 					return textSignature{}
 				}
 				return ts
@@ -262,7 +261,7 @@ func (c *conv) parseTextSignature96(b map[string]any) textSignature {
 // that turn (after carriers already anchored there); carriers before any
 // user turn stay where they are.
 func anchorRuntimeContextCarriers(msgs []Message) []Message {
-	isCarrier := func(m Message) bool { return m["role"] == "user" && m["runtimeContextCarrier"] == true }
+	isCarrier := func(m Message) bool { return m.Get("role") == "user" && m.Get("runtimeContextCarrier") == true }
 	found := false
 	for _, m := range msgs {
 		if isCarrier(m) {
@@ -284,7 +283,7 @@ func anchorRuntimeContextCarriers(msgs []Message) []Message {
 			continue
 		}
 		anchored = append(anchored, m)
-		if !isCarrier(m) && m["role"] == "user" {
+		if !isCarrier(m) && m.Get("role") == "user" {
 			insertion = len(anchored)
 		}
 	}

@@ -4,6 +4,3 @@ import "github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 
 // Message is a message as the renderers read it (after the LLM boundary).
 type Message = jsvalue.Message
-
-// KeyOrder gives the key order of the messages' objects.
-type KeyOrder = jsvalue.KeyOrder

@@ -84,13 +84,12 @@ func (r *Renderers) Builds(api string) bool {
 }
 
 // Render builds api's request body for msgs (the LLM boundary's output)
-// and the system prompt ("" for none), for model. keys gives the key order
-// of the messages' objects; the converters record the objects they parse
-// into it. The error is the first place where the release would throw
-// instead of sending (a malformed message, an image type the API does not
-// know, ...). api must be one r Builds.
-func (r *Renderers) Render(api string, msgs []Message, system string, model *models.Model, keys *KeyOrder) (*jsvalue.Object, error) {
-	c := &conv{model: model, keys: keys, failedTurn: r.failedTurn, trimToolCallIDs: r.trimToolCallIDs, google96: r.google96}
+// and the system prompt ("" for none), for model. The error is the first
+// place where the release would throw instead of sending (a malformed
+// message, an image type the API does not know, ...). api must be one r
+// Builds.
+func (r *Renderers) Render(api string, msgs []Message, system string, model *models.Model) (*jsvalue.Object, error) {
+	c := &conv{model: model, failedTurn: r.failedTurn, trimToolCallIDs: r.trimToolCallIDs, google96: r.google96}
 	body := r.byAPI[api](c, msgs, system)
 	return body, c.err
 }

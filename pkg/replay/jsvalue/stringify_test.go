@@ -11,22 +11,18 @@ import (
 	"unicode/utf8"
 )
 
-func decodeOne(t testing.TB, raw string) (any, *KeyOrder) {
+func decodeOne(t testing.TB, raw string) any {
 	t.Helper()
-	msgs, err := DecodeMessages([]json.RawMessage{json.RawMessage(raw)})
+	msgs, err := DecodeMessages([]json.RawMessage{json.RawMessage(raw)}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := NewKeyOrder()
-	if err := k.Record([]byte(raw), msgs[0]); err != nil {
-		t.Fatal(err)
-	}
-	return msgs[0], k
+	return msgs[0]
 }
 
-func TestKeyOrderKeepsSourceOrderWithIndexKeysFirst(t *testing.T) {
-	v, k := decodeOne(t, `{"z":1,"a":{"y":[{"q":1,"b":2}],"x":2},"10":3,"2":4,"a":{"y":[{"q":1,"b":2}],"x":2}}`)
-	got, err := AppendJS(nil, v, k)
+func TestAppendJSKeepsSourceOrderWithIndexKeysFirst(t *testing.T) {
+	v := decodeOne(t, `{"z":1,"a":{"y":[{"q":1,"b":2}],"x":2},"10":3,"2":4,"a":{"y":[{"q":1,"b":2}],"x":2}}`)
+	got, err := AppendJS(nil, v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,53 +31,45 @@ func TestKeyOrderKeepsSourceOrderWithIndexKeysFirst(t *testing.T) {
 	if string(got) != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
-	// Without a record: sorted, index keys still first.
-	got, _ = AppendJS(nil, v, nil)
-	if want := `{"2":4,"10":3,"a":{"x":2,"y":[{"b":2,"q":1}]},"z":1}`; string(got) != want {
-		t.Errorf("unrecorded: got %s, want %s", got, want)
-	}
 }
 
-func TestKeyOrderNewKeysFollowRecordedOnes(t *testing.T) {
-	v, k := decodeOne(t, `{"b":1,"a":2}`)
-	m := v.(map[string]any)
-	m["c"] = 3
-	delete(m, "b")
-	if got := k.Keys(m); !slices.Equal(got, []string{"a", "c"}) {
+func TestObjectNewKeysFollowDecodedOnes(t *testing.T) {
+	m := decodeOne(t, `{"b":1,"a":2}`).(*Object).With("c", 3)
+	m.Delete("b")
+	m.Set("b", 4)
+	if got := memberKeys(m); !slices.Equal(got, []string{"a", "c", "b"}) {
 		t.Errorf("keys %v", got)
 	}
 }
 
-func TestKeyOrderEscapedKeys(t *testing.T) {
-	v, k := decodeOne(t, `{"\u00e9t\u00e9":1,"a\"b":2,"A":3}`)
-	got, _ := AppendJS(nil, v, k)
+func TestAppendJSEscapedKeys(t *testing.T) {
+	got, _ := AppendJS(nil, decodeOne(t, `{"\u00e9t\u00e9":1,"a\"b":2,"A":3}`))
 	if want := `{"été":1,"a\"b":2,"A":3}`; string(got) != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
 
-// FuzzKeyOrderRecord: after Record, AppendJS writes what JSON.stringify
-// writes for JSON.parse of the text: checked with encoding/json's tokenizer
-// (not oc's scanner), every object's members in JavaScript's order of the
+// FuzzAppendJSOrder: AppendJS(Parse(text)) is what JSON.stringify writes
+// for JSON.parse of the text: checked with encoding/json's tokenizer (not
+// oc's decoder), every object's members in JavaScript's order of the
 // text's members (array indices first), the same strings, numbers and
 // nesting, and no white space. Inputs where encoding/json differs from
 // JSON.parse (duplicate members, invalid UTF-8, lone surrogates) only have
 // to give valid JSON.
-func FuzzKeyOrderRecord(f *testing.F) {
+func FuzzAppendJSOrder(f *testing.F) {
 	f.Add(`{"b":1,"a":[{"d":1,"c":"}"}],"\"k":{}}`)
 	f.Add(`[1,{"x":[],"y":null}]`)
 	f.Add(`{"a":1,"a":{"z":1,"y":2}}`)
 	f.Add(`{"z":1,"10":2,"2":3,"02":4,"-1":5, "x" : [ -0, 1e21, 1.5e-7, 0.1 ] }`)
 	f.Fuzz(func(t *testing.T, raw string) {
-		var v any
-		if json.Unmarshal([]byte(raw), &v) != nil {
+		if !json.Valid([]byte(raw)) {
 			return
 		}
-		k := NewKeyOrder()
-		if err := k.Record([]byte(raw), v); err != nil {
-			t.Fatalf("Record(%q): %v", raw, err)
+		v, err := Parse(raw)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v; encoding/json reads it", raw, err)
 		}
-		b, err := AppendJS(nil, v, k)
+		b, err := AppendJS(nil, v)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,14 +190,4 @@ func sameJSOrdered(got, want *ordered, path string) string {
 		}
 	}
 	return ""
-}
-
-func TestKeyOrderInherit(t *testing.T) {
-	v, k := decodeOne(t, `{"b":1,"a":2}`)
-	src := v.(map[string]any)
-	dst := map[string]any{"a": 2, "b": 1, "c": 3}
-	k.Inherit(dst, src)
-	if got := k.Keys(dst); !slices.Equal(got, []string{"b", "a", "c"}) {
-		t.Errorf("keys %v", got)
-	}
 }
