@@ -115,14 +115,17 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 	rep, err := transcript.Inspect(paths, transcript.InspectOptions{
 		Archived: opts.Archived, Jobs: opts.Jobs, Stdin: g.IO.In, Keep: filter.Keep,
 		Progress: fileDone, ByteProgress: byteProgress, Context: opts.ctx,
-		MoreFindings: func(f transcript.File) []transcript.Finding {
-			found := repairFinding(f, byteProgress)
-			if withReplay {
-				// JSONL transcripts: 2026.5.6 unless --openclaw says otherwise.
-				more, _ := replay.ProviderFindings(f.Path, opts.releaseOr(policy.Release56))
-				found = append(found, more...)
+		Analyze: analyzeWithRepairFinding,
+		MoreFindings: func(f transcript.File, s *transcript.Summary) []transcript.Finding {
+			if !withReplay {
+				return nil
 			}
-			return found
+			if skipped, ok := replay.SkippedFinding(s.Active.ContextBytes); ok && !opts.Replay {
+				return []transcript.Finding{skipped}
+			}
+			// JSONL transcripts: 2026.5.6 unless --openclaw says otherwise.
+			more, _ := replay.ProviderFindings(f.Path, opts.releaseOr(policy.Release56))
+			return more
 		},
 	})
 	progress.Done()
@@ -248,17 +251,21 @@ func (o *inspectOptions) releaseOr(era policy.Release) policy.Release {
 	return era
 }
 
-// repairFinding is what `oc repair` (default rules) would change in a
-// transcript, as one finding; compressed or unreadable files give none.
-func repairFinding(f transcript.File, progress func(int)) []transcript.Finding {
-	plan, err := repair.PlanFile(f.Path, repair.Options{Progress: progress})
+// analyzeWithRepairFinding analyses one transcript and adds what `oc repair`
+// (default rules) would change in it, as one finding, planned from the same
+// read of the file; compressed files, stdin and files whose plan fails get
+// none.
+func analyzeWithRepairFinding(f transcript.File, stdin io.Reader, progress func(int)) (*transcript.Summary, error) {
+	s, plan, err := repair.AnalyzeFile(f, stdin, progress, repair.Options{})
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	if fd, ok := plan.Finding(); ok {
-		return []transcript.Finding{fd}
+	if plan != nil {
+		if fd, ok := plan.Finding(); ok {
+			s.AddFindings([]transcript.Finding{fd})
+		}
 	}
-	return nil
+	return s, nil
 }
 
 func isDirPath(p string) bool {

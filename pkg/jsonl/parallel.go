@@ -25,7 +25,10 @@ type ParseOptions struct {
 }
 
 const (
-	batchBytes = 1 << 20
+	// about a quarter of a megabyte a batch: the values of the lines in
+	// flight (a few batches) stay a few megabytes however large a line's
+	// value is
+	batchBytes = 256 << 10
 	batchLines = 4096
 	// wholeBytes: an input of at most this size is read into one buffer.
 	wholeBytes = 64 << 10
@@ -191,7 +194,7 @@ func readBatches[T any](r io.Reader, pool *batchPool[T], send func(*parseBatch[T
 	var num, off int64 // lines and bytes handed out so far
 	var carry []byte   // the start of a line the last read cut off
 	for eof := false; !eof; {
-		buf := pool.buffer(max(batchBytes+64<<10, 2*len(carry)))
+		buf := pool.buffer(max(batchBytes+batchBytes/16, 2*len(carry)))
 		buf = append(buf, carry...)
 		var readErr error
 		scanned, hasNewline := len(carry), false // the carry holds no newline

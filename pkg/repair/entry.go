@@ -292,8 +292,8 @@ func fixInvalidRole(e *Entry) EntryFix {
 	if !e.messageIsObject() {
 		return EntryFix{Drop: true, Count: 1, Detail: "message entry without a message object"}
 	}
-	role, ok := jsonl.StringValue(e.Role)
-	if !e.messageHasFields() || !ok || jsjson.Blank(role) {
+	role, ok := strView(e.Role)
+	if !e.messageHasFields() || !ok || len(jsjson.TrimBytes(role)) == 0 {
 		return EntryFix{Drop: true, Count: 1, Detail: "message without a non-blank string role"}
 	}
 	return EntryFix{}
@@ -334,8 +334,8 @@ func fixBlankUser(e *Entry) EntryFix {
 func blankUserContent(content []byte) ([]byte, bool) {
 	switch jsonl.ValueKind(content) {
 	case '"':
-		s, _ := jsonl.StringValue(content)
-		if !jsjson.Blank(s) {
+		s, _ := strView(content)
+		if len(jsjson.TrimBytes(s)) > 0 {
 			return nil, false
 		}
 		return []byte(`"` + BlankUserFallbackText + `"`), true
@@ -422,8 +422,8 @@ func isBlankTextBlock(el []byte) bool {
 	if !bl.isObject || !jsonl.StringIs(bl.typ, "text") {
 		return false
 	}
-	s, ok := jsonl.StringValue(bl.text)
-	return ok && jsjson.Blank(s)
+	s, ok := strView(bl.text)
+	return ok && len(jsjson.TrimBytes(s)) == 0
 }
 
 // fixCorruptedImages: later OpenClaw's repairEntryWithCorruptedImageBlocks.
@@ -605,21 +605,17 @@ func toolCalls(content []byte) []toolCall {
 }
 
 // toolResultID is extractToolResultId for a toolResult message.
-func (e *Entry) toolResultID() (string, bool) {
+func (e *Entry) toolResultID() ([]byte, bool) {
 	if !e.IsMessage() || !e.roleIs("toolResult") {
-		return "", false
+		return nil, false
 	}
-	if jsonl.ValueKind(e.ToolCallID) == '"' {
-		if s, _ := jsonl.StringValue(e.ToolCallID); s != "" {
-			return s, true
-		}
+	if s, _ := strView(e.ToolCallID); len(s) > 0 {
+		return s, true
 	}
-	if jsonl.ValueKind(e.ToolUseID) == '"' {
-		if s, _ := jsonl.StringValue(e.ToolUseID); s != "" {
-			return s, true
-		}
+	if s, _ := strView(e.ToolUseID); len(s) > 0 {
+		return s, true
 	}
-	return "", false
+	return nil, false
 }
 
 // strView is the text of the JSON string v (ok: v is a string): a view of v

@@ -75,7 +75,7 @@ func (e *Entry) prepare(all bool) *facts {
 	}
 	f.roleFix = fixInvalidRole(e)
 	if id, ok := e.toolResultID(); ok {
-		f.result, f.resultOK = hashStr(id), true
+		f.result, f.resultOK = hashBytes(id), true
 	}
 	if f.msgObject {
 		f.mirror = e.isDeliveryMirror()

@@ -327,6 +327,11 @@ type planner struct {
 
 	// rec: the recovery rules' state (Options.Recovery, default rule set)
 	rec *recoveryState
+
+	// the last line fed: its number and terminator, and whether it was blank
+	lastLine  int64
+	lastTerm  jsonl.Terminator
+	lastBlank bool
 }
 
 // PlanFile reads path (plain, .gz or .zst) and returns what repair would do.
@@ -393,6 +398,19 @@ func PlanReader(r io.Reader, name string, opts Options) (*Plan, error) {
 var errRepeatedIDs = errors.New("an entry id repeats: plan again with every id kept")
 
 func planReader(r io.Reader, name string, opts Options, sizeHint int64, exact bool) (*Plan, error) {
+	pl, err := newPlanner(name, opts, sizeHint, exact)
+	if err != nil {
+		return nil, err
+	}
+	if err := scanParallel(r, sizeHint, pl.needs(), pl.feed); err != nil {
+		return nil, fmt.Errorf("%s:%w", name, err)
+	}
+	return pl.done()
+}
+
+// newPlanner starts the plan of the transcript name (sizeHint: its size
+// when known, else negative); exact keeps every id for the repeated-id rule.
+func newPlanner(name string, opts Options, sizeHint int64, exact bool) (*planner, error) {
 	pl := &planner{
 		opts:   opts,
 		set:    opts.set(),
@@ -418,35 +436,43 @@ func planReader(r io.Reader, name string, opts Options, sizeHint int64, exact bo
 			pl.rec = &recoveryState{}
 		}
 	}
-	var lastLine int64
-	var lastTerm jsonl.Terminator
-	var lastBlank bool
-	err := scanParallel(r, sizeHint, scanNeeds{all: pl.set == RuleSetAll, sums: pl.exact, poison: opts.poison, whole: opts.whole}, func(ln jsonl.Line, kind lineKind, e *Entry) {
-		lastLine, lastTerm, lastBlank = ln.Num, ln.Term, kind == lineBlank
-		switch kind {
-		case lineBlank:
-		case lineEntry:
+	return pl, nil
+}
+
+// needs is what the parallel stage works out for this planner.
+func (pl *planner) needs() scanNeeds {
+	return scanNeeds{all: pl.set == RuleSetAll, sums: pl.exact, poison: pl.opts.poison, whole: pl.opts.whole}
+}
+
+// feed plans one line, in order: what the parallel stage found it to be
+// and, when it parsed, its entry (nil otherwise).
+func (pl *planner) feed(ln jsonl.Line, kind lineKind, e *Entry) {
+	pl.lastLine, pl.lastTerm, pl.lastBlank = ln.Num, ln.Term, kind == lineBlank
+	switch kind {
+	case lineBlank:
+	case lineEntry:
+		pl.entryParsed(ln, nil, 0, ln.Data, false, e)
+	case lineBadUTF8:
+		if pl.set == RuleSetAll {
+			pl.invalidUTF8(ln)
+		} else {
 			pl.entryParsed(ln, nil, 0, ln.Data, false, e)
-		case lineBadUTF8:
-			if pl.set == RuleSetAll {
-				pl.invalidUTF8(ln)
-			} else {
-				pl.entryParsed(ln, nil, 0, ln.Data, false, e)
-			}
-		default:
-			pl.line(ln)
 		}
-	})
-	if err != nil {
-		return nil, fmt.Errorf("%s:%w", name, err)
+	default:
+		pl.line(ln)
 	}
-	pl.plan.Lines = lastLine
+}
+
+// done finishes the plan once every line was fed; errRepeatedIDs when the
+// file must be planned again, exactly.
+func (pl *planner) done() (*Plan, error) {
+	pl.plan.Lines = pl.lastLine
 	if !pl.exact && pl.set == RuleSetAll && repeats(pl.idTrims) {
 		return nil, errRepeatedIDs
 	}
 	pl.finish()
-	if pl.plan.Changed() && lastTerm == jsonl.TermNone && !lastBlank {
-		if _, edited := pl.editAt[lastLine]; !edited {
+	if pl.plan.Changed() && pl.lastTerm == jsonl.TermNone && !pl.lastBlank {
+		if _, edited := pl.editAt[pl.lastLine]; !edited {
 			pl.plan.finalNL = true
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/openclaw-tools/oc/internal/transcriptgen"
+	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
 // BenchmarkPlanFile measures `oc repair --check` on one generated 16 MiB
@@ -47,6 +48,26 @@ func BenchmarkPlanBenchFile(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := PlanFile(path, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAnalyzeBenchFile is `oc inspect FILE`'s analysis with its repair
+// plan (one read) on OC_BENCH_FILE.
+func BenchmarkAnalyzeBenchFile(b *testing.B) {
+	path := os.Getenv("OC_BENCH_FILE")
+	if path == "" {
+		b.Skip("set OC_BENCH_FILE to a transcript")
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := AnalyzeFile(transcript.File{Path: path}, nil, nil, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -44,23 +44,33 @@ func scanParallel(r io.Reader, sizeHint int64, needs scanNeeds, fn func(ln jsonl
 		tp := &jsjson.Tape{MaxDepth: 4} // deep enough for a content block's members
 		return func(ln jsonl.Line, p *parsedLine) {
 			p.kind, p.ok = classifyData(ln.Data, tp)
-			if p.ok {
-				p.e.fromTape(ln.Data, tp)
-				f := p.e.prepare(needs.all)
-				if needs.sums {
-					f.lineSum(&p.e)
-				}
-			}
+			needs.parse(ln, tp, p)
 		}
 	}
 	return jsonl.ParseLines(r, jsonl.ParseOptions{SizeHint: sizeHint, Poison: needs.poison, Whole: needs.whole}, newParse,
-		func(ln jsonl.Line, p *parsedLine) {
-			if p.ok {
-				fn(ln, p.kind, &p.e)
-			} else {
-				fn(ln, p.kind, nil)
-			}
-		})
+		func(ln jsonl.Line, p *parsedLine) { p.feed(ln, fn) })
+}
+
+// parse reads the entry of a line that parsed (p.ok; tp holds its parse)
+// and works out what the planner will ask of it.
+func (n scanNeeds) parse(ln jsonl.Line, tp *jsjson.Tape, p *parsedLine) {
+	if !p.ok {
+		return
+	}
+	p.e.fromTape(ln.Data, tp)
+	f := p.e.prepare(n.all)
+	if n.sums {
+		f.lineSum(&p.e)
+	}
+}
+
+// feed hands the line to fn.
+func (p *parsedLine) feed(ln jsonl.Line, fn func(ln jsonl.Line, kind lineKind, e *Entry)) {
+	if p.ok {
+		fn(ln, p.kind, &p.e)
+	} else {
+		fn(ln, p.kind, nil)
+	}
 }
 
 // classifyData tells what data is; ok: it parsed (tp holds it).

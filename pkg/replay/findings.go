@@ -13,7 +13,27 @@ import (
 const (
 	FindingReplayFixes   = "replay-fixes"   // providers whose replay rewrites the history
 	FindingReplayRejects = "replay-rejects" // providers that would likely reject it
+	FindingReplaySkipped = "replay-skipped" // the context is too large to replay unasked
 )
+
+// FindingsContextLimit is the largest context (ActiveBranch.ContextBytes)
+// that `oc inspect` replays for every provider family without being asked
+// (--replay): the replay holds the context in memory once per family at a
+// time, about 0.07 s and 12 MiB for each MiB of it, while the rest of
+// inspect streams. No provider takes a request that large without images.
+const FindingsContextLimit = 32 << 20
+
+// SkippedFinding is the finding that says why inspect left the replay
+// findings out of a transcript whose context is that many bytes, and how to
+// get them; false when the context is small enough to replay.
+func SkippedFinding(contextBytes int64) (transcript.Finding, bool) {
+	if contextBytes <= FindingsContextLimit {
+		return transcript.Finding{}, false
+	}
+	return transcript.Finding{Rule: FindingReplaySkipped, Severity: transcript.SevInfo,
+		Message: fmt.Sprintf("the active branch's context is %d MiB, over the %d MiB inspect replays unasked: no replay findings (`oc inspect --replay` or `oc replay FILE --provider all` computes them)",
+			contextBytes>>20, FindingsContextLimit>>20)}, true
+}
 
 // ProviderFindings says, as `oc inspect` findings, which provider families
 // OpenClaw release rel would have to fix this transcript for at replay (ids

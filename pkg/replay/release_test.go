@@ -81,3 +81,4 @@ func TestReleaseDifferences(t *testing.T) {
 		t.Errorf("not built in: %q", d)
 	}
 }
+

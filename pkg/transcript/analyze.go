@@ -12,6 +12,7 @@ import (
 
 	gojson "github.com/goccy/go-json"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -76,6 +77,10 @@ type ActiveBranch struct {
 	LeafLine int64  `json:"leafLine,omitempty"`
 	Entries  int    `json:"entries"`
 	Messages int    `json:"messages"` // what OpenClaw's context holds
+	// ContextBytes is about how many bytes of the file the context's
+	// entries take (the lines they are on, and any blank or damaged lines
+	// between them and the next entry): what a replay of it holds in memory.
+	ContextBytes int64 `json:"-"`
 }
 
 // Summary is everything `oc inspect` reports about one transcript.
@@ -132,12 +137,27 @@ func (s *Summary) AddFindings(fs []Finding) {
 }
 
 // AnalyzeFile inspects one transcript (plain, .gz, .zst or "-" for stdin).
-func AnalyzeFile(f File, stdin io.Reader) (*Summary, error) { return analyzeFile(f, stdin, nil) }
+func AnalyzeFile(f File, stdin io.Reader) (*Summary, error) {
+	return AnalyzeFileWith[struct{}](f, stdin, nil, nil)
+}
 
-// analyzeFile is AnalyzeFile; progress, when set, is told the bytes read.
-func analyzeFile(f File, stdin io.Reader, progress func(int)) (*Summary, error) {
-	// progress is told the bytes read from disk (compressed ones for a
-	// compressed file: they add up to its size).
+// A Rider is fed the lines of a transcript AnalyzeFileWith reads, so that an
+// analysis of its own (repair's plan, for inspect) costs no second read and
+// no second parse of the file. V is what its Parse makes of a line.
+type Rider[V any] interface {
+	// Parse runs where the lines are parsed (on every CPU, concurrently:
+	// it must not change shared state). When valid, tp holds ln's parse
+	// (jsjson.Tape, MaxDepth 4).
+	Parse(ln jsonl.Line, tp *jsjson.Tape, valid bool, v *V)
+	// Line runs in order, after the analysis took the line. ln and v are
+	// reused once it returns: it copies what it keeps.
+	Line(ln jsonl.Line, v *V)
+}
+
+// AnalyzeFileWith is AnalyzeFile that also feeds rider (nil: none) every
+// line, in one read of the file; progress, when set, is told the bytes read
+// (compressed ones for a compressed file: they add up to its size).
+func AnalyzeFileWith[V any](f File, stdin io.Reader, progress func(int), rider Rider[V]) (*Summary, error) {
 	src, err := jsonl.OpenProgress(f.Path, stdin, progress)
 	if err != nil {
 		return nil, err
@@ -153,7 +173,9 @@ func analyzeFile(f File, stdin io.Reader, progress func(int)) (*Summary, error) 
 	if src.Compression != jsonl.Plain {
 		hint = -1 // the decompressed size is not known
 	}
-	s, err := analyze(r, hint)
+	a := newAnalyzer()
+	ix, err := scanWith(r, ScanOptions{Observer: a, SizeHint: hint, analyze: true, seed: a.seed}, rider)
+	s, err := a.result(ix, err)
 	if err != nil {
 		return nil, atFile(src.Name, err)
 	}
@@ -179,12 +201,9 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 // Analyze reads a transcript stream once and summarises it.
-func Analyze(r io.Reader) (*Summary, error) { return analyze(r, -1) }
-
-// analyze is Analyze with the input's size when known (else negative).
-func analyze(r io.Reader, sizeHint int64) (*Summary, error) {
+func Analyze(r io.Reader) (*Summary, error) {
 	a := newAnalyzer()
-	ix, err := Scan(r, ScanOptions{Observer: a, SizeHint: sizeHint, analyze: true, seed: a.seed})
+	ix, err := Scan(r, ScanOptions{Observer: a, SizeHint: -1, analyze: true, seed: a.seed})
 	return a.result(ix, err)
 }
 
@@ -606,6 +625,7 @@ func (a *analyzer) finish(ix *Index) *Summary {
 	if ix.Header != nil {
 		s.Active.Entries = len(path)
 		s.Active.Messages = cp.MessageCount()
+		s.Active.ContextBytes = contextBytes(ix, cp)
 	}
 	a.ownership(ix, path)
 
@@ -615,6 +635,26 @@ func (a *analyzer) finish(ix *Index) *Summary {
 		s.Findings = []Finding{}
 	}
 	return s
+}
+
+// contextBytes is ActiveBranch.ContextBytes: each context entry's node up
+// to the next node (the end of the file for the last).
+func contextBytes(ix *Index, cp *ContextPlan) int64 {
+	var n int64
+	add := func(i int) {
+		end := ix.Bytes
+		if i+1 < len(ix.Nodes) {
+			end = ix.Nodes[i+1].Offset
+		}
+		n += end - ix.Nodes[i].Offset
+	}
+	for _, i := range cp.Entries {
+		add(i)
+	}
+	if cp.Compaction >= 0 {
+		add(cp.Compaction)
+	}
+	return n
 }
 
 func (a *analyzer) treeFindings(ix *Index, t *Tree) {

@@ -127,13 +127,38 @@ var bom = []byte{0xef, 0xbb, 0xbf}
 // each line is validated and decoded in one pass (jsjson.Tape), on every CPU
 // for a large input, then indexed and observed in order.
 func Scan(r io.Reader, opts ScanOptions) (*Index, error) {
+	return scanWith[struct{}](r, opts, nil)
+}
+
+// riderLine is a line's parse and its rider's.
+type riderLine[V any] struct {
+	p parsedLine
+	v V
+}
+
+// scanWith is Scan that also feeds rider (when not nil) every line.
+func scanWith[V any](r io.Reader, opts ScanOptions, rider Rider[V]) (*Index, error) {
 	sx := newScanner(opts)
 	hint := opts.SizeHint
 	if hint <= 0 {
 		hint = -1
 	}
-	err := jsonl.ParseLines(r, jsonl.ParseOptions{SizeHint: hint, Poison: opts.poison},
-		func() func(jsonl.Line, *parsedLine) { return newLineParser(opts) }, sx.line)
+	newParse := func() func(jsonl.Line, *riderLine[V]) {
+		parse := newLineParser(opts)
+		return func(ln jsonl.Line, l *riderLine[V]) {
+			valid := parse.parse(ln, &l.p)
+			if rider != nil {
+				rider.Parse(ln, parse.tape(), valid, &l.v)
+			}
+		}
+	}
+	err := jsonl.ParseLines(r, jsonl.ParseOptions{SizeHint: hint, Poison: opts.poison}, newParse,
+		func(ln jsonl.Line, l *riderLine[V]) {
+			sx.line(ln, &l.p)
+			if rider != nil {
+				rider.Line(ln, &l.v)
+			}
+		})
 	return sx.finish(err)
 }
 
@@ -141,10 +166,10 @@ func Scan(r io.Reader, opts ScanOptions) (*Index, error) {
 // goroutine: the lines the observer sees point into data.
 func scanBytes(data []byte, opts ScanOptions) (*Index, error) {
 	sx := newScanner(opts)
-	parse := newLineParser(opts)
+	lp := newLineParser(opts)
 	var p parsedLine
 	jsonl.Lines(data, func(ln jsonl.Line) bool {
-		parse(ln, &p)
+		lp.parse(ln, &p)
 		sx.line(ln, &p)
 		return true
 	})
@@ -166,36 +191,48 @@ type parsedLine struct {
 	e            rawEntry // the decoded fields (of the trimmed line when only it parses)
 }
 
-// newLineParser returns a function that validates and decodes a line (and
-// analyses a message entry, when opts asks).
-func newLineParser(opts ScanOptions) func(jsonl.Line, *parsedLine) {
-	tp := &jsjson.Tape{MaxDepth: 4} // entry, message, content, block, member
-	in := interner{}
-	return func(ln jsonl.Line, p *parsedLine) {
-		data := ln.Data
-		p.blank, p.valid, p.badUTF8, p.skip, p.trimmedValid, p.object = false, false, false, 0, false, false
-		if jsonl.IsBlank(data) {
-			p.blank = true
-			return
-		}
-		if len(data) > 0 && data[0] != '{' {
-			p.skip = len(data) - len(jsonl.TrimJSLeft(data))
-		}
-		switch {
-		case tp.Parse(data):
-			p.valid = true
-		case p.skip > 0 && tp.Parse(data[p.skip:]):
-			p.trimmedValid = true
-			data = data[p.skip:]
-		default:
-			return
-		}
-		p.badUTF8 = tp.BadUTF8
-		p.object = p.e.fromTape(data, tp)
-		if opts.analyze && p.object && jsonl.StringIs(p.e.Type, TypeMessage) {
-			analyzeMessage(&p.e, ln.Num, in, opts.seed)
-		}
+// lineParser validates and decodes lines into parsedLines (and analyses
+// message entries, when its options ask), reusing its tape.
+type lineParser struct {
+	opts ScanOptions
+	tp   *jsjson.Tape
+	in   interner
+}
+
+func newLineParser(opts ScanOptions) *lineParser {
+	return &lineParser{opts: opts, tp: &jsjson.Tape{MaxDepth: 4}, in: interner{}} // entry, message, content, block, member
+}
+
+// tape is the parser's tape: after parse reported true, ln's parse.
+func (lp *lineParser) tape() *jsjson.Tape { return lp.tp }
+
+// parse fills p from ln; it reports whether ln as it is parses (and so the
+// tape holds it).
+func (lp *lineParser) parse(ln jsonl.Line, p *parsedLine) bool {
+	data, tp := ln.Data, lp.tp
+	p.blank, p.valid, p.badUTF8, p.skip, p.trimmedValid, p.object = false, false, false, 0, false, false
+	if jsonl.IsBlank(data) {
+		p.blank = true
+		return false
 	}
+	if len(data) > 0 && data[0] != '{' {
+		p.skip = len(data) - len(jsonl.TrimJSLeft(data))
+	}
+	switch {
+	case tp.Parse(data):
+		p.valid = true
+	case p.skip > 0 && tp.Parse(data[p.skip:]):
+		p.trimmedValid = true
+		data = data[p.skip:]
+	default:
+		return false
+	}
+	p.badUTF8 = tp.BadUTF8
+	p.object = p.e.fromTape(data, tp)
+	if lp.opts.analyze && p.object && jsonl.StringIs(p.e.Type, TypeMessage) {
+		analyzeMessage(&p.e, ln.Num, lp.in, lp.opts.seed)
+	}
+	return p.valid
 }
 
 // scanner indexes the lines of one scan in order.

@@ -20,10 +20,14 @@ type InspectOptions struct {
 	Stdin    io.Reader // for "-"
 	// Progress, when set, is called once per finished file.
 	Progress func()
-	// MoreFindings, when set, adds findings of other analyses (what repair
-	// would change) to each transcript's summary. It must be safe for
-	// concurrent use.
-	MoreFindings func(f File) []Finding
+	// Analyze, when set, analyses one transcript instead of AnalyzeFile
+	// (with another analysis riding on the same read, see AnalyzeFileWith).
+	// progress is ByteProgress. It must be safe for concurrent use.
+	Analyze func(f File, stdin io.Reader, progress func(int)) (*Summary, error)
+	// MoreFindings, when set, adds findings of other analyses (what replay
+	// would change) to each transcript's summary, once it is made. It must
+	// be safe for concurrent use.
+	MoreFindings func(f File, s *Summary) []Finding
 	// Keep, when set, selects the transcripts to inspect (--agent, --since).
 	Keep func(f File) bool
 	// ByteProgress, when set, is told the bytes read of each file (for a
@@ -97,17 +101,15 @@ func Inspect(paths []string, opts InspectOptions) (*Report, error) {
 			errs[i] = fmt.Errorf("not read: %w", opts.Context.Err())
 			return
 		}
-		wantMore := opts.MoreFindings != nil && files[i].Path != "-"
-		more := func() []Finding { return opts.MoreFindings(files[i]) }
-		if wantMore && len(files) == 1 {
-			// One file: the other analyses (the repair plan, replay) read
-			// it on another core while this one analyses it.
-			more = background(more)
-			defer more() // waited for even when the analysis fails
+		analyze := opts.Analyze
+		if analyze == nil {
+			analyze = func(f File, stdin io.Reader, progress func(int)) (*Summary, error) {
+				return AnalyzeFileWith[struct{}](f, stdin, progress, nil)
+			}
 		}
-		summaries[i], errs[i] = analyzeFile(files[i], opts.Stdin, opts.ByteProgress)
-		if errs[i] == nil && wantMore {
-			summaries[i].AddFindings(more())
+		summaries[i], errs[i] = analyze(files[i], opts.Stdin, opts.ByteProgress)
+		if errs[i] == nil && opts.MoreFindings != nil && files[i].Path != "-" {
+			summaries[i].AddFindings(opts.MoreFindings(files[i], summaries[i]))
 		}
 		if opts.Progress != nil {
 			opts.Progress()
@@ -203,19 +205,4 @@ func checkIndexes(paths []string) *IndexReport {
 		ir.Dangling = append(ir.Dangling, ic.Dangling...)
 	}
 	return ir
-}
-
-// background starts f on its own goroutine; the function it returns waits
-// for f and returns its result (it may be called more than once).
-func background(f func() []Finding) func() []Finding {
-	var found []Finding
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		found = f()
-	}()
-	return func() []Finding {
-		<-done
-		return found
-	}
 }

@@ -54,7 +54,27 @@ func TestParallelAnalyzeEqualsInMemory(t *testing.T) {
 			pj, _ := json.Marshal(par)
 			mj, _ := json.Marshal(mem)
 			require.Equal(t, string(mj), string(pj))
-			require.Greater(t, par.Entries, 1000)
+			require.Greater(t, len(text), 3*jsonl.BatchBytes) // batches in flight, read into again
 		})
 	}
+}
+
+// ContextBytes counts the lines of the context's entries: on a linear file
+// of fixed-size lines, every entry line but the header's, and a compaction
+// keeps only what it keeps.
+func TestContextBytes(t *testing.T) {
+	header := `{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}` + "\n"
+	msg := func(id, parent string) string {
+		return `{"type":"message","id":"` + id + `","parentId":` + parent + `,"message":{"role":"user","content":"hi"}}` + "\n"
+	}
+	lines := []string{header, msg("a", "null"), msg("b", `"a"`), msg("c", `"b"`)}
+	s, err := AnalyzeBytesEach([]byte(strings.Join(lines, "")), nil)
+	require.NoError(t, err)
+	require.Equal(t, int64(len(lines[1])+len(lines[2])+len(lines[3])), s.Active.ContextBytes)
+	compaction := `{"type":"compaction","id":"k","parentId":"c","summary":"s","firstKeptEntryId":"c","tokensBefore":1}` + "\n"
+	after := msg("d", `"k"`)
+	s, err = AnalyzeBytesEach([]byte(strings.Join(append(lines, compaction, after), "")), nil)
+	require.NoError(t, err)
+	require.Equal(t, 3, s.Active.Messages) // summary, c, d
+	require.Equal(t, int64(len(lines[3])+len(compaction)+len(after)), s.Active.ContextBytes)
 }
