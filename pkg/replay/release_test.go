@@ -81,4 +81,3 @@ func TestReleaseDifferences(t *testing.T) {
 		t.Errorf("not built in: %q", d)
 	}
 }
-
