@@ -421,7 +421,7 @@ type repairJob struct {
 	qh    *durable.Hasher
 	qOpen bool
 
-	origH, outH *durable.Hasher
+	origH, outH *durable.BackgroundHasher
 	manifest    string
 }
 
@@ -433,7 +433,7 @@ func newRepairJob(ctx context.Context, path string, opts ApplyOptions, st os.Fil
 		j.quarantine = QuarantinePath(path, opts.BackupDir, j.stamp)
 	}
 	j.qh = durable.NewHasher()
-	j.origH, j.outH = durable.NewHasher(), durable.NewHasher()
+	j.origH, j.outH = durable.NewBackgroundHasher(), durable.NewBackgroundHasher()
 	return j
 }
 
@@ -473,6 +473,9 @@ func (j *repairJob) unchanged() error {
 
 // run writes the backup and the quarantine file, then replaces the file.
 func (j *repairJob) run(rep *FileReport) (*FileReport, error) {
+	// the digests' goroutines end however the run does
+	defer j.origH.Digest()
+	defer j.outH.Digest()
 	in, inSt, err := durable.OpenRegular(j.path)
 	if err != nil {
 		return rep, err
