@@ -1,7 +1,6 @@
 package durable
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 )
 
@@ -27,7 +26,7 @@ const backgroundChunk = 256 << 10
 func NewBackgroundHasher() *BackgroundHasher {
 	h := &BackgroundHasher{chunks: make(chan []byte, 8), free: make(chan []byte, 8), sum: make(chan []byte, 1)}
 	go func() {
-		sha := sha256.New()
+		sha := newBLAKE3()
 		for c := range h.chunks {
 			sha.Write(c)
 			select {
@@ -64,7 +63,7 @@ func (h *BackgroundHasher) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// Digest is the size and SHA-256 of everything written; the first call ends
+// Digest is the size and BLAKE3 of everything written; the first call ends
 // the hashing (write nothing after it).
 func (h *BackgroundHasher) Digest() Digest {
 	if h.digest == nil {
@@ -73,7 +72,7 @@ func (h *BackgroundHasher) Digest() Digest {
 		}
 		h.cur = nil
 		close(h.chunks)
-		h.digest = &Digest{Size: h.n, SHA256: hex.EncodeToString(<-h.sum)}
+		h.digest = &Digest{Size: h.n, BLAKE3: hex.EncodeToString(<-h.sum)}
 	}
 	return *h.digest
 }

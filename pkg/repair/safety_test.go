@@ -3,6 +3,9 @@ package repair
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -695,4 +698,42 @@ func TestNoBackupVisibleWithoutManifest(t *testing.T) {
 	require.NoError(t, f.Close())
 	crash(t, func() { _, _ = Undo(file, ApplyOptions{FS: crashAtManifestFS{}, Force: true}) })
 	check(t, file)
+}
+
+// Item 3: undo of a repair whose manifest an older oc wrote (SHA-256
+// digests, before BLAKE3) checks the backup and the file by SHA-256, and
+// still refuses a backup that does not match.
+func TestUndoSHA256Manifest(t *testing.T) {
+	for _, damaged := range []bool{false, true} {
+		dir := t.TempDir()
+		bk := filepath.Join(dir, "bk")
+		file, rep := repairSmall(t, dir, "s1.jsonl", ApplyOptions{BackupDir: bk})
+		original, _ := os.ReadFile(rep.Backup)
+		repaired, _ := os.ReadFile(file)
+		raw, err := os.ReadFile(rep.Manifest)
+		require.NoError(t, err)
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(raw, &m))
+		require.NotEmpty(t, m["backup"].(map[string]any)["blake3"], "a new manifest records BLAKE3")
+		old := func(b []byte) map[string]any {
+			sum := sha256.Sum256(b)
+			return map[string]any{"size": len(b), "sha256": hex.EncodeToString(sum[:])}
+		}
+		m["backup"], m["original"], m["written"] = old(original), old(original), old(repaired)
+		if damaged {
+			m["backup"] = old(append(bytes.Clone(original), 'x')[1:])
+		}
+		raw, _ = json.Marshal(m)
+		require.NoError(t, os.WriteFile(rep.Manifest, raw, 0o600))
+		u, err := Undo(file, ApplyOptions{BackupDir: bk})
+		got, _ := os.ReadFile(file)
+		if damaged {
+			require.ErrorIs(t, err, ErrBackupDamaged)
+			assert.Equal(t, string(repaired), string(got), "the file is untouched")
+			continue
+		}
+		require.NoError(t, err)
+		assert.Contains(t, u.Checked, "backup size and digest match the manifest")
+		assert.Equal(t, string(original), string(got), "the original is back")
+	}
 }

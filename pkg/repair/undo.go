@@ -180,10 +180,10 @@ func checkUndoBackup(rep *UndoReport, real, backupDir string, cand undoCandidate
 		return err
 	}
 	if !d.Equal(cand.m.Backup) {
-		return fmt.Errorf("%s: %w: %d bytes, sha256 %.12s, its manifest records %d bytes, sha256 %.12s; not restored",
-			cand.backup, ErrBackupDamaged, d.Size, d.SHA256, cand.m.Backup.Size, cand.m.Backup.SHA256)
+		return fmt.Errorf("%s: %w: %s, its manifest records %s; not restored",
+			cand.backup, ErrBackupDamaged, d.Short(), cand.m.Backup.Short())
 	}
-	rep.Checked = append(rep.Checked, "backup size and sha256 match the manifest")
+	rep.Checked = append(rep.Checked, "backup size and digest match the manifest")
 	return nil
 }
 
@@ -210,7 +210,7 @@ func checkUndoFile(rep *UndoReport, real, backupDir string, cand undoCandidate, 
 	}
 	switch {
 	case whole.Equal(cand.m.Written):
-		rep.Checked = append(rep.Checked, "file size and sha256 are what the repair wrote")
+		rep.Checked = append(rep.Checked, "file size and digest are what the repair wrote")
 	case whole.Equal(cand.m.Original):
 		rep.AlreadyRestored = true
 	default:
@@ -239,7 +239,7 @@ func restoreBackup(ctx context.Context, fsys durable.FS, real string, cand undoC
 	if !compressed && src.Compression != jsonl.Plain {
 		return fmt.Errorf("%s: unexpected %s content in an uncompressed backup", cand.backup, src.Compression)
 	}
-	h := durable.NewHasher()
+	h := durable.NewCheckingHasher()
 	return durable.ReplaceAtomic(real, durable.AtomicOptions{FS: fsys, KeepFrom: keep, BeforeRename: func() error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -336,7 +336,7 @@ func decodedDigest(backup string) (durable.Digest, error) {
 		return durable.Digest{}, err
 	}
 	defer src.Close()
-	h := durable.NewHasher()
+	h := durable.NewCheckingHasher()
 	if _, err := io.Copy(h, src); err != nil {
 		return durable.Digest{}, fmt.Errorf("%s: %w: %v", backup, ErrBackupDamaged, err)
 	}
