@@ -1,6 +1,7 @@
 package jsjson
 
 import (
+	"math"
 	"encoding/binary"
 	"math/bits"
 	"unicode/utf8"
@@ -38,6 +39,12 @@ type Tape struct {
 	BadUTF8 bool
 	// Depth is the deepest nesting of the text (0: a scalar).
 	Depth int
+	// RecordLimit is the longest text whose values are recorded (0, and at
+	// most: 2 GiB - 1, what 32-bit offsets reach).
+	RecordLimit int
+	// Unrecorded: the text was longer than RecordLimit: it was validated and
+	// nothing recorded (Nodes is empty); read it from the text.
+	Unrecorded bool
 	kinds []uint64 // bit per nesting level beyond 64: the level is an object
 }
 
@@ -47,16 +54,18 @@ const MaxTapeDepth = 15
 // DefaultMaxNodes is a Tape's node budget when MaxNodes is 0.
 const DefaultMaxNodes = 1 << 16
 
-// Node is one recorded value of a Tape.
+// Node is one recorded value of a Tape. Offsets are 32-bit (a tape of a
+// line of 40 values is a kilobyte, written for every line); a text longer
+// than that records nothing (Tape.Unrecorded).
 type Node struct {
-	Start, End int // the value is text[Start:End]
+	Start, End int32 // the value is text[Start:End]
 	// KeyStart and KeyEnd delimit an object member's key between its quotes
 	// (raw: escapes not decoded, see KeyEscaped); both 0 for the root and
 	// array elements.
-	KeyStart, KeyEnd int
+	KeyStart, KeyEnd int32
 	// Next is the index of the node after this value and its recorded
 	// children: its next sibling, if it has one.
-	Next  int
+	Next  int32
 	Kind  byte      // the value's first byte: { [ " t f n - or a digit
 	Flags NodeFlags // what else is known of it
 }
@@ -87,7 +96,7 @@ func (n *Node) Value(text []byte) []byte { return text[n.Start:n.End] }
 
 // Children reports whether n's members or elements follow it on the tape
 // (a container neither empty nor pruned).
-func (n *Node) Children(self int) bool { return n.Next > self+1 }
+func (n *Node) Children(self int) bool { return int(n.Next) > self+1 }
 
 // Valid reports whether JSON.parse accepts text (see Tape).
 func Valid(text []byte) bool {
@@ -104,6 +113,14 @@ func Valid(text []byte) bool {
 // in registers.
 func (t *Tape) Parse(text []byte) bool {
 	maxDepth := min(t.MaxDepth, MaxTapeDepth)
+	limit := t.RecordLimit
+	if limit <= 0 || limit > math.MaxInt32 {
+		limit = math.MaxInt32
+	}
+	t.Unrecorded = len(text) > limit
+	if t.Unrecorded {
+		maxDepth = -1
+	}
 	maxNodes := t.MaxNodes
 	if maxNodes <= 0 {
 		maxNodes = DefaultMaxNodes
@@ -144,7 +161,7 @@ value:
 		if d <= maxDepth {
 			if len(nodes) < maxNodes {
 				idx = len(nodes)
-				nodes = append(nodes, Node{Start: i, KeyStart: keyS, KeyEnd: keyE, Kind: c, Flags: keyF})
+				nodes = append(nodes, Node{Start: int32(i), KeyStart: int32(keyS), KeyEnd: int32(keyE), Kind: c, Flags: keyF})
 			} else {
 				overflow = true
 			}
@@ -253,9 +270,9 @@ closeContainer:
 	// b[i] closes the container open at level d-1.
 	if d-1 <= maxDepth {
 		if idx := open[d-1]; idx >= 0 {
-			nodes[idx].End = i + 1
-			nodes[idx].Next = len(nodes)
-			if (overflow || d-1 == maxDepth) && !emptyContainer(b, nodes[idx].Start, i) {
+			nodes[idx].End = int32(i + 1)
+			nodes[idx].Next = int32(len(nodes))
+			if (overflow || d-1 == maxDepth) && !emptyContainer(b, int(nodes[idx].Start), i) {
 				nodes[idx].Flags |= Pruned
 			}
 		}
@@ -320,7 +337,7 @@ scanStr:
 	}
 	if d <= maxDepth {
 		if len(nodes) < maxNodes {
-			nodes = append(nodes, Node{Start: strStart, End: i, KeyStart: keyS, KeyEnd: keyE, Next: len(nodes) + 1, Kind: '"', Flags: keyF | strF})
+			nodes = append(nodes, Node{Start: int32(strStart), End: int32(i), KeyStart: int32(keyS), KeyEnd: int32(keyE), Next: int32(len(nodes) + 1), Kind: '"', Flags: keyF | strF})
 		} else {
 			overflow = true
 		}
@@ -437,7 +454,7 @@ func leaf(nodes []Node, overflow, recorded bool, maxNodes, start, end, keyS, key
 	if len(nodes) >= maxNodes {
 		return nodes, true
 	}
-	return append(nodes, Node{Start: start, End: end, KeyStart: keyS, KeyEnd: keyE, Next: len(nodes) + 1, Kind: kind, Flags: keyF}), overflow
+	return append(nodes, Node{Start: int32(start), End: int32(end), KeyStart: int32(keyS), KeyEnd: int32(keyE), Next: int32(len(nodes) + 1), Kind: kind, Flags: keyF}), overflow
 }
 
 func boolBit(b bool) uint64 {

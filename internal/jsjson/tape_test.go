@@ -151,7 +151,7 @@ func TestTapeNodes(t *testing.T) {
 		if n.Flags&Escaped != 0 {
 			flags += " escaped"
 		}
-		got = append(got, fmt.Sprintf("%d %q=%s next=%d%s", i, n.Key(text), n.Value(text), n.Next, flags))
+		got = append(got, fmt.Sprintf("%d %q=%s next=%d%s", i, n.Key(text), n.Value(text), int(n.Next), flags))
 	}
 	want := []string{
 		`0 ""={"type":"message","id":"a\"b","message":{"role":"user","content":[{"type":"text","text":"hi"},7,[1,[2]]]},"n":null, "e":{} }` + " next=11",
@@ -258,12 +258,12 @@ func tapeTree(text []byte, nodes []Node, i int) (refNode, int) {
 	n := nodes[i]
 	r := refNode{key: string(n.Key(text)), value: string(n.Value(text)), complete: n.Flags&Pruned == 0}
 	j := i + 1
-	for j < n.Next {
+	for j < int(n.Next) {
 		var c refNode
 		c, j = tapeTree(text, nodes, j)
 		r.children = append(r.children, c)
 	}
-	return r, n.Next
+	return r, int(n.Next)
 }
 
 // FuzzTape: Valid is encoding/json's Valid (which agrees with JSON.parse on
@@ -389,4 +389,16 @@ func TestIndexSpecialEveryPosition(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A text past RecordLimit is validated as any other and records nothing.
+func TestTapeRecordLimit(t *testing.T) {
+	tp := Tape{MaxDepth: 3, RecordLimit: 10}
+	require.True(t, tp.Parse([]byte(`{"a":[1,2,3]}`)))
+	assert.True(t, tp.Unrecorded)
+	assert.Empty(t, tp.Nodes)
+	assert.False(t, tp.Parse([]byte(`{"a":[1,2,3}`)))
+	require.True(t, tp.Parse([]byte(`{"a":1}`)))
+	assert.False(t, tp.Unrecorded)
+	assert.Len(t, tp.Nodes, 2)
 }

@@ -70,24 +70,26 @@ func (e *Entry) fromTape(b []byte, tp *jsjson.Tape) {
 	nodes := tp.Nodes
 	content := -1 // the tape's node of the message's content
 	switch {
+	case tp.Unrecorded:
+		e.parse() // too long a line for the tape's offsets
 	case len(nodes) == 0 || nodes[0].Kind != '{':
 	case nodes[0].Flags&jsjson.Pruned != 0:
 		e.parse() // more members than the tape holds
 	default:
 		e.Object = true
-		for j := 1; j < nodes[0].Next; j = nodes[j].Next {
+		for j := 1; j < int(nodes[0].Next); j = int(nodes[j].Next) {
 			n := &nodes[j]
-			if !e.topMember(b[n.KeyStart:n.KeyEnd], n.Start, n.End) || n.Kind != '{' {
+			if !e.topMember(n.Key(b), int(n.Start), int(n.End)) || n.Kind != '{' {
 				continue
 			}
 			if n.Flags&jsjson.Pruned != 0 {
-				jsonl.EachMember(b, n.Start, e.messageMember)
+				jsonl.EachMember(b, int(n.Start), e.messageMember)
 				continue
 			}
-			for k := j + 1; k < n.Next; k = nodes[k].Next {
+			for k := j + 1; k < int(n.Next); k = int(nodes[k].Next) {
 				m := &nodes[k]
-				e.messageMember(jsonl.Member{Key: b[m.KeyStart:m.KeyEnd], Start: m.Start, End: m.End})
-				if e.contentStart == m.Start && e.Content != nil {
+				e.messageMember(jsonl.Member{Key: m.Key(b), Start: int(m.Start), End: int(m.End)})
+				if e.contentStart == int(m.Start) && e.Content != nil {
 					content = k
 				}
 			}
@@ -107,7 +109,7 @@ func contentHasImage(b []byte, nodes []jsjson.Node, j int) (has, known bool) {
 	if j < 0 || nodes[j].Kind != '[' || nodes[j].Flags&jsjson.Pruned != 0 {
 		return false, false
 	}
-	for k := j + 1; k < nodes[j].Next; k = nodes[k].Next {
+	for k := j + 1; k < int(nodes[j].Next); k = int(nodes[k].Next) {
 		el := &nodes[k]
 		if el.Kind != '{' {
 			continue
@@ -115,7 +117,7 @@ func contentHasImage(b []byte, nodes []jsjson.Node, j int) (has, known bool) {
 		if el.Flags&jsjson.Pruned != 0 {
 			return false, false
 		}
-		for f := k + 1; f < el.Next; f = nodes[f].Next {
+		for f := k + 1; f < int(el.Next); f = int(nodes[f].Next) {
 			if jsonl.KeyIs(nodes[f].Key(b), "type") && jsonl.StringIs(nodes[f].Value(b), "image") {
 				return true, true
 			}

@@ -165,6 +165,9 @@ func (e *rawEntry) contentBlocks() []rawBlock {
 // the text). It reports whether b is an object.
 func (e *rawEntry) fromTape(b []byte, tp *jsjson.Tape) bool {
 	e.reset()
+	if tp.Unrecorded {
+		return e.decode(b) // too long a line for the tape's offsets
+	}
 	nodes := tp.Nodes
 	if len(nodes) == 0 || nodes[0].Kind != '{' {
 		return false
@@ -173,7 +176,7 @@ func (e *rawEntry) fromTape(b []byte, tp *jsjson.Tape) bool {
 		return e.decode(b)
 	}
 	msgNode := -1
-	for j := 1; j < nodes[0].Next; j = nodes[j].Next {
+	for j := 1; j < int(nodes[0].Next); j = int(nodes[j].Next) {
 		n := &nodes[j]
 		if e.member(tapeKey(b, n), n.Value(b)) {
 			msgNode = j
@@ -189,7 +192,7 @@ func (e *rawEntry) fromTape(b []byte, tp *jsjson.Tape) bool {
 		return true
 	}
 	content := -1
-	for k := msgNode + 1; k < m.Next; k = nodes[k].Next {
+	for k := msgNode + 1; k < int(m.Next); k = int(nodes[k].Next) {
 		n := &nodes[k]
 		if e.msg.member(tapeKey(b, n), n.Value(b)) {
 			content = k
@@ -200,7 +203,7 @@ func (e *rawEntry) fromTape(b []byte, tp *jsjson.Tape) bool {
 	}
 	e.blocksDecoded = true
 	c := &nodes[content]
-	for k := content + 1; k < c.Next; k = nodes[k].Next {
+	for k := content + 1; k < int(c.Next); k = int(nodes[k].Next) {
 		el := &nodes[k]
 		e.blocks = append(e.blocks, rawBlock{})
 		bl := &e.blocks[len(e.blocks)-1]
@@ -209,7 +212,7 @@ func (e *rawEntry) fromTape(b []byte, tp *jsjson.Tape) bool {
 		case el.Flags&jsjson.Pruned != 0:
 			bl.decode(el.Value(b))
 		default:
-			for f := k + 1; f < el.Next; f = nodes[f].Next {
+			for f := k + 1; f < int(el.Next); f = int(nodes[f].Next) {
 				bl.member(tapeKey(b, &nodes[f]), nodes[f].Value(b))
 			}
 		}

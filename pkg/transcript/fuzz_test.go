@@ -3,7 +3,9 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"io"
+	"reflect"
 	"testing"
 )
 
@@ -35,6 +37,44 @@ func FuzzAnalyze(f *testing.F) {
 		}
 		if len(ctx.Messages) != s.Active.Messages {
 			t.Fatalf("context has %d messages, analysis says %d", len(ctx.Messages), s.Active.Messages)
+		}
+	})
+}
+
+// FuzzRawEntryFromTape: decoding an entry off its line's tape (the entry,
+// its message and its content blocks) gives exactly what decoding the text
+// member by member gives, whatever the tape could not hold (its node budget,
+// a text past its record limit).
+func FuzzRawEntryFromTape(f *testing.F) {
+	f.Add([]byte(`{"type":"message","id":"a","message":{"role":"user","content":[{"type":"text","text":"hi"},{"type":"image","data":"x"}]}}`), uint8(40))
+	f.Add([]byte(`{"type":"message","message":{"role":"assistant"},"message":{"content":[1,{"type":"toolCall","id":"c","name":"n","partialJson":"{"}]}}`), uint8(3))
+	f.Add([]byte(`{"ty\u0070e":"message","message":{"r\u006fle":"user","content":"x"}}`), uint8(250))
+	f.Add([]byte(`[{"type":"message"}]`), uint8(1))
+	f.Fuzz(func(t *testing.T, line []byte, budget uint8) {
+		tp := &jsjson.Tape{MaxDepth: 4, MaxNodes: int(budget%32) + 1}
+		if budget >= 240 {
+			tp.RecordLimit = 1
+		}
+		if !tp.Parse(line) {
+			return
+		}
+		var got, want rawEntry
+		gotObj := got.fromTape(line, tp)
+		wantObj := want.decode(line)
+		if gotObj != wantObj {
+			t.Fatalf("object %v, text says %v on %q", gotObj, wantObj, line)
+		}
+		if !reflect.DeepEqual(got.messageMembers(), want.messageMembers()) {
+			t.Fatalf("message %+v, text %+v on %q", *got.messageMembers(), *want.messageMembers(), line)
+		}
+		gb, wb := got.contentBlocks(), want.contentBlocks()
+		if len(gb) != len(wb) || len(gb) > 0 && !reflect.DeepEqual(gb, wb) {
+			t.Fatalf("blocks %+v, text %+v on %q", gb, wb, line)
+		}
+		got.msg, want.msg, got.blocks, want.blocks = rawMessage{}, rawMessage{}, nil, nil
+		got.msgDecoded, want.msgDecoded, got.blocksDecoded, want.blocksDecoded = false, false, false, false
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("entry %+v, text %+v on %q", got, want, line)
 		}
 	})
 }
