@@ -14,7 +14,6 @@ import (
 // entries (the tree, repeated ids, tool results), only reads them.
 type facts struct {
 	ready      bool
-	session    bool // isSessionEntry
 	message    bool // IsMessage
 	msgObject  bool // a message entry whose message is an object (or array)
 	compaction bool
@@ -24,12 +23,9 @@ type facts struct {
 	changed bool
 	hits    []hit
 	// the id when it is a JSON string (idOK): its text hashed (idRaw), and
-	// trimmed (idTrim; idTrimOK: not blank); parentId and firstKeptEntryId
-	// when they are strings
-	idOK, idTrimOK   bool
-	idRaw, idTrim    uint64
-	parentOK, keptOK bool
-	parent, kept     uint64
+	// trimmed (idTrim; idTrimOK: not blank)
+	idOK, idTrimOK bool
+	idRaw, idTrim  uint64
 	// toolResultID, hashed
 	resultOK bool
 	result   uint64
@@ -54,8 +50,6 @@ func (e *Entry) prepare(all bool) *facts {
 	f.ready = true
 	f.idRaw, f.idOK = hashStrValue(e.ID)
 	f.idTrim, f.idTrimOK = hashTrimmedStrValue(e.ID)
-	f.parent, f.parentOK = hashStrValue(e.ParentID)
-	f.kept, f.keptOK = hashStrValue(e.FirstKept)
 	if !f.imageHint && !e.tapeHint {
 		// a block of type "image" says "image", or spells it with \u escapes
 		f.imageHint = jsonl.ValueKind(e.Content) == '[' &&
@@ -65,7 +59,6 @@ func (e *Entry) prepare(all bool) *facts {
 		f.out = e.B
 		return f
 	}
-	f.session = isSessionEntry(e)
 	f.message = e.IsMessage()
 	f.msgObject = f.message && e.messageIsObject()
 	f.compaction = jsonl.StringIs(e.Type, "compaction")

@@ -628,7 +628,7 @@ func (pl *planner) entry(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, salvag
 func (pl *planner) entryParsed(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, salvaged bool, e *Entry) {
 	all := pl.set == RuleSetAll
 	f := e.prepare(all)
-	if !pl.transcript && f.session {
+	if !pl.transcript && isSessionEntry(e) { // until the first: one entry, usually
 		pl.transcript = true
 	}
 	if all && pl.dropsEntry(ln, ed, salvaged, e) {

@@ -41,16 +41,18 @@ func (pl *planner) repeatedID(ln jsonl.Line, e *Entry, out []byte, changed bool,
 	}
 	// references to a renamed entry, first (the entry's own id may be new too)
 	f := e.prepare(true)
-	if f.parentOK && len(pl.renamed) > 0 {
-		if to, ok := pl.renamed[f.parent]; ok {
-			out, changed = cur().withParent(to), true
-			hits = append(hits, hit{RuleRepeatedID, 1, "parentId " + string(e.ParentID) + " names the repeated entry renamed " + string(to)})
+	if len(pl.renamed) > 0 { // else nothing was renamed: nothing to redirect
+		if h, ok := hashStrValue(e.ParentID); ok {
+			if to, ok := pl.renamed[h]; ok {
+				out, changed = cur().withParent(to), true
+				hits = append(hits, hit{RuleRepeatedID, 1, "parentId " + string(e.ParentID) + " names the repeated entry renamed " + string(to)})
+			}
 		}
-	}
-	if f.keptOK && len(pl.renamed) > 0 {
-		if to, ok := pl.renamed[f.kept]; ok {
-			out, changed = cur().withFirstKept(to), true
-			hits = append(hits, hit{RuleRepeatedID, 1, "firstKeptEntryId " + string(e.FirstKept) + " names the repeated entry renamed " + string(to)})
+		if h, ok := hashStrValue(e.FirstKept); ok {
+			if to, ok := pl.renamed[h]; ok {
+				out, changed = cur().withFirstKept(to), true
+				hits = append(hits, hit{RuleRepeatedID, 1, "firstKeptEntryId " + string(e.FirstKept) + " names the repeated entry renamed " + string(to)})
+			}
 		}
 	}
 	if !f.idOK || !f.idTrimOK {

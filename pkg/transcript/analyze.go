@@ -606,16 +606,7 @@ func (a *analyzer) finish(ix *Index) *Summary {
 	a.treeFindings(ix, t)
 	a.pairing()
 
-	children, roots := t.Children()
-	s.Branches.Roots = len(roots)
-	for _, c := range children {
-		switch {
-		case len(c) == 0:
-			s.Branches.Leaves++
-		case len(c) > 1:
-			s.Branches.Forks++
-		}
-	}
+	s.Branches.Roots, s.Branches.Leaves, s.Branches.Forks = t.Shape()
 	cp := PlanContext(ix, t)
 	path := t.Path()
 	if leaf := t.Leaf(); leaf >= 0 {

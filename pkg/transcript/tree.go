@@ -128,6 +128,30 @@ func (t *Tree) Children() (children [][]int, roots []int) {
 	return children, roots
 }
 
+// Shape counts the roots, the leaves (no child) and the forks (more than one
+// child) of the tree, as Children would give them, without making the
+// lists (a transcript of 100,000 entries made as many slices).
+func (t *Tree) Shape() (roots, leaves, forks int) {
+	kids := make([]int32, len(t.ix.Nodes))
+	for i := range t.ix.Nodes {
+		p := t.parent(i)
+		if p < 0 || p == i {
+			roots++
+			continue
+		}
+		kids[p]++
+	}
+	for _, k := range kids {
+		switch {
+		case k == 0:
+			leaves++
+		case k > 1:
+			forks++
+		}
+	}
+	return roots, leaves, forks
+}
+
 // MissingParent reports whether node i names a parent that does not exist.
 func (t *Tree) MissingParent(i int) bool {
 	return !t.linear && t.parents[i] == -2

@@ -87,3 +87,31 @@ func TestScanHeaderRules(t *testing.T) {
 	_, err = Scan(bytes.NewReader([]byte("\n  \n")), ScanOptions{})
 	assert.ErrorIs(t, err, ErrNotTranscript)
 }
+
+// Shape counts what Children lists.
+func TestShapeEqualsChildren(t *testing.T) {
+	lines := []string{`{"type":"session","version":3,"id":"s"}`}
+	for i, p := range []string{"", "a", "b", "b", "a", "x", "", "f"} {
+		id := string(rune('a' + i))
+		parent := "null"
+		if p != "" {
+			parent = `"` + p + `"`
+		}
+		lines = append(lines, `{"type":"message","id":"`+id+`","parentId":`+parent+`,"message":{"role":"user","content":"x"}}`)
+	}
+	ix, err := Scan(strings.NewReader(strings.Join(lines, "\n")+"\n"), ScanOptions{})
+	require.NoError(t, err)
+	tr := NewTree(ix)
+	children, roots := tr.Children()
+	leaves, forks := 0, 0
+	for _, c := range children {
+		if len(c) == 0 {
+			leaves++
+		} else if len(c) > 1 {
+			forks++
+		}
+	}
+	r, l, f := tr.Shape()
+	require.Equal(t, []int{len(roots), leaves, forks}, []int{r, l, f})
+	require.Equal(t, []int{3, 5, 2}, []int{r, l, f}) // roots a, f (its parent x is missing) and g; forks a and b
+}
