@@ -15,15 +15,7 @@ import (
 // (scripts/make-archive-fixture.mjs; see its README).
 func ArchiveFixtureDir(t testing.TB) string {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := moduleRoot(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return filepath.Join(root, "testdata", "sqlite-archives")
+	return repoTestdata(t, "sqlite-archives")
 }
 
 // ArchiveDecoded96 is one line of an archive fixture's decoded.jsonl: an

@@ -18,6 +18,12 @@ import (
 // (scripts/make-cold-fixture.mjs; see its README).
 func ColdFixtureDir(t testing.TB) string {
 	t.Helper()
+	return repoTestdata(t, "sqlite-cold")
+}
+
+// repoTestdata is testdata/name of this repository, from any package's test.
+func repoTestdata(t testing.TB, name string) string {
+	t.Helper()
 	wd, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
@@ -26,7 +32,7 @@ func ColdFixtureDir(t testing.TB) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return filepath.Join(root, "testdata", "sqlite-cold")
+	return filepath.Join(root, "testdata", name)
 }
 
 // ColdState96 unpacks one variant of a fixture folder (made by

@@ -36,26 +36,23 @@ func BenchmarkPlanFile(b *testing.B) {
 // 100 MiB transcript of scripts/bench-scan.sh), for profiles of the scan at
 // the size the goals are set for.
 func BenchmarkPlanBenchFile(b *testing.B) {
-	path := os.Getenv("OC_BENCH_FILE")
-	if path == "" {
-		b.Skip("set OC_BENCH_FILE to a transcript")
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(st.Size())
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := PlanFile(path, Options{}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchOnFile(b, func(path string) error {
+		_, err := PlanFile(path, Options{})
+		return err
+	})
 }
 
 // BenchmarkAnalyzeBenchFile is `oc inspect FILE`'s analysis with its repair
 // plan (one read) on OC_BENCH_FILE.
 func BenchmarkAnalyzeBenchFile(b *testing.B) {
+	benchOnFile(b, func(path string) error {
+		_, _, err := AnalyzeFile(transcript.File{Path: path}, nil, nil, Options{})
+		return err
+	})
+}
+
+// benchOnFile runs run on OC_BENCH_FILE until the benchmark has its time.
+func benchOnFile(b *testing.B, run func(path string) error) {
 	path := os.Getenv("OC_BENCH_FILE")
 	if path == "" {
 		b.Skip("set OC_BENCH_FILE to a transcript")
@@ -67,7 +64,7 @@ func BenchmarkAnalyzeBenchFile(b *testing.B) {
 	b.SetBytes(st.Size())
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, err := AnalyzeFile(transcript.File{Path: path}, nil, nil, Options{}); err != nil {
+		if err := run(path); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -164,23 +164,7 @@ func (d *DB) TranscriptArchives() ([]TranscriptArchive, error) {
 	if !d.HasTable("session_transcript_archives") {
 		return nil, nil
 	}
-	var out []TranscriptArchive
-	err := d.ReadTx(func(tx *sql.Tx) error {
-		rows, err := tx.Query("SELECT " + archiveColumns + archiveFrom + " ORDER BY a.created_at, a.session_id, a.generation")
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var a TranscriptArchive
-			if err := scanArchive(rows, &a); err != nil {
-				return err
-			}
-			out = append(out, a)
-		}
-		return rows.Err()
-	})
-	return out, err
+	return readAll(d, "SELECT "+archiveColumns+archiveFrom+" ORDER BY a.created_at, a.session_id, a.generation", scanArchive)
 }
 
 // ArchiveBlob is one archived generation read from its database: the row and

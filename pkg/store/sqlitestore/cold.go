@@ -144,19 +144,25 @@ func (d *DB) ColdArchives() ([]ColdArchive, error) {
 	if !d.HasTable("session_transcript_cold_archives") {
 		return nil, nil
 	}
-	var out []ColdArchive
+	return readAll(d, "SELECT "+coldColumns+" FROM session_transcript_cold_archives ORDER BY session_id", scanCold)
+}
+
+// readAll reads every row query gives, in one read transaction, each made
+// a T by scan.
+func readAll[T any](d *DB, query string, scan func(interface{ Scan(...any) error }, *T) error) ([]T, error) {
+	var out []T
 	err := d.ReadTx(func(tx *sql.Tx) error {
-		rows, err := tx.Query("SELECT " + coldColumns + " FROM session_transcript_cold_archives ORDER BY session_id")
+		rows, err := tx.Query(query)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var c ColdArchive
-			if err := scanCold(rows, &c); err != nil {
+			var v T
+			if err := scan(rows, &v); err != nil {
 				return err
 			}
-			out = append(out, c)
+			out = append(out, v)
 		}
 		return rows.Err()
 	})
