@@ -89,7 +89,7 @@ type Observer interface {
 type ScanOptions struct {
 	Observer Observer
 	// SizeHint is the input's size in bytes when known (else 0): the index
-	// starts with room for an entry per 2 KiB instead of growing from none,
+	// starts with room for an entry per KiB instead of growing from none,
 	// and an input of a megabyte or more is parsed on every CPU.
 	SizeHint int64
 	// poison (tests): each line is overwritten once it was indexed and
@@ -246,7 +246,7 @@ type scanner struct {
 func newScanner(opts ScanOptions) *scanner {
 	ix := &Index{}
 	if opts.SizeHint > 0 {
-		ix.Nodes = make([]Node, 0, min(opts.SizeHint/2048, 1<<20))
+		ix.Nodes = make([]Node, 0, min(opts.SizeHint/1024, 1<<20))
 	}
 	return &scanner{opts: opts, ix: ix, extras: map[string]*NodeExtra{}}
 }
@@ -333,6 +333,10 @@ func (sx *scanner) line(line jsonl.Line, p *parsedLine) {
 		return
 	}
 	fillNode(&n, e, sx.extras)
+	if len(ix.Nodes) == cap(ix.Nodes) {
+		// double: append's growth by a quarter copies a large index many times
+		ix.Nodes = append(make([]Node, 0, max(2*cap(ix.Nodes), 256)), ix.Nodes...)
+	}
 	ix.Nodes = append(ix.Nodes, n)
 	if opts.Observer != nil {
 		opts.Observer.Entry(&ix.Nodes[len(ix.Nodes)-1], line.Num, data, e)

@@ -1,10 +1,13 @@
 package transcript
 
+import "hash/maphash"
+
 // Tree is the id/parentId structure of a transcript, resolved the way pi's
 // SessionManager resolves it when OpenClaw opens the file.
 type Tree struct {
-	ix   *Index
-	byID map[Key]int // last entry with each id wins, as in a JavaScript Map
+	ix *Index
+	// ids finds the last entry with each id (as a JavaScript Map does)
+	ids idIndex
 	// parents[i] is node i's parent index: -1 for a root (no truthy
 	// parentId), -2 when the parentId names no entry. Resolved once, so that
 	// walks do no map lookups.
@@ -19,7 +22,7 @@ type Tree struct {
 // version) is re-linked into a linear chain in file order, as pi's v1->v2
 // migration does when OpenClaw opens it.
 func NewTree(ix *Index) *Tree {
-	t := &Tree{ix: ix, byID: make(map[Key]int, len(ix.Nodes))}
+	t := &Tree{ix: ix}
 	if ix.Header != nil {
 		v := ix.Header.version
 		if !(v >= 3) {
@@ -27,8 +30,9 @@ func NewTree(ix *Index) *Tree {
 			t.linear = v < 2
 		}
 	}
+	t.ids = newIDIndex(len(ix.Nodes))
 	for i := range ix.Nodes {
-		t.byID[t.id(i)] = i
+		t.ids.put(t.id(i), i, t.id)
 	}
 	if !t.linear {
 		t.parents = make([]int32, len(ix.Nodes))
@@ -36,7 +40,7 @@ func NewTree(ix *Index) *Tree {
 			t.parents[i] = -1
 			if p := ix.Nodes[i].ParentID; p.Truthy() {
 				t.parents[i] = -2
-				if j, ok := t.byID[p]; ok {
+				if j, ok := t.ids.get(p, t.id); ok {
 					t.parents[i] = int32(j)
 				}
 			}
@@ -78,7 +82,7 @@ func (t *Tree) Leaf() int {
 		return -1
 	}
 	if id.Truthy() {
-		if j, ok := t.byID[id]; ok {
+		if j, ok := t.ids.get(id, t.id); ok {
 			return j
 		}
 	}
@@ -169,4 +173,59 @@ func itoa(i int) string {
 		i /= 10
 	}
 	return string(b[n:])
+}
+
+// idIndex maps entry ids to the index of the last entry with each. It keys
+// a map by a 64-bit hash of the id (cheaper than by the id's text for a
+// transcript of 100,000 entries) and checks the entry it finds has the id;
+// should two ids ever share a hash, it keys by the ids themselves instead.
+type idIndex struct {
+	seed   maphash.Seed
+	byHash map[uint64]int32
+	exact  map[Key]int      // after a collision: every id
+	hashed func(Key) uint64 // tests: a weaker hash (nil: the seeded one)
+}
+
+func newIDIndex(n int) idIndex {
+	return idIndex{seed: maphash.MakeSeed(), byHash: make(map[uint64]int32, n)}
+}
+
+func (x *idIndex) hash(k Key) uint64 {
+	if x.hashed != nil {
+		return x.hashed(k)
+	}
+	return maphash.String(x.seed, k.text) ^ uint64(k.kind)*0x9E3779B97F4A7C15
+}
+
+// put makes i the entry with id k (idOf gives any entry's id).
+func (x *idIndex) put(k Key, i int, idOf func(int) Key) {
+	if x.exact != nil {
+		x.exact[k] = i
+		return
+	}
+	h := x.hash(k)
+	if j, ok := x.byHash[h]; ok && idOf(int(j)) != k {
+		// two ids, one hash: key by the ids from now on
+		x.exact = make(map[Key]int, len(x.byHash)+1)
+		for _, j := range x.byHash {
+			x.exact[idOf(int(j))] = int(j)
+		}
+		x.byHash = nil
+		x.exact[k] = i
+		return
+	}
+	x.byHash[h] = int32(i)
+}
+
+// get is the last entry put with id k.
+func (x *idIndex) get(k Key, idOf func(int) Key) (int, bool) {
+	if x.exact != nil {
+		j, ok := x.exact[k]
+		return j, ok
+	}
+	j, ok := x.byHash[x.hash(k)]
+	if !ok || idOf(int(j)) != k {
+		return 0, false
+	}
+	return int(j), true
 }

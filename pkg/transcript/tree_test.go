@@ -115,3 +115,31 @@ func TestShapeEqualsChildren(t *testing.T) {
 	require.Equal(t, []int{len(roots), leaves, forks}, []int{r, l, f})
 	require.Equal(t, []int{3, 5, 2}, []int{r, l, f}) // roots a, f (its parent x is missing) and g; forks a and b
 }
+
+// The id index finds the last entry with each id, with the seeded hash and
+// with one so weak that every id collides (it then keys by the ids).
+func TestIDIndex(t *testing.T) {
+	ids := []Key{keyOf([]byte(`"a"`)), keyOf([]byte(`"b"`)), keyOf([]byte(`"a"`)), keyOf([]byte(`1`)), keyOf([]byte(`"1"`)), keyOf([]byte(`null`))}
+	idOf := func(i int) Key { return ids[i] }
+	for _, weak := range []bool{false, true} {
+		x := newIDIndex(len(ids))
+		if weak {
+			x.hashed = func(k Key) uint64 { return uint64(len(k.text)) }
+		}
+		for i, k := range ids {
+			x.put(k, i, idOf)
+		}
+		for _, c := range []struct {
+			k    Key
+			want int
+			ok   bool
+		}{{ids[0], 2, true}, {ids[1], 1, true}, {ids[3], 3, true}, {ids[4], 4, true}, {ids[5], 5, true}, {keyOf([]byte(`"c"`)), 0, false}} {
+			j, ok := x.get(c.k, idOf)
+			require.Equal(t, c.ok, ok, "weak=%v %v", weak, c.k)
+			if ok {
+				require.Equal(t, c.want, j, "weak=%v %v", weak, c.k)
+			}
+		}
+		require.Equal(t, weak, x.exact != nil)
+	}
+}
