@@ -226,8 +226,9 @@ func (a *analyzer) result(ix *Index, err error) (*Summary, error) {
 
 type analyzer struct {
 	s        *Summary
-	calls    map[string]int // tool call id -> occurrences
-	callLine map[string]int64
+	calls    map[string]callUse // by tool call id
+	// the counts of the summary's maps, as lines come
+	byType, byRole, providers, models, apis tally
 	results  map[string]int
 	findings []Finding
 	// msgs, by a node's FileIndex: what the ownership rules need of each
@@ -243,7 +244,7 @@ type analyzer struct {
 func newAnalyzer() *analyzer {
 	return &analyzer{
 		s:     &Summary{ByType: map[string]int{}, ByRole: map[string]int{}, Providers: map[string]int{}, Models: map[string]int{}, APIs: map[string]int{}},
-		calls: map[string]int{}, callLine: map[string]int64{}, results: map[string]int{},
+		calls: map[string]callUse{}, results: map[string]int{},
 		seed: maphash.MakeSeed(), strs: interner{},
 	}
 }
@@ -306,7 +307,7 @@ func (a *analyzer) entry(n *Node, e *rawEntry) {
 			typ = "(no type)"
 		}
 	}
-	s.ByType[typ]++
+	a.byType.add(typ)
 	if n == nil {
 		return
 	}
@@ -330,23 +331,23 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 		a.lm.setMessage(e.messageMembers())
 	}
 	if la.noMessage || la.noRole {
-		s.ByRole["(none)"]++
+		a.byRole.add("(none)")
 		a.findings = append(a.findings, la.findings...)
 		return
 	}
-	s.ByRole[la.role]++
+	a.byRole.add(la.role)
 	mark := a.mark(n)
 	mark.hashed, mark.hash = true, la.hash
 	mark.mirror, mark.awareness = la.mirror, la.awareness
 	if la.role == RoleAssistant {
 		if la.prov != "" {
-			s.Providers[la.prov]++
+			a.providers.add(la.prov)
 		}
 		if la.model != "" {
-			s.Models[la.model]++
+			a.models.add(la.model)
 		}
 		if la.api != "" {
-			s.APIs[la.api]++
+			a.apis.add(la.api)
 		}
 		switch la.stop {
 		case "error":
@@ -370,11 +371,14 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 		a.findings = append(a.findings, la.findings[done:c.at]...)
 		done = c.at
 		s.ToolCalls.Total++
-		a.calls[c.id]++
-		if _, seen := a.callLine[c.id]; !seen {
-			a.callLine[c.id] = n.Line
-		} else if a.calls[c.id] == 2 {
-			a.add("duplicate-tool-call-id", n.Line, SevWarning, "tool call id %s is used again (first on line %d); providers reject duplicate ids", c.id, a.callLine[c.id])
+		u := a.calls[c.id]
+		if u.n == 0 {
+			u.line = n.Line
+		}
+		u.n++
+		a.calls[c.id] = u
+		if u.n == 2 {
+			a.add("duplicate-tool-call-id", n.Line, SevWarning, "tool call id %s is used again (first on line %d); providers reject duplicate ids", c.id, u.line)
 		}
 	}
 	a.findings = append(a.findings, la.findings[done:]...)
@@ -396,6 +400,53 @@ type lineAnalysis struct {
 	images                       ImageStats
 	calls                        []callRef
 	result                       string // the tool call id a toolResult answers
+}
+
+// callUse is how often a tool call id was used, and first on which line.
+type callUse struct {
+	n    int
+	line int64
+}
+
+// tally counts strings that repeat on every line (entry types, roles,
+// providers, models): a few distinct ones, found by a look along a short
+// list (the same string value, usually the same interned string) before a
+// map is needed.
+type tally struct {
+	few  []tallied
+	more map[string]int
+}
+
+type tallied struct {
+	key string
+	n   int
+}
+
+func (t *tally) add(k string) {
+	for i := range t.few {
+		if t.few[i].key == k {
+			t.few[i].n++
+			return
+		}
+	}
+	if len(t.few) < 16 {
+		t.few = append(t.few, tallied{k, 1})
+		return
+	}
+	if t.more == nil {
+		t.more = map[string]int{}
+	}
+	t.more[k]++
+}
+
+// into adds the counts to m.
+func (t *tally) into(m map[string]int) {
+	for _, c := range t.few {
+		m[c.key] += c.n
+	}
+	for k, n := range t.more {
+		m[k] += n
+	}
 }
 
 // callRef is a tool call of an assistant message: its id, and how many of
@@ -571,6 +622,11 @@ func strMatches(raw []byte, re *regexp.Regexp) bool {
 
 func (a *analyzer) finish(ix *Index) *Summary {
 	s := a.s
+	a.byType.into(s.ByType)
+	a.byRole.into(s.ByRole)
+	a.providers.into(s.Providers)
+	a.models.into(s.Models)
+	a.apis.into(s.APIs)
 	s.Header = ix.Header
 	s.Lines = ix.Lines
 	s.BlankLines = ix.Blank
@@ -697,7 +753,8 @@ func (a *analyzer) treeFindings(ix *Index, t *Tree) {
 
 func (a *analyzer) pairing() {
 	tc := &a.s.ToolCalls
-	for id, n := range a.calls {
+	for id, u := range a.calls {
+		n := u.n
 		if a.results[id] > 0 {
 			tc.Paired += n
 		} else {
@@ -708,7 +765,7 @@ func (a *analyzer) pairing() {
 		}
 	}
 	for id, n := range a.results {
-		if a.calls[id] == 0 {
+		if a.calls[id].n == 0 {
 			tc.OrphanResults += n
 		}
 	}
