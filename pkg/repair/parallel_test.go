@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -129,4 +132,18 @@ func TestRepeats(t *testing.T) {
 		near[n-1] = near[0] ^ 1
 		require.False(t, repeats(near), "n=%d near", n)
 	}
+}
+
+// A read error (here a gzip stream cut short) is one line naming the file
+// and the line after the last whole one.
+func TestPlanReadErrorNamesFileAndLine(t *testing.T) {
+	var text bytes.Buffer
+	_, err := transcriptgen.Write(&text, transcriptgen.Options{Size: 2 << 20, Seed: 3})
+	require.NoError(t, err)
+	z := gzipped(t, text.String())
+	path := filepath.Join(t.TempDir(), "s.jsonl.gz")
+	require.NoError(t, os.WriteFile(path, []byte(z[:len(z)/2]), 0o600))
+	_, err = PlanFile(path, Options{})
+	require.Error(t, err)
+	require.Regexp(t, `^`+regexp.QuoteMeta(path)+`:\d+: unexpected EOF$`, err.Error())
 }

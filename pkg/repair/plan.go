@@ -403,7 +403,11 @@ func planReader(r io.Reader, name string, opts Options, sizeHint int64, exact bo
 		return nil, err
 	}
 	if err := scanParallel(r, sizeHint, pl.needs(), pl.feed); err != nil {
-		return nil, fmt.Errorf("%s:%w", name, err)
+		var le *jsonl.LineError
+		if errors.As(err, &le) { // "file:line: what went wrong"
+			return nil, fmt.Errorf("%s:%d: %w", name, le.Line, le.Err)
+		}
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return pl.done()
 }
