@@ -79,9 +79,6 @@ type LineError struct {
 func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
 func (e *LineError) Unwrap() error { return e.Err }
 
-// ErrLineTooLong is returned when a line exceeds the Reader's MaxLine.
-var ErrLineTooLong = errors.New("line too long")
-
 const defaultBufSize = 1 << 20
 
 // Reader splits a stream into lines. It never holds more than the longest line
@@ -95,7 +92,6 @@ type Reader struct {
 	num     int64
 	eof     bool
 	err     error
-	maxLine int
 	shifted int // bytes fill moved the data left by, so Next can adjust its scan position
 }
 
@@ -110,17 +106,6 @@ func NewReaderSize(r io.Reader, size int) *Reader {
 	return &Reader{r: r, buf: make([]byte, size)}
 }
 
-// NewBytesReader returns a Reader over data held in memory: the lines it
-// gives point into data (nothing is copied), with the same numbering,
-// offsets and terminators as a Reader over a stream of the same bytes.
-func NewBytesReader(data []byte) *Reader {
-	return &Reader{buf: data, end: len(data), eof: true}
-}
-
-// SetMaxLine makes Next fail with ErrLineTooLong on a line longer than n bytes
-// (0, the default, means no limit).
-func (r *Reader) SetMaxLine(n int) { r.maxLine = n }
-
 // Next returns the next line, or io.EOF after the last one.
 func (r *Reader) Next() (Line, error) {
 	scanFrom := r.start
@@ -134,9 +119,6 @@ func (r *Reader) Next() (Line, error) {
 				term = TermCRLF
 			}
 			return r.emit(data, term, nl+1), nil
-		}
-		if r.maxLine > 0 && r.end-r.start > r.maxLine {
-			return Line{}, &LineError{Line: r.num + 1, Err: fmt.Errorf("%w (over %d bytes)", ErrLineTooLong, r.maxLine)}
 		}
 		if r.eof {
 			if r.err != nil {

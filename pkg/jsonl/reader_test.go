@@ -81,18 +81,6 @@ func TestReaderHugeLine(t *testing.T) {
 	}
 }
 
-func TestReaderMaxLine(t *testing.T) {
-	r := NewReaderSize(strings.NewReader("ok\n"+strings.Repeat("x", 100)+"\n"), 16)
-	r.SetMaxLine(50)
-	_, err := r.Next()
-	require.NoError(t, err)
-	_, err = r.Next()
-	var le *LineError
-	require.ErrorAs(t, err, &le)
-	assert.Equal(t, int64(2), le.Line)
-	assert.ErrorIs(t, err, ErrLineTooLong)
-}
-
 func TestReaderReportsReadErrorsWithLine(t *testing.T) {
 	boom := errors.New("disk on fire")
 	r := NewReaderSize(io.MultiReader(strings.NewReader("a\nb"), iotest.ErrReader(boom)), 16)
