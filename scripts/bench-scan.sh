@@ -5,12 +5,14 @@
 #   scripts/bench-scan.sh                    # 100 MiB transcript, best of 3
 #   SIZE=20MiB RUNS=5 scripts/bench-scan.sh
 #   BASE=/tmp/oc-old scripts/bench-scan.sh   # also time an older oc binary
-#   REPLAY=0 scripts/bench-scan.sh           # skip `inspect FILE` (its replay findings take minutes)
+#   REPLAY=0 scripts/bench-scan.sh           # skip `inspect FILE` (the old binaries' BASE replays it for minutes)
 #
 # Goals (issue 10): oc repair --check >= 40x `jq -c .`; oc inspect FILE --json
 # >= 10x `jq -c .type | sort | uniq -c`; oc repair >= 20x OpenClaw 2026.5.6's
 # repair with peak RSS < 64 MiB; each within 2x of a plain goccy/go-json
-# validity scan of the same bytes (scripts/goccy-scan). `inspect DIR` is the
+# validity scan of the same bytes (scripts/goccy-scan). `inspect FILE` is every
+# finding (a context this large is not replayed unasked: replay-skipped; older
+# builds replayed it for 14 families). `inspect DIR` is the
 # same file alone in a folder: inspect without the provider replay findings
 # (which one named file gets), i.e. the scanner, analyzer and repair plan.
 #
