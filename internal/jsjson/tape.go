@@ -1,8 +1,8 @@
 package jsjson
 
 import (
-	"math"
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"unicode/utf8"
 )
@@ -45,7 +45,7 @@ type Tape struct {
 	// Unrecorded: the text was longer than RecordLimit: it was validated and
 	// nothing recorded (Nodes is empty); read it from the text.
 	Unrecorded bool
-	kinds []uint64 // bit per nesting level beyond 64: the level is an object
+	kinds      []uint64 // bit per nesting level beyond 64: the level is an object
 }
 
 // MaxTapeDepth is the deepest MaxDepth a Tape records.

@@ -225,12 +225,12 @@ func (a *analyzer) result(ix *Index, err error) (*Summary, error) {
 }
 
 type analyzer struct {
-	s        *Summary
-	calls    map[string]callUse // by tool call id
+	s     *Summary
+	calls map[string]callUse // by tool call id
 	// the counts of the summary's maps, as lines come
 	byType, byRole, providers, models, apis tally
-	results  map[string]int
-	findings []Finding
+	results                                 map[string]int
+	findings                                []Finding
 	// msgs, by a node's FileIndex: what the ownership rules need of each
 	// message (a slice, not maps keyed by line: one entry per message, no
 	// hashing on the hot path).
