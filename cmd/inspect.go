@@ -76,7 +76,7 @@ Inputs may be plain, .gz or .zst; "-" reads a transcript from stdin.`,
 	f.BoolVar(&opts.All, "all-findings", false, "list every finding (default: the first 20 per transcript)")
 	addFilterFlags(cmd, g)
 	f.DurationVar(&opts.BusyTimeout, "busy-timeout", 5*time.Second, "how long to wait for a SQLite database another process holds locked")
-	f.BoolVar(&opts.Replay, "replay", false, "replay every transcript for each provider family and report what they would need fixed (default: only when one transcript or session is named)")
+	f.BoolVar(&opts.Replay, "replay", false, "replay every transcript for each provider family and report what they would need fixed (default: only when one transcript or session is named and its context is at most 32 MiB)")
 	f.StringVar(&opts.OpenClaw, "openclaw", "", "OpenClaw release whose replay rules the replay findings follow: 2026.5.6 or 2026.9.6 (default: the install's era: 2026.5.6 for JSONL transcripts, 2026.9.6 for SQLite sessions)")
 	_ = cmd.RegisterFlagCompletionFunc("openclaw", completeValues(releaseCompletions(false)...))
 	return cmd
