@@ -411,7 +411,9 @@ func readableMessage(role string, rawRole, content, toolCallID, msg []byte) bool
 }
 
 // readableContent is readableContentSchema: a string, or an array of
-// objects whose type is a string.
+// objects whose type is a string. Each element is walked once, member by
+// member (the text of a block is skipped once, not once to find the
+// element's end and again for its members).
 func readableContent(v []byte) bool {
 	v = bytes.TrimSpace(v)
 	if len(v) == 0 {
@@ -423,26 +425,37 @@ func readableContent(v []byte) bool {
 	if v[0] != '[' {
 		return false
 	}
-	ok := true
-	_, complete := jsonl.EachElement(v, 0, func(start, end int) bool {
-		it := v[start:end]
-		if it[0] != '{' {
-			ok = false
+	i := jsonl.SkipSpace(v, 1)
+	if i < len(v) && v[i] == ']' {
+		return true
+	}
+	for i < len(v) {
+		if v[i] != '{' {
 			return false
 		}
 		var typ []byte
-		jsonl.Members(it, func(k, v []byte) bool {
-			if string(k) == "type" {
-				typ = v
+		end, complete := jsonl.EachMember(v, i, func(m jsonl.Member) bool {
+			if jsonl.KeyIs(m.Key, "type") {
+				typ = v[m.Start:m.End]
 			}
 			return true
 		})
-		if len(typ) == 0 || typ[0] != '"' {
-			ok = false
+		if !complete || len(typ) == 0 || typ[0] != '"' {
+			return false
 		}
-		return ok
-	})
-	return ok && complete
+		if i = jsonl.SkipSpace(v, end); i >= len(v) {
+			return false
+		}
+		switch v[i] {
+		case ',':
+			i = jsonl.SkipSpace(v, i+1)
+		case ']':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // toolCalls are an assistant message's tool call ids (decoded on demand: only
