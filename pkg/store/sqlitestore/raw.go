@@ -301,11 +301,14 @@ func (d *DB) rawTx(fn func(c *rawConn) error) error {
 	select {
 	case c = <-d.rawConns:
 	default:
-		var err error
-		if err, _ = d.guardFault(func() (err error) {
+		err, faulted := d.guardFault(func() (err error) {
 			c, err = openRaw(d.rawURI, int32(min(d.busy.Milliseconds(), math.MaxInt32)))
 			return err
-		}); err != nil {
+		})
+		if faulted {
+			return err // the connection is abandoned (guardFault)
+		}
+		if err != nil {
 			return d.classify(err)
 		}
 	}
