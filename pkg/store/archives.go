@@ -250,7 +250,7 @@ func inspectArchiveIn(db *sqlitestore.DB, agent string, b *sqlitestore.ArchiveBl
 	default:
 		rep.Verified = true
 		rows := splitRows(buf)
-		an, err := analyzeRows(rows, buf.text)
+		an, err := analyzeRows(rows, buf)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", b.Where, err)
 		}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -69,6 +70,11 @@ type sessionBuffers struct {
 	text []byte // the rows, each followed by a newline
 	rows []sqlitestore.Event
 	ends []int
+	// analyzeRows': the rows in header-first order, and their records for
+	// 9.6's rules (recs point into slab)
+	lines [][]byte
+	slab  []nav96.Record
+	recs  []*nav96.Record
 }
 
 // appendRow copies row into b.text, growing it by doubling (append's
@@ -113,7 +119,7 @@ func inspectIn(db *sqlitestore.DB, ses Session, b *sessionBuffers) (*SessionRepo
 		ses.LastActivity = lastActivity
 	}
 	rep := &SessionReport{Era: EraSQLite, Key: ses.Key, SessionID: ses.ID, Events: len(rows), LastActivity: ses.LastActivity, Rules: "openclaw-2026.9.6", Cold: st.Cold}
-	an, err := analyzeRows(rows, text)
+	an, err := analyzeRows(rows, b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: session %s: %w", db.Path, ses.Label(), err)
 	}
@@ -140,12 +146,15 @@ type rowsAnalysis struct {
 }
 
 // analyzeRows analyses a SQLite transcript's rows (in seq order, each JSON
-// pointing into text, where every row is followed by a newline) as a JSONL
+// pointing into b.text, where every row is followed by a newline) as a JSONL
 // transcript with the header first, and replaces the 2026.5.6 active branch
-// with 2026.9.6's. No rows: an empty summary.
-func analyzeRows(rows []sqlitestore.Event, text []byte) (*rowsAnalysis, error) {
+// with 2026.9.6's. No rows: an empty summary. b's lines and records are
+// reused: nothing in the analysis points into them.
+func analyzeRows(rows []sqlitestore.Event, b *sessionBuffers) (*rowsAnalysis, error) {
+	text := b.text
 	order := HeaderFirst(rows)
-	lines := make([][]byte, len(rows))
+	b.lines = slices.Grow(b.lines[:0], len(rows))[:len(rows)]
+	lines := b.lines
 	var size int64
 	reordered := false
 	for k, i := range order {
@@ -161,7 +170,7 @@ func analyzeRows(rows []sqlitestore.Event, text []byte) (*rowsAnalysis, error) {
 		}
 	}
 	// 9.6's rules read the members the analyzer decodes, in the same walk.
-	nav := newNavRecords(lines)
+	nav := newNavRecords(lines, b)
 	sum := emptySummary()
 	if len(rows) > 0 {
 		var err error
@@ -208,11 +217,16 @@ func coldFindings(c *sqlitestore.ColdSource, damaged *sqlitestore.ColdArchiveErr
 // transcript analyzer hands out (line k of the analysed text is row k-1).
 type navRecords struct {
 	lines [][]byte
+	slab  []nav96.Record // recs[i] is &slab[i] when the analyzer handed row i out
 	recs  []*nav96.Record
 }
 
-func newNavRecords(lines [][]byte) *navRecords {
-	return &navRecords{lines: lines, recs: make([]*nav96.Record, len(lines))}
+// newNavRecords makes the records of lines in b's slab and list.
+func newNavRecords(lines [][]byte, b *sessionBuffers) *navRecords {
+	b.slab = slices.Grow(b.slab[:0], len(lines))[:len(lines)]
+	b.recs = slices.Grow(b.recs[:0], len(lines))[:len(lines)]
+	clear(b.recs)
+	return &navRecords{lines: lines, slab: b.slab, recs: b.recs}
 }
 
 func (n *navRecords) add(m *transcript.LineMembers) {
@@ -220,11 +234,13 @@ func (n *navRecords) add(m *transcript.LineMembers) {
 	if i < 0 || i >= int64(len(n.recs)) {
 		return
 	}
+	r := &n.slab[i]
+	n.recs[i] = r
 	if !m.Object {
-		n.recs[i] = &nav96.Record{}
+		*r = nav96.Record{}
 		return
 	}
-	n.recs[i] = nav96.FromFields(&nav96.Fields{
+	nav96.FromFieldsTo(r, &nav96.Fields{
 		Type: m.Type, ID: m.ID, ParentID: m.ParentID, TargetID: m.TargetID, AppendParentID: m.AppendParentID,
 		AppendMode: m.AppendMode, FirstKeptEntryID: m.FirstKeptEntryID, Summary: m.Summary, Reason: m.Reason,
 		TokensBefore: m.TokensBefore, Message: m.Message, MessageMembers: m.MessageMembers,

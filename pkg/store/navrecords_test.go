@@ -11,14 +11,15 @@ import (
 )
 
 // navRecordsOf builds a session's records the way inspect does (from the
-// members the analyzer hands out).
-func navRecordsOf(t *testing.T, rows [][]byte) []*nav96.Record {
+// members the analyzer hands out, into b's slab, which a worker reuses from
+// session to session).
+func navRecordsOf(t *testing.T, rows [][]byte, b *sessionBuffers) []*nav96.Record {
 	t.Helper()
 	var text []byte
 	for _, r := range rows {
 		text = append(append(text, r...), '\n')
 	}
-	nav := newNavRecords(rows)
+	nav := newNavRecords(rows, b)
 	sum, err := transcript.AnalyzeBytesEach(text, nav.add)
 	if err != nil {
 		t.Fatalf("analyze: %v", err)
@@ -27,11 +28,11 @@ func navRecordsOf(t *testing.T, rows [][]byte) []*nav96.Record {
 }
 
 // checkSameRecords: every row's record equals nav96.Parse's (the rules'
-// own reading of the row), so the single walk changes no answer. It returns
-// the rows that agree.
-func checkSameRecords(t *testing.T, name string, rows [][]byte) int {
+// own reading of the row), so the single walk changes no answer, also in a
+// slab that held another session's records. It returns the rows that agree.
+func checkSameRecords(t *testing.T, name string, rows [][]byte, b *sessionBuffers) int {
 	t.Helper()
-	got := navRecordsOf(t, rows)
+	got := navRecordsOf(t, rows, b)
 	if len(got) != len(rows) {
 		t.Errorf("%s: %d records for %d rows", name, len(got), len(rows))
 		return 0
@@ -79,15 +80,16 @@ not json
 	// holding a newline, and every transcript_events row of the fixtures,
 	// counted with SQL of the test's own).
 	compared, want := 0, 0
+	b := &sessionBuffers{} // one worker's, for every session in turn
 	for name, s := range synthetic {
 		rows := split(s)
 		want += len(rows)
-		compared += checkSameRecords(t, name, rows)
+		compared += checkSameRecords(t, name, rows, b)
 	}
 	// A row holding a newline: lines are not rows, every row is parsed.
 	newline := [][]byte{[]byte(`{"type":"session","id":"s"}`), []byte("{\"type\":\"message\",\n\"id\":\"u1\",\"parentId\":null,\"message\":{\"role\":\"user\"}}"), []byte(`{"type":"message","id":"u2","parentId":"u1","message":{"role":"user"}}`)}
 	want += len(newline)
-	compared += checkSameRecords(t, "newline", newline)
+	compared += checkSameRecords(t, "newline", newline, b)
 
 	// Every session 2026.9.6 wrote in the fixtures.
 	for _, fx := range oracletest.Fixtures96() {
@@ -112,7 +114,7 @@ not json
 				t.Fatal(err)
 			}
 			if len(rows) > 0 {
-				compared += checkSameRecords(t, fx+"/"+ses.Label(), rows)
+				compared += checkSameRecords(t, fx+"/"+ses.Label(), rows, b)
 			}
 		}
 	}

@@ -191,7 +191,15 @@ type Fields struct {
 
 // FromFields is Parse of a row that is a JSON object with these members.
 func FromFields(e *Fields) *Record {
-	r := &Record{Object: true}
+	r := &Record{}
+	FromFieldsTo(r, e)
+	return r
+}
+
+// FromFieldsTo is FromFields into *r (all of it is overwritten), for a
+// caller that keeps a session's records in a slab it reuses.
+func FromFieldsTo(r *Record, e *Fields) {
+	*r = Record{Object: true}
 	if v := e.Type; len(v) > 0 && v[0] == '"' {
 		if s, ok := knownString(v); ok {
 			r.Type, r.TypeIsStr = s, true
@@ -257,7 +265,6 @@ func FromFields(e *Fields) *Record {
 			}
 		}
 	}
-	return r
 }
 
 // knownString is jsonl.StringValue, without allocating for the entry types
@@ -293,20 +300,33 @@ func knownString(v []byte) (string, bool) {
 }
 
 // mayHoldToolCalls: the content names a tool call block type somewhere
-// ("toolCall", "functionCall" or "toolUse"; two scans instead of three).
+// ("toolCall", "functionCall" or "toolUse"). One scan for each capital
+// letter (C, U), rare in most text, instead of one for each name: a search
+// for a name starts at its quote, and falls back to comparing at every byte
+// after a few near misses ("type", "text").
 func mayHoldToolCalls(b []byte) bool {
-	for i := 0; ; {
-		j := bytes.Index(b[i:], []byte(`Call"`))
+	for i := len(`"tool`); i < len(b); i++ {
+		j := bytes.IndexByte(b[i:], 'C')
 		if j < 0 {
 			break
 		}
-		at := i + j
-		if at >= 5 && string(b[at-5:at]) == `"tool` || at >= 9 && string(b[at-9:at]) == `"function` {
+		i += j
+		if len(b)-i >= len(`Call"`) && string(b[i:i+len(`Call"`)]) == `Call"` &&
+			(string(b[i-len(`"tool`):i]) == `"tool` || i >= len(`"function`) && string(b[i-len(`"function`):i]) == `"function`) {
 			return true
 		}
-		i = at + 1
 	}
-	return bytes.Contains(b, []byte(`"toolUse"`))
+	for i := len(`"tool`); i < len(b); i++ {
+		j := bytes.IndexByte(b[i:], 'U')
+		if j < 0 {
+			break
+		}
+		i += j
+		if len(b)-i >= len(`Use"`) && string(b[i:i+len(`Use"`)]) == `Use"` && string(b[i-len(`"tool`):i]) == `"tool` {
+			return true
+		}
+	}
+	return false
 }
 
 var resetReasons = map[string]bool{`"new"`: true, `"reset"`: true, `"idle"`: true, `"daily"`: true, `"cron-stale"`: true}
@@ -391,7 +411,9 @@ func readableMessage(role string, rawRole, content, toolCallID, msg []byte) bool
 }
 
 // readableContent is readableContentSchema: a string, or an array of
-// objects whose type is a string.
+// objects whose type is a string. Each element is walked once, member by
+// member (the text of a block is skipped once, not once to find the
+// element's end and again for its members).
 func readableContent(v []byte) bool {
 	v = bytes.TrimSpace(v)
 	if len(v) == 0 {
@@ -403,26 +425,37 @@ func readableContent(v []byte) bool {
 	if v[0] != '[' {
 		return false
 	}
-	ok := true
-	_, complete := jsonl.EachElement(v, 0, func(start, end int) bool {
-		it := v[start:end]
-		if it[0] != '{' {
-			ok = false
+	i := jsonl.SkipSpace(v, 1)
+	if i < len(v) && v[i] == ']' {
+		return true
+	}
+	for i < len(v) {
+		if v[i] != '{' {
 			return false
 		}
 		var typ []byte
-		jsonl.Members(it, func(k, v []byte) bool {
-			if string(k) == "type" {
-				typ = v
+		end, complete := jsonl.EachMember(v, i, func(m jsonl.Member) bool {
+			if jsonl.KeyIs(m.Key, "type") {
+				typ = v[m.Start:m.End]
 			}
 			return true
 		})
-		if len(typ) == 0 || typ[0] != '"' {
-			ok = false
+		if !complete || len(typ) == 0 || typ[0] != '"' {
+			return false
 		}
-		return ok
-	})
-	return ok && complete
+		if i = jsonl.SkipSpace(v, end); i >= len(v) {
+			return false
+		}
+		switch v[i] {
+		case ',':
+			i = jsonl.SkipSpace(v, i+1)
+		case ']':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // toolCalls are an assistant message's tool call ids (decoded on demand: only

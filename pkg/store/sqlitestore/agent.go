@@ -215,10 +215,21 @@ func (d *DB) Events(sessionID string, fn func(Event) error) (*IndexState, error)
 }
 
 // RawEvents is Events without a copy per row: an Event's JSON is valid only
-// during the call of fn (it points into the driver's row, or into a buffer
-// the next zstd row reuses).
+// during the call of fn (it points into SQLite's copy of the value, or into
+// a buffer the next zstd row reuses).
 func (d *DB) RawEvents(sessionID string, fn func(Event) error) (*IndexState, error) {
-	hasZstd := d.HasColumn("transcript_events", "event_zstd")
+	// A hot transcript of a UTF-8 database, the common case, is read
+	// through a rawConn; a cold one through database/sql.
+	if d.utf8 {
+		if st, err, cold := d.rawEvents(sessionID, fn); !cold {
+			return st, err
+		}
+	}
+	return d.sqlEvents(sessionID, fn)
+}
+
+// sqlEvents is RawEvents through database/sql.
+func (d *DB) sqlEvents(sessionID string, fn func(Event) error) (*IndexState, error) {
 	hasState := d.HasTable("session_transcript_index_state")
 	hasActive := d.HasTable("session_transcript_active_events")
 	r := &eventReader{d: d, sessionID: sessionID, fn: fn, state: &IndexState{}}
@@ -228,7 +239,7 @@ func (d *DB) RawEvents(sessionID string, fn func(Event) error) (*IndexState, err
 		if err := r.readCold(tx); err != nil {
 			return err
 		}
-		if err := r.hotRows(tx, hasZstd); err != nil {
+		if err := r.hotRows(tx); err != nil {
 			return err
 		}
 		if err := r.emitColdBefore(0, true); err != nil {
@@ -302,21 +313,33 @@ func (r *eventReader) emitColdBefore(seq int64, all bool) error {
 	return nil
 }
 
-// hotRows hands fn the session's transcript_events rows in seq order, each
-// after the archived events before it; zstd rows are decompressed.
-func (r *eventReader) hotRows(tx *sql.Tx, hasZstd bool) error {
+// hotRowsQuery reads a session's transcript_events rows in seq order: seq,
+// whether event_json is NULL, event_json, event_zstd (NULL when the schema
+// has none), created_at.
+func (d *DB) hotRowsQuery() string {
 	// In a UTF-8 database a TEXT value's bytes are the stored bytes: reading
 	// it as a BLOB hands them over without the driver's string conversion.
 	jcol := "event_json"
-	if r.d.utf8 {
+	if d.utf8 {
 		jcol = "CAST(event_json AS BLOB)"
 	}
 	zcol := "NULL"
-	if hasZstd {
+	if d.HasColumn("transcript_events", "event_zstd") {
 		zcol = "event_zstd"
 	}
-	q := "SELECT seq, event_json IS NULL, " + jcol + ", " + zcol + ", created_at FROM transcript_events WHERE session_id = ? ORDER BY seq"
-	rows, err := tx.Query(q, r.sessionID)
+	return "SELECT seq, event_json IS NULL, " + jcol + ", " + zcol + ", created_at FROM transcript_events WHERE session_id = ? ORDER BY seq"
+}
+
+const (
+	indexStateQuery   = "SELECT indexed_seq, leaf_event_id, needs_rebuild, active_event_count, active_message_count FROM session_transcript_index_state WHERE session_id = ?"
+	activeEventsQuery = "SELECT event_seq FROM session_transcript_active_events WHERE session_id = ? ORDER BY active_position"
+	coldRowQuery      = "SELECT " + coldColumns + " FROM session_transcript_cold_archives WHERE session_id = ?"
+)
+
+// hotRows hands fn the session's transcript_events rows in seq order, each
+// after the archived events before it; zstd rows are decompressed.
+func (r *eventReader) hotRows(tx *sql.Tx) error {
+	rows, err := tx.Query(r.d.hotRowsQuery(), r.sessionID)
 	if err != nil {
 		return err
 	}
@@ -329,15 +352,8 @@ func (r *eventReader) hotRows(tx *sql.Tx, hasZstd bool) error {
 		if err := rows.Scan(&ev.Seq, &jsNull, &js, &zs, &ev.CreatedAt); err != nil {
 			return err
 		}
-		if !jsNull {
-			ev.JSON = js
-		} else if zs != nil {
-			if zbuf, err = r.decodeZstd(ev.Seq, zs, zbuf[:0]); err != nil {
-				return err
-			}
-			ev.JSON, ev.Zstd = zbuf, true
-		} else {
-			return fmt.Errorf("session %s seq %d: row has neither event_json nor event_zstd", r.sessionID, ev.Seq)
+		if zbuf, err = r.eventJSON(&ev, jsNull, js, zs, zbuf); err != nil {
+			return err
 		}
 		if r.state.Cold != nil {
 			r.state.Cold.HotRows++
@@ -350,6 +366,24 @@ func (r *eventReader) hotRows(tx *sql.Tx, hasZstd bool) error {
 		}
 	}
 	return rows.Err()
+}
+
+// eventJSON sets ev.JSON to the row's event_json, or to its event_zstd
+// decompressed into zbuf (reused from row to row, returned).
+func (r *eventReader) eventJSON(ev *Event, jsNull bool, js, zs, zbuf []byte) ([]byte, error) {
+	switch {
+	case !jsNull:
+		ev.JSON = js
+	case zs != nil:
+		var err error
+		if zbuf, err = r.decodeZstd(ev.Seq, zs, zbuf[:0]); err != nil {
+			return zbuf, err
+		}
+		ev.JSON, ev.Zstd = zbuf, true
+	default:
+		return zbuf, fmt.Errorf("session %s seq %d: row has neither event_json nor event_zstd", r.sessionID, ev.Seq)
+	}
+	return zbuf, nil
 }
 
 // decodeZstd appends the decompressed event_zstd value zs of row seq to dst.
@@ -371,7 +405,7 @@ func (r *eventReader) readIndexState(tx *sql.Tx) error {
 	state := r.state
 	var leaf sql.NullString
 	var rebuild int
-	err := tx.QueryRow("SELECT indexed_seq, leaf_event_id, needs_rebuild, active_event_count, active_message_count FROM session_transcript_index_state WHERE session_id = ?", r.sessionID).
+	err := tx.QueryRow(indexStateQuery, r.sessionID).
 		Scan(&state.IndexedSeq, &leaf, &rebuild, &state.ActiveEventCount, &state.ActiveMessageCount)
 	switch {
 	case err == sql.ErrNoRows:
@@ -385,7 +419,7 @@ func (r *eventReader) readIndexState(tx *sql.Tx) error {
 
 // readActiveSeqs reads the session's active events' seqs in active order.
 func (r *eventReader) readActiveSeqs(tx *sql.Tx) error {
-	ar, err := tx.Query("SELECT event_seq FROM session_transcript_active_events WHERE session_id = ? ORDER BY active_position", r.sessionID)
+	ar, err := tx.Query(activeEventsQuery, r.sessionID)
 	if err != nil {
 		return err
 	}

@@ -196,7 +196,7 @@ func (d *DB) coldRow(tx *sql.Tx, sessionID string) (c ColdArchive, blob []byte, 
 	if !d.HasTable("session_transcript_cold_archives") {
 		return c, nil, false, nil
 	}
-	err = scanCold(tx.QueryRow("SELECT "+coldColumns+" FROM session_transcript_cold_archives WHERE session_id = ?", sessionID), &c)
+	err = scanCold(tx.QueryRow(coldRowQuery, sessionID), &c)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, nil, false, nil
 	}

@@ -63,6 +63,10 @@ type DB struct {
 	dec        *zstd.Decoder
 	decErr     error
 	utf8       bool // PRAGMA encoding is UTF-8
+	// rawURI is what a rawConn opens (conn's URI without the driver's
+	// _pragma parameters); rawConns holds the idle ones.
+	rawURI   string
+	rawConns chan *rawConn
 }
 
 // Close releases the connection and removes a private copy.
@@ -71,6 +75,7 @@ func (d *DB) Close() error {
 	if d.conn != nil {
 		err = d.conn.Close()
 	}
+	d.closeRawConns()
 	if d.dec != nil {
 		d.dec.Close()
 	}
@@ -183,6 +188,9 @@ func Open(path string, opts Options) (*DB, error) {
 		q.Set("immutable", "1")
 		d.immutable = true
 	}
+	u.RawQuery = q.Encode()
+	d.rawURI = u.String()
+	d.rawConns = make(chan *rawConn, runtime.NumCPU()+1)
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opts.BusyTimeout.Milliseconds()))
 	q.Add("_pragma", "query_only(1)")
 	q.Add("_pragma", fmt.Sprintf("mmap_size(%d)", int64(mapSize)))
