@@ -30,11 +30,8 @@ type Entry struct {
 	Role, Content, StopReason, API, Provider, Model, ToolCallID, ToolUseID []byte
 	contentStart, contentEnd                                               int
 
-	// f: what the rules decide of the entry alone (prepare); tapeHint:
-	// fromTape set f.imageHint from the tape
-	f        facts
-	tapeHint bool
-	kinds    kinds // see kind
+	f     facts // what the rules decide of the entry alone (prepare)
+	kinds kinds // see kind
 }
 
 // ParseEntry reads the fields of one JSON value. b must be valid JSON (it is
@@ -96,9 +93,9 @@ func (e *Entry) fromTape(b []byte, tp *jsjson.Tape) {
 		}
 	}
 	if jsonl.ValueKind(e.Content) == '[' {
-		e.f.imageHint, e.tapeHint = contentHasImage(b, nodes, content)
+		e.f.imageHint, e.f.imageKnown = contentHasImage(b, nodes, content)
 	} else {
-		e.tapeHint = true
+		e.f.imageKnown = true
 	}
 }
 

@@ -8,13 +8,13 @@ import (
 
 // facts are what the rules decide of one entry on its own, with no other
 // entry involved: whether its role or content needs a fix, the hashes of its
-// id, parentId and firstKeptEntryId, the tool calls and results it holds.
+// id, the tool calls and results it holds.
 // Where lines are parsed in parallel, each worker works them out for its
 // lines; the ordered part of planning, which holds what does involve other
 // entries (the tree, repeated ids, tool results), only reads them.
 type facts struct {
 	ready      bool
-	message    bool // IsMessage
+	all        bool // worked out under RuleSetAll
 	msgObject  bool // a message entry whose message is an object (or array)
 	compaction bool
 	roleFix    EntryFix // fixInvalidRole (RuleSetAll)
@@ -32,8 +32,9 @@ type facts struct {
 	// the tool-result rules' view of a message entry
 	mirror, code, responses bool
 	calls                   []toolCall // of a code-mode or responses candidate
-	// imageHint: the content may hold an image block (see fromTape)
-	imageHint bool
+	// imageHint: the content may hold an image block; imageKnown: fromTape
+	// found out from the tape (else prepare guesses from the text)
+	imageHint, imageKnown bool
 	// sum hashes the trimmed entry bytes (only the exact repeated-id pass
 	// needs it: sumOK)
 	sum   uint64
@@ -41,16 +42,19 @@ type facts struct {
 }
 
 // prepare works out e's facts under the rule set (all: RuleSetAll) the
-// first time it is asked, and returns them.
+// first time it is asked for that set, and returns them.
 func (e *Entry) prepare(all bool) *facts {
 	f := &e.f
-	if f.ready {
+	if f.ready && f.all == all {
 		return f
 	}
-	f.ready = true
-	f.idRaw, f.idOK = hashStrValue(e.ID)
-	f.idTrim, f.idTrimOK = hashTrimmedStrValue(e.ID)
-	if !f.imageHint && !e.tapeHint {
+	*f = facts{ready: true, all: all, imageHint: f.imageHint, imageKnown: f.imageKnown}
+	if id, ok := strView(e.ID); ok {
+		t := bytes.TrimSpace(id)
+		f.idRaw, f.idOK = hashBytes(id), true
+		f.idTrim, f.idTrimOK = hashBytes(t), len(t) > 0
+	}
+	if !f.imageKnown {
 		// a block of type "image" says "image", or spells it with \u escapes
 		f.imageHint = jsonl.ValueKind(e.Content) == '[' &&
 			(bytes.Contains(e.Content, []byte(`"image"`)) || bytes.Contains(e.Content, []byte(`\u`)))
@@ -59,8 +63,7 @@ func (e *Entry) prepare(all bool) *facts {
 		f.out = e.B
 		return f
 	}
-	f.message = e.IsMessage()
-	f.msgObject = f.message && e.messageIsObject()
+	f.msgObject = e.IsMessage() && e.messageIsObject()
 	f.compaction = jsonl.StringIs(e.Type, "compaction")
 	f.out, f.changed, f.hits = fixContent(e, e.B, all)
 	if !all {
@@ -95,15 +98,4 @@ func hashStrValue(v []byte) (uint64, bool) {
 		return 0, false
 	}
 	return hashBytes(t), true
-}
-
-// hashTrimmedStrValue hashes the decoded text of a JSON string value after
-// strings.TrimSpace; false also when it is blank.
-func hashTrimmedStrValue(v []byte) (uint64, bool) {
-	t, ok := strView(v)
-	if !ok {
-		return 0, false
-	}
-	t = bytes.TrimSpace(t)
-	return hashBytes(t), len(t) > 0
 }

@@ -157,7 +157,7 @@ func FuzzEntryFromTape(f *testing.F) {
 		if _, n := corruptedImageContent(want.Content); n > 0 && want.Object && !got.f.imageHint {
 			t.Fatalf("tape image hint misses a corrupted image in %q", line)
 		}
-		got.f.imageHint, want.f.imageHint, got.tapeHint = false, false, false
+		got.f.imageHint, want.f.imageHint, got.f.imageKnown = false, false, false
 		if !reflect.DeepEqual(&got, want) {
 			t.Fatalf("fromTape %+v\nParseEntry %+v\non %q", got, *want, line)
 		}
