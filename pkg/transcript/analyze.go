@@ -174,7 +174,7 @@ func AnalyzeFileWith[V any](f File, stdin io.Reader, progress func(int), rider R
 		hint = -1 // the decompressed size is not known
 	}
 	a := newAnalyzer()
-	ix, err := scanWith(r, ScanOptions{Observer: a, SizeHint: hint, analyze: true, seed: a.seed}, rider)
+	ix, err := scanWith(r, a.scanOptions(hint), rider)
 	s, err := a.result(ix, err)
 	if err != nil {
 		return nil, atFile(src.Name, err)
@@ -203,7 +203,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // Analyze reads a transcript stream once and summarises it.
 func Analyze(r io.Reader) (*Summary, error) {
 	a := newAnalyzer()
-	ix, err := Scan(r, ScanOptions{Observer: a, SizeHint: -1, analyze: true, seed: a.seed})
+	ix, err := Scan(r, a.scanOptions(-1))
 	return a.result(ix, err)
 }
 
@@ -239,6 +239,12 @@ type analyzer struct {
 	each func(*LineMembers) // AnalyzeBytesEach's callback, or nil
 	lm   LineMembers
 	strs interner // short strings decoded before (types, roles, models)
+}
+
+// scanOptions are the options of a scan a observes: a's message analysis
+// runs where the lines are parsed.
+func (a *analyzer) scanOptions(sizeHint int64) ScanOptions {
+	return ScanOptions{Observer: a, SizeHint: sizeHint, analyze: true, seed: a.seed}
 }
 
 func newAnalyzer() *analyzer {

@@ -34,6 +34,6 @@ func (l *LineMembers) setMessage(m *rawMessage) {
 func AnalyzeBytesEach(data []byte, each func(*LineMembers)) (*Summary, error) {
 	a := newAnalyzer()
 	a.each = each
-	ix, err := scanBytes(data, ScanOptions{Observer: a, SizeHint: int64(len(data)), analyze: true, seed: a.seed})
+	ix, err := scanBytes(data, a.scanOptions(int64(len(data))))
 	return a.result(ix, err)
 }

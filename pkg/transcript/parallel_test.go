@@ -46,7 +46,9 @@ func TestParallelAnalyzeEqualsInMemory(t *testing.T) {
 				text = c.edit(text)
 			}
 			a := newAnalyzer()
-			ix, err := Scan(strings.NewReader(text), ScanOptions{Observer: a, SizeHint: int64(len(text)), poison: true, analyze: true, seed: a.seed})
+			opts := a.scanOptions(int64(len(text)))
+			opts.poison = true
+			ix, err := Scan(strings.NewReader(text), opts)
 			par, err := a.result(ix, err)
 			require.NoError(t, err)
 			mem, err := AnalyzeBytesEach([]byte(text), nil)
