@@ -94,10 +94,6 @@ func (n *Node) Key(text []byte) []byte {
 // Value returns n's value text.
 func (n *Node) Value(text []byte) []byte { return text[n.Start:n.End] }
 
-// Children reports whether n's members or elements follow it on the tape
-// (a container neither empty nor pruned).
-func (n *Node) Children(self int) bool { return int(n.Next) > self+1 }
-
 // Valid reports whether JSON.parse accepts text (see Tape).
 func Valid(text []byte) bool {
 	var t Tape

@@ -167,9 +167,9 @@ func TestTapeNodes(t *testing.T) {
 		`10 "e"={} next=11`,
 	}
 	assert.Equal(t, want, got)
-	assert.True(t, tp.Nodes[0].Children(0))
-	assert.False(t, tp.Nodes[10].Children(10)) // empty
-	assert.False(t, tp.Nodes[6].Children(6))   // pruned
+	assert.Greater(t, int(tp.Nodes[0].Next), 1)   // members follow
+	assert.Equal(t, int32(11), tp.Nodes[10].Next) // empty: none follow
+	assert.Equal(t, int32(7), tp.Nodes[6].Next)   // pruned: none follow
 }
 
 func TestTapeMaxNodes(t *testing.T) {

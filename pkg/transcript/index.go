@@ -148,7 +148,7 @@ func scanWith[V any](r io.Reader, opts ScanOptions, rider Rider[V]) (*Index, err
 		return func(ln jsonl.Line, l *riderLine[V]) {
 			valid := parse.parse(ln, &l.p)
 			if rider != nil {
-				rider.Parse(ln, parse.tape(), valid, &l.v)
+				rider.Parse(ln, parse.tp, valid, &l.v) // the tape holds ln when valid
 			}
 		}
 	}
@@ -202,9 +202,6 @@ type lineParser struct {
 func newLineParser(opts ScanOptions) *lineParser {
 	return &lineParser{opts: opts, tp: &jsjson.Tape{MaxDepth: 4}, in: interner{}} // entry, message, content, block, member
 }
-
-// tape is the parser's tape: after parse reported true, ln's parse.
-func (lp *lineParser) tape() *jsjson.Tape { return lp.tp }
 
 // parse fills p from ln; it reports whether ln as it is parses (and so the
 // tape holds it).
