@@ -4,6 +4,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/pprof"
 
 	"github.com/openclaw-tools/oc/cmd"
@@ -14,8 +15,13 @@ func main() {
 }
 
 // run is oc; with OC_CPUPROFILE=FILE set it also writes a CPU profile of the
-// run to FILE (for `go tool pprof`, see scripts/bench-scan.sh).
+// run to FILE, and with OC_MEMPROFILE=FILE a profile of what it allocated
+// (both for `go tool pprof`, see scripts/bench-scan.sh).
 func run() int {
+	if path := os.Getenv("OC_MEMPROFILE"); path != "" {
+		runtime.MemProfileRate = 64 << 10
+		defer writeAllocProfile(path)
+	}
 	if path := os.Getenv("OC_CPUPROFILE"); path != "" {
 		stop, err := startCPUProfile(path)
 		if err != nil {
@@ -42,4 +48,19 @@ func startCPUProfile(path string) (stop func(), err error) {
 			fmt.Fprintln(os.Stderr, "oc: OC_CPUPROFILE:", err)
 		}
 	}, nil
+}
+
+// writeAllocProfile writes what the run allocated to path.
+func writeAllocProfile(path string) {
+	runtime.GC() // the profile counts what was allocated up to the last collection
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.Lookup("allocs").WriteTo(f, 0)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "oc: OC_MEMPROFILE:", err)
+	}
 }

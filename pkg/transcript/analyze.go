@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -267,7 +268,11 @@ type messageMark struct {
 func (a *analyzer) mark(n *Node) *messageMark {
 	i := int(n.FileIndex)
 	if i >= len(a.msgs) {
-		a.msgs = append(a.msgs, make([]messageMark, i+1-len(a.msgs))...)
+		if i >= cap(a.msgs) {
+			// double: append's growth by a quarter copies a large list many times
+			a.msgs = slices.Grow(a.msgs, max(i+1, 2*cap(a.msgs), 256)-len(a.msgs))
+		}
+		a.msgs = a.msgs[:i+1]
 	}
 	return &a.msgs[i]
 }
@@ -714,7 +719,6 @@ func (a *analyzer) treeFindings(ix *Index, t *Tree) {
 	if t.linear {
 		return
 	}
-	seen := make(map[Key]int64, len(ix.Nodes))
 	for i := range ix.Nodes {
 		n := &ix.Nodes[i]
 		if n.NotObject {
@@ -723,10 +727,8 @@ func (a *analyzer) treeFindings(ix *Index, t *Tree) {
 		}
 		if !n.ID.IsString() || n.ID.String() == "" {
 			a.add("missing-id", n.Line, SevWarning, "entry has no string id; nothing can link to it")
-		} else if first, dup := seen[n.ID]; dup {
-			a.add("duplicate-id", n.Line, SevWarning, "id %q is used again (first on line %d); links go to the later entry", n.ID.String(), first)
-		} else {
-			seen[n.ID] = n.Line
+		} else if first, dup := t.FirstWithID(i); dup {
+			a.add("duplicate-id", n.Line, SevWarning, "id %q is used again (first on line %d); links go to the later entry", n.ID.String(), ix.Nodes[first].Line)
 		}
 		switch {
 		case n.ParentID.Truthy() && n.ParentID == n.ID:

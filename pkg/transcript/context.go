@@ -59,16 +59,21 @@ func PlanContext(ix *Index, t *Tree) *ContextPlan {
 	if cycle && len(path) > 0 {
 		cp.CycleLine = ix.Nodes[path[0]].Line
 	}
+	model := -1 // the last entry on the path that sets the model
 	for _, i := range path {
 		n := &ix.Nodes[i]
 		switch {
 		case n.Type == TypeThinkingLevelChange:
 			cp.ThinkingLevel = n.Extra.ThinkingLevelRaw
 		case n.Type == TypeModelChange, n.Type == TypeMessage && n.Role == RoleAssistant:
-			cp.Model = &ModelRef{Provider: n.Extra.ProviderRaw, ModelID: n.Extra.ModelRaw}
+			model = i
 		case n.Type == TypeCompaction:
 			cp.Compaction = i
 		}
+	}
+	if model >= 0 {
+		n := &ix.Nodes[model]
+		cp.Model = &ModelRef{Provider: n.Extra.ProviderRaw, ModelID: n.Extra.ModelRaw}
 	}
 	produces := func(i int) bool {
 		n := &ix.Nodes[i]
@@ -81,6 +86,7 @@ func PlanContext(ix *Index, t *Tree) *ContextPlan {
 		return false
 	}
 	if cp.Compaction < 0 {
+		cp.Entries = make([]int, 0, len(path))
 		for _, i := range path {
 			if produces(i) {
 				cp.Entries = append(cp.Entries, i)

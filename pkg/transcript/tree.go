@@ -16,6 +16,13 @@ type Tree struct {
 	// on open (v1: every entry re-linked into one linear chain).
 	Migrated bool
 	linear   bool
+	// firstWithID[i] is the first node with node i's id, for the nodes
+	// whose id an earlier node has (nil when no id repeats).
+	firstWithID map[int32]int32
+	// path and cycle are PathCycle's answer, worked out once (pathDone).
+	path     []int
+	cycle    bool
+	pathDone bool
 }
 
 // NewTree indexes the nodes. A version-1 transcript (no or old header
@@ -32,7 +39,16 @@ func NewTree(ix *Index) *Tree {
 	}
 	t.ids = newIDIndex(len(ix.Nodes))
 	for i := range ix.Nodes {
-		t.ids.put(t.id(i), i, t.id)
+		if prev, had := t.ids.put(t.id(i), i, t.id); had {
+			if t.firstWithID == nil {
+				t.firstWithID = map[int32]int32{}
+			}
+			first, ok := t.firstWithID[int32(prev)]
+			if !ok {
+				first = int32(prev)
+			}
+			t.firstWithID[int32(i)] = first
+		}
 	}
 	if !t.linear {
 		t.parents = make([]int32, len(ix.Nodes))
@@ -98,24 +114,45 @@ func (t *Tree) Path() []int {
 }
 
 // PathCycle is Path, and whether the walk from the leaf ran into a cycle of
-// parentId links (where OpenClaw's buildSessionContext never returns).
+// parentId links (where OpenClaw's buildSessionContext never returns). It
+// is worked out once; callers must not change the slice.
 func (t *Tree) PathCycle() ([]int, bool) {
+	if !t.pathDone {
+		t.pathDone = true
+		t.path, t.cycle = t.walkPath()
+	}
+	return t.path, t.cycle
+}
+
+// walkPath walks from the leaf to the root twice: once to count the
+// entries (stopping where a cycle would revisit one), then to fill the path
+// from its end, so that it is allocated once at its size.
+func (t *Tree) walkPath() ([]int, bool) {
 	leaf := t.Leaf()
 	if leaf < 0 {
 		return nil, false
 	}
-	var rev []int
 	seen := make([]bool, len(t.ix.Nodes))
-	cur := leaf
+	n, cur := 0, leaf
 	for ; cur >= 0 && !seen[cur]; cur = t.parent(cur) {
 		seen[cur] = true
-		rev = append(rev, cur)
+		n++
 	}
 	cycle := cur >= 0
-	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
-		rev[i], rev[j] = rev[j], rev[i]
+	path := make([]int, n)
+	cur = leaf
+	for k := n - 1; k >= 0; k-- {
+		path[k] = cur
+		cur = t.parent(cur)
 	}
-	return rev, cycle
+	return path, cycle
+}
+
+// FirstWithID is the first node whose id node i's id repeats (false when no
+// earlier node has node i's id).
+func (t *Tree) FirstWithID(i int) (int, bool) {
+	first, ok := t.firstWithID[int32(i)]
+	return int(first), ok
 }
 
 // Children returns, for every node, the indexes of its children, and the roots.
@@ -197,14 +234,17 @@ func (x *idIndex) hash(k Key) uint64 {
 	return maphash.String(x.seed, k.text) ^ uint64(k.kind)*0x9E3779B97F4A7C15
 }
 
-// put makes i the entry with id k (idOf gives any entry's id).
-func (x *idIndex) put(k Key, i int, idOf func(int) Key) {
+// put makes i the entry with id k (idOf gives any entry's id) and returns
+// the entry that had it before, if one did.
+func (x *idIndex) put(k Key, i int, idOf func(int) Key) (prev int, had bool) {
 	if x.exact != nil {
+		prev, had = x.exact[k]
 		x.exact[k] = i
-		return
+		return prev, had
 	}
 	h := x.hash(k)
-	if j, ok := x.byHash[h]; ok && idOf(int(j)) != k {
+	j, ok := x.byHash[h]
+	if ok && idOf(int(j)) != k {
 		// two ids, one hash: key by the ids from now on
 		x.exact = make(map[Key]int, len(x.byHash)+1)
 		for _, j := range x.byHash {
@@ -212,9 +252,10 @@ func (x *idIndex) put(k Key, i int, idOf func(int) Key) {
 		}
 		x.byHash = nil
 		x.exact[k] = i
-		return
+		return 0, false
 	}
 	x.byHash[h] = int32(i)
+	return int(j), ok
 }
 
 // get is the last entry put with id k.

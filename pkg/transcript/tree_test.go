@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -126,9 +127,15 @@ func TestIDIndex(t *testing.T) {
 		if weak {
 			x.hashed = func(k Key) uint64 { return uint64(len(k.text)) }
 		}
+		var repeats []int
 		for i, k := range ids {
-			x.put(k, i, idOf)
+			prev, had := x.put(k, i, idOf)
+			if had {
+				require.Equal(t, k, ids[prev], "weak=%v: put reports an entry with another id", weak)
+				repeats = append(repeats, i, prev)
+			}
 		}
+		require.Equal(t, []int{2, 0}, repeats, "weak=%v: only the second \"a\" repeats an id (the first)", weak)
 		for _, c := range []struct {
 			k    Key
 			want int
@@ -142,4 +149,30 @@ func TestIDIndex(t *testing.T) {
 		}
 		require.Equal(t, weak, x.exact != nil)
 	}
+}
+
+// A repeated id is reported on each later entry that has it, naming the
+// first entry's line (not the previous one's), and only for string ids.
+func TestDuplicateIDFindings(t *testing.T) {
+	m := func(id, parent string) string {
+		return `{"type":"message","id":` + id + `,"parentId":` + parent + `,"timestamp":"2026-05-01T00:00:00.000Z","message":{"role":"user","content":"x"}}`
+	}
+	lines := []string{
+		`{"type":"session","version":3,"id":"s","timestamp":"2026-05-01T00:00:00.000Z","cwd":"/"}`,
+		m(`"a"`, `null`), m(`"b"`, `"a"`), m(`"a"`, `"b"`), m(`7`, `"a"`), m(`7`, `"a"`), m(`"a"`, `"a"`),
+	}
+	s, err := Analyze(strings.NewReader(strings.Join(lines, "\n") + "\n"))
+	require.NoError(t, err)
+	var got []string
+	for _, f := range s.Findings {
+		if f.Rule == "duplicate-id" || f.Rule == "missing-id" {
+			got = append(got, fmt.Sprintf("%s %d %s", f.Rule, f.Line, f.Message))
+		}
+	}
+	require.Equal(t, []string{
+		`duplicate-id 4 id "a" is used again (first on line 2); links go to the later entry`,
+		`missing-id 5 entry has no string id; nothing can link to it`,
+		`missing-id 6 entry has no string id; nothing can link to it`,
+		`duplicate-id 7 id "a" is used again (first on line 2); links go to the later entry`,
+	}, got)
 }
