@@ -133,7 +133,7 @@ func ReplaceAtomic(path string, opts AtomicOptions, write func(w io.Writer) erro
 			_ = fsys.Remove(tmp)
 		}
 	}()
-	bw := newBufWriter(f)
+	bw := newBufWriter(newWriteBehind(f))
 	if err = write(bw); err != nil {
 		return fmt.Errorf("%s: write: %w", tmp, err)
 	}

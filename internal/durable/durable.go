@@ -174,7 +174,7 @@ func WriteTemp(ctx context.Context, fsys FS, path string, mode os.FileMode, chow
 		}
 	}()
 	h := NewHasher()
-	bw := newBufWriter(ContextWriter{ctx, io.MultiWriter(f, h)})
+	bw := newBufWriter(ContextWriter{ctx, io.MultiWriter(newWriteBehind(f), h)})
 	if err = write(bw); err != nil {
 		return "", Digest{}, fmt.Errorf("%s: write: %w", tmp, err)
 	}
