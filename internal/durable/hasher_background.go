@@ -19,12 +19,22 @@ type BackgroundHasher struct {
 	cur    []byte // the chunk being gathered
 }
 
-// backgroundChunk is the most a Write hands over at a time.
-const backgroundChunk = 256 << 10
+const (
+	// backgroundChunk is the most a Write hands over at a time.
+	backgroundChunk = 256 << 10
+	// backgroundSlack is room left after a chunk: the BLAKE3 package copies
+	// each subtree of fewer than 16 KiB that ends a write into a buffer of
+	// its own unless the slice it gets has room for 16 KiB (27 MB of copies
+	// for the two digests of a 100 MiB repair).
+	backgroundSlack = 64 << 10
+	// backgroundQueue is how many chunks wait for the hashing goroutine;
+	// it hashes faster than repair writes, so a few are enough.
+	backgroundQueue = 3
+)
 
 // NewBackgroundHasher starts an empty BackgroundHasher.
 func NewBackgroundHasher() *BackgroundHasher {
-	h := &BackgroundHasher{chunks: make(chan []byte, 8), free: make(chan []byte, 8), sum: make(chan []byte, 1)}
+	h := &BackgroundHasher{chunks: make(chan []byte, backgroundQueue), free: make(chan []byte, backgroundQueue+2), sum: make(chan []byte, 1)}
 	go func() {
 		sha := newBLAKE3()
 		for c := range h.chunks {
@@ -48,7 +58,7 @@ func (h *BackgroundHasher) Write(p []byte) (int, error) {
 			select {
 			case h.cur = <-h.free:
 			default:
-				h.cur = make([]byte, 0, backgroundChunk)
+				h.cur = make([]byte, 0, backgroundChunk+backgroundSlack)
 			}
 		}
 		k := min(len(p), backgroundChunk-len(h.cur))
