@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"regexp"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -23,6 +22,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/buildinfo"
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
@@ -128,7 +128,7 @@ func jsonRequested(args []string) bool {
 // becomes "unknown command "inspct" (did you mean inspect?)".
 func cobraUsageMessage(msg string) string {
 	lines := strings.Split(strings.TrimSpace(msg), "\n")
-	if m := unknownSubcommandRE.FindStringSubmatch(lines[0]); m != nil {
+	if m := unknownSubcommandRE().FindStringSubmatch(lines[0]); m != nil {
 		// cobra's words for an argument given to a command that takes none.
 		return fmt.Sprintf("%s takes no arguments (got %q)", strings.TrimPrefix(m[2], "oc "), m[1])
 	}
@@ -281,7 +281,7 @@ func newHelpCmd() *cobra.Command {
 // flagError says what is wrong with a flag value in the user's terms
 // (pflag's own errors quote strconv: "strconv.ParseInt: parsing ...").
 func flagError(c *cobra.Command, err error) error {
-	m := flagValueRE.FindStringSubmatch(err.Error())
+	m := flagValueRE().FindStringSubmatch(err.Error())
 	if m == nil {
 		return err
 	}
@@ -296,9 +296,9 @@ func flagError(c *cobra.Command, err error) error {
 	return fmt.Errorf("--%s %q: %s", name, m[1], wantForType(typ))
 }
 
-var unknownSubcommandRE = regexp.MustCompile(`^unknown command "(.*)" for "(oc \S.*)"$`)
+var unknownSubcommandRE = lazyre.New(`^unknown command "(.*)" for "(oc \S.*)"$`)
 
-var flagValueRE = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[^"]+)" flag`)
+var flagValueRE = lazyre.New(`^invalid argument "(.*)" for "(?:-\w, )?(--[^"]+)" flag`)
 
 // wantForType describes the values a flag of pflag type typ takes.
 func wantForType(typ string) string {

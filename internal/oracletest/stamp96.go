@@ -1,10 +1,10 @@
 package oracletest
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 )
 
 // SyntheticStamp96 is the prefix 2026.9.6's LLM boundary puts before the
@@ -15,7 +15,7 @@ const SyntheticStamp96 = "[Wed 1969-12-31 23:52 UTC] " // SyntheticTime in UTC (
 
 // stampRE is any prefix 9.6 stamps a user turn with ("[Www YYYY-MM-DD HH:MM
 // ZONE] ").
-var stampRE = regexp.MustCompile(`^\[[A-Z][a-z]{2} \d{4}-\d{2}-\d{2} \d{2}:\d{2} [^\]]+\] `)
+var stampRE = lazyre.New(`^\[[A-Z][a-z]{2} \d{4}-\d{2}-\d{2} \d{2}:\d{2} [^\]]+\] `)
 
 // Difference96 is Difference for 2026.9.6's answers: a string oc starts
 // with SyntheticStamp96 also matches the oracle's string with any stamp
@@ -43,7 +43,7 @@ func restamp(g, w any) any {
 		if !ok || !strings.HasPrefix(x, SyntheticStamp96) {
 			return g
 		}
-		if p := stampRE.FindString(ws); p != "" {
+		if p := stampRE().FindString(ws); p != "" {
 			return p + strings.TrimPrefix(x, SyntheticStamp96)
 		}
 	case []any:

@@ -1,10 +1,10 @@
 package doctor
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/json5"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 )
 
 // Classification of a session:<key> cron job (contract §5, research §8).
@@ -459,34 +459,34 @@ var providerPrefixes = map[string]string{
 	"twitch": "twitch", "nextcloud-talk": "nextcloud-talk", "synology-chat": "synology-chat",
 }
 
-var prefixRe = regexp.MustCompile(`^\s*([A-Za-z][A-Za-z0-9_-]*):`)
+var prefixRe = lazyre.New(`^\s*([A-Za-z][A-Za-z0-9_-]*):`)
 
 func providerPrefix(to string) string {
-	m := prefixRe.FindStringSubmatch(to)
+	m := prefixRe().FindStringSubmatch(to)
 	if m == nil {
 		return ""
 	}
 	return providerPrefixes[strings.ToLower(m[1])]
 }
 
-var telegramTopic = regexp.MustCompile(`(?i)^(.*?):topic:(\d+)$`)
-var telegramShort = regexp.MustCompile(`^(-?\d+):(\d+)$`)
+var telegramTopic = lazyre.New(`(?i)^(.*?):topic:(\d+)$`)
+var telegramShort = lazyre.New(`^(-?\d+):(\d+)$`)
 
 // normalizeTo strips a provider prefix that names the channel itself and, for
 // Telegram, splits a :topic:<n> (or :<n>) suffix into the thread id.
 func normalizeTo(channel, to string) (string, string) {
 	to = strings.TrimSpace(to)
-	if m := prefixRe.FindStringSubmatch(to); m != nil && providerPrefixes[strings.ToLower(m[1])] == channel {
+	if m := prefixRe().FindStringSubmatch(to); m != nil && providerPrefixes[strings.ToLower(m[1])] == channel {
 		to = strings.TrimSpace(to[len(m[0]):])
 		if channel == "telegram" && len(to) > 6 && strings.EqualFold(to[:6], "group:") {
 			to = to[6:]
 		}
 	}
 	if channel == "telegram" {
-		if m := telegramTopic.FindStringSubmatch(to); m != nil {
+		if m := telegramTopic().FindStringSubmatch(to); m != nil {
 			return m[1], m[2]
 		}
-		if m := telegramShort.FindStringSubmatch(to); m != nil {
+		if m := telegramShort().FindStringSubmatch(to); m != nil {
 			return m[1], m[2]
 		}
 	}

@@ -15,7 +15,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -23,6 +22,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/durable"
 	"github.com/openclaw-tools/oc/internal/json5"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/gatewaylock"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
@@ -396,7 +396,7 @@ func (d *run) indexFindings(a transcript.Agent, ic *transcript.IndexCheck) {
 // ------------------------------------------------------------ locks and temp files
 
 // tempName is OpenClaw's (and oc's) temp file pattern <file>.<pid>.<hex or uuid>.tmp.
-var tempName = regexp.MustCompile(`^(.+)\.(\d+)\.([0-9a-fA-F-]{8,})\.tmp$`)
+var tempName = lazyre.New(`^(.+)\.(\d+)\.([0-9a-fA-F-]{8,})\.tmp$`)
 
 func (d *run) checkLocksAndTemp() {
 	sd := d.opts.StateDir
@@ -472,11 +472,11 @@ func (d *run) checkLeftover(dir string, e fs.DirEntry) {
 		d.ocTempFile(dir, e)
 		return
 	}
-	if m := oldQuarantineName.FindStringSubmatch(e.Name()); m != nil && dir != sd && filepath.Base(dir) == "sessions" {
+	if m := oldQuarantineName().FindStringSubmatch(e.Name()); m != nil && dir != sd && filepath.Base(dir) == "sessions" {
 		d.oldQuarantine(dir, e, m[1]+".rejected-"+m[2])
 		return
 	}
-	m := tempName.FindStringSubmatch(e.Name())
+	m := tempName().FindStringSubmatch(e.Name())
 	if m == nil {
 		return
 	}
@@ -505,7 +505,7 @@ func (d *run) checkLeftover(dir string, e fs.DirEntry) {
 // oldQuarantineName is the quarantine name of oc before 2026-12
 // ("<transcript>.jsonl.rejected-<stamp>.jsonl"), which OpenClaw takes for a
 // live session; the current name drops the final ".jsonl".
-var oldQuarantineName = regexp.MustCompile(`^(.+\.jsonl)\.rejected-(\d{8}T\d{6}Z)\.jsonl$`)
+var oldQuarantineName = lazyre.New(`^(.+\.jsonl)\.rejected-(\d{8}T\d{6}Z)\.jsonl$`)
 
 // oldQuarantine reports a quarantine file with the old name; --fix renames it.
 func (d *run) oldQuarantine(dir string, e fs.DirEntry, newName string) {
@@ -635,7 +635,7 @@ func (d *run) removeOCTemp(i int) {
 // name (never replacing a file).
 func (d *run) renameOldQuarantine(i int) {
 	f := &d.r.Findings[i]
-	m := oldQuarantineName.FindStringSubmatch(filepath.Base(f.Path))
+	m := oldQuarantineName().FindStringSubmatch(filepath.Base(f.Path))
 	to := filepath.Join(filepath.Dir(f.Path), m[1]+".rejected-"+m[2])
 	if err := renameNoReplace(f.Path, to); err != nil {
 		f.Message += "; not renamed: " + err.Error()

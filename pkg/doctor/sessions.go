@@ -3,12 +3,12 @@ package doctor
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/internal/json5"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/openclawconfig"
 )
 
@@ -84,8 +84,8 @@ func truthy(v *json5.Value) bool {
 	}
 }
 
-var validAgentID = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
-var invalidAgentChars = regexp.MustCompile(`[^a-z0-9_-]+`)
+var validAgentID = lazyre.New(`^[a-z0-9][a-z0-9_-]{0,63}$`)
+var invalidAgentChars = lazyre.New(`[^a-z0-9_-]+`)
 
 // NormalizeAgentID is OpenClaw's normalizeAgentId.
 func NormalizeAgentID(s string) string {
@@ -93,10 +93,10 @@ func NormalizeAgentID(s string) string {
 	if t == "" {
 		return "main"
 	}
-	if validAgentID.MatchString(t) {
+	if validAgentID().MatchString(t) {
 		return t
 	}
-	t = strings.Trim(invalidAgentChars.ReplaceAllString(t, "-"), "-")
+	t = strings.Trim(invalidAgentChars().ReplaceAllString(t, "-"), "-")
 	if len(t) > 64 {
 		t = t[:64]
 	}

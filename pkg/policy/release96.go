@@ -1,8 +1,9 @@
 package policy
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/openclaw-tools/oc/internal/lazyre"
 )
 
 // This file is OpenClaw 2026.9.6's resolveTranscriptPolicy
@@ -258,7 +259,7 @@ func unownedFallback96(api, model string) *Overrides {
 		o.ApplyAssistantFirstOrderingFix = yes()
 		o.ValidateGeminiTurns = yes()
 	}
-	if anthropic || completions || (isResponsesFamily96(api) && claudeFamilyModelID.MatchString(id)) {
+	if anthropic || completions || (isResponsesFamily96(api) && claudeFamilyModelID().MatchString(id)) {
 		o.ValidateAnthropicTurns = yes()
 	}
 	if google || anthropic || isResponsesFamily96(api) {
@@ -268,13 +269,13 @@ func unownedFallback96(api, model string) *Overrides {
 }
 
 var (
-	claudeFamilyModelID   = regexp.MustCompile(`(?:^|[./:_-])claude(?:$|[./:_-])`)
-	claudeIdentityTail    = regexp.MustCompile(`(?:^|[-/])(claude-[^/]+)$`)
-	claudeSeparators      = regexp.MustCompile(`[._\s]+`)
-	claudeOpus5           = regexp.MustCompile(`(?:^|-)claude-opus-5(?:$|[^a-z0-9])`)
-	claudeOpus55          = regexp.MustCompile(`^claude-opus-5-5(?:$|[^a-z0-9])`)
-	claudeFable51         = regexp.MustCompile(`^claude-fable-5-1(?:$|[^a-z0-9])`)
-	claudePreservesThinks = regexp.MustCompile(`(?:^|-)claude-(?:fable-5|mythos-(?:5|preview)|opus-4-(?:5|6|7|8)|sonnet-(?:5|4-6))(?:$|[^a-z0-9])`)
+	claudeFamilyModelID   = lazyre.New(`(?:^|[./:_-])claude(?:$|[./:_-])`)
+	claudeIdentityTail    = lazyre.New(`(?:^|[-/])(claude-[^/]+)$`)
+	claudeSeparators      = lazyre.New(`[._\s]+`)
+	claudeOpus5           = lazyre.New(`(?:^|-)claude-opus-5(?:$|[^a-z0-9])`)
+	claudeOpus55          = lazyre.New(`^claude-opus-5-5(?:$|[^a-z0-9])`)
+	claudeFable51         = lazyre.New(`^claude-fable-5-1(?:$|[^a-z0-9])`)
+	claudePreservesThinks = lazyre.New(`(?:^|-)claude-(?:fable-5|mythos-(?:5|preview)|opus-4-(?:5|6|7|8)|sonnet-(?:5|4-6))(?:$|[^a-z0-9])`)
 )
 
 // reasoningContentReplayModels is REASONING_CONTENT_REPLAY_MODEL_IDS.
@@ -325,24 +326,24 @@ func nonEmpty(ss []string) []string {
 func claudeModelIdentity(model string) string {
 	n := strings.ToLower(strings.TrimSpace(model))
 	n = strings.TrimPrefix(n, "anthropic/")
-	n = claudeSeparators.ReplaceAllString(n, "-")
-	if m := claudeIdentityTail.FindStringSubmatch(n); m != nil {
+	n = claudeSeparators().ReplaceAllString(n, "-")
+	if m := claudeIdentityTail().FindStringSubmatch(n); m != nil {
 		return m[1]
 	}
 	return n
 }
 
-func isClaudeOpus55(id string) bool { return id == "opus-5-5" || claudeOpus55.MatchString(id) }
+func isClaudeOpus55(id string) bool { return id == "opus-5-5" || claudeOpus55().MatchString(id) }
 
 func isClaudeOpus5(id string) bool {
-	return isClaudeOpus55(id) || id == "opus" || id == "opus-5" || claudeOpus5.MatchString(id)
+	return isClaudeOpus55(id) || id == "opus" || id == "opus-5" || claudeOpus5().MatchString(id)
 }
 
 // bindsClaudeThinkingPrefix: models whose thinking is bound to the prefix and
 // need append-only runtime context (Opus 5.5, Fable 5.1).
 func bindsClaudeThinkingPrefix(model string) bool {
 	id := claudeModelIdentity(model)
-	return isClaudeOpus55(id) || claudeFable51.MatchString(id)
+	return isClaudeOpus55(id) || claudeFable51().MatchString(id)
 }
 
 // shouldDropClaudeThinkingBlocks96 is shouldDropClaudeThinkingBlocks: a Claude
@@ -351,6 +352,6 @@ func shouldDropClaudeThinkingBlocks96(model string) bool {
 	id := claudeModelIdentity(model)
 	opus5 := isClaudeOpus5(id)
 	isClaude := strings.HasPrefix(id, "claude-") || opus5
-	preserves := opus5 || claudePreservesThinks.MatchString(id)
+	preserves := opus5 || claudePreservesThinks().MatchString(id)
 	return isClaude && !preserves
 }

@@ -1,11 +1,11 @@
 package policy
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 )
 
 // Ctx is what a replay family's builder sees (buildReplayPolicy's context).
@@ -269,9 +269,9 @@ func unownedFallback(api, model string) *Overrides {
 }
 
 var (
-	claudeGen5Plus  = regexp.MustCompile(`claude-[5-9]`)
-	claudeGen10Plus = regexp.MustCompile(`claude-\d{2,}`)
-	gemma4Model     = regexp.MustCompile(`(?:^|[/_:-])gemma[-_]?4(?:$|[/_.:-])`)
+	claudeGen5Plus  = lazyre.New(`claude-[5-9]`)
+	claudeGen10Plus = lazyre.New(`claude-\d{2,}`)
+	gemma4Model     = lazyre.New(`(?:^|[/_:-])gemma[-_]?4(?:$|[/_.:-])`)
 )
 
 // ShouldPreserveThinkingBlocks is true for Claude models that keep earlier
@@ -284,12 +284,12 @@ func ShouldPreserveThinkingBlocks(model string) bool {
 	if strings.Contains(id, "opus-4") || strings.Contains(id, "sonnet-4") || strings.Contains(id, "haiku-4") {
 		return true
 	}
-	return claudeGen5Plus.MatchString(id) || claudeGen10Plus.MatchString(id)
+	return claudeGen5Plus().MatchString(id) || claudeGen10Plus().MatchString(id)
 }
 
 // IsGemma4Model is isGemma4ModelId.
 func IsGemma4Model(model string) bool {
-	return gemma4Model.MatchString(lowerTrim(model))
+	return gemma4Model().MatchString(lowerTrim(model))
 }
 
 // KnownProviders lists, sorted, the provider ids the table names (each

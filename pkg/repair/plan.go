@@ -11,7 +11,6 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"time"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/durable"
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -1054,7 +1054,7 @@ func joinDetails(ds []string) string {
 	return out
 }
 
-var uuidRE = regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
+var uuidRE = lazyre.New(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
 
 // SessionIDFromName is the session id a transcript's file name carries: the
 // UUID in it (in a flattened "...sessions__<uuid>.jsonl" name, the one after
@@ -1065,10 +1065,10 @@ func SessionIDFromName(path string) string {
 	if i := bytes.LastIndex([]byte(base), []byte("sessions__")); i >= 0 {
 		rest = base[i+len("sessions__"):]
 	}
-	if m := uuidRE.FindString(rest); m != "" {
+	if m := uuidRE().FindString(rest); m != "" {
 		return m
 	}
-	if m := uuidRE.FindString(base); m != "" {
+	if m := uuidRE().FindString(base); m != "" {
 		return m
 	}
 	for ext := filepath.Ext(base); ext != "" && ext != base; ext = filepath.Ext(base) {

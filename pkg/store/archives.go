@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
@@ -33,7 +33,7 @@ type ArchiveRef struct {
 // (<id>.jsonl.deleted.<stamp>[.<generation>][.zst]): a SESSION argument
 // of that shape is looked up among the archives before it is taken as a
 // path.
-var archiveNameRE = regexp.MustCompile(`\.jsonl\.(deleted|reset)\.`)
+var archiveNameRE = lazyre.New(`\.jsonl\.(deleted|reset)\.`)
 
 // ArchivedSessions lists every agent database's archived generations (blobs
 // not read), each as a Session with Archive set, in each database's order.
@@ -428,5 +428,5 @@ func stamp(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02
 // an archived generation's name (<id>.jsonl.deleted.<stamp>…, no folder):
 // Resolve looks it up among the archives before taking it as a path.
 func LooksLikeArchiveName(arg string) bool {
-	return archiveNameRE.MatchString(arg) && !strings.ContainsAny(arg, `/\`)
+	return archiveNameRE().MatchString(arg) && !strings.ContainsAny(arg, `/\`)
 }

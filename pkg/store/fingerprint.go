@@ -6,7 +6,7 @@ import "bytes"
 // import makes when it stores a line (Codex route rename, inbound metadata
 // markers), so that the result can be compared with the stored row.
 func UndoImportRewrites(src []byte) []byte {
-	return inboundMarkerRE.ReplaceAll(CodexRouteRename(src), []byte("${1}: ⟦openclaw:ctx⟧"))
+	return inboundMarkerRE().ReplaceAll(CodexRouteRename(src), []byte("${1}: ⟦openclaw:ctx⟧"))
 }
 
 // CodexRouteRename is the import's rename of the Codex route in a stored

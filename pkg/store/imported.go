@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"regexp"
+
+	"github.com/openclaw-tools/oc/internal/lazyre"
 )
 
 // The rewrites 2026.9.6's JSONL import applies to the lines it stores
@@ -31,8 +32,8 @@ const (
 )
 
 var (
-	inboundMarkerRE = regexp.MustCompile(`([A-Za-z][A-Za-z ]*) \(untrusted metadata\):`)
-	generatedIDRE   = regexp.MustCompile(`^[0-9a-f]{16}-[0-9a-z]+$`) // sha256(path\0sessionId)[:16]-<index base36>
+	inboundMarkerRE = lazyre.New(`([A-Za-z][A-Za-z ]*) \(untrusted metadata\):`)
+	generatedIDRE   = lazyre.New(`^[0-9a-f]{16}-[0-9a-z]+$`) // sha256(path\0sessionId)[:16]-<index base36>
 	codexAPI        = []byte(`"api":"openai-codex-responses"`)
 	codexProvider   = []byte(`"provider":"openai-codex"`)
 )
@@ -46,7 +47,7 @@ func ExplainRewrite(src, stored []byte) string {
 	s := bytes.ReplaceAll(src, codexAPI, []byte(`"api":"openai-chatgpt-responses"`))
 	s = bytes.ReplaceAll(s, codexProvider, []byte(`"provider":"openai"`))
 	codex := !bytes.Equal(s, src)
-	m := inboundMarkerRE.ReplaceAll(s, []byte("${1}: ⟦openclaw:ctx⟧"))
+	m := inboundMarkerRE().ReplaceAll(s, []byte("${1}: ⟦openclaw:ctx⟧"))
 	marker := !bytes.Equal(m, s)
 	if bytes.Equal(m, stored) {
 		switch {
@@ -84,7 +85,7 @@ func ExplainRewrite(src, stored []byte) string {
 		return ""
 	}
 	_, hadID := am["id"]
-	if id, _ := bm["id"].(string); !hadID || generatedIDRE.MatchString(id) {
+	if id, _ := bm["id"].(string); !hadID || generatedIDRE().MatchString(id) {
 		delete(am, "id")
 		delete(bm, "id")
 		delete(bm, "parentId")

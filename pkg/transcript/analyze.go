@@ -14,6 +14,7 @@ import (
 	gojson "github.com/goccy/go-json"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -290,8 +291,8 @@ func (a *analyzer) add(rule string, line int64, sev, format string, args ...any)
 }
 
 var (
-	toolNameRE   = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
-	awarenessRE  = regexp.MustCompile(`^System: \[`)
+	toolNameRE   = lazyre.New(`^[A-Za-z0-9_-]+$`)
+	awarenessRE  = lazyre.New(`^System: \[`)
 	toolCallKind = map[string]bool{"toolCall": true, "toolUse": true, "functionCall": true}
 )
 
@@ -524,7 +525,7 @@ func analyzeMessage(e *rawEntry, line int64, in interner, seed maphash.Seed) {
 		}
 	case RoleUser:
 		bl = e.contentBlocks()
-		la.awareness = firstUserText(m.Content, bl, awarenessRE)
+		la.awareness = firstUserText(m.Content, bl, awarenessRE())
 		if blankUserContent(m.Content, bl) {
 			add("blank-user", SevWarning, "user message with blank text; Bedrock rejects it (oc repair writes OpenClaw's \"(continue)\")")
 		}
@@ -576,7 +577,7 @@ func analyzeMessage(e *rawEntry, line int64, in interner, seed maphash.Seed) {
 				add("tool-call-without-id", SevWarning, "tool call %q has no id; OpenAI rejects an empty call_id (replay drops the call)", name)
 				continue
 			}
-			if tn := strings.TrimSpace(name); tn == "" || len(tn) > 64 || !toolNameRE.MatchString(tn) {
+			if tn := strings.TrimSpace(name); tn == "" || len(tn) > 64 || !toolNameRE().MatchString(tn) {
 				add("invalid-tool-name", SevWarning, "tool call %s has an invalid name %q; replay drops the call", id, name)
 			}
 			calls = append(calls, callRef{id: id, at: len(findings)})

@@ -6,9 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/openclaw-tools/oc/internal/lazyre"
 )
 
 // FileKind is what a file in a sessions folder is, judged by its name the way
@@ -30,17 +31,17 @@ var (
 	// <id>.jsonl.<reason>.<stamp>, and since OpenClaw 2026.9.6 the files it
 	// derives from session_transcript_archives rows:
 	// <id>.jsonl.<reason>.<stamp>.<generation>[.zst]
-	archiveSuffixRE = regexp.MustCompile(`\.jsonl\.(reset|deleted|bak)\.\d{4}-\d{2}-\d{2}T[0-9.\-]+Z(\.[0-9a-f]{32})?(\.zst|\.gz)?$`)
-	repairBackupRE  = regexp.MustCompile(`\.jsonl\.bak-\d+-\d+$`)
-	ocBackupRE      = regexp.MustCompile(`\.jsonl\.bak-oc-\d{8}T\d{6}Z(\.zst)?$`)
+	archiveSuffixRE = lazyre.New(`\.jsonl\.(reset|deleted|bak)\.\d{4}-\d{2}-\d{2}T[0-9.\-]+Z(\.[0-9a-f]{32})?(\.zst|\.gz)?$`)
+	repairBackupRE  = lazyre.New(`\.jsonl\.bak-\d+-\d+$`)
+	ocBackupRE      = lazyre.New(`\.jsonl\.bak-oc-\d{8}T\d{6}Z(\.zst)?$`)
 	// oc repair's quarantine files: "<file>.rejected-<stamp>", and the
 	// "<file>.rejected-<stamp>.jsonl" of earlier oc versions (never a transcript).
-	ocRejectedRE = regexp.MustCompile(`\.jsonl\.rejected-\d{8}T\d{6}Z(\.jsonl)?$`)
+	ocRejectedRE = lazyre.New(`\.jsonl\.rejected-\d{8}T\d{6}Z(\.jsonl)?$`)
 	// the manifest beside an oc backup
-	ocManifestRE = regexp.MustCompile(`\.jsonl\.bak-oc-\d{8}T\d{6}Z\.manifest\.json$`)
-	checkpointRE = regexp.MustCompile(`\.checkpoint\.[0-9a-fA-F-]{8,}\.jsonl$`)
-	corruptRE    = regexp.MustCompile(`\.jsonl\.corrupt-[0-9TZ\-]+-[0-9a-fA-F]{8}\.jsonl$`)
-	tmpRE        = regexp.MustCompile(`(\.tmp$|\.repair-\d+-\d+\.tmp$|\.repair[^/]*$)`)
+	ocManifestRE = lazyre.New(`\.jsonl\.bak-oc-\d{8}T\d{6}Z\.manifest\.json$`)
+	checkpointRE = lazyre.New(`\.checkpoint\.[0-9a-fA-F-]{8,}\.jsonl$`)
+	corruptRE    = lazyre.New(`\.jsonl\.corrupt-[0-9TZ\-]+-[0-9a-fA-F]{8}\.jsonl$`)
+	tmpRE        = lazyre.New(`(\.tmp$|\.repair-\d+-\d+\.tmp$|\.repair[^/]*$)`)
 )
 
 // ClassifyName returns the kind of a sessions-folder file and, for archives,
@@ -51,23 +52,23 @@ func ClassifyName(name string) (FileKind, string) {
 		return KindIndex, ""
 	case strings.HasSuffix(name, ".lock"):
 		return KindLock, ""
-	case ocRejectedRE.MatchString(name):
+	case ocRejectedRE().MatchString(name):
 		return KindQuarantine, ""
-	case ocManifestRE.MatchString(name):
+	case ocManifestRE().MatchString(name):
 		return KindOther, "oc-backup-manifest"
 	case strings.Contains(name, ".trajectory.jsonl") || strings.HasSuffix(name, ".trajectory-path.json"):
 		return KindSidecar, ""
-	case tmpRE.MatchString(name):
+	case tmpRE().MatchString(name):
 		return KindTemp, ""
-	case archiveSuffixRE.MatchString(name):
-		return KindArchived, archiveSuffixRE.FindStringSubmatch(name)[1]
-	case ocBackupRE.MatchString(name):
+	case archiveSuffixRE().MatchString(name):
+		return KindArchived, archiveSuffixRE().FindStringSubmatch(name)[1]
+	case ocBackupRE().MatchString(name):
 		return KindArchived, "oc-backup"
-	case repairBackupRE.MatchString(name):
+	case repairBackupRE().MatchString(name):
 		return KindArchived, "repair-backup"
-	case checkpointRE.MatchString(name):
+	case checkpointRE().MatchString(name):
 		return KindArchived, "checkpoint"
-	case corruptRE.MatchString(name):
+	case corruptRE().MatchString(name):
 		return KindArchived, "corrupt-header-backup"
 	case strings.HasSuffix(name, ".jsonl"), strings.HasSuffix(name, ".jsonl.gz"), strings.HasSuffix(name, ".jsonl.zst"):
 		return KindLive, ""

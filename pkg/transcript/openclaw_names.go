@@ -1,8 +1,9 @@
 package transcript
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/openclaw-tools/oc/internal/lazyre"
 )
 
 // A Go copy of OpenClaw 2026.5.6's session artifact naming rules
@@ -13,12 +14,12 @@ import (
 // sessions folder may be one (TestOpenClawNamingRuleAgreesWithNode checks the
 // copy against the JS function under node).
 var (
-	openclawArchiveTimestampRE = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}-[0-9]{2}-[0-9]{2}(?:\.[0-9]{3})?Z$`)
-	openclawLegacyStoreBackup  = regexp.MustCompile(`^sessions\.json\.bak\.[0-9]+$`)
+	openclawArchiveTimestampRE = lazyre.New(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}-[0-9]{2}-[0-9]{2}(?:\.[0-9]{3})?Z$`)
+	openclawLegacyStoreBackup  = lazyre.New(`^sessions\.json\.bak\.[0-9]+$`)
 	// JavaScript's "." does not match \n, \r, U+2028 or U+2029. The JS regex
 	// is /i without /u: only ASCII letters fold (Go's (?i) would also fold
 	// U+212A to k and U+017F to s), hence the explicit classes.
-	openclawCheckpointRE = regexp.MustCompile(`^[^\n\r\x{2028}\x{2029}]+\.[cC][hH][eE][cC][kK][pP][oO][iI][nN][tT]\.[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-5][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}\.[jJ][sS][oO][nN][lL]$`)
+	openclawCheckpointRE = lazyre.New(`^[^\n\r\x{2028}\x{2029}]+\.[cC][hH][eE][cC][kK][pP][oO][iI][nN][tT]\.[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-5][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}\.[jJ][sS][oO][nN][lL]$`)
 )
 
 func openclawHasArchiveSuffix(name, reason string) bool {
@@ -27,12 +28,12 @@ func openclawHasArchiveSuffix(name, reason string) bool {
 	if i < 0 {
 		return false
 	}
-	return openclawArchiveTimestampRE.MatchString(name[i+len(marker):])
+	return openclawArchiveTimestampRE().MatchString(name[i+len(marker):])
 }
 
 // IsSessionArchiveArtifactName is OpenClaw's isSessionArchiveArtifactName.
 func IsSessionArchiveArtifactName(name string) bool {
-	if openclawLegacyStoreBackup.MatchString(name) {
+	if openclawLegacyStoreBackup().MatchString(name) {
 		return true
 	}
 	return openclawHasArchiveSuffix(name, "deleted") || openclawHasArchiveSuffix(name, "reset") || openclawHasArchiveSuffix(name, "bak")
@@ -52,7 +53,7 @@ func IsPrimarySessionTranscriptFileName(name string) bool {
 	if strings.HasSuffix(name, ".trajectory.jsonl") {
 		return false
 	}
-	if openclawCheckpointRE.MatchString(name) {
+	if openclawCheckpointRE().MatchString(name) {
 		return false
 	}
 	return !IsSessionArchiveArtifactName(name)

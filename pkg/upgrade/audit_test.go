@@ -129,7 +129,7 @@ func sameLines(a, b []int64) bool {
 }
 
 func stripStamp(name string) string {
-	if m := archiveNameRE.FindStringSubmatch(name); m != nil {
+	if m := archiveNameRE().FindStringSubmatch(name); m != nil {
 		return m[1]
 	}
 	return name

@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/openclaw-tools/oc/internal/lazyre"
 )
 
 // MigrationRunsDir is SESSION_SQLITE_MIGRATION_RUNS_DIR of
@@ -171,13 +172,13 @@ func readMigrationRun(path string) MigrationRun {
 // archiveNameRE is the name planSessionJsonlArchiveMove
 // (doctor-session-sqlite-*.mjs) gives an archived file:
 // `${keySlug}.${baseName}.imported-${Date.now()}` plus `.${attempt}` on a clash.
-var archiveNameRE = regexp.MustCompile(`^(.+)\.imported-(\d+)(?:\.\d+)?$`)
+var archiveNameRE = lazyre.New(`^(.+)\.imported-(\d+)(?:\.\d+)?$`)
 
 // IsArchivedOriginal reports whether name is an archived transcript
 // (`<key>.<file>.jsonl.imported-<ms>`): not the archived sessions.json, a
 // trajectory or a compaction checkpoint, which 9.6 never imports.
 func IsArchivedOriginal(name string) bool {
-	m := archiveNameRE.FindStringSubmatch(name)
+	m := archiveNameRE().FindStringSubmatch(name)
 	if m == nil || !strings.HasSuffix(m[1], ".jsonl") {
 		return false
 	}
@@ -189,7 +190,7 @@ func IsArchivedOriginal(name string) bool {
 // the source file name without `.jsonl`, that is the last dot-separated part
 // before `.jsonl` (session ids have no dots: readLegacyPrimaryTranscriptIdentity).
 func archivedSessionID(name string) string {
-	m := archiveNameRE.FindStringSubmatch(name)
+	m := archiveNameRE().FindStringSubmatch(name)
 	if m == nil {
 		return ""
 	}

@@ -27,7 +27,7 @@ func RecoveryHints(paths []string) (map[string]*repair.Recovery, error) {
 		if filepath.Base(dir) != "sessions" || filepath.Base(filepath.Dir(filepath.Dir(dir))) != "agents" {
 			continue
 		}
-		if !isPrimary(name) || oldQuarantineRE.MatchString(name) || strings.HasSuffix(name, ".lock") {
+		if !isPrimary(name) || oldQuarantineRE().MatchString(name) || strings.HasSuffix(name, ".lock") {
 			continue
 		}
 		rg := regs[dir]
@@ -49,7 +49,7 @@ func RecoveryHints(paths []string) (map[string]*repair.Recovery, error) {
 		id := FileSessionID(name)
 		h := &repair.Recovery{SessionID: id}
 		switch {
-		case !primaryIDRE.MatchString(id):
+		case !primaryIDRE().MatchString(id):
 			h.Unrepairable = fmt.Sprintf("its file name gives no session id OpenClaw 2026.8+ accepts (%q: letters, digits, _ and -, at most 128): it keeps the file in its import archive without importing it; rename the file to <session id>.jsonl by hand", printable(id, 60))
 		case rg.ids[id]:
 			h.Unrepairable = fmt.Sprintf("a session in sessions.json already has the id %s: OpenClaw 2026.8+ keeps this extra file in its import archive without importing it; compare the two by hand (oc inspect) and keep what you need", id)

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/internal/parallel"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
@@ -55,7 +55,7 @@ func FileSessionID(name string) string {
 		return stem
 	}
 	generated := func(v string) string {
-		if generatedIDRE.MatchString(v) {
+		if generatedIDRE().MatchString(v) {
 			return v
 		}
 		return ""
@@ -63,7 +63,7 @@ func FileSessionID(name string) string {
 	id := ""
 	if i := strings.Index(stem, "-topic-"); i > 0 {
 		id = generated(stem[:i])
-	} else if m := forkNameRE.FindStringSubmatch(stem); m != nil && m[2] != "" {
+	} else if m := forkNameRE().FindStringSubmatch(stem); m != nil && m[2] != "" {
 		id = generated(m[2])
 	} else {
 		id = generated(stem)
@@ -77,8 +77,8 @@ func FileSessionID(name string) string {
 // generatedIDRE is looksLikeGeneratedSessionId; forkNameRE the fork name of
 // extractGeneratedTranscriptSessionId.
 var (
-	generatedIDRE = regexp.MustCompile(`(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
-	forkNameRE    = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T[\w-]+(?:Z|[+-]\d{2}(?:-\d{2})?)?)_(.+)$`)
+	generatedIDRE = lazyre.New(`(?i)^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	forkNameRE    = lazyre.New(`^(\d{4}-\d{2}-\d{2}T[\w-]+(?:Z|[+-]\d{2}(?:-\d{2})?)?)_(.+)$`)
 )
 
 // Report is the prediction for a whole state dir.
@@ -139,20 +139,20 @@ func plural(n int, one, many string) string {
 }
 
 // compactionCheckpointRE is COMPACTION_CHECKPOINT_TRANSCRIPT_RE of artifacts-*.mjs.
-var compactionCheckpointRE = regexp.MustCompile(`(?i)^(.+)\.checkpoint\.([0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})\.jsonl$`)
+var compactionCheckpointRE = lazyre.New(`(?i)^(.+)\.checkpoint\.([0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})\.jsonl$`)
 
 // archiveSuffixRE is ARCHIVE_SUFFIX_RE of artifacts-*.mjs.
-var archiveSuffixRE = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{3})?Z)(?:\.([0-9a-f]{32}))?$`)
+var archiveSuffixRE = lazyre.New(`^(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{3})?Z)(?:\.([0-9a-f]{32}))?$`)
 
 // oldQuarantineRE: the quarantine name of oc before <file>.rejected-<stamp>.
-var oldQuarantineRE = regexp.MustCompile(`\.jsonl\.rejected-\d{8}T\d{6}Z\.jsonl$`)
+var oldQuarantineRE = lazyre.New(`\.jsonl\.rejected-\d{8}T\d{6}Z\.jsonl$`)
 
 // legacyStoreBackupRE is LEGACY_STORE_BACKUP_RE of artifacts-*.mjs.
-var legacyStoreBackupRE = regexp.MustCompile(`^sessions\.json\.bak\.\d+$`)
+var legacyStoreBackupRE = lazyre.New(`^sessions\.json\.bak\.\d+$`)
 
 // primaryIDRE is the id a recovered transcript's header must carry
 // (readLegacyPrimaryTranscriptIdentity, doctor-session-sqlite-readers-*.mjs).
-var primaryIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$`)
+var primaryIDRE = lazyre.New(`^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$`)
 
 // isPrimary is isPrimarySessionTranscriptFileName of artifacts-*.mjs: a
 // `.jsonl` name that is not a trajectory, a compaction checkpoint or a
@@ -161,7 +161,7 @@ func isPrimary(name string) bool {
 	if name == "sessions.json" || !strings.HasSuffix(name, ".jsonl") {
 		return false
 	}
-	if strings.HasSuffix(name, ".trajectory.jsonl") || compactionCheckpointRE.MatchString(name) {
+	if strings.HasSuffix(name, ".trajectory.jsonl") || compactionCheckpointRE().MatchString(name) {
 		return false
 	}
 	return !isArchiveArtifact(name)
@@ -169,13 +169,13 @@ func isPrimary(name string) bool {
 
 // isArchiveArtifact is isSessionArchiveArtifactName of artifacts-*.mjs.
 func isArchiveArtifact(name string) bool {
-	if legacyStoreBackupRE.MatchString(name) {
+	if legacyStoreBackupRE().MatchString(name) {
 		return true
 	}
 	n := strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst")
 	for _, reason := range []string{"deleted", "reset", "bak"} {
 		marker := "." + reason + "."
-		if i := strings.LastIndex(n, marker); i >= 0 && archiveSuffixRE.MatchString(n[i+len(marker):]) {
+		if i := strings.LastIndex(n, marker); i >= 0 && archiveSuffixRE().MatchString(n[i+len(marker):]) {
 			return true
 		}
 	}
@@ -280,13 +280,13 @@ func predictAgent(stateDir string, opt Options, a transcript.Agent) ([]Session, 
 		s := Session{Agent: a.ID, Path: filepath.Join(a.SessionsDir, name)}
 		if r, ok := registered[s.Path]; ok {
 			s.SessionKey, s.SessionID = r.key, r.id
-		} else if oldQuarantineRE.MatchString(name) {
+		} else if oldQuarantineRE().MatchString(name) {
 			// an older oc's quarantine name ends in .jsonl: 9.6 takes it for an
 			// unregistered transcript, cannot claim it, and archives it
 			s.Outcome, s.Reason = ArchivedOnly, "oc quarantine file with an old name: archived by the import; oc doctor renames it to <file>.rejected-<stamp>"
 		} else if isPrimary(name) {
 			s.Reason = "not in sessions.json"
-		} else if strings.HasSuffix(name, ".trajectory.jsonl") || compactionCheckpointRE.MatchString(name) {
+		} else if strings.HasSuffix(name, ".trajectory.jsonl") || compactionCheckpointRE().MatchString(name) {
 			// trajectories and checkpoints are moved to the import archive, never imported
 			s.Outcome, s.Reason = ArchivedOnly, "checkpoint or trajectory: archived, not imported"
 		} else {
@@ -356,7 +356,7 @@ func claimUnregistered(s *Session, registeredIDs map[string]bool, owners map[str
 		s.Reason = unregistered + " and holds a record that is not a transcript entry (line " + fmt.Sprint(res.unrecognized) + ")"
 	case res.extraHeader > 0:
 		s.Reason = unregistered + " and holds a second session header (line " + fmt.Sprint(res.extraHeader) + ")"
-	case !res.firstEventIsHeader || !primaryIDRE.MatchString(res.HeaderID):
+	case !res.firstEventIsHeader || !primaryIDRE().MatchString(res.HeaderID):
 		s.Reason = unregistered + " and no session header"
 	case res.HeaderID != stem:
 		s.Reason = unregistered + " and its header id differs from the file name"

@@ -2,14 +2,14 @@ package imageops
 
 import (
 	"encoding/base64"
-	"regexp"
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 )
 
 // base64SigChars are the characters of base64 and base64url.
-var base64SigChars = regexp.MustCompile(`^[A-Za-z0-9+/=_-]+$`)
+var base64SigChars = lazyre.New(`^[A-Za-z0-9+/=_-]+$`)
 
 func isBase64DataChar(c byte) bool {
 	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/'
@@ -77,7 +77,7 @@ func IsBase64Signature(value string) bool {
 		}
 		return r
 	}, t)
-	if !base64SigChars.MatchString(compact) {
+	if !base64SigChars().MatchString(compact) {
 		return false
 	}
 	isURL := strings.ContainsAny(compact, "-_")

@@ -2,10 +2,10 @@ package sanitize
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
@@ -22,8 +22,8 @@ func wireRole(m Message) string {
 }
 
 var (
-	strict9ID = regexp.MustCompile(`^[a-zA-Z0-9]{9}$`)
-	strictID  = regexp.MustCompile(`^[a-zA-Z0-9]+$`)
+	strict9ID = lazyre.New(`^[a-zA-Z0-9]{9}$`)
+	strictID  = lazyre.New(`^[a-zA-Z0-9]+$`)
 )
 
 // CheckAcceptance looks for what providers are known to reject in the
@@ -81,10 +81,10 @@ func CheckAcceptance(api string, all []Message, pol policy.Policy) []string {
 				pending[c.id] = true
 				order = append(order, c.id)
 				switch {
-				case pol.ToolCallIDMode == policy.IDStrict9 && !strict9ID.MatchString(c.id):
+				case pol.ToolCallIDMode == policy.IDStrict9 && !strict9ID().MatchString(c.id):
 					add(i, "tool call id %q is not 9 letters/digits (Mistral rejects it)", c.id)
-				case pol.ToolCallIDMode == policy.IDStrict && !strictID.MatchString(c.id) && !nativeKimiToolCallID.MatchString(c.id) &&
-					!(pol.PreserveNativeAnthropicToolUseIDs && nativeAnthropicToolUseID.MatchString(c.id)):
+				case pol.ToolCallIDMode == policy.IDStrict && !strictID().MatchString(c.id) && !nativeKimiToolCallID().MatchString(c.id) &&
+					!(pol.PreserveNativeAnthropicToolUseIDs && nativeAnthropicToolUseID().MatchString(c.id)):
 					add(i, "tool call id %q has characters outside [A-Za-z0-9]", c.id)
 				case api == "openai-completions" && strings.HasPrefix(c.id, "|"):
 					// pi-ai keeps the part before "|": an empty tool_call id,

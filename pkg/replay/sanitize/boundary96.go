@@ -3,12 +3,12 @@ package sanitize
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
@@ -261,9 +261,9 @@ const boundaryCronTimeMarker = "Current time: "
 
 var (
 	// BOUNDARY_TIMESTAMP_ENVELOPE_RE
-	boundaryTimestampEnvelopeRE = regexp.MustCompile(`^\[.*\d{4}-\d{2}-\d{2} \d{2}:\d{2}`)
+	boundaryTimestampEnvelopeRE = lazyre.New(`^\[.*\d{4}-\d{2}-\d{2} \d{2}:\d{2}`)
 	// LEADING_TIMESTAMP_ENVELOPE_RE (history-image-prune)
-	leadingTimestampEnvelopeRE = regexp.MustCompile(`^\[[A-Za-z]{3} \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]]*\] *`)
+	leadingTimestampEnvelopeRE = lazyre.New(`^\[[A-Za-z]{3} \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]]*\] *`)
 )
 
 // normalizeUserMessagesForLlmBoundary (builtin-openclaw): the first text of
@@ -306,7 +306,7 @@ func normalizeUserMessage96(c *boundaryRun, m Message, preserve bool, loc *time.
 		}
 		envelope := ""
 		if strings.HasPrefix(src, "[") {
-			envelope = leadingTimestampEnvelopeRE.FindString(src)
+			envelope = leadingTimestampEnvelopeRE().FindString(src)
 		}
 		body := src[len(envelope):]
 		if envelope != "" || strings.Contains(src, boundaryCronTimeMarker) {
@@ -760,7 +760,7 @@ func hasBoundaryTimestampEnvelope(text string) bool {
 	if i := strings.IndexAny(text, "\n\r\u2028\u2029"); i >= 0 { // JavaScript's "." stops at these
 		text = text[:i]
 	}
-	return boundaryTimestampEnvelopeRE.MatchString(text)
+	return boundaryTimestampEnvelopeRE().MatchString(text)
 }
 
 // usZoneOffsetHours is the UTC offset of the US zone abbreviations ICU's

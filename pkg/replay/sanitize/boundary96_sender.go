@@ -134,7 +134,7 @@ func isInterSessionUser(m Message) bool {
 	if !found {
 		return false
 	}
-	env := leadingTimestampEnvelopeRE.FindString(first)
+	env := leadingTimestampEnvelopeRE().FindString(first)
 	return strings.HasPrefix(first[len(env):], interSessionPromptPrefix)
 }
 
@@ -154,7 +154,7 @@ func projectPersistedSenderContext(c *boundaryRun, msgs []Message) []Message {
 			return m
 		}
 		project := func(text string) (string, bool) {
-			env := leadingTimestampEnvelopeRE.FindString(text)
+			env := leadingTimestampEnvelopeRE().FindString(text)
 			body := text[len(env):]
 			if body == context || strings.HasPrefix(body, context+"\n\n") {
 				return text, false

@@ -3,8 +3,10 @@ package sanitize
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
@@ -37,7 +39,7 @@ var messageToolDeliveryHints = []string{
 	"Delivery: No visible reply is delivered automatically in this run, and none is expected by default. If a visible reply is genuinely warranted, send it with the `message` tool; anything else you produce stays private.",
 }
 
-var activeMemoryHeaderLine = regexp.MustCompile(`(?m)^[ \t]*Context:[ \t]*$`)
+var activeMemoryHeaderLine = lazyre.New(`(?m)^[ \t]*Context:[ \t]*$`)
 
 type textLine struct {
 	start, end, next int
@@ -117,7 +119,7 @@ func hasInboundMetadataSentinel(text string) bool {
 			return true
 		}
 	}
-	return strings.Contains(text, activeMemoryContextHeader) && activeMemoryHeaderLine.MatchString(text)
+	return strings.Contains(text, activeMemoryContextHeader) && activeMemoryHeaderLine().MatchString(text)
 }
 
 func metadataBlockEnd(text string, header textLine) int {
@@ -195,7 +197,7 @@ func metadataToken(text string, from int) int {
 
 // stripInboundMetadata96 is 2026.9.6's stripInboundMetadata.
 func stripInboundMetadata96(text string) string {
-	withoutTS := leadingTimestampPrefix.ReplaceAllLiteralString(text, "")
+	withoutTS := leadingTimestampPrefix().ReplaceAllLiteralString(text, "")
 	if !hasInboundMetadataSentinel(withoutTS) {
 		return withoutTS
 	}
@@ -221,13 +223,13 @@ func stripInboundMetadata96(text string) string {
 		}
 	}
 	out := strings.TrimRight(strings.TrimLeft(removeLineSpans(source, spans), "\n"), "\n")
-	return leadingTimestampPrefix.ReplaceAllLiteralString(out, "")
+	return leadingTimestampPrefix().ReplaceAllLiteralString(out, "")
 }
 
 var (
-	runtimeBeginDelim = regexp.MustCompile(`(?:^|\r?\n)[ \t]*` + regexp.QuoteMeta(runtimeContextBegin) + `[ \t]*(?:\r?\n|$)`)
-	runtimeEndDelim   = regexp.MustCompile(`(?:^|\r?\n)[ \t]*` + regexp.QuoteMeta(runtimeContextEnd) + `[ \t]*(?:\r?\n|$)`)
-	runtimeNotice     = regexp.MustCompile(strings.Join(quoteWords(runtimeContextNotice), `\s+`))
+	runtimeBeginDelim = lazyre.New(`(?:^|\r?\n)[ \t]*` + regexp.QuoteMeta(runtimeContextBegin) + `[ \t]*(?:\r?\n|$)`)
+	runtimeEndDelim   = lazyre.New(`(?:^|\r?\n)[ \t]*` + regexp.QuoteMeta(runtimeContextEnd) + `[ \t]*(?:\r?\n|$)`)
+	runtimeNotice     = lazyre.New(strings.Join(quoteWords(runtimeContextNotice), `\s+`))
 )
 
 func quoteWords(s string) []string {
@@ -256,15 +258,15 @@ func findDelimited(text string, re *regexp.Regexp, token string, from int) int {
 func stripDelimitedBlocks(text string) string {
 	next := text
 	for {
-		start := findDelimited(next, runtimeBeginDelim, runtimeContextBegin, 0)
+		start := findDelimited(next, runtimeBeginDelim(), runtimeContextBegin, 0)
 		if start < 0 {
 			return next
 		}
 		cursor := start + len(runtimeContextBegin)
 		depth, finish := 1, -1
 		for depth > 0 {
-			nb := findDelimited(next, runtimeBeginDelim, runtimeContextBegin, cursor)
-			ne := findDelimited(next, runtimeEndDelim, runtimeContextEnd, cursor)
+			nb := findDelimited(next, runtimeBeginDelim(), runtimeContextBegin, cursor)
+			ne := findDelimited(next, runtimeEndDelim(), runtimeContextEnd, cursor)
 			if ne < 0 {
 				break
 			}
@@ -299,10 +301,10 @@ func stripDelimitedBlocks(text string) string {
 // (internal):" task-completion events and the runtime-context preface
 // sentences.
 func stripInternalRuntimeContext(text string) string {
-	if !strings.Contains(text, runtimeContextBegin) && !strings.Contains(text, runtimeContextEnd) && !runtimeNotice.MatchString(text) {
+	if !strings.Contains(text, runtimeContextBegin) && !strings.Contains(text, runtimeContextEnd) && !runtimeNotice().MatchString(text) {
 		return text
 	}
-	out := runtimeEndDelim.ReplaceAllStringFunc(stripDelimitedBlocks(text), func(m string) string {
+	out := runtimeEndDelim().ReplaceAllStringFunc(stripDelimitedBlocks(text), func(m string) string {
 		// The JavaScript pattern's lookahead keeps the line break after it.
 		switch {
 		case strings.HasSuffix(m, "\r\n"):
@@ -389,7 +391,7 @@ var runtimeContextPromptHeaders = []string{
 
 // runtimeContextPreface is RUNTIME_CONTEXT_PREFACE_PATTERN: a line holding a
 // header (or any tail of its sentences) and the notice.
-var runtimeContextPreface = func() *regexp.Regexp {
+var runtimeContextPreface = sync.OnceValue(func() *regexp.Regexp {
 	var alts []string
 	for _, h := range runtimeContextPromptHeaders {
 		sentences := strings.Split(h, ". ")
@@ -397,15 +399,15 @@ var runtimeContextPreface = func() *regexp.Regexp {
 			alts = append(alts, strings.Join(quoteWords(strings.Join(sentences[i:], ". ")), `\s+`))
 		}
 	}
-	return regexp.MustCompile(`(?m)^[ \t]*(?:` + strings.Join(alts, "|") + `)\s+` + runtimeNotice.String() + `[ \t]*(?:\r?\n|$)`)
-}()
+	return regexp.MustCompile(`(?m)^[ \t]*(?:` + strings.Join(alts, "|") + `)\s+` + runtimeNotice().String() + `[ \t]*(?:\r?\n|$)`)
+})
 
-var threeNewlines = regexp.MustCompile(`\n{3,}`)
+var threeNewlines = lazyre.New(`\n{3,}`)
 
 func stripRuntimeContextPromptPreface(text string) string {
-	stripped := runtimeContextPreface.ReplaceAllString(text, "")
+	stripped := runtimeContextPreface().ReplaceAllString(text, "")
 	if stripped == text {
 		return text
 	}
-	return jsjson.Trim(threeNewlines.ReplaceAllString(stripped, "\n\n"))
+	return jsjson.Trim(threeNewlines().ReplaceAllString(stripped, "\n\n"))
 }

@@ -3,11 +3,11 @@ package sanitize
 import (
 	"encoding/json"
 	"reflect"
-	"regexp"
 	"strings"
 	"unicode"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
@@ -394,15 +394,15 @@ func stripInternalMetadataForDisplay(text string) string {
 }
 
 var (
-	silentExact        = regexp.MustCompile(`(?i)^\s*NO_REPLY(?:\s+NO_REPLY)*\s*$`)
-	taggedReasoningPre = regexp.MustCompile(`(?i)^\s*<\s*(?:(?:antml:|mm:)?(?:think(?:ing)?|thought)|antthinking)\b[^<>]*>[\s\S]*?<\s*/\s*(?:(?:antml:|mm:)?(?:think(?:ing)?|thought)|antthinking)\s*>\s*`)
-	openReasoningPre   = regexp.MustCompile(`(?i)^\s*<\s*(?:(?:antml:|mm:)?(?:think(?:ing)?|thought)|antthinking)\b[^<>]*>`)
-	plainReasoningPre  = regexp.MustCompile(`(?i)^\s*(?:think(?:ing)?|thought|analysis|reasoning)\s*:?\s*\r?\n`)
-	finalSilentToken   = regexp.MustCompile(`(?i)(?:^|[\s*.])NO_REPLY\s*$`)
-	silentIntentText   = regexp.MustCompile(`(?i)^\s*(?:i|i'll|i\s+will|i'm|i\s+am|we|we'll|we\s+will|the\s+assistant|assistant|the\s+bot|bot|openclaw)\s+(?:(?:will\s+)?(?:stay|remain|keep|be)\s+(?:quiet|silent)(?:\s+(?:here|for\s+now|on\s+this|in\s+this\s+(?:chat|thread|channel|conversation)))?|(?:do\s+not|don't|dont|will\s+not|won't|would\s+not|should\s+not)\s+(?:reply|respond)(?:\s+(?:here|for\s+now|on\s+this|in\s+this\s+(?:chat|thread|channel|conversation)))?|(?:have|has)\s+nothing\s+(?:to|for)\s+(?:say|add|reply|respond))(?:[.!?]+)?\s*$`)
-	substantiveCue     = regexp.MustCompile(`(?i)\b(?:answer|here(?:'s|\s+is)|tell\s+them|you\s+(?:should|can|could|need|must)|please|try|use|send|service\s+is|resolved|retry|yes|no,|sure)\b`)
-	bareReasoning      = regexp.MustCompile(`(?i)^\s*(?:(?:internal|private)\s+)?(?:reasoning|thinking|thoughts?|analysis)(?:\s+notes?)?\s*$`)
-	crlfSplit          = regexp.MustCompile(`\r?\n`)
+	silentExact        = lazyre.New(`(?i)^\s*NO_REPLY(?:\s+NO_REPLY)*\s*$`)
+	taggedReasoningPre = lazyre.New(`(?i)^\s*<\s*(?:(?:antml:|mm:)?(?:think(?:ing)?|thought)|antthinking)\b[^<>]*>[\s\S]*?<\s*/\s*(?:(?:antml:|mm:)?(?:think(?:ing)?|thought)|antthinking)\s*>\s*`)
+	openReasoningPre   = lazyre.New(`(?i)^\s*<\s*(?:(?:antml:|mm:)?(?:think(?:ing)?|thought)|antthinking)\b[^<>]*>`)
+	plainReasoningPre  = lazyre.New(`(?i)^\s*(?:think(?:ing)?|thought|analysis|reasoning)\s*:?\s*\r?\n`)
+	finalSilentToken   = lazyre.New(`(?i)(?:^|[\s*.])NO_REPLY\s*$`)
+	silentIntentText   = lazyre.New(`(?i)^\s*(?:i|i'll|i\s+will|i'm|i\s+am|we|we'll|we\s+will|the\s+assistant|assistant|the\s+bot|bot|openclaw)\s+(?:(?:will\s+)?(?:stay|remain|keep|be)\s+(?:quiet|silent)(?:\s+(?:here|for\s+now|on\s+this|in\s+this\s+(?:chat|thread|channel|conversation)))?|(?:do\s+not|don't|dont|will\s+not|won't|would\s+not|should\s+not)\s+(?:reply|respond)(?:\s+(?:here|for\s+now|on\s+this|in\s+this\s+(?:chat|thread|channel|conversation)))?|(?:have|has)\s+nothing\s+(?:to|for)\s+(?:say|add|reply|respond))(?:[.!?]+)?\s*$`)
+	substantiveCue     = lazyre.New(`(?i)\b(?:answer|here(?:'s|\s+is)|tell\s+them|you\s+(?:should|can|could|need|must)|please|try|use|send|service\s+is|resolved|retry|yes|no,|sure)\b`)
+	bareReasoning      = lazyre.New(`(?i)^\s*(?:(?:internal|private)\s+)?(?:reasoning|thinking|thoughts?|analysis)(?:\s+notes?)?\s*$`)
+	crlfSplit          = lazyre.New(`\r?\n`)
 )
 
 // isSilentReplyText (dist/tokens-*.mjs): only the NO_REPLY token, possibly
@@ -411,7 +411,7 @@ func isSilentReplyText(text string) bool {
 	if text == "" {
 		return false
 	}
-	return silentExact.MatchString(text) || silentExact.MatchString(stripEdgePunctuation(jsjson.Trim(text)))
+	return silentExact().MatchString(text) || silentExact().MatchString(stripEdgePunctuation(jsjson.Trim(text)))
 }
 
 func stripEdgePunctuation(s string) string {
@@ -469,7 +469,7 @@ func hasSilentToken(text string) bool {
 }
 
 func stripFinalSilentToken(text string) (string, bool) {
-	stripped := jsjson.Trim(finalSilentToken.ReplaceAllString(text, ""))
+	stripped := jsjson.Trim(finalSilentToken().ReplaceAllString(text, ""))
 	if stripped == jsjson.Trim(text) {
 		return "", false
 	}
@@ -483,7 +483,7 @@ func isReasoningPrefixedSilentReplyText(text string) bool {
 	}
 	without := t
 	for {
-		next := taggedReasoningPre.ReplaceAllString(without, "")
+		next := taggedReasoningPre().ReplaceAllString(without, "")
 		if next == without {
 			break
 		}
@@ -494,18 +494,18 @@ func isReasoningPrefixedSilentReplyText(text string) bool {
 			return true
 		}
 		w, ok := stripFinalSilentToken(without)
-		return ok && (w == "" || silentIntentText.MatchString(w))
+		return ok && (w == "" || silentIntentText().MatchString(w))
 	}
 	plainFinal := func(s string) bool {
 		w, ok := stripFinalSilentToken(s)
 		if !ok {
 			return false
 		}
-		if w == "" || silentIntentText.MatchString(w) {
+		if w == "" || silentIntentText().MatchString(w) {
 			return true
 		}
 		var lines []string
-		for _, l := range crlfSplit.Split(w, -1) {
+		for _, l := range crlfSplit().Split(w, -1) {
 			if l = jsjson.Trim(l); l != "" {
 				lines = append(lines, l)
 			}
@@ -513,19 +513,19 @@ func isReasoningPrefixedSilentReplyText(text string) bool {
 		if len(lines) > 0 {
 			final := lines[len(lines)-1]
 			prev := strings.Join(lines[:len(lines)-1], "\n")
-			if silentIntentText.MatchString(final) && prev != "" && !substantiveCue.MatchString(prev) {
+			if silentIntentText().MatchString(final) && prev != "" && !substantiveCue().MatchString(prev) {
 				return true
 			}
 		}
-		return bareReasoning.MatchString(w)
+		return bareReasoning().MatchString(w)
 	}
-	if openReasoningPre.MatchString(t) {
-		rest := openReasoningPre.ReplaceAllString(t, "")
+	if openReasoningPre().MatchString(t) {
+		rest := openReasoningPre().ReplaceAllString(t, "")
 		return isSilentReplyText(rest) || plainFinal(rest)
 	}
-	if !plainReasoningPre.MatchString(t) {
+	if !plainReasoningPre().MatchString(t) {
 		return false
 	}
-	rest := plainReasoningPre.ReplaceAllString(t, "")
+	rest := plainReasoningPre().ReplaceAllString(t, "")
 	return isSilentReplyText(rest) || plainFinal(rest)
 }

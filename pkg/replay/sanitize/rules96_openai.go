@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
@@ -18,10 +19,10 @@ import (
 // (call_*/fc_* ids of at most 64 characters).
 
 var (
-	responsesCallIDRE = regexp.MustCompile(`^call_[A-Za-z0-9_-]{1,59}$`)
-	responsesItemIDRE = regexp.MustCompile(`^fc_[A-Za-z0-9_-]{1,61}$`)
-	responsesIDTailRE = regexp.MustCompile(`[^A-Za-z0-9_-]`)
-	edgeUnderscores   = regexp.MustCompile(`^_+|_+$`)
+	responsesCallIDRE = lazyre.New(`^call_[A-Za-z0-9_-]{1,59}$`)
+	responsesItemIDRE = lazyre.New(`^fc_[A-Za-z0-9_-]{1,61}$`)
+	responsesIDTailRE = lazyre.New(`[^A-Za-z0-9_-]`)
+	edgeUnderscores   = lazyre.New(`^_+|_+$`)
 )
 
 const responsesIDMaxLength = 64
@@ -47,7 +48,7 @@ func normalizeResponsesIDPart(value, prefix string, valid *regexp.Regexp) string
 	// JavaScript replaces each UTF-16 unit outside the alphabet: an astral
 	// character becomes two "_". The result is ASCII, so byte slicing is
 	// UTF-16 slicing.
-	tail := edgeUnderscores.ReplaceAllString(responsesIDTailRE.ReplaceAllStringFunc(rawTail, func(m string) string {
+	tail := edgeUnderscores().ReplaceAllString(responsesIDTailRE().ReplaceAllStringFunc(rawTail, func(m string) string {
 		return strings.Repeat("_", jsjson.Len(m))
 	}), "")
 	tail = sliceUnits(tail, max(1, maxTail-len(hashSuffix)))
@@ -79,23 +80,23 @@ func normalizeResponsesFunctionCallID(id string) string {
 	if paired {
 		value = callID + "|" + itemID
 	}
-	call := normalizeResponsesIDPart(value, "call_", responsesCallIDRE)
+	call := normalizeResponsesIDPart(value, "call_", responsesCallIDRE())
 	if !paired {
 		return call
 	}
-	return call + "|" + normalizeResponsesIDPart(itemID, "fc_", responsesItemIDRE)
+	return call + "|" + normalizeResponsesIDPart(itemID, "fc_", responsesItemIDRE())
 }
 
 func shouldNormalizeResponsesID(id string) bool {
 	callID, itemID := splitFunctionCallPairing(id)
 	paired := itemID != ""
-	if !responsesCallIDRE.MatchString(callID) {
+	if !responsesCallIDRE().MatchString(callID) {
 		return true
 	}
 	if !paired {
 		return false
 	}
-	return !responsesItemIDRE.MatchString(itemID)
+	return !responsesItemIDRE().MatchString(itemID)
 }
 
 // normalizeOpenAIResponsesToolCallIDs rewrites tool-call ids (and their

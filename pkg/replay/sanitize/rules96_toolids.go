@@ -2,9 +2,9 @@ package sanitize
 
 import (
 	"fmt"
-	"regexp"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
@@ -16,7 +16,7 @@ import (
 // keeps a first call_* id and gives repeats call_<hash>; a sessions_spawn
 // call with attachments no longer counts as needing a rewrite.
 
-var openAIToolCallIDRE = regexp.MustCompile(`^call_[A-Za-z0-9_-]+$`)
+var openAIToolCallIDRE = lazyre.New(`^call_[A-Za-z0-9_-]+$`)
 
 // assistantID96 is createOccurrenceAwareResolver's resolveAssistantId.
 func (r *idResolver) assistantID96(id, style string) string {
@@ -33,8 +33,8 @@ func (r *idResolver) assistantID96(id, style string) string {
 			}
 		}
 		r.used[next] = true
-	case style == "openai" && occ == 1 && openAIToolCallIDRE.MatchString(id) && !r.used[id],
-		r.preserveNative && nativeAnthropicToolUseID.MatchString(id) && occ == 1 && !r.used[id]:
+	case style == "openai" && occ == 1 && openAIToolCallIDRE().MatchString(id) && !r.used[id],
+		r.preserveNative && nativeAnthropicToolUseID().MatchString(id) && occ == 1 && !r.used[id]:
 		r.used[id] = true
 		next = id
 	case occ == 1:

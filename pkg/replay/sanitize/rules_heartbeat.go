@@ -1,11 +1,11 @@
 package sanitize
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
@@ -23,10 +23,10 @@ const (
 )
 
 var (
-	htmlTagRE        = regexp.MustCompile(`<[^>]*>`)
-	nbspRE           = regexp.MustCompile(`(?i)&nbsp;`)
-	markupLeadRE     = regexp.MustCompile(heartbeatMarkupLeadRE)
-	markupTrailingRE = regexp.MustCompile("[*`~_]+$")
+	htmlTagRE        = lazyre.New(`<[^>]*>`)
+	nbspRE           = lazyre.New(`(?i)&nbsp;`)
+	markupLeadRE     = lazyre.New(heartbeatMarkupLeadRE)
+	markupTrailingRE = lazyre.New("[*`~_]+$")
 )
 
 // messageText is resolveMessageText: the joined text blocks and whether
@@ -208,10 +208,10 @@ func normalizeHeartbeatMarkup(t string) string {
 	if strings.IndexByte(t, '<') < 0 && strings.IndexByte(t, '&') < 0 && !isMarkup(t[0]) && !isMarkup(t[len(t)-1]) {
 		return t
 	}
-	normalized := htmlTagRE.ReplaceAllLiteralString(t, " ")
-	normalized = nbspRE.ReplaceAllLiteralString(normalized, " ")
-	normalized = markupLeadRE.ReplaceAllLiteralString(normalized, "")
-	return markupTrailingRE.ReplaceAllLiteralString(normalized, "")
+	normalized := htmlTagRE().ReplaceAllLiteralString(t, " ")
+	normalized = nbspRE().ReplaceAllLiteralString(normalized, " ")
+	normalized = markupLeadRE().ReplaceAllLiteralString(normalized, "")
+	return markupTrailingRE().ReplaceAllLiteralString(normalized, "")
 }
 
 // heartbeatShouldSkip is stripHeartbeatToken(text, {mode: "heartbeat"}).shouldSkip.

@@ -1,10 +1,10 @@
 package sanitize
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
@@ -27,7 +27,7 @@ var inboundMetaSentinels = []string{
 	"Chat history since last reply (untrusted, for context):",
 }
 
-var leadingTimestampPrefix = regexp.MustCompile(`^\[[A-Za-z]{3} \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]]*\] *`)
+var leadingTimestampPrefix = lazyre.New(`^\[[A-Za-z]{3} \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]]*\] *`)
 
 func hasInboundSentinel(text string) bool {
 	if strings.Contains(text, untrustedContextHeader) {
@@ -123,7 +123,7 @@ func stripInboundMetadata(text string) string {
 	if text == "" {
 		return text
 	}
-	withoutTimestamp := leadingTimestampPrefix.ReplaceAllLiteralString(text, "")
+	withoutTimestamp := leadingTimestampPrefix().ReplaceAllLiteralString(text, "")
 	if !hasInboundSentinel(withoutTimestamp) {
 		return withoutTimestamp
 	}
@@ -164,7 +164,7 @@ func stripInboundMetadata(text string) string {
 	out := strings.Join(result, "\n")
 	out = strings.TrimLeft(out, "\n")
 	out = strings.TrimRight(out, "\n")
-	return leadingTimestampPrefix.ReplaceAllLiteralString(out, "")
+	return leadingTimestampPrefix().ReplaceAllLiteralString(out, "")
 }
 
 // isZeroUsageEmptyStop is isZeroUsageEmptyStopAssistantTurn: a "stop" turn

@@ -4,11 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
@@ -25,8 +25,8 @@ const (
 )
 
 var (
-	nativeAnthropicToolUseID = regexp.MustCompile(`^toolu_[A-Za-z0-9_]+$`)
-	nativeKimiToolCallID     = regexp.MustCompile(`^functions\.[A-Za-z0-9_-]+:\d+$`)
+	nativeAnthropicToolUseID = lazyre.New(`^toolu_[A-Za-z0-9_]+$`)
+	nativeKimiToolCallID     = lazyre.New(`^functions\.[A-Za-z0-9_-]+:\d+$`)
 )
 
 func sha256Hex(text string, n int) string {
@@ -61,7 +61,7 @@ func sanitizeToolCallID(id, mode string) string {
 		}
 		return sha256Hex("sanitized", strict9Len)
 	}
-	if nativeKimiToolCallID.MatchString(id) {
+	if nativeKimiToolCallID().MatchString(id) {
 		return id
 	}
 	if alnum := alphanumericOnly(id); alnum != "" {
@@ -155,7 +155,7 @@ func (r *idResolver) assistantID(id string) string {
 	occ := r.assistantSeen[id] + 1
 	r.assistantSeen[id] = occ
 	var next string
-	if r.preserveNative && nativeAnthropicToolUseID.MatchString(id) && occ == 1 && !r.used[id] {
+	if r.preserveNative && nativeAnthropicToolUseID().MatchString(id) && occ == 1 && !r.used[id] {
 		r.used[id] = true
 		next = id
 	} else if occ == 1 {
@@ -179,7 +179,7 @@ func (r *idResolver) resultID(id string) string {
 	}
 	occ := r.orphanSeen[id] + 1
 	r.orphanSeen[id] = occ
-	if r.preserveNative && nativeAnthropicToolUseID.MatchString(id) && occ == 1 && !r.used[id] {
+	if r.preserveNative && nativeAnthropicToolUseID().MatchString(id) && occ == 1 && !r.used[id] {
 		r.used[id] = true
 		return id
 	}

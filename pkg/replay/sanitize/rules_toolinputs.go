@@ -1,10 +1,10 @@
 package sanitize
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
@@ -16,7 +16,7 @@ const (
 	redactedAttachmentMarker = "__OPENCLAW_REDACTED__"
 )
 
-var toolCallNameRE = regexp.MustCompile(`^[A-Za-z0-9_:.-]+$`)
+var toolCallNameRE = lazyre.New(`^[A-Za-z0-9_:.-]+$`)
 
 // allowedNames is a normalised tool allow-list; nil means no list.
 type allowedNames map[string]bool
@@ -45,7 +45,7 @@ func isAllowedToolCallName(v any, allowed allowedNames) bool {
 		return false
 	}
 	t := jsjson.Trim(name)
-	if t == "" || jsjson.Len(t) > toolCallNameMaxChars || !toolCallNameRE.MatchString(t) {
+	if t == "" || jsjson.Len(t) > toolCallNameMaxChars || !toolCallNameRE().MatchString(t) {
 		return false
 	}
 	return allowed == nil || allowed[strings.ToLower(t)]

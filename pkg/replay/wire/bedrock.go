@@ -2,10 +2,10 @@ package wire
 
 import (
 	"encoding/base64"
-	"regexp"
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"github.com/openclaw-tools/oc/pkg/replay/models"
 )
@@ -30,7 +30,7 @@ import (
 //     gets a {cachePoint:{type:"default"}} block; so does the system prompt.
 // Tool call ids of other models: [^a-zA-Z0-9_-] -> "_", 64 chars.
 
-var bedrockSeparators = regexp.MustCompile(`[\s_.:]+`)
+var bedrockSeparators = lazyre.New(`[\s_.:]+`)
 
 func bedrockCandidates(m *models.Model) []string {
 	values := []string{m.ID}
@@ -40,7 +40,7 @@ func bedrockCandidates(m *models.Model) []string {
 	var out []string
 	for _, v := range values {
 		l := strings.ToLower(v)
-		out = append(out, l, bedrockSeparators.ReplaceAllString(l, "-"))
+		out = append(out, l, bedrockSeparators().ReplaceAllString(l, "-"))
 	}
 	return out
 }

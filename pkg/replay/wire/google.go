@@ -1,11 +1,11 @@
 package wire
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
@@ -27,8 +27,8 @@ import (
 //     [{text:"Tool result image:"}, ...inlineData].
 
 var (
-	geminiVersion   = regexp.MustCompile(`^gemini(?:-live)?-(\d+)`)
-	base64Signature = regexp.MustCompile(`^[A-Za-z0-9+/]+={0,2}$`)
+	geminiVersion   = lazyre.New(`^gemini(?:-live)?-(\d+)`)
+	base64Signature = lazyre.New(`^[A-Za-z0-9+/]+={0,2}$`)
 )
 
 func googleRequiresToolCallID(id string) bool {
@@ -36,7 +36,7 @@ func googleRequiresToolCallID(id string) bool {
 }
 
 func googleMultimodalFunctionResponse(id string) bool {
-	mm := geminiVersion.FindStringSubmatch(strings.ToLower(id))
+	mm := geminiVersion().FindStringSubmatch(strings.ToLower(id))
 	if mm == nil {
 		return true
 	}
@@ -47,7 +47,7 @@ func googleMultimodalFunctionResponse(id string) bool {
 // googleThoughtSignature: the signature when same-model and valid base64.
 func googleThoughtSignature(same bool, v any) (string, bool) {
 	s, ok := v.(string)
-	if !same || !ok || s == "" || jsjson.Len(s)%4 != 0 || !base64Signature.MatchString(s) {
+	if !same || !ok || s == "" || jsjson.Len(s)%4 != 0 || !base64Signature().MatchString(s) {
 		return "", false
 	}
 	return s, true
@@ -73,7 +73,7 @@ const geminiThoughtSignatureValidatorSkip = "skip_thought_signature_validator"
 
 // gemini3ProOrFlashRE is isGemini3ProModel || isGemini3FlashModel
 // (google-shared-*.mjs) on the lower-cased model id.
-var gemini3ProOrFlashRE = regexp.MustCompile(`gemini-(?:3(?:\.\d+)?-pro|pro-latest)|gemini-(?:3(?:\.\d+)?-flash|flash(?:-lite)?-latest)`)
+var gemini3ProOrFlashRE = lazyre.New(`gemini-(?:3(?:\.\d+)?-pro|pro-latest)|gemini-(?:3(?:\.\d+)?-flash|flash(?:-lite)?-latest)`)
 
 func (c *conv) googleContents(msgs []Message) []any {
 	m := c.model
@@ -88,7 +88,7 @@ func (c *conv) googleContents(msgs []Message) []any {
 	contents := make([]any, 0, len(tm))
 	sameRoute := map[string]bool{} // google96: sameRouteToolCallIds
 	// google96: requiresToolCallSignature (google-shared-*.mjs convertMessages)
-	requiresSig := c.google96 && m.Provider != "google-gemini-cli" && gemini3ProOrFlashRE.MatchString(strings.ToLower(m.ID))
+	requiresSig := c.google96 && m.Provider != "google-gemini-cli" && gemini3ProOrFlashRE().MatchString(strings.ToLower(m.ID))
 	for _, msg := range tm {
 		if c.err != nil {
 			break

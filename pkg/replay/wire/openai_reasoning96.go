@@ -1,11 +1,11 @@
 package wire
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"github.com/openclaw-tools/oc/pkg/replay/models"
 )
@@ -19,13 +19,13 @@ import (
 // list is known, nothing (no `reasoning` member) where the list lacks it.
 
 var (
-	gpt56RE      = regexp.MustCompile(`^gpt-5\.6(?:-|$)`)
-	gptCodexRE   = regexp.MustCompile(`^gpt-5(?:\.\d+)?-codex(?:-|$)`)
-	gptProRE     = regexp.MustCompile(`^gpt-5\.[2-9](?:\.\d+)?-pro(?:-|$)`)
-	gpt52RE      = regexp.MustCompile(`^gpt-5\.[2-9](?:\.\d+)?(?:-|$)`)
-	gpt51RE      = regexp.MustCompile(`^gpt-5\.1(?:-|$)`)
-	gpt5RE       = regexp.MustCompile(`^gpt-5(?:-|$)`)
-	datedModelRE = regexp.MustCompile(`-\d{4}-\d{2}-\d{2}$`)
+	gpt56RE      = lazyre.New(`^gpt-5\.6(?:-|$)`)
+	gptCodexRE   = lazyre.New(`^gpt-5(?:\.\d+)?-codex(?:-|$)`)
+	gptProRE     = lazyre.New(`^gpt-5\.[2-9](?:\.\d+)?-pro(?:-|$)`)
+	gpt52RE      = lazyre.New(`^gpt-5\.[2-9](?:\.\d+)?(?:-|$)`)
+	gpt51RE      = lazyre.New(`^gpt-5\.1(?:-|$)`)
+	gpt5RE       = lazyre.New(`^gpt-5(?:-|$)`)
+	datedModelRE = lazyre.New(`-\d{4}-\d{2}-\d{2}$`)
 )
 
 // openAIModelReasoningEfforts is resolveOpenAIModelReasoningEfforts (known
@@ -43,7 +43,7 @@ func openAIModelReasoningEfforts(m *models.Model) ([]string, bool) {
 		}
 		return out, true
 	}
-	id := datedModelRE.ReplaceAllString(strings.ToLower(jsjson.Trim(m.ID)), "")
+	id := datedModelRE().ReplaceAllString(strings.ToLower(jsjson.Trim(m.ID)), "")
 	supportsMax := m.API != "openai-completions"
 	pick := func(withMax, without []string) ([]string, bool) {
 		if supportsMax {
@@ -60,23 +60,23 @@ func openAIModelReasoningEfforts(m *models.Model) ([]string, bool) {
 			return pick([]string{"low", "medium", "high", "xhigh", "max"}, codex)
 		}
 		return pick(gpt56, gpt52)
-	case gpt56RE.MatchString(id):
+	case gpt56RE().MatchString(id):
 		return pick(gpt56, gpt52)
 	case id == "gpt-5.1-codex-mini":
 		return []string{"medium"}, true
 	case id == "gpt-5.1-codex-max":
 		return []string{"none", "medium", "high", "xhigh"}, true
-	case gptCodexRE.MatchString(id):
+	case gptCodexRE().MatchString(id):
 		return codex, true
 	case id == "gpt-5-pro":
 		return []string{"high"}, true
-	case gptProRE.MatchString(id):
+	case gptProRE().MatchString(id):
 		return []string{"medium", "high", "xhigh"}, true
-	case gpt52RE.MatchString(id):
+	case gpt52RE().MatchString(id):
 		return gpt52, true
-	case gpt51RE.MatchString(id):
+	case gpt51RE().MatchString(id):
 		return []string{"none", "low", "medium", "high"}, true
-	case gpt5RE.MatchString(id):
+	case gpt5RE().MatchString(id):
 		return []string{"minimal", "low", "medium", "high"}, true
 	}
 	return nil, false

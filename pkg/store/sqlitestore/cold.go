@@ -57,13 +57,13 @@ import (
 	"io/fs"
 	"math"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/openclaw-tools/oc/internal/durable"
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/lazyre"
 )
 
 // MaxColdArchiveBytes is 9.6's MAX_COLD_ARCHIVE_BYTES: the most an archive
@@ -71,7 +71,7 @@ import (
 const MaxColdArchiveBytes = 64 << 20
 
 // coldArchiveNameRE is resolveSessionColdArchivePath's check.
-var coldArchiveNameRE = regexp.MustCompile(`^[a-f0-9]{64}\.jsonl\.zst$`)
+var coldArchiveNameRE = lazyre.New(`^[a-f0-9]{64}\.jsonl\.zst$`)
 
 // ColdArchive is a session_transcript_cold_archives row (without the blob).
 type ColdArchive struct {
@@ -244,7 +244,7 @@ func (d *DB) readColdArchive(c ColdArchive, blob []byte) (*coldTranscript, error
 		}
 		data = blob
 	case "file":
-		if !coldArchiveNameRE.MatchString(c.ArchiveName) {
+		if !coldArchiveNameRE().MatchString(c.ArchiveName) {
 			return nil, fail("has an invalid archive name %q (2026.9.6 reads only <sha256>.jsonl.zst)", safeName(c.ArchiveName))
 		}
 		var err error
