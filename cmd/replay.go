@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
-	gojson "github.com/goccy/go-json"
 	"github.com/spf13/cobra"
 
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/openclawconfig"
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay"
@@ -534,7 +534,7 @@ func printJSONBytes(g *Globals, doc []byte) error {
 // be one valid JSON value (it is checked first: an invalid document is an
 // error and nothing is written).
 func indentJSON(w *bufio.Writer, doc []byte) error {
-	if !gojson.Valid(doc) {
+	if !jsjson.Valid(doc) {
 		var b bytes.Buffer
 		if err := json.Indent(&b, doc, "", "  "); err != nil {
 			return err

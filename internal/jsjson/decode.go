@@ -1,6 +1,7 @@
 package jsjson
 
 import (
+	"bytes"
 	"fmt"
 	"unicode/utf8"
 )
@@ -304,4 +305,51 @@ func Unquote(b []byte) (string, int, error) {
 		buf = append(buf, byte(r))
 	}
 	return "", i, unquoteError("unterminated string")
+}
+
+// StringValue decodes v, exactly one JSON string literal, as Go text: the
+// string JSON.parse makes of it, with each lone surrogate (which a Go
+// string cannot hold) as U+FFFD, and invalid UTF-8 in v read as Node reads
+// it (ToWellFormed). ok is false when v is not a well-formed string literal.
+func StringValue(v []byte) (s string, ok bool) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return "", false
+	}
+	inner := v[1 : len(v)-1]
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		for _, c := range inner {
+			if c < 0x20 || c == '"' {
+				return "", false
+			}
+		}
+		return string(inner), true
+	}
+	w := ToWellFormed(v)
+	s, n, err := Unquote(w)
+	if err != nil || n != len(w) {
+		return "", false
+	}
+	return replaceSurrogates(s), true
+}
+
+// replaceSurrogates replaces each lone surrogate of the WTF-8 string s (as
+// Unquote makes them) by U+FFFD.
+func replaceSurrogates(s string) string {
+	if !HasSurrogate(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		r, size := Unit(s, i)
+		switch {
+		case r >= 0xD800 && r <= 0xDFFF && size == 3:
+			b = utf8.AppendRune(b, utf8.RuneError)
+		case size == 6: // a pair written as two surrogates
+			b = utf8.AppendRune(b, r)
+		default:
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return string(b)
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestParseStringifyMatchesNode: JSON.stringify(JSON.parse(input)) and
@@ -228,4 +230,28 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("not a fixed point: %q then %q", out, out2)
 		}
 	})
+}
+
+// StringValue gives what encoding/json gives for a string literal of valid
+// UTF-8 (which also reads each lone surrogate as U+FFFD), reads invalid
+// UTF-8 as Node does, and refuses what is not one string literal.
+func TestStringValue(t *testing.T) {
+	for _, lit := range []string{
+		`""`, `"plain"`, `"tab\tq\"uote\\ \/ \b\f\n\r"`, `"\u00e9\u65e5 é 日"`,
+		`"\ud83d\ude00"`, `"cut \ud83d here"`, `"\ude00\ud83d"`, `"\ud83d\ud83d\ude00"`,
+		`"\ud83dA"`, `"\uDBFF\uDFFF"`, `"\u0000"`,
+	} {
+		var want string
+		require.NoError(t, json.Unmarshal([]byte(lit), &want), lit)
+		got, ok := StringValue([]byte(lit))
+		require.True(t, ok, lit)
+		require.Equal(t, want, got, lit)
+	}
+	got, ok := StringValue([]byte("\"a\xe2\x82b\xff\\n\""))
+	require.True(t, ok)
+	require.Equal(t, "a\uFFFDb\uFFFD\n", got, "a maximal invalid subpart is one U+FFFD, as Node reads it")
+	for _, bad := range []string{``, `"`, `x`, `"a`, `1`, `"a\q"`, `"a\u12"`, "\"a\x01\"", `"a"b"`, `"a" `} {
+		_, ok := StringValue([]byte(bad))
+		require.False(t, ok, "%q", bad)
+	}
 }

@@ -2,7 +2,6 @@ package jsonl
 
 import (
 	"bytes"
-	"encoding/json"
 	"unicode/utf8"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
@@ -204,33 +203,23 @@ func KeyIs(raw []byte, name string) bool {
 	if bytes.IndexByte(raw, '\\') < 0 {
 		return string(raw) == name
 	}
-	var s string
 	q := make([]byte, 0, len(raw)+2)
-	q = append(append(append(q, '"'), raw...), '"')
-	if json.Unmarshal(q, &s) != nil {
-		return false
-	}
-	return s == name
+	s, ok := jsjson.StringValue(append(append(append(q, '"'), raw...), '"'))
+	return ok && s == name
 }
 
 // StringValue decodes a JSON string value; ok is false for any other value.
-// Invalid UTF-8 reads as U+FFFD, as Node's UTF-8 decoding does.
+// Invalid UTF-8 reads as U+FFFD as Node's UTF-8 decoding reads it, and so
+// does each lone surrogate (see jsjson.StringValue). A malformed literal
+// gives its raw text, so that callers comparing names still work.
 func StringValue(v []byte) (string, bool) {
 	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
 		return "", false
 	}
-	inner := v[1 : len(v)-1]
-	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-		return string(inner), true
+	if s, ok := jsjson.StringValue(v); ok {
+		return s, true
 	}
-	var s string
-	if json.Unmarshal(v, &s) != nil {
-		// encoding/json rejects some things JSON.parse accepts (it does not,
-		// for lone surrogates or bad UTF-8 it substitutes U+FFFD); fall back
-		// to the raw text so that callers comparing names still work.
-		return string(inner), true
-	}
-	return s, true
+	return string(v[1 : len(v)-1]), true
 }
 
 // StringIs reports whether v is the JSON string name.

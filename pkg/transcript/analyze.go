@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"hash/maphash"
 	"io"
@@ -10,8 +11,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-
-	gojson "github.com/goccy/go-json"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/internal/lazyre"
@@ -587,7 +586,7 @@ func analyzeMessage(e *rawEntry, line int64, in interner, seed maphash.Seed) {
 
 // blankUserContent: the content (string, or blocks, its decoded blocks) is
 // blank text.
-func blankUserContent(raw gojson.RawMessage, blocks []rawBlock) bool {
+func blankUserContent(raw json.RawMessage, blocks []rawBlock) bool {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return false
@@ -840,7 +839,7 @@ func isBase64(s string) bool {
 
 // firstUserText reports whether a user message's text (the string content,
 // or its first block's text; blocks are its decoded blocks) matches re.
-func firstUserText(raw gojson.RawMessage, blocks []rawBlock, re *regexp.Regexp) bool {
+func firstUserText(raw json.RawMessage, blocks []rawBlock, re *regexp.Regexp) bool {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return false

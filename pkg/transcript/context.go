@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"time"
 
-	gojson "github.com/goccy/go-json"
-
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -311,7 +309,7 @@ func object(fields ...field) json.RawMessage {
 }
 
 // jsDateMillis is `new Date(v).getTime()` as JSON: a number, or null for NaN.
-func jsDateMillis(raw gojson.RawMessage) json.RawMessage {
+func jsDateMillis(raw json.RawMessage) json.RawMessage {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return json.RawMessage("null")

@@ -5,10 +5,9 @@ package transcript
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"strconv"
-
-	gojson "github.com/goccy/go-json"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
@@ -81,7 +80,7 @@ func (k Key) String() string {
 	return ""
 }
 
-func keyOf(raw gojson.RawMessage) Key {
+func keyOf(raw json.RawMessage) Key {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return Key{}
@@ -100,35 +99,35 @@ func keyOf(raw gojson.RawMessage) Key {
 // rawEntry is the lenient decoding of one line: every field OpenClaw's
 // readers look at, as raw JSON so that no type mismatch can fail the decode.
 type rawEntry struct {
-	Type      gojson.RawMessage `json:"type"`
-	ID        gojson.RawMessage `json:"id"`
-	ParentID  gojson.RawMessage `json:"parentId"`
-	Timestamp gojson.RawMessage `json:"timestamp"`
-	Version   gojson.RawMessage `json:"version"`
-	Cwd       gojson.RawMessage `json:"cwd"`
-	Message   gojson.RawMessage `json:"message"`
+	Type      json.RawMessage `json:"type"`
+	ID        json.RawMessage `json:"id"`
+	ParentID  json.RawMessage `json:"parentId"`
+	Timestamp json.RawMessage `json:"timestamp"`
+	Version   json.RawMessage `json:"version"`
+	Cwd       json.RawMessage `json:"cwd"`
+	Message   json.RawMessage `json:"message"`
 
-	CustomType       gojson.RawMessage `json:"customType"`
-	Content          gojson.RawMessage `json:"content"`
-	Display          gojson.RawMessage `json:"display"`
-	Details          gojson.RawMessage `json:"details"`
-	Summary          gojson.RawMessage `json:"summary"`
-	FromID           gojson.RawMessage `json:"fromId"`
-	FirstKeptEntryID gojson.RawMessage `json:"firstKeptEntryId"`
-	FirstKeptIndex   gojson.RawMessage `json:"firstKeptEntryIndex"`
-	TokensBefore     gojson.RawMessage `json:"tokensBefore"`
-	ThinkingLevel    gojson.RawMessage `json:"thinkingLevel"`
-	Provider         gojson.RawMessage `json:"provider"`
-	ModelID          gojson.RawMessage `json:"modelId"`
-	TargetID         gojson.RawMessage `json:"targetId"`
-	Label            gojson.RawMessage `json:"label"`
-	Name             gojson.RawMessage `json:"name"`
-	ParentSession    gojson.RawMessage `json:"parentSession"`
-	Data             gojson.RawMessage `json:"data"`
+	CustomType       json.RawMessage `json:"customType"`
+	Content          json.RawMessage `json:"content"`
+	Display          json.RawMessage `json:"display"`
+	Details          json.RawMessage `json:"details"`
+	Summary          json.RawMessage `json:"summary"`
+	FromID           json.RawMessage `json:"fromId"`
+	FirstKeptEntryID json.RawMessage `json:"firstKeptEntryId"`
+	FirstKeptIndex   json.RawMessage `json:"firstKeptEntryIndex"`
+	TokensBefore     json.RawMessage `json:"tokensBefore"`
+	ThinkingLevel    json.RawMessage `json:"thinkingLevel"`
+	Provider         json.RawMessage `json:"provider"`
+	ModelID          json.RawMessage `json:"modelId"`
+	TargetID         json.RawMessage `json:"targetId"`
+	Label            json.RawMessage `json:"label"`
+	Name             json.RawMessage `json:"name"`
+	ParentSession    json.RawMessage `json:"parentSession"`
+	Data             json.RawMessage `json:"data"`
 	// Read only by AnalyzeBytesEach's callers (OpenClaw 2026.9.6's rules).
-	AppendParentID gojson.RawMessage `json:"appendParentId"`
-	AppendMode     gojson.RawMessage `json:"appendMode"`
-	Reason         gojson.RawMessage `json:"reason"`
+	AppendParentID json.RawMessage `json:"appendParentId"`
+	AppendMode     json.RawMessage `json:"appendMode"`
+	Reason         json.RawMessage `json:"reason"`
 
 	// msg is Message's members, decoded once (messageMembers) for every
 	// reader of one line; blocks are its content's (contentBlocks).
@@ -246,41 +245,41 @@ func (e *rawEntry) messageMembers() *rawMessage {
 
 // rawMessage is the lenient decoding of an entry's "message" object.
 type rawMessage struct {
-	Role       gojson.RawMessage `json:"role"`
-	Content    gojson.RawMessage `json:"content"`
-	Provider   gojson.RawMessage `json:"provider"`
-	Model      gojson.RawMessage `json:"model"`
-	API        gojson.RawMessage `json:"api"`
-	StopReason gojson.RawMessage `json:"stopReason"`
-	ErrorMsg   gojson.RawMessage `json:"errorMessage"`
-	ToolCallID gojson.RawMessage `json:"toolCallId"`
-	ToolUseID  gojson.RawMessage `json:"toolUseId"`
-	ToolName   gojson.RawMessage `json:"toolName"`
-	IsError    gojson.RawMessage `json:"isError"`
-	ResponseID gojson.RawMessage `json:"responseId"`
-	Timestamp  gojson.RawMessage `json:"timestamp"`
-	Provenance gojson.RawMessage `json:"provenance"`
-	Mirror     gojson.RawMessage `json:"openclawDeliveryMirror"`
-	ToolMirror gojson.RawMessage `json:"openclawMessageToolMirror"`
-	Summary    gojson.RawMessage `json:"summary"`
-	CustomType gojson.RawMessage `json:"customType"`
-	Excluded   gojson.RawMessage `json:"excludeFromContext"`
-	Usage      gojson.RawMessage `json:"usage"`
+	Role       json.RawMessage `json:"role"`
+	Content    json.RawMessage `json:"content"`
+	Provider   json.RawMessage `json:"provider"`
+	Model      json.RawMessage `json:"model"`
+	API        json.RawMessage `json:"api"`
+	StopReason json.RawMessage `json:"stopReason"`
+	ErrorMsg   json.RawMessage `json:"errorMessage"`
+	ToolCallID json.RawMessage `json:"toolCallId"`
+	ToolUseID  json.RawMessage `json:"toolUseId"`
+	ToolName   json.RawMessage `json:"toolName"`
+	IsError    json.RawMessage `json:"isError"`
+	ResponseID json.RawMessage `json:"responseId"`
+	Timestamp  json.RawMessage `json:"timestamp"`
+	Provenance json.RawMessage `json:"provenance"`
+	Mirror     json.RawMessage `json:"openclawDeliveryMirror"`
+	ToolMirror json.RawMessage `json:"openclawMessageToolMirror"`
+	Summary    json.RawMessage `json:"summary"`
+	CustomType json.RawMessage `json:"customType"`
+	Excluded   json.RawMessage `json:"excludeFromContext"`
+	Usage      json.RawMessage `json:"usage"`
 }
 
 // rawBlock is one content block. Large fields that inspect does not need
 // (text, thinking, arguments) are left out so the decoder skips them
 // without copying.
 type rawBlock struct {
-	Type        gojson.RawMessage `json:"type"`
-	ID          gojson.RawMessage `json:"id"`
-	Name        gojson.RawMessage `json:"name"`
-	Signature   gojson.RawMessage `json:"thinkingSignature"`
-	Redacted    gojson.RawMessage `json:"redacted"`
-	Data        gojson.RawMessage `json:"data"`
-	MimeType    gojson.RawMessage `json:"mimeType"`
-	PartialJSON gojson.RawMessage `json:"partialJson"`
-	Text        gojson.RawMessage `json:"text"` // read only for user messages' rules
+	Type        json.RawMessage `json:"type"`
+	ID          json.RawMessage `json:"id"`
+	Name        json.RawMessage `json:"name"`
+	Signature   json.RawMessage `json:"thinkingSignature"`
+	Redacted    json.RawMessage `json:"redacted"`
+	Data        json.RawMessage `json:"data"`
+	MimeType    json.RawMessage `json:"mimeType"`
+	PartialJSON json.RawMessage `json:"partialJson"`
+	Text        json.RawMessage `json:"text"` // read only for user messages' rules
 }
 
 // The raw structs are filled by exact key match, as JavaScript property
@@ -464,7 +463,7 @@ func appendBlocks(dst []rawBlock, raw []byte) []rawBlock {
 }
 
 // str decodes a JSON string; ok is false for any other JSON value.
-func str(raw gojson.RawMessage) (string, bool) {
+func str(raw json.RawMessage) (string, bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
@@ -474,31 +473,27 @@ func str(raw gojson.RawMessage) (string, bool) {
 	if bytes.IndexByte(inner, '\\') < 0 {
 		return string(inner), true
 	}
-	var s string
-	if gojson.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
+	return jsjson.StringValue(raw)
 }
 
 // isObject reports whether raw is a JSON object.
-func isObject(raw gojson.RawMessage) bool {
+func isObject(raw json.RawMessage) bool {
 	raw = bytes.TrimSpace(raw)
 	return len(raw) > 0 && raw[0] == '{'
 }
 
 // isArray reports whether raw is a JSON array.
-func isArray(raw gojson.RawMessage) bool {
+func isArray(raw json.RawMessage) bool {
 	raw = bytes.TrimSpace(raw)
 	return len(raw) > 0 && raw[0] == '['
 }
 
 // isTrue reports whether raw is the JSON literal true.
-func isTrue(raw gojson.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "true" }
+func isTrue(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "true" }
 
 // jsNumber converts a header "version" the way JavaScript's relational
 // operators would (absent/null -> the caller's default, strings -> Number()).
-func jsNumber(raw gojson.RawMessage, absent float64) float64 {
+func jsNumber(raw json.RawMessage, absent float64) float64 {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return absent

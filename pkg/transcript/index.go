@@ -2,12 +2,11 @@ package transcript
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
-
-	gojson "github.com/goccy/go-json"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
@@ -48,12 +47,12 @@ type NodeExtra struct {
 
 // Header is a transcript's first parsed line, when it is a session header.
 type Header struct {
-	Line      int64             `json:"line"`
-	ID        string            `json:"id"`
-	Version   gojson.Number     `json:"version,omitempty"`
-	Timestamp string            `json:"timestamp,omitempty"`
-	Cwd       string            `json:"cwd,omitempty"`
-	Raw       gojson.RawMessage `json:"-"`
+	Line      int64           `json:"line"`
+	ID        string          `json:"id"`
+	Version   json.Number     `json:"version,omitempty"`
+	Timestamp string          `json:"timestamp,omitempty"`
+	Cwd       string          `json:"cwd,omitempty"`
+	Raw       json.RawMessage `json:"-"`
 	version   float64
 }
 
@@ -312,7 +311,7 @@ func (sx *scanner) line(line jsonl.Line, p *parsedLine) {
 			h.Timestamp, _ = str(e.Timestamp)
 			h.Cwd, _ = str(e.Cwd)
 			if v := bytes.TrimSpace(e.Version); len(v) > 0 && v[0] != '"' && v[0] != 'n' {
-				h.Version = gojson.Number(v)
+				h.Version = json.Number(v)
 			}
 			ix.Header = h
 			if opts.Observer != nil {
@@ -416,7 +415,7 @@ func intern(raw []byte) string {
 }
 
 // jsTruthy is JavaScript truthiness of a JSON value.
-func jsTruthy(raw gojson.RawMessage) bool {
+func jsTruthy(raw json.RawMessage) bool {
 	raw = bytes.TrimSpace(raw)
 	switch {
 	case len(raw) == 0:
@@ -430,7 +429,7 @@ func jsTruthy(raw gojson.RawMessage) bool {
 	return true
 }
 
-func cloneRaw(raw gojson.RawMessage) []byte {
+func cloneRaw(raw json.RawMessage) []byte {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		return nil

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	gojson "github.com/goccy/go-json"
-
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -213,7 +211,7 @@ func DecodeEntry(line []byte) (*Entry, error) {
 	return en, nil
 }
 
-func number(raw gojson.RawMessage) json.Number {
+func number(raw json.RawMessage) json.Number {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
 		return json.Number(raw)
@@ -221,7 +219,7 @@ func number(raw gojson.RawMessage) json.Number {
 	return ""
 }
 
-func decodeMessage(raw gojson.RawMessage) *Message {
+func decodeMessage(raw json.RawMessage) *Message {
 	var m rawMessage
 	m.decode(raw)
 	msg := &Message{Content: decodeContent(m.Content), Provenance: cloneRaw(m.Provenance)}
@@ -263,7 +261,7 @@ func decodeMessage(raw gojson.RawMessage) *Message {
 	return msg
 }
 
-func decodeContent(raw gojson.RawMessage) Content {
+func decodeContent(raw json.RawMessage) Content {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '"' {
 		s, _ := str(raw)

@@ -10,8 +10,7 @@ package nav96
 
 import (
 	"bytes"
-
-	gojson "github.com/goccy/go-json"
+	"encoding/json"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
@@ -57,7 +56,7 @@ type Record struct {
 	messageObject  bool
 	role           string
 	excludeFromCtx bool
-	content        gojson.RawMessage // assistant content that may hold tool calls
+	content        json.RawMessage // assistant content that may hold tool calls
 	toolResultID   string
 	summaryTruthy  bool
 	// indexedShape: the type-specific fields 9.6's indexedSessionEntrySchema
@@ -464,31 +463,44 @@ func (r *Record) toolCalls() []string {
 	if r.content == nil {
 		return nil
 	}
-	var blocks []struct {
-		Type string `json:"type"`
-		ID   string `json:"id"`
-	}
+	// readToolCall: a block that is an object whose type is a tool call's
+	// and whose id is a non-empty string (each block on its own; the last
+	// of a repeated key counts, as JSON.parse keeps it)
 	var ids []string
-	if gojson.Unmarshal(r.content, &blocks) == nil {
-		for _, b := range blocks {
-			if (b.Type == "toolCall" || b.Type == "toolUse" || b.Type == "functionCall") && b.ID != "" {
-				ids = append(ids, b.ID)
-			}
+	jsonl.EachElement(r.content, 0, func(start, end int) bool {
+		block := r.content[start:end]
+		if block[0] != '{' {
+			return true
 		}
-	}
+		var typ, id []byte
+		jsonl.EachMember(block, 0, func(m jsonl.Member) bool {
+			switch {
+			case jsonl.KeyIs(m.Key, "type"):
+				typ = block[m.Start:m.End]
+			case jsonl.KeyIs(m.Key, "id"):
+				id = block[m.Start:m.End]
+			}
+			return true
+		})
+		t, tok := jsjson.StringValue(typ)
+		v, vok := jsjson.StringValue(id)
+		if tok && vok && v != "" && (t == "toolCall" || t == "toolUse" || t == "functionCall") {
+			ids = append(ids, v)
+		}
+		return true
+	})
 	return ids
 }
 
 // jsTruthy is JavaScript truthiness of a JSON value.
-func jsTruthy(raw gojson.RawMessage) bool {
+func jsTruthy(raw json.RawMessage) bool {
 	t := bytes.TrimSpace(raw)
 	switch string(t) {
 	case "", "null", "false", `""`, "0", "-0":
 		return false
 	}
 	if len(t) > 0 && (t[0] >= '0' && t[0] <= '9' || t[0] == '-') {
-		var f float64
-		if gojson.Unmarshal(t, &f) == nil && f == 0 {
+		if f, err := jsjson.ParseNumber(string(t)); err == nil && f == 0 {
 			return false
 		}
 	}

@@ -2,6 +2,7 @@ package nav96
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/openclaw-tools/oc/pkg/jsonl"
@@ -79,4 +80,30 @@ func FuzzReadableContent(f *testing.F) {
 			t.Fatalf("readableContent(%q) = %v, want %v", v, got, want)
 		}
 	})
+}
+
+// toolCalls reads each block as 2026.9.6's readToolCall does: an object
+// whose "type" (exact key) is a tool call's and whose "id" is a non-empty
+// string. A block that is not one is skipped on its own (the struct decode
+// it replaced dropped every id of the message when one block had a
+// non-string id or was not an object, and matched "ID" and "Type").
+func TestToolCallsReadEachBlock(t *testing.T) {
+	for _, c := range []struct {
+		content string
+		want    []string
+	}{
+		{`[{"type":"toolCall","id":"a"},{"type":"toolUse","id":"b"},{"type":"functionCall","id":"c"}]`, []string{"a", "b", "c"}},
+		{`["text",{"type":"toolCall","id":"a"}]`, []string{"a"}},
+		{`[{"type":"toolCall","id":5},{"type":"toolCall","id":"b"}]`, []string{"b"}},
+		{`[{"Type":"toolCall","ID":"x"},{"type":"toolCall","id":""},{"type":"text","id":"t"}]`, nil},
+		{`[{"type":"toolCall","id":"first","id":"last"}]`, []string{"last"}},
+		{`[{"type":"tool\u0043all","id":"\u0061\ud83d"}]`, []string{"a\uFFFD"}},
+		{`{"type":"toolCall","id":"a"}`, nil},
+		{`"toolCall"`, nil},
+	} {
+		r := &Record{content: []byte(c.content)}
+		if got := r.toolCalls(); !slices.Equal(got, c.want) {
+			t.Errorf("toolCalls(%s) = %q, want %q", c.content, got, c.want)
+		}
+	}
 }
