@@ -329,27 +329,5 @@ func StringValue(v []byte) (s string, ok bool) {
 	if err != nil || n != len(w) {
 		return "", false
 	}
-	return replaceSurrogates(s), true
-}
-
-// replaceSurrogates replaces each lone surrogate of the WTF-8 string s (as
-// Unquote makes them) by U+FFFD.
-func replaceSurrogates(s string) string {
-	if !HasSurrogate(s) {
-		return s
-	}
-	b := make([]byte, 0, len(s))
-	for i := 0; i < len(s); {
-		r, size := Unit(s, i)
-		switch {
-		case r >= 0xD800 && r <= 0xDFFF && size == 3:
-			b = utf8.AppendRune(b, utf8.RuneError)
-		case size == 6: // a pair written as two surrogates
-			b = utf8.AppendRune(b, r)
-		default:
-			b = append(b, s[i:i+size]...)
-		}
-		i += size
-	}
-	return string(b)
+	return rewriteSurrogates(s, "\uFFFD"), true
 }

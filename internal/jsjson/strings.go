@@ -134,19 +134,24 @@ func FromUnits(u []uint16) string {
 // SanitizeSurrogates is pi-ai's sanitizeSurrogates
 // (@mariozechner/pi-ai/dist/utils/sanitize-unicode.js): lone surrogates
 // removed, pairs kept.
-func SanitizeSurrogates(s string) string {
+func SanitizeSurrogates(s string) string { return rewriteSurrogates(s, "") }
+
+// rewriteSurrogates returns the WTF-8 string s as UTF-8: each lone
+// surrogate becomes lone, a pair written as two surrogates its character.
+func rewriteSurrogates(s, lone string) string {
 	if !HasSurrogate(s) {
 		return s
 	}
 	b := make([]byte, 0, len(s))
 	for i := 0; i < len(s); {
 		r, size := Unit(s, i)
-		if r < 0xD800 || r > 0xDFFF {
-			if size == 6 {
-				b = utf8.AppendRune(b, r)
-			} else {
-				b = append(b, s[i:i+size]...)
-			}
+		switch {
+		case r >= 0xD800 && r <= 0xDFFF:
+			b = append(b, lone...)
+		case size == 6:
+			b = utf8.AppendRune(b, r)
+		default:
+			b = append(b, s[i:i+size]...)
 		}
 		i += size
 	}
