@@ -8,6 +8,7 @@ import (
 	"runtime/pprof"
 
 	"github.com/openclaw-tools/oc/cmd"
+	"github.com/openclaw-tools/oc/internal/gcpolicy"
 )
 
 func main() {
@@ -30,6 +31,7 @@ func run() int {
 		}
 		defer stop()
 	}
+	gcpolicy.Deferred(gcpolicy.DefaultThreshold)
 	return cmd.Execute()
 }
 
