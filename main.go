@@ -8,7 +8,6 @@ import (
 	"runtime/pprof"
 
 	"github.com/openclaw-tools/oc/cmd"
-	"github.com/openclaw-tools/oc/internal/gcpolicy"
 )
 
 func main() {
@@ -31,7 +30,6 @@ func run() int {
 		}
 		defer stop()
 	}
-	gcpolicy.Deferred(gcpolicy.DefaultThreshold)
 	return cmd.Execute()
 }
 

@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -22,6 +21,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/buildinfo"
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/internal/gcpolicy"
 	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
@@ -40,6 +40,7 @@ type Globals struct {
 
 	viper *viper.Viper
 	env   func(string) string
+	gc    *gcpolicy.Tuner // the collector's budget (nil in tests)
 }
 
 // ResolvedStateDir is --state-dir, else $OPENCLAW_STATE_DIR, else ~/.openclaw
@@ -65,7 +66,9 @@ func Execute() int {
 		<-ctx.Done()
 		stop() // restore the default action: a second signal ends oc at once
 	}()
-	return Run(ctx, os.Args[1:], cli.System(), os.Getenv)
+	gc := gcpolicy.Start(gcpolicy.DefaultBudget, os.Getenv)
+	defer gc.Stop()
+	return run(ctx, os.Args[1:], cli.System(), os.Getenv, gc)
 }
 
 // Run builds a fresh command tree, runs args through it and returns the exit code.
@@ -73,7 +76,14 @@ func Execute() int {
 // for usage errors, where the help is), or with --json one JSON object
 // {"error": "...", "exitCode": N}.
 func Run(ctx context.Context, args []string, ios *cli.IOStreams, env func(string) string) int {
+	return run(ctx, args, ios, env, nil)
+}
+
+// run is Run with the process's collector Tuner (nil: the settings are left
+// alone, as in-process tests want).
+func run(ctx context.Context, args []string, ios *cli.IOStreams, env func(string) string, gc *gcpolicy.Tuner) int {
 	root, g := NewRootCmd(ios, env)
+	g.gc = gc
 	strictCompletionCmd(root) // here, not in NewRootCmd: the man pages document oc's own commands
 	root.SetArgs(args)
 	c, err := topicWithArguments(ios, env, args)
@@ -445,25 +455,21 @@ func oneLine(s string) string {
 	return s
 }
 
-// tuneGCForStreaming sets the garbage collector for the streaming commands
-// (inspect, repair, doctor): their live heap is bounded whatever the input
-// size, so the default target (collect every time the heap doubles from 4 MiB)
-// makes them collect thousands of times on a state dir of small files. A
-// relaxed GOGC with a soft memory limit collects rarely and still keeps the
-// peak bounded: gcLimitRepair for repair and doctor (measured: 10,000 small
-// transcripts 0.29 s -> 0.22 s; a 100 MiB repair stays at ~58 MiB RSS),
-// gcLimitInspect for inspect, whose index of a large transcript and repair
-// plan beside it live at once (a 100 MiB transcript in a folder: 1.56 s and
-// 2.9 CPU-s under 48 MiB, where the collector ran without pause; 0.9 s and
-// 1.6 CPU-s under 128 MiB, 134 MiB RSS). GOGC or GOMEMLIMIT in the
-// environment win. Replay, which holds a whole context in memory, keeps the
-// defaults.
+// tuneGCForStreaming gives the streaming commands (inspect, repair, doctor)
+// their memory budget (gcpolicy: the collector runs only when the runtime's
+// memory reaches it). Their live heap is bounded whatever the input size,
+// so Go's default target (collect every time the heap doubles from 4 MiB)
+// made them collect thousands of times on a state dir of small files.
+// gcLimitRepair for repair and doctor (10,000 small transcripts 0.29 s ->
+// 0.22 s under a 48 MiB limit; a 100 MiB repair allocates about 25 MB and
+// does not collect), gcLimitInspect for inspect, whose index of a large
+// transcript and repair plan beside it live at once (a 100 MiB transcript
+// in a folder: 1.56 s under 48 MiB, where the collector ran without pause).
+// An index that outgrows the budget hands over to Go's defaults. GOGC or
+// GOMEMLIMIT in the environment win. Replay, which holds a whole context in
+// memory, keeps gcpolicy.DefaultBudget.
 func (g *Globals) tuneGCForStreaming(limit int64) {
-	if g.env("GOGC") != "" || g.env("GOMEMLIMIT") != "" {
-		return
-	}
-	debug.SetGCPercent(400)
-	debug.SetMemoryLimit(limit)
+	g.gc.SetBudget(limit)
 }
 
 // The soft memory limits of tuneGCForStreaming.
