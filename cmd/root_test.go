@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/internal/gcpolicy"
 )
 
 // transcriptsSeen runs `oc inspect --json` and returns how many transcripts
@@ -96,4 +98,29 @@ func TestVersion(t *testing.T) {
 	var v map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &v))
 	assert.NotEmpty(t, v["version"])
+}
+
+// The streaming commands give the process's collector Tuner their budget;
+// the others keep the default one.
+func TestStreamingCommandsSetTheirGCBudget(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.jsonl")
+	require.NoError(t, os.WriteFile(path, []byte(`{"type":"session","version":3,"id":"s","timestamp":"2026-05-01T00:00:00.000Z","cwd":"/"}`+"\n"), 0o600))
+	env := func(string) string { return "" }
+	for _, c := range []struct {
+		args []string
+		want int64
+	}{
+		{[]string{"repair", "--check", "-q", path}, gcLimitRepair},
+		{[]string{"inspect", "--json", dir}, gcLimitInspect},
+		{[]string{"version"}, gcpolicy.DefaultBudget},
+	} {
+		tu := gcpolicy.Start(gcpolicy.DefaultBudget, env)
+		ios, _, _ := cli.Test(false)
+		run(context.Background(), c.args, ios, env, tu)
+		budget, on := tu.Budget()
+		tu.Stop()
+		require.True(t, on, "%v", c.args)
+		require.Equal(t, c.want, budget, "%v", c.args)
+	}
 }
