@@ -255,3 +255,27 @@ func TestStringValue(t *testing.T) {
 		require.False(t, ok, "%q", bad)
 	}
 }
+
+// StringValue accepts exactly the string literals encoding/json does and
+// gives the same text, on valid UTF-8 (encoding/json, too, reads each lone
+// surrogate escape as U+FFFD); on any input its text is valid UTF-8.
+func FuzzStringValue(f *testing.F) {
+	for _, s := range []string{`"a"`, `"\ud83d\ude00"`, `"\ud83d"`, `"\u00"`, `"a\"`, "\"\x01\"", `"\/\b\f\n\r\t"`, "\"\xff\"", `""`, `"a"b"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got, ok := StringValue(b)
+		if ok && !utf8.ValidString(got) {
+			t.Fatalf("StringValue(%q) = %q: not valid UTF-8", b, got)
+		}
+		if !utf8.Valid(b) {
+			return
+		}
+		var want string
+		err := json.Unmarshal(b, &want)
+		wantOK := err == nil && len(b) > 1 && b[0] == '"' && b[len(b)-1] == '"' // one literal, no white space
+		if ok != wantOK || ok && got != want {
+			t.Fatalf("StringValue(%q) = %q, %v; encoding/json: %q, %v", b, got, ok, want, err)
+		}
+	})
+}
