@@ -1,7 +1,6 @@
 package jsjson
 
 import (
-	"bytes"
 	"fmt"
 	"unicode/utf8"
 )
@@ -312,17 +311,8 @@ func Unquote(b []byte) (string, int, error) {
 // string cannot hold) as U+FFFD, and invalid UTF-8 in v read as Node reads
 // it (ToWellFormed). ok is false when v is not a well-formed string literal.
 func StringValue(v []byte) (s string, ok bool) {
-	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+	if len(v) < 2 || v[0] != '"' {
 		return "", false
-	}
-	inner := v[1 : len(v)-1]
-	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
-		for _, c := range inner {
-			if c < 0x20 || c == '"' {
-				return "", false
-			}
-		}
-		return string(inner), true
 	}
 	w := ToWellFormed(v)
 	s, n, err := Unquote(w)
