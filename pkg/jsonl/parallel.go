@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+
+	"github.com/openclaw-tools/oc/internal/grow"
 )
 
 // ParseOptions tune ParseLines.
@@ -187,9 +189,8 @@ func (p *batchPool[T]) release(b *parseBatch[T]) {
 // readBatches reads r straight into batch buffers, about batchBytes at a
 // time, and hands send every batch of whole lines in order. The line a read
 // cuts off starts the next buffer; a line longer than a buffer grows it
-// (doubling: append's 1.25x would copy a long line many times over). A read
-// error ends the last batch (as Reader reports it, at the line after the
-// last whole one).
+// (doubling, grow.Cap). A read error ends the last batch (as Reader reports
+// it, at the line after the last whole one).
 func readBatches[T any](r io.Reader, pool *batchPool[T], send func(*parseBatch[T]) bool) {
 	var num, off int64 // lines and bytes handed out so far
 	var carry []byte   // the start of a line the last read cut off
@@ -207,11 +208,7 @@ func readBatches[T any](r io.Reader, pool *batchPool[T], send func(*parseBatch[T
 					break
 				}
 			}
-			if len(buf) == cap(buf) {
-				grown := make([]byte, len(buf), 2*cap(buf))
-				copy(grown, buf)
-				buf = grown
-			}
+			buf = grow.Cap(buf, len(buf)+1, 0)
 			n, err := r.Read(buf[len(buf):cap(buf)])
 			buf = buf[:len(buf)+n]
 			if err != nil {

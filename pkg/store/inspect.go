@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/openclaw-tools/oc/internal/grow"
 	"github.com/openclaw-tools/oc/internal/parallel"
 	"github.com/openclaw-tools/oc/pkg/store/nav96"
 	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
@@ -77,15 +78,9 @@ type sessionBuffers struct {
 	recs  []*nav96.Record
 }
 
-// appendRow copies row into b.text, growing it by doubling (append's
-// growth of large slices, 1.25x, would copy a big session several times).
+// appendRow copies row into b.text, growing it by doubling (grow.Cap).
 func (b *sessionBuffers) appendRow(row []byte) int {
-	if need := len(b.text) + len(row) + 1; need > cap(b.text) {
-		grown := make([]byte, len(b.text), max(need, 2*cap(b.text), 64<<10))
-		copy(grown, b.text)
-		b.text = grown
-	}
-	b.text = append(b.text, row...)
+	b.text = append(grow.Cap(b.text, len(b.text)+len(row)+1, 64<<10), row...)
 	end := len(b.text)
 	b.text = append(b.text, '\n')
 	return end

@@ -8,10 +8,10 @@ import (
 	"hash/maphash"
 	"io"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 
+	"github.com/openclaw-tools/oc/internal/grow"
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
@@ -268,11 +268,7 @@ type messageMark struct {
 func (a *analyzer) mark(n *Node) *messageMark {
 	i := int(n.FileIndex)
 	if i >= len(a.msgs) {
-		if i >= cap(a.msgs) {
-			// double: append's growth by a quarter copies a large list many times
-			a.msgs = slices.Grow(a.msgs, max(i+1, 2*cap(a.msgs), 256)-len(a.msgs))
-		}
-		a.msgs = a.msgs[:i+1]
+		a.msgs = grow.Cap(a.msgs, i+1, 256)[:i+1] // the room past len is zero: msgs only grow
 	}
 	return &a.msgs[i]
 }

@@ -8,6 +8,7 @@ import (
 	"hash/maphash"
 	"io"
 
+	"github.com/openclaw-tools/oc/internal/grow"
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
@@ -329,11 +330,7 @@ func (sx *scanner) line(line jsonl.Line, p *parsedLine) {
 		return
 	}
 	fillNode(&n, e, sx.extras)
-	if len(ix.Nodes) == cap(ix.Nodes) {
-		// double: append's growth by a quarter copies a large index many times
-		ix.Nodes = append(make([]Node, 0, max(2*cap(ix.Nodes), 256)), ix.Nodes...)
-	}
-	ix.Nodes = append(ix.Nodes, n)
+	ix.Nodes = append(grow.Cap(ix.Nodes, len(ix.Nodes)+1, 256), n)
 	if opts.Observer != nil {
 		opts.Observer.Entry(&ix.Nodes[len(ix.Nodes)-1], line.Num, data, e)
 	}
