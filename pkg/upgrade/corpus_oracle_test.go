@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -73,7 +72,7 @@ func oracleImportDir(t *testing.T, root string) oracleImport {
 	out := filepath.Join(t.TempDir(), "imported")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, script, "import", root, out)
+	cmd := oracletest.Command(ctx, script, "import", root, out)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

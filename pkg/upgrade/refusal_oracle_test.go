@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -64,7 +63,7 @@ func oracleImportFailure(t *testing.T, root string) (issues, left []string) {
 	out := filepath.Join(t.TempDir(), "imported")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, script, "import", root, out)
+	cmd := oracletest.Command(ctx, script, "import", root, out)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err == nil {

@@ -28,7 +28,6 @@ import (
 	"image/png"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -642,7 +641,7 @@ func batch(script string, jobs []oracletest.Job, env []string, timeout time.Dura
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, script, "batch")
+	cmd := oracletest.Command(ctx, script, "batch")
 	if env != nil {
 		cmd.Env = append(os.Environ(), env...)
 	}

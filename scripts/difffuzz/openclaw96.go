@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -458,7 +457,7 @@ func (f *fuzz96) comparePayloadAlone(s session96, sess *imported96, r route) {
 func oracleImport(script, stateDir, outDir string, env []string, timeout time.Duration) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, script, "import", stateDir, outDir)
+	cmd := oracletest.Command(ctx, script, "import", stateDir, outDir)
 	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
