@@ -168,11 +168,17 @@ func IsSpace(r rune) bool {
 	return r >= 0x2000 && r <= 0x200A
 }
 
+// asciiNonSpace: c is an ASCII character String.prototype.trim keeps.
+func asciiNonSpace(c byte) bool { return c > ' ' && c < 0x80 }
+
 // Trim is String.prototype.trim.
 func Trim(s string) string { return strings.TrimFunc(s, IsSpace) }
 
 // TrimBytes is String.prototype.trim on UTF-8 text.
 func TrimBytes(b []byte) []byte {
+	if len(b) > 0 && asciiNonSpace(b[0]) && asciiNonSpace(b[len(b)-1]) {
+		return b // nothing to trim (the common case: a name, a role)
+	}
 	for len(b) > 0 {
 		r, size := utf8.DecodeRune(b)
 		if !IsSpace(r) || r == utf8.RuneError && size == 1 {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -83,4 +84,29 @@ func TestElements(t *testing.T) {
 	assert.Equal(t, []string{"1", `"a,]"`, `{"b":[2]}`, "null"}, got)
 	assert.True(t, Elements([]byte(`[]`), func([]byte) bool { t.Fatal("no elements"); return true }))
 	assert.False(t, Elements([]byte(`{"a":1}`), func([]byte) bool { return true }))
+}
+
+// FuzzStringIs: StringIs and KeyText answer what decoding the literal and
+// comparing its text answers, for the names the rules compare with, on
+// every JSON string literal (escapes, bytes that are not UTF-8, lengths
+// around a name's).
+func FuzzStringIs(f *testing.F) {
+	for _, s := range []string{`"user"`, `"us\u0065r"`, `"use"`, `"users"`, `"\u0075ser"`, `"user\ufffd"`, "\"us\xffr\"", `"assistant"`, `"a\ssistant"`, `"tool\u0052esult"`, `""`} {
+		f.Add([]byte(s))
+	}
+	names := []string{"user", "assistant", "toolResult", "message", "text", "a", ""}
+	f.Fuzz(func(t *testing.T, v []byte) {
+		text, ok := jsjson.StringValue(v)
+		if !ok || !jsjson.Valid(v) {
+			return
+		}
+		for _, name := range names {
+			if got, want := StringIs(v, name), text == name; got != want {
+				t.Fatalf("StringIs(%q, %q) = %v, want %v (text %q)", v, name, got, want, text)
+			}
+			if got, want := string(KeyText(v[1:len(v)-1])) == name, text == name; got != want {
+				t.Fatalf("KeyText(%q) == %q is %v, want %v (text %q)", v[1:len(v)-1], name, got, want, text)
+			}
+		}
+	})
 }

@@ -198,6 +198,21 @@ func EachElement(b []byte, i int, fn func(start, end int) bool) (int, bool) {
 	return i, false
 }
 
+// KeyText is a raw key's text: raw itself when it holds no escape (no
+// copy), else its decoded text; a key that does not decode stays raw. One
+// look at the key, then a switch over the names a caller wants, instead of
+// a KeyIs per name.
+func KeyText(raw []byte) []byte {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return raw
+	}
+	q := make([]byte, 0, len(raw)+2)
+	if s, ok := jsjson.StringValue(append(append(append(q, '"'), raw...), '"')); ok {
+		return []byte(s)
+	}
+	return raw
+}
+
 // KeyIs compares a raw key with a plain ASCII name, decoding escapes if any.
 func KeyIs(raw []byte, name string) bool {
 	if bytes.IndexByte(raw, '\\') < 0 {
@@ -222,12 +237,18 @@ func StringValue(v []byte) (string, bool) {
 	return string(v[1 : len(v)-1]), true
 }
 
-// StringIs reports whether v is the JSON string name.
+// StringIs reports whether v is the JSON string name (which holds no
+// U+FFFD). An escape makes a literal longer than its text, and a byte that
+// is not UTF-8 reads as U+FFFD, never in name: so a literal of name's
+// length is name only byte for byte, a shorter one never is, and only a
+// longer one with an escape is decoded.
 func StringIs(v []byte, name string) bool {
-	if len(v) == len(name)+2 && v[0] == '"' && string(v[1:len(v)-1]) == name {
-		return true
-	}
-	if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') < 0 {
+	switch {
+	case len(v) < len(name)+2 || v[0] != '"':
+		return false
+	case len(v) == len(name)+2:
+		return string(v[1:len(v)-1]) == name
+	case bytes.IndexByte(v, '\\') < 0:
 		return false
 	}
 	s, ok := StringValue(v)

@@ -93,34 +93,52 @@ func (e *Entry) fromTape(b []byte, tp *jsjson.Tape) {
 		}
 	}
 	if jsonl.ValueKind(e.Content) == '[' {
-		e.f.imageHint, e.f.imageKnown = contentHasImage(b, nodes, content)
+		e.f.imageHint, e.f.blankHint, e.f.hintsKnown = contentHints(b, nodes, content)
 	} else {
-		e.f.imageKnown = true
+		e.f.hintsKnown = true
 	}
 }
 
-// contentHasImage reports whether the content array, node j of the tape
-// (-1: not on it), holds a block of type "image"; known is false when the
-// tape does not hold its blocks' members.
-func contentHasImage(b []byte, nodes []jsjson.Node, j int) (has, known bool) {
+// contentHints reads off the tape what the content rules would look for in
+// the content array, node j (-1: not on it): whether a block may be an image
+// (a member "type" of "image") and whether the blank text rule may fire (no
+// block at all, or a member "text" holding a string that is not surely
+// non-blank, or a key with an escape). known is false when the tape does not hold the blocks'
+// members; then the rules read the text.
+func contentHints(b []byte, nodes []jsjson.Node, j int) (image, blank, known bool) {
 	if j < 0 || nodes[j].Kind != '[' || nodes[j].Flags&jsjson.Pruned != 0 {
-		return false, false
+		return false, false, false
 	}
+	blank = j+1 == int(nodes[j].Next) // an empty array is blank text too
 	for k := j + 1; k < int(nodes[j].Next); k = int(nodes[k].Next) {
 		el := &nodes[k]
 		if el.Kind != '{' {
 			continue
 		}
 		if el.Flags&jsjson.Pruned != 0 {
-			return false, false
+			return false, false, false
 		}
 		for f := k + 1; f < int(el.Next); f = int(nodes[f].Next) {
-			if jsonl.KeyIs(nodes[f].Key(b), "type") && jsonl.StringIs(nodes[f].Value(b), "image") {
-				return true, true
+			m := &nodes[f]
+			if m.Flags&jsjson.KeyEscaped != 0 {
+				blank = true
+			}
+			switch string(jsonl.KeyText(m.Key(b))) {
+			case "type":
+				image = image || jsonl.StringIs(m.Value(b), "image")
+			case "text":
+				blank = blank || (m.Kind == '"' && !surelyNotBlank(m.Value(b)))
 			}
 		}
 	}
-	return false, true
+	return image, blank, true
+}
+
+// surelyNotBlank: the JSON string v starts with a printable ASCII character
+// other than a space or a backslash, so String.prototype.trim leaves it
+// non-empty (false: it may be blank; decode it to know).
+func surelyNotBlank(v []byte) bool {
+	return len(v) > 2 && v[0] == '"' && v[1] > ' ' && v[1] < 0x7f && v[1] != '\\'
 }
 
 // topMember takes one member of the entry object (its raw key and value
@@ -129,18 +147,18 @@ func contentHasImage(b []byte, nodes []jsjson.Node, j int) (has, known bool) {
 // key given twice counts with its last value.
 func (e *Entry) topMember(key []byte, vs, ve int) bool {
 	v := e.B[vs:ve]
-	switch {
-	case jsonl.KeyIs(key, "type"):
+	switch string(jsonl.KeyText(key)) {
+	case "type":
 		e.Type = v
-	case jsonl.KeyIs(key, "id"):
+	case "id":
 		e.ID, e.idStart, e.idEnd = v, vs, ve
-	case jsonl.KeyIs(key, "parentId"):
+	case "parentId":
 		e.ParentID, e.parentStart, e.parentEnd = v, vs, ve
-	case jsonl.KeyIs(key, "firstKeptEntryId"):
+	case "firstKeptEntryId":
 		e.FirstKept, e.firstKeptStart, e.firstKeptEnd = v, vs, ve
-	case jsonl.KeyIs(key, "timestamp"):
+	case "timestamp":
 		e.Timestamp = v
-	case jsonl.KeyIs(key, "message"):
+	case "message":
 		e.resetMessage()
 		e.Message = v
 		return true
@@ -196,15 +214,19 @@ type kinds struct {
 
 func (e *Entry) kind() kinds {
 	if !e.kinds.known {
-		k := kinds{known: true, message: e.Object && jsonl.StringIs(e.Type, "message")}
-		if e.messageHasFields() {
-			k.user = jsonl.StringIs(e.Role, "user")
-			k.assistant = !k.user && jsonl.StringIs(e.Role, "assistant")
-			k.toolResult = !k.user && !k.assistant && jsonl.StringIs(e.Role, "toolResult")
-		}
-		e.kinds = k
+		e.findKinds()
 	}
 	return e.kinds
+}
+
+func (e *Entry) findKinds() {
+	k := kinds{known: true, message: e.Object && jsonl.StringIs(e.Type, "message")}
+	if e.messageHasFields() {
+		k.user = jsonl.StringIs(e.Role, "user")
+		k.assistant = !k.user && jsonl.StringIs(e.Role, "assistant")
+		k.toolResult = !k.user && !k.assistant && jsonl.StringIs(e.Role, "toolResult")
+	}
+	e.kinds = k
 }
 
 // messageIsObject is JavaScript's `entry.message && typeof entry.message === "object"`
@@ -230,18 +252,6 @@ func (e *Entry) IDString() (string, bool) { return jsonl.StringValue(e.ID) }
 
 // ParentString returns parentId when it is a string.
 func (e *Entry) ParentString() (string, bool) { return jsonl.StringValue(e.ParentID) }
-
-func (e *Entry) roleIs(role string) bool {
-	switch k := e.kind(); role {
-	case "user":
-		return k.user
-	case "assistant":
-		return k.assistant
-	case "toolResult":
-		return k.toolResult
-	}
-	return e.messageHasFields() && jsonl.StringIs(e.Role, role)
-}
 
 // withContent returns the entry's bytes with message.content replaced.
 func (e *Entry) withContent(content []byte) []byte {
@@ -300,7 +310,7 @@ func fixInvalidRole(e *Entry) EntryFix {
 
 // fixEmptyAssistantError: isAssistantEntryWithEmptyContent.
 func fixEmptyAssistantError(e *Entry) EntryFix {
-	if !e.IsMessage() || !e.roleIs("assistant") || !jsonl.StringIs(e.StopReason, "error") {
+	if !e.IsMessage() || !e.kind().assistant || !jsonl.StringIs(e.StopReason, "error") {
 		return EntryFix{}
 	}
 	if !isEmptyArray(e.Content) {
@@ -319,10 +329,10 @@ func isEmptyArray(v []byte) bool {
 
 // fixBlankUser: repairUserEntryWithBlankTextContent (applies to role "user").
 func fixBlankUser(e *Entry) EntryFix {
-	if !e.IsMessage() || !e.roleIs("user") {
+	if !e.IsMessage() || !e.kind().user {
 		return EntryFix{}
 	}
-	nc, ok := blankUserContent(e.Content)
+	nc, ok := blankUserContent(e.Content, e.f.hintsKnown && !e.f.blankHint)
 	if !ok {
 		return EntryFix{}
 	}
@@ -330,15 +340,23 @@ func fixBlankUser(e *Entry) EntryFix {
 }
 
 // blankUserContent returns the rewritten content and true when the rule fires.
-func blankUserContent(content []byte) ([]byte, bool) {
+// noBlankBlock: the tape showed that content holds no blank text block
+// (contentHints), so an array is left as it is without a walk.
+func blankUserContent(content []byte, noBlankBlock bool) ([]byte, bool) {
 	switch jsonl.ValueKind(content) {
 	case '"':
+		if surelyNotBlank(content) {
+			return nil, false
+		}
 		s, _ := strView(content)
 		if len(jsjson.TrimBytes(s)) > 0 {
 			return nil, false
 		}
 		return []byte(`"` + BlankUserFallbackText + `"`), true
 	case '[':
+		if noBlankBlock {
+			return nil, false
+		}
 	default:
 		return nil, false
 	}
@@ -393,22 +411,22 @@ func parseBlock(el []byte) block {
 	bl.isObject = true
 	jsonl.EachMember(el, 0, func(m jsonl.Member) bool {
 		v := el[m.Start:m.End]
-		switch {
-		case jsonl.KeyIs(m.Key, "type"):
+		switch string(jsonl.KeyText(m.Key)) {
+		case "type":
 			bl.typ = v
-		case jsonl.KeyIs(m.Key, "text"):
+		case "text":
 			bl.text = v
-		case jsonl.KeyIs(m.Key, "data"):
+		case "data":
 			bl.data = v
-		case jsonl.KeyIs(m.Key, "mimeType"):
+		case "mimeType":
 			bl.mimeType = v
-		case jsonl.KeyIs(m.Key, "mediaType"):
+		case "mediaType":
 			bl.mediaType = v
-		case jsonl.KeyIs(m.Key, "media_type"):
+		case "media_type":
 			bl.media_ = v
-		case jsonl.KeyIs(m.Key, "id"):
+		case "id":
 			bl.id = v
-		case jsonl.KeyIs(m.Key, "name"):
+		case "name":
 			bl.name = v
 		}
 		return true
@@ -418,7 +436,7 @@ func parseBlock(el []byte) block {
 
 func isBlankTextBlock(el []byte) bool {
 	bl := parseBlock(el)
-	if !bl.isObject || !jsonl.StringIs(bl.typ, "text") {
+	if !bl.isObject || !jsonl.StringIs(bl.typ, "text") || surelyNotBlank(bl.text) {
 		return false
 	}
 	s, ok := strView(bl.text)
@@ -605,7 +623,7 @@ func toolCalls(content []byte) []toolCall {
 
 // toolResultID is extractToolResultId for a toolResult message.
 func (e *Entry) toolResultID() ([]byte, bool) {
-	if !e.IsMessage() || !e.roleIs("toolResult") {
+	if !e.IsMessage() || !e.kind().toolResult {
 		return nil, false
 	}
 	if s, _ := strView(e.ToolCallID); len(s) > 0 {
@@ -624,7 +642,16 @@ func strView(v []byte) ([]byte, bool) {
 		return nil, false
 	}
 	inner := v[1 : len(v)-1]
-	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+	if len(inner) <= 32 {
+		// a role, a name, an id: one look at each byte
+		escaped, high := false, false
+		for _, c := range inner {
+			escaped, high = escaped || c == '\\', high || c >= 0x80
+		}
+		if !escaped && (!high || utf8.Valid(inner)) {
+			return inner, true
+		}
+	} else if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
 		return inner, true
 	}
 	s, ok := jsonl.StringValue(v)
@@ -646,7 +673,7 @@ func (e *Entry) stoppedByErrorOrAbort() bool {
 // isCodeModeCandidate: isCodeModeToolCallRepairCandidate (V5 predicate) or
 // its V4 spelling for 2026.5-era files (openai-codex-responses / openai-codex).
 func (e *Entry) isCodeModeCandidate() bool {
-	if !e.IsMessage() || !e.roleIs("assistant") || e.stoppedByErrorOrAbort() {
+	if !e.IsMessage() || !e.kind().assistant || e.stoppedByErrorOrAbort() {
 		return false
 	}
 	return (jsonl.StringIs(e.API, "openai-chatgpt-responses") && jsonl.StringIs(e.Provider, "openai")) ||
@@ -655,7 +682,7 @@ func (e *Entry) isCodeModeCandidate() bool {
 
 // isResponsesMessageToolCandidate: isResponsesMessageToolRepairCandidate.
 func (e *Entry) isResponsesMessageToolCandidate() bool {
-	if !e.IsMessage() || !e.roleIs("assistant") || e.stoppedByErrorOrAbort() {
+	if !e.IsMessage() || !e.kind().assistant || e.stoppedByErrorOrAbort() {
 		return false
 	}
 	switch string(trimmedStr(e.API)) {
@@ -667,7 +694,7 @@ func (e *Entry) isResponsesMessageToolCandidate() bool {
 
 // isDeliveryMirror: isTranscriptOnlyDeliveryMirrorEntry.
 func (e *Entry) isDeliveryMirror() bool {
-	if !e.IsMessage() || !e.roleIs("assistant") {
+	if !e.IsMessage() || !e.kind().assistant {
 		return false
 	}
 	if string(trimmedStr(e.Provider)) != "openclaw" {

@@ -32,9 +32,11 @@ type facts struct {
 	// the tool-result rules' view of a message entry
 	mirror, code, responses bool
 	calls                   []toolCall // of a code-mode or responses candidate
-	// imageHint: the content may hold an image block; imageKnown: fromTape
-	// found out from the tape (else prepare guesses from the text)
-	imageHint, imageKnown bool
+	// imageHint: the content may hold an image block; blankHint: a blank
+	// text block; hintsKnown: fromTape found both out from the tape (else
+	// prepare guesses the image from the text, and the blank text rule walks
+	// it)
+	imageHint, blankHint, hintsKnown bool
 	// sum hashes the trimmed entry bytes (only the exact repeated-id pass
 	// needs it: sumOK)
 	sum   uint64
@@ -48,13 +50,13 @@ func (e *Entry) prepare(all bool) *facts {
 	if f.ready && f.all == all {
 		return f
 	}
-	*f = facts{ready: true, all: all, imageHint: f.imageHint, imageKnown: f.imageKnown}
+	*f = facts{ready: true, all: all, imageHint: f.imageHint, blankHint: f.blankHint, hintsKnown: f.hintsKnown}
 	if id, ok := strView(e.ID); ok {
 		t := bytes.TrimSpace(id)
 		f.idRaw, f.idOK = hashBytes(id), true
 		f.idTrim, f.idTrimOK = hashBytes(t), len(t) > 0
 	}
-	if !f.imageKnown {
+	if !f.hintsKnown {
 		// a block of type "image" says "image", or spells it with \u escapes
 		f.imageHint = jsonl.ValueKind(e.Content) == '[' &&
 			(bytes.Contains(e.Content, []byte(`"image"`)) || bytes.Contains(e.Content, []byte(`\u`)))

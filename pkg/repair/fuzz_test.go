@@ -130,13 +130,18 @@ func FuzzPlan(f *testing.F) {
 
 // FuzzEntryFromTape: reading an entry off its line's tape gives exactly
 // the fields (and offsets) the text walk of ParseEntry gives, and the image
-// hint is still true for every content whose images the rule rewrites.
+// hint is still true for every content whose images the rule rewrites; the
+// facts worked out with the tape's hints (no walk of a content with no
+// blank text block) equal those worked out from the text.
 func FuzzEntryFromTape(f *testing.F) {
 	f.Add([]byte(fuzzEntry), uint8(4))
 	f.Add([]byte(`{"type":"message","id":"a","message":{"role":"user","content":[{"type":"image","data":"!!","mimeType":"image/png"}]},"message":{"role":"assistant"}}`), uint8(4))
 	f.Add([]byte(`{"ty\u0070e":"message","mess\u0061ge":{"r\u006fle":"user","content":[]},"parentId":"p","firstKeptEntryId":"k"}`), uint8(2))
 	f.Add([]byte(`{"type":"message","message":{"content":[{"type":"text","text":"image"},{"type":"im\u0061ge","data":"x","mimeType":"image/png"}]}}`), uint8(5))
 	f.Add([]byte(`[1,2]`), uint8(1))
+	f.Add([]byte(`{"type":"message","message":{"role":"user","content":[{"type":"text","text":"x"},{"type":"text","text":" \u00a0"},{"type":"text","t\u0065xt":"\t"}]}}`), uint8(9))
+	f.Add([]byte(`{"type":"message","message":{"role":"user","content":[{"type":"text","text":"\u2028"},{"type":"text","text":"ok","text":" "}]}}`), uint8(9))
+	f.Add([]byte(`{"type":"message","message":{"role":"user","content":"\u3000"}}`), uint8(4))
 	f.Fuzz(func(t *testing.T, line []byte, budget uint8) {
 		tp := &jsjson.Tape{MaxDepth: 4}
 		tp.MaxNodes = int(budget%24) + 1
@@ -157,7 +162,7 @@ func FuzzEntryFromTape(f *testing.F) {
 		if _, n := corruptedImageContent(want.Content); n > 0 && want.Object && !got.f.imageHint {
 			t.Fatalf("tape image hint misses a corrupted image in %q", line)
 		}
-		got.f.imageHint, want.f.imageHint, got.f.imageKnown = false, false, false
+		got.f.imageHint, want.f.imageHint, got.f.hintsKnown, got.f.blankHint = false, false, false, false
 		if !reflect.DeepEqual(&got, want) {
 			t.Fatalf("fromTape %+v\nParseEntry %+v\non %q", got, *want, line)
 		}

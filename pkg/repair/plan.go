@@ -706,8 +706,11 @@ func fixContent(e *Entry, b []byte, all bool) (out []byte, changed bool, hits []
 			hits = append(hits, hit{RuleCorruptedImage, n, countNoun(n, "corrupted image block", "corrupted image blocks")})
 		}
 	}
-	if e.roleIs("user") {
-		if nc, ok := blankUserContent(content); ok {
+	if e.kind().user {
+		// the tape's hint is of e.Content; a content the image rule rewrote
+		// is walked
+		noBlank := e.f.hintsKnown && !e.f.blankHint && len(hits) == 0
+		if nc, ok := blankUserContent(content, noBlank); ok {
 			content = nc
 			hits = append(hits, hit{RuleBlankUserText, 1, "blank user text"})
 		}
