@@ -220,6 +220,10 @@ value:
 		}
 		nodes, overflow = leaf(nodes, overflow, d <= maxDepth, maxNodes, i, j, keyS, keyE, keyF, c)
 		i = j
+	case c == '0' && (i+1 >= n || b[i+1] == ',' || b[i+1] == '}' || b[i+1] == ']'):
+		// a plain 0 (a usage or cost field): no call of scanNumber
+		nodes, overflow = leaf(nodes, overflow, d <= maxDepth, maxNodes, i, i+1, keyS, keyE, keyF, c)
+		i++
 	case c == '-' || c == '0':
 		j := scanNumber(b, i)
 		if j < 0 {
@@ -312,6 +316,23 @@ keyDone:
 scanStr:
 	// b[i] == '"'
 	strStart = i
+	// a key, an id, a role: a string of at most 15 plain ASCII bytes ends
+	// in the first two words after its quote; it is found here rather than
+	// in a call of scanString
+	strF = 0
+	if i+17 <= n {
+		if m := specialBytes(binary.LittleEndian.Uint64(b[i+1:])); m != 0 {
+			if k := i + 1 + bits.TrailingZeros64(m)>>3; b[k] == '"' {
+				i = k + 1
+				goto strDone
+			}
+		} else if m := specialBytes(binary.LittleEndian.Uint64(b[i+9:])); m != 0 {
+			if k := i + 9 + bits.TrailingZeros64(m)>>3; b[k] == '"' {
+				i = k + 1
+				goto strDone
+			}
+		}
+	}
 	{
 		j, f := scanString(b, i)
 		if j < 0 {
@@ -323,6 +344,8 @@ scanStr:
 		}
 		i, strF = j, f&Escaped
 	}
+
+strDone:
 
 	if inKey {
 		keyS, keyE, keyF = strStart+1, i-1, 0
