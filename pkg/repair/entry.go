@@ -134,11 +134,20 @@ func contentHints(b []byte, nodes []jsjson.Node, j int) (image, blank, known boo
 	return image, blank, true
 }
 
-// surelyNotBlank: the JSON string v starts with a printable ASCII character
-// other than a space or a backslash, so String.prototype.trim leaves it
-// non-empty (false: it may be blank; decode it to know).
+// surelyNotBlank: the JSON string v starts, after spaces, with a printable
+// ASCII character other than a backslash, so String.prototype.trim leaves
+// it non-empty (false: it may be blank; decode it to know). A literal holds
+// no other raw white space: tabs and newlines are escaped.
 func surelyNotBlank(v []byte) bool {
-	return len(v) > 2 && v[0] == '"' && v[1] > ' ' && v[1] < 0x7f && v[1] != '\\'
+	if len(v) < 3 || v[0] != '"' {
+		return false
+	}
+	for _, c := range v[1 : len(v)-1] {
+		if c != ' ' {
+			return c > ' ' && c < 0x7f && c != '\\' && c != '"'
+		}
+	}
+	return false
 }
 
 // topMember takes one member of the entry object (its raw key and value

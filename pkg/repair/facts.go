@@ -26,6 +26,11 @@ type facts struct {
 	// trimmed (idTrim; idTrimOK: not blank)
 	idOK, idTrimOK bool
 	idRaw, idTrim  uint64
+	// the id's literal (a string id of at most len(idCopy) bytes; idCopyLen
+	// 0: none, or longer), copied where the line is parsed: the ordered
+	// stage keeps the last surviving id without reaching into the line
+	idCopy    [40]byte
+	idCopyLen uint8
 	// toolResultID, hashed
 	resultOK bool
 	result   uint64
@@ -55,6 +60,9 @@ func (e *Entry) prepare(all bool) *facts {
 		t := bytes.TrimSpace(id)
 		f.idRaw, f.idOK = hashBytes(id), true
 		f.idTrim, f.idTrimOK = hashBytes(t), len(t) > 0
+		if len(e.ID) <= len(f.idCopy) {
+			f.idCopyLen = uint8(copy(f.idCopy[:], e.ID))
+		}
 	}
 	if !f.hintsKnown {
 		// a block of type "image" says "image", or spells it with \u escapes

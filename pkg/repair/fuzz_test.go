@@ -142,6 +142,8 @@ func FuzzEntryFromTape(f *testing.F) {
 	f.Add([]byte(`{"type":"message","message":{"role":"user","content":[{"type":"text","text":"x"},{"type":"text","text":" \u00a0"},{"type":"text","t\u0065xt":"\t"}]}}`), uint8(9))
 	f.Add([]byte(`{"type":"message","message":{"role":"user","content":[{"type":"text","text":"\u2028"},{"type":"text","text":"ok","text":" "}]}}`), uint8(9))
 	f.Add([]byte(`{"type":"message","message":{"role":"user","content":"\u3000"}}`), uint8(4))
+	f.Add([]byte(`{"type":"message","message":{"role":"user","content":[{"type":"text","text":"   x"},{"type":"text","text":"   "},{"type":"text","text":"  \u00a0"}]}}`), uint8(9))
+	f.Add([]byte(`{"type":"message","message":{"role":"user","content":"   "}}`), uint8(4))
 	f.Fuzz(func(t *testing.T, line []byte, budget uint8) {
 		tp := &jsjson.Tape{MaxDepth: 4}
 		tp.MaxNodes = int(budget%24) + 1

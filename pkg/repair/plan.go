@@ -801,7 +801,12 @@ func (pl *planner) noteSurvivor(e *Entry) {
 	if f := e.prepare(true); f.idOK {
 		pl.markSeen(f.idRaw)
 		// a copy: the line is read over once the planner is done with it
-		pl.lastSurv, pl.lastOK = append(pl.lastSurv[:0], e.ID...), true
+		if f.idCopyLen > 0 {
+			pl.lastSurv = append(pl.lastSurv[:0], f.idCopy[:f.idCopyLen]...)
+		} else {
+			pl.lastSurv = append(pl.lastSurv[:0], e.ID...)
+		}
+		pl.lastOK = true
 	}
 	if pl.newID != nil {
 		pl.lastSurv, pl.lastOK = append(pl.lastSurv[:0], pl.newID...), true
