@@ -237,7 +237,7 @@ type scanner struct {
 	opts   ScanOptions
 	ix     *Index
 	parsed int
-	extras map[string]*NodeExtra
+	extras extraSet
 }
 
 func newScanner(opts ScanOptions) *scanner {
@@ -245,7 +245,7 @@ func newScanner(opts ScanOptions) *scanner {
 	if opts.SizeHint > 0 {
 		ix.Nodes = make([]Node, 0, min(opts.SizeHint/1024, 1<<20))
 	}
-	return &scanner{opts: opts, ix: ix, extras: map[string]*NodeExtra{}}
+	return &scanner{opts: opts, ix: ix, extras: extraSet{byKey: map[string]*NodeExtra{}}}
 }
 
 func (sx *scanner) finish(err error) (*Index, error) {
@@ -329,7 +329,7 @@ func (sx *scanner) line(line jsonl.Line, p *parsedLine) {
 		}
 		return
 	}
-	fillNode(&n, e, sx.extras)
+	fillNode(&n, e, &sx.extras)
 	ix.Nodes = append(grow.Cap(ix.Nodes, len(ix.Nodes)+1, 256), n)
 	if opts.Observer != nil {
 		opts.Observer.Entry(&ix.Nodes[len(ix.Nodes)-1], line.Num, data, e)
@@ -338,7 +338,7 @@ func (sx *scanner) line(line jsonl.Line, p *parsedLine) {
 
 // fillNode completes n from its decoded fields. extras shares equal
 // NodeExtra values between entries (every assistant turn of one model).
-func fillNode(n *Node, e *rawEntry, extras map[string]*NodeExtra) {
+func fillNode(n *Node, e *rawEntry, extras *extraSet) {
 	n.ID = keyOf(e.ID)
 	n.ParentID = keyOf(e.ParentID)
 	switch n.Type {
@@ -347,12 +347,12 @@ func fillNode(n *Node, e *rawEntry, extras map[string]*NodeExtra) {
 		role, provider, model := m.Role, m.Provider, m.Model
 		n.Role = intern(role)
 		if n.Role == RoleAssistant {
-			n.Extra = sharedExtra(extras, NodeExtra{ProviderRaw: provider, ModelRaw: model, FirstKeptIndex: -1})
+			n.Extra = extras.shared(NodeExtra{ProviderRaw: provider, ModelRaw: model, FirstKeptIndex: -1})
 		}
 	case TypeModelChange:
-		n.Extra = sharedExtra(extras, NodeExtra{ProviderRaw: e.Provider, ModelRaw: e.ModelID, FirstKeptIndex: -1})
+		n.Extra = extras.shared(NodeExtra{ProviderRaw: e.Provider, ModelRaw: e.ModelID, FirstKeptIndex: -1})
 	case TypeThinkingLevelChange:
-		n.Extra = sharedExtra(extras, NodeExtra{ThinkingLevelRaw: e.ThinkingLevel, FirstKeptIndex: -1})
+		n.Extra = extras.shared(NodeExtra{ThinkingLevelRaw: e.ThinkingLevel, FirstKeptIndex: -1})
 	case TypeCompaction:
 		x := &NodeExtra{FirstKept: keyOf(e.FirstKeptEntryID), FirstKeptIndex: -1}
 		if idx := bytes.TrimSpace(e.FirstKeptIndex); len(idx) > 0 && idx[0] >= '0' && idx[0] <= '9' {
@@ -366,16 +366,28 @@ func fillNode(n *Node, e *rawEntry, extras map[string]*NodeExtra) {
 	}
 }
 
-// sharedExtra returns the one NodeExtra equal to x (its raw values copied
-// the first time they are seen).
-func sharedExtra(extras map[string]*NodeExtra, x NodeExtra) *NodeExtra {
+// extraSet holds one NodeExtra per distinct provider, model and thinking
+// level, so that the nodes of a long session share a few.
+type extraSet struct {
+	byKey map[string]*NodeExtra
+	last  *NodeExtra // the one returned last: turn after turn, the same model
+}
+
+// shared returns the one NodeExtra equal to x (its raw values copied the
+// first time they are seen).
+func (xs *extraSet) shared(x NodeExtra) *NodeExtra {
 	p, m, t := bytes.TrimSpace(x.ProviderRaw), bytes.TrimSpace(x.ModelRaw), bytes.TrimSpace(x.ThinkingLevelRaw)
-	key := string(p) + "\x00" + string(m) + "\x00" + string(t)
-	if got, ok := extras[key]; ok {
-		return got
+	if l := xs.last; l != nil && bytes.Equal(l.ProviderRaw, p) && bytes.Equal(l.ModelRaw, m) && bytes.Equal(l.ThinkingLevelRaw, t) {
+		return l
 	}
-	shared := &NodeExtra{ProviderRaw: cloneRaw(p), ModelRaw: cloneRaw(m), ThinkingLevelRaw: cloneRaw(t), FirstKeptIndex: -1}
-	extras[key] = shared
+	// a literal holds no raw NUL: the key is unambiguous
+	key := string(p) + "\x00" + string(m) + "\x00" + string(t)
+	shared, ok := xs.byKey[key]
+	if !ok {
+		shared = &NodeExtra{ProviderRaw: cloneRaw(p), ModelRaw: cloneRaw(m), ThinkingLevelRaw: cloneRaw(t), FirstKeptIndex: -1}
+		xs.byKey[key] = shared
+	}
+	xs.last = shared
 	return shared
 }
 

@@ -176,3 +176,28 @@ func TestDuplicateIDFindings(t *testing.T) {
 		`duplicate-id 7 id "a" is used again (first on line 2); links go to the later entry`,
 	}, got)
 }
+
+// Assistant turns of one provider and model share one NodeExtra; a turn of
+// another model, or with padding around the same one, gets what it names.
+func TestScanSharesNodeExtras(t *testing.T) {
+	lines := []string{
+		`{"type":"session","id":"s","version":3}`,
+		`{"type":"message","id":"a","parentId":null,"message":{"role":"assistant","provider":"p1","model":"m1","content":[]}}`,
+		`{"type":"message","id":"b","parentId":"a","message":{"role":"assistant","provider":"p1","model":"m2","content":[]}}`,
+		`{"type":"message","id":"c","parentId":"b","message":{"role":"assistant","provider":"p1","model":"m1","content":[]}}`,
+		`{"type":"message","id":"d","parentId":"c","message":{"role":"assistant","provider":"p1","model":"m1","content":[]}}`,
+		`{"type":"model_change","id":"e","parentId":"d","provider":"p1","modelId":"m2"}`,
+	}
+	ix, err := Scan(strings.NewReader(strings.Join(lines, "\n")+"\n"), ScanOptions{})
+	require.NoError(t, err)
+	require.Len(t, ix.Nodes, 5)
+	a, b, c, d, e := ix.Nodes[0].Extra, ix.Nodes[1].Extra, ix.Nodes[2].Extra, ix.Nodes[3].Extra, ix.Nodes[4].Extra
+	require.NotNil(t, a)
+	assert.Same(t, a, c)
+	assert.Same(t, a, d)
+	assert.NotSame(t, a, b)
+	assert.Same(t, b, e, "a model change names the same provider and model")
+	assert.Equal(t, `"m1"`, string(a.ModelRaw))
+	assert.Equal(t, `"m2"`, string(b.ModelRaw))
+	assert.Equal(t, `"p1"`, string(b.ProviderRaw))
+}
