@@ -2,6 +2,7 @@ package jsjson
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -278,4 +279,26 @@ func FuzzStringValue(f *testing.F) {
 			t.Fatalf("StringValue(%q) = %q, %v; encoding/json: %q, %v", b, got, ok, want, err)
 		}
 	})
+}
+
+// EscapedOrHigh answers what a look at every byte answers, at every length
+// and position of a backslash or a high byte (the word loop and the tail).
+func TestEscapedOrHigh(t *testing.T) {
+	for n := 0; n <= 40; n++ {
+		for pos := -1; pos < n; pos++ {
+			for _, c := range []byte{'\\', 0x80, 0xff, 0x5b, 0x5d, 0xdc, 0x7f, 0} {
+				b := bytes.Repeat([]byte{'a'}, n)
+				if pos >= 0 {
+					b[pos] = c
+				}
+				esc, high := EscapedOrHigh(b)
+				require.Equal(t, bytes.IndexByte(b, '\\') >= 0, esc, "n=%d pos=%d byte %#x", n, pos, c)
+				wantHigh := false
+				for _, x := range b {
+					wantHigh = wantHigh || x >= 0x80
+				}
+				require.Equal(t, wantHigh, high, "n=%d pos=%d byte %#x", n, pos, c)
+			}
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package jsjson
 
 import (
+	"encoding/binary"
 	"strings"
 	"unicode/utf8"
 )
@@ -166,6 +167,27 @@ func IsSpace(r rune) bool {
 		return true
 	}
 	return r >= 0x2000 && r <= 0x200A
+}
+
+// EscapedOrHigh reports whether b holds a backslash and whether it holds a
+// byte >= 0x80, a word at a time (for short literals: a role, an id).
+func EscapedOrHigh(b []byte) (escaped, high bool) {
+	const ones, highs, backslashes = 0x0101010101010101, 0x8080808080808080, 0x5c5c5c5c5c5c5c5c
+	var hi, bs uint64
+	for len(b) >= 8 {
+		w := binary.LittleEndian.Uint64(b)
+		x := w ^ backslashes
+		hi |= w
+		bs |= (x - ones) &^ x // high bit set in a zero byte of x (a backslash; borrows only above one)
+		b = b[8:]
+	}
+	for _, c := range b {
+		hi |= uint64(c)
+		if c == '\\' {
+			bs |= highs
+		}
+	}
+	return bs&highs != 0, hi&highs != 0
 }
 
 // asciiNonSpace: c is an ASCII character String.prototype.trim keeps.

@@ -310,6 +310,9 @@ func fixInvalidRole(e *Entry) EntryFix {
 	if !e.messageIsObject() {
 		return EntryFix{Drop: true, Count: 1, Detail: "message entry without a message object"}
 	}
+	if k := e.kind(); k.user || k.assistant || k.toolResult {
+		return EntryFix{} // a role OpenClaw writes: a non-blank string
+	}
 	role, ok := strView(e.Role)
 	if !e.messageHasFields() || !ok || len(jsjson.TrimBytes(role)) == 0 {
 		return EntryFix{Drop: true, Count: 1, Detail: "message without a non-blank string role"}
@@ -652,11 +655,8 @@ func strView(v []byte) ([]byte, bool) {
 	}
 	inner := v[1 : len(v)-1]
 	if len(inner) <= 32 {
-		// a role, a name, an id: one look at each byte
-		escaped, high := false, false
-		for _, c := range inner {
-			escaped, high = escaped || c == '\\', high || c >= 0x80
-		}
+		// a role, a name, an id: a word at a time
+		escaped, high := jsjson.EscapedOrHigh(inner)
 		if !escaped && (!high || utf8.Valid(inner)) {
 			return inner, true
 		}

@@ -55,7 +55,12 @@ func (e *Entry) prepare(all bool) *facts {
 	if f.ready && f.all == all {
 		return f
 	}
-	*f = facts{ready: true, all: all, imageHint: f.imageHint, blankHint: f.blankHint, hintsKnown: f.hintsKnown}
+	if f.ready {
+		// asked again under the other rule set (an entry fresh from fromTape
+		// or ParseEntry has nothing else set)
+		*f = facts{imageHint: f.imageHint, blankHint: f.blankHint, hintsKnown: f.hintsKnown}
+	}
+	f.ready, f.all = true, all
 	if id, ok := strView(e.ID); ok {
 		t := bytes.TrimSpace(id)
 		f.idRaw, f.idOK = hashBytes(id), true
