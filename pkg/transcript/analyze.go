@@ -245,6 +245,10 @@ type analyzer struct {
 // scanOptions are the options of a scan a observes: a's message analysis
 // runs where the lines are parsed.
 func (a *analyzer) scanOptions(sizeHint int64) ScanOptions {
+	if sizeHint > 0 && a.msgs == nil {
+		// a mark per entry, as the index sizes its nodes (newScanner)
+		a.msgs = make([]messageMark, 0, nodesFor(sizeHint))
+	}
 	return ScanOptions{Observer: a, SizeHint: sizeHint, analyze: true, seed: a.seed}
 }
 

@@ -238,15 +238,20 @@ type scanner struct {
 	ix     *Index
 	parsed int
 	extras extraSet
+	lastID lastKey
 }
 
 func newScanner(opts ScanOptions) *scanner {
 	ix := &Index{}
 	if opts.SizeHint > 0 {
-		ix.Nodes = make([]Node, 0, min(opts.SizeHint/1024, 1<<20))
+		ix.Nodes = make([]Node, 0, nodesFor(opts.SizeHint))
 	}
 	return &scanner{opts: opts, ix: ix, extras: extraSet{byKey: map[string]*NodeExtra{}}}
 }
+
+// nodesFor is about how many entries a transcript of size bytes holds (a
+// kilobyte each: what is made room for before the scan; at most a million).
+func nodesFor(size int64) int { return int(min(size/1024, 1<<20)) }
 
 func (sx *scanner) finish(err error) (*Index, error) {
 	if err != nil {
@@ -329,7 +334,7 @@ func (sx *scanner) line(line jsonl.Line, p *parsedLine) {
 		}
 		return
 	}
-	fillNode(&n, e, &sx.extras)
+	fillNode(&n, e, &sx.extras, &sx.lastID)
 	ix.Nodes = append(grow.Cap(ix.Nodes, len(ix.Nodes)+1, 256), n)
 	if opts.Observer != nil {
 		opts.Observer.Entry(&ix.Nodes[len(ix.Nodes)-1], line.Num, data, e)
@@ -338,9 +343,9 @@ func (sx *scanner) line(line jsonl.Line, p *parsedLine) {
 
 // fillNode completes n from its decoded fields. extras shares equal
 // NodeExtra values between entries (every assistant turn of one model).
-func fillNode(n *Node, e *rawEntry, extras *extraSet) {
-	n.ID = keyOf(e.ID)
-	n.ParentID = keyOf(e.ParentID)
+func fillNode(n *Node, e *rawEntry, extras *extraSet, last *lastKey) {
+	n.ParentID = last.parent(e.ParentID)
+	n.ID = last.id(e.ID)
 	switch n.Type {
 	case TypeMessage:
 		m := e.messageMembers()
@@ -364,6 +369,28 @@ func fillNode(n *Node, e *rawEntry, extras *extraSet) {
 	case TypeBranchSummary:
 		n.SummaryTruthy = jsTruthy(e.Summary)
 	}
+}
+
+// lastKey remembers the last entry's id: the next entry's parentId is
+// usually that id, and takes its decoded string instead of a new one.
+type lastKey struct {
+	raw []byte // the id's trimmed literal (a copy: the line is read over)
+	key Key
+}
+
+// id is keyOf(raw), remembered.
+func (lk *lastKey) id(raw []byte) Key {
+	k := keyOf(raw)
+	lk.raw, lk.key = append(lk.raw[:0], bytes.TrimSpace(raw)...), k
+	return k
+}
+
+// parent is keyOf(raw), the last id's Key when raw is the same literal.
+func (lk *lastKey) parent(raw []byte) Key {
+	if t := bytes.TrimSpace(raw); len(t) > 0 && bytes.Equal(t, lk.raw) {
+		return lk.key
+	}
+	return keyOf(raw)
 }
 
 // extraSet holds one NodeExtra per distinct provider, model and thinking

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -200,4 +201,22 @@ func TestScanSharesNodeExtras(t *testing.T) {
 	assert.Equal(t, `"m1"`, string(a.ModelRaw))
 	assert.Equal(t, `"m2"`, string(b.ModelRaw))
 	assert.Equal(t, `"p1"`, string(b.ProviderRaw))
+}
+
+// lastKey gives what keyOf gives, and a parentId that is the last id's
+// literal shares that id's string.
+func TestLastKey(t *testing.T) {
+	var lk lastKey
+	raws := []string{`"a"`, ` "a" `, `"b"`, `null`, `"\u0061"`, `7`, `"a"`, ``}
+	for _, prev := range raws {
+		for _, raw := range raws {
+			id := lk.id([]byte(prev))
+			require.Equal(t, keyOf([]byte(prev)), id)
+			got := lk.parent([]byte(raw))
+			require.Equal(t, keyOf([]byte(raw)), got, "parent %q after id %q", raw, prev)
+			if strings.TrimSpace(raw) == strings.TrimSpace(prev) && id.text != "" {
+				assert.Same(t, unsafe.StringData(id.text), unsafe.StringData(got.text), "parent %q after id %q", raw, prev)
+			}
+		}
+	}
 }
