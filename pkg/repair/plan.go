@@ -192,20 +192,19 @@ func hashBytes(b []byte) uint64 {
 // call makes the set of them.
 func (pl *planner) seenHas(h uint64) bool {
 	if pl.seen == nil {
-		pl.seen = make(map[uint64]struct{}, len(pl.seenList))
+		pl.seen = newHashSet(2 * len(pl.seenList))
 		for _, s := range pl.seenList {
-			pl.seen[s] = struct{}{}
+			pl.seen.add(s)
 		}
 		pl.seenList = nil
 	}
-	_, ok := pl.seen[h]
-	return ok
+	return pl.seen.has(h)
 }
 
 // markSeen records a surviving entry's id hash.
 func (pl *planner) markSeen(h uint64) {
 	if pl.seen != nil {
-		pl.seen[h] = struct{}{}
+		pl.seen.add(h)
 		return
 	}
 	pl.seenList = append(pl.seenList, h)
@@ -300,7 +299,7 @@ type planner struct {
 	// tree (RuleSetAll): the ids of the surviving entries (seenList, made a
 	// set only when a rule asks: seenHas)
 	seenList []uint64
-	seen     map[uint64]struct{}
+	seen     *hashSet
 	lost     map[uint64]lostRec
 	// successor maps a lost entry's id to the surviving entry re-linked in its place.
 	successor map[uint64]string
