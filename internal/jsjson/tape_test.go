@@ -207,6 +207,7 @@ func refParse(b []byte, i int, key string, depth, maxDepth int) (refNode, int) {
 		for {
 			k := ""
 			if obj {
+				i = skipWSRef(b, i) // after a comma: white space before the key
 				ks := i
 				var s string
 				dec := json.NewDecoder(bytes.NewReader(b[i:]))
