@@ -51,12 +51,18 @@ func NewTree(ix *Index) *Tree {
 		}
 	}
 	if !t.linear {
+		// With no id given twice, the entry whose id a parentId names is the
+		// only one with it: an entry written after its parent (nearly every
+		// one) is found without a lookup.
+		unique := t.firstWithID == nil
 		t.parents = make([]int32, len(ix.Nodes))
 		for i := range ix.Nodes {
 			t.parents[i] = -1
 			if p := ix.Nodes[i].ParentID; p.Truthy() {
 				t.parents[i] = -2
-				if j, ok := t.ids.get(p, t.id); ok {
+				if unique && i > 0 && ix.Nodes[i-1].ID == p {
+					t.parents[i] = int32(i - 1)
+				} else if j, ok := t.ids.get(p, t.id); ok {
 					t.parents[i] = int32(j)
 				}
 			}

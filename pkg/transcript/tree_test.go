@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unsafe"
@@ -217,6 +218,49 @@ func TestLastKey(t *testing.T) {
 			if strings.TrimSpace(raw) == strings.TrimSpace(prev) && id.text != "" {
 				assert.Same(t, unsafe.StringData(id.text), unsafe.StringData(got.text), "parent %q after id %q", raw, prev)
 			}
+		}
+	}
+}
+
+// A node's parent is the last entry with the id its parentId names, on
+// random trees with and without ids given twice (the shortcut to the entry
+// before is only taken when no id repeats).
+func TestTreeParentsRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for round := 0; round < 200; round++ {
+		n := 2 + r.IntN(40)
+		ids := make([]string, n)
+		lines := []string{hdr}
+		for i := range ids {
+			ids[i] = fmt.Sprintf("n%d", i)
+			if round%2 == 1 && i > 0 && r.IntN(5) == 0 {
+				ids[i] = ids[r.IntN(i)] // an id given again
+			}
+			parent := ""
+			switch k := r.IntN(10); {
+			case i == 0 || k == 0:
+			case k < 7:
+				parent = ids[i-1]
+			case k < 9:
+				parent = ids[r.IntN(i)]
+			default:
+				parent = "missing"
+			}
+			lines = append(lines, e(ids[i], parent))
+		}
+		ix := scan(t, lines...)
+		tr := NewTree(ix)
+		for i, nd := range ix.Nodes {
+			want := -1
+			if nd.ParentID.Truthy() {
+				want = -2
+				for j := range ix.Nodes {
+					if ix.Nodes[j].ID == nd.ParentID {
+						want = j // the last one wins
+					}
+				}
+			}
+			require.Equal(t, want, int(tr.parents[i]), "round %d node %d", round, i)
 		}
 	}
 }
