@@ -21,7 +21,7 @@ command -v jq >/dev/null || { echo "bench: jq missing" >&2; exit 2; }
 
 mkdir -p "$DIR"
 OC="$DIR/oc"
-(cd "$ROOT" && go build -o "$OC" . && go build -o "$DIR/gen" ./scripts/gen-transcript)
+(cd "$ROOT" && CGO_ENABLED=0 go build -o "$OC" . && go build -o "$DIR/gen" ./scripts/gen-transcript)
 
 [ -f "$DIR/damaged-$SIZE.jsonl" ] || "$DIR/gen" -size "$SIZE" -damage 0.001 -seed 1 -o "$DIR/damaged-$SIZE.jsonl"
 [ -f "$DIR/clean-$SIZE.jsonl" ] || "$DIR/gen" -size "$SIZE" -damage 0 -seed 2 -o "$DIR/clean-$SIZE.jsonl"

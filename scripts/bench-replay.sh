@@ -47,7 +47,7 @@ with open(dst, "w", encoding="utf-8") as f:
                 break
 PY
 echo "transcript: $big ($(du -m "$big" | cut -f1) MiB, $(wc -l < "$big") lines)"
-(cd "$here" && go build -o "$work/oc" .)
+(cd "$here" && CGO_ENABLED=0 go build -o "$work/oc" .)
 measure() { # label, command...
   local label="$1"; shift
   /usr/bin/time -f "%e %M" -o "$work/t" "$@" > /dev/null 2> "$work/err" || { echo "$label failed:"; tail -3 "$work/err"; return 1; }

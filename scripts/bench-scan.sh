@@ -35,8 +35,9 @@ TIME=/usr/bin/time
 command -v jq >/dev/null || { echo "bench-scan: jq missing" >&2; exit 2; }
 
 mkdir -p "$DIR"
-(cd "$ROOT" && go build -o "$DIR/oc" . && go build -o "$DIR/gen" ./scripts/gen-transcript &&
-  go build -o "$DIR/goccy-scan" ./scripts/goccy-scan)
+# static builds, as the README installs oc (CGO_ENABLED=0: no dynamic loader)
+(cd "$ROOT" && CGO_ENABLED=0 go build -o "$DIR/oc" . && go build -o "$DIR/gen" ./scripts/gen-transcript &&
+  CGO_ENABLED=0 go build -o "$DIR/goccy-scan" ./scripts/goccy-scan)
 clean=$DIR/clean-$SIZE.jsonl damaged=$DIR/damaged-$SIZE.jsonl
 [ -f "$clean" ] || "$DIR/gen" -size "$SIZE" -damage 0 -seed 2 -o "$clean" >/dev/null
 [ -f "$damaged" ] || "$DIR/gen" -size "$SIZE" -damage 0.001 -seed 1 -o "$damaged" >/dev/null

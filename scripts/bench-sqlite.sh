@@ -42,7 +42,7 @@ fi
 size=$(stat -c %s "$db")
 
 oc=$(mktemp -d)/oc
-(cd "$repo" && go build -o "$oc" .)
+(cd "$repo" && CGO_ENABLED=0 go build -o "$oc" .)
 sync
 cat "$db" >/dev/null  # warm the page cache for every reader
 

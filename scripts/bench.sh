@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${BENCH_DIR:-/tmp/oc-bench}
 mkdir -p "$dir"
-go build -o "$dir/oc" .
+CGO_ENABLED=0 go build -o "$dir/oc" .
 oc="$dir/oc"
 
 # time_cmd LABEL CMD...: runs CMD three times, prints the best wall time (s)
