@@ -45,6 +45,11 @@ func FuzzAnalyze(f *testing.F) {
 // its message and its content blocks) gives exactly what decoding the text
 // member by member gives, whatever the tape could not hold (its node budget,
 // a text past its record limit).
+// everyFieldLine sets every field a rawEntry has, and a message with blocks.
+const everyFieldLine = `{"type":"x","id":"i","parentId":"p","timestamp":"t","version":3,"cwd":"/","message":{"role":"user","content":[{"type":"text","text":"t"}],"provider":"p","model":"m"},` +
+	`"customType":"c","content":"c","display":true,"details":{},"summary":"s","fromId":"f","firstKeptEntryId":"k","firstKeptEntryIndex":1,"tokensBefore":2,` +
+	`"thinkingLevel":"high","provider":"p","modelId":"m","targetId":"t","label":"l","name":"n","parentSession":"ps","data":{},"appendParentId":"a","appendMode":"m","reason":"r"}`
+
 func FuzzRawEntryFromTape(f *testing.F) {
 	f.Add([]byte(`{"type":"message","id":"a","message":{"role":"user","content":[{"type":"text","text":"hi"},{"type":"image","data":"x"}]}}`), uint8(40))
 	f.Add([]byte(`{"type":"message","message":{"role":"assistant"},"message":{"content":[1,{"type":"toolCall","id":"c","name":"n","partialJson":"{"}]}}`), uint8(3))
@@ -58,9 +63,28 @@ func FuzzRawEntryFromTape(f *testing.F) {
 		if !tp.Parse(line) {
 			return
 		}
-		var got, want rawEntry
+		var got, want, reused rawEntry
+		// an entry reused from a line that set every field decodes the same
+		reused.decode([]byte(everyFieldLine))
+		reused.contentBlocks()
+		reusedObj := reused.fromTape(line, tp)
 		gotObj := got.fromTape(line, tp)
 		wantObj := want.decode(line)
+		if reusedObj != gotObj || !reflect.DeepEqual(reused.messageMembers(), got.messageMembers()) ||
+			!reflect.DeepEqual(reused.rawRare, got.rawRare) || reused.hasRare != got.hasRare ||
+			len(reused.contentBlocks()) != len(got.contentBlocks()) {
+			t.Fatalf("a reused entry reads %q differently: %+v, fresh %+v", line, reused, got)
+		}
+		for i, b := range reused.contentBlocks() {
+			if !reflect.DeepEqual(b, got.contentBlocks()[i]) {
+				t.Fatalf("a reused entry's block %d of %q: %+v, fresh %+v", i, line, b, got.contentBlocks()[i])
+			}
+		}
+		if string(reused.Type) != string(got.Type) || string(reused.ID) != string(got.ID) || string(reused.ParentID) != string(got.ParentID) ||
+			string(reused.Timestamp) != string(got.Timestamp) || string(reused.Version) != string(got.Version) ||
+			string(reused.Cwd) != string(got.Cwd) || string(reused.Message) != string(got.Message) {
+			t.Fatalf("a reused entry's fields of %q: %+v, fresh %+v", line, reused, got)
+		}
 		if gotObj != wantObj {
 			t.Fatalf("object %v, text says %v on %q", gotObj, wantObj, line)
 		}
