@@ -225,23 +225,39 @@ func repeats(hs []uint64) bool {
 		}
 		return false
 	}
-	shift := 64 - min(bits.Len(uint(len(hs))), 24) // about one hash a bucket
-	starts := make([]int32, 1<<(64-shift)+1)
+	// about four hashes a bucket: the counts stay small (fresh memory costs
+	// this machine more than the few more compares)
+	shift := 64 - min(max(bits.Len(uint(len(hs)))-2, 1), 24)
+	nb := 1 << (64 - shift)
+	starts := make([]int32, nb+1) // bucket b is bucketed[starts[b]:starts[b+1]]
 	for _, h := range hs {
-		starts[h>>shift+1]++
+		starts[h>>shift]++
 	}
-	for i := 1; i < len(starts); i++ {
+	for i := 1; i < nb; i++ {
 		starts[i] += starts[i-1]
 	}
+	starts[nb] = int32(len(hs))
+	// a counting sort filled from each bucket's end, which leaves
+	// starts[b] at the bucket's start
 	bucketed := make([]uint64, len(hs))
-	next := slices.Clone(starts[:len(starts)-1])
 	for _, h := range hs {
 		b := h >> shift
-		bucketed[next[b]] = h
-		next[b]++
+		starts[b]--
+		bucketed[starts[b]] = h
 	}
 	for b := 0; b+1 < len(starts); b++ {
 		in := bucketed[starts[b]:starts[b+1]]
+		if len(in) > 32 {
+			// ids made to share their hashes' top bits: sorted, not
+			// compared pairwise (n log n, not n squared)
+			slices.Sort(in)
+			for i := 1; i < len(in); i++ {
+				if in[i] == in[i-1] {
+					return true
+				}
+			}
+			continue
+		}
 		for i := 1; i < len(in); i++ {
 			for j := 0; j < i; j++ {
 				if in[i] == in[j] {
