@@ -50,3 +50,26 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
+
+// Hashes that share their low 40 bits, as ids made for it could, still
+// spread over the table: no run of taken slots grows long (with the low
+// bits as the slot, all 100,000 would form one run).
+func TestHashSetSpreadsSharedLowBits(t *testing.T) {
+	s := newHashSet(16)
+	for i := 1; i <= 100000; i++ {
+		s.add(uint64(i) << 40)
+	}
+	run, longest := 0, 0
+	for _, h := range append(s.slots, s.slots...) { // runs wrap around
+		if h == 0 {
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, run)
+	}
+	require.Less(t, longest, 1000)
+	for i := 1; i <= 100000; i++ {
+		require.True(t, s.has(uint64(i)<<40))
+	}
+}
