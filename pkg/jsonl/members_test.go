@@ -86,7 +86,7 @@ func TestElements(t *testing.T) {
 	assert.False(t, Elements([]byte(`{"a":1}`), func([]byte) bool { return true }))
 }
 
-// FuzzStringIs: StringIs and KeyText answer what decoding the literal and
+// FuzzStringIs: StringIs, KeyText and KeyIs answer what decoding the literal and
 // comparing its text answers, for the names the rules compare with, on
 // every JSON string literal (escapes, bytes that are not UTF-8, lengths
 // around a name's).
@@ -106,6 +106,9 @@ func FuzzStringIs(f *testing.F) {
 			}
 			if got, want := string(KeyText(v[1:len(v)-1])) == name, text == name; got != want {
 				t.Fatalf("KeyText(%q) == %q is %v, want %v (text %q)", v[1:len(v)-1], name, got, want, text)
+			}
+			if got, want := KeyIs(v[1:len(v)-1], name), text == name; got != want {
+				t.Fatalf("KeyIs(%q, %q) = %v, want %v (text %q)", v[1:len(v)-1], name, got, want, text)
 			}
 		}
 	})

@@ -214,14 +214,7 @@ func KeyText(raw []byte) []byte {
 }
 
 // KeyIs compares a raw key with a plain ASCII name, decoding escapes if any.
-func KeyIs(raw []byte, name string) bool {
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw) == name
-	}
-	q := make([]byte, 0, len(raw)+2)
-	s, ok := jsjson.StringValue(append(append(append(q, '"'), raw...), '"'))
-	return ok && s == name
-}
+func KeyIs(raw []byte, name string) bool { return string(KeyText(raw)) == name }
 
 // StringValue decodes a JSON string value; ok is false for any other value.
 // Invalid UTF-8 reads as U+FFFD as Node's UTF-8 decoding reads it, and so

@@ -182,7 +182,7 @@ func (e *Entry) resetMessage() {
 
 func (e *Entry) messageMember(m jsonl.Member) bool {
 	v := e.B[m.Start:m.End]
-	switch string(m.Key) {
+	switch string(jsonl.KeyText(m.Key)) {
 	case "role":
 		e.Role = v
 	case "content":
@@ -199,14 +199,6 @@ func (e *Entry) messageMember(m jsonl.Member) bool {
 		e.ToolCallID = v
 	case "toolUseId":
 		e.ToolUseID = v
-	default:
-		if bytes.IndexByte(m.Key, '\\') >= 0 {
-			for _, k := range []string{"role", "content", "stopReason", "api", "provider", "model", "toolCallId", "toolUseId"} {
-				if jsonl.KeyIs(m.Key, k) {
-					return e.messageMember(jsonl.Member{Key: []byte(k), Start: m.Start, End: m.End})
-				}
-			}
-		}
 	}
 	return true
 }

@@ -52,27 +52,29 @@ func (s *hashSet) has(h uint64) bool {
 	if h == 0 {
 		return s.zero
 	}
-	mask := uint64(len(s.slots) - 1)
-	for i := s.slot(h); ; i = (i + 1) & mask {
-		switch s.slots[i] {
-		case h:
-			return true
-		case 0:
-			return false
-		}
-	}
+	_, found := s.find(h)
+	return found
 }
 
 // insert places h (not 0) and reports whether it was new.
 func (s *hashSet) insert(h uint64) bool {
+	i, found := s.find(h)
+	if !found {
+		s.slots[i] = h
+	}
+	return !found
+}
+
+// find returns the slot that holds h (not 0), or the empty slot where its
+// probe ends.
+func (s *hashSet) find(h uint64) (i uint64, found bool) {
 	mask := uint64(len(s.slots) - 1)
-	for i := s.slot(h); ; i = (i + 1) & mask {
+	for i = s.slot(h); ; i = (i + 1) & mask {
 		switch s.slots[i] {
 		case h:
-			return false
+			return i, true
 		case 0:
-			s.slots[i] = h
-			return true
+			return i, false
 		}
 	}
 }

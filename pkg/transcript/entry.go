@@ -236,15 +236,10 @@ func (e *rawEntry) fromTape(b []byte, tp *jsjson.Tape) bool {
 // tapeKey is a tape node's key as jsonl.Members gives it: decoded when it
 // holds an escape.
 func tapeKey(b []byte, n *jsjson.Node) []byte {
-	k := n.Key(b)
 	if n.Flags&jsjson.KeyEscaped == 0 {
-		return k
+		return n.Key(b) // no look for a backslash: the tape saw none
 	}
-	q := make([]byte, 0, len(k)+2)
-	if s, ok := jsonl.StringValue(append(append(append(q, '"'), k...), '"')); ok {
-		return []byte(s)
-	}
-	return k
+	return jsonl.KeyText(n.Key(b))
 }
 
 // messageMembers decodes e.Message's members the first time it is asked and
