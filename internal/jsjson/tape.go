@@ -136,6 +136,7 @@ func (t *Tape) Parse(text []byte) bool {
 	var c byte
 	inKey := false // the string being scanned is a member's key
 	strStart := 0
+	resume := 0 // where scanStringAt goes on in the string being scanned
 
 value:
 	if i < n && b[i] <= ' ' {
@@ -318,23 +319,28 @@ scanStr:
 	strStart = i
 	// a key, an id, a role: a string of at most 15 plain ASCII bytes ends
 	// in the first two words after its quote; it is found here rather than
-	// in a call of scanString
+	// in a call of scanStringAt
+	// (else scanStringAt goes on from the first byte these words did not
+	// pass: the words are not looked at again)
 	strF = 0
+	resume = i + 1
 	if i+17 <= n {
 		if m := specialBytes(binary.LittleEndian.Uint64(b[i+1:])); m != 0 {
-			if k := i + 1 + bits.TrailingZeros64(m)>>3; b[k] == '"' {
-				i = k + 1
+			if resume = i + 1 + bits.TrailingZeros64(m)>>3; b[resume] == '"' {
+				i = resume + 1
 				goto strDone
 			}
 		} else if m := specialBytes(binary.LittleEndian.Uint64(b[i+9:])); m != 0 {
-			if k := i + 9 + bits.TrailingZeros64(m)>>3; b[k] == '"' {
-				i = k + 1
+			if resume = i + 9 + bits.TrailingZeros64(m)>>3; b[resume] == '"' {
+				i = resume + 1
 				goto strDone
 			}
+		} else {
+			resume = i + 17
 		}
 	}
 	{
-		j, f := scanString(b, i)
+		j, f := scanStringAt(b, resume)
 		if j < 0 {
 			goto fail
 		}
@@ -368,21 +374,22 @@ fail:
 	return false
 }
 
-// String flags beyond Escaped that scanString reports (not Node flags).
+// String flags beyond Escaped that scanStringAt reports (not Node flags).
 const (
 	nonASCIIString NodeFlags = 1 << 6 // a byte >= 0x80
 	badUTF8String  NodeFlags = 1 << 7 // bytes that are not UTF-8
 )
 
-// scanString checks the string starting at b[i] == '"' and returns the
-// index after its closing quote (-1: invalid or not closed) and what it
-// holds (Escaped, nonASCIIString, badUTF8String). Eight bytes are tested at
-// a time (32 with AVX2) for a quote, a backslash, a control character or a
-// byte >= 0x80; only those are looked at one by one.
-func scanString(b []byte, i int) (int, NodeFlags) {
+// scanStringAt checks the rest of a string from b[i] (the bytes between its
+// opening quote and b[i] are plain: no quote, backslash, control character
+// or byte >= 0x80) and returns the index after its closing quote (-1:
+// invalid or not closed) and what it holds (Escaped, nonASCIIString,
+// badUTF8String). Eight bytes are tested at a time (32 with AVX2) for a
+// quote, a backslash, a control character or a byte >= 0x80; only those are
+// looked at one by one.
+func scanStringAt(b []byte, i int) (int, NodeFlags) {
 	var flags NodeFlags
 	n := len(b)
-	i++
 	for {
 		// two words one at a time (keys, ids and roles end there), then the
 		// rest with SIMD where there is one, else a word at a time

@@ -278,7 +278,7 @@ func FuzzTape(f *testing.F) {
 	f.Add([]byte(`{"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","arguments":{"a":[1,{"b":2}]}}]}}`), uint8(4))
 	f.Add([]byte(`[[[[[[[]]]]]],{"":{"":{"":[]}}}]`), uint8(3))
 	// strings ending in the first or second word after their quote (the
-	// inline path), or holding what sends them to scanString
+	// inline path), or holding what sends them to scanStringAt
 	f.Add([]byte(`[0,-0,0.5,0e1,{"a":0},[0],0]`), uint8(2))
 	f.Add([]byte(`0`), uint8(0))
 	f.Add([]byte(`{"a":"1234567","abcdefg":"12345678","abcdefghijklmno":"","abcdefghijklmnop":"x\"y","k\u00e9":"\u00e9t\u00e9","é":"日本","tab":"a	b","padding":"................"}`), uint8(2))

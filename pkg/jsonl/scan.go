@@ -290,3 +290,13 @@ func ValueKind(v []byte) byte {
 	}
 	return v[0]
 }
+
+// TrimSpace is bytes.TrimSpace, returning at once when there is nothing to
+// trim: a raw JSON value (what the hot paths trim) starts and ends with a
+// printable ASCII byte, and bytes.TrimSpace leaves such ends alone.
+func TrimSpace(b []byte) []byte {
+	if len(b) > 0 && max(b[0]-'!', b[len(b)-1]-'!') < 0x80-'!' {
+		return b
+	}
+	return bytes.TrimSpace(b)
+}

@@ -1,6 +1,9 @@
 package jsonl
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 // The accept/reject matrix of Node's JSON.parse (research/ecosystem.md §3.3).
 func TestValidMatchesJSONParse(t *testing.T) {
@@ -33,6 +36,23 @@ func TestValidMatchesJSONParse(t *testing.T) {
 	for _, c := range cases {
 		if got := Valid([]byte(c.in)); got != c.want {
 			t.Errorf("%s: Valid(%q) = %v, want %v", c.name, c.in, got, c.want)
+		}
+	}
+}
+
+// TestTrimSpaceIsBytesTrimSpace: the inlined TrimSpace trims exactly what
+// bytes.TrimSpace trims, on every end byte (ASCII, control, Unicode white
+// space such as NBSP and NEL, invalid UTF-8).
+func TestTrimSpaceIsBytesTrimSpace(t *testing.T) {
+	ends := []string{"", " ", "\t", "\n", "\x00", "\x7f", "!", "x", "{", "\"", "\u00a0", "\u0085", "\u2028", "\u3000", "\xff", "\xc2", "é"}
+	for _, a := range ends {
+		for _, z := range ends {
+			for _, mid := range []string{"", "v", " v ", "\u00a0v\u00a0"} {
+				b := []byte(a + mid + z)
+				if got, want := TrimSpace(b), bytes.TrimSpace(b); !bytes.Equal(got, want) {
+					t.Fatalf("TrimSpace(%q) = %q, bytes.TrimSpace %q", b, got, want)
+				}
+			}
 		}
 	}
 }

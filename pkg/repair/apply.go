@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 	"unicode/utf8"
@@ -58,33 +59,32 @@ func (p *Plan) NeedsQuarantine() bool {
 
 // Render writes the repaired transcript to w, reading the original from r,
 // and writes a QuarantineRecord for every dropped or rewritten line to q (q
-// may be nil). Untouched lines are copied byte for byte with their line ends.
+// may be nil). Untouched lines are copied byte for byte with their line ends:
+// the bytes between two edited lines are copied as they are, a large block
+// at a time, and only the edited lines are read one by one. The original
+// must be what was planned: an edited line that is not where the plan saw
+// it, or as it was, or an input of another length is ErrFileChanged.
 func (p *Plan) Render(r io.Reader, w io.Writer, q io.Writer) error {
-	rd := jsonl.NewReader(r)
-	next := 0
 	var qenc *json.Encoder
 	if q != nil {
 		qenc = json.NewEncoder(q)
 		qenc.SetEscapeHTML(false)
 	}
-	for {
-		ln, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			break
+	cp := spanCopier{r: r, w: w, buf: make([]byte, renderBlock)}
+	var line []byte
+	for _, ed := range p.edits {
+		if err := cp.copyTo(ed.off); err != nil {
+			return p.changed(err)
 		}
-		if err != nil {
-			return err
+		n := ed.size + ed.term.Len()
+		line = slices.Grow(line[:0], n)[:n]
+		if _, err := io.ReadFull(r, line); err != nil {
+			return p.changed(err)
 		}
-		var ed *edit
-		if next < len(p.edits) && p.edits[next].line == ln.Num {
-			ed = p.edits[next]
-			next++
-		}
-		if ed == nil {
-			if err := p.renderUntouched(w, ln); err != nil {
-				return err
-			}
-			continue
+		cp.pos += int64(n)
+		ln := jsonl.Line{Num: ed.line, Offset: ed.off, Data: line[:ed.size], Term: ed.term}
+		if !bytes.Equal(line[ed.size:], ed.term.Bytes()) {
+			return fmt.Errorf("%s:%d: %w", p.Path, ed.line, ErrFileChanged)
 		}
 		if err := p.renderEdited(w, ln, ed); err != nil {
 			return err
@@ -95,10 +95,81 @@ func (p *Plan) Render(r io.Reader, w io.Writer, q io.Writer) error {
 			}
 		}
 	}
-	if next != len(p.edits) {
-		return fmt.Errorf("%s: %w (it has fewer lines than when planned)", p.Path, ErrFileChanged)
+	tail := cp.pos
+	if err := cp.copyAll(); err != nil {
+		return err
+	}
+	if cp.pos != p.scanned {
+		return fmt.Errorf("%s: %w (%d bytes, %d when planned)", p.Path, ErrFileChanged, cp.pos, p.scanned)
+	}
+	if p.finalNL && cp.pos > tail && cp.last != '\n' {
+		// the untouched last line lacks its newline: the repair adds it
+		return writeAll(w, []byte{'\n'})
 	}
 	return nil
+}
+
+// renderBlock is how much of the untouched bytes Render copies at a time.
+const renderBlock = 1 << 20
+
+// changed is err (the original ended early) as ErrFileChanged.
+func (p *Plan) changed(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%s: %w (it is shorter than when planned)", p.Path, ErrFileChanged)
+	}
+	return err
+}
+
+// spanCopier copies r to w a block at a time, counting the bytes.
+type spanCopier struct {
+	r    io.Reader
+	w    io.Writer
+	buf  []byte
+	pos  int64 // bytes read from r
+	last byte  // the last byte copied
+}
+
+// copyTo copies up to offset off of r (io.ErrUnexpectedEOF: r ends before).
+func (c *spanCopier) copyTo(off int64) error {
+	for c.pos < off {
+		k := int(min(off-c.pos, int64(len(c.buf))))
+		n, err := io.ReadFull(c.r, c.buf[:k])
+		if err := c.write(n); err != nil {
+			return err
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return io.ErrUnexpectedEOF
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// copyAll copies the rest of r.
+func (c *spanCopier) copyAll() error {
+	for {
+		n, err := io.ReadFull(c.r, c.buf)
+		if err := c.write(n); err != nil {
+			return err
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func (c *spanCopier) write(n int) error {
+	if n == 0 {
+		return nil
+	}
+	c.pos += int64(n)
+	c.last = c.buf[n-1]
+	return writeAll(c.w, c.buf[:n])
 }
 
 // writeAll writes b to w.
@@ -115,19 +186,6 @@ func writeTerminated(w io.Writer, lines [][]byte, term []byte) error {
 		}
 	}
 	return nil
-}
-
-// renderUntouched copies a line the plan does not edit, with its line end
-// (a final line without one gets "\n" when the plan adds it).
-func (p *Plan) renderUntouched(w io.Writer, ln jsonl.Line) error {
-	if err := writeAll(w, ln.Data); err != nil {
-		return err
-	}
-	term := ln.Term.Bytes()
-	if ln.Term == jsonl.TermNone && p.finalNL {
-		term = []byte{'\n'}
-	}
-	return writeAll(w, term)
 }
 
 // renderEdited writes what the edit makes of a line: the lines inserted

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -311,4 +312,97 @@ func TestApplyDiskFullAndReadOnly(t *testing.T) {
 	got, _ := os.ReadFile(file)
 	assert.Equal(t, smallDamaged, string(got))
 	assert.Equal(t, []string{"s1.jsonl"}, listDir(t, dir))
+}
+
+// renderLineByLine is Render as it was written before it copied the spans
+// between edits whole: every line read, an untouched one written with its
+// line end (FuzzPlan and TestRenderSpans compare the two).
+func renderLineByLine(p *Plan, r io.Reader, w io.Writer, q io.Writer) error {
+	rd := jsonl.NewReader(r)
+	next := 0
+	qenc := json.NewEncoder(q)
+	qenc.SetEscapeHTML(false)
+	for {
+		ln, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if next < len(p.edits) && p.edits[next].line == ln.Num {
+			ed := p.edits[next]
+			next++
+			if err := p.renderEdited(w, ln, ed); err != nil {
+				return err
+			}
+			if !ed.keep {
+				if err := qenc.Encode(quarantineRecord(ln, ed)); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		term := ln.Term.Bytes()
+		if ln.Term == jsonl.TermNone && p.finalNL {
+			term = []byte{'\n'}
+		}
+		if err := writeAll(w, append(append([]byte(nil), ln.Data...), term...)); err != nil {
+			return err
+		}
+	}
+	if next != len(p.edits) {
+		return ErrFileChanged
+	}
+	return nil
+}
+
+// TestRenderSpans: Render writes what a render line by line writes on
+// damaged files of every shape, and refuses an original that is not the one
+// planned (cut, grown, an edited line changed or moved) with ErrFileChanged.
+func TestRenderSpans(t *testing.T) {
+	entry := func(id, parent string) string {
+		return `{"type":"message","id":"` + id + `","parentId":"` + parent + `","timestamp":"t","message":{"role":"user","content":"x"}}`
+	}
+	hdr := `{"type":"session","version":3,"id":"0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b","timestamp":"t","cwd":"/"}`
+	files := map[string]string{
+		"middle":          hdr + "\n" + entry("a", "") + "\n{broken\n" + entry("b", "a") + "\n",
+		"crlf":            hdr + "\r\n" + entry("a", "") + "\r\n{broken\r\n" + entry("b", "a") + "\r\n",
+		"last cut":        hdr + "\n" + entry("a", "") + "\n" + entry("b", "a")[:40],
+		"no final NL":     hdr + "\n{broken\n" + entry("a", "") + "\n" + entry("b", "a"),
+		"blank last line": hdr + "\n{broken\n" + entry("a", "") + "\n   ",
+		"first line":      "garbage\n" + hdr + "\n" + entry("a", ""),
+		"glued":           hdr + "\n" + entry("a", "") + entry("b", "a") + "\n" + entry("c", "b") + "\n",
+		"header lost":     hdr[:30] + "\n" + entry("a", "") + "\n" + entry("b", "a") + "\n",
+		"long untouched":  hdr + "\n" + strings.Repeat(entry("a", "")+"\n", 40000) + "{broken\n",
+	}
+	for name, data := range files {
+		t.Run(name, func(t *testing.T) {
+			p, err := PlanReader(strings.NewReader(data), "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl", Options{NewID: func() string { return "x" }})
+			require.NoError(t, err)
+			require.True(t, p.Changed())
+			var out, q, refOut, refQ bytes.Buffer
+			require.NoError(t, p.Render(strings.NewReader(data), &out, &q))
+			require.NoError(t, renderLineByLine(p, strings.NewReader(data), &refOut, &refQ))
+			assert.Equal(t, refOut.String(), out.String())
+			assert.Equal(t, refQ.String(), q.String())
+
+			last := p.edits[len(p.edits)-1]
+			changed := map[string]string{
+				"cut":                      data[:len(data)-1],
+				"grew":                     data + entry("z", "y") + "\n",
+				"cut before the last edit": data[:last.off],
+				"edited line moved":        "\n" + data,
+			}
+			if !last.keep {
+				b := []byte(data)
+				b[last.off] ^= 0x20
+				changed["edited line changed"] = string(b)
+			}
+			for how, other := range changed {
+				err := p.Render(strings.NewReader(other), io.Discard, io.Discard)
+				assert.ErrorIs(t, err, ErrFileChanged, how)
+			}
+		})
+	}
 }

@@ -62,7 +62,7 @@ func (e *Entry) prepare(all bool) *facts {
 	}
 	f.ready, f.all = true, all
 	if id, ok := strView(e.ID); ok {
-		t := bytes.TrimSpace(id)
+		t := jsonl.TrimSpace(id)
 		f.idRaw, f.idOK = hashBytes(id), true
 		f.idTrim, f.idTrimOK = hashBytes(t), len(t) > 0
 		if len(e.ID) <= len(f.idCopy) {
@@ -101,7 +101,7 @@ func (e *Entry) prepare(all bool) *facts {
 // lineSum hashes the entry's trimmed bytes (once).
 func (f *facts) lineSum(e *Entry) uint64 {
 	if !f.sumOK {
-		f.sum, f.sumOK = hashBytes(bytes.TrimSpace(e.B)), true
+		f.sum, f.sumOK = hashBytes(jsonl.TrimSpace(e.B)), true
 	}
 	return f.sum
 }

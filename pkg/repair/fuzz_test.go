@@ -117,6 +117,15 @@ func FuzzPlan(f *testing.F) {
 			if err := p.Render(bytes.NewReader(data), &out, &q); err != nil {
 				t.Fatal(err)
 			}
+			// the spans copied between edits are what a render line by
+			// line writes
+			var refOut, refQ bytes.Buffer
+			if err := renderLineByLine(p, bytes.NewReader(data), &refOut, &refQ); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(out.Bytes(), refOut.Bytes()) || !bytes.Equal(q.Bytes(), refQ.Bytes()) {
+				t.Fatalf("%s: Render wrote\n%q\n%q\nline by line\n%q\n%q\nfrom\n%q", set, out.Bytes(), q.Bytes(), refOut.Bytes(), refQ.Bytes(), data)
+			}
 			p2, err := PlanReader(bytes.NewReader(out.Bytes()), "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl", Options{Rules: set, NewID: func() string { return "x" }, poison: true})
 			if err != nil {
 				t.Fatal(err)

@@ -110,7 +110,8 @@ type Plan struct {
 	// recovery: why OpenClaw 2026.8+'s import would still not recover this
 	// unregistered transcript after the repair ("" when it would)
 	recovery    string
-	finalNL     bool // add a newline after an untouched last line that lacks one
+	finalNL     bool  // add a newline after an untouched last line that lacks one
+	scanned     int64 // the bytes planned (Render reads exactly these)
 	compression jsonl.Compression
 }
 
@@ -132,6 +133,11 @@ func (p *Plan) NeedsAttention() bool {
 // edit is the change to one physical line.
 type edit struct {
 	line int64
+	// off and size locate the line in the file: its first byte and its
+	// length without the terminator (Render copies what lies between edits
+	// without reading it line by line)
+	off  int64
+	size int
 	term jsonl.Terminator
 	// keep: the original line is written as it is (only insertions around it).
 	keep   bool
@@ -303,6 +309,8 @@ type planner struct {
 	firstEdit   *edit
 	firstPiece  int
 	firstLineNo int64
+	firstOff    int64 // its line's offset and length (without the terminator)
+	firstSize   int
 	firstLine   []byte // its line, when the line is otherwise untouched
 	firstTerm   jsonl.Terminator
 	lostBefore  *edit // the first lost line before the first entry
@@ -467,6 +475,7 @@ func (pl *planner) needs() scanNeeds {
 // and, when it parsed, its entry (nil otherwise).
 func (pl *planner) feed(ln jsonl.Line, kind lineKind, e *Entry) {
 	pl.lastLine, pl.lastTerm, pl.lastBlank = ln.Num, ln.Term, kind == lineBlank
+	pl.plan.scanned = ln.Offset + ln.Len()
 	switch kind {
 	case lineBlank:
 	case lineEntry:
@@ -502,7 +511,7 @@ func (pl *planner) getEdit(ln jsonl.Line) *edit {
 	if ed, ok := pl.editAt[ln.Num]; ok {
 		return ed
 	}
-	ed := &edit{line: ln.Num, term: ln.Term, keep: true}
+	ed := &edit{line: ln.Num, off: ln.Offset, size: len(ln.Data), term: ln.Term, keep: true}
 	pl.editAt[ln.Num] = ed
 	return ed
 }
@@ -597,7 +606,7 @@ func malformedDetail(ln jsonl.Line) string {
 	if ln.Term == jsonl.TermNone {
 		return "cut-off last line does not parse as JSON"
 	}
-	if bytes.Equal(bytes.TrimSpace(ln.Data), []byte("undefined")) {
+	if bytes.Equal(jsonl.TrimSpace(ln.Data), []byte("undefined")) {
 		return "literal undefined"
 	}
 	return "line does not parse as JSON"
@@ -744,7 +753,7 @@ func (pl *planner) noteFirst(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, ch
 		return e
 	}
 	pl.first = ParseEntry(append([]byte(nil), b...))
-	pl.firstLineNo = ln.Num
+	pl.firstLineNo, pl.firstOff, pl.firstSize = ln.Num, ln.Offset, len(ln.Data)
 	pl.firstPiece = pieceIdx
 	if ed == nil && !changed {
 		pl.firstLine = append([]byte(nil), ln.Data...)
@@ -1115,7 +1124,7 @@ func (pl *planner) rebuildHeader() {
 		if ed == nil || ed.keep {
 			ed = pl.editAt[pl.firstLineNo]
 			if ed == nil {
-				ed = &edit{line: pl.firstLineNo, term: pl.firstTerm}
+				ed = &edit{line: pl.firstLineNo, off: pl.firstOff, size: pl.firstSize, term: pl.firstTerm}
 				pl.editAt[ed.line] = ed
 			}
 			ed.keep = false
@@ -1131,7 +1140,7 @@ func (pl *planner) rebuildHeader() {
 			ed = pl.editAt[pl.firstLineNo]
 		}
 		if ed == nil {
-			ed = &edit{line: pl.firstLineNo, term: pl.firstTerm, keep: true}
+			ed = &edit{line: pl.firstLineNo, off: pl.firstOff, size: pl.firstSize, term: pl.firstTerm, keep: true}
 			pl.editAt[ed.line] = ed
 		}
 		ed.before = append(ed.before, hdr)

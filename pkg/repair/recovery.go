@@ -237,7 +237,7 @@ func (pl *planner) setHeaderID(h *Entry) {
 	if ed == nil || ed.keep {
 		ed = pl.editAt[pl.firstLineNo]
 		if ed == nil {
-			ed = &edit{line: pl.firstLineNo, term: pl.firstTerm, keep: true}
+			ed = &edit{line: pl.firstLineNo, off: pl.firstOff, size: pl.firstSize, term: pl.firstTerm, keep: true}
 			pl.editAt[ed.line] = ed
 		}
 		if ed.keep {

@@ -1,7 +1,6 @@
 package repair
 
 import (
-	"bytes"
 	"strconv"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
@@ -67,7 +66,7 @@ func (pl *planner) repeatedID(ln jsonl.Line, e *Entry, out []byte, changed bool,
 	}
 	var sum uint64
 	if changed || len(out) != len(e.B) || len(out) > 0 && &out[0] != &e.B[0] {
-		sum = hashBytes(bytes.TrimSpace(out))
+		sum = hashBytes(jsonl.TrimSpace(out))
 	} else {
 		sum = e.f.lineSum(e) // hashed in parallel, for the bytes as read
 	}
@@ -96,7 +95,7 @@ func (pl *planner) repeatedID(ln jsonl.Line, e *Entry, out []byte, changed bool,
 	raw := jsjson.AppendString(nil, fresh)
 	out, changed = cur().withID(raw), true
 	hits = append(hits, hit{RuleRepeatedID, 1, "id " + string(e.ID) + " repeats an earlier entry's with different content; renamed " + string(raw)})
-	pl.ids[hashStr(fresh)] = idUse{raw: hashStr(fresh), sum: hashBytes(bytes.TrimSpace(out))}
+	pl.ids[hashStr(fresh)] = idUse{raw: hashStr(fresh), sum: hashBytes(jsonl.TrimSpace(out))}
 	pl.markSeen(hashStr(fresh))
 	pl.renamed[use.raw] = raw
 	pl.newID = raw

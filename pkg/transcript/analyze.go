@@ -7,13 +7,11 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/grow"
 	"github.com/openclaw-tools/oc/internal/jsjson"
-	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -226,11 +224,14 @@ func (a *analyzer) result(ix *Index, err error) (*Summary, error) {
 }
 
 type analyzer struct {
-	s     *Summary
-	calls map[string]callUse // by tool call id
+	s *Summary
+	// uses are the tool call ids' calls and results, each id's at the
+	// index useOf holds (one map for both: a call and its result cost a
+	// lookup each, and the pairing none)
+	uses  []callUse
+	useOf map[string]int32
 	// the counts of the summary's maps, as lines come
 	byType, byRole, providers, models, apis tally
-	results                                 map[string]int
 	findings                                []Finding
 	// msgs, by a node's FileIndex: what the ownership rules need of each
 	// message (a slice, not maps keyed by line: one entry per message, no
@@ -246,8 +247,11 @@ type analyzer struct {
 // runs where the lines are parsed.
 func (a *analyzer) scanOptions(sizeHint int64) ScanOptions {
 	if sizeHint > 0 && a.msgs == nil {
-		// a mark per entry, as the index sizes its nodes (newScanner)
+		// a mark per entry, as the index sizes its nodes (newScanner), and
+		// about a tool call id every four entries
 		a.msgs = make([]messageMark, 0, nodesFor(sizeHint))
+		a.useOf = make(map[string]int32, nodesFor(sizeHint)/4)
+		a.uses = make([]callUse, 0, nodesFor(sizeHint)/4)
 	}
 	return ScanOptions{Observer: a, SizeHint: sizeHint, analyze: true, seed: a.seed}
 }
@@ -255,8 +259,8 @@ func (a *analyzer) scanOptions(sizeHint int64) ScanOptions {
 func newAnalyzer() *analyzer {
 	return &analyzer{
 		s:     &Summary{ByType: map[string]int{}, ByRole: map[string]int{}, Providers: map[string]int{}, Models: map[string]int{}, APIs: map[string]int{}},
-		calls: map[string]callUse{}, results: map[string]int{},
-		seed: maphash.MakeSeed(), strs: interner{},
+		useOf: map[string]int32{},
+		seed:  maphash.MakeSeed(), strs: interner{},
 	}
 }
 
@@ -290,8 +294,6 @@ func (a *analyzer) add(rule string, line int64, sev, format string, args ...any)
 }
 
 var (
-	toolNameRE   = lazyre.New(`^[A-Za-z0-9_-]+$`)
-	awarenessRE  = lazyre.New(`^System: \[`)
 	toolCallKind = map[string]bool{"toolCall": true, "toolUse": true, "functionCall": true}
 )
 
@@ -368,7 +370,7 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 		}
 	}
 	if la.result != "" {
-		a.results[la.result]++
+		a.use(la.result).results++
 	}
 	s.Thinking.Blocks += la.thinking.Blocks
 	s.Thinking.Signed += la.thinking.Signed
@@ -382,12 +384,11 @@ func (a *analyzer) message(n *Node, e *rawEntry) {
 		a.findings = append(a.findings, la.findings[done:c.at]...)
 		done = c.at
 		s.ToolCalls.Total++
-		u := a.calls[c.id]
+		u := a.use(c.id)
 		if u.n == 0 {
 			u.line = n.Line
 		}
 		u.n++
-		a.calls[c.id] = u
 		if u.n == 2 {
 			a.add("duplicate-tool-call-id", n.Line, SevWarning, "tool call id %s is used again (first on line %d); providers reject duplicate ids", c.id, u.line)
 		}
@@ -413,10 +414,23 @@ type lineAnalysis struct {
 	result                       string // the tool call id a toolResult answers
 }
 
-// callUse is how often a tool call id was used, and first on which line.
+// use returns the callUse of tool call id id.
+func (a *analyzer) use(id string) *callUse {
+	i, ok := a.useOf[id]
+	if !ok {
+		i = int32(len(a.uses))
+		a.useOf[id] = i
+		a.uses = append(a.uses, callUse{})
+	}
+	return &a.uses[i]
+}
+
+// callUse is how often a tool call id was used by calls, and first on which
+// line, and by how many results.
 type callUse struct {
-	n    int
-	line int64
+	results int
+	n       int
+	line    int64
 }
 
 // tally counts strings that repeat on every line (entry types, roles,
@@ -472,7 +486,7 @@ type callRef struct {
 type interner map[string]string
 
 func (in interner) str(raw []byte) (string, bool) {
-	t := bytes.TrimSpace(raw)
+	t := jsonl.TrimSpace(raw)
 	if len(t) < 2 || len(t) > 66 || t[0] != '"' || bytes.IndexByte(t, '\\') >= 0 {
 		return str(raw)
 	}
@@ -510,7 +524,7 @@ func analyzeMessage(e *rawEntry, line int64, in interner, seed maphash.Seed) {
 		return
 	}
 	la.role = role
-	la.hash = maphash.Bytes(seed, bytes.TrimSpace(m.Content)) ^ maphash.String(seed, role)
+	la.hash = maphash.Bytes(seed, jsonl.TrimSpace(m.Content)) ^ maphash.String(seed, role)
 	la.stop, _ = in.str(m.StopReason)
 	var bl []rawBlock
 	switch role {
@@ -519,12 +533,12 @@ func analyzeMessage(e *rawEntry, line int64, in interner, seed maphash.Seed) {
 		la.model, _ = in.str(m.Model)
 		la.api, _ = in.str(m.API)
 		la.mirror = la.prov == "openclaw" && (la.model == "delivery-mirror" || la.model == "gateway-injected")
-		if string(bytes.TrimSpace(m.Content)) == "[]" && la.stop == "error" {
+		if string(jsonl.TrimSpace(m.Content)) == "[]" && la.stop == "error" {
 			add("empty-assistant-error", SevWarning, "assistant turn failed with no content; Bedrock rejects the next request (oc repair fills in OpenClaw's placeholder text)")
 		}
 	case RoleUser:
 		bl = e.contentBlocks()
-		la.awareness = firstUserText(m.Content, bl, awarenessRE())
+		la.awareness = firstUserTextHasPrefix(m.Content, bl, awarenessPrefix)
 		if blankUserContent(m.Content, bl) {
 			add("blank-user", SevWarning, "user message with blank text; Bedrock rejects it (oc repair writes OpenClaw's \"(continue)\")")
 		}
@@ -566,17 +580,17 @@ func analyzeMessage(e *rawEntry, line int64, in interner, seed maphash.Seed) {
 			if !isBase64(data) {
 				add("corrupted-image", SevWarning, "image data is not valid base64 (%d bytes); providers reject it (\"invalid base64 data\")", len(data))
 			}
-		case toolCallKind[bt] && role == RoleAssistant:
+		case isToolCallKind(bt) && role == RoleAssistant:
 			id, _ := str(b.ID)
 			name, _ := str(b.Name)
-			if len(bytes.TrimSpace(b.PartialJSON)) > 0 {
+			if len(jsonl.TrimSpace(b.PartialJSON)) > 0 {
 				add("partial-tool-call", SevWarning, "tool call %q was cut off mid-stream (partialJson); replay drops it", name)
 			}
 			if strings.TrimSpace(id) == "" {
 				add("tool-call-without-id", SevWarning, "tool call %q has no id; OpenAI rejects an empty call_id (replay drops the call)", name)
 				continue
 			}
-			if tn := strings.TrimSpace(name); tn == "" || len(tn) > 64 || !toolNameRE().MatchString(tn) {
+			if tn := strings.TrimSpace(name); tn == "" || len(tn) > 64 || !isToolName(tn) {
 				add("invalid-tool-name", SevWarning, "tool call %s has an invalid name %q; replay drops the call", id, name)
 			}
 			calls = append(calls, callRef{id: id, at: len(findings)})
@@ -587,7 +601,7 @@ func analyzeMessage(e *rawEntry, line int64, in interner, seed maphash.Seed) {
 // blankUserContent: the content (string, or blocks, its decoded blocks) is
 // blank text.
 func blankUserContent(raw json.RawMessage, blocks []rawBlock) bool {
-	raw = bytes.TrimSpace(raw)
+	raw = jsonl.TrimSpace(raw)
 	if len(raw) == 0 {
 		return false
 	}
@@ -598,7 +612,7 @@ func blankUserContent(raw json.RawMessage, blocks []rawBlock) bool {
 		return false
 	}
 	for _, b := range blocks {
-		if jsonl.StringIs(bytes.TrimSpace(b.Type), "text") && blankStr(b.Text) {
+		if jsonl.StringIs(jsonl.TrimSpace(b.Type), "text") && blankStr(b.Text) {
 			return true
 		}
 	}
@@ -608,27 +622,14 @@ func blankUserContent(raw json.RawMessage, blocks []rawBlock) bool {
 // blankStr is strings.TrimSpace(str(raw)) == "" without copying the text
 // when it holds no escape.
 func blankStr(raw []byte) bool {
-	raw = bytes.TrimSpace(raw)
+	raw = jsonl.TrimSpace(raw)
 	if len(raw) >= 2 && raw[0] == '"' {
 		if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 {
-			return len(bytes.TrimSpace(inner)) == 0
+			return len(jsonl.TrimSpace(inner)) == 0
 		}
 	}
 	s, _ := str(raw)
 	return strings.TrimSpace(s) == ""
-}
-
-// strMatches is re.MatchString(str(raw)) without copying the text when it
-// holds no escape.
-func strMatches(raw []byte, re *regexp.Regexp) bool {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) >= 2 && raw[0] == '"' {
-		if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 {
-			return re.Match(inner)
-		}
-	}
-	s, _ := str(raw)
-	return re.MatchString(s)
 }
 
 func (a *analyzer) finish(ix *Index) *Summary {
@@ -761,20 +762,17 @@ func (a *analyzer) treeFindings(ix *Index, t *Tree) {
 
 func (a *analyzer) pairing() {
 	tc := &a.s.ToolCalls
-	for id, u := range a.calls {
-		n := u.n
-		if a.results[id] > 0 {
-			tc.Paired += n
-		} else {
-			tc.MissingResult += n
+	for _, u := range a.uses {
+		switch {
+		case u.n == 0:
+			tc.OrphanResults += u.results
+		case u.results > 0:
+			tc.Paired += u.n
+		default:
+			tc.MissingResult += u.n
 		}
-		if n > 1 {
+		if u.n > 1 {
 			tc.DuplicateIDs++
-		}
-	}
-	for id, n := range a.results {
-		if a.calls[id].n == 0 {
-			tc.OrphanResults += n
 		}
 	}
 	if tc.MissingResult > 0 {
@@ -837,21 +835,53 @@ func isBase64(s string) bool {
 	return true
 }
 
-// firstUserText reports whether a user message's text (the string content,
-// or its first block's text; blocks are its decoded blocks) matches re.
-func firstUserText(raw json.RawMessage, blocks []rawBlock, re *regexp.Regexp) bool {
-	raw = bytes.TrimSpace(raw)
+// awarenessPrefix starts the text of a System: awareness line.
+const awarenessPrefix = "System: ["
+
+// firstUserTextHasPrefix reports whether a user message's text (the string
+// content, or its first block's text; blocks are its decoded blocks) starts
+// with prefix.
+func firstUserTextHasPrefix(raw json.RawMessage, blocks []rawBlock, prefix string) bool {
+	raw = jsonl.TrimSpace(raw)
 	if len(raw) == 0 {
 		return false
 	}
 	if raw[0] == '"' {
-		return strMatches(raw, re)
+		return strHasPrefix(raw, prefix)
 	}
 	if len(blocks) == 0 {
 		return false
 	}
-	return strMatches(blocks[0].Text, re)
+	return strHasPrefix(blocks[0].Text, prefix)
 }
+
+// strHasPrefix is strings.HasPrefix(str(raw), prefix) without decoding the
+// text when its start holds no escape.
+func strHasPrefix(raw []byte, prefix string) bool {
+	raw = jsonl.TrimSpace(raw)
+	if len(raw) >= 2 && raw[0] == '"' {
+		inner := raw[1 : len(raw)-1]
+		if k := min(len(inner), len(prefix)); bytes.IndexByte(inner[:k], '\\') < 0 {
+			return bytes.HasPrefix(inner, []byte(prefix))
+		}
+	}
+	s, _ := str(raw)
+	return strings.HasPrefix(s, prefix)
+}
+
+// isToolName: name matches ^[A-Za-z0-9_-]+$ (what replay keeps of a tool
+// call's name).
+func isToolName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return name != ""
+}
+
+// isToolCallKind: a content block type of a tool call.
+func isToolCallKind(t string) bool { return t == "toolCall" || t == "toolUse" || t == "functionCall" }
 
 // pluralWord is one for 1, many otherwise.
 func pluralWord(n int, one, many string) string {

@@ -247,7 +247,7 @@ func BuildContext(ix *Index, open func() (io.ReadCloser, error)) (*Context, erro
 func entryMessage(typ string, e *rawEntry) json.RawMessage {
 	switch typ {
 	case TypeMessage:
-		if m := bytes.TrimSpace(e.Message); len(m) > 0 {
+		if m := jsonl.TrimSpace(e.Message); len(m) > 0 {
 			return append(json.RawMessage(nil), m...)
 		}
 		return json.RawMessage("null")
@@ -292,7 +292,7 @@ func object(fields ...field) json.RawMessage {
 	b.WriteByte('{')
 	first := true
 	for _, f := range fields {
-		v := bytes.TrimSpace(f.val)
+		v := jsonl.TrimSpace(f.val)
 		if len(v) == 0 {
 			continue
 		}
@@ -310,7 +310,7 @@ func object(fields ...field) json.RawMessage {
 
 // jsDateMillis is `new Date(v).getTime()` as JSON: a number, or null for NaN.
 func jsDateMillis(raw json.RawMessage) json.RawMessage {
-	raw = bytes.TrimSpace(raw)
+	raw = jsonl.TrimSpace(raw)
 	if len(raw) == 0 {
 		return json.RawMessage("null")
 	}

@@ -81,7 +81,7 @@ func (k Key) String() string {
 }
 
 func keyOf(raw json.RawMessage) Key {
-	raw = bytes.TrimSpace(raw)
+	raw = jsonl.TrimSpace(raw)
 	if len(raw) == 0 {
 		return Key{}
 	}
@@ -484,7 +484,7 @@ func appendBlocks(dst []rawBlock, raw []byte) []rawBlock {
 
 // str decodes a JSON string; ok is false for any other JSON value.
 func str(raw json.RawMessage) (string, bool) {
-	raw = bytes.TrimSpace(raw)
+	raw = jsonl.TrimSpace(raw)
 	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
 	}
@@ -498,23 +498,23 @@ func str(raw json.RawMessage) (string, bool) {
 
 // isObject reports whether raw is a JSON object.
 func isObject(raw json.RawMessage) bool {
-	raw = bytes.TrimSpace(raw)
+	raw = jsonl.TrimSpace(raw)
 	return len(raw) > 0 && raw[0] == '{'
 }
 
 // isArray reports whether raw is a JSON array.
 func isArray(raw json.RawMessage) bool {
-	raw = bytes.TrimSpace(raw)
+	raw = jsonl.TrimSpace(raw)
 	return len(raw) > 0 && raw[0] == '['
 }
 
 // isTrue reports whether raw is the JSON literal true.
-func isTrue(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "true" }
+func isTrue(raw json.RawMessage) bool { return string(jsonl.TrimSpace(raw)) == "true" }
 
 // jsNumber converts a header "version" the way JavaScript's relational
 // operators would (absent/null -> the caller's default, strings -> Number()).
 func jsNumber(raw json.RawMessage, absent float64) float64 {
-	raw = bytes.TrimSpace(raw)
+	raw = jsonl.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return absent
 	}
@@ -525,7 +525,7 @@ func jsNumber(raw json.RawMessage, absent float64) float64 {
 		return 0
 	case '"':
 		s, _ := str(raw)
-		s = string(bytes.TrimSpace([]byte(s)))
+		s = string(jsonl.TrimSpace([]byte(s)))
 		if s == "" {
 			return 0
 		}

@@ -316,7 +316,7 @@ func (sx *scanner) line(line jsonl.Line, p *parsedLine) {
 			h := &Header{Line: line.Num, ID: id, Raw: append([]byte(nil), data...), version: jsNumber(e.Version, 1)}
 			h.Timestamp, _ = str(e.Timestamp)
 			h.Cwd, _ = str(e.Cwd)
-			if v := bytes.TrimSpace(e.Version); len(v) > 0 && v[0] != '"' && v[0] != 'n' {
+			if v := jsonl.TrimSpace(e.Version); len(v) > 0 && v[0] != '"' && v[0] != 'n' {
 				h.Version = json.Number(v)
 			}
 			ix.Header = h
@@ -360,7 +360,7 @@ func fillNode(n *Node, e *rawEntry, extras *extraSet, last *lastKey) {
 		n.Extra = extras.shared(NodeExtra{ThinkingLevelRaw: e.ThinkingLevel, FirstKeptIndex: -1})
 	case TypeCompaction:
 		x := &NodeExtra{FirstKept: keyOf(e.FirstKeptEntryID), FirstKeptIndex: -1}
-		if idx := bytes.TrimSpace(e.FirstKeptIndex); len(idx) > 0 && idx[0] >= '0' && idx[0] <= '9' {
+		if idx := jsonl.TrimSpace(e.FirstKeptIndex); len(idx) > 0 && idx[0] >= '0' && idx[0] <= '9' {
 			if f := jsNumber(idx, -1); f >= 0 && f == float64(int(f)) {
 				x.FirstKeptIndex = int(f)
 			}
@@ -381,13 +381,13 @@ type lastKey struct {
 // id is keyOf(raw), remembered.
 func (lk *lastKey) id(raw []byte) Key {
 	k := keyOf(raw)
-	lk.raw, lk.key = append(lk.raw[:0], bytes.TrimSpace(raw)...), k
+	lk.raw, lk.key = append(lk.raw[:0], jsonl.TrimSpace(raw)...), k
 	return k
 }
 
 // parent is keyOf(raw), the last id's Key when raw is the same literal.
 func (lk *lastKey) parent(raw []byte) Key {
-	if t := bytes.TrimSpace(raw); len(t) > 0 && bytes.Equal(t, lk.raw) {
+	if t := jsonl.TrimSpace(raw); len(t) > 0 && bytes.Equal(t, lk.raw) {
 		return lk.key
 	}
 	return keyOf(raw)
@@ -403,7 +403,7 @@ type extraSet struct {
 // shared returns the one NodeExtra equal to x (its raw values copied the
 // first time they are seen).
 func (xs *extraSet) shared(x NodeExtra) *NodeExtra {
-	p, m, t := bytes.TrimSpace(x.ProviderRaw), bytes.TrimSpace(x.ModelRaw), bytes.TrimSpace(x.ThinkingLevelRaw)
+	p, m, t := jsonl.TrimSpace(x.ProviderRaw), jsonl.TrimSpace(x.ModelRaw), jsonl.TrimSpace(x.ThinkingLevelRaw)
 	if l := xs.last; l != nil && bytes.Equal(l.ProviderRaw, p) && bytes.Equal(l.ModelRaw, m) && bytes.Equal(l.ThinkingLevelRaw, t) {
 		return l
 	}
@@ -421,7 +421,7 @@ func (xs *extraSet) shared(x NodeExtra) *NodeExtra {
 // intern decodes a JSON string, returning the constant for the entry types
 // and roles OpenClaw writes so that they are not allocated per entry.
 func intern(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
+	raw = jsonl.TrimSpace(raw)
 	if len(raw) >= 2 && raw[0] == '"' {
 		switch string(raw[1 : len(raw)-1]) {
 		case TypeMessage:
@@ -452,7 +452,7 @@ func intern(raw []byte) string {
 
 // jsTruthy is JavaScript truthiness of a JSON value.
 func jsTruthy(raw json.RawMessage) bool {
-	raw = bytes.TrimSpace(raw)
+	raw = jsonl.TrimSpace(raw)
 	switch {
 	case len(raw) == 0:
 		return false
@@ -466,7 +466,7 @@ func jsTruthy(raw json.RawMessage) bool {
 }
 
 func cloneRaw(raw json.RawMessage) []byte {
-	raw = bytes.TrimSpace(raw)
+	raw = jsonl.TrimSpace(raw)
 	if len(raw) == 0 {
 		return nil
 	}

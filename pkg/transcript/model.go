@@ -153,7 +153,7 @@ func DecodeEntry(line []byte) (*Entry, error) {
 	case TypeSession:
 		h := &SessionHeader{}
 		h.Cwd, _ = str(e.Cwd)
-		if v := bytes.TrimSpace(e.Version); len(v) > 0 && v[0] != '"' && v[0] != 'n' {
+		if v := jsonl.TrimSpace(e.Version); len(v) > 0 && v[0] != '"' && v[0] != 'n' {
 			h.Version = json.Number(v)
 		}
 		h.ParentSession, _ = str(e.ParentSession)
@@ -186,11 +186,11 @@ func DecodeEntry(line []byte) (*Entry, error) {
 		c := &Custom{}
 		c.CustomType, _ = str(e.CustomType)
 		c.Data = cloneRaw(e.Data)
-		if len(bytes.TrimSpace(e.Content)) > 0 {
+		if len(jsonl.TrimSpace(e.Content)) > 0 {
 			ct := decodeContent(e.Content)
 			c.Content = &ct
 		}
-		if v := bytes.TrimSpace(e.Display); len(v) > 0 {
+		if v := jsonl.TrimSpace(e.Display); len(v) > 0 {
 			b := isTrue(v)
 			c.Display = &b
 		}
@@ -212,7 +212,7 @@ func DecodeEntry(line []byte) (*Entry, error) {
 }
 
 func number(raw json.RawMessage) json.Number {
-	raw = bytes.TrimSpace(raw)
+	raw = jsonl.TrimSpace(raw)
 	if len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
 		return json.Number(raw)
 	}
@@ -262,7 +262,7 @@ func decodeMessage(raw json.RawMessage) *Message {
 }
 
 func decodeContent(raw json.RawMessage) Content {
-	raw = bytes.TrimSpace(raw)
+	raw = jsonl.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '"' {
 		s, _ := str(raw)
 		return Content{Text: &s}
