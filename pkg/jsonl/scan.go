@@ -295,7 +295,10 @@ func ValueKind(v []byte) byte {
 // trim: a raw JSON value (what the hot paths trim) starts and ends with a
 // printable ASCII byte, and bytes.TrimSpace leaves such ends alone.
 func TrimSpace(b []byte) []byte {
-	if len(b) > 0 && max(b[0]-'!', b[len(b)-1]-'!') < 0x80-'!' {
+	if len(b) == 0 {
+		return nil // as bytes.TrimSpace returns it
+	}
+	if max(b[0]-'!', b[len(b)-1]-'!') < 0x80-'!' {
 		return b
 	}
 	return bytes.TrimSpace(b)

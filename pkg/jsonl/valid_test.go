@@ -44,12 +44,15 @@ func TestValidMatchesJSONParse(t *testing.T) {
 // bytes.TrimSpace trims, on every end byte (ASCII, control, Unicode white
 // space such as NBSP and NEL, invalid UTF-8).
 func TestTrimSpaceIsBytesTrimSpace(t *testing.T) {
+	if TrimSpace(nil) != nil || TrimSpace([]byte{}) != nil {
+		t.Fatal("TrimSpace of nothing is not nil, as bytes.TrimSpace's is")
+	}
 	ends := []string{"", " ", "\t", "\n", "\x00", "\x7f", "!", "x", "{", "\"", "\u00a0", "\u0085", "\u2028", "\u3000", "\xff", "\xc2", "é"}
 	for _, a := range ends {
 		for _, z := range ends {
 			for _, mid := range []string{"", "v", " v ", "\u00a0v\u00a0"} {
 				b := []byte(a + mid + z)
-				if got, want := TrimSpace(b), bytes.TrimSpace(b); !bytes.Equal(got, want) {
+				if got, want := TrimSpace(b), bytes.TrimSpace(b); !bytes.Equal(got, want) || (got == nil) != (want == nil) {
 					t.Fatalf("TrimSpace(%q) = %q, bytes.TrimSpace %q", b, got, want)
 				}
 			}
