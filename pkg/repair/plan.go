@@ -313,6 +313,7 @@ type planner struct {
 	firstSize   int
 	firstLine   []byte // its line, when the line is otherwise untouched
 	firstTerm   jsonl.Terminator
+	firstLead   int   // bytes of JavaScript white space before it that only the file start excuses
 	lostBefore  *edit // the first lost line before the first entry
 	lostFrag    *fragment
 	headerIssue bool
@@ -544,6 +545,9 @@ func (pl *planner) line(ln jsonl.Line) {
 		// header (BOMs, NBSP, VT, U+2028, U+3000, ...) is no damage.
 		if t := jsonl.TrimJSLeft(data); len(t) < len(data) && jsonl.Valid(t) {
 			pl.entry(ln, nil, 0, t, false)
+			if pl.first != nil && pl.firstLineNo == ln.Num {
+				pl.firstLead = len(data) - len(t)
+			}
 			return
 		}
 	}
@@ -1144,7 +1148,21 @@ func (pl *planner) rebuildHeader() {
 			pl.editAt[ed.line] = ed
 		}
 		ed.before = append(ed.before, hdr)
-		ed.hits = append(ed.hits, hit{RuleHeaderRebuild, 1, "missing header inserted"})
+		detail := "missing header inserted"
+		if ed.keep && pl.firstLead > 0 && pl.firstLine != nil {
+			// The whole-file trim that let OpenClaw read the white space
+			// before the first entry (a BOM, a form feed) stops at the new
+			// header: the entry is written without it (fuzz-found: a second
+			// repair salvaged the line), and its original is quarantined.
+			ed.keep = false
+			ed.orig = pl.firstLine
+			if len(ed.pieces) == 0 {
+				ed.pieces = append(ed.pieces, piece{})
+			}
+			ed.pieces[0].b = pl.firstLine[pl.firstLead:]
+			detail += "; " + countNoun(pl.firstLead, "byte", "bytes") + " of white space before the first entry quarantined"
+		}
+		ed.hits = append(ed.hits, hit{RuleHeaderRebuild, 1, detail})
 	}
 }
 
