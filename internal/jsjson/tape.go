@@ -91,6 +91,19 @@ func (n *Node) Key(text []byte) []byte {
 	return text[n.KeyStart:n.KeyEnd]
 }
 
+// KeyText returns n's key in text as JavaScript reads it: the raw key when
+// it holds no escape (no look for a backslash: the tape saw none), else
+// decoded (nil for a value that is no member).
+func (n *Node) KeyText(text []byte) []byte {
+	if n.Flags&KeyEscaped == 0 {
+		return n.Key(text)
+	}
+	if s, ok := StringValue(text[n.KeyStart-1 : n.KeyEnd+1]); ok {
+		return []byte(s)
+	}
+	return n.Key(text)
+}
+
 // Value returns n's value text.
 func (n *Node) Value(text []byte) []byte { return text[n.Start:n.End] }
 

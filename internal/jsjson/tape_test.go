@@ -172,6 +172,21 @@ func TestTapeNodes(t *testing.T) {
 	assert.Equal(t, int32(7), tp.Nodes[6].Next)   // pruned: none follow
 }
 
+func TestTapeKeyText(t *testing.T) {
+	text := []byte(`{"\u0074ype":"a","id":1,"\"q\\":2,"\ud83d":3,"":4}`)
+	tp := Tape{MaxDepth: 1}
+	require.True(t, tp.Parse(text))
+	var got []string
+	for _, n := range tp.Nodes[1:] {
+		got = append(got, string(n.KeyText(text)))
+	}
+	// as JSON.parse names them (a lone surrogate reads as U+FFFD, as
+	// StringValue decodes it)
+	assert.Equal(t, []string{"type", "id", `"q\`, "\uFFFD", ""}, got)
+	assert.Nil(t, tp.Nodes[0].KeyText(text)) // the root is no member
+	assert.Equal(t, "id", string(tp.Nodes[2].KeyText(text)))
+}
+
 func TestTapeMaxNodes(t *testing.T) {
 	text := []byte(`{"a":[1,2,3,4,5],"b":{"c":1},"d":2}`)
 	var tp Tape

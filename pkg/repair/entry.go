@@ -52,7 +52,7 @@ func (e *Entry) parse() {
 	}
 	e.Object = true
 	jsonl.EachMember(b, i, func(m jsonl.Member) bool {
-		if e.topMember(m.Key, m.Start, m.End) && b[m.Start] == '{' {
+		if e.topMember(jsonl.KeyText(m.Key), m.Start, m.End) && b[m.Start] == '{' {
 			_, ok := jsonl.EachMember(b, m.Start, e.messageMember)
 			return ok
 		}
@@ -76,7 +76,7 @@ func (e *Entry) fromTape(b []byte, tp *jsjson.Tape) {
 		e.Object = true
 		for j := 1; j < int(nodes[0].Next); j = int(nodes[j].Next) {
 			n := &nodes[j]
-			if !e.topMember(n.Key(b), int(n.Start), int(n.End)) || n.Kind != '{' {
+			if !e.topMember(n.KeyText(b), int(n.Start), int(n.End)) || n.Kind != '{' {
 				continue
 			}
 			if n.Flags&jsjson.Pruned != 0 {
@@ -85,7 +85,7 @@ func (e *Entry) fromTape(b []byte, tp *jsjson.Tape) {
 			}
 			for k := j + 1; k < int(n.Next); k = int(nodes[k].Next) {
 				m := &nodes[k]
-				e.messageMember(jsonl.Member{Key: m.Key(b), Start: int(m.Start), End: int(m.End)})
+				e.messageField(m.KeyText(b), int(m.Start), int(m.End))
 				if e.contentStart == int(m.Start) && e.Content != nil {
 					content = k
 				}
@@ -123,7 +123,7 @@ func contentHints(b []byte, nodes []jsjson.Node, j int) (image, blank, known boo
 			if m.Flags&jsjson.KeyEscaped != 0 {
 				blank = true
 			}
-			switch string(jsonl.KeyText(m.Key(b))) {
+			switch string(m.KeyText(b)) {
 			case "type":
 				image = image || jsonl.StringIs(m.Value(b), "image")
 			case "text":
@@ -150,13 +150,13 @@ func surelyNotBlank(v []byte) bool {
 	return false
 }
 
-// topMember takes one member of the entry object (its raw key and value
+// topMember takes one member of the entry object (its decoded key and value
 // offsets in e.B). It reports whether the member is "message" (whose
 // members the caller reads next, when it is an object); like JSON.parse, a
 // key given twice counts with its last value.
 func (e *Entry) topMember(key []byte, vs, ve int) bool {
 	v := e.B[vs:ve]
-	switch string(jsonl.KeyText(key)) {
+	switch string(key) {
 	case "type":
 		e.Type = v
 	case "id":
@@ -180,13 +180,22 @@ func (e *Entry) resetMessage() {
 	e.contentStart, e.contentEnd = 0, 0
 }
 
+// messageMember takes one member of the message object (jsonl.EachMember's
+// callback).
 func (e *Entry) messageMember(m jsonl.Member) bool {
-	v := e.B[m.Start:m.End]
-	switch string(jsonl.KeyText(m.Key)) {
+	e.messageField(jsonl.KeyText(m.Key), m.Start, m.End)
+	return true
+}
+
+// messageField takes one member of the message object (its decoded key and
+// value offsets in e.B).
+func (e *Entry) messageField(key []byte, vs, ve int) {
+	v := e.B[vs:ve]
+	switch string(key) {
 	case "role":
 		e.Role = v
 	case "content":
-		e.Content, e.contentStart, e.contentEnd = v, m.Start, m.End
+		e.Content, e.contentStart, e.contentEnd = v, vs, ve
 	case "stopReason":
 		e.StopReason = v
 	case "api":
@@ -200,7 +209,6 @@ func (e *Entry) messageMember(m jsonl.Member) bool {
 	case "toolUseId":
 		e.ToolUseID = v
 	}
-	return true
 }
 
 // IsMessage is entry.type === "message".

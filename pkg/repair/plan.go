@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openclaw-tools/oc/internal/durable"
+	"github.com/openclaw-tools/oc/internal/hashtab"
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
@@ -195,22 +196,24 @@ func hashBytes(b []byte) uint64 {
 }
 
 // seenHas reports whether a surviving entry had the id hashed h; the first
-// call makes the set of them.
+// call makes the set of them, with room for the ids the file's size
+// promises (seenList's capacity: the first salvaged line of a large damaged
+// file comes early, and a set grown from there doubled a dozen times).
 func (pl *planner) seenHas(h uint64) bool {
 	if pl.seen == nil {
-		pl.seen = newHashSet(2 * len(pl.seenList))
+		pl.seen = hashtab.NewSet(max(2*len(pl.seenList), cap(pl.seenList)))
 		for _, s := range pl.seenList {
-			pl.seen.add(s)
+			pl.seen.Add(s)
 		}
 		pl.seenList = nil
 	}
-	return pl.seen.has(h)
+	return pl.seen.Has(h)
 }
 
 // markSeen records a surviving entry's id hash.
 func (pl *planner) markSeen(h uint64) {
 	if pl.seen != nil {
-		pl.seen.add(h)
+		pl.seen.Add(h)
 		return
 	}
 	pl.seenList = append(pl.seenList, h)
@@ -324,7 +327,7 @@ type planner struct {
 	// tree (RuleSetAll): the ids of the surviving entries (seenList, made a
 	// set only when a rule asks: seenHas)
 	seenList []uint64
-	seen     *hashSet
+	seen     *hashtab.Set
 	lost     map[uint64]lostRec
 	// successor maps a lost entry's id to the surviving entry re-linked in its place.
 	successor map[uint64]string
@@ -1240,6 +1243,11 @@ func buildHeader(fields map[string][]byte, id, ts string) []byte {
 	hdr = append(hdr, `,"timestamp":`...)
 	hdr = append(hdr, jsonString(ts)...)
 	if cwd, ok := fields["cwd"]; ok && jsonl.ValueKind(cwd) == '"' && jsonl.Valid(cwd) {
+		// bytes that are not UTF-8 (kept from a damaged header) are
+		// written as U+FFFD, as OpenClaw reads them and as the invalid-utf8
+		// rule writes a line: else the next run would rewrite the new
+		// header (the original stays in the quarantine file)
+		cwd, _ = jsjson.ReplaceInvalidUTF8(cwd)
 		hdr = append(hdr, `,"cwd":`...)
 		hdr = append(hdr, cwd...)
 	}

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestNodeUTF8(t *testing.T) {
@@ -45,5 +48,37 @@ func TestInvalidUTF8Rule(t *testing.T) {
 	}
 	if plan3, _, _ := renderPlan(t, p, RuleSetAll); plan3.NeedsAttention() {
 		t.Fatalf("second run: %v", plan3.Counts)
+	}
+}
+
+// TestRebuiltHeaderCwdNotUTF8: a header rebuilt from a damaged one keeps its
+// cwd, and bytes there that are not UTF-8 are written as U+FFFD (as OpenClaw
+// reads them), with the original in the quarantine file; before, the new
+// header kept the raw bytes and a second repair rewrote it (fuzz-found). One
+// header does not parse (its fields come from the salvage), one parses but
+// has no id.
+func TestRebuiltHeaderCwdNotUTF8(t *testing.T) {
+	entry := `{"type":"message","id":"u1","parentId":null,"timestamp":"2026-05-12T06:10:21.000Z","message":{"role":"user","content":"hello","timestamp":1}}`
+	for _, header := range []string{
+		"{\"type\":\"session\",\"cwd\":\"/home/\xb5\"",
+		"{\"type\":\"session\",\"cwd\":\"/home/\xb5\",\"timestamp\":\"2026-05-12T06:10:20.000Z\"}",
+	} {
+		file := filepath.Join(t.TempDir(), "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl")
+		require.NoError(t, os.WriteFile(file, []byte(header+"\n"+entry+"\n"), 0o644))
+		rep, err := ApplyFile(file, ApplyOptions{})
+		require.NoError(t, err)
+		require.True(t, rep.Changed, "header %q", header)
+		out, err := os.ReadFile(file)
+		require.NoError(t, err)
+		require.True(t, utf8.Valid(out), "header %q: the repaired file is not UTF-8: %q", header, out)
+		lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+		require.Len(t, lines, 2, "header %q: %q", header, out)
+		assert.Contains(t, lines[0], `"cwd":"/home/`+"\ufffd"+`"`, "header %q", header)
+		assert.Equal(t, entry, lines[1])
+		q := readQuarantine(t, rep.Quarantine)
+		assert.Equal(t, header, string(q[1]), "header %q: the original header is quarantined", header)
+		again, err := PlanFile(file, Options{Rules: RuleSetAll})
+		require.NoError(t, err)
+		assert.False(t, again.Changed(), "header %q: a second repair finds work: %v", header, again.Counts)
 	}
 }

@@ -740,11 +740,12 @@ func (a *analyzer) treeFindings(ix *Index, t *Tree) {
 	}
 	// Cycles: a walk from every node that revisits a node.
 	state := make([]uint8, len(ix.Nodes)) // 0 new, 1 on stack, 2 done
+	var stack []int                       // one walk's nodes (reused: most walks take one step)
 	for i := range ix.Nodes {
 		if state[i] != 0 {
 			continue
 		}
-		var stack []int
+		stack = stack[:0]
 		cur := i
 		for cur >= 0 && state[cur] == 0 {
 			state[cur] = 1

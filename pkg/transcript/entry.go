@@ -191,7 +191,7 @@ func (e *rawEntry) fromTape(b []byte, tp *jsjson.Tape) bool {
 	msgNode := -1
 	for j := 1; j < int(nodes[0].Next); j = int(nodes[j].Next) {
 		n := &nodes[j]
-		if e.member(tapeKey(b, n), n.Value(b)) {
+		if e.member(n.KeyText(b), n.Value(b)) {
 			msgNode = j
 		}
 	}
@@ -207,7 +207,7 @@ func (e *rawEntry) fromTape(b []byte, tp *jsjson.Tape) bool {
 	content := -1
 	for k := msgNode + 1; k < int(m.Next); k = int(nodes[k].Next) {
 		n := &nodes[k]
-		if e.msg.member(tapeKey(b, n), n.Value(b)) {
+		if e.msg.member(n.KeyText(b), n.Value(b)) {
 			content = k
 		}
 	}
@@ -226,20 +226,11 @@ func (e *rawEntry) fromTape(b []byte, tp *jsjson.Tape) bool {
 			bl.decode(el.Value(b))
 		default:
 			for f := k + 1; f < int(el.Next); f = int(nodes[f].Next) {
-				bl.member(tapeKey(b, &nodes[f]), nodes[f].Value(b))
+				bl.member(nodes[f].KeyText(b), nodes[f].Value(b))
 			}
 		}
 	}
 	return true
-}
-
-// tapeKey is a tape node's key as jsonl.Members gives it: decoded when it
-// holds an escape.
-func tapeKey(b []byte, n *jsjson.Node) []byte {
-	if n.Flags&jsjson.KeyEscaped == 0 {
-		return n.Key(b) // no look for a backslash: the tape saw none
-	}
-	return jsonl.KeyText(n.Key(b))
 }
 
 // messageMembers decodes e.Message's members the first time it is asked and

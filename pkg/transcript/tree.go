@@ -1,6 +1,10 @@
 package transcript
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+
+	"github.com/openclaw-tools/oc/internal/hashtab"
+)
 
 // Tree is the id/parentId structure of a transcript, resolved the way pi's
 // SessionManager resolves it when OpenClaw opens the file.
@@ -219,18 +223,19 @@ func itoa(i int) string {
 }
 
 // idIndex maps entry ids to the index of the last entry with each. It keys
-// a map by a 64-bit hash of the id (cheaper than by the id's text for a
-// transcript of 100,000 entries) and checks the entry it finds has the id;
-// should two ids ever share a hash, it keys by the ids themselves instead.
+// a hash table by a 64-bit hash of the id (a Go map keyed by the id's text
+// took a tenth of a large inspect's single-threaded finish) and checks the
+// entry it finds has the id; should two ids ever share a hash, it keys by
+// the ids themselves instead.
 type idIndex struct {
 	seed   maphash.Seed
-	byHash map[uint64]int32
+	byHash *hashtab.Map[int32]
 	exact  map[Key]int      // after a collision: every id
 	hashed func(Key) uint64 // tests: a weaker hash (nil: the seeded one)
 }
 
 func newIDIndex(n int) idIndex {
-	return idIndex{seed: maphash.MakeSeed(), byHash: make(map[uint64]int32, n)}
+	return idIndex{seed: maphash.MakeSeed(), byHash: hashtab.NewMap[int32](n)}
 }
 
 func (x *idIndex) hash(k Key) uint64 {
@@ -249,18 +254,17 @@ func (x *idIndex) put(k Key, i int, idOf func(int) Key) (prev int, had bool) {
 		return prev, had
 	}
 	h := x.hash(k)
-	j, ok := x.byHash[h]
+	j, ok := x.byHash.Put(h, int32(i))
 	if ok && idOf(int(j)) != k {
-		// two ids, one hash: key by the ids from now on
-		x.exact = make(map[Key]int, len(x.byHash)+1)
-		for _, j := range x.byHash {
-			x.exact[idOf(int(j))] = int(j)
-		}
+		// two ids, one hash: key by the ids from now on (j's entry is
+		// the one the table held for h; i has just replaced it there)
+		x.exact = make(map[Key]int, x.byHash.Len()+1)
+		x.byHash.Each(func(_ uint64, e int32) { x.exact[idOf(int(e))] = int(e) })
+		x.exact[idOf(int(j))] = int(j)
 		x.byHash = nil
 		x.exact[k] = i
 		return 0, false
 	}
-	x.byHash[h] = int32(i)
 	return int(j), ok
 }
 
@@ -270,7 +274,7 @@ func (x *idIndex) get(k Key, idOf func(int) Key) (int, bool) {
 		j, ok := x.exact[k]
 		return j, ok
 	}
-	j, ok := x.byHash[x.hash(k)]
+	j, ok := x.byHash.Get(x.hash(k))
 	if !ok || idOf(int(j)) != k {
 		return 0, false
 	}

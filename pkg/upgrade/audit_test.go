@@ -1,6 +1,7 @@
 package upgrade
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -414,15 +415,20 @@ func TestAuditOracleImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(t.TempDir(), "imported")
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	stdout, err := oracletest.Command(ctx, oracle, "import", src, out).Output()
+	var out string
+	var stdout bytes.Buffer
+	err = oracletest.RunOnceMoreIfHung(t, 10*time.Minute, func(ctx context.Context) *exec.Cmd {
+		out = filepath.Join(t.TempDir(), "imported")
+		stdout.Reset()
+		cmd := oracletest.Command(ctx, oracle, "import", src, out)
+		cmd.Stdout = &stdout
+		return cmd
+	})
 	if err != nil {
 		t.Fatalf("oracle import: %v", err)
 	}
 	var rep oracleImport
-	if err := json.Unmarshal(stdout, &rep); err != nil {
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
 	a := auditOf(t, out)
@@ -436,6 +442,8 @@ func TestAuditOracleImport(t *testing.T) {
 	// The way back, run as printed: OpenClaw's restore, oc repair on each
 	// restored file, OpenClaw's doctor --fix. Afterwards the audit names none
 	// and each session holds every entry but the one the damage destroyed.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
 	root := strings.TrimSpace(run(t, oracletest.Command(ctx, filepath.Join(sharedDir(t), "oracle-2026.9.6", "setup"))))
 	home := t.TempDir()
 	openclaw := func(args ...string) {

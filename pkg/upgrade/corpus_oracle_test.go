@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -69,13 +70,17 @@ func oracleImportDir(t *testing.T, root string) oracleImport {
 	if _, err := os.Stat(script); err != nil {
 		oracletest.Unavailable(t, fmt.Sprintf("the 9.6 oracle is not installed: %v", err))
 	}
-	out := filepath.Join(t.TempDir(), "imported")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := oracletest.Command(ctx, script, "import", root, out)
+	var out string
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	err := oracletest.RunOnceMoreIfHung(t, 5*time.Minute, func(ctx context.Context) *exec.Cmd {
+		out = filepath.Join(t.TempDir(), "imported")
+		stdout.Reset()
+		stderr.Reset()
+		cmd := oracletest.Command(ctx, script, "import", root, out)
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		return cmd
+	})
+	if err != nil {
 		t.Fatalf("oracle import %s: %v\n%s", root, err, lastLines(stderr.String(), 20))
 	}
 	var o oracleImport

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -63,29 +64,16 @@ func oracleImportFailure(t *testing.T, root string) (issues, left []string) {
 	script := oracletest.Oracle96(t)
 	var out string
 	var stderr bytes.Buffer
-	// The import takes 10-40 s. Once in a CI run (2026-12-02) the oracle's
-	// doctor --fix hung with no output until the deadline and passed at
-	// once when run again, so a hung oracle gets a second, logged try; a
-	// second hang, or an import that succeeds, fails the test.
-	for try := 1; ; try++ {
+	// The import takes 10-40 s; a hung one gets a second, logged try.
+	err := oracletest.RunOnceMoreIfHung(t, 4*time.Minute, func(ctx context.Context) *exec.Cmd {
 		out = filepath.Join(t.TempDir(), "imported")
 		stderr.Reset()
-		ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 		cmd := oracletest.Command(ctx, script, "import", root, out)
 		cmd.Stdout, cmd.Stderr = io.Discard, &stderr
-		err := cmd.Run()
-		hung := ctx.Err() != nil
-		cancel()
-		if err == nil {
-			t.Fatalf("the oracle imported %s; want doctor --fix to refuse the migration", root)
-		}
-		if !hung {
-			break
-		}
-		if try == 2 {
-			t.Fatalf("the oracle's import hung twice (4 minutes each): %s", lastLines(stderr.String(), 5))
-		}
-		t.Logf("the oracle's import hung for 4 minutes (%v); trying once more", err)
+		return cmd
+	})
+	if err == nil {
+		t.Fatalf("the oracle imported %s; want doctor --fix to refuse the migration", root)
 	}
 	names, _ := filepath.Glob(filepath.Join(out, "session-sqlite-migration-runs", "*.failure.json"))
 	if len(names) == 0 {
