@@ -19,9 +19,10 @@
 #
 # Profile a run with OC_CPUPROFILE=FILE oc ... ; go tool pprof -top oc FILE.
 #
-# The machine may be shared: every command is run RUNS times and the best wall
-# time is kept; the load average before and after is printed. Compare the
-# ratios of one run, not absolute times across runs. Files go to $BENCH_DIR
+# The machine may be shared: every command is run RUNS times, in interleaved
+# rounds (each round runs every command once), and the best wall time is
+# kept; the load average before and after is printed. Compare the ratios of
+# one run, not absolute times across runs. Files go to $BENCH_DIR
 # (default /tmp/oc-bench-scan), never into the repository. Needs go, jq and
 # GNU time (/usr/bin/time); the OpenClaw comparison needs ../shared/oracle.
 set -euo pipefail
@@ -45,44 +46,60 @@ alone=$DIR/alone-$SIZE
 [ -f "$alone/$(basename "$clean")" ] || { mkdir -p "$alone" && ln -f "$clean" "$alone/"; }
 cat "$clean" "$damaged" >/dev/null # warm the page cache
 
-# measure CMD...: "WALL CPU KIB": the best wall seconds and the best CPU
-# seconds (user+sys) of $RUNS runs, and the peak RSS of all runs. On a loaded
-# machine the wall time mostly measures the wait for a core; the CPU time
-# does not (but counts every core oc keeps busy). A command whose name is
-# "repair-copy" gets a fresh copy of the damaged file each run (repair
-# rewrites its input). The wall time is taken in nanoseconds around the run
-# (GNU time's %e has 10 ms steps, an eighth of `repair --check`); it
-# includes the start of /usr/bin/time itself, about a millisecond.
-measure() {
-  local best="" cpu="" rss=0 s u k m t0 t1
-  for _ in $(seq "$RUNS"); do
-    if [ "$1" = repair-copy ]; then
-      rm -f "$DIR"/work.jsonl*
-      cp "$damaged" "$DIR/work.jsonl"
-      t0=$(date +%s%N)
-      "$TIME" -f "%e %U %S %M" -o "$DIR/.time" "${@:2}" >/dev/null 2>&1 || true
-    else
-      t0=$(date +%s%N)
-      "$TIME" -f "%e %U %S %M" -o "$DIR/.time" "$@" >/dev/null 2>&1 || true
-    fi
-    t1=$(date +%s%N)
-    read -r s u k m < <(tail -1 "$DIR/.time")
-    s=$(awk "BEGIN{printf \"%.4f\", ($t1 - $t0) / 1e9}")
-    u=$(awk "BEGIN{print $u + $k}")
-    if [ -z "$best" ] || awk "BEGIN{exit !($s < $best)}"; then best=$s; fi
-    if [ -z "$cpu" ] || awk "BEGIN{exit !($u < $cpu)}"; then cpu=$u; fi
-    [ "$m" -gt "$rss" ] && rss=$m
-  done
-  rm -f "$DIR"/work.jsonl*
-  echo "$best $cpu $rss"
+# once NAME CMD...: one timed run of CMD, kept in best_s[NAME] (the best wall
+# seconds), best_c[NAME] (the best CPU seconds, user+sys) and peak[NAME]
+# (the peak RSS in KiB of all its runs). On a loaded machine the wall time
+# mostly measures the wait for a core; the CPU time does not (but counts
+# every core oc keeps busy). A command whose first word is "repair-copy"
+# gets a fresh copy of the damaged file (repair rewrites its input). The
+# wall time is taken in nanoseconds around the run (GNU time's %e has 10 ms
+# steps, an eighth of `repair --check`); it includes the start of
+# /usr/bin/time itself, about a millisecond.
+declare -A best_s best_c peak
+once() {
+  local name=$1 s u k m t0 t1
+  shift
+  if [ "$1" = repair-copy ]; then
+    shift
+    rm -f "$DIR"/work.jsonl*
+    cp "$damaged" "$DIR/work.jsonl"
+  fi
+  t0=$(date +%s%N)
+  "$TIME" -f "%e %U %S %M" -o "$DIR/.time" "$@" >/dev/null 2>&1 || true
+  t1=$(date +%s%N)
+  rm -f "$DIR"/work.jsonl.*
+  read -r s u k m < <(tail -1 "$DIR/.time")
+  s=$(awk "BEGIN{printf \"%.4f\", ($t1 - $t0) / 1e9}")
+  u=$(awk "BEGIN{print $u + $k}")
+  if [ -z "${best_s[$name]:-}" ] || awk "BEGIN{exit !($s < ${best_s[$name]})}"; then best_s[$name]=$s; fi
+  if [ -z "${best_c[$name]:-}" ] || awk "BEGIN{exit !($u < ${best_c[$name]})}"; then best_c[$name]=$u; fi
+  [ "$m" -gt "${peak[$name]:-0}" ] && peak[$name]=$m
+  return 0
 }
 ratio() { awk "BEGIN{ if ($2 == 0) print \"inf\"; else printf \"%.1f\", $1 / $2 }"; }
 mib() { echo $(($1 / 1024)); }
 
-echo "== $SIZE transcript, best of $RUNS; load before: $(uptime | sed 's/.*load average: //')"
-read -r goccy_s goccy_c _ < <(measure "$DIR/goccy-scan" "$clean")
-read -r jq_s jq_c _ < <(measure jq -c . "$clean")
-read -r jqcount_s jqcount_c _ < <(measure sh -c "jq -c .type '$clean' | sort | uniq -c")
+# Every command is run once per round, RUNS rounds, the references and
+# both builds in turn: a machine that gets slower or faster during the run
+# (this one is shared) moves them all alike, so their ratios hold.
+labels=(oc)
+[ -n "${BASE:-}" ] && labels=(base oc)
+declare -A bin=([oc]="$DIR/oc" [base]="${BASE:-}")
+echo "== $SIZE transcript, best of $RUNS interleaved rounds; load before: $(uptime | sed 's/.*load average: //')"
+for round in $(seq "$RUNS"); do
+  once goccy "$DIR/goccy-scan" "$clean"
+  once jq jq -c . "$clean"
+  once jqcount sh -c "jq -c .type '$clean' | sort | uniq -c"
+  for l in "${labels[@]}"; do
+    b=${bin[$l]}
+    once "$l-check" "$b" repair --check -q "$clean"
+    [ "${REPLAY:-1}" = 0 ] || once "$l-inspect" "$b" inspect "$clean" --json
+    once "$l-dir" "$b" inspect "$alone" --json
+    once "$l-repair" repair-copy "$b" repair -q "$DIR/work.jsonl"
+  done
+done
+goccy_s=${best_s[goccy]} goccy_c=${best_c[goccy]}
+jq_s=${best_s[jq]} jq_c=${best_c[jq]} jqcount_s=${best_s[jqcount]} jqcount_c=${best_c[jqcount]}
 
 # line LABEL WHAT GOAL OC_WALL OC_CPU REF_WALL REF_CPU: one comparison, as
 # ref/oc ratios of wall and of CPU time, and oc/goccy.
@@ -90,42 +107,42 @@ line() {
   printf '%-6s %-15s %-26s wall %5sx  cpu %5sx   oc/goccy wall %5sx cpu %5sx\n' "$1" "$2" "$3" \
     "$(ratio "$6" "$4")" "$(ratio "$7" "$5")" "$(ratio "$4" "$goccy_s")" "$(ratio "$5" "$goccy_c")"
 }
-report() { # label oc-binary
-  local oc=$2 check_s check_c check_kb insp_s insp_c insp_kb dir_s dir_c dir_kb rep_s rep_c rep_kb
-  read -r check_s check_c check_kb < <(measure "$oc" repair --check -q "$clean")
-  if [ "${REPLAY:-1}" = 0 ]; then insp_s=0 insp_c=0 insp_kb=0; else
-    read -r insp_s insp_c insp_kb < <(measure "$oc" inspect "$clean" --json)
-  fi
-  read -r dir_s dir_c dir_kb < <(measure "$oc" inspect "$alone" --json)
-  read -r rep_s rep_c rep_kb < <(measure repair-copy "$oc" repair -q "$DIR/work.jsonl")
-  line "$1" "repair --check" "jq -c ./oc (goal >= 40)" "$check_s" "$check_c" "$jq_s" "$jq_c"
-  line "$1" "inspect --json" "jq count/oc (goal >= 10)" "$insp_s" "$insp_c" "$jqcount_s" "$jqcount_c"
-  line "$1" "inspect DIR" "jq count/oc (no replay)" "$dir_s" "$dir_c" "$jqcount_s" "$jqcount_c"
-  line "$1" "repair" "jq -c ./oc (for scale)" "$rep_s" "$rep_c" "$jq_s" "$jq_c"
-  printf '%-6s peak RSS MiB: check %s, inspect %s, inspect DIR %s, repair %s (goal < 64)\n' "$1" \
-    "$(mib "$check_kb")" "$(mib "$insp_kb")" "$(mib "$dir_kb")" "$(mib "$rep_kb")"
-  printf '%-6s seconds wall/cpu: check %s/%s, inspect %s/%s, inspect DIR %s/%s, repair %s/%s\n' "$1" \
-    "$check_s" "$check_c" "$insp_s" "$insp_c" "$dir_s" "$dir_c" "$rep_s" "$rep_c"
-  eval "${1}_rep_s=$rep_s ${1}_rep_c=$rep_c"
+report() { # label
+  local l=$1
+  for k in check inspect dir repair; do
+    : "${best_s[$l-$k]:=0}" "${best_c[$l-$k]:=0}" "${peak[$l-$k]:=0}"
+  done
+  line "$l" "repair --check" "jq -c ./oc (goal >= 40)" "${best_s[$l-check]}" "${best_c[$l-check]}" "$jq_s" "$jq_c"
+  line "$l" "inspect --json" "jq count/oc (goal >= 10)" "${best_s[$l-inspect]}" "${best_c[$l-inspect]}" "$jqcount_s" "$jqcount_c"
+  line "$l" "inspect DIR" "jq count/oc (no replay)" "${best_s[$l-dir]}" "${best_c[$l-dir]}" "$jqcount_s" "$jqcount_c"
+  line "$l" "repair" "jq -c ./oc (for scale)" "${best_s[$l-repair]}" "${best_c[$l-repair]}" "$jq_s" "$jq_c"
+  printf '%-6s peak RSS MiB: check %s, inspect %s, inspect DIR %s, repair %s (goal < 64)\n' "$l" \
+    "$(mib "${peak[$l-check]}")" "$(mib "${peak[$l-inspect]}")" "$(mib "${peak[$l-dir]}")" "$(mib "${peak[$l-repair]}")"
+  printf '%-6s seconds wall/cpu: check %s/%s, inspect %s/%s, inspect DIR %s/%s, repair %s/%s\n' "$l" \
+    "${best_s[$l-check]}" "${best_c[$l-check]}" "${best_s[$l-inspect]}" "${best_c[$l-inspect]}" \
+    "${best_s[$l-dir]}" "${best_c[$l-dir]}" "${best_s[$l-repair]}" "${best_c[$l-repair]}"
 }
-[ -n "${BASE:-}" ] && report base "$BASE"
-report oc "$DIR/oc"
+for l in "${labels[@]}"; do report "$l"; done
 echo "seconds wall/cpu: goccy scan $goccy_s/$goccy_c, jq -c . $jq_s/$jq_c, jq count $jqcount_s/$jqcount_c"
 
 if [ -x "$ORACLE" ] && timeout 20m "$ROOT/../shared/oracle/setup" >/dev/null 2>&1; then
   printf '{"type":"session","version":3,"id":"x","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}\n' >"$DIR/tiny.jsonl"
-  RUNS=${ORACLE_RUNS:-3} # best of 3: a single run of the oracle varied by 2x
-  read -r base_s base_c _ < <(measure timeout 600 "$ORACLE" repair "$DIR/tiny.jsonl")
-  read -r or_s or_c _ < <(measure timeout 600 "$ORACLE" repair "$damaged")
-  net=$(awk "BEGIN{printf \"%.2f\", $or_s - $base_s}")
-  net_c=$(awk "BEGIN{printf \"%.2f\", $or_c - $base_c}")
-  for label in base oc; do
-    var=${label}_rep_s cvar=${label}_rep_c
-    [ -n "${!var:-}" ] || continue
-    printf '%-6s repair: OpenClaw/oc (goal >= 20) start-up excluded: wall %sx cpu %sx; as run: wall %sx cpu %sx\n' \
-      "$label" "$(ratio "$net" "${!var}")" "$(ratio "$net_c" "${!cvar}")" "$(ratio "$or_s" "${!var}")" "$(ratio "$or_c" "${!cvar}")"
+  # best of 3 rounds (a single run of the oracle varied by 2x), each beside
+  # one run of every build's repair
+  for round in $(seq "${ORACLE_RUNS:-3}"); do
+    once orstart timeout 600 "$ORACLE" repair "$DIR/tiny.jsonl"
+    once oracle timeout 600 "$ORACLE" repair "$damaged"
+    for l in "${labels[@]}"; do once "$l-repair" repair-copy "${bin[$l]}" repair -q "$DIR/work.jsonl"; done
   done
-  echo "seconds wall/cpu: OpenClaw repair $or_s/$or_c (start-up $base_s/$base_c)"
+  or_s=${best_s[oracle]} or_c=${best_c[oracle]}
+  net=$(awk "BEGIN{printf \"%.2f\", $or_s - ${best_s[orstart]}}")
+  net_c=$(awk "BEGIN{printf \"%.2f\", $or_c - ${best_c[orstart]}}")
+  for l in "${labels[@]}"; do
+    r_s=${best_s[$l-repair]} r_c=${best_c[$l-repair]}
+    printf '%-6s repair: OpenClaw/oc (goal >= 20) start-up excluded: wall %sx cpu %sx; as run: wall %sx cpu %sx\n' \
+      "$l" "$(ratio "$net" "$r_s")" "$(ratio "$net_c" "$r_c")" "$(ratio "$or_s" "$r_s")" "$(ratio "$or_c" "$r_c")"
+  done
+  echo "seconds wall/cpu: OpenClaw repair $or_s/$or_c (start-up ${best_s[orstart]}/${best_c[orstart]}); oc repair best of all rounds"
 else
   echo "OpenClaw repair: ../shared/oracle not available, skipped"
 fi

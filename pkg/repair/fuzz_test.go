@@ -126,6 +126,7 @@ func FuzzPlan(f *testing.F) {
 			if !bytes.Equal(out.Bytes(), refOut.Bytes()) || !bytes.Equal(q.Bytes(), refQ.Bytes()) {
 				t.Fatalf("%s: Render wrote\n%q\n%q\nline by line\n%q\n%q\nfrom\n%q", set, out.Bytes(), q.Bytes(), refOut.Bytes(), refQ.Bytes(), data)
 			}
+			checkNothingLost(t, set, data, out.Bytes(), q.Bytes())
 			p2, err := PlanReader(bytes.NewReader(out.Bytes()), "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl", Options{Rules: set, NewID: func() string { return "x" }, poison: true})
 			if err != nil {
 				t.Fatal(err)
@@ -135,6 +136,49 @@ func FuzzPlan(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkNothingLost: every line of data that is not blank is in the
+// repaired file as it was, or in the quarantine under its line number with
+// its bytes (the repair's promise beside the backup: what it takes out or
+// rewrites is named and kept).
+func checkNothingLost(t *testing.T, set RuleSet, data, out, quarantine []byte) {
+	t.Helper()
+	kept := map[string]int{}
+	for _, l := range bytes.Split(out, []byte("\n")) {
+		kept[string(bytes.TrimSuffix(l, []byte("\r")))]++
+	}
+	quarantined := map[int64][]byte{}
+	for _, l := range bytes.Split(bytes.TrimSpace(quarantine), []byte("\n")) {
+		if len(l) == 0 {
+			continue
+		}
+		var r QuarantineRecord
+		if err := json.Unmarshal(l, &r); err != nil {
+			t.Fatalf("%s: quarantine line %q: %v", set, l, err)
+		}
+		b, err := r.Original()
+		if err != nil {
+			t.Fatalf("%s: quarantine line %q: %v", set, l, err)
+		}
+		quarantined[r.Line] = b
+	}
+	for i, l := range bytes.Split(data, []byte("\n")) {
+		l = bytes.TrimSuffix(l, []byte("\r"))
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		if q, ok := quarantined[int64(i+1)]; ok {
+			if !bytes.Equal(bytes.TrimSuffix(q, []byte("\r")), l) {
+				t.Fatalf("%s: line %d quarantined as %q, was %q; from\n%q", set, i+1, q, l, data)
+			}
+			continue
+		}
+		if kept[string(l)] == 0 {
+			t.Fatalf("%s: line %d (%q) is neither in the repaired file nor in the quarantine; from\n%q\nto\n%q\nquarantine\n%q", set, i+1, l, data, out, quarantine)
+		}
+		kept[string(l)]--
+	}
 }
 
 // FuzzEntryFromTape: reading an entry off its line's tape gives exactly
