@@ -2,9 +2,10 @@
 // bytes): open addressing with linear probing in a power-of-two table at
 // most three quarters full. Small, so that the table of a large
 // transcript's ids stays in cache (its inserts land at random) and costs
-// few fresh pages: one insert and one lookup per entry of a large
-// transcript through a Go map took a quarter of a repair plan's time, and
-// the id index of `oc inspect` a tenth of its single-threaded finish.
+// few fresh pages. Through a Go map, one insert and one lookup per entry of
+// a large damaged transcript took a quarter of a repair plan's time, and
+// the tree's id index of 100k entries 13.5 ms of `oc inspect`'s
+// single-threaded finish (8.5 ms here).
 //
 // A probe starts at the top bits of (hash XOR the table's own random seed)
 // times a Fibonacci constant: a caller's hash need not be seeded, and keys
@@ -28,7 +29,7 @@ type Map[V any] struct {
 	zero    bool
 	zeroVal V
 	seed    uint64
-	shift   uint // 64 - log2(len(keys))
+	shift   uint // 64 - log2(len(slots))
 }
 
 type slot[V any] struct {

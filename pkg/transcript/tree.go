@@ -223,10 +223,11 @@ func itoa(i int) string {
 }
 
 // idIndex maps entry ids to the index of the last entry with each. It keys
-// a hash table by a 64-bit hash of the id (a Go map keyed by the id's text
-// took a tenth of a large inspect's single-threaded finish) and checks the
-// entry it finds has the id; should two ids ever share a hash, it keys by
-// the ids themselves instead.
+// an open-addressing table (internal/hashtab) by a 64-bit hash of the id,
+// cheaper than a map keyed by the id's text or by the hash (NewTree of
+// 100k entries: 8.5 ms, 13.5 with a Go map of hashes), and checks the entry
+// it finds has the id; should two ids ever share a hash, it keys by the ids
+// themselves instead.
 type idIndex struct {
 	seed   maphash.Seed
 	byHash *hashtab.Map[int32]
