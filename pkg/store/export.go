@@ -10,22 +10,7 @@ import (
 	"sort"
 
 	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
-	"github.com/openclaw-tools/oc/pkg/transcript"
 )
-
-// ExportedContext is the replay context of a SQLite session that Export
-// wrote to path as rows lines. A session with no rows (an import that kept
-// no event, e.g. its first chunk was not valid UTF-8) is an empty session
-// in 2026.9.6: SessionManager opens it and buildSessionContext gives no
-// messages, thinking level "off", no model, so sanitize and payload still
-// answer. A JSONL file with no entry stays "not an OpenClaw transcript"
-// (transcript.LoadContext): that is 2026.5.6's reading of a file.
-func ExportedContext(path string, rows int) (*transcript.Context, error) {
-	if rows == 0 {
-		return &transcript.Context{Messages: []json.RawMessage{}, ThinkingLevel: json.RawMessage(`"off"`)}, nil
-	}
-	return transcript.LoadContext(path, nil)
-}
 
 // Export writes a session as a JSONL transcript: one stored row a line,
 // header first, each row's bytes as stored. It returns the number of lines.

@@ -9,8 +9,6 @@ import (
 	"testing"
 
 	"github.com/openclaw-tools/oc/internal/oracletest"
-	"github.com/openclaw-tools/oc/pkg/store"
-	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
 // storedRule96Answer is one stored 9.6 oracle answer of a rule transcript
@@ -51,18 +49,13 @@ func TestOcReplay96DropsReasoningBeforeASwitchDatedNow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, err := transcript.LoadContext(path, nil)
+	s, err := imported96From(path, rows)
 	if err != nil {
 		t.Fatal(err)
 	}
-	snaps, err := branchSnapshots96(rows)
-	if err != nil {
-		t.Fatal(err)
+	if len(s.snapshots) != 1 {
+		t.Fatalf("%d model snapshots on the branch, want 1", len(s.snapshots))
 	}
-	if len(snaps) != 1 {
-		t.Fatalf("%d model snapshots on the branch, want 1", len(snaps))
-	}
-	s := &imported96{path: path, ctx: ctx, version: headerVersion(rows), snapshots: snaps}
 	compared := 0
 	for _, r := range []route{
 		{"openai", "openai-responses", "gpt-5"},
@@ -99,11 +92,10 @@ func TestOcReplay96EmptySession(t *testing.T) {
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ctx, err := store.ExportedContext(path, 0)
+	s, err := imported96From(path, nil)
 	if err != nil {
 		t.Fatalf("empty exported session: %v", err)
 	}
-	s := &imported96{path: path, ctx: ctx}
 	if d := context96Difference(s, nil, oracletest.Result{OK: true,
 		Out: json.RawMessage(`{"messages":[],"thinkingLevel":"off","model":null}`)}); d != "" {
 		t.Errorf("context: %s", d)
@@ -127,5 +119,41 @@ func TestOcReplay96EmptySession(t *testing.T) {
 		if d := oracletest.Difference96(payload, []byte(c.payload)); d != "" {
 			t.Errorf("%s: payload: %s", c.r.api, d)
 		}
+	}
+}
+
+// oc's side builds the context by 2026.9.6's rules, as `oc replay
+// --openclaw 2026.9.6` does: an entry whose parent names no entry is
+// re-attached to the preceding leaf, so the branch goes on past it. The
+// expected roles and texts are the 9.6 oracle's `context` answer on this
+// transcript (2026.5.6's rules stop at the entry: only "second"). This
+// harness read the export with 5.6's rules until seed 17's fz-0002 showed it.
+func TestOcReplay96ReattachesAMissingParent(t *testing.T) {
+	rows := `{"type":"session","version":3,"id":"f0000000-0000-4000-8000-00000000aaaa","timestamp":"2026-05-12T06:10:20.699Z","cwd":"/w"}
+{"type":"message","id":"u1","parentId":null,"timestamp":"2026-05-12T06:10:21.000Z","message":{"role":"user","content":[{"type":"text","text":"first"}],"timestamp":1}}
+{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-05-12T06:10:22.000Z","message":{"role":"assistant","content":[{"type":"text","text":"one"}],"stopReason":"stop","api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5","timestamp":2}}
+{"type":"thinking_level_change","id":"t1","parentId":"gone","timestamp":"2026-05-12T06:10:23.000Z","thinkingLevel":"off"}
+{"type":"message","id":"u2","parentId":"t1","timestamp":"2026-05-12T06:10:24.000Z","message":{"role":"user","content":[{"type":"text","text":"second"}],"timestamp":3}}
+`
+	s, err := imported96From("missing-parent.jsonl", []byte(rows))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range s.ctx.Messages {
+		var msg struct {
+			Role    string `json:"role"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		}
+		if err := json.Unmarshal(m, &msg); err != nil || len(msg.Content) != 1 {
+			t.Fatalf("message %s: %v", m, err)
+		}
+		got = append(got, msg.Role+": "+msg.Content[0].Text)
+	}
+	want := []string{"user: first", "assistant: one", "user: second"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("context %q, want the oracle's %q", got, want)
 	}
 }

@@ -10,7 +10,6 @@ package main
 // own `sources`.
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -30,7 +29,7 @@ import (
 	"github.com/openclaw-tools/oc/pkg/replay"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"github.com/openclaw-tools/oc/pkg/store"
-	"github.com/openclaw-tools/oc/pkg/store/nav96"
+	"github.com/openclaw-tools/oc/pkg/store/context96"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 	"github.com/openclaw-tools/oc/pkg/upgrade"
 )
@@ -772,67 +771,39 @@ func loadImported96(st *store.State, s session96, exportDir string) (*imported96
 	}
 	path := filepath.Join(exportDir, s.Name+".jsonl")
 	var buf bytes.Buffer
-	rows, err := st.Export(ses, nil, &buf)
-	if err != nil {
+	if _, err := st.Export(ses, nil, &buf); err != nil {
 		return nil, err
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return nil, err
 	}
-	ctx, err := store.ExportedContext(path, rows)
-	if err != nil {
-		return nil, err
-	}
-	snaps, err := branchSnapshots96(buf.Bytes())
-	if err != nil {
-		return nil, err
-	}
-	return &imported96{path: path, ctx: ctx, version: headerVersion(buf.Bytes()), snapshots: snaps}, nil
+	return imported96From(path, buf.Bytes())
 }
 
-// branchSnapshots96 is the model snapshots on the active branch of the
-// exported rows (one a line), as 9.6's readModelSnapshotState reads them
-// through sessionManager.getBranch().
-func branchSnapshots96(exported []byte) ([]replay.ModelSnapshot, error) {
+// imported96From is a session built from its exported rows (one a line) as
+// `oc replay --openclaw 2026.9.6` builds it from the database
+// (context96.BuildBounded within the oracle's default budget): 9.6's own
+// active branch, its context and the model snapshots on that branch, as its
+// sanitize reads them through sessionManager.getBranch(). (Reading the
+// export with 2026.5.6's transcript rules, as this harness did before,
+// stops at an entry whose parent is missing, where 9.6 re-attaches it to
+// the preceding leaf: seed 17's fz-0002.)
+func imported96From(path string, exported []byte) (*imported96, error) {
 	var rows [][]byte
 	for _, l := range bytes.Split(exported, []byte("\n")) {
 		if len(l) > 0 {
 			rows = append(rows, l)
 		}
 	}
-	res := nav96.Analyze(rows)
-	branch := make([][]byte, 0, len(res.Active))
-	for _, i := range res.Active {
-		branch = append(branch, rows[i])
-	}
-	return replay.ModelSnapshotsOnBranch(branch)
-}
-
-// headerVersion is the version of the first row when it is a session
-// header with a numeric version, else 0.
-func headerVersion(rows []byte) int {
-	sc := bufio.NewScanner(bytes.NewReader(rows))
-	sc.Buffer(make([]byte, 1<<20), 256<<20)
-	if !sc.Scan() {
-		return 0
-	}
-	v, err := jsjson.Parse(sc.Bytes())
+	built, err := context96.BuildBounded(rows, context96.LimitsFor(context96.DefaultContextTokens))
 	if err != nil {
-		return 0
+		return nil, err
 	}
-	o, ok := v.(*jsjson.Object)
-	if !ok {
-		return 0
+	snaps, err := replay.ModelSnapshotsOnBranch(built.Branch)
+	if err != nil {
+		return nil, err
 	}
-	if t, _ := o.Get("type"); t != "session" {
-		return 0
-	}
-	n, _ := o.Get("version")
-	f, ok := n.(float64)
-	if !ok {
-		return 0
-	}
-	return int(f)
+	return &imported96{path: path, ctx: built.Context, version: built.Version, snapshots: snaps}, nil
 }
 
 // context96Difference compares oc's context of an imported session with
