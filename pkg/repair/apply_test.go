@@ -43,7 +43,18 @@ func readQuarantine(t *testing.T, path string) map[int64][]byte {
 	}
 	raw, err := os.ReadFile(path)
 	require.NoError(t, err)
+	return parseQuarantine(t, raw)
+}
+
+// parseQuarantine reads a quarantine file's records: each line's original
+// bytes by its line number (every record names the rules that took it).
+func parseQuarantine(t *testing.T, raw []byte) map[int64][]byte {
+	t.Helper()
+	out := map[int64][]byte{}
 	for _, l := range bytes.Split(bytes.TrimSpace(raw), []byte("\n")) {
+		if len(l) == 0 {
+			continue // no record at all
+		}
 		var r QuarantineRecord
 		require.NoError(t, json.Unmarshal(l, &r), "quarantine line %q", l)
 		require.NotEmpty(t, r.Rules)

@@ -148,21 +148,7 @@ func checkNothingLost(t *testing.T, set RuleSet, data, out, quarantine []byte) {
 	for _, l := range bytes.Split(out, []byte("\n")) {
 		kept[string(bytes.TrimSuffix(l, []byte("\r")))]++
 	}
-	quarantined := map[int64][]byte{}
-	for _, l := range bytes.Split(bytes.TrimSpace(quarantine), []byte("\n")) {
-		if len(l) == 0 {
-			continue
-		}
-		var r QuarantineRecord
-		if err := json.Unmarshal(l, &r); err != nil {
-			t.Fatalf("%s: quarantine line %q: %v", set, l, err)
-		}
-		b, err := r.Original()
-		if err != nil {
-			t.Fatalf("%s: quarantine line %q: %v", set, l, err)
-		}
-		quarantined[r.Line] = b
-	}
+	quarantined := parseQuarantine(t, quarantine)
 	for i, l := range bytes.Split(data, []byte("\n")) {
 		l = bytes.TrimSuffix(l, []byte("\r"))
 		if len(bytes.TrimSpace(l)) == 0 {

@@ -1230,7 +1230,10 @@ func (pl *planner) headerTimestamp(fields map[string][]byte) string {
 }
 
 // buildHeader is a session header line with the kept version (else 3) and
-// cwd, the id and the timestamp.
+// cwd, the id and the timestamp. It is UTF-8 throughout: bytes that are not
+// (a damaged header's cwd, kept raw) are written as U+FFFD, as OpenClaw
+// reads them and as the invalid-utf8 rule writes a line; else the next run
+// would rewrite the new header (the original stays in the quarantine file).
 func buildHeader(fields map[string][]byte, id, ts string) []byte {
 	version := []byte("3")
 	if v := fields["version"]; len(v) > 0 && (v[0] >= '0' && v[0] <= '9') && jsonl.Valid(v) {
@@ -1243,15 +1246,11 @@ func buildHeader(fields map[string][]byte, id, ts string) []byte {
 	hdr = append(hdr, `,"timestamp":`...)
 	hdr = append(hdr, jsonString(ts)...)
 	if cwd, ok := fields["cwd"]; ok && jsonl.ValueKind(cwd) == '"' && jsonl.Valid(cwd) {
-		// bytes that are not UTF-8 (kept from a damaged header) are
-		// written as U+FFFD, as OpenClaw reads them and as the invalid-utf8
-		// rule writes a line: else the next run would rewrite the new
-		// header (the original stays in the quarantine file)
-		cwd, _ = jsjson.ReplaceInvalidUTF8(cwd)
 		hdr = append(hdr, `,"cwd":`...)
 		hdr = append(hdr, cwd...)
 	}
-	return append(hdr, '}')
+	hdr, _ = jsjson.ReplaceInvalidUTF8(append(hdr, '}'))
+	return hdr
 }
 
 func withoutRule(hs []hit, rule string) []hit {
