@@ -17,7 +17,11 @@
 // transcript's id index).
 package hashtab
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+
+	"github.com/openclaw-tools/oc/internal/pages"
+)
 
 // Map maps 64-bit hashes to values of type V. The zero Map is not ready:
 // use NewMap.
@@ -43,7 +47,9 @@ func NewMap[V any](n int) *Map[V] {
 	for 3*size < 4*n {
 		size, shift = size<<1, shift-1
 	}
-	return &Map[V]{slots: make([]slot[V], size), seed: rand.Uint64(), shift: shift}
+	m := &Map[V]{slots: make([]slot[V], size), seed: rand.Uint64(), shift: shift}
+	pages.Populate(m.slots)
+	return m
 }
 
 // Len is how many keys the map holds.
@@ -119,6 +125,7 @@ func (m *Map[V]) find(h uint64) (i uint64, found bool) {
 func (m *Map[V]) grow() {
 	old := m.slots
 	m.slots, m.shift = make([]slot[V], 2*len(old)), m.shift-1
+	pages.Populate(m.slots)
 	for _, sl := range old {
 		if sl.h != 0 {
 			j, _ := m.find(sl.h)

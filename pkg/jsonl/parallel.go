@@ -5,10 +5,10 @@ import (
 	"errors"
 	"io"
 	"runtime"
-	"slices"
 	"sync"
 
 	"github.com/openclaw-tools/oc/internal/grow"
+	"github.com/openclaw-tools/oc/internal/pages"
 )
 
 // ParseOptions tune ParseLines.
@@ -74,7 +74,15 @@ func ParseLines[T any](r io.Reader, opts ParseOptions, newParse func() func(Line
 			defer wg.Done()
 			parse := newParse()
 			for b := range jobs {
-				b.vals = slices.Grow(b.vals[:0], len(b.lines))[:len(b.lines)]
+				if cap(b.vals) < len(b.lines) {
+					// room for a quarter more: the batches of one input
+					// hold about as many lines each, so that a batch's
+					// values are made once (each remake leaves fresh
+					// memory behind, and a line's value can be kilobytes)
+					b.vals = make([]T, 0, len(b.lines)+len(b.lines)/4)
+					pages.Populate(b.vals)
+				}
+				b.vals = b.vals[:len(b.lines)]
 				for i, ln := range b.lines {
 					parse(ln, &b.vals[i])
 				}
@@ -169,7 +177,9 @@ func (p *batchPool[T]) buffer(size int) []byte {
 		}
 	default:
 	}
-	return make([]byte, 0, size)
+	buf := make([]byte, 0, size)
+	pages.Populate(buf)
+	return buf
 }
 
 // release takes b (and its buffer, when b is the buffer's last batch) back.

@@ -20,6 +20,7 @@ import (
 	"github.com/openclaw-tools/oc/internal/hashtab"
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/internal/lazyre"
+	"github.com/openclaw-tools/oc/internal/pages"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -217,6 +218,7 @@ func (pl *planner) markSeen(h uint64) {
 		return
 	}
 	pl.seenList = append(pl.seenList, h)
+	pages.MapAhead(&pl.mapped.seen, pl.seenList)
 }
 
 // repeats reports whether some hash occurs twice. Equal hashes share their
@@ -347,7 +349,10 @@ type planner struct {
 	newID   []byte // the new id of the entry being planned, if renamed
 
 	// tool results (RuleSetAll): their tool call ids (a set at finish)
-	resultList  []uint64
+	resultList []uint64
+	// mapped: how far the lists' room is mapped (pages.MapAhead): they are
+	// made with room for the ids the file's size promises
+	mapped      struct{ seen, idTrims, results pages.Ahead }
 	results     map[uint64]struct{}
 	cands       []*candidate
 	pendingNext *candidate
@@ -463,6 +468,7 @@ func newPlanner(name string, opts Options, sizeHint int64, exact bool) (*planner
 			pl.idTrims = make([]uint64, 0, hint)
 		}
 		pl.seenList = make([]uint64, 0, hint)
+		pl.resultList = make([]uint64, 0, hint/4) // a tool result every few entries
 		if opts.Recovery != nil {
 			pl.rec = &recoveryState{}
 		}
@@ -850,6 +856,7 @@ func (pl *planner) noteToolUse(ln jsonl.Line, ed *edit, pieceIdx int, e *Entry) 
 	f := e.prepare(true)
 	if f.resultOK {
 		pl.resultList = append(pl.resultList, f.result)
+		pages.MapAhead(&pl.mapped.results, pl.resultList)
 	}
 	if !f.msgObject {
 		return

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/pages"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -62,6 +63,7 @@ func (pl *planner) repeatedID(ln jsonl.Line, e *Entry, out []byte, changed bool,
 	key := e.prepare(true).idTrim
 	if !pl.exact {
 		pl.idTrims = append(pl.idTrims, key)
+		pages.MapAhead(&pl.mapped.idTrims, pl.idTrims)
 		return out, changed, hits
 	}
 	var sum uint64

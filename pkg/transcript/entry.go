@@ -121,6 +121,21 @@ type rawEntry struct {
 	// analysis: what the analyzer found of the entry alone, if it was
 	// analysed where the line was parsed (done)
 	analysis lineAnalysis
+	// typ is Type's string value (typOK: Type is a string) and role, for
+	// a message entry, its message's role (intern's values): decoded
+	// where the line is parsed, while its bytes are in that CPU's cache
+	// (decodeNames), not again by the ordered stage.
+	typ, role string
+	typOK     bool
+}
+
+// decodeNames sets e's typ, typOK and role from its decoded fields.
+func (e *rawEntry) decodeNames(in interner) {
+	e.typ, e.typOK = in.str(e.Type)
+	e.role = ""
+	if e.typ == TypeMessage {
+		e.role = intern(e.messageMembers().Role)
+	}
 }
 
 // rawRare holds the fields of the entry types other than message.

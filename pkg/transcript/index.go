@@ -10,6 +10,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/grow"
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/internal/pages"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -226,6 +227,7 @@ func (lp *lineParser) parse(ln jsonl.Line, p *parsedLine) bool {
 	}
 	p.badUTF8 = tp.BadUTF8
 	p.object = p.e.fromTape(data, tp)
+	p.e.decodeNames(lp.in)
 	if lp.opts.analyze && p.object && jsonl.StringIs(p.e.Type, TypeMessage) {
 		analyzeMessage(&p.e, ln.Num, lp.in, lp.opts.seed)
 	}
@@ -239,6 +241,8 @@ type scanner struct {
 	parsed int
 	extras extraSet
 	lastID lastKey
+	// nodesMapped: the nodes' room is mapped as it fills (pages.MapAhead)
+	nodesMapped pages.Ahead
 }
 
 func newScanner(opts ScanOptions) *scanner {
@@ -308,7 +312,7 @@ func (sx *scanner) line(line jsonl.Line, p *parsedLine) {
 	if first {
 		ix.FirstParsedLine = line.Num
 	}
-	typ := intern(e.Type)
+	typ := e.typ
 	n.Type = typ
 	if first {
 		id, idOK := str(e.ID)
@@ -336,6 +340,7 @@ func (sx *scanner) line(line jsonl.Line, p *parsedLine) {
 	}
 	fillNode(&n, e, &sx.extras, &sx.lastID)
 	ix.Nodes = append(grow.Cap(ix.Nodes, len(ix.Nodes)+1, 256), n)
+	pages.MapAhead(&sx.nodesMapped, ix.Nodes)
 	if opts.Observer != nil {
 		opts.Observer.Entry(&ix.Nodes[len(ix.Nodes)-1], line.Num, data, e)
 	}
@@ -348,11 +353,10 @@ func fillNode(n *Node, e *rawEntry, extras *extraSet, last *lastKey) {
 	n.ID = last.id(e.ID)
 	switch n.Type {
 	case TypeMessage:
-		m := e.messageMembers()
-		role, provider, model := m.Role, m.Provider, m.Model
-		n.Role = intern(role)
+		n.Role = e.role
 		if n.Role == RoleAssistant {
-			n.Extra = extras.shared(NodeExtra{ProviderRaw: provider, ModelRaw: model, FirstKeptIndex: -1})
+			m := e.messageMembers()
+			n.Extra = extras.shared(NodeExtra{ProviderRaw: m.Provider, ModelRaw: m.Model, FirstKeptIndex: -1})
 		}
 	case TypeModelChange:
 		n.Extra = extras.shared(NodeExtra{ProviderRaw: e.Provider, ModelRaw: e.ModelID, FirstKeptIndex: -1})

@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 
 	"github.com/openclaw-tools/oc/internal/hashtab"
+	"github.com/openclaw-tools/oc/internal/pages"
 )
 
 // Tree is the id/parentId structure of a transcript, resolved the way pi's
@@ -60,6 +61,7 @@ func NewTree(ix *Index) *Tree {
 		// one) is found without a lookup.
 		unique := t.firstWithID == nil
 		t.parents = make([]int32, len(ix.Nodes))
+		pages.Populate(t.parents)
 		for i := range ix.Nodes {
 			t.parents[i] = -1
 			if p := ix.Nodes[i].ParentID; p.Truthy() {
