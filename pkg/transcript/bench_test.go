@@ -67,3 +67,29 @@ func BenchmarkLoadContext(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNewTree measures the tree of a transcript's index (its id index
+// and parent links: the start of inspect's single-threaded finish), the
+// scan left out: OC_BENCH_FILE, else a generated 32 MiB transcript.
+func BenchmarkNewTree(b *testing.B) {
+	data, err := os.ReadFile(os.Getenv("OC_BENCH_FILE"))
+	if os.Getenv("OC_BENCH_FILE") == "" {
+		var gen bytes.Buffer
+		_, err = transcriptgen.Write(&gen, transcriptgen.Options{Size: 32 << 20, Seed: 2})
+		data = gen.Bytes()
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	ix, err := scanBytes(data, ScanOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if t := NewTree(ix); t.Leaf() < 0 {
+			b.Fatal("no leaf")
+		}
+	}
+}
