@@ -47,10 +47,15 @@ func NewMap[V any](n int) *Map[V] {
 	for 3*size < 4*n {
 		size, shift = size<<1, shift-1
 	}
-	m := &Map[V]{slots: make([]slot[V], size), seed: rand.Uint64(), shift: shift}
-	pages.Populate(m.slots)
-	return m
+	return &Map[V]{slots: make([]slot[V], size), seed: rand.Uint64(), shift: shift}
 }
+
+// MapPages maps the table's memory in one system call (pages.Populate): for
+// a map about to take about as many keys as it was made for, whose puts,
+// landing at random, would otherwise fault in its pages one at a time. (A
+// map made for an estimate that may be far too high is better left to
+// fault in the pages it uses.)
+func (m *Map[V]) MapPages() { pages.Populate(m.slots) }
 
 // Len is how many keys the map holds.
 func (m *Map[V]) Len() int {
@@ -125,7 +130,7 @@ func (m *Map[V]) find(h uint64) (i uint64, found bool) {
 func (m *Map[V]) grow() {
 	old := m.slots
 	m.slots, m.shift = make([]slot[V], 2*len(old)), m.shift-1
-	pages.Populate(m.slots)
+	pages.Populate(m.slots) // the keys it holds fill more than a third of it
 	for _, sl := range old {
 		if sl.h != 0 {
 			j, _ := m.find(sl.h)

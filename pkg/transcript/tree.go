@@ -238,7 +238,9 @@ type idIndex struct {
 }
 
 func newIDIndex(n int) idIndex {
-	return idIndex{seed: maphash.MakeSeed(), byHash: hashtab.NewMap[int32](n)}
+	x := idIndex{seed: maphash.MakeSeed(), byHash: hashtab.NewMap[int32](n)}
+	x.byHash.MapPages() // n is the number of entries
+	return x
 }
 
 func (x *idIndex) hash(k Key) uint64 {
