@@ -197,7 +197,6 @@ It follows the rules of OpenClaw 2026.5.6 and documents where it does more.`,
 		newExitCodesTopic(),
 		newRepairRulesTopic(),
 		newEnvironmentTopic(),
-		newGenDocsCmd(g),
 	)
 	return root, g
 }

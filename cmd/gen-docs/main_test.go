@@ -1,4 +1,4 @@
-package cmd
+package main
 
 import (
 	"os"
@@ -6,20 +6,19 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/openclaw-tools/oc/internal/cli"
 )
 
 // The checked-in man pages and completions must be what the command tree
 // generates now. Regenerate with: go generate ./cmd
 func TestGeneratedDocsAreFresh(t *testing.T) {
 	dir := t.TempDir()
-	code, _, errOut := runOC(t, false, nil, "gen-docs", "--dir", dir)
-	require.Equal(t, cli.ExitOK, code, errOut)
+	require.NoError(t, write(dir))
+	repo := filepath.Join("..", "..")
 	for _, sub := range []string{"man/man1", "completions"} {
 		fresh, err := os.ReadDir(filepath.Join(dir, sub))
 		require.NoError(t, err)
-		committed, err := os.ReadDir(filepath.Join("..", sub))
+		require.NotEmpty(t, fresh, "nothing generated in %s", sub)
+		committed, err := os.ReadDir(filepath.Join(repo, sub))
 		require.NoError(t, err, "missing %s: run go generate ./cmd", sub)
 		names := map[string]bool{}
 		for _, e := range committed {
@@ -28,7 +27,7 @@ func TestGeneratedDocsAreFresh(t *testing.T) {
 		for _, e := range fresh {
 			want, err := os.ReadFile(filepath.Join(dir, sub, e.Name()))
 			require.NoError(t, err)
-			got, err := os.ReadFile(filepath.Join("..", sub, e.Name()))
+			got, err := os.ReadFile(filepath.Join(repo, sub, e.Name()))
 			if err != nil || string(got) != string(want) {
 				t.Errorf("%s/%s is stale: run go generate ./cmd and commit the result", sub, e.Name())
 			}
