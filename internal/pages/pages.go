@@ -2,14 +2,14 @@
 // instead of one page fault per page.
 //
 // On the machines oc is measured on (2-core virtual machines), the first
-// write to a fresh page of the Go heap costs about 10 µs: the trap into the
-// guest kernel and the host backing the page. `oc inspect` of a 100 MiB
-// transcript touches about 9,500 such pages (its index, the records of the
-// lines in flight, the tree), which was a quarter of its CPU time. Asking
-// the kernel to map a range at once (MADV_POPULATE_WRITE, Linux 5.14+) costs
-// about 0.6 µs a page: the trap is paid once per slice, not once per page.
-// Elsewhere, and on older kernels, Populate does nothing and the pages fault
-// in as they are written, as before.
+// write to a fresh page of the Go heap costs about 10 µs: about 6 for the
+// trap into the guest kernel, 4.4 for the host backing the page. `oc
+// inspect` of a 100 MiB transcript touched about 9,500 such pages (its
+// index, the records of the lines in flight, the tree), a quarter of its
+// CPU time. Asking the kernel to map a range at once (MADV_POPULATE_WRITE,
+// Linux 5.14+) costs about 0.6 µs a page instead of the trap; the host's
+// share is still paid at the first write. Elsewhere, and on older kernels,
+// the calls do nothing and the pages fault in as they are written.
 package pages
 
 import "unsafe"
@@ -19,9 +19,10 @@ import "unsafe"
 const MinBytes = 64 << 10
 
 // Populate asks the system to map every whole page of s's backing array, up
-// to its capacity, now: for a slice about to be filled (an index made with
-// room for the entries of a file, a hash table, a batch's records). It
-// changes no byte of s and reports no error: it is only a hint.
+// to its capacity, now: for a slice about to be filled whole (a batch's
+// records, a read buffer, a hash table made for the keys it will get; for
+// room made for an estimate, see MapAhead). It changes no byte of s and
+// reports no error: it is only a hint.
 func Populate[T any](s []T) {
 	var zero T
 	n := uintptr(cap(s)) * unsafe.Sizeof(zero)
