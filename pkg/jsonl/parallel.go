@@ -178,7 +178,11 @@ func (p *batchPool[T]) buffer(size int) []byte {
 	default:
 	}
 	buf := make([]byte, 0, size)
-	pages.Populate(buf)
+	if size <= 2*batchBytes {
+		// a batch's buffer, read into whole; one made for a long line is
+		// left to fault in the part the line fills
+		pages.Populate(buf)
+	}
 	return buf
 }
 
