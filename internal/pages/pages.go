@@ -12,7 +12,10 @@
 // the calls do nothing and the pages fault in as they are written.
 package pages
 
-import "unsafe"
+import (
+	"os"
+	"unsafe"
+)
 
 // MinBytes is the smallest backing array Populate maps: below it, memory
 // the heap hands out has often been written before (no faults to save).
@@ -71,7 +74,8 @@ func mapAhead(a *Ahead, base unsafe.Pointer, used, total uintptr) {
 	if end < total {
 		// end on a page, where the next window starts: no page is left
 		// between two windows
-		end = (uintptr(base)+end)&^(4096-1) - uintptr(base)
+		page := uintptr(os.Getpagesize())
+		end = (uintptr(base)+end)&^(page-1) - uintptr(base)
 	}
 	if end == total && total-a.mapped < MinBytes {
 		a.mapped = total // the rest faults in

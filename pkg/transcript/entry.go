@@ -122,7 +122,7 @@ type rawEntry struct {
 	// analysed where the line was parsed (done)
 	analysis lineAnalysis
 	// typ is Type's string value (typOK: Type is a string) and role, for
-	// a message entry, its message's role (intern's values): decoded
+	// a message entry, its message's role (as intern reads it): decoded
 	// where the line is parsed, while its bytes are in that CPU's cache
 	// (decodeNames), not again by the ordered stage.
 	typ, role string
