@@ -2,6 +2,6 @@
 
 package jsjson
 
-// indexSpecial is the SIMD scan where the architecture has one; here it
+// skipPlain is the SIMD scan where the architecture has one; here it
 // scans nothing, and the caller's word-at-a-time loop does the work.
-func indexSpecial(b []byte) (int, bool) { return 0, false }
+func skipPlain(b []byte) (j int, flags NodeFlags, found, ok bool) { return 0, 0, false, false }

@@ -397,9 +397,10 @@ const (
 // opening quote and b[i] are plain: no quote, backslash, control character
 // or byte >= 0x80) and returns the index after its closing quote (-1:
 // invalid or not closed) and what it holds (Escaped, nonASCIIString,
-// badUTF8String). Eight bytes are tested at a time (32 with AVX2) for a
-// quote, a backslash, a control character or a byte >= 0x80; only those are
-// looked at one by one.
+// badUTF8String). Eight bytes are tested at a time for a quote, a
+// backslash, a control character or a byte >= 0x80; only those are looked
+// at one by one. With AVX2, 32 bytes are tested at a time for the first
+// three, and their UTF-8 is validated on the way (skipPlain).
 func scanStringAt(b []byte, i int) (int, NodeFlags) {
 	var flags NodeFlags
 	n := len(b)
@@ -413,11 +414,13 @@ func scanStringAt(b []byte, i int) (int, NodeFlags) {
 			}
 			i += 8
 		}
-		if j, ok := indexSpecial(b[i:]); ok {
-			if i += j; i >= n {
-				return -1, flags
+		if j, f, found, ok := skipPlain(b[i:]); ok {
+			flags |= f
+			i += j
+			if found {
+				goto special
 			}
-			goto special
+			// the last few bytes: a word at a time
 		}
 		for i+8 <= n {
 			if m := specialBytes(binary.LittleEndian.Uint64(b[i:])); m != 0 {

@@ -365,49 +365,203 @@ func benchLine() []byte {
 		text + `","thinkingSignature":"sig"},{"type":"text","text":"` + text + `"},{"type":"toolCall","id":"call_2","name":"read","arguments":{"path":"/home/user/project/file.go"}}],"api":"anthropic-messages","provider":"anthropic","model":"claude-sonnet-4-5","usage":{"input":1200,"output":80,"cacheRead":0,"cacheWrite":0,"totalTokens":1280,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"toolUse","timestamp":1778576407556}}`)
 }
 
-// indexSpecialRef is indexSpecial's answer, byte by byte.
-func indexSpecialRef(b []byte) int {
+// skipPlainRef is skipPlain's answer when it finds a special byte, byte by
+// byte: the index of the first quote, backslash or control character
+// (len(b): none) and what the bytes before it hold.
+func skipPlainRef(b []byte) (int, NodeFlags) {
+	j := len(b)
 	for i, c := range b {
-		if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
-			return i
+		if c == '"' || c == '\\' || c < 0x20 {
+			j = i
+			break
 		}
 	}
-	return len(b)
+	return j, utf8Flags(b[:j])
 }
 
-// FuzzIndexSpecial: the SIMD scan (where there is one) finds the byte the
-// plain loop finds, at every length and alignment.
-func FuzzIndexSpecial(f *testing.F) {
+// utf8Flags is nonASCIIString and badUTF8String of b.
+func utf8Flags(b []byte) NodeFlags {
+	var f NodeFlags
+	for _, c := range b {
+		if c >= 0x80 {
+			f |= nonASCIIString
+			break
+		}
+	}
+	if !utf8.Valid(b) {
+		f |= badUTF8String
+	}
+	return f
+}
+
+// checkSkipPlain fails t unless skipPlain(b) (where there is a SIMD scan)
+// finds what skipPlainRef finds, or stops short of it with nothing
+// misread: before at most b's last 34 bytes (its last round of 32 and a
+// character cut), never inside a character, and with flags that hold for
+// the bytes up to the round's end.
+func checkSkipPlain(t testing.TB, b []byte) {
+	t.Helper()
+	j, f, found, ok := skipPlain(b)
+	if !ok {
+		return
+	}
+	wantJ, wantF := skipPlainRef(b)
+	if found {
+		if j != wantJ || f != wantF {
+			t.Fatalf("skipPlain(%q) = %d, %#x; want %d, %#x", b, j, f, wantJ, wantF)
+		}
+		return
+	}
+	end := min(j+3, len(b)) // where the last round ended, at most
+	switch {
+	case j > wantJ || j < len(b)-34:
+		t.Fatalf("skipPlain(%q) stopped at %d; the special byte is at %d", b, j, wantJ)
+	case j < len(b) && b[j]&0xC0 == 0x80 && utf8.Valid(b[:end]):
+		t.Fatalf("skipPlain(%q) stopped inside a character, at %d", b, j)
+	case f&badUTF8String == 0 && !utf8.Valid(b[:j]):
+		t.Fatalf("skipPlain(%q) missed bad UTF-8 before %d", b, j)
+	case f&badUTF8String != 0 && utf8.Valid(b[:end]):
+		t.Fatalf("skipPlain(%q) reported bad UTF-8 in valid bytes up to %d", b, end)
+	case f&nonASCIIString == 0 && utf8Flags(b[:j])&nonASCIIString != 0:
+		t.Fatalf("skipPlain(%q) missed a byte >= 0x80 before %d", b, j)
+	}
+}
+
+// scanStringRef is scanStringAt's answer for a string from its opening
+// quote at b[0], byte by byte.
+func scanStringRef(b []byte) (int, NodeFlags) {
+	var f NodeFlags
+	for i := 1; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, f | utf8Flags(b[1:i])
+		case c == '\\':
+			f |= Escaped
+			if i+1 >= len(b) {
+				return -1, f
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i++
+			case 'u':
+				if i+6 > len(b) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
+					return -1, f
+				}
+				i += 5
+			default:
+				return -1, f
+			}
+		case c < 0x20:
+			return -1, f
+		}
+	}
+	return -1, f
+}
+
+// checkScanString fails t unless scanStringAt reads the string at b[0]
+// (a quote) as scanStringRef does, flags and all.
+func checkScanString(t testing.TB, b []byte) {
+	t.Helper()
+	wantJ, wantF := scanStringRef(b)
+	j, f := scanStringAt(b, 1)
+	if j != wantJ || (j >= 0 && f != wantF) {
+		t.Fatalf("scanStringAt(%q) = %d, %#x; want %d, %#x", b, j, f, wantJ, wantF)
+	}
+}
+
+// FuzzSkipPlain: the SIMD scan (where there is one) finds the byte the
+// plain loop finds and validates the UTF-8 before it as utf8.Valid does,
+// at every length and alignment; a string scanned with it reads as the
+// byte-by-byte reference reads it.
+func FuzzSkipPlain(f *testing.F) {
 	f.Add([]byte(strings.Repeat("a", 100)+`"`), uint8(3))
 	f.Add([]byte(strings.Repeat("abcdefgh", 8)), uint8(0))
 	f.Add([]byte(strings.Repeat("x", 40)+"\x1f"+strings.Repeat("y", 40)), uint8(7))
+	f.Add([]byte(strings.Repeat("é ü 日本 \U0001F600 ", 9)+`"`), uint8(1))
+	f.Add([]byte(strings.Repeat("x", 30)+"\xe6\x97\xa5"+strings.Repeat("y", 40)), uint8(0))
+	f.Add([]byte(strings.Repeat("x", 31)+"\xed\xa0\x80"+strings.Repeat("y", 40)+`"`), uint8(0))
 	f.Fuzz(func(t *testing.T, data []byte, off uint8) {
 		o := int(off) % (len(data) + 1)
 		b := data[o:]
-		if j, ok := indexSpecial(b); ok && j != indexSpecialRef(b) {
-			t.Fatalf("indexSpecial(%q) = %d, want %d", b, j, indexSpecialRef(b))
-		}
+		checkSkipPlain(t, b)
+		checkScanString(t, append([]byte{'"'}, b...))
 	})
 }
 
-func TestIndexSpecialEveryPosition(t *testing.T) {
+// Every byte sequence of up to three bytes from an alphabet of the bytes
+// UTF-8's rules turn on (and four-byte ones from a smaller one) is checked
+// at every place around the SIMD scan's lanes and rounds, with the string's
+// closing quote right after it and far after it.
+func TestSkipPlainUTF8Sequences(t *testing.T) {
+	if _, _, _, ok := skipPlain(make([]byte, 64)); !ok {
+		t.Skip("no SIMD scan on this machine")
+	}
+	alphabet := []byte{'a', 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xe1, 0xed, 0xef, 0xf0, 0xf1, 0xf4, 0xf5, 0xff}
+	small := []byte{'a', 0x80, 0x8f, 0x90, 0xbf, 0xc2, 0xe0, 0xed, 0xf0, 0xf4, 0xf5}
+	offsets := []int{0, 1, 13, 14, 15, 16, 17, 28, 29, 30, 31, 32, 33, 45, 46, 47, 48, 61, 62, 63, 64}
+	buf := make([]byte, 0, 160)
+	check := func(seq []byte) {
+		for _, off := range offsets {
+			for _, tail := range []int{0, 1, 40} {
+				buf = append(buf[:0], '"')
+				buf = append(buf, bytes.Repeat([]byte{'x'}, off)...)
+				buf = append(buf, seq...)
+				buf = append(buf, bytes.Repeat([]byte{'y'}, tail)...)
+				buf = append(buf, '"')
+				buf = append(buf, bytes.Repeat([]byte{'z'}, 40-tail)...)
+				checkSkipPlain(t, buf[1:])
+				checkScanString(t, buf)
+				// unterminated: the scan runs to the end
+				checkSkipPlain(t, buf[1:len(buf)-41+tail])
+			}
+		}
+	}
+	var seq [4]byte
+	for _, a := range alphabet {
+		seq[0] = a
+		check(seq[:1])
+		for _, b := range alphabet {
+			seq[1] = b
+			check(seq[:2])
+			for _, c := range alphabet {
+				seq[2] = c
+				check(seq[:3])
+			}
+		}
+	}
+	for _, a := range small {
+		for _, b := range small {
+			for _, c := range small {
+				for _, d := range small {
+					seq = [4]byte{a, b, c, d}
+					check(seq[:])
+				}
+			}
+		}
+	}
+}
+
+func TestSkipPlainEveryPosition(t *testing.T) {
 	for n := 32; n <= 200; n++ {
 		for pos := 0; pos <= n; pos++ {
-			for _, c := range []byte{'"', '\\', 0, 0x1f, 0x80, 0xff} {
+			for _, c := range []byte{'"', '\\', 0, 0x1f, 0x80, 0xff, 0xc3} {
 				b := bytes.Repeat([]byte{'a'}, n)
 				if pos < n {
 					b[pos] = c
 				}
 				// a special byte after the end must not be seen
 				full := append(b, '"')
-				j, ok := indexSpecial(full[:n])
-				if !ok {
+				if _, _, _, ok := skipPlain(full[:n]); !ok {
 					if testing.Short() {
 						return
 					}
 					t.Skip("no SIMD scan on this machine")
 				}
-				require.Equal(t, indexSpecialRef(b), j, "n=%d pos=%d byte %#x", n, pos, c)
+				checkSkipPlain(t, full[:n])
+				j, _, found, _ := skipPlain(full[:n])
+				if want, _ := skipPlainRef(b); found && j != want {
+					t.Fatalf("n=%d pos=%d byte %#x: %d, want %d", n, pos, c, j, want)
+				}
 			}
 		}
 	}
