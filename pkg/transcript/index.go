@@ -190,6 +190,12 @@ type parsedLine struct {
 	trimmedValid bool
 	object       bool
 	e            rawEntry // the decoded fields (of the trimmed line when only it parses)
+	// id and parent are the entry's id and parentId as Keys, and extra its
+	// shared NodeExtra (assistant messages, model and thinking changes):
+	// made where the line is parsed, while its bytes are in that CPU's
+	// cache, so that the ordered stage does not read them again.
+	id, parent Key
+	extra      *NodeExtra
 }
 
 // lineParser validates and decodes lines into parsedLines (and analyses
@@ -198,10 +204,15 @@ type lineParser struct {
 	opts ScanOptions
 	tp   *jsjson.Tape
 	in   interner
+	// lastID and extras share the strings of ids and the NodeExtras of
+	// the lines this parser parsed (a batch's lines are consecutive)
+	lastID lastKey
+	extras extraSet
 }
 
 func newLineParser(opts ScanOptions) *lineParser {
-	return &lineParser{opts: opts, tp: &jsjson.Tape{MaxDepth: 4}, in: interner{}} // entry, message, content, block, member
+	return &lineParser{opts: opts, tp: &jsjson.Tape{MaxDepth: 4}, in: interner{}, // entry, message, content, block, member
+		extras: extraSet{byKey: map[string]*NodeExtra{}}}
 }
 
 // parse fills p from ln; it reports whether ln as it is parses (and so the
@@ -228,6 +239,9 @@ func (lp *lineParser) parse(ln jsonl.Line, p *parsedLine) bool {
 	p.badUTF8 = tp.BadUTF8
 	p.object = p.e.fromTape(data, tp)
 	p.e.decodeNames(lp.in)
+	p.parent = lp.lastID.parent(p.e.ParentID)
+	p.id = lp.lastID.id(p.e.ID)
+	p.extra = sharedExtra(&p.e, &lp.extras)
 	if lp.opts.analyze && p.object && jsonl.StringIs(p.e.Type, TypeMessage) {
 		analyzeMessage(&p.e, ln.Num, lp.in, lp.opts.seed)
 	}
@@ -239,8 +253,6 @@ type scanner struct {
 	opts   ScanOptions
 	ix     *Index
 	parsed int
-	extras extraSet
-	lastID lastKey
 	// nodesMapped: the nodes' room is mapped as it fills (pages.MapAhead)
 	nodesMapped pages.Ahead
 }
@@ -250,7 +262,7 @@ func newScanner(opts ScanOptions) *scanner {
 	if opts.SizeHint > 0 {
 		ix.Nodes = make([]Node, 0, nodesFor(opts.SizeHint))
 	}
-	return &scanner{opts: opts, ix: ix, extras: extraSet{byKey: map[string]*NodeExtra{}}}
+	return &scanner{opts: opts, ix: ix}
 }
 
 // nodesFor is about how many entries a transcript of size bytes holds (a
@@ -338,7 +350,7 @@ func (sx *scanner) line(line jsonl.Line, p *parsedLine) {
 		}
 		return
 	}
-	fillNode(&n, e, &sx.extras, &sx.lastID)
+	fillNode(&n, p)
 	ix.Nodes = append(grow.Cap(ix.Nodes, len(ix.Nodes)+1, 256), n)
 	pages.MapAhead(&sx.nodesMapped, ix.Nodes)
 	if opts.Observer != nil {
@@ -346,22 +358,13 @@ func (sx *scanner) line(line jsonl.Line, p *parsedLine) {
 	}
 }
 
-// fillNode completes n from its decoded fields. extras shares equal
-// NodeExtra values between entries (every assistant turn of one model).
-func fillNode(n *Node, e *rawEntry, extras *extraSet, last *lastKey) {
-	n.ParentID = last.parent(e.ParentID)
-	n.ID = last.id(e.ID)
+// fillNode completes n from its line's parse.
+func fillNode(n *Node, p *parsedLine) {
+	e := &p.e
+	n.ParentID, n.ID, n.Extra = p.parent, p.id, p.extra
 	switch n.Type {
 	case TypeMessage:
 		n.Role = e.role
-		if n.Role == RoleAssistant {
-			m := e.messageMembers()
-			n.Extra = extras.shared(NodeExtra{ProviderRaw: m.Provider, ModelRaw: m.Model, FirstKeptIndex: -1})
-		}
-	case TypeModelChange:
-		n.Extra = extras.shared(NodeExtra{ProviderRaw: e.Provider, ModelRaw: e.ModelID, FirstKeptIndex: -1})
-	case TypeThinkingLevelChange:
-		n.Extra = extras.shared(NodeExtra{ThinkingLevelRaw: e.ThinkingLevel, FirstKeptIndex: -1})
 	case TypeCompaction:
 		x := &NodeExtra{FirstKept: keyOf(e.FirstKeptEntryID), FirstKeptIndex: -1}
 		if idx := jsonl.TrimSpace(e.FirstKeptIndex); len(idx) > 0 && idx[0] >= '0' && idx[0] <= '9' {
@@ -373,6 +376,24 @@ func fillNode(n *Node, e *rawEntry, extras *extraSet, last *lastKey) {
 	case TypeBranchSummary:
 		n.SummaryTruthy = jsTruthy(e.Summary)
 	}
+}
+
+// sharedExtra is the NodeExtra of an entry whose settings the context reads
+// (an assistant message's provider and model, a model or thinking level
+// change), one shared by every entry with equal values; nil for others.
+func sharedExtra(e *rawEntry, extras *extraSet) *NodeExtra {
+	switch e.typ {
+	case TypeMessage:
+		if e.role == RoleAssistant {
+			m := e.messageMembers()
+			return extras.shared(NodeExtra{ProviderRaw: m.Provider, ModelRaw: m.Model, FirstKeptIndex: -1})
+		}
+	case TypeModelChange:
+		return extras.shared(NodeExtra{ProviderRaw: e.Provider, ModelRaw: e.ModelID, FirstKeptIndex: -1})
+	case TypeThinkingLevelChange:
+		return extras.shared(NodeExtra{ThinkingLevelRaw: e.ThinkingLevel, FirstKeptIndex: -1})
+	}
+	return nil
 }
 
 // lastKey remembers the last entry's id: the next entry's parentId is
@@ -398,7 +419,8 @@ func (lk *lastKey) parent(raw []byte) Key {
 }
 
 // extraSet holds one NodeExtra per distinct provider, model and thinking
-// level, so that the nodes of a long session share a few.
+// level, so that the nodes of a long session share a few (a few copies
+// each: every parser keeps a set of its own).
 type extraSet struct {
 	byKey map[string]*NodeExtra
 	last  *NodeExtra // the one returned last: turn after turn, the same model
