@@ -2,6 +2,8 @@ package transcript
 
 import (
 	"hash/maphash"
+	"runtime"
+	"sync"
 
 	"github.com/openclaw-tools/oc/internal/hashtab"
 	"github.com/openclaw-tools/oc/internal/pages"
@@ -42,17 +44,46 @@ func NewTree(ix *Index) *Tree {
 			t.linear = v < 2
 		}
 	}
-	t.ids = newIDIndex(len(ix.Nodes))
-	for i := range ix.Nodes {
-		if prev, had := t.ids.put(t.id(i), i, t.id); had {
+	parts := 1
+	if len(ix.Nodes) >= parallelTreeNodes && runtime.GOMAXPROCS(0) > 1 {
+		parts = 2
+	}
+	return newTree(t, parts)
+}
+
+// newTree is NewTree's indexing of t.ix in parts parts (1 or 2).
+func newTree(t *Tree, parts int) *Tree {
+	ix := t.ix
+	n := len(ix.Nodes)
+	t.ids = newIDIndex(n, parts)
+	// the ids of each part of the index (by their hashes' top bit) are put
+	// on a goroutine of its own, in file order; an entry whose id an earlier
+	// one has is noted on its part's list, in file order too
+	repeats := make([][][2]int32, parts)
+	eachPart(parts, func(part int) {
+		for i := range ix.Nodes {
+			k := t.id(i)
+			h := t.ids.hash(k)
+			if t.ids.partOf(h) != part {
+				continue
+			}
+			if prev, had := t.ids.parts[part].put(k, h, i, t.id); had {
+				repeats[part] = append(repeats[part], [2]int32{int32(i), int32(prev)})
+			}
+		}
+	})
+	for _, rs := range repeats {
+		// every entry with one id is on one part's list (one hash), so the
+		// first with it is found from the one before on the same list
+		for _, r := range rs {
 			if t.firstWithID == nil {
 				t.firstWithID = map[int32]int32{}
 			}
-			first, ok := t.firstWithID[int32(prev)]
+			first, ok := t.firstWithID[r[1]]
 			if !ok {
-				first = int32(prev)
+				first = r[1]
 			}
-			t.firstWithID[int32(i)] = first
+			t.firstWithID[r[0]] = first
 		}
 	}
 	if !t.linear {
@@ -60,21 +91,45 @@ func NewTree(ix *Index) *Tree {
 		// only one with it: an entry written after its parent (nearly every
 		// one) is found without a lookup.
 		unique := t.firstWithID == nil
-		t.parents = make([]int32, len(ix.Nodes))
+		t.parents = make([]int32, n)
 		pages.Populate(t.parents)
-		for i := range ix.Nodes {
-			t.parents[i] = -1
-			if p := ix.Nodes[i].ParentID; p.Truthy() {
-				t.parents[i] = -2
-				if unique && i > 0 && ix.Nodes[i-1].ID == p {
-					t.parents[i] = int32(i - 1)
-				} else if j, ok := t.ids.get(p, t.id); ok {
-					t.parents[i] = int32(j)
+		eachPart(parts, func(part int) {
+			for i := part * n / parts; i < (part+1)*n/parts; i++ {
+				t.parents[i] = -1
+				if p := ix.Nodes[i].ParentID; p.Truthy() {
+					t.parents[i] = -2
+					if unique && i > 0 && ix.Nodes[i-1].ID == p {
+						t.parents[i] = int32(i - 1)
+					} else if j, ok := t.ids.get(p, t.id); ok {
+						t.parents[i] = int32(j)
+					}
 				}
 			}
-		}
+		})
 	}
 	return t
+}
+
+// parallelTreeNodes is the number of entries from which NewTree indexes on
+// two goroutines (the single-threaded part of inspect after its scan).
+const parallelTreeNodes = 1 << 14
+
+// eachPart calls fn(part) for each of parts parts, on goroutines of their own
+// when there are more than one, and returns when all have returned.
+func eachPart(parts int, fn func(part int)) {
+	if parts == 1 {
+		fn(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for part := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(part)
+		}()
+	}
+	wg.Wait()
 }
 
 // id is node i's effective id (migrated v1 files get synthetic ones).
@@ -231,15 +286,30 @@ func itoa(i int) string {
 // it finds has the id; should two ids ever share a hash, it keys by the ids
 // themselves instead.
 type idIndex struct {
-	seed   maphash.Seed
-	byHash *hashtab.Map[int32]
-	exact  map[Key]int      // after a collision: every id
+	seed maphash.Seed
+	// parts split the ids by their hashes' top bit (one part: all ids), so
+	// that two goroutines can fill them at once
+	parts  []idPart
 	hashed func(Key) uint64 // tests: a weaker hash (nil: the seeded one)
 }
 
-func newIDIndex(n int) idIndex {
-	x := idIndex{seed: maphash.MakeSeed(), byHash: hashtab.NewMap[int32](n)}
-	x.byHash.MapPages() // n is the number of entries
+// idPart is one part of an idIndex.
+type idPart struct {
+	byHash *hashtab.Map[int32]
+	exact  map[Key]int // after a collision: every id of the part
+}
+
+// newIDIndex is an index for about n ids in parts parts (1 or 2).
+func newIDIndex(n, parts int) idIndex {
+	x := idIndex{seed: maphash.MakeSeed(), parts: make([]idPart, parts)}
+	for i := range x.parts {
+		size := n
+		if parts > 1 {
+			size = n/parts + n/16 // room for an uneven split before a grow
+		}
+		x.parts[i].byHash = hashtab.NewMap[int32](size)
+		x.parts[i].byHash.MapPages() // n is the number of entries
+	}
 	return x
 }
 
@@ -250,15 +320,28 @@ func (x *idIndex) hash(k Key) uint64 {
 	return maphash.String(x.seed, k.text) ^ uint64(k.kind)*0x9E3779B97F4A7C15
 }
 
+// partOf is the part of the ids with hash h.
+func (x *idIndex) partOf(h uint64) int {
+	if len(x.parts) == 1 {
+		return 0
+	}
+	return int(h >> 63)
+}
+
 // put makes i the entry with id k (idOf gives any entry's id) and returns
 // the entry that had it before, if one did.
 func (x *idIndex) put(k Key, i int, idOf func(int) Key) (prev int, had bool) {
+	h := x.hash(k)
+	return x.parts[x.partOf(h)].put(k, h, i, idOf)
+}
+
+// put is idIndex.put of an id of this part, whose hash is h.
+func (x *idPart) put(k Key, h uint64, i int, idOf func(int) Key) (prev int, had bool) {
 	if x.exact != nil {
 		prev, had = x.exact[k]
 		x.exact[k] = i
 		return prev, had
 	}
-	h := x.hash(k)
 	j, ok := x.byHash.Put(h, int32(i))
 	if ok && idOf(int(j)) != k {
 		// two ids, one hash: key by the ids from now on (j's entry is
@@ -275,11 +358,13 @@ func (x *idIndex) put(k Key, i int, idOf func(int) Key) (prev int, had bool) {
 
 // get is the last entry put with id k.
 func (x *idIndex) get(k Key, idOf func(int) Key) (int, bool) {
-	if x.exact != nil {
-		j, ok := x.exact[k]
+	h := x.hash(k)
+	part := &x.parts[x.partOf(h)]
+	if part.exact != nil {
+		j, ok := part.exact[k]
 		return j, ok
 	}
-	j, ok := x.byHash.Get(x.hash(k))
+	j, ok := part.byHash.Get(h)
 	if !ok || idOf(int(j)) != k {
 		return 0, false
 	}

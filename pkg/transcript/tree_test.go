@@ -124,8 +124,12 @@ func TestShapeEqualsChildren(t *testing.T) {
 func TestIDIndex(t *testing.T) {
 	ids := []Key{keyOf([]byte(`"a"`)), keyOf([]byte(`"b"`)), keyOf([]byte(`"a"`)), keyOf([]byte(`1`)), keyOf([]byte(`"1"`)), keyOf([]byte(`null`))}
 	idOf := func(i int) Key { return ids[i] }
-	for _, weak := range []bool{false, true} {
-		x := newIDIndex(len(ids))
+	for _, c := range []struct {
+		weak  bool
+		parts int
+	}{{false, 1}, {true, 1}, {false, 2}, {true, 2}} {
+		weak := c.weak
+		x := newIDIndex(len(ids), c.parts)
 		if weak {
 			x.hashed = func(k Key) uint64 { return uint64(len(k.text)) }
 		}
@@ -149,7 +153,46 @@ func TestIDIndex(t *testing.T) {
 				require.Equal(t, c.want, j, "weak=%v %v", weak, c.k)
 			}
 		}
-		require.Equal(t, weak, x.exact != nil)
+		exact := false
+		for _, p := range x.parts {
+			exact = exact || p.exact != nil
+		}
+		require.Equal(t, weak, exact)
+	}
+}
+
+// The tree indexed on two goroutines (by the ids' hashes) is the tree
+// indexed on one: every parent, every repeated id's first entry, the path.
+func TestNewTreeParts(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"session","version":3,"id":"s","timestamp":"2026-05-01T00:00:00.000Z","cwd":"/"}` + "\n")
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 3 * parallelTreeNodes {
+		id := fmt.Sprintf(`"e%d"`, i)
+		if rng.IntN(50) == 0 {
+			id = fmt.Sprintf(`"e%d"`, rng.IntN(i+1)) // a repeated id
+		}
+		parent := fmt.Sprintf(`"e%d"`, i-1)
+		switch rng.IntN(20) {
+		case 0:
+			parent = fmt.Sprintf(`"e%d"`, rng.IntN(i+1)) // a branch
+		case 1:
+			parent = `"nowhere"`
+		case 2:
+			parent = "null"
+		}
+		fmt.Fprintf(&b, `{"type":"message","id":%s,"parentId":%s,"timestamp":"2026-05-01T00:00:00.000Z","message":{"role":"user","content":"x"}}`+"\n", id, parent)
+	}
+	ix, err := Scan(strings.NewReader(b.String()), ScanOptions{})
+	require.NoError(t, err)
+	one, two := newTree(&Tree{ix: ix}, 1), newTree(&Tree{ix: ix}, 2)
+	require.NotEmpty(t, one.firstWithID)
+	require.Equal(t, one.parents, two.parents)
+	require.Equal(t, one.firstWithID, two.firstWithID)
+	require.Equal(t, one.Leaf(), two.Leaf())
+	require.Equal(t, one.Path(), two.Path())
+	for _, part := range two.ids.parts {
+		require.Greater(t, part.byHash.Len(), len(ix.Nodes)/3, "the ids split about evenly")
 	}
 }
 
