@@ -681,7 +681,7 @@ func (a *analyzer) finish(ix *Index) *Summary {
 	cp := PlanContext(ix, t)
 	path := t.Path()
 	if leaf := t.Leaf(); leaf >= 0 {
-		s.Active.Leaf = ix.Nodes[leaf].ID.String()
+		s.Active.Leaf = ix.Nodes[leaf].ID().String()
 		s.Active.LeafLine = ix.Nodes[leaf].Line
 	}
 	if ix.Header != nil {
@@ -729,16 +729,16 @@ func (a *analyzer) treeFindings(ix *Index, t *Tree) {
 			a.add("not-an-object", n.Line, SevWarning, "line is JSON but not an object")
 			continue
 		}
-		if !n.ID.IsString() || n.ID.String() == "" {
+		if !n.ID().IsString() || n.ID().String() == "" {
 			a.add("missing-id", n.Line, SevWarning, "entry has no string id; nothing can link to it")
 		} else if first, dup := t.FirstWithID(i); dup {
-			a.add("duplicate-id", n.Line, SevWarning, "id %q is used again (first on line %d); links go to the later entry", n.ID.String(), ix.Nodes[first].Line)
+			a.add("duplicate-id", n.Line, SevWarning, "id %q is used again (first on line %d); links go to the later entry", n.ID().String(), ix.Nodes[first].Line)
 		}
 		switch {
-		case n.ParentID.Truthy() && n.ParentID == n.ID:
+		case n.ParentID().Truthy() && n.ParentID() == n.ID():
 			a.add("self-parent", n.Line, SevWarning, "entry is its own parent")
 		case t.MissingParent(i):
-			a.add("missing-parent", n.Line, SevWarning, "parentId %q names no entry: its branch stops here, and on the active branch OpenClaw sends the model nothing from before this entry", n.ParentID.String())
+			a.add("missing-parent", n.Line, SevWarning, "parentId %q names no entry: its branch stops here, and on the active branch OpenClaw sends the model nothing from before this entry", n.ParentID().String())
 		}
 	}
 	// Cycles: a walk from every node that revisits a node.
@@ -808,9 +808,9 @@ func (a *analyzer) ownership(ix *Index, path []int) {
 			case cur.mirror:
 				a.add("delivery-mirror-copy", n.Line, SevInfo, "delivery-mirror row repeats the assistant reply on line %d (transcript-only; replay drops it)", prev.Line)
 			default:
-				a.add("duplicate-message", n.Line, SevWarning, "%s message repeats line %d word for word; the model sees it twice", n.Role, prev.Line)
+				a.add("duplicate-message", n.Line, SevWarning, "%s message repeats line %d word for word; the model sees it twice", n.Role(), prev.Line)
 			}
-		} else if prev != nil && n.Role == RoleAssistant && prev.Role == RoleAssistant && !cur.mirror && !a.markOf(prev).mirror {
+		} else if prev != nil && n.Role() == RoleAssistant && prev.Role() == RoleAssistant && !cur.mirror && !a.markOf(prev).mirror {
 			a.add("adjacent-assistant-turns", n.Line, SevInfo, "two assistant turns in a row (lines %d and %d) with no user or tool turn between them", prev.Line, n.Line)
 		}
 		if cur.awareness && prev != nil && a.markOf(prev).awareness && h == prevHash {

@@ -63,7 +63,7 @@ func PlanContext(ix *Index, t *Tree) *ContextPlan {
 		switch {
 		case n.Type == TypeThinkingLevelChange:
 			cp.ThinkingLevel = n.Extra.ThinkingLevelRaw
-		case n.Type == TypeModelChange, n.Type == TypeMessage && n.Role == RoleAssistant:
+		case n.Type == TypeModelChange, n.Type == TypeMessage && n.Role() == RoleAssistant:
 			model = i
 		case n.Type == TypeCompaction:
 			cp.Compaction = i

@@ -16,35 +16,91 @@ import (
 
 // Node is what the tree and the context need to know about one entry. The
 // entry's bytes stay on disk; Offset and Line find them again. Nodes are kept
-// small (one per entry, all in memory): what only some entry types carry is
-// in Extra, shared between entries with equal values.
+// small (one per entry, all in memory, 80 bytes): what only some entry types
+// carry is in Extra, shared between entries with equal values, and the id and
+// parentId are kept as their texts and kinds (see ID, ParentID).
 type Node struct {
-	Line     int64
-	Offset   int64
-	Type     string // "" when the type is missing or not a string
-	ID       Key
-	ParentID Key
-	// Role of a message entry ("" otherwise).
-	Role string
+	Line   int64
+	Offset int64
+	Type   string // "" when the type is missing or not a string
+	// idText and parentText are the texts of the Keys ID and ParentID
+	// return, whose kinds are in keyKinds (the id's in the low four bits)
+	idText, parentText string
+	// Extra holds the settings of assistant messages, model and thinking
+	// changes and compactions, and a message's role when it is none of
+	// OpenClaw's; nil for other entries.
+	Extra *NodeExtra
 	// FileIndex is the entry's position among all parsed lines (the header is 0),
 	// which version-1 compactions refer to by firstKeptEntryIndex.
 	FileIndex int32
+	keyKinds  uint8
+	role      roleCode
 	// SummaryTruthy: a branch_summary whose summary is a non-empty value.
 	SummaryTruthy bool
 	// NotObject: the line is valid JSON but not an object (a string, number, array...).
 	NotObject bool
-	// Extra holds the settings of assistant messages, model and thinking
-	// changes and compactions; nil for other entries.
-	Extra *NodeExtra
+}
+
+// ID is the entry's id.
+func (n *Node) ID() Key { return Key{kind: keyKind(n.keyKinds & 0xf), text: n.idText} }
+
+// ParentID is the entry's parentId.
+func (n *Node) ParentID() Key { return Key{kind: keyKind(n.keyKinds >> 4), text: n.parentText} }
+
+// setKeys sets the entry's id and parentId.
+func (n *Node) setKeys(id, parent Key) {
+	n.idText, n.parentText = id.text, parent.text
+	n.keyKinds = uint8(id.kind) | uint8(parent.kind)<<4
+}
+
+// Role is a message entry's role ("" otherwise).
+func (n *Node) Role() string {
+	if n.role == roleOther {
+		return n.Extra.Role
+	}
+	return roleNames[n.role]
+}
+
+// roleCode is a Node's role: one of OpenClaw's, or roleOther (the role is
+// in the node's Extra).
+type roleCode uint8
+
+const (
+	roleNone roleCode = iota // "": not a message, or no string role
+	roleUser
+	roleAssistant
+	roleToolResult
+	roleCustom
+	roleBashExecution
+	roleBranchSummary
+	roleCompactionSummary
+	roleOther
+)
+
+// roleNames are the roles' names by their codes (roleOther's is in Extra).
+var roleNames = [...]string{roleNone: "", roleUser: RoleUser, roleAssistant: RoleAssistant, roleToolResult: RoleToolResult,
+	roleCustom: RoleCustom, roleBashExecution: RoleBashExecution, roleBranchSummary: RoleBranchSummary,
+	roleCompactionSummary: RoleCompactionSummary, roleOther: ""}
+
+// roleCodeOf is role's code (roleOther for a role none of OpenClaw's).
+func roleCodeOf(role string) roleCode {
+	for c, name := range roleNames[:roleOther] {
+		if name == role {
+			return roleCode(c)
+		}
+	}
+	return roleOther
 }
 
 // NodeExtra is what the context needs from a few entry types: the raw JSON
 // of provider / model(Id) / thinkingLevel (passed on as OpenClaw passes them)
-// and a compaction's firstKeptEntryId (or v1 firstKeptEntryIndex, -1: none).
+// and a compaction's firstKeptEntryId (or v1 firstKeptEntryIndex, -1: none);
+// and a message's role when it is none of OpenClaw's.
 type NodeExtra struct {
 	ProviderRaw, ModelRaw, ThinkingLevelRaw []byte
 	FirstKept                               Key
 	FirstKeptIndex                          int
+	Role                                    string
 }
 
 // Header is a transcript's first parsed line, when it is a session header.
@@ -361,10 +417,11 @@ func (sx *scanner) line(line jsonl.Line, p *parsedLine) {
 // fillNode completes n from its line's parse.
 func fillNode(n *Node, p *parsedLine) {
 	e := &p.e
-	n.ParentID, n.ID, n.Extra = p.parent, p.id, p.extra
+	n.setKeys(p.id, p.parent)
+	n.Extra = p.extra
 	switch n.Type {
 	case TypeMessage:
-		n.Role = e.role
+		n.role = roleCodeOf(e.role)
 	case TypeCompaction:
 		x := &NodeExtra{FirstKept: keyOf(e.FirstKeptEntryID), FirstKeptIndex: -1}
 		if idx := jsonl.TrimSpace(e.FirstKeptIndex); len(idx) > 0 && idx[0] >= '0' && idx[0] <= '9' {
@@ -387,6 +444,9 @@ func sharedExtra(e *rawEntry, extras *extraSet) *NodeExtra {
 		if e.role == RoleAssistant {
 			m := e.messageMembers()
 			return extras.shared(NodeExtra{ProviderRaw: m.Provider, ModelRaw: m.Model, FirstKeptIndex: -1})
+		}
+		if roleCodeOf(e.role) == roleOther {
+			return extras.shared(NodeExtra{Role: e.role, FirstKeptIndex: -1})
 		}
 	case TypeModelChange:
 		return extras.shared(NodeExtra{ProviderRaw: e.Provider, ModelRaw: e.ModelID, FirstKeptIndex: -1})
@@ -430,14 +490,15 @@ type extraSet struct {
 // first time they are seen).
 func (xs *extraSet) shared(x NodeExtra) *NodeExtra {
 	p, m, t := jsonl.TrimSpace(x.ProviderRaw), jsonl.TrimSpace(x.ModelRaw), jsonl.TrimSpace(x.ThinkingLevelRaw)
-	if l := xs.last; l != nil && bytes.Equal(l.ProviderRaw, p) && bytes.Equal(l.ModelRaw, m) && bytes.Equal(l.ThinkingLevelRaw, t) {
+	if l := xs.last; l != nil && bytes.Equal(l.ProviderRaw, p) && bytes.Equal(l.ModelRaw, m) && bytes.Equal(l.ThinkingLevelRaw, t) && l.Role == x.Role {
 		return l
 	}
-	// a literal holds no raw NUL: the key is unambiguous
-	key := string(p) + "\x00" + string(m) + "\x00" + string(t)
+	// a literal holds no raw NUL: the key is unambiguous up to the role,
+	// which comes last (and may hold one)
+	key := string(p) + "\x00" + string(m) + "\x00" + string(t) + "\x00" + x.Role
 	shared, ok := xs.byKey[key]
 	if !ok {
-		shared = &NodeExtra{ProviderRaw: cloneRaw(p), ModelRaw: cloneRaw(m), ThinkingLevelRaw: cloneRaw(t), FirstKeptIndex: -1}
+		shared = &NodeExtra{ProviderRaw: cloneRaw(p), ModelRaw: cloneRaw(m), ThinkingLevelRaw: cloneRaw(t), FirstKeptIndex: -1, Role: x.Role}
 		xs.byKey[key] = shared
 	}
 	xs.last = shared

@@ -63,17 +63,17 @@ func Outline(ix *Index) []*Segment {
 		if visited[j.start] {
 			continue
 		}
-		seg := &Segment{FirstLine: ix.Nodes[j.start].Line, FirstID: ix.Nodes[j.start].ID.String(), Active: active[j.start]}
+		seg := &Segment{FirstLine: ix.Nodes[j.start].Line, FirstID: ix.Nodes[j.start].ID().String(), Active: active[j.start]}
 		kinds := map[string]int{}
 		cur := j.start
 		for {
 			visited[cur] = true
 			n := &ix.Nodes[cur]
 			seg.Entries++
-			seg.LastLine, seg.LastID = n.Line, n.ID.String()
+			seg.LastLine, seg.LastID = n.Line, n.ID().String()
 			k := n.Type
-			if n.Type == TypeMessage && n.Role != "" {
-				k = n.Role
+			if n.Type == TypeMessage && n.Role() != "" {
+				k = n.Role()
 			}
 			kinds[k]++
 			if cur == leaf {

@@ -96,9 +96,9 @@ func newTree(t *Tree, parts int) *Tree {
 		eachPart(parts, func(part int) {
 			for i := part * n / parts; i < (part+1)*n/parts; i++ {
 				t.parents[i] = -1
-				if p := ix.Nodes[i].ParentID; p.Truthy() {
+				if p := ix.Nodes[i].ParentID(); p.Truthy() {
 					t.parents[i] = -2
-					if unique && i > 0 && ix.Nodes[i-1].ID == p {
+					if unique && i > 0 && ix.Nodes[i-1].ID() == p {
 						t.parents[i] = int32(i - 1)
 					} else if j, ok := t.ids.get(p, t.id); ok {
 						t.parents[i] = int32(j)
@@ -137,7 +137,7 @@ func (t *Tree) id(i int) Key {
 	if t.linear {
 		return Key{kind: keyOther, text: "#" + itoa(i)}
 	}
-	return t.ix.Nodes[i].ID
+	return t.ix.Nodes[i].ID()
 }
 
 // parent returns node i's parent index, or -1 for a root.

@@ -295,10 +295,10 @@ func TestTreeParentsRandom(t *testing.T) {
 		tr := NewTree(ix)
 		for i, nd := range ix.Nodes {
 			want := -1
-			if nd.ParentID.Truthy() {
+			if nd.ParentID().Truthy() {
 				want = -2
 				for j := range ix.Nodes {
-					if ix.Nodes[j].ID == nd.ParentID {
+					if ix.Nodes[j].ID() == nd.ParentID() {
 						want = j // the last one wins
 					}
 				}
@@ -306,4 +306,40 @@ func TestTreeParentsRandom(t *testing.T) {
 			require.Equal(t, want, int(tr.parents[i]), "round %d node %d", round, i)
 		}
 	}
+}
+
+// A node keeps its id, parentId and role as it was given them, any role
+// (OpenClaw's are codes, another is kept in the node's Extra), in 80 bytes.
+func TestNodeKeysAndRoles(t *testing.T) {
+	require.Equal(t, uintptr(80), unsafe.Sizeof(Node{}))
+	line := func(id, parent, role string) string {
+		return `{"type":"message","id":` + id + `,"parentId":` + parent + `,"timestamp":"2026-05-01T00:00:00.000Z","message":{"role":` + role + `,"content":"x","provider":"p","model":"m"}}`
+	}
+	lines := []string{`{"type":"session","version":3,"id":"s","timestamp":"2026-05-01T00:00:00.000Z","cwd":"/"}`}
+	roles := []string{`"user"`, `"assistant"`, `"toolResult"`, `"custom"`, `"bashExecution"`, `"branchSummary"`, `"compactionSummary"`, `"weird"`, `"weird"`, `""`, `null`, `7`, `"Assistant"`, `"a\u0000b"`}
+	ids := []string{`"a"`, `"b"`, `null`, `7`, `"7"`, `true`, `{"x":1}`, `""`, `"c"`, `"d"`, `"e"`, `"f"`, `"g"`, `"h"`}
+	for i, role := range roles {
+		parent := `null`
+		if i > 0 {
+			parent = ids[i-1]
+		}
+		lines = append(lines, line(ids[i], parent, role))
+	}
+	ix, err := Scan(strings.NewReader(strings.Join(lines, "\n")+"\n"), ScanOptions{})
+	require.NoError(t, err)
+	require.Len(t, ix.Nodes, len(roles))
+	for i, n := range ix.Nodes {
+		require.Equal(t, keyOf([]byte(ids[i])), n.ID(), "id of line %d", i+2)
+		wantParent := Key{kind: keyNull}
+		if i > 0 {
+			wantParent = keyOf([]byte(ids[i-1]))
+		}
+		require.Equal(t, wantParent, n.ParentID(), "parentId of line %d", i+2)
+		wantRole, _ := str([]byte(roles[i]))
+		require.Equal(t, wantRole, n.Role(), "role of line %d", i+2)
+	}
+	// the assistant's settings and the other roles share their Extras
+	require.Equal(t, []byte(`"p"`), ix.Nodes[1].Extra.ProviderRaw)
+	require.Same(t, ix.Nodes[7].Extra, ix.Nodes[8].Extra)
+	require.Nil(t, ix.Nodes[0].Extra)
 }
