@@ -306,6 +306,17 @@ func Unquote(b []byte) (string, int, error) {
 	return "", i, unquoteError("unterminated string")
 }
 
+// plainASCII: b is printable ASCII without a quote or a backslash, a JSON
+// string's text as it is.
+func plainASCII(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
 // StringValue decodes v, exactly one JSON string literal, as Go text: the
 // string JSON.parse makes of it, with each lone surrogate (which a Go
 // string cannot hold) as U+FFFD, and invalid UTF-8 in v read as Node reads
@@ -313,6 +324,9 @@ func Unquote(b []byte) (string, int, error) {
 func StringValue(v []byte) (s string, ok bool) {
 	if len(v) < 2 || v[0] != '"' {
 		return "", false
+	}
+	if plainASCII(v[1:len(v)-1]) && v[len(v)-1] == '"' {
+		return string(v[1 : len(v)-1]), true // an id, a role, a type: nothing to decode
 	}
 	w := ToWellFormed(v)
 	s, n, err := Unquote(w)
