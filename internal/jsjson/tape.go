@@ -171,7 +171,9 @@ value:
 		if d <= maxDepth {
 			if len(nodes) < maxNodes {
 				idx = len(nodes)
-				nodes = append(nodes, Node{Start: int32(i), KeyStart: int32(keyS), KeyEnd: int32(keyE), Kind: c, Flags: keyF})
+				nodes = append(nodes, Node{}) // filled where it lands: see leaf
+				nd := &nodes[idx]
+				nd.Start, nd.KeyStart, nd.KeyEnd, nd.Kind, nd.Flags = int32(i), int32(keyS), int32(keyE), c, keyF
 			} else {
 				overflow = true
 			}
@@ -375,7 +377,10 @@ strDone:
 	}
 	if d <= maxDepth {
 		if len(nodes) < maxNodes {
-			nodes = append(nodes, Node{Start: int32(strStart), End: int32(i), KeyStart: int32(keyS), KeyEnd: int32(keyE), Next: int32(len(nodes) + 1), Kind: '"', Flags: keyF | strF})
+			nodes = append(nodes, Node{}) // filled where it lands: see leaf
+			nd := &nodes[len(nodes)-1]
+			nd.Start, nd.End, nd.KeyStart, nd.KeyEnd, nd.Next = int32(strStart), int32(i), int32(keyS), int32(keyE), int32(len(nodes))
+			nd.Kind, nd.Flags = '"', keyF|strF
 		} else {
 			overflow = true
 		}
@@ -496,7 +501,15 @@ func leaf(nodes []Node, overflow, recorded bool, maxNodes, start, end, keyS, key
 	if len(nodes) >= maxNodes {
 		return nodes, true
 	}
-	return append(nodes, Node{Start: int32(start), End: int32(end), KeyStart: int32(keyS), KeyEnd: int32(keyE), Next: int32(len(nodes) + 1), Kind: kind, Flags: keyF}), overflow
+	// a Node appended whole is built aside a field at a time and copied
+	// in 16 bytes at a time, a load that waits for the narrower stores
+	// before it (no store forwarding): a quarter of Parse's time; a zero
+	// Node is stored where it lands, and its fields after it
+	nodes = append(nodes, Node{})
+	nd := &nodes[len(nodes)-1]
+	nd.Start, nd.End, nd.KeyStart, nd.KeyEnd, nd.Next = int32(start), int32(end), int32(keyS), int32(keyE), int32(len(nodes))
+	nd.Kind, nd.Flags = kind, keyF
+	return nodes, overflow
 }
 
 func boolBit(b bool) uint64 {
