@@ -58,7 +58,7 @@ func (n *Node) Role() string {
 	if n.role == roleOther {
 		return n.Extra.Role
 	}
-	return roleNames[n.role]
+	return n.role.name()
 }
 
 // roleCode is a Node's role: one of OpenClaw's, or roleOther (the role is
@@ -77,17 +77,46 @@ const (
 	roleOther
 )
 
-// roleNames are the roles' names by their codes (roleOther's is in Extra).
-var roleNames = [...]string{roleNone: "", roleUser: RoleUser, roleAssistant: RoleAssistant, roleToolResult: RoleToolResult,
-	roleCustom: RoleCustom, roleBashExecution: RoleBashExecution, roleBranchSummary: RoleBranchSummary,
-	roleCompactionSummary: RoleCompactionSummary, roleOther: ""}
+// name is the role c stands for ("" for roleNone and roleOther).
+func (c roleCode) name() string {
+	switch c {
+	case roleUser:
+		return RoleUser
+	case roleAssistant:
+		return RoleAssistant
+	case roleToolResult:
+		return RoleToolResult
+	case roleCustom:
+		return RoleCustom
+	case roleBashExecution:
+		return RoleBashExecution
+	case roleBranchSummary:
+		return RoleBranchSummary
+	case roleCompactionSummary:
+		return RoleCompactionSummary
+	}
+	return ""
+}
 
 // roleCodeOf is role's code (roleOther for a role none of OpenClaw's).
 func roleCodeOf(role string) roleCode {
-	for c, name := range roleNames[:roleOther] {
-		if name == role {
-			return roleCode(c)
-		}
+	switch role {
+	case "":
+		return roleNone
+	case RoleUser:
+		return roleUser
+	case RoleAssistant:
+		return roleAssistant
+	case RoleToolResult:
+		return roleToolResult
+	case RoleCustom:
+		return roleCustom
+	case RoleBashExecution:
+		return roleBashExecution
+	case RoleBranchSummary:
+		return roleBranchSummary
+	case RoleCompactionSummary:
+		return roleCompactionSummary
 	}
 	return roleOther
 }
