@@ -466,7 +466,8 @@ func fillNode(n *Node, p *parsedLine) {
 
 // sharedExtra is the NodeExtra of an entry whose settings the context reads
 // (an assistant message's provider and model, a model or thinking level
-// change), one shared by every entry with equal values; nil for others.
+// change) or of a message whose role is none of OpenClaw's (the role), one
+// shared by every entry with equal values; nil for others.
 func sharedExtra(e *rawEntry, extras *extraSet) *NodeExtra {
 	switch e.typ {
 	case TypeMessage:

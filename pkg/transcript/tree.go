@@ -308,7 +308,7 @@ func newIDIndex(n, parts int) idIndex {
 			size = n/parts + n/16 // room for an uneven split before a grow
 		}
 		x.parts[i].byHash = hashtab.NewMap[int32](size)
-		x.parts[i].byHash.MapPages() // n is the number of entries
+		x.parts[i].byHash.MapPages() // size is about the entries the part gets
 	}
 	return x
 }
