@@ -306,8 +306,8 @@ func Unquote(b []byte) (string, int, error) {
 	return "", i, unquoteError("unterminated string")
 }
 
-// plainASCII: b is printable ASCII without a quote or a backslash, a JSON
-// string's text as it is.
+// plainASCII: b is ASCII from the space up (DEL included) without a quote
+// or a backslash: a JSON string's text as it is.
 func plainASCII(b []byte) bool {
 	for _, c := range b {
 		if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {

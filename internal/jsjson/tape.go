@@ -502,9 +502,9 @@ func leaf(nodes []Node, overflow, recorded bool, maxNodes, start, end, keyS, key
 		return nodes, true
 	}
 	// a Node appended whole is built aside a field at a time and copied
-	// in 16 bytes at a time, a load that waits for the narrower stores
-	// before it (no store forwarding): a quarter of Parse's time; a zero
-	// Node is stored where it lands, and its fields after it
+	// in 16 bytes at a time, loads that wait for the narrower stores
+	// before them (no store forwarding); a zero Node is stored where it
+	// lands, and its fields after it (BenchmarkFileTape 2% faster)
 	nodes = append(nodes, Node{})
 	nd := &nodes[len(nodes)-1]
 	nd.Start, nd.End, nd.KeyStart, nd.KeyEnd, nd.Next = int32(start), int32(end), int32(keyS), int32(keyE), int32(len(nodes))
