@@ -428,34 +428,22 @@ func checkSkipPlain(t testing.TB, b []byte) {
 }
 
 // scanStringRef is scanStringAt's answer for a string from its opening
-// quote at b[0], byte by byte.
+// quote at b[0], from encoding/json (which agrees with JSON.parse on where a
+// string literal ends and whether it is one; refParse reads literals so
+// too) and a look at the literal's bytes for the flags.
 func scanStringRef(b []byte) (int, NodeFlags) {
-	var f NodeFlags
-	for i := 1; i < len(b); i++ {
-		switch c := b[i]; {
-		case c == '"':
-			return i + 1, f | utf8Flags(b[1:i])
-		case c == '\\':
-			f |= Escaped
-			if i+1 >= len(b) {
-				return -1, f
-			}
-			switch b[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i++
-			case 'u':
-				if i+6 > len(b) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
-					return -1, f
-				}
-				i += 5
-			default:
-				return -1, f
-			}
-		case c < 0x20:
-			return -1, f
-		}
+	var s string
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&s); err != nil {
+		return -1, 0
 	}
-	return -1, f
+	end := int(dec.InputOffset())
+	text := b[1 : end-1]
+	f := utf8Flags(text)
+	if bytes.IndexByte(text, '\\') >= 0 {
+		f |= Escaped
+	}
+	return end, f
 }
 
 // checkScanString fails t unless scanStringAt reads the string at b[0]
@@ -480,6 +468,7 @@ func FuzzSkipPlain(f *testing.F) {
 	f.Add([]byte(strings.Repeat("é ü 日本 \U0001F600 ", 9)+`"`), uint8(1))
 	f.Add([]byte(strings.Repeat("x", 30)+"\xe6\x97\xa5"+strings.Repeat("y", 40)), uint8(0))
 	f.Add([]byte(strings.Repeat("x", 31)+"\xed\xa0\x80"+strings.Repeat("y", 40)+`"`), uint8(0))
+	f.Add([]byte(strings.Repeat("é", 20)+`\"\\\u00e9\ud83d\n`+strings.Repeat("y", 40)+`"`), uint8(0))
 	f.Fuzz(func(t *testing.T, data []byte, off uint8) {
 		o := int(off) % (len(data) + 1)
 		b := data[o:]
