@@ -124,18 +124,21 @@ type rawEntry struct {
 	// typ is Type's string value (typOK: Type is a string) and role, for
 	// a message entry, its message's role (as intern reads it): decoded
 	// where the line is parsed, while its bytes are in that CPU's cache
-	// (decodeNames), not again by the ordered stage.
+	// (decodeNames), not again by the ordered stage; roleCode is role's
+	// code, as a Node keeps it.
 	typ, role string
 	typOK     bool
+	roleCode  roleCode
 }
 
-// decodeNames sets e's typ, typOK and role from its decoded fields.
+// decodeNames sets e's typ, typOK, role and roleCode from its decoded fields.
 func (e *rawEntry) decodeNames(in interner) {
 	e.typ, e.typOK = in.str(e.Type)
 	e.role = ""
 	if e.typ == TypeMessage {
 		e.role = intern(e.messageMembers().Role)
 	}
+	e.roleCode = roleCodeOf(e.role)
 }
 
 // rawRare holds the fields of the entry types other than message.

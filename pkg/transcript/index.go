@@ -450,7 +450,7 @@ func fillNode(n *Node, p *parsedLine) {
 	n.Extra = p.extra
 	switch n.Type {
 	case TypeMessage:
-		n.role = roleCodeOf(e.role)
+		n.role = e.roleCode
 	case TypeCompaction:
 		x := &NodeExtra{FirstKept: keyOf(e.FirstKeptEntryID), FirstKeptIndex: -1}
 		if idx := jsonl.TrimSpace(e.FirstKeptIndex); len(idx) > 0 && idx[0] >= '0' && idx[0] <= '9' {
@@ -475,7 +475,7 @@ func sharedExtra(e *rawEntry, extras *extraSet) *NodeExtra {
 			m := e.messageMembers()
 			return extras.shared(NodeExtra{ProviderRaw: m.Provider, ModelRaw: m.Model, FirstKeptIndex: -1})
 		}
-		if roleCodeOf(e.role) == roleOther {
+		if e.roleCode == roleOther {
 			return extras.shared(NodeExtra{Role: e.role, FirstKeptIndex: -1})
 		}
 	case TypeModelChange:
