@@ -3,10 +3,10 @@ package transcript
 import (
 	"hash/maphash"
 	"runtime"
-	"sync"
 
 	"github.com/openclaw-tools/oc/internal/hashtab"
 	"github.com/openclaw-tools/oc/internal/pages"
+	"github.com/openclaw-tools/oc/internal/parallel"
 )
 
 // Tree is the id/parentId structure of a transcript, resolved the way pi's
@@ -60,7 +60,7 @@ func newTree(t *Tree, parts int) *Tree {
 	// on a goroutine of its own, in file order; an entry whose id an earlier
 	// one has is noted on its part's list, in file order too
 	repeats := make([][][2]int32, parts)
-	eachPart(parts, func(part int) {
+	parallel.Each(parts, parts, func(part int) {
 		for i := range ix.Nodes {
 			k := t.id(i)
 			h := t.ids.hash(k)
@@ -93,7 +93,7 @@ func newTree(t *Tree, parts int) *Tree {
 		unique := t.firstWithID == nil
 		t.parents = make([]int32, n)
 		pages.Populate(t.parents)
-		eachPart(parts, func(part int) {
+		parallel.Each(parts, parts, func(part int) {
 			for i := part * n / parts; i < (part+1)*n/parts; i++ {
 				t.parents[i] = -1
 				if p := ix.Nodes[i].ParentID(); p.Truthy() {
@@ -113,24 +113,6 @@ func newTree(t *Tree, parts int) *Tree {
 // parallelTreeNodes is the number of entries from which NewTree indexes on
 // two goroutines (the single-threaded part of inspect after its scan).
 const parallelTreeNodes = 1 << 14
-
-// eachPart calls fn(part) for each of parts parts, on goroutines of their own
-// when there are more than one, and returns when all have returned.
-func eachPart(parts int, fn func(part int)) {
-	if parts == 1 {
-		fn(0)
-		return
-	}
-	var wg sync.WaitGroup
-	for part := range parts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn(part)
-		}()
-	}
-	wg.Wait()
-}
 
 // id is node i's effective id (migrated v1 files get synthetic ones).
 func (t *Tree) id(i int) Key {
