@@ -306,17 +306,6 @@ func Unquote(b []byte) (string, int, error) {
 	return "", i, unquoteError("unterminated string")
 }
 
-// plainASCII: b is ASCII from the space up (DEL included) without a quote
-// or a backslash: a JSON string's text as it is.
-func plainASCII(b []byte) bool {
-	for _, c := range b {
-		if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
-			return false
-		}
-	}
-	return true
-}
-
 // StringValue decodes v, exactly one JSON string literal, as Go text: the
 // string JSON.parse makes of it, with each lone surrogate (which a Go
 // string cannot hold) as U+FFFD, and invalid UTF-8 in v read as Node reads
@@ -325,8 +314,10 @@ func StringValue(v []byte) (s string, ok bool) {
 	if len(v) < 2 || v[0] != '"' {
 		return "", false
 	}
-	if plainASCII(v[1:len(v)-1]) && v[len(v)-1] == '"' {
-		return string(v[1 : len(v)-1]), true // an id, a role, a type: nothing to decode
+	if j, f := scanStringAt(v, 1); j == len(v) && f&(Escaped|badUTF8String) == 0 {
+		// one literal of well-formed UTF-8 without escapes (an id, a role,
+		// a type): its text is the string, as the general decode would make it
+		return string(v[1 : len(v)-1]), true
 	}
 	w := ToWellFormed(v)
 	s, n, err := Unquote(w)
