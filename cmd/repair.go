@@ -153,6 +153,10 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 		fmt.Fprintf(g.IO.Out, "no transcripts in %s%s: nothing to repair\n", cli.Safe(strings.Join(paths, ", ")), filter.Describe())
 		return nil
 	}
+	if !opts.Check {
+		// a check allocates little more than its read buffers
+		g.warmHeapFor(files)
+	}
 	doc, err := repairRun(g, opts, apply, files)
 	if err != nil {
 		return err

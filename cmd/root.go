@@ -471,6 +471,20 @@ func (g *Globals) tuneGCForStreaming(limit int64) {
 	g.gc.SetBudget(limit)
 }
 
+// warmHeapFor maps, before a scan of files, about the memory the scan will
+// allocate, so that it is not faulted in a page at a time
+// (gcpolicy.Tuner.Warm): a third of the files' bytes (inspect of a 100 MiB
+// transcript of 1 KB lines holds about 36 MB; repair about 25). Files found
+// in a folder have no size yet (Discover does not stat them): only named
+// files count.
+func (g *Globals) warmHeapFor(files []transcript.File) {
+	var total int64
+	for _, f := range files {
+		total += max(f.Size, 0) // -1: unknown (found in a folder, stdin)
+	}
+	g.gc.Warm(total / 3)
+}
+
 // The soft memory limits of tuneGCForStreaming.
 const (
 	gcLimitRepair  = 48 << 20

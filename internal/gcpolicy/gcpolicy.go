@@ -22,6 +22,8 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+
+	"github.com/openclaw-tools/oc/internal/pages"
 )
 
 // DefaultBudget is the budget of a command that sets none.
@@ -83,6 +85,43 @@ func (t *Tuner) Budget() (int64, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.budget, !t.done
+}
+
+// MinWarm is the least Warm maps: less saves less than its collection costs.
+const MinWarm = 4 << 20
+
+// Warm maps about n bytes of memory for the Go heap now and hands them to
+// the heap free: the allocations of the run that follows land in pages
+// already mapped instead of faulting them in one at a time. The block is
+// mapped in one system call, in transparent huge pages where the system
+// gives them (pages.Populate), then freed by one collection, made while
+// the heap is still small.
+//
+// On the 2-core virtual machines oc is measured on, a page fault costs
+// about 11 µs, a page mapped by MADV_POPULATE_WRITE about 6, and a 2 MiB
+// huge page about as much as 20 to 100 faults. `oc inspect` of a 100 MiB
+// transcript faulted 2,700 pages and populated 22 MB a page at a time
+// without it (about a fifth of its CPU time); with 32 MiB warmed, 960
+// faults.
+//
+// n is held to half the budget (the block counts against the memory limit
+// while the heap holds it free); under MinWarm, on a nil Tuner, or one
+// that handed over to Go's defaults, Warm does nothing.
+func (t *Tuner) Warm(n int64) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	n = min(n, t.budget/2)
+	done := t.done
+	t.mu.Unlock()
+	if done || n < MinWarm {
+		return
+	}
+	block := make([]byte, n)
+	pages.Populate(block)
+	runtime.KeepAlive(block)
+	runtime.GC() // the block is garbage: its pages go back to the heap, mapped
 }
 
 func (t *Tuner) restore() {

@@ -2,8 +2,12 @@ package gcpolicy
 
 import (
 	"math"
+	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -100,4 +104,90 @@ func TestTunerLeavesUsersSetting(t *testing.T) {
 			t.Fatal("a nil Tuner changed something")
 		}
 	}
+}
+
+// heapFree is the heap's memory that is free and still mapped (neither
+// holding objects nor given back to the system).
+func heapFree() int64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/free:bytes"}}
+	metrics.Read(sample)
+	return int64(sample[0].Value.Uint64())
+}
+
+// resident is the process's resident memory in bytes (Linux), or -1.
+func resident(t *testing.T) int64 {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		return -1
+	}
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(b))
+	pages, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pages * int64(os.Getpagesize())
+}
+
+// warmed is how much more free heap, and resident memory, tu.Warm(n) left,
+// from a heap that gave its free memory back to the system.
+func warmed(t *testing.T, tu *Tuner, n int64) (free, rss int64) {
+	t.Helper()
+	debug.FreeOSMemory()
+	free, rss = heapFree(), resident(t)
+	tu.Warm(n)
+	return heapFree() - free, resident(t) - rss
+}
+
+// Warm leaves the heap about n more bytes free, mapped and resident (on
+// Linux), which the next allocations take without the heap growing. It
+// holds n to half the budget, and does nothing under MinWarm, on a nil
+// Tuner or on one handed over to the defaults.
+func TestWarmLeavesMappedFreeHeap(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	tu := Start(256<<20, noEnv)
+
+	free, rss := warmed(t, tu, 24<<20)
+	if free < 24<<20 || free > 32<<20 {
+		t.Fatalf("Warm(24 MiB) left %d bytes more free heap, want about 24 MiB", free)
+	}
+	if runtime.GOOS == "linux" && rss < 20<<20 {
+		t.Fatalf("Warm(24 MiB) left %d bytes more resident, want about 24 MiB (mapped now)", rss)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	held := make([]byte, 16<<20)
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(held)
+	if after.HeapSys > before.HeapSys+1<<20 {
+		t.Fatalf("a 16 MiB allocation after Warm grew the heap %d -> %d bytes", before.HeapSys, after.HeapSys)
+	}
+	held = nil
+
+	tu.SetBudget(40 << 20)
+	if free, _ := warmed(t, tu, 64<<20); free < 18<<20 || free > 24<<20 {
+		t.Fatalf("budget 40 MiB: Warm(64 MiB) left %d more bytes free, want 20 MiB", free)
+	}
+	tu.SetBudget(256 << 20)
+	if free, _ := warmed(t, tu, MinWarm-1); free > MinWarm/2 {
+		t.Fatalf("Warm under MinWarm left %d more bytes free", free)
+	}
+	if free, _ := warmed(t, nil, 16<<20); free > 8<<20 {
+		t.Fatalf("a nil Tuner's Warm left %d more bytes free", free)
+	}
+
+	tu.SetBudget(8 << 20)
+	live := make([][]byte, 0, 16)
+	for range 12 {
+		live = append(live, make([]byte, 1<<20))
+	}
+	waitFor(t, "hand-over to the defaults", func() bool { _, on := tu.Budget(); return !on })
+	if free, _ := warmed(t, tu, 16<<20); free > 8<<20 {
+		t.Fatalf("a Tuner handed over: Warm left %d more bytes free", free)
+	}
+	runtime.KeepAlive(live)
 }

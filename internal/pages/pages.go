@@ -8,7 +8,11 @@
 // index, the records of the lines in flight, the tree), a quarter of its
 // CPU time. Asking the kernel to map a range at once (MADV_POPULATE_WRITE,
 // Linux 5.14+) costs about 0.6 µs a page instead of the trap; the host's
-// share is still paid at the first write. Elsewhere, and on older kernels,
+// share is still paid at the first write. The 2 MiB blocks wholly inside
+// the range are asked for as transparent huge pages first (MADV_HUGEPAGE;
+// THP is in "madvise" mode there, so only advised ranges get them): 16 MiB
+// mapped and written took 47 ms a fault at a time, 25 ms populated a page
+// at a time and 1 to 15 ms in huge pages. Elsewhere, and on older kernels,
 // the calls do nothing and the pages fault in as they are written.
 package pages
 
@@ -24,8 +28,9 @@ const MinBytes = 64 << 10
 // Populate asks the system to map every whole page of s's backing array, up
 // to its capacity, now: for a slice about to be filled whole (a batch's
 // records, a read buffer, a hash table made for the keys it will get; for
-// room made for an estimate, see MapAhead). It changes no byte of s and
-// reports no error: it is only a hint.
+// room made for an estimate, see MapAhead), in huge pages where s holds
+// whole 2 MiB blocks. It changes no byte of s and reports no error: it is
+// only a hint.
 func Populate[T any](s []T) {
 	var zero T
 	n := uintptr(cap(s)) * unsafe.Sizeof(zero)

@@ -2,6 +2,8 @@ package pages
 
 import (
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -94,4 +96,53 @@ func TestMapAheadNewArray(t *testing.T) {
 		MapAhead(&a, b[:0])
 		require.Equal(t, aheadWindow/page, resident(t, b))
 	}
+}
+
+// vmFlags returns the VmFlags /proc/self/smaps gives the mapping holding
+// address a.
+func vmFlags(t *testing.T, a uintptr) []string {
+	t.Helper()
+	smaps, err := os.ReadFile("/proc/self/smaps")
+	require.NoError(t, err)
+	in := false
+	for _, line := range strings.Split(string(smaps), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		if lo, hi, ok := strings.Cut(f[0], "-"); ok && !strings.HasSuffix(f[0], ":") {
+			start, err1 := strconv.ParseUint(lo, 16, 64)
+			end, err2 := strconv.ParseUint(hi, 16, 64)
+			in = err1 == nil && err2 == nil && uint64(a) >= start && uint64(a) < end
+			continue
+		}
+		if in && f[0] == "VmFlags:" {
+			return f[1:]
+		}
+	}
+	t.Fatalf("no mapping holds %#x", a)
+	return nil
+}
+
+// Populate asks for transparent huge pages in the 2 MiB blocks wholly inside
+// the slice (VmFlags "hg"), and only there: the pages around them may be
+// other objects'. (oc's machines have THP in "madvise" mode, where this
+// advice is what gives a range huge pages.)
+func TestPopulateAdvisesHugePages(t *testing.T) {
+	b, err := unix.Mmap(-1, 0, 5*hugeBytes, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, unix.Munmap(b)) }()
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	// a 2 MiB block at least 2 MiB into the mapping; the slice starts in
+	// the middle of the one before it and ends with the one after it
+	first := (base + hugeBytes + hugeBytes - 1) &^ (hugeBytes - 1)
+	s := b[first-base-hugeBytes/2 : first-base+2*hugeBytes : first-base+2*hugeBytes]
+	require.NotContains(t, vmFlags(t, first), "hg", "a fresh mapping has no advice")
+
+	Populate(s)
+	require.Contains(t, vmFlags(t, first), "hg", "the first whole block")
+	require.Contains(t, vmFlags(t, first+hugeBytes), "hg", "the second whole block")
+	require.NotContains(t, vmFlags(t, first-hugeBytes/4), "hg", "the block the slice starts inside")
+	require.NotContains(t, vmFlags(t, first+2*hugeBytes+hugeBytes/4), "hg", "after the slice")
+	require.Equal(t, len(s)/os.Getpagesize(), resident(t, s), "every page mapped")
 }
