@@ -93,11 +93,17 @@ func (n *Node) Key(text []byte) []byte {
 
 // KeyText returns n's key in text as JavaScript reads it: the raw key when
 // it holds no escape (no look for a backslash: the tape saw none), else
-// decoded (nil for a value that is no member).
+// decoded (empty for a value that is no member). The common case is
+// inlined where it is called: it is asked for every member read.
 func (n *Node) KeyText(text []byte) []byte {
-	if n.Flags&KeyEscaped == 0 {
-		return n.Key(text)
+	if n.Flags&KeyEscaped != 0 {
+		return n.escapedKey(text)
 	}
+	return text[n.KeyStart:n.KeyEnd]
+}
+
+// escapedKey is KeyText of a key that holds an escape.
+func (n *Node) escapedKey(text []byte) []byte {
 	if s, ok := StringValue(text[n.KeyStart-1 : n.KeyEnd+1]); ok {
 		return []byte(s)
 	}

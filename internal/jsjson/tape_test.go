@@ -183,7 +183,7 @@ func TestTapeKeyText(t *testing.T) {
 	// as JSON.parse names them (a lone surrogate reads as U+FFFD, as
 	// StringValue decodes it)
 	assert.Equal(t, []string{"type", "id", `"q\`, "\uFFFD", ""}, got)
-	assert.Nil(t, tp.Nodes[0].KeyText(text)) // the root is no member
+	assert.Empty(t, tp.Nodes[0].KeyText(text)) // the root is no member
 	assert.Equal(t, "id", string(tp.Nodes[2].KeyText(text)))
 }
 

@@ -488,12 +488,23 @@ type callRef struct {
 // roles, providers, models and block types repeat on every line).
 type interner map[string]string
 
+// nonEmptyString reports whether raw is a JSON string that decodes to a
+// non-empty one, as str(raw) != "" does, without making the string: any
+// text between its quotes, an escape too, decodes to some character.
+func nonEmptyString(raw json.RawMessage) bool {
+	raw = jsonl.TrimSpace(raw)
+	return len(raw) > 2 && raw[0] == '"'
+}
+
 func (in interner) str(raw []byte) (string, bool) {
 	t := jsonl.TrimSpace(raw)
 	if len(t) < 2 || len(t) > 66 || t[0] != '"' || bytes.IndexByte(t, '\\') >= 0 {
 		return str(raw)
 	}
 	inner := t[1 : len(t)-1]
+	if s, ok := knownName(inner); ok {
+		return s, true
+	}
 	if s, ok := in[string(inner)]; ok {
 		return s, true
 	}
@@ -563,7 +574,7 @@ func analyzeMessage(e *rawEntry, line int64, in interner, seed maphash.Seed) {
 		switch {
 		case bt == "thinking" || bt == "redacted_thinking":
 			la.thinking.Blocks++
-			if sig, _ := str(b.Signature); sig != "" {
+			if nonEmptyString(b.Signature) {
 				la.thinking.Signed++
 			}
 			if bt == "redacted_thinking" || isTrue(b.Redacted) {

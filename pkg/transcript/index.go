@@ -535,36 +535,88 @@ func (xs *extraSet) shared(x NodeExtra) *NodeExtra {
 	return shared
 }
 
-// intern decodes a JSON string, returning the constant for the entry types
-// and roles OpenClaw writes so that they are not allocated per entry.
+// intern decodes a JSON string, returning the constant for a name OpenClaw
+// writes (knownName) so that it is not allocated per entry.
 func intern(raw []byte) string {
 	raw = jsonl.TrimSpace(raw)
 	if len(raw) >= 2 && raw[0] == '"' {
-		switch string(raw[1 : len(raw)-1]) {
-		case TypeMessage:
-			return TypeMessage
-		case RoleUser:
-			return RoleUser
-		case RoleAssistant:
-			return RoleAssistant
-		case RoleToolResult:
-			return RoleToolResult
-		case TypeCustomMessage:
-			return TypeCustomMessage
-		case TypeCustom:
-			return TypeCustom
-		case TypeCompaction:
-			return TypeCompaction
-		case TypeModelChange:
-			return TypeModelChange
-		case TypeThinkingLevelChange:
-			return TypeThinkingLevelChange
-		case TypeSession:
-			return TypeSession
+		if s, ok := knownName(raw[1 : len(raw)-1]); ok {
+			return s
 		}
 	}
 	s, _ := str(raw)
 	return s
+}
+
+// knownName returns the constant string equal to inner, the text of a JSON
+// string literal without escapes, when it is one of the names OpenClaw
+// writes in every entry (entry types, roles, content block types, stop
+// reasons, pi-ai's API names): these need neither an allocation nor an
+// interner's hash.
+func knownName(inner []byte) (string, bool) {
+	switch string(inner) {
+	case TypeMessage:
+		return TypeMessage, true
+	case RoleUser:
+		return RoleUser, true
+	case RoleAssistant:
+		return RoleAssistant, true
+	case RoleToolResult:
+		return RoleToolResult, true
+	case TypeCustomMessage:
+		return TypeCustomMessage, true
+	case TypeCustom:
+		return TypeCustom, true
+	case TypeCompaction:
+		return TypeCompaction, true
+	case TypeModelChange:
+		return TypeModelChange, true
+	case TypeThinkingLevelChange:
+		return TypeThinkingLevelChange, true
+	case TypeSession:
+		return TypeSession, true
+	case "text":
+		return "text", true
+	case "thinking":
+		return "thinking", true
+	case "redacted_thinking":
+		return "redacted_thinking", true
+	case "toolCall":
+		return "toolCall", true
+	case "toolUse":
+		return "toolUse", true
+	case "functionCall":
+		return "functionCall", true
+	case "image":
+		return "image", true
+	case "stop":
+		return "stop", true
+	case "length":
+		return "length", true
+	case "error":
+		return "error", true
+	case "aborted":
+		return "aborted", true
+	case "anthropic-messages":
+		return "anthropic-messages", true
+	case "openai-completions":
+		return "openai-completions", true
+	case "openai-responses":
+		return "openai-responses", true
+	case "openai-codex-responses":
+		return "openai-codex-responses", true
+	case "azure-openai-responses":
+		return "azure-openai-responses", true
+	case "bedrock-converse-stream":
+		return "bedrock-converse-stream", true
+	case "google-generative-ai":
+		return "google-generative-ai", true
+	case "google-gemini-cli":
+		return "google-gemini-cli", true
+	case "google-vertex":
+		return "google-vertex", true
+	}
+	return "", false
 }
 
 // jsTruthy is JavaScript truthiness of a JSON value.

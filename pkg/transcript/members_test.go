@@ -95,3 +95,36 @@ func TestBlankUserTextWithEscapes(t *testing.T) {
 		}
 	}
 }
+
+// knownName answers for exactly the names it lists, with the same string,
+// and leaves every other text (a case, a space, a prefix away) to the
+// interner; intern and interner.str give what str decodes either way.
+func TestKnownName(t *testing.T) {
+	known := []string{TypeMessage, RoleUser, RoleAssistant, RoleToolResult, TypeCustomMessage, TypeCustom,
+		TypeCompaction, TypeModelChange, TypeThinkingLevelChange, TypeSession, "text", "thinking",
+		"redacted_thinking", "toolCall", "toolUse", "functionCall", "image", "stop", "length", "error",
+		"aborted", "anthropic-messages", "openai-completions", "openai-responses", "openai-codex-responses",
+		"azure-openai-responses", "bedrock-converse-stream", "google-generative-ai", "google-gemini-cli",
+		"google-vertex"}
+	in := interner{}
+	for _, name := range known {
+		s, ok := knownName([]byte(name))
+		if !ok || s != name {
+			t.Fatalf("knownName(%q) = %q, %v", name, s, ok)
+		}
+		for _, other := range []string{strings.ToUpper(name), name + " ", " " + name, name[1:], name + "s", ""} {
+			if s, ok := knownName([]byte(other)); ok || s != "" {
+				t.Fatalf("knownName(%q) = %q, %v: not a listed name", other, s, ok)
+			}
+		}
+		for _, lit := range []string{`"` + name + `"`, ` "` + name + `" `, `"` + name[:1] + `\u00` + fmt.Sprintf("%02x", name[1]) + name[2:] + `"`, `"` + strings.ToUpper(name) + `"`} {
+			want, wantOK := str([]byte(lit))
+			if got := intern([]byte(lit)); got != want {
+				t.Fatalf("intern(%s) = %q, want %q", lit, got, want)
+			}
+			if got, ok := in.str([]byte(lit)); got != want || ok != wantOK {
+				t.Fatalf("interner.str(%s) = %q, %v; want %q, %v", lit, got, ok, want, wantOK)
+			}
+		}
+	}
+}
