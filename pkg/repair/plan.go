@@ -221,43 +221,55 @@ func (pl *planner) markSeen(h uint64) {
 	pages.MapAhead(&pl.mapped.seen, pl.seenList)
 }
 
-// repeats reports whether some hash occurs twice. Equal hashes share their
-// top bits: one counting pass puts the hashes in buckets by those, then only
-// the few hashes of one bucket are compared (linear in len(hs), where a sort
-// of a large transcript's ids took longer than the rest of the check).
+// repeats reports whether some hash occurs twice; it reorders hs. Equal
+// hashes share their top bits: the hashes are put in buckets by those, in
+// place (a counting pass, then each moved straight to its bucket's next
+// free slot), and only the few hashes of one bucket are compared (linear in
+// len(hs), where a sort of a large transcript's ids took longer than the
+// rest of the check). In place, because fresh memory costs the machines oc
+// is measured on more than the moves: a bucketed copy of 100k hashes was
+// 200 pages faulted in, 2 ms of a 90 ms check.
 func repeats(hs []uint64) bool {
 	if len(hs) < 64 {
-		s := slices.Clone(hs)
-		slices.Sort(s)
-		for i := 1; i < len(s); i++ {
-			if s[i] == s[i-1] {
+		slices.Sort(hs)
+		for i := 1; i < len(hs); i++ {
+			if hs[i] == hs[i-1] {
 				return true
 			}
 		}
 		return false
 	}
-	// about four hashes a bucket: the counts stay small (fresh memory costs
-	// this machine more than the few more compares)
+	// about four hashes a bucket: the counts stay small
 	shift := 64 - min(max(bits.Len(uint(len(hs)))-2, 1), 24)
 	nb := 1 << (64 - shift)
-	starts := make([]int32, nb+1) // bucket b is bucketed[starts[b]:starts[b+1]]
+	bounds := make([]int32, 2*nb+1)
+	pages.Populate(bounds)
+	// bucket b is hs[starts[b]:starts[b+1]]; next[b] is its next free slot
+	starts, next := bounds[:nb+1], bounds[nb+1:]
 	for _, h := range hs {
-		starts[h>>shift]++
+		starts[(h>>shift)+1]++
 	}
-	for i := 1; i < nb; i++ {
-		starts[i] += starts[i-1]
+	for b := 1; b <= nb; b++ {
+		starts[b] += starts[b-1]
 	}
-	starts[nb] = int32(len(hs))
-	// a counting sort filled from each bucket's end, which leaves
-	// starts[b] at the bucket's start
-	bucketed := make([]uint64, len(hs))
-	for _, h := range hs {
-		b := h >> shift
-		starts[b]--
-		bucketed[starts[b]] = h
+	copy(next, starts[:nb])
+	for b := range nb {
+		for end := starts[b+1]; next[b] < end; {
+			i := next[b]
+			d := hs[i] >> shift
+			if int(d) == b {
+				next[b]++
+				continue
+			}
+			// hs[i] belongs to bucket d: swap it into d's next free
+			// slot, and look at what comes back
+			j := next[d]
+			next[d]++
+			hs[i], hs[j] = hs[j], hs[i]
+		}
 	}
-	for b := 0; b+1 < len(starts); b++ {
-		in := bucketed[starts[b]:starts[b+1]]
+	for b := range nb {
+		in := hs[starts[b]:starts[b+1]]
 		if len(in) > 32 {
 			// ids made to share their hashes' top bits: sorted, not
 			// compared pairwise (n log n, not n squared)
