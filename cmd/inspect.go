@@ -112,7 +112,7 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 		// inspect only streams.
 		g.tuneGCForStreaming(gcLimitInspect)
 	}
-	g.warmHeapFor(files)
+	g.warmHeapFor(files, inspectBytesPerLine)
 	rep, err := transcript.Inspect(paths, transcript.InspectOptions{
 		Archived: opts.Archived, Jobs: opts.Jobs, Stdin: g.IO.In, Keep: filter.Keep,
 		Progress: fileDone, ByteProgress: byteProgress, Context: opts.ctx,

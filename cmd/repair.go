@@ -155,7 +155,7 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 	}
 	if !opts.Check {
 		// a check allocates little more than its read buffers
-		g.warmHeapFor(files)
+		g.warmHeapFor(files, repairBytesPerLine)
 	}
 	doc, err := repairRun(g, opts, apply, files)
 	if err != nil {

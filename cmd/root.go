@@ -23,6 +23,7 @@ import (
 	"github.com/openclaw-tools/oc/internal/cli"
 	"github.com/openclaw-tools/oc/internal/gcpolicy"
 	"github.com/openclaw-tools/oc/internal/lazyre"
+	"github.com/openclaw-tools/oc/pkg/jsonl"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
@@ -473,17 +474,33 @@ func (g *Globals) tuneGCForStreaming(limit int64) {
 
 // warmHeapFor maps, before a scan of files, about the memory the scan will
 // allocate, so that it is not faulted in a page at a time
-// (gcpolicy.Tuner.Warm): a third of the files' bytes (inspect of a 100 MiB
-// transcript of 1 KB lines holds about 36 MB; repair about 25). Files found
-// in a folder have no size yet (Discover does not stat them): only named
-// files count.
-func (g *Globals) warmHeapFor(files []transcript.File) {
-	var total int64
+// (gcpolicy.Tuner.Warm): perLine bytes for each line the files hold,
+// estimated from their first 64 KiB (jsonl.EstimateLines). What a scan
+// keeps grows with the entries, not the bytes: a file of long lines needs
+// little. Files found in a folder have no size yet (Discover does not stat
+// them): only named files count.
+func (g *Globals) warmHeapFor(files []transcript.File, perLine int64) {
+	var lines int64
 	for _, f := range files {
-		total += max(f.Size, 0) // -1: unknown (found in a folder, stdin)
+		if f.Size < warmMinFile {
+			continue // not worth a read of its head: it would fault in little
+		}
+		if n := jsonl.EstimateLines(f.Path, f.Size); n > 0 {
+			lines += n
+		}
 	}
-	g.gc.Warm(total / 3)
+	g.gc.Warm(lines * perLine)
 }
+
+// What a scan keeps for each line of a transcript, for warmHeapFor:
+// inspect's index and repair plan (a 100 MiB transcript of 100k lines: 36
+// MB) and repair's plan and copy (25 MB).
+const (
+	inspectBytesPerLine = 360
+	repairBytesPerLine  = 250
+	// warmMinFile is the smallest file whose lines warmHeapFor counts.
+	warmMinFile = 1 << 20
+)
 
 // The soft memory limits of tuneGCForStreaming.
 const (
