@@ -112,11 +112,16 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 		// inspect only streams.
 		g.tuneGCForStreaming(gcLimitInspect)
 	}
-	g.warmHeapFor(files, inspectBytesPerLine)
+	warm := g.heapWarmer(inspectBytesPerLine)
 	rep, err := transcript.Inspect(paths, transcript.InspectOptions{
 		Archived: opts.Archived, Jobs: opts.Jobs, Stdin: g.IO.In, Keep: filter.Keep,
 		Progress: fileDone, ByteProgress: byteProgress, Context: opts.ctx,
-		Analyze: analyzeWithRepairFinding,
+		Analyze: func(f transcript.File, stdin io.Reader, progress func(int)) (*transcript.Summary, error) {
+			if f.Path != "-" {
+				warm.starting(f.Path, f.Size)
+			}
+			return analyzeWithRepairFinding(f, stdin, progress)
+		},
 		MoreFindings: func(f transcript.File, s *transcript.Summary) []transcript.Finding {
 			if !withReplay {
 				return nil

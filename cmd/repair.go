@@ -153,10 +153,6 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 		fmt.Fprintf(g.IO.Out, "no transcripts in %s%s: nothing to repair\n", cli.Safe(strings.Join(paths, ", ")), filter.Describe())
 		return nil
 	}
-	if !opts.Check {
-		// a check allocates little more than its read buffers
-		g.warmHeapFor(files, repairBytesPerLine)
-	}
 	doc, err := repairRun(g, opts, apply, files)
 	if err != nil {
 		return err
@@ -221,9 +217,20 @@ func repairRun(g *Globals, opts *repairOptions, apply repair.ApplyOptions, files
 		}
 		fileDone = func() {}
 	}
+	readOnly := opts.Check || opts.DryRun
+	var starting func(string)
+	if !readOnly {
+		// a check allocates little more than its read buffers
+		warm := g.heapWarmer(repairBytesPerLine)
+		sizes := make(map[string]int64, len(files))
+		for _, f := range files {
+			sizes[f.Path] = f.Size // -1 for a file found in a folder
+		}
+		starting = func(path string) { warm.starting(path, sizes[path]) }
+	}
 	doc := repair.Run(names, repair.RunOptions{
-		ApplyOptions: apply, ReadOnly: opts.Check || opts.DryRun, Jobs: opts.Jobs, Explicit: explicit,
-		Progress: fileDone, Recovery: recovery,
+		ApplyOptions: apply, ReadOnly: readOnly, Jobs: opts.Jobs, Explicit: explicit,
+		Progress: fileDone, Recovery: recovery, Starting: starting,
 	})
 	progress.Done()
 	return doc, nil

@@ -13,6 +13,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -472,24 +474,48 @@ func (g *Globals) tuneGCForStreaming(limit int64) {
 	g.gc.SetBudget(limit)
 }
 
-// warmHeapFor maps, before a scan of files, about the memory the scan will
-// allocate, so that it is not faulted in a page at a time
-// (gcpolicy.Tuner.Warm): perLine bytes for each line the files hold,
-// estimated from their first 64 KiB (jsonl.EstimateLines). What a scan
-// keeps grows with the entries, not the bytes: a file of long lines needs
-// little. Files found in a folder have no size yet (Discover does not stat
-// them): only named files count.
-func (g *Globals) warmHeapFor(files []transcript.File, perLine int64) {
-	var lines int64
-	for _, f := range files {
-		if f.Size < warmMinFile {
-			continue // not worth a read of its head: it would fault in little
-		}
-		if n := jsonl.EstimateLines(f.Path, f.Size); n > 0 {
-			lines += n
-		}
+// heapWarmer maps, when the scan of a large transcript starts, about the
+// memory the scan will allocate, so that it is not faulted in a page at a
+// time (gcpolicy.Tuner.Warm): perLine bytes for each line of the first
+// file of 1 MiB or more, estimated from its first 64 KiB
+// (jsonl.EstimateLines). What a scan keeps grows with the entries, not the
+// bytes: a file of long lines needs little. Once a run: the heap the
+// warmed memory went to serves the files after it.
+type heapWarmer struct {
+	gc      *gcpolicy.Tuner // nil: no warming (GOGC or GOMEMLIMIT set, tests)
+	perLine int64
+	done    atomic.Bool
+	mu      sync.Mutex
+}
+
+func (g *Globals) heapWarmer(perLine int64) *heapWarmer {
+	return &heapWarmer{gc: g.gc, perLine: perLine}
+}
+
+// starting is told each file as its scan starts, concurrently; size -1 is
+// unknown (Discover does not stat the files it finds in a folder).
+func (w *heapWarmer) starting(path string, size int64) {
+	if w == nil || w.gc == nil || w.done.Load() {
+		return
 	}
-	g.gc.Warm(lines * perLine)
+	if size < 0 {
+		st, err := os.Stat(path)
+		if err != nil || !st.Mode().IsRegular() {
+			return
+		}
+		size = st.Size()
+	}
+	if size < warmMinFile {
+		return // not worth a read of its head: it would fault in little
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done.Swap(true) {
+		return
+	}
+	if n := jsonl.EstimateLines(path, size); n > 0 {
+		w.gc.Warm(n * w.perLine)
+	}
 }
 
 // What a scan keeps for each line of a transcript, for warmHeapFor:

@@ -19,6 +19,9 @@ type RunOptions struct {
 	Jobs int
 	// Progress, when set, is called once per finished file (concurrently).
 	Progress func()
+	// Starting, when set, is called with each file's path before it is
+	// read (concurrently).
+	Starting func(path string)
 	// Explicit are the paths named on the command line: a file among them
 	// that is not a transcript is an error, not just skipped.
 	Explicit map[string]bool
@@ -53,6 +56,9 @@ type Totals struct {
 func Run(paths []string, opts RunOptions) *Report {
 	rep := &Report{Files: make([]*FileReport, len(paths)), Totals: Totals{Files: len(paths), Rules: map[string]int{}}}
 	parallel.Each(len(paths), opts.Jobs, func(i int) {
+		if opts.Starting != nil {
+			opts.Starting(paths[i])
+		}
 		rep.Files[i] = runOne(paths[i], opts)
 		if opts.Progress != nil {
 			opts.Progress()
