@@ -118,7 +118,7 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 		Progress: fileDone, ByteProgress: byteProgress, Context: opts.ctx,
 		Analyze: func(f transcript.File, stdin io.Reader, progress func(int)) (*transcript.Summary, error) {
 			if f.Path != "-" {
-				warm.starting(f.Path, f.Size)
+				warm.Starting(f.Path, f.Size)
 			}
 			return analyzeWithRepairFinding(f, stdin, progress)
 		},

@@ -226,7 +226,7 @@ func repairRun(g *Globals, opts *repairOptions, apply repair.ApplyOptions, files
 		for _, f := range files {
 			sizes[f.Path] = f.Size // -1 for a file found in a folder
 		}
-		starting = func(path string) { warm.starting(path, sizes[path]) }
+		starting = func(path string) { warm.Starting(path, sizes[path]) }
 	}
 	doc := repair.Run(names, repair.RunOptions{
 		ApplyOptions: apply, ReadOnly: readOnly, Jobs: opts.Jobs, Explicit: explicit,

@@ -13,8 +13,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -474,58 +472,21 @@ func (g *Globals) tuneGCForStreaming(limit int64) {
 	g.gc.SetBudget(limit)
 }
 
-// heapWarmer maps, when the scan of a large transcript starts, about the
-// memory the scan will allocate, so that it is not faulted in a page at a
-// time (gcpolicy.Tuner.Warm): perLine bytes for each line of the first
-// file of 1 MiB or more, estimated from its first 64 KiB
-// (jsonl.EstimateLines). What a scan keeps grows with the entries, not the
-// bytes: a file of long lines needs little. Once a run: the heap the
-// warmed memory went to serves the files after it.
-type heapWarmer struct {
-	gc      *gcpolicy.Tuner // nil: no warming (GOGC or GOMEMLIMIT set, tests)
-	perLine int64
-	done    atomic.Bool
-	mu      sync.Mutex
+// heapWarmer is the run's gcpolicy.Warmer: when the scan of the first
+// transcript of 1 MiB or more starts, it maps about what the scan will
+// keep, perLine bytes for each of its lines (jsonl.EstimateLines reads
+// them off the file's first 64 KiB), so that the scan does not fault its
+// memory in a page at a time.
+func (g *Globals) heapWarmer(perLine int64) *gcpolicy.Warmer {
+	return gcpolicy.NewWarmer(g.gc, perLine, jsonl.EstimateLines)
 }
 
-func (g *Globals) heapWarmer(perLine int64) *heapWarmer {
-	return &heapWarmer{gc: g.gc, perLine: perLine}
-}
-
-// starting is told each file as its scan starts, concurrently; size -1 is
-// unknown (Discover does not stat the files it finds in a folder).
-func (w *heapWarmer) starting(path string, size int64) {
-	if w == nil || w.gc == nil || w.done.Load() {
-		return
-	}
-	if size < 0 {
-		st, err := os.Stat(path)
-		if err != nil || !st.Mode().IsRegular() {
-			return
-		}
-		size = st.Size()
-	}
-	if size < warmMinFile {
-		return // not worth a read of its head: it would fault in little
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.done.Swap(true) {
-		return
-	}
-	if n := jsonl.EstimateLines(path, size); n > 0 {
-		w.gc.Warm(n * w.perLine)
-	}
-}
-
-// What a scan keeps for each line of a transcript, for warmHeapFor:
-// inspect's index and repair plan (a 100 MiB transcript of 100k lines: 36
-// MB) and repair's plan and copy (25 MB).
+// What a scan keeps for each line of a transcript (heapWarmer): inspect's
+// index and repair plan (a 100 MiB transcript of 100k lines: 36 MB), and
+// repair's plan and copy (25 MB).
 const (
 	inspectBytesPerLine = 360
 	repairBytesPerLine  = 250
-	// warmMinFile is the smallest file whose lines warmHeapFor counts.
-	warmMinFile = 1 << 20
 )
 
 // The soft memory limits of tuneGCForStreaming.

@@ -18,10 +18,12 @@
 package gcpolicy
 
 import (
+	"os"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 
 	"github.com/openclaw-tools/oc/internal/pages"
 )
@@ -122,6 +124,55 @@ func (t *Tuner) Warm(n int64) {
 	pages.Populate(block)
 	runtime.KeepAlive(block)
 	runtime.GC() // the block is garbage: its pages go back to the heap, mapped
+}
+
+// A Warmer warms the heap (Tuner.Warm) once a run, when the scan of the
+// first large file starts: what a scan keeps grows with the file's lines,
+// not its bytes (a file of long lines needs little), so it warms perLine
+// bytes for each line lines estimates. The heap the warmed memory went to
+// serves the files after it.
+type Warmer struct {
+	tuner   *Tuner // nil: no warming (GOGC or GOMEMLIMIT set, tests)
+	perLine int64
+	lines   func(path string, size int64) int64 // <= 0: unknown
+	done    atomic.Bool
+	mu      sync.Mutex
+}
+
+// WarmMinFile is the smallest file a Warmer looks at: a smaller one would
+// fault in little, and a state dir holds thousands.
+const WarmMinFile = 1 << 20
+
+// NewWarmer returns t's Warmer of perLine bytes a line, with lines as the
+// estimate of a file's lines (jsonl.EstimateLines).
+func NewWarmer(t *Tuner, perLine int64, lines func(path string, size int64) int64) *Warmer {
+	return &Warmer{tuner: t, perLine: perLine, lines: lines}
+}
+
+// Starting is told each file as its scan starts, concurrently; size -1 is
+// unknown (a file found in a folder), and is then looked up.
+func (w *Warmer) Starting(path string, size int64) {
+	if w == nil || w.tuner == nil || w.done.Load() {
+		return
+	}
+	if size < 0 {
+		st, err := os.Stat(path)
+		if err != nil || !st.Mode().IsRegular() {
+			return
+		}
+		size = st.Size()
+	}
+	if size < WarmMinFile {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done.Swap(true) {
+		return
+	}
+	if n := w.lines(path, size); n > 0 {
+		w.tuner.Warm(n * w.perLine)
+	}
 }
 
 func (t *Tuner) restore() {
