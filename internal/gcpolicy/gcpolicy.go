@@ -107,10 +107,11 @@ const MinWarm = 4 << 20
 // faults.
 //
 // n is held to half the budget (the block counts against the memory limit
-// while the heap holds it free); under MinWarm, on a nil Tuner, or one
-// that handed over to Go's defaults, Warm does nothing.
+// while the heap holds it free); under MinWarm, on a nil Tuner, one that
+// handed over to Go's defaults, or where pages cannot be populated (not
+// Linux: the collection would buy nothing), Warm does nothing.
 func (t *Tuner) Warm(n int64) {
-	if t == nil {
+	if t == nil || !pages.Populates {
 		return
 	}
 	t.mu.Lock()

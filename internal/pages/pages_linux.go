@@ -7,6 +7,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// Populates reports whether Populate maps memory here (on Linux 5.14 and
+// later; an older kernel ignores the advice).
+const Populates = true
+
 // hugeBytes is the size of a transparent huge page on linux/amd64 and
 // linux/arm64 with 4 KiB pages (elsewhere the advice is only unused).
 const hugeBytes = 2 << 20

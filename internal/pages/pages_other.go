@@ -4,5 +4,9 @@ package pages
 
 import "unsafe"
 
-// populate does nothing here: the pages fault in as they are written.
+// Populates reports whether Populate maps memory here (it does not: the
+// pages fault in as they are written).
+const Populates = false
+
+// populate does nothing here.
 func populate(unsafe.Pointer, uintptr) {}
