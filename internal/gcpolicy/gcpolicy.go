@@ -151,9 +151,10 @@ func NewWarmer(t *Tuner, perLine int64, lines func(path string, size int64) int6
 }
 
 // Starting is told each file as its scan starts, concurrently; size -1 is
-// unknown (a file found in a folder), and is then looked up.
+// unknown (a file found in a folder), and is then looked up. Where pages
+// cannot be populated (Warm does nothing there) no file is looked at.
 func (w *Warmer) Starting(path string, size int64) {
-	if w == nil || w.tuner == nil || w.done.Load() {
+	if w == nil || w.tuner == nil || !pages.Populates || w.done.Load() {
 		return
 	}
 	if size < 0 {
