@@ -53,15 +53,22 @@ type Totals struct {
 
 // Run plans (ReadOnly) or applies the repair of every path, in parallel. A
 // file that fails does not stop the others: its report carries the error.
+//
+// Paths that name one file (a path given twice, a symlink beside its
+// target) are repaired one after the other, in the order given: at once,
+// the second would meet the first's lock and fail.
 func Run(paths []string, opts RunOptions) *Report {
 	rep := &Report{Files: make([]*FileReport, len(paths)), Totals: Totals{Files: len(paths), Rules: map[string]int{}}}
-	parallel.Each(len(paths), opts.Jobs, func(i int) {
-		if opts.Starting != nil {
-			opts.Starting(paths[i])
-		}
-		rep.Files[i] = runOne(paths[i], opts)
-		if opts.Progress != nil {
-			opts.Progress()
+	groups := sameFileGroups(paths, !opts.ReadOnly)
+	parallel.Each(len(groups), opts.Jobs, func(g int) {
+		for _, i := range groups[g] {
+			if opts.Starting != nil {
+				opts.Starting(paths[i])
+			}
+			rep.Files[i] = runOne(paths[i], opts)
+			if opts.Progress != nil {
+				opts.Progress()
+			}
 		}
 	})
 	t := &rep.Totals
@@ -87,6 +94,46 @@ func Run(paths []string, opts RunOptions) *Report {
 		}
 	}
 	return rep
+}
+
+// sameFileGroups puts the indexes of paths that name one file (os.Stat,
+// which follows symlinks, then os.SameFile) in one group, in the order
+// given; with byFile false, or for a path that cannot be stat'ed (runOne
+// reports why), each path is a group of its own. Files are told apart
+// first by size and modification time, so only files that agree on both
+// are compared.
+func sameFileGroups(paths []string, byFile bool) [][]int {
+	groups := make([][]int, 0, len(paths))
+	if !byFile {
+		for i := range paths {
+			groups = append(groups, []int{i})
+		}
+		return groups
+	}
+	type stamp struct{ size, mtime int64 }
+	type member struct {
+		group int
+		st    os.FileInfo
+	}
+	byStamp := map[stamp][]member{}
+next:
+	for i, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			groups = append(groups, []int{i})
+			continue
+		}
+		k := stamp{st.Size(), st.ModTime().UnixNano()}
+		for _, m := range byStamp[k] {
+			if os.SameFile(m.st, st) {
+				groups[m.group] = append(groups[m.group], i)
+				continue next
+			}
+		}
+		byStamp[k] = append(byStamp[k], member{len(groups), st})
+		groups = append(groups, []int{i})
+	}
+	return groups
 }
 
 // FirstError is the error of the first file that failed ("" when none did).

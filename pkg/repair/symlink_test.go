@@ -3,7 +3,9 @@ package repair
 import (
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -42,4 +44,52 @@ func TestApplyThroughSymlink(t *testing.T) {
 	st, err := os.Stat(target)
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o640), st.Mode().Perm(), "mode kept")
+}
+
+// Paths that name one file (the file given twice, a symlink beside it) are
+// repaired one after the other: the first repairs it, the others find it
+// repaired, and none meets the lock another holds. Each path's start waits
+// (up to a bound) for the others to start too, so that paths run at once
+// would meet.
+func TestRunRepairsOneFileOncePerPathInTurn(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "s1.jsonl")
+	damaged := `{"type":"session","version":3,"id":"s1","timestamp":"2026-05-01T00:00:00.000Z","cwd":"/"}` + "\n" +
+		`{"type":"message","id":"a","parentId":null,"timestamp":"2026-05-01T00:00:01.000Z","message":{"role":"user","content":"hi"}}` + "\n" +
+		`{"type":"message","id":"b","parentId":"a","timestamp":"2026-05-01T00:00:02.000Z","message":{"role":"assis`
+	require.NoError(t, os.WriteFile(target, []byte(damaged), 0o640))
+	link := filepath.Join(dir, "link.jsonl")
+	require.NoError(t, os.Symlink(target, link))
+	other := filepath.Join(dir, "s2.jsonl")
+	require.NoError(t, os.WriteFile(other, []byte(damaged), 0o640)) // the same bytes, another file
+
+	paths := []string{target, link, other, target}
+	var mu sync.Mutex
+	started := 0
+	all := make(chan struct{})
+	starting := func(string) {
+		mu.Lock()
+		if started++; started == len(paths) {
+			close(all)
+		}
+		mu.Unlock()
+		select {
+		case <-all:
+		case <-time.After(300 * time.Millisecond):
+		}
+	}
+	rep := Run(paths, RunOptions{Jobs: len(paths), Starting: starting})
+
+	for _, f := range rep.Files {
+		assert.Empty(t, f.Error, f.Path)
+	}
+	assert.True(t, rep.Files[0].Changed, "the first path names the file: it is repaired")
+	assert.False(t, rep.Files[1].Changed, "the link finds it repaired")
+	assert.True(t, rep.Files[2].Changed, "another file with the same bytes is repaired too")
+	assert.False(t, rep.Files[3].Changed, "the path given again finds it repaired")
+	assert.Equal(t, 2, rep.Totals.Changed)
+	assert.Equal(t, 4, rep.Totals.Files)
+	backups, err := filepath.Glob(target + ".bak-oc-*[0-9]Z")
+	require.NoError(t, err)
+	assert.Len(t, backups, 1, "one backup of the file")
 }
