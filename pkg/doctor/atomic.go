@@ -152,9 +152,10 @@ func currentDigest(path string, limit int64) ([32]byte, os.FileInfo, error) {
 // thing to compare). The new file keeps the replaced file's owner and mode.
 //
 // The swap is renameat2(RENAME_EXCHANGE): after it, the temp name holds what
-// was in place; if that is not the inode that was verified (a writer renamed
+// was in place; if that does not hold the verified bytes (a writer renamed
 // its own version in between), the exchange is undone and ErrStoreChanged
-// returned. Where the exchange is unsupported, the check is repeated right
+// returned. Bytes, not inodes: a writer's new file may reuse the inode
+// number of one it replaced. Where the exchange is unsupported, the check is repeated right
 // before a plain rename. A cancelled ctx stops before the swap, never after.
 func casReplace(ctx context.Context, path string, data []byte, want [32]byte, limit int64) error {
 	return casReplaceHook(ctx, path, data, want, limit, nil)
@@ -180,11 +181,6 @@ func casReplaceHook(ctx context.Context, path string, data []byte, want [32]byte
 	if err != nil {
 		return err
 	}
-	mine, err := os.Lstat(tmp)
-	if err != nil {
-		_ = os.Remove(tmp)
-		return fmt.Errorf("%s: %w", tmp, err)
-	}
 	removeTmp := true
 	defer func() {
 		if removeTmp {
@@ -195,7 +191,7 @@ func casReplaceHook(ctx context.Context, path string, data []byte, want [32]byte
 		return fmt.Errorf("%s: not written: %w", path, err)
 	}
 	// The last check, as close to the swap as possible.
-	sum, verified, err := currentDigest(path, limit)
+	sum, _, err = currentDigest(path, limit)
 	if err != nil {
 		return fmt.Errorf("%s: re-read before writing: %w", path, err)
 	}
@@ -215,10 +211,12 @@ func casReplaceHook(ctx context.Context, path string, data []byte, want [32]byte
 	case err != nil:
 		return fmt.Errorf("%s: exchange: %w", path, err)
 	default:
-		// tmp now names what was in place a moment ago.
-		old, serr := os.Lstat(tmp)
-		if serr == nil && sameFile(old, verified) {
-			break // what we verified is what we replaced; tmp is removed by the defer
+		// tmp now names what was in place a moment ago. Its bytes, not its
+		// inode, say whether it is what was verified: a writer that
+		// replaced the file in between may have been given the verified
+		// file's inode number again (freed by its own earlier rename).
+		if holds(tmp, want, limit) {
+			break // what we replaced holds the verified bytes; tmp is removed by the defer
 		}
 		// A writer replaced the file between the check and the swap: put its
 		// version back.
@@ -226,7 +224,7 @@ func casReplaceHook(ctx context.Context, path string, data []byte, want [32]byte
 			removeTmp = false
 			return fmt.Errorf("%s: %w, and restoring the other writer's version failed (it is in %s): %v", path, ErrStoreChanged, keepConflict(path, tmp), err)
 		}
-		if back, err := os.Lstat(tmp); err != nil || !sameFile(back, mine) {
+		if !holds(tmp, sha256.Sum256(data), limit) {
 			// Yet another writer replaced our short-lived version: keep it visible.
 			removeTmp = false
 			return fmt.Errorf("%s: %w by two writers at once; the second one's version is kept in %s", path, ErrStoreChanged, keepConflict(path, tmp))
@@ -238,6 +236,13 @@ func casReplaceHook(ctx context.Context, path string, data []byte, want [32]byte
 		return fmt.Errorf("%s: fsync folder: %w", dir, err)
 	}
 	return nil
+}
+
+// holds reports whether name is a regular file of at most limit bytes
+// whose SHA-256 is sum.
+func holds(name string, sum [32]byte, limit int64) bool {
+	got, _, err := currentDigest(name, limit)
+	return err == nil && got == sum
 }
 
 // keepConflict gives a file holding another writer's version a visible name

@@ -566,6 +566,38 @@ func TestNestingMatchesOracle(t *testing.T) {
 	oracletest.Compared(t, "doctor's verdict on deeply nested cron stores vs OpenClaw 2026.5.6's loader (one store per depth)", compared, len(depths))
 }
 
+// The swap is judged by the bytes it displaced, not by their inode: a
+// writer whose version has the verified file's inode (written in place
+// here; a new file given a freed inode number again looks the same, and
+// TestConcurrentWriterLosesNoJob met it in CI) keeps it.
+func TestCompareAndSwapWriterWithTheSameInode(t *testing.T) {
+	_, store := stateWithStore(t, storeWithJobs("a"))
+	original, _ := os.ReadFile(store)
+	before, err := os.Stat(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writer := []byte(strings.Replace(string(original), `"a"`, `"in-place"`, 1))
+	err = casReplaceHook(context.Background(), store, []byte(`{"version":1,"jobs":[]}`), sha256.Sum256(original), 1<<20, func() {
+		if err := os.WriteFile(store, writer, 0o600); err != nil { // the same inode, new bytes
+			t.Fatal(err)
+		}
+	})
+	if !errors.Is(err, ErrStoreChanged) {
+		t.Fatalf("err = %v, want ErrStoreChanged", err)
+	}
+	got, _ := os.ReadFile(store)
+	if string(got) != string(writer) {
+		t.Fatalf("the writer's version was not kept:\n%s", got)
+	}
+	if after, err := os.Stat(store); err != nil || !os.SameFile(before, after) {
+		t.Errorf("jobs.json is not the writer's inode after the exchange was undone")
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(store)); len(entries) != 1 {
+		t.Errorf("folder holds %d files, want only jobs.json", len(entries))
+	}
+}
+
 // A writer that replaces jobs.json between doctor's last check and its swap
 // (the narrowest window) keeps its version: the exchange is undone.
 func TestCompareAndSwapWriterInTheLastWindow(t *testing.T) {
