@@ -52,6 +52,9 @@ type Options struct {
 	// beforeFix runs between the checks and the fixes (tests: a lock or a
 	// store changing in between).
 	beforeFix func()
+	// beforeLockAside runs between a stale lock's last check and its move
+	// aside (tests: a lock changing in the narrowest window).
+	beforeLockAside func()
 }
 
 func (o Options) now() time.Time {
@@ -697,11 +700,16 @@ func (d *run) removeStaleLock(i int) {
 		return
 	}
 	aside := fmt.Sprintf("%s.oc-stale-%d", f.Path, os.Getpid())
+	if d.opts.beforeLockAside != nil {
+		d.opts.beforeLockAside()
+	}
 	if err := renameNoReplace(f.Path, aside); err != nil {
 		f.Message += "; could not remove: " + err.Error()
 		return
 	}
-	if moved, err := os.Lstat(aside); err != nil || !sameFile(moved, snap.st) {
+	// The inode and the bytes: a new lock may be given the inode number of
+	// the stale one its owner removed (as in casReplace).
+	if moved, mst, err := readRegular(aside, maxLockBytes); err != nil || !sameFile(mst, snap.st) || string(moved) != string(snap.raw) {
 		// Replaced between the check and the rename: that lock is live, give it back.
 		if err := renameNoReplace(aside, f.Path); err != nil {
 			f.Message += "; a new lock taken at the same moment was moved to " + aside + " and could not be put back: " + err.Error()

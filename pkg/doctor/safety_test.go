@@ -253,24 +253,34 @@ func TestGatewayOfAnotherUIDThroughSymlink(t *testing.T) {
 
 // A stale lock is re-checked immediately before it is removed: a live lock
 // that took its place in between survives, whether it is a new file or the
-// same file rewritten.
+// same file rewritten, and whether it came before the last check or
+// between that check and the move aside (judged by inode and bytes: a new
+// lock may be given the inode number of the stale one removed).
 func TestStaleLockRecheckedBeforeRemoval(t *testing.T) {
 	live := fmt.Sprintf(`{"pid":%d,"createdAt":"%s"}`, os.Getpid(), time.Now().UTC().Format(time.RFC3339Nano))
-	for _, how := range []string{"replaced", "rewritten"} {
-		t.Run(how, func(t *testing.T) {
+	for _, c := range []struct{ how, window string }{
+		{"replaced", "fix"}, {"rewritten", "fix"}, {"replaced", "last"}, {"rewritten", "last"},
+	} {
+		how, window := c.how, c.window
+		t.Run(how+" before the "+map[string]string{"fix": "re-check", "last": "move aside"}[window], func(t *testing.T) {
 			sd, _ := stateWithStore(t, []byte(`{"version":1,"jobs":[]}`))
 			sess := filepath.Join(sd, "agents", "main", "sessions")
 			_ = os.MkdirAll(sess, 0o700)
 			lock := filepath.Join(sess, "0b7f0d7e-0000-4000-8000-000000000001.jsonl.lock")
 			_ = os.WriteFile(lock, []byte(`{"pid":999999999,"createdAt":"2026-01-01T00:00:00.000Z"}`), 0o600)
 			opts := fixOpts(sd)
-			opts.beforeFix = func() {
+			takeLock := func() {
 				if how == "replaced" {
 					_ = os.Remove(lock)
 				}
 				if err := os.WriteFile(lock, []byte(live), 0o600); err != nil {
 					t.Fatal(err)
 				}
+			}
+			if window == "last" {
+				opts.beforeLockAside = takeLock
+			} else {
+				opts.beforeFix = takeLock
 			}
 			r, err := Run(context.Background(), opts)
 			if err != nil {
