@@ -11,6 +11,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// cutOffTranscript is a session s1 whose last entry was cut off mid-line.
+const cutOffTranscript = `{"type":"session","version":3,"id":"s1","timestamp":"2026-05-01T00:00:00.000Z","cwd":"/"}` + "\n" +
+	`{"type":"message","id":"a","parentId":null,"timestamp":"2026-05-01T00:00:01.000Z","message":{"role":"user","content":"hi"}}` + "\n" +
+	`{"type":"message","id":"b","parentId":"a","timestamp":"2026-05-01T00:00:02.000Z","message":{"role":"assis`
+
 // A transcript that is a symlink is repaired where its bytes are: the link
 // stays a link to the repaired file, the backup sits beside the real file.
 func TestApplyThroughSymlink(t *testing.T) {
@@ -20,9 +25,7 @@ func TestApplyThroughSymlink(t *testing.T) {
 	require.NoError(t, os.MkdirAll(realDir, 0o755))
 	require.NoError(t, os.MkdirAll(sessions, 0o755))
 	target := filepath.Join(realDir, "s1.jsonl")
-	damaged := `{"type":"session","version":3,"id":"s1","timestamp":"2026-05-01T00:00:00.000Z","cwd":"/"}` + "\n" +
-		`{"type":"message","id":"a","parentId":null,"timestamp":"2026-05-01T00:00:01.000Z","message":{"role":"user","content":"hi"}}` + "\n" +
-		`{"type":"message","id":"b","parentId":"a","timestamp":"2026-05-01T00:00:02.000Z","message":{"role":"assis`
+	damaged := cutOffTranscript
 	require.NoError(t, os.WriteFile(target, []byte(damaged), 0o640))
 	link := filepath.Join(sessions, "s1.jsonl")
 	require.NoError(t, os.Symlink(target, link))
@@ -54,9 +57,7 @@ func TestApplyThroughSymlink(t *testing.T) {
 func TestRunRepairsOneFileOncePerPathInTurn(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "s1.jsonl")
-	damaged := `{"type":"session","version":3,"id":"s1","timestamp":"2026-05-01T00:00:00.000Z","cwd":"/"}` + "\n" +
-		`{"type":"message","id":"a","parentId":null,"timestamp":"2026-05-01T00:00:01.000Z","message":{"role":"user","content":"hi"}}` + "\n" +
-		`{"type":"message","id":"b","parentId":"a","timestamp":"2026-05-01T00:00:02.000Z","message":{"role":"assis`
+	damaged := cutOffTranscript
 	require.NoError(t, os.WriteFile(target, []byte(damaged), 0o640))
 	link := filepath.Join(dir, "link.jsonl")
 	require.NoError(t, os.Symlink(target, link))
