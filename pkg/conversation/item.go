@@ -25,18 +25,18 @@ import (
 type Kind string
 
 const (
-	KindMessage        Kind = "message"
-	KindModelChange    Kind = "model_change"
-	KindThinkingLevel  Kind = "thinking_level_change"
-	KindCompaction     Kind = "compaction"
-	KindBranchSummary  Kind = "branch_summary"
-	KindCustomMessage  Kind = "custom_message"
-	KindCustom         Kind = "custom"
-	KindLabel          Kind = "label"
-	KindSessionInfo    Kind = "session_info"
-	KindSessionHeader  Kind = "session"
-	KindOther          Kind = "other"     // an entry type oc does not know
-	KindMalformed      Kind = "malformed" // a line that is not JSON (OpenClaw skips it)
+	KindMessage       Kind = "message"
+	KindModelChange   Kind = "model_change"
+	KindThinkingLevel Kind = "thinking_level_change"
+	KindCompaction    Kind = "compaction"
+	KindBranchSummary Kind = "branch_summary"
+	KindCustomMessage Kind = "custom_message"
+	KindCustom        Kind = "custom"
+	KindLabel         Kind = "label"
+	KindSessionInfo   Kind = "session_info"
+	KindSessionHeader Kind = "session"
+	KindOther         Kind = "other"     // an entry type oc does not know
+	KindMalformed     Kind = "malformed" // a line that is not JSON (OpenClaw skips it)
 )
 
 // Item is one entry of a session as a reader sees it. Every string in it
