@@ -123,3 +123,54 @@ func Resolve(st *store.State, arg string) (store.Session, error) {
 	}
 	return store.Session{}, err
 }
+
+// Select is the sessions a reading command searches: those of the state
+// dir, or of path when one is given (a state dir, a sessions folder or a
+// transcript file, whose transcripts are then read as files), filtered.
+// The State reads their rows.
+func Select(stateDir, path string, f Filter) (*store.State, []store.Session, error) {
+	if path == "" || isInstall(path) {
+		root := stateDir
+		if path != "" {
+			root = path
+		}
+		st, err := store.Open(root, store.Options{})
+		if err != nil {
+			return nil, nil, err
+		}
+		ses, err := Sessions(st, f)
+		return st, ses, err
+	}
+	st, err := store.Open(stateDir, store.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	files, err := transcript.Discover([]string{path}, f.Archived)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []store.Session
+	for _, file := range files {
+		ses := fileSession(file.Agent, file.Path)
+		if f.Agent != "" && ses.Agent != f.Agent {
+			continue
+		}
+		if !f.Since.IsZero() && ses.LastActivity > 0 && ses.LastActivity < f.Since.UnixMilli() {
+			continue
+		}
+		out = append(out, ses)
+	}
+	return st, out, nil
+}
+
+// isInstall reports whether dir is an OpenClaw state dir of either era.
+func isInstall(dir string) bool {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return false
+	}
+	if transcript.IsStateDir(dir) {
+		return true
+	}
+	dbs, _ := filepath.Glob(filepath.Join(dir, "agents", "*", "agent", store.AgentDBName))
+	return len(dbs) > 0
+}

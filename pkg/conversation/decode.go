@@ -6,9 +6,9 @@ import (
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
-// decodeItem turns one stored line into an item. A line that is not JSON
+// DecodeLine turns one stored line into an item. A line that is not JSON
 // is a KindMalformed item (OpenClaw skips it; a reader sees where it is).
-func decodeItem(line int64, data []byte) *Item {
+func DecodeLine(line int64, data []byte) *Item {
 	data = bytes.TrimPrefix(data, []byte{0xef, 0xbb, 0xbf})
 	e, err := transcript.DecodeEntry(data)
 	if err != nil {

@@ -125,38 +125,6 @@ func (it *Item) IsFailedTurn() bool {
 	return it.Kind == KindMessage && it.Role == transcript.RoleAssistant && it.StopReason == "error"
 }
 
-// Texts calls fn with every text a reader reads in the item: text blocks,
-// thinking, tool call arguments' string values, summaries, custom content,
-// the error message. It is what oc grep searches.
-func (it *Item) Texts(fn func(part string, text string)) {
-	for _, b := range it.Blocks {
-		switch b.Kind {
-		case BlockText, BlockOther:
-			if b.Text != "" {
-				fn("text", b.Text)
-			}
-		case BlockThinking:
-			if b.Text != "" {
-				fn("thinking", b.Text)
-			}
-		case BlockToolCall:
-			if b.Name != "" {
-				fn("toolCall", b.Name)
-			}
-			StringValues(b.Arguments, func(s string) { fn("arguments", s) })
-		}
-	}
-	if it.Summary != "" {
-		fn("summary", it.Summary)
-	}
-	if it.ErrorMessage != "" {
-		fn("error", it.ErrorMessage)
-	}
-	if it.Kind == KindCustom && it.Value != "" {
-		fn("data", it.Value)
-	}
-}
-
 // StringValues calls fn with every string value inside a JSON document
 // (object keys excluded), decoded.
 func StringValues(raw json.RawMessage, fn func(string)) {

@@ -61,7 +61,7 @@ func (c *Conversation) Items(ctx context.Context, sel Selection, fn func(*Item) 
 		if err != nil {
 			return fmt.Errorf("%s:%d: %w", c.name(), r.line, err)
 		}
-		it := decodeItem(r.line, data)
+		it := DecodeLine(r.line, data)
 		if r.node >= 0 && it.ID != c.ix.Nodes[r.node].ID().String() && !c.tree.Migrated {
 			return fmt.Errorf("%s:%d: %w", c.name(), r.line, ErrChanged)
 		}
@@ -177,7 +177,7 @@ func (c *Conversation) allItems(ctx context.Context, sel Selection, fn func(*Ite
 		if l.Num < fromLine || jsonl.IsBlank(l.Data) {
 			continue
 		}
-		it := decodeItem(l.Num, l.Data)
+		it := DecodeLine(l.Num, l.Data)
 		if it.Kind == KindSessionHeader && c.Header != nil && c.Header.Line == l.Num {
 			continue // the header is the document's own heading
 		}
