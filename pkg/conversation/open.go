@@ -237,6 +237,16 @@ func (c *Conversation) name() string {
 	return c.Session.Label()
 }
 
+// Path is the file the entries are read from: the transcript itself, or
+// the private copy of a SQLite session, archive or compressed file (rows
+// as JSONL lines, header first), valid until Close.
+func (c *Conversation) Path() string {
+	if c.spool != "" {
+		return c.spool
+	}
+	return c.Session.Path
+}
+
 // Close releases the file and removes the spool.
 func (c *Conversation) Close() error {
 	var err error

@@ -101,6 +101,9 @@ func (r *Renderer) Item(it *conversation.Item) error {
 	return nil
 }
 
+// Flush writes what is buffered (oc browse renders item by item).
+func (r *Renderer) Flush() error { return r.w.Flush() }
+
 // End flushes the output.
 func (r *Renderer) End() error {
 	if r.items == 0 {
