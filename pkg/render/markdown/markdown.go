@@ -120,25 +120,73 @@ func Fence(s, lang string) string {
 
 // Text is a text as written, for a Markdown document: raw HTML cannot
 // start (a "<" before a letter, "/", "!" or "?" is written "&lt;"), control
-// characters are escaped, and matches of highlight are bold.
+// characters are escaped, matches of highlight are bold, and a code fence
+// the text opens is closed at its end (it would swallow the rest of the
+// document).
 func Text(s string, highlight *regexp.Regexp) string {
 	s = htmlTag().ReplaceAllString(cli.SafeText(s), "&lt;$1")
 	if highlight != nil {
 		s = highlight.ReplaceAllStringFunc(s, func(m string) string { return "**" + m + "**" })
 	}
+	if open := OpenFence(s); open != "" {
+		s += "\n" + open
+	}
 	return s
 }
 
+// OpenFence is the fence a Markdown text leaves open at its end ("" when
+// none), read as CommonMark reads fences: a line of three or more backticks
+// or tildes (after up to three spaces) opens a block, a line of at least as
+// many of the same character, and nothing else, closes it.
+func OpenFence(s string) string {
+	open := ""
+	for _, l := range strings.Split(s, "\n") {
+		t := strings.TrimLeft(l, " ")
+		if len(l)-len(t) > 3 || len(t) < 3 || (t[0] != '`' && t[0] != '~') {
+			continue
+		}
+		c := t[0]
+		n := 0
+		for n < len(t) && t[n] == c {
+			n++
+		}
+		if n < 3 {
+			continue
+		}
+		switch {
+		case open == "":
+			if c == '`' && strings.ContainsRune(t[n:], '`') {
+				continue // an info string with a backtick: not a fence
+			}
+			open = t[:n]
+		case open[0] == c && n >= len(open) && strings.TrimSpace(t[n:]) == "":
+			open = ""
+		}
+	}
+	return open
+}
+
 // Inline is a one-line string (a name, an id, a note) in running Markdown:
-// Markdown punctuation is backslash-escaped and line ends become spaces.
+// the punctuation that would start emphasis, code, a link or a table cell
+// is backslash-escaped, "<" and ">" are entities (no tag can start), and
+// line ends become spaces.
 func Inline(s string) string {
 	s = cli.Safe(strings.NewReplacer("\n", " ", "\r", " ", "\t", " ").Replace(s))
 	var b strings.Builder
 	for _, c := range s {
-		if strings.ContainsRune("\\`*_{}[]()#+-.!|<>&~", c) {
+		switch {
+		case c == '<':
+			b.WriteString("&lt;")
+		case c == '>':
+			b.WriteString("&gt;")
+		case c == '&':
+			b.WriteString("&amp;")
+		case strings.ContainsRune("\\`*_[]#|~!", c):
 			b.WriteByte('\\')
+			b.WriteRune(c)
+		default:
+			b.WriteRune(c)
 		}
-		b.WriteRune(c)
 	}
 	return b.String()
 }

@@ -33,7 +33,7 @@ func New(w io.Writer, st *cli.Styles, opts render.Options) *Renderer {
 
 // Begin writes the session's heading.
 func (r *Renderer) Begin(h *render.Header) error {
-	r.line(r.st.Title.Render("Session "+cli.Safe(h.Title)), "")
+	r.line(r.paint(r.st.Title, "Session "+cli.Safe(h.Title)), "")
 	var ids []string
 	if h.ID != "" && h.ID != h.Title {
 		ids = append(ids, "id "+cli.Safe(h.ID))
@@ -42,8 +42,8 @@ func (r *Renderer) Begin(h *render.Header) error {
 		ids = append(ids, "agent "+cli.Safe(h.Agent))
 	}
 	ids = append(ids, h.Era+" era", "rules "+h.Rules)
-	r.line(r.st.Dim.Render(strings.Join(ids, " · ")), "")
-	r.line(r.st.Dim.Render("from "+cli.Safe(h.Source)), "")
+	r.line(r.paint(r.st.Dim, strings.Join(ids, " · ")), "")
+	r.line(r.paint(r.st.Dim, "from "+cli.Safe(h.Source)), "")
 	var more []string
 	if h.Start != "" {
 		more = append(more, "started "+cli.Safe(h.Start))
@@ -52,11 +52,11 @@ func (r *Renderer) Begin(h *render.Header) error {
 		more = append(more, "cwd "+cli.Safe(h.Cwd))
 	}
 	if len(more) > 0 {
-		r.line(r.st.Dim.Render(strings.Join(more, " · ")), "")
+		r.line(r.paint(r.st.Dim, strings.Join(more, " · ")), "")
 	}
-	r.line(r.st.Dim.Render("showing "+cli.Safe(h.Shown)), "")
+	r.line(r.paint(r.st.Dim, "showing "+cli.Safe(h.Shown)), "")
 	for _, n := range h.Notes {
-		r.line(r.st.Warn.Render("note: "+cli.Safe(n)), "")
+		r.line(r.paint(r.st.Warn, "note: "+cli.Safe(n)), "")
 	}
 	return nil
 }
@@ -76,14 +76,14 @@ func (r *Renderer) Item(it *conversation.Item) error {
 		}
 		switch p.Kind {
 		case render.PartHeading:
-			head := r.style(p.Style).Render(marker(p.Style) + " " + cli.Safe(p.Title))
+			head := r.paint(r.style(p.Style), marker(p.Style) + " " + cli.Safe(p.Title))
 			if len(p.Meta) > 0 {
-				head += r.st.Dim.Render(" · " + cli.Safe(strings.Join(p.Meta, " · ")))
+				head += r.paint(r.st.Dim, " · " + cli.Safe(strings.Join(p.Meta, " · ")))
 			}
 			r.line(head, indent)
 		case render.PartText:
 			if p.Title != "" {
-				r.line(r.st.Dim.Render(p.Title+":"), indent)
+				r.line(r.paint(r.st.Dim, p.Title+":"), indent)
 			}
 			r.block(cli.SafeText(p.Text), indent, p.Style == "thinking")
 			r.folded(p.Folded, indent)
@@ -95,7 +95,7 @@ func (r *Renderer) Item(it *conversation.Item) error {
 			if len(p.Meta) > 0 {
 				s += " · " + cli.Safe(strings.Join(p.Meta, " · "))
 			}
-			r.line(r.style(p.Style).Render(s), indent)
+			r.line(r.paint(r.style(p.Style), s), indent)
 		}
 	}
 	return nil
@@ -108,7 +108,7 @@ func (r *Renderer) Flush() error { return r.w.Flush() }
 func (r *Renderer) End() error {
 	if r.items == 0 {
 		r.line("", "")
-		r.line(r.st.Dim.Render("(no entries to show)"), "")
+		r.line(r.paint(r.st.Dim, "(no entries to show)"), "")
 	}
 	return r.w.Flush()
 }
@@ -118,7 +118,7 @@ func (r *Renderer) block(s, indent string, dim bool) {
 	for _, l := range strings.Split(s, "\n") {
 		l = r.highlight(l)
 		if dim {
-			l = r.st.Dim.Render(l)
+			l = r.paint(r.st.Dim, l)
 		}
 		r.line(l, indent)
 	}
@@ -126,7 +126,7 @@ func (r *Renderer) block(s, indent string, dim bool) {
 
 func (r *Renderer) folded(note, indent string) {
 	if note != "" {
-		r.line(r.st.Dim.Render("… "+note), indent)
+		r.line(r.paint(r.st.Dim, "… "+note), indent)
 	}
 }
 
@@ -175,6 +175,15 @@ func (r *Renderer) style(name string) styleFn {
 
 // styleFn is what r.style returns (a lipgloss.Style).
 type styleFn interface{ Render(...string) string }
+
+// paint styles s when the output is styled; plain output is s as it is
+// (a style would turn its tabs into spaces).
+func (r *Renderer) paint(st styleFn, s string) string {
+	if !r.opts.Color {
+		return s
+	}
+	return st.Render(s)
+}
 
 func marker(style string) string {
 	switch style {
