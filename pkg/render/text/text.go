@@ -76,9 +76,9 @@ func (r *Renderer) Item(it *conversation.Item) error {
 		}
 		switch p.Kind {
 		case render.PartHeading:
-			head := r.paint(r.style(p.Style), marker(p.Style) + " " + cli.Safe(p.Title))
+			head := r.paint(r.style(p.Style), marker(p.Style)+" "+cli.Safe(p.Title))
 			if len(p.Meta) > 0 {
-				head += r.paint(r.st.Dim, " · " + cli.Safe(strings.Join(p.Meta, " · ")))
+				head += r.paint(r.st.Dim, " · "+cli.Safe(strings.Join(p.Meta, " · ")))
 			}
 			r.line(head, indent)
 		case render.PartText:
