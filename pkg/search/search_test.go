@@ -114,7 +114,12 @@ func TestPlantedWordImported96(t *testing.T) {
 // the import archive as 9.6 left it) into a fresh state dir.
 func importedState(t *testing.T) string {
 	t.Helper()
-	src := filepath.Join(planted, "imported")
+	return unpack(t, filepath.Join(planted, "imported"))
+}
+
+// unpack copies a fixture state dir, gunzipping its .gz files.
+func unpack(t *testing.T, src string) string {
+	t.Helper()
 	dst := t.TempDir()
 	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
 		if err != nil || info.IsDir() {
@@ -155,4 +160,25 @@ func importedState(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dst
+}
+
+// TestArchivedGenerations96: with --archived, the deleted and reset
+// generations 2026.9.6 keeps in session_transcript_archives are searched
+// (testdata/sqlite-archives: written by 9.6's own code); without it, not.
+func TestArchivedGenerations96(t *testing.T) {
+	root := unpack(t, "../../testdata/sqlite-archives/state")
+	// "ping" is said only in the archived generation of 0197d5ff (ops)
+	got := grep(t, root, search.Query{Pattern: "ping", Role: "user"}, catalog.Filter{Archived: true})
+	var archived []string
+	for _, g := range got {
+		if strings.Contains(g, "@") {
+			archived = append(archived, g)
+		}
+	}
+	same(t, "archived generations", archived, []string{"0197d5ff-0000-7111-8222-333344445555@0db23a8a9f4243509655934c7194b4f9"})
+	for _, g := range grep(t, root, search.Query{Pattern: "ping", Role: "user"}, catalog.Filter{}) {
+		if strings.Contains(g, "@") {
+			t.Errorf("without --archived: %s searched", g)
+		}
+	}
 }
