@@ -242,7 +242,13 @@ type grepJSON struct {
 	errors    []string
 }
 
+// grepSession names a session in --json.
 type grepSession struct {
+	grepName
+	Matches int `json:"matches"`
+}
+
+type grepName struct {
 	Session  string `json:"session"`
 	Key      string `json:"key,omitempty"`
 	ID       string `json:"sessionId,omitempty"`
@@ -250,11 +256,10 @@ type grepSession struct {
 	Era      string `json:"era"`
 	Path     string `json:"path"`
 	Archived bool   `json:"archived,omitempty"`
-	Matches  int    `json:"matches"`
 }
 
 type grepMatch struct {
-	grepSession
+	grepName
 	search.Match
 }
 
@@ -263,15 +268,14 @@ func (p *grepJSON) begin() { fmt.Fprint(p.w, `{"matches":[`) }
 func (p *grepJSON) failed(err error) { p.errors = append(p.errors, oneLine(err.Error())) }
 
 func (p *grepJSON) session(r search.Result) {
-	s := grepSession{Session: sessionName(r.Session), Key: r.Session.Key, ID: r.Session.ID, Agent: r.Session.Agent, Era: string(r.Session.Era),
-		Path: r.Session.Path, Archived: r.Session.Archive != nil || isArchivedFile(r.Session), Matches: len(r.Matches)}
-	p.sessions = append(p.sessions, s)
+	name := grepName{Session: sessionName(r.Session), Key: r.Session.Key, ID: r.Session.ID, Agent: r.Session.Agent, Era: string(r.Session.Era),
+		Path: r.Session.Path, Archived: r.Session.Archive != nil || isArchivedFile(r.Session)}
+	p.sessions = append(p.sessions, grepSession{name, len(r.Matches)})
 	if p.filesOnly {
 		return
 	}
 	for _, m := range r.Matches {
-		s.Matches = 0
-		b, err := json.Marshal(grepMatch{s, m})
+		b, err := json.Marshal(grepMatch{name, m})
 		if err != nil {
 			continue
 		}

@@ -41,13 +41,14 @@ func StartPager(env func(string) string, out, errOut io.Writer) (*Pager, error) 
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr = out, errOut
-	cmd.Env = os.Environ()
-	if env("LESS") == "" {
-		cmd.Env = append(cmd.Env, "LESS=FRX")
+	less, lv := env("LESS"), env("LV")
+	if less == "" {
+		less = "FRX"
 	}
-	if env("LV") == "" {
-		cmd.Env = append(cmd.Env, "LV=-c")
+	if lv == "" {
+		lv = "-c"
 	}
+	cmd.Env = append(os.Environ(), "LESS="+less, "LV="+lv)
 	w, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

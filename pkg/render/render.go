@@ -44,6 +44,8 @@ type Options struct {
 	Highlight *regexp.Regexp
 	// Color styles text output (terminals only).
 	Color bool
+	// MarkActive names the entries off the active branch (oc show --all).
+	MarkActive bool
 }
 
 // Renderer writes one session.
@@ -101,6 +103,9 @@ func Layout(it *conversation.Item, o Options) []Part {
 		m = append(m, fmt.Sprintf("line %d", it.Line))
 		if it.ID != "" {
 			m = append(m, "id "+it.ID)
+		}
+		if o.MarkActive && !it.Active {
+			m = append(m, "off the active branch")
 		}
 		return m
 	}
@@ -193,7 +198,7 @@ func messageParts(it *conversation.Item, o Options, meta func(...string) []strin
 		if mod := joinModel(it.Provider, it.Model); mod != "" {
 			m = append(m, mod)
 		}
-		if it.Usage != nil && it.Usage.Output != "" {
+		if it.Usage != nil && it.Usage.Output != "" && it.Usage.Output != "0" {
 			m = append(m, it.Usage.Output+" tokens out")
 		}
 		out = append(out, Part{Kind: PartHeading, Style: "assistant", Title: "assistant", Meta: meta(m...)})

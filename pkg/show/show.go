@@ -50,6 +50,7 @@ func NewRenderer(format string, w io.Writer, st *cli.Styles, o render.Options) (
 
 // Write opens a session and writes it to w.
 func Write(ctx context.Context, st *store.State, ses store.Session, w io.Writer, o Options) error {
+	o.Render.MarkActive = o.Selection.All
 	r, err := NewRenderer(o.Format, w, o.Styles, o.Render)
 	if err != nil {
 		return err

@@ -48,6 +48,7 @@ func (r *Renderer) Begin(h *render.Header) error {
 	for _, n := range h.Notes {
 		row("Note", n)
 	}
+	r.w.WriteString("\n")
 	return nil
 }
 
