@@ -33,7 +33,7 @@ import (
 )
 
 // Help is the key summary the status line and ? show.
-const Help = "tab pane · enter open · / search · n/N match · b/B branch · t tools · h thinking · f/F finding · r replay · p provider · q quit"
+const Help = "tab pane · enter open · / search · n/N match · b/B branch · t tools · h thinking · f/F finding · g/G top/end · r replay · p provider · q quit"
 
 type pane int
 
@@ -229,7 +229,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		return m.key(msg)
 	}
-	return m, nil
+	// the list's own messages (its filter's matches)
+	var cmd tea.Cmd
+	m.sessions, cmd = m.sessions.Update(msg)
+	return m, cmd
 }
 
 // key handles a key press.
@@ -307,6 +310,12 @@ func (m *Model) conversationKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case "f", "F":
 		m.nextFinding(k.String() == "f")
+		return m, nil
+	case "g", "home":
+		m.conv.GotoTop()
+		return m, nil
+	case "G", "end":
+		m.conv.GotoBottom()
 		return m, nil
 	case "r":
 		m.replayOn = !m.replayOn
