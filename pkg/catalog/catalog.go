@@ -30,12 +30,19 @@ type Filter struct {
 }
 
 // Sessions lists the sessions of an install, SQLite first, then JSONL,
-// then (with Archived) the archives.
+// then (with Archived) the archives. A SQLite session's LastActivity is
+// its session_nodes row's updated_at (the events are not read to list
+// them: a search reads them anyway).
 func Sessions(st *store.State, f Filter) ([]store.Session, error) {
-	all, err := st.Sessions()
+	all, err := st.SQLiteSessionList()
 	if err != nil {
 		return nil, err
 	}
+	js, err := st.JSONLSessions()
+	if err != nil {
+		return nil, err
+	}
+	all = append(all, js...)
 	if f.Archived {
 		arch, err := st.ArchivedSessions()
 		if err != nil {

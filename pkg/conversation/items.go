@@ -99,14 +99,12 @@ func (c *Conversation) window(refs []ref, sel Selection) (from, to int, err erro
 			}
 		}
 		if n, err := strconv.ParseInt(spec, 10, 64); err == nil {
-			// the first entry at or after the line
-			k := sort.Search(len(refs), func(k int) bool { return refs[k].line >= n })
+			// --from: the first entry at or after the line; --to: the
+			// last at or before it (a window outside the branch is empty)
 			if flag == "--to" {
-				k = sort.Search(len(refs), func(k int) bool { return refs[k].line > n }) - 1
+				return sort.Search(len(refs), func(k int) bool { return refs[k].line > n }) - 1, nil
 			}
-			if k >= 0 && k < len(refs) {
-				return k, nil
-			}
+			return sort.Search(len(refs), func(k int) bool { return refs[k].line >= n }), nil
 		}
 		return 0, fmt.Errorf("%s %q: %w on the branch shown (give an entry id or a line number)", flag, spec, ErrNoSuchEntry)
 	}

@@ -5,13 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
+	"sync"
 
 	"github.com/openclaw-tools/oc/internal/parallel"
 	"github.com/openclaw-tools/oc/pkg/conversation"
-	"github.com/openclaw-tools/oc/pkg/jsonl"
 	"github.com/openclaw-tools/oc/pkg/store"
+	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
@@ -63,13 +63,20 @@ func Run(ctx context.Context, st *store.State, sessions []store.Session, q Query
 	for i := range done {
 		done[i] = make(chan Result, 1)
 	}
-	go parallel.Each(len(sessions), o.Jobs, func(i int) {
-		if ctx.Err() != nil {
-			done[i] <- Result{Session: sessions[i], Err: ctx.Err()}
-			return
-		}
-		done[i] <- searchSession(ctx, st, sessions[i], m, o)
-	})
+	rd := &reader{st: st, bufs: &buffers{}, dbs: map[string]*sqlitestore.DB{}}
+	defer rd.close()
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		parallel.Each(len(sessions), o.Jobs, func(i int) {
+			if ctx.Err() != nil {
+				done[i] <- Result{Session: sessions[i], Err: ctx.Err()}
+				return
+			}
+			done[i] <- searchSession(ctx, rd, sessions[i], m, o)
+		})
+	}()
+	defer func() { <-finished }() // the databases close after the last read
 	for i := range done {
 		r := <-done[i]
 		if errors.Is(r.Err, context.Canceled) && ctx.Err() != nil {
@@ -89,8 +96,47 @@ func Run(ctx context.Context, st *store.State, sessions []store.Session, q Query
 // errStop ends a session's read at its first match (Options.FirstOnly).
 var errStop = errors.New("first match found")
 
+// reader reads sessions' rows for a search: the chunk buffers, and each
+// agent database opened once and shared by the workers.
+type reader struct {
+	st   *store.State
+	bufs *buffers
+	mu   sync.Mutex
+	dbs  map[string]*sqlitestore.DB
+	errs map[string]error
+}
+
+func (r *reader) db(path string) (*sqlitestore.DB, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if db, ok := r.dbs[path]; ok {
+		return db, nil
+	}
+	if err, ok := r.errs[path]; ok {
+		return nil, err
+	}
+	db, err := r.st.OpenAgentDB(path)
+	if err != nil {
+		if r.errs == nil {
+			r.errs = map[string]error{}
+		}
+		r.errs[path] = err
+		return nil, err
+	}
+	r.dbs[path] = db
+	return db, nil
+}
+
+func (r *reader) close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, db := range r.dbs {
+		db.Close()
+	}
+}
+
 // searchSession reads one session's rows.
-func searchSession(ctx context.Context, st *store.State, ses store.Session, m *matcher, o Options) Result {
+func searchSession(ctx context.Context, rd *reader, ses store.Session, m *matcher, o Options) Result {
 	s := &sessionSearch{m: m, o: o}
 	res := Result{Session: ses}
 	row := func(_ int64, line []byte) error {
@@ -101,12 +147,15 @@ func searchSession(ctx context.Context, st *store.State, ses store.Session, m *m
 		return s.line(s.pos, line)
 	}
 	var err error
-	if ses.Era == store.EraJSONL && ses.Archive == nil {
-		err = jsonlRows(ses.Path, row)
-	} else {
-		_, err = st.Rows(ses, nil, row)
+	switch {
+	case ses.Era == store.EraJSONL && ses.Archive == nil:
+		err = scanJSONL(ses.Path, m, m.model != "", rd.bufs, row)
+	case ses.Archive == nil:
+		err = s.events(rd, ses, row)
+	default:
+		_, err = rd.st.Rows(ses, nil, row)
 	}
-	if err != nil && !errors.Is(err, errStop) {
+	if err != nil && !s.stopped { // (a store may wrap errStop past errors.Is)
 		res.Err = fmt.Errorf("%s: %w", name(ses), err)
 	}
 	res.Matches = s.matches
@@ -120,32 +169,40 @@ func name(ses store.Session) string {
 	return ses.Label() + " in " + ses.Path
 }
 
-// jsonlRows reads a transcript's lines (plain or compressed).
-func jsonlRows(path string, fn func(int64, []byte) error) error {
-	src, err := jsonl.Open(path, nil)
+// events reads a SQLite session's rows in seq order without copying them.
+// Rows are numbered as oc show numbers them, the session header first: a
+// header found after other rows moves them one down.
+func (s *sessionSearch) events(rd *reader, ses store.Session, row func(int64, []byte) error) error {
+	db, err := rd.db(ses.Path)
 	if err != nil {
 		return err
 	}
-	defer src.Close()
-	rd := jsonl.NewReader(src)
-	for {
-		l, err := rd.Next()
-		if err == io.EOF {
-			return nil
+	header := false
+	_, err = db.RawEvents(ses.ID, func(ev sqlitestore.Event) error {
+		if !header && bytes.Contains(ev.JSON, []byte(sessionWord)) && isHeader(ev.JSON) {
+			header = true
+			if s.pos > 0 {
+				for i := range s.matches {
+					s.matches[i].Line++
+				}
+			}
 		}
-		if err != nil {
-			return err
-		}
-		if err := fn(l.Num, l.Data); err != nil {
-			return err
-		}
-	}
+		return row(ev.Seq, ev.JSON)
+	})
+	return err
+}
+
+// isHeader reports whether a row is a session header.
+func isHeader(row []byte) bool {
+	it := conversation.DecodeLine(0, row)
+	return it.Kind == conversation.KindSessionHeader
 }
 
 // sessionSearch is the state of one session's read.
 type sessionSearch struct {
 	m       *matcher
 	o       Options
+	stopped bool // FirstOnly: the first match ended the read
 	pos     int64
 	buf     []byte
 	matches []Match
@@ -153,8 +210,10 @@ type sessionSearch struct {
 	provider, model string
 }
 
-// The words a row that changes the model in effect holds.
+// The words a row that changes the model in effect holds, and one a
+// session header holds.
 const (
+	sessionWord     = `"session"`
 	modelChangeWord = "model_change"
 	assistantWord   = "assistant"
 )
@@ -209,7 +268,7 @@ func (s *sessionSearch) item(it *conversation.Item) error {
 			}
 			s.matches = append(s.matches, mt)
 			if s.o.FirstOnly {
-				err = errStop
+				err, s.stopped = errStop, true
 				return
 			}
 		}

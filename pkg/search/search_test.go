@@ -26,12 +26,17 @@ const word = "ZEBRAFISH"
 
 func grep(t *testing.T, root string, q search.Query, f catalog.Filter) []string {
 	t.Helper()
+	return grepWith(t, root, q, f, search.Options{})
+}
+
+func grepWith(t *testing.T, root string, q search.Query, f catalog.Filter, o search.Options) []string {
+	t.Helper()
 	st, sessions, err := catalog.Select(root, "", f)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
-	err = search.Run(context.Background(), st, sessions, q, search.Options{}, func(r search.Result) error {
+	err = search.Run(context.Background(), st, sessions, q, o, func(r search.Result) error {
 		if r.Err != nil {
 			t.Errorf("%v", r.Err)
 		}
@@ -64,6 +69,7 @@ var live = []string{"agent:main:s01", "agent:main:s03", "agent:main:s04", "agent
 func TestPlantedWordJSONLInstall(t *testing.T) {
 	root := filepath.Join(planted, "state")
 	same(t, "fixed string", grep(t, root, search.Query{Pattern: word}, catalog.Filter{}), live)
+	same(t, "-l", grepWith(t, root, search.Query{Pattern: word}, catalog.Filter{}, search.Options{FirstOnly: true, Jobs: 1}), live)
 	same(t, "-i", grep(t, root, search.Query{Pattern: "zebrafish", IgnoreCase: true}, catalog.Filter{}), append([]string{"agent:main:s08"}, live...))
 	same(t, "-E", grep(t, root, search.Query{Pattern: `ZEBRA(FISH|FOX)\b`, Regexp: true}, catalog.Filter{}), live)
 	same(t, "--archived", grep(t, root, search.Query{Pattern: word}, catalog.Filter{Archived: true}),
@@ -83,6 +89,7 @@ func TestPlantedWordJSONLInstall(t *testing.T) {
 func TestPlantedWordImported96(t *testing.T) {
 	root := importedState(t)
 	same(t, "database", grep(t, root, search.Query{Pattern: word}, catalog.Filter{}), live)
+	same(t, "database, -l", grepWith(t, root, search.Query{Pattern: word}, catalog.Filter{}, search.Options{FirstOnly: true}), live)
 	st, sessions, err := catalog.Select(root, "", catalog.Filter{})
 	if err != nil {
 		t.Fatal(err)
