@@ -15,17 +15,19 @@ const chunkSize = 1 << 20
 // fresh megabyte per session was most of a search's system time).
 type buffers struct{ pool sync.Pool }
 
-func (b *buffers) get() *[]byte {
-	if p, ok := b.pool.Get().(*[]byte); ok {
-		return p
+// chunk is a chunk buffer and the room for its lower-cased copy (-i).
+type chunk struct{ buf, lower []byte }
+
+func (b *buffers) get() *chunk {
+	if c, ok := b.pool.Get().(*chunk); ok {
+		return c
 	}
-	s := make([]byte, chunkSize)
-	return &s
+	return &chunk{buf: make([]byte, chunkSize)}
 }
 
-func (b *buffers) put(p *[]byte) {
-	if cap(*p) <= 4*chunkSize { // a buffer grown for a huge line is let go
-		b.pool.Put(p)
+func (b *buffers) put(c *chunk) {
+	if cap(c.buf) <= 4*chunkSize { // a buffer grown for a huge line is let go
+		b.pool.Put(c)
 	}
 }
 
@@ -39,10 +41,9 @@ func scanJSONL(path string, m *matcher, all bool, bufs *buffers, fn func(int64, 
 		return err
 	}
 	defer src.Close()
-	bp := bufs.get()
-	defer func() { bufs.put(bp) }()
-	buf := (*bp)[:cap(*bp)]
-	var lower []byte
+	c := bufs.get()
+	defer bufs.put(c)
+	buf := c.buf[:cap(c.buf)]
 	var num int64
 	carry := 0 // bytes of an unfinished line at buf's start
 	for {
@@ -61,11 +62,11 @@ func scanJSONL(path string, m *matcher, all bool, bufs *buffers, fn func(int64, 
 			grown := make([]byte, 2*len(buf))
 			copy(grown, data)
 			buf, carry = grown, len(data)
-			*bp = buf
+			c.buf = buf
 			continue
 		}
 		whole := data[:end]
-		if !all && !m.mayMatch(whole, &lower) {
+		if !all && !m.mayMatch(whole, &c.lower) {
 			num += int64(bytes.Count(whole, []byte{'\n'}))
 			if eof && len(whole) > 0 && whole[len(whole)-1] != '\n' {
 				num++
