@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/openclaw-tools/oc/pkg/conversation"
 	"github.com/openclaw-tools/oc/pkg/transcript"
@@ -398,12 +397,4 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-// Stamp formats a time for a header.
-func Stamp(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format("2006-01-02 15:04:05Z")
 }

@@ -36,11 +36,10 @@ type matcher struct {
 	// (checked apart); nil: every line is decoded.
 	anchor []byte
 	// anchorLower: anchor is lower-case ASCII matched without case.
-	anchorLower   bool
-	anchorASCII   bool
-	anchorSlash   bool
-	model         string
-	modelLowerBuf []byte
+	anchorLower bool
+	anchorASCII bool
+	anchorSlash bool
+	model       string
 }
 
 // Compile checks a query and prepares its prefilter.

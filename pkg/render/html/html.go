@@ -22,7 +22,6 @@ import (
 type Renderer struct {
 	w    *bufio.Writer
 	opts render.Options
-	open bool // an <article> is open
 }
 
 // New writes to w.
