@@ -1,30 +1,13 @@
 package cmd
 
 import (
-	"context"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
-
-	"github.com/openclaw-tools/oc/internal/cli"
 )
-
-// TestBrowseTmuxChild is not a test: it is the oc that TestBrowseInTmux
-// runs in a tmux pane.
-func TestBrowseTmuxChild(t *testing.T) {
-	args := os.Getenv("OC_BROWSE_ARGS")
-	if args == "" {
-		t.Skip("helper process for TestBrowseInTmux")
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	os.Exit(Run(ctx, strings.Split(args, "\n"), cli.System(), os.Getenv))
-}
 
 // TestBrowseInTmux runs oc browse in a real 80x24 terminal (a tmux pane),
 // types as a person would and reads the screen: it opens, switches panes,
@@ -63,7 +46,8 @@ func TestBrowseInTmux(t *testing.T) {
 		}
 		return string(out)
 	}
-	shell := "env OC_BROWSE_ARGS='browse\n--state-dir\n" + state + "' TERM=xterm-256color " + exe + " -test.run='^TestBrowseTmuxChild$'; echo OC-EXIT=$?; sleep 60"
+	// the oc child of the signal tests runs any command line
+	shell := "env OC_DOCTOR_SIGNAL_ARGS='browse\n--state-dir\n" + state + "' TERM=xterm-256color " + exe + " -test.run='^TestDoctorSignalChild$'; echo OC-EXIT=$?; sleep 60"
 	tm("new-session", "-d", "-s", name, "-x", "80", "-y", "24", "sh", "-c", shell)
 	defer exec.Command(tmux, "-S", sock, "kill-server").Run()
 	screen := func(want string) string {
