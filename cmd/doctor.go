@@ -115,7 +115,7 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 	}
 	var sd *sqliteDoctor
 	if rep.Era == "sqlite" {
-		if sd, err = runSQLiteDoctor(g, opts.Fix); err != nil {
+		if sd, err = runSQLiteDoctor(ctx, g, opts.Fix); err != nil {
 			return cli.Incomplete(errors.New(oneLine(err.Error())))
 		}
 	}

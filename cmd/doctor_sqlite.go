@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -41,7 +42,7 @@ type doctorJSON struct {
 // runSQLiteDoctor checks a SQLite-era state dir. With fix (--fix and --yes
 // or a confirmed prompt) the cron fixes are run through the openclaw CLI when
 // it is on PATH; oc itself never writes a database.
-func runSQLiteDoctor(g *Globals, fix bool) (*sqliteDoctor, error) {
+func runSQLiteDoctor(ctx context.Context, g *Globals, fix bool) (*sqliteDoctor, error) {
 	st, err := store.Open(g.ResolvedStateDir(), store.Options{})
 	if err != nil {
 		return nil, err
@@ -50,7 +51,7 @@ func runSQLiteDoctor(g *Globals, fix bool) (*sqliteDoctor, error) {
 		return nil, nil
 	}
 	sd := &sqliteDoctor{}
-	if sd.Inspect, err = st.InspectSQLite(store.InspectOptions{QuickCheck: true}); err != nil {
+	if sd.Inspect, err = st.InspectSQLite(ctx, store.InspectOptions{QuickCheck: true}); err != nil {
 		return nil, err
 	}
 	cfg, _ := doctor.LoadConfig(g.ResolvedStateDir(), g.env)
