@@ -94,7 +94,7 @@ rg_ms=$(time_it "rg -l $word" rg -l "$word" "$jsonl/agents")
 grep_ms=$(time_it "grep -rl $word" grep -rl "$word" "$jsonl/agents")
 oc_ms=$(time_it "oc grep -l $word" "$oc" grep -l "$word" --state-dir "$jsonl")
 ocx_ms=$(time_it "oc grep $word (every match printed)" "$oc" grep "$word" --state-dir "$jsonl")
-oci_ms=$(time_it "oc grep -i (no prefilter on case)" "$oc" grep -i -l "quokkaplant" --state-dir "$jsonl")
+oci_ms=$(time_it "oc grep -i -l quokkaplant" "$oc" grep -i -l "quokkaplant" --state-dir "$jsonl")
 echo "ratios: oc/rg $(echo "scale=2; $oc_ms / $rg_ms" | bc)  oc/grep $(echo "scale=2; $oc_ms / $grep_ms" | bc)  oc -i/rg $(echo "scale=2; $oci_ms / $rg_ms" | bc)"
 echo "== SQLite install"
 sq_ms=$(time_it "sqlite3 instr(event_json) over every event" sqlite3 "file:$db?mode=ro" "SELECT DISTINCT session_id FROM transcript_events WHERE instr(event_json, '$word') > 0")
