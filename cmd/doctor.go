@@ -115,7 +115,7 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 	}
 	var sd *sqliteDoctor
 	if rep.Era == "sqlite" {
-		if sd, err = runSQLiteDoctor(g, opts.Fix); err != nil {
+		if sd, err = runSQLiteDoctor(ctx, g, opts.Fix); err != nil {
 			return cli.Incomplete(errors.New(oneLine(err.Error())))
 		}
 	}
@@ -210,10 +210,32 @@ func writeDoctorReport(g *Globals, rep *doctor.Report, sd *sqliteDoctor) error {
 	} else {
 		renderDoctorWith(g.IO, rep, sd)
 	}
-	if err := docExitForDoctor(rep); err != nil || sd == nil || sd.Problems == 0 {
+	err := docExitForDoctor(rep)
+	if cli.CodeOf(err) == cli.ExitIncomplete || sd == nil {
+		return err
+	}
+	if run := sd.Cron.Fix; run.NotApplied() > 0 {
+		return cli.Incomplete(errors.New(cronFixError(run, sd.Cron.Jobs)))
+	}
+	if err != nil || sd.Problems == 0 {
 		return err
 	}
 	return cli.Exit(cli.ExitFindings, nil)
+}
+
+// cronFixError is the one-line error of a --fix run that left cron fixes
+// unapplied (contract: a fix that failed or was refused exits 3).
+func cronFixError(run *doctor.CronFixRun, jobs []doctor.SQLiteCronJob) string {
+	msg := fmt.Sprintf("%d of %s not applied (%s)", run.NotApplied(), plural(run.Fixed+run.NotApplied(), "cron fix"), cronFixCounts(run))
+	if run.Problem != "" {
+		return msg + ": " + run.Problem
+	}
+	for _, j := range jobs {
+		if j.Fix != nil && j.Fix.Outcome != doctor.CronFixFixed && j.Fix.Reason != "" {
+			return msg + ": job " + j.ID + ": " + j.Fix.Reason
+		}
+	}
+	return msg
 }
 
 // docExitForDoctor is doctor's exit code (contract §5, oc help exit-codes):
@@ -379,12 +401,13 @@ func renderDoctorWith(ios *cli.IOStreams, rep *doctor.Report, sd *sqliteDoctor) 
 	}
 
 	sqliteProblems := 0
+	var cronFix *doctor.CronFixRun
 	if sd != nil {
 		renderSQLiteDoctor(ios, sd)
-		sqliteProblems = sd.Problems
+		sqliteProblems, cronFix = sd.Problems, sd.Cron.Fix
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, docSummaryLine(st, rep, sqliteProblems))
+	docWriteWrapped(w, "", "", docSummaryLine(st, rep, sqliteProblems, cronFix), width)
 	if why, next := docNextCommand(rep); next != "" {
 		// The command on a line of its own, unstyled and never wrapped, so
 		// that it can be copied and pasted.
@@ -589,7 +612,10 @@ func docRemovedKeyNote(m *doctor.Migration) string {
 	return ""
 }
 
-func docSummaryLine(st *cli.Styles, rep *doctor.Report, sqliteProblems int) string {
+// docSummaryLine is the last line: the counts of findings, the cron fixes
+// run through openclaw (cronFix, nil when none ran), and the SQLite
+// section's problems.
+func docSummaryLine(st *cli.Styles, rep *doctor.Report, sqliteProblems int, cronFix *doctor.CronFixRun) string {
 	var errs, warns, infos, fixed int
 	for _, f := range rep.Findings {
 		switch {
@@ -608,6 +634,13 @@ func docSummaryLine(st *cli.Styles, rep *doctor.Report, sqliteProblems int) stri
 		parts = append(parts, st.OK.Render(fmt.Sprintf("%d fixed", fixed)))
 	}
 	parts = append(parts, docCountWord(st.Error, errs, "error"), docCountWord(st.Warn, warns, "warning"), fmt.Sprintf("%d note%s", infos, docPlural(infos)))
+	if cronFix != nil {
+		text := "cron fixes: " + cronFixCounts(cronFix)
+		if cronFix.NotApplied() > 0 {
+			text = st.Error.Render(text)
+		}
+		parts = append(parts, text)
+	}
 	if sqliteProblems > 0 {
 		parts = append(parts, st.Warn.Render(fmt.Sprintf("%d in the SQLite section", sqliteProblems)))
 	}
@@ -616,6 +649,9 @@ func docSummaryLine(st *cli.Styles, rep *doctor.Report, sqliteProblems int) stri
 		head = st.Warn.Render("Doctor found issues.")
 	} else if fixed > 0 {
 		head = st.OK.Render("Doctor: fixed everything it could.")
+	}
+	if cronFix.NotApplied() > 0 {
+		head = st.Error.Render("Doctor could not apply every fix.")
 	}
 	if rep.Refused != "" {
 		head = st.Error.Render("Doctor refused to write: the gateway is running.")

@@ -1,0 +1,112 @@
+package doctor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"time"
+)
+
+// child runs openclaw commands: never through a shell, stdin empty, in the
+// state dir, with the environment built by ChildEnv, each bounded by
+// timeout.
+type child struct {
+	bin     string
+	env     []string
+	dir     string
+	timeout time.Duration
+}
+
+// childResult is what one command did.
+type childResult struct {
+	stdout, stderr []byte
+	// exitCode is the exit status; -1 when the command did not exit by
+	// itself (timed out, interrupted, could not start).
+	exitCode int
+	timedOut bool
+	err      error // could not start, or did not exit by itself
+}
+
+func (r childResult) failed() bool { return r.err != nil || r.exitCode != 0 }
+
+// describe says how the command failed, naming it, its exit status and the
+// first line of its stderr (the full stderr goes in the result).
+func (r childResult) describe(args []string) string {
+	cmd := "`" + strings.Join(append([]string{"openclaw"}, args...), " ") + "`"
+	var what string
+	switch {
+	case r.timedOut:
+		what = cmd + " " + r.err.Error()
+	case r.err != nil:
+		what = cmd + ": " + r.err.Error()
+	default:
+		what = fmt.Sprintf("%s exited %d", cmd, r.exitCode)
+	}
+	if msg := firstLine(trimOutput(r.stderr)); msg != "" {
+		what += ": " + msg
+	}
+	return what
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSpace(s[:i]) + " [...]"
+	}
+	return s
+}
+
+// run runs openclaw with args. A timeout or a cancelled ctx stops the
+// command's whole process group (openclaw's node starts workers).
+func (c child) run(ctx context.Context, args []string) childResult {
+	timeout := c.timeout
+	if timeout <= 0 {
+		timeout = DefaultOpenClawTimeout
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(cctx, c.bin, args...) //nolint:gosec // argv built by FixCommand, checked by unsafeJobID
+	cmd.Env = c.env
+	cmd.Dir = c.dir
+	stdout, stderr := &cappedBuffer{max: maxChildOutput}, &cappedBuffer{max: maxChildOutput}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	ownProcessGroup(cmd)
+	cmd.WaitDelay = 3 * time.Second
+	err := cmd.Run()
+	res := childResult{stdout: stdout.buf, stderr: stderr.buf, exitCode: -1}
+	if cctx.Err() != nil {
+		killProcessGroup(cmd)
+		res.timedOut = ctx.Err() == nil
+		if res.timedOut {
+			res.err = fmt.Errorf("did not finish within %s and was stopped", timeout)
+		} else {
+			res.err = errors.New("interrupted")
+		}
+		return res
+	}
+	var exitErr *exec.ExitError
+	switch {
+	case err == nil:
+		res.exitCode = 0
+	case errors.As(err, &exitErr) && exitErr.Exited():
+		res.exitCode = exitErr.ExitCode()
+	default:
+		res.err = err
+	}
+	return res
+}
+
+// cappedBuffer keeps the first max bytes written to it and drops the rest
+// (a child's output cannot take oc's memory).
+type cappedBuffer struct {
+	buf []byte
+	max int
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	if room := b.max - len(b.buf); room > 0 {
+		b.buf = append(b.buf, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}

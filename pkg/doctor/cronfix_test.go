@@ -1,0 +1,409 @@
+package doctor_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/openclaw-tools/oc/internal/fakeopenclaw"
+	"github.com/openclaw-tools/oc/internal/oracletest"
+	"github.com/openclaw-tools/oc/pkg/doctor"
+	"github.com/openclaw-tools/oc/pkg/store"
+)
+
+// TestFakeOpenClaw is not a test: it is the fake `openclaw` the tests of
+// CronFixer put on PATH (internal/fakeopenclaw).
+func TestFakeOpenClaw(t *testing.T) { fakeopenclaw.Main(t) }
+
+// cronFixInstall is the 9.6 example state (two jobs with a fix: an IN_CHAT
+// and an ELSEWHERE one) with its cron report, and its jobs as 9.6's
+// cron.get answers them.
+func cronFixInstall(t *testing.T) (stateDir string, rep *doctor.SQLiteCronReport, jobs map[string]json.RawMessage) {
+	t.Helper()
+	stateDir = oracletest.Fixture96State(t, "example-state")
+	st, err := store.Open(stateDir, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep, err = doctor.ClassifySQLiteCron(st, doctor.Config{}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := st.CronJobs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs = map[string]json.RawMessage{}
+	for _, r := range rows {
+		if jobs[r.ID], err = fakeopenclaw.JobAnswer(r.Job, r.State); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return stateDir, rep, jobs
+}
+
+// fixer runs the fake installed for spec, from an environment that points
+// at another install in every way 9.6 reads.
+func fixer(t *testing.T, stateDir string, spec fakeopenclaw.Spec) (*doctor.CronFixer, string) {
+	t.Helper()
+	bin, specPath := fakeopenclaw.Install(t, spec)
+	return &doctor.CronFixer{
+		StateDir:   stateDir,
+		ConfigPath: filepath.Join(stateDir, "openclaw.json"),
+		LookPath:   func(name string) (string, error) { return doctor.LookPath(name, bin+":/usr/bin:/bin") },
+		Environ: []string{"HOME=" + t.TempDir(), "PATH=/usr/bin:/bin", "OPENCLAW_STATE_DIR=/other", "OPENCLAW_CONFIG_PATH=/other/openclaw.json",
+			"OPENCLAW_HOME=/otherhome", "OPENCLAW_PROFILE=work", "OPENCLAW_GATEWAY_URL=ws://127.0.0.1:18789", "OPENCLAW_GATEWAY_PORT=18789",
+			"OPENCLAW_GATEWAY_TOKEN=secret-of-other", "OPENCLAW_CONTAINER=other", "KEEP_ME=1"},
+		Timeout: 20 * time.Second,
+	}, specPath
+}
+
+func writeConfig(t *testing.T, stateDir, doc string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(stateDir, "openclaw.json"), []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func outcomes(rep *doctor.SQLiteCronReport) map[string]*doctor.CronFixResult {
+	out := map[string]*doctor.CronFixResult{}
+	for _, j := range rep.Jobs {
+		if len(j.Command) > 0 {
+			out[j.ID] = j.Fix
+		}
+	}
+	return out
+}
+
+// Every openclaw child acts on the analysed install: its environment names
+// that state dir and config and nothing of the install oc's environment
+// pointed at; the gateway it reaches serves that state dir; the job is read
+// before it is edited; both edits are verified.
+func TestCronFixActsOnTheAnalysedInstall(t *testing.T) {
+	stateDir, rep, jobs := cronFixInstall(t)
+	writeConfig(t, stateDir, `{"gateway": {"mode": "local", "port": 28789}}`)
+	f, specPath := fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{
+		{Port: 18789, StateDir: "/other", Jobs: jobs}, // the live install, same job ids
+		{Port: 28789, StateDir: stateDir, Jobs: jobs},
+	}})
+	f.Apply(context.Background(), rep)
+	if rep.Fix == nil || rep.Fix.Fixed != 2 || rep.Fix.NotApplied() != 0 {
+		t.Fatalf("run %+v, jobs %+v", rep.Fix, outcomes(rep))
+	}
+	calls := fakeopenclaw.Calls(t, specPath)
+	var subs []string
+	for _, c := range calls {
+		subs = append(subs, c.Subcommand())
+		if c.Served != stateDir {
+			t.Errorf("%v reached the gateway of %q", c.Argv, c.Served)
+		}
+		want := map[string]string{"OPENCLAW_STATE_DIR": stateDir, "OPENCLAW_CONFIG_PATH": filepath.Join(stateDir, "openclaw.json")}
+		for k, v := range c.Env {
+			if k != "HOME" && want[k] != v {
+				t.Errorf("%v ran with %s=%s", c.Argv, k, v)
+			}
+		}
+		for k, v := range want {
+			if c.Env[k] != v {
+				t.Errorf("%v ran with %s=%q, want %q", c.Argv, k, c.Env[k], v)
+			}
+		}
+		if c.Dir != stateDir {
+			t.Errorf("%v ran in %s", c.Argv, c.Dir)
+		}
+	}
+	if strings.Join(subs, " ") != "status show edit show edit" {
+		t.Errorf("calls %v, want status, then show and edit for each job", subs)
+	}
+	if got := rep.Fix.Overridden; !slices.Contains(got, "OPENCLAW_STATE_DIR") || !slices.Contains(got, "OPENCLAW_GATEWAY_TOKEN") || slices.Contains(got, "KEEP_ME") {
+		t.Errorf("overridden %v", got)
+	}
+}
+
+// A copy of the live install (no config of its own, so the default port):
+// the gateway openclaw reaches serves another state dir; nothing is edited.
+func TestCronFixRefusesAnotherInstallsGateway(t *testing.T) {
+	stateDir, rep, jobs := cronFixInstall(t)
+	other := t.TempDir()
+	f, specPath := fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: other, Jobs: jobs}}})
+	f.Apply(context.Background(), rep)
+	if rep.Fix.Refused != 2 || !strings.Contains(rep.Fix.Problem, "openclaw sees a different install") || !strings.Contains(rep.Fix.Problem, other) {
+		t.Fatalf("run %+v", rep.Fix)
+	}
+	for _, c := range fakeopenclaw.Calls(t, specPath) {
+		if c.Subcommand() != "status" {
+			t.Errorf("ran %v after the gateway named another install", c.Argv)
+		}
+	}
+}
+
+// The cases where oc cannot tell which install openclaw acts on, or sees
+// another job under the id: every fix is refused, no edit runs.
+func TestCronFixRefusesWhatItCannotVerify(t *testing.T) {
+	for _, c := range []struct {
+		name, config, want string
+		spec               func(stateDir string, jobs map[string]json.RawMessage) fakeopenclaw.Spec
+	}{
+		{"no gateway", `{"gateway": {"port": 28789}}`, "could not ask openclaw's gateway which install it serves: `openclaw automations status --json` exited 1: gateway closed",
+			func(string, map[string]json.RawMessage) fakeopenclaw.Spec { return fakeopenclaw.Spec{} }},
+		{"remote", `{"gateway": {"mode": "remote", "remote": {"url": "wss://gw.example"}}}`, `sets gateway.mode "remote"`,
+			func(s string, j map[string]json.RawMessage) fakeopenclaw.Spec {
+				return fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{URL: "wss://gw.example", StateDir: s, Jobs: j}}}
+			}},
+		{"JSON-era gateway", "", "not in a SQLite state database",
+			func(string, map[string]json.RawMessage) fakeopenclaw.Spec {
+				return fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789}}, Say: map[string]string{"status": `{"enabled":true,"storePath":"/x/cron/jobs.json","jobs":1}`}}
+			}},
+		{"not JSON", "", "did not answer a JSON object",
+			func(string, map[string]json.RawMessage) fakeopenclaw.Spec {
+				return fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789}}, Say: map[string]string{"status": "Usage: openclaw automations"}}
+			}},
+		{"job unknown to the gateway", "", "could not read the job through openclaw: `openclaw automations show --json -- ",
+			func(s string, _ map[string]json.RawMessage) fakeopenclaw.Spec {
+				return fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: s}}}
+			}},
+		{"job changed since oc read it", "", "openclaw sees a different job under this id: sessionTarget is \"isolated\" in openclaw",
+			func(s string, j map[string]json.RawMessage) fakeopenclaw.Spec {
+				changed := map[string]json.RawMessage{}
+				for id, raw := range j {
+					var m map[string]any
+					_ = json.Unmarshal(raw, &m)
+					m["sessionTarget"] = "isolated"
+					changed[id], _ = json.Marshal(m)
+				}
+				return fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: s, Jobs: changed}}}
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			stateDir, rep, jobs := cronFixInstall(t)
+			if c.config != "" {
+				writeConfig(t, stateDir, c.config)
+			}
+			f, specPath := fixer(t, stateDir, c.spec(stateDir, jobs))
+			f.Apply(context.Background(), rep)
+			if rep.Fix.Refused != 2 || rep.Fix.Fixed+rep.Fix.Failed+rep.Fix.NotRun != 0 {
+				t.Fatalf("run %+v", rep.Fix)
+			}
+			for _, r := range outcomes(rep) {
+				if reason := r.Reason + rep.Fix.Problem; !strings.Contains(reason, c.want) {
+					t.Errorf("reason %q, want %q", reason, c.want)
+				}
+			}
+			for _, call := range fakeopenclaw.Calls(t, specPath) {
+				if call.Subcommand() == "edit" {
+					t.Errorf("ran %v", call.Argv)
+				}
+			}
+		})
+	}
+}
+
+// A failed edit is a failure with its command, exit status and stderr; an
+// edit whose answer does not show the change is one too.
+func TestCronFixReportsFailures(t *testing.T) {
+	stateDir, rep, jobs := cronFixInstall(t)
+	hostile := "Error: \x1b[31mcron.update rejected\x1b]0;pwned\x07\nsecond line"
+	f, _ := fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: stateDir, Jobs: jobs}}, Fail: map[string]string{"edit": hostile}})
+	f.Apply(context.Background(), rep)
+	if rep.Fix.Failed != 2 {
+		t.Fatalf("run %+v", rep.Fix)
+	}
+	for _, j := range rep.Jobs {
+		if j.Fix == nil {
+			continue
+		}
+		r := j.Fix
+		if r.Outcome != doctor.CronFixFailed || r.ExitCode == nil || *r.ExitCode != 1 || r.Stderr != hostile || !slices.Equal(r.Command, j.Command) ||
+			!strings.Contains(r.Reason, "`openclaw automations edit") || !strings.Contains(r.Reason, "exited 1: Error:") {
+			t.Errorf("%s: %+v", j.ID, r)
+		}
+	}
+
+	stateDir, rep, jobs = cronFixInstall(t)
+	f, _ = fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: stateDir, Jobs: jobs}}, Say: map[string]string{"edit": `{"id": "someone-else"}`}})
+	f.Apply(context.Background(), rep)
+	for id, r := range outcomes(rep) {
+		if r.Outcome != doctor.CronFixFailed || !strings.Contains(r.Reason, "openclaw exited 0 but answered job \"someone-else\", not "+id) {
+			t.Errorf("%s: %+v", id, r)
+		}
+	}
+}
+
+// Without openclaw on PATH nothing runs and every fix is "not run", once.
+func TestCronFixWithoutOpenClaw(t *testing.T) {
+	stateDir, rep, _ := cronFixInstall(t)
+	f := &doctor.CronFixer{StateDir: stateDir, ConfigPath: filepath.Join(stateDir, "openclaw.json"),
+		LookPath: func(name string) (string, error) { return doctor.LookPath(name, t.TempDir()+":relative/bin:.") }}
+	f.Apply(context.Background(), rep)
+	if rep.Fix.NotRun != 2 || rep.Fix.Problem != "openclaw is not on PATH" || rep.OpenClaw != "" {
+		t.Fatalf("run %+v", rep.Fix)
+	}
+	if want := []string{"OPENCLAW_STATE_DIR=" + stateDir, "OPENCLAW_CONFIG_PATH=" + filepath.Join(stateDir, "openclaw.json")}; !slices.Equal(rep.OpenClawEnv, want) {
+		t.Errorf("env for the commands by hand: %v", rep.OpenClawEnv)
+	}
+}
+
+// A relative PATH entry is never searched: an openclaw in the current
+// directory is not run.
+func TestLookPathSkipsRelativeEntries(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "openclaw"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	if p, err := doctor.LookPath("openclaw", ".:"); err == nil {
+		t.Errorf("found %s", p)
+	}
+	if p, err := doctor.LookPath("openclaw", dir); err != nil || p != filepath.Join(dir, "openclaw") {
+		t.Errorf("%s, %v", p, err)
+	}
+}
+
+// A hung openclaw is stopped after the timeout (its process is gone) and
+// the job refused; the other job still runs.
+func TestCronFixTimesOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for a timeout")
+	}
+	stateDir, rep, jobs := cronFixInstall(t)
+	f, specPath := fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: stateDir, Jobs: jobs}}, Hang: "show"})
+	f.Timeout = 3 * time.Second
+	f.Apply(context.Background(), rep)
+	if rep.Fix.Refused != 2 {
+		t.Fatalf("run %+v", rep.Fix)
+	}
+	for _, r := range outcomes(rep) {
+		if !strings.Contains(r.Reason, "did not finish within 3s and was stopped") {
+			t.Errorf("%+v", r)
+		}
+	}
+	assertGone(t, fakeopenclaw.HangPIDFile(t, specPath))
+}
+
+// Ctrl-C while an edit runs: the child is stopped, the job is a failure
+// that may have been applied, the next one is not run.
+func TestCronFixInterrupted(t *testing.T) {
+	stateDir, rep, jobs := cronFixInstall(t)
+	f, specPath := fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: stateDir, Jobs: jobs}}, Hang: "edit"})
+	ctx, cancel := context.WithCancel(context.Background())
+	pidFile := fakeopenclaw.HangPIDFile(t, specPath)
+	go func() {
+		for {
+			if _, err := os.Stat(pidFile); err == nil {
+				cancel()
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	done := make(chan struct{})
+	go func() { f.Apply(ctx, rep); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("Apply did not return after the interrupt")
+	}
+	var first, second *doctor.CronFixResult
+	for _, j := range rep.Jobs {
+		if j.Fix != nil && first == nil {
+			first = j.Fix
+		} else if j.Fix != nil {
+			second = j.Fix
+		}
+	}
+	if first.Outcome != doctor.CronFixFailed || !strings.Contains(first.Reason, "may or may not have been applied") || second.Outcome != doctor.CronFixNotRun {
+		t.Errorf("first %+v, second %+v", first, second)
+	}
+	assertGone(t, pidFile)
+}
+
+// assertGone: the processes whose pids the fake wrote (itself and its
+// worker) are no longer running.
+func assertGone(t *testing.T, pidFile string) {
+	t.Helper()
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, field := range strings.Fields(string(b)) {
+		pid, _ := strconv.Atoi(field)
+		gone := false
+		for range 50 {
+			// Kill(pid, 0) also succeeds on a zombie (state Z in /proc on
+			// Linux) waiting to be reaped.
+			stat, err := os.ReadFile("/proc/" + field + "/stat")
+			if syscall.Kill(pid, 0) != nil || err == nil && strings.Contains(string(stat), ") Z ") {
+				gone = true
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if !gone {
+			t.Errorf("pid %d still runs", pid)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// Hostile ids and values: every value of the command is one --name=value
+// word and the id comes after "--"; ids openclaw could misread are refused
+// before anything runs; shell metacharacters reach openclaw unchanged.
+func TestCronFixHostileArguments(t *testing.T) {
+	v := doctor.Verdict{Class: doctor.Elsewhere, Key: "--dev", Target: doctor.Route{Channel: "--profile", To: "x --container evil", AccountID: "-", ThreadID: "$(id)"}}
+	cmd := doctor.FixCommand("$(touch pwned); `id` --help", v)
+	sep := slices.Index(cmd, "--")
+	if sep != len(cmd)-2 || cmd[sep+1] != "$(touch pwned); `id` --help" {
+		t.Fatalf("command %q", cmd)
+	}
+	for _, a := range cmd[3:sep] {
+		if !strings.HasPrefix(a, "--") || !strings.Contains(a, "=") {
+			t.Errorf("argument %q is not one --name=value word", a)
+		}
+	}
+
+	stateDir, rep, jobs := cronFixInstall(t)
+	ids := []string{"-rf", "--profile=work", " padded", "ctl\x1b[2J", "$(touch pwned); `id`"}
+	rep.Jobs = nil
+	for _, id := range ids {
+		job, _ := json.Marshal(map[string]any{"id": id, "name": "hostile", "sessionTarget": "session:agent:main:main"})
+		jobs[id] = job
+		rep.Jobs = append(rep.Jobs, doctor.SQLiteCronJob{ID: id, Stored: job, Command: doctor.FixCommand(id, doctor.Verdict{Class: doctor.InChat, Key: "agent:main:main"})})
+	}
+	f, specPath := fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: stateDir, Jobs: jobs}}})
+	t.Chdir(t.TempDir())
+	f.Apply(context.Background(), rep)
+	for _, j := range rep.Jobs {
+		want := doctor.CronFixRefused
+		if j.ID == "$(touch pwned); `id`" {
+			want = doctor.CronFixFixed
+		}
+		if j.Fix.Outcome != want {
+			t.Errorf("%q: %+v, want %s", j.ID, j.Fix, want)
+		}
+	}
+	var edited [][]string
+	for _, c := range fakeopenclaw.Calls(t, specPath) {
+		if c.Subcommand() == "edit" {
+			edited = append(edited, c.Argv)
+		}
+		for _, a := range c.Argv {
+			if a == "-rf" || a == "--profile=work" || a == " padded" {
+				t.Errorf("ran %q", c.Argv)
+			}
+		}
+	}
+	if len(edited) != 1 || edited[0][len(edited[0])-1] != "$(touch pwned); `id`" || edited[0][len(edited[0])-2] != "--" {
+		t.Errorf("edits %q", edited)
+	}
+	for _, dir := range []string{".", stateDir} {
+		if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
+			t.Errorf("a shell ran the id in %s", dir)
+		}
+	}
+}
