@@ -232,7 +232,7 @@ func cronFixError(run *doctor.CronFixRun, jobs []doctor.SQLiteCronJob) string {
 	}
 	for _, j := range jobs {
 		if j.Fix != nil && j.Fix.Outcome != doctor.CronFixFixed && j.Fix.Reason != "" {
-			return msg + ": job " + j.ID + ": " + j.Fix.Reason
+			return msg + ": job " + j.ID + ": " + j.Fix.Summary()
 		}
 	}
 	return msg

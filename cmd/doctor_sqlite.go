@@ -58,7 +58,7 @@ func runSQLiteDoctor(ctx context.Context, g *Globals, fix bool) (*sqliteDoctor, 
 	if sd.Inspect, err = st.InspectSQLite(store.InspectOptions{QuickCheck: true}); err != nil {
 		return nil, err
 	}
-	cfg, _ := doctor.LoadConfig(g.ResolvedStateDir(), g.env)
+	cfg, _ := doctor.LoadConfig(g.ResolvedStateDir(), installConfigEnv(g))
 	if sd.Cron, err = doctor.ClassifySQLiteCron(st, cfg); err != nil {
 		// An unreadable state database is a finding, not the end of the run.
 		sd.Cron = &doctor.SQLiteCronReport{Jobs: []doctor.SQLiteCronJob{}, Error: oneLine(err.Error())}
@@ -101,6 +101,33 @@ func runSQLiteDoctor(ctx context.Context, g *Globals, fix bool) (*sqliteDoctor, 
 	return sd, nil
 }
 
+// installConfigEnv is oc's environment for finding the analysed install's
+// config file. $OPENCLAW_CONFIG_PATH belongs to the install the environment
+// names ($OPENCLAW_STATE_DIR, else ~/.openclaw): when oc was pointed at
+// another state dir (--state-dir, OC_STATE_DIR, oc's config), it is set
+// aside and that state dir's own openclaw.json is read, the config the
+// openclaw children are given too.
+func installConfigEnv(g *Globals) func(string) string {
+	if g.StateDir == "" {
+		return g.env
+	}
+	home := g.env("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	chosen, err1 := filepath.Abs(g.ResolvedStateDir())
+	fromEnv, err2 := filepath.Abs(transcript.DefaultStateDir(g.env, home))
+	if err1 == nil && err2 == nil && chosen == fromEnv {
+		return g.env
+	}
+	return func(k string) string {
+		if k == openclawconfig.EnvPath {
+			return ""
+		}
+		return g.env(k)
+	}
+}
+
 // cronFixer runs openclaw for the state dir oc analysed, with the config
 // file its analysis read, found on the PATH oc was given, inheriting oc's
 // environment (less what would pick another install).
@@ -109,7 +136,7 @@ func cronFixer(g *Globals) (*doctor.CronFixer, error) {
 	if err != nil {
 		return nil, err
 	}
-	configPath, err := filepath.Abs(expandHome(openclawconfig.Path(stateDir, g.env)))
+	configPath, err := filepath.Abs(expandHome(openclawconfig.Path(stateDir, installConfigEnv(g))))
 	if err != nil {
 		return nil, err
 	}
@@ -187,8 +214,15 @@ func renderCronFixResult(w io.Writer, st *cli.Styles, run *doctor.CronFixRun, fi
 	case doctor.CronFixFixed:
 		fmt.Fprintf(w, "      %s\n", st.OK.Render("fixed through "+cleanText(run.OpenClaw)))
 	case doctor.CronFixFailed:
-		docWriteWrapped(w, "      ", "        ", st.Error.Render("failed:")+" "+cleanText(reason), 80)
+		text := st.Error.Render("failed:") + " the command above " + cleanText(reason)
+		if fix.Stderr != "" {
+			text += "; its stderr:"
+		}
+		docWriteWrapped(w, "      ", "        ", text, 80)
 		lines := strings.Split(fix.Stderr, "\n")
+		if fix.Stderr == "" {
+			lines = nil
+		}
 		for i, l := range lines {
 			if i == 5 {
 				fmt.Fprintf(w, "        %s\n", st.Dim.Render(fmt.Sprintf("[%d more lines of stderr]", len(lines)-i)))
@@ -239,7 +273,7 @@ func renderCronFixAdvice(w io.Writer, st *cli.Styles, cron *doctor.SQLiteCronRep
 		docWriteWrapped(w, "", "", "A copy or a backup of an install has no gateway of its own: its jobs are not the ones that run. To fix the live install, run oc on its state dir.", 80)
 		return
 	default:
-		docWriteWrapped(w, "", "", fmt.Sprintf("Cron fixes through %s, on the gateway that serves %s: %s.", cleanText(run.OpenClaw), cleanText(run.GatewayStore), cronFixCounts(run)), 80)
+		docWriteWrapped(w, "", "", fmt.Sprintf("Cron fixes: %s (through %s, on the gateway that serves %s).", cronFixCounts(run), cleanText(run.OpenClaw), cleanText(run.GatewayStore)), 80)
 		if len(run.Overridden) > 0 {
 			docWriteWrapped(w, "", "", st.Dim.Render("Not passed on to openclaw from oc's environment: "+strings.Join(run.Overridden, ", ")+"."), 80)
 		}

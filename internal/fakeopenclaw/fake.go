@@ -45,10 +45,10 @@ type Gateway struct {
 // Spec is what the fake does.
 type Spec struct {
 	Gateways []Gateway `json:"gateways"`
-	// Fail makes a subcommand ("status", "show", "edit") fail: it writes the
-	// text on stderr and exits 1.
+	// Fail makes a subcommand ("status", "show", "edit"; "edit:<id>" for one
+	// job) fail: it writes the text on stderr and exits 1.
 	Fail map[string]string `json:"fail,omitempty"`
-	// Say replaces a subcommand's answer on stdout (exit 0).
+	// Say replaces a subcommand's answer on stdout (exit 0), keyed the same.
 	Say map[string]string `json:"say,omitempty"`
 	// Hang makes a subcommand hang (it writes its pid to <log>.hang.pid and
 	// sleeps an hour).
@@ -86,11 +86,16 @@ const specEnv = "OC_FAKE_OPENCLAW_SPEC"
 // code under test gives it.
 func Install(t testing.TB, spec Spec) (binDir, specPath string) {
 	t.Helper()
+	return InstallAt(t, t.TempDir(), spec)
+}
+
+// InstallAt is Install in dir (an empty directory).
+func InstallAt(t testing.TB, dir string, spec Spec) (binDir, specPath string) {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
 	binDir = filepath.Join(dir, "bin")
 	if err := os.Mkdir(binDir, 0o755); err != nil {
 		t.Fatal(err)
@@ -209,20 +214,26 @@ func run(specPath string, argv []string, stdout, stderr io.Writer) int {
 		_ = os.WriteFile(spec.Log+".hang.pid", fmt.Appendf(nil, "%d %d", os.Getpid(), worker.Process.Pid), 0o644)
 		time.Sleep(time.Hour)
 	}
-	if msg, ok := spec.Fail[sub]; ok {
-		fmt.Fprintln(stderr, msg)
-		return 1
+	opts, args := parseArgs(argv[2:])
+	keys := []string{sub}
+	if len(args) == 1 {
+		keys = append(keys, sub+":"+args[0])
 	}
-	if out, ok := spec.Say[sub]; ok {
-		fmt.Fprintln(stdout, out)
-		return 0
+	for _, k := range keys {
+		if msg, ok := spec.Fail[k]; ok {
+			fmt.Fprintln(stderr, msg)
+			return 1
+		}
+		if out, ok := spec.Say[k]; ok {
+			fmt.Fprintln(stdout, out)
+			return 0
+		}
 	}
 	if gw == nil {
 		// 9.6's message when nothing listens on the target.
 		fmt.Fprintf(stderr, "gateway closed (1006 abnormal closure (no close frame)): no close reason\nGateway target: %s\n", call.Target)
 		return 1
 	}
-	opts, args := parseArgs(argv[2:])
 	switch sub {
 	case "status":
 		p := filepath.Join(gw.StateDir, "state", "openclaw.sqlite")

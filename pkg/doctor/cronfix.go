@@ -71,7 +71,8 @@ const (
 // CronFixResult is the outcome of one job's fix; any report can render it.
 type CronFixResult struct {
 	Outcome CronFixOutcome `json:"outcome"`
-	// Reason says why a fix was refused, not run or failed.
+	// Reason says why a fix was refused, not run or failed (for a failed
+	// command: how, "exited 1", with Command, ExitCode and Stderr).
 	Reason string `json:"reason,omitempty"`
 	// Command is the openclaw command that failed (argv, "openclaw" first;
 	// the environment is the run's Env).
@@ -82,6 +83,15 @@ type CronFixResult struct {
 	// Stderr is what the failed command wrote on stderr, trimmed (the first
 	// 2000 bytes, valid UTF-8; renderers make it terminal-safe).
 	Stderr string `json:"stderr,omitempty"`
+}
+
+// Summary is the result in one line: the reason, and for a failed command
+// the command and the first line of its stderr.
+func (r *CronFixResult) Summary() string {
+	if r.Outcome == CronFixFailed && len(r.Command) > 0 {
+		return describeFailure(r.Command, r.Reason, r.Stderr)
+	}
+	return r.Reason
 }
 
 // CronFixRun is what one `doctor --fix` did with the cron fixes as a whole.
@@ -373,12 +383,12 @@ func (f *CronFixer) fixJob(ctx context.Context, c child, j *SQLiteCronJob) *Cron
 	}
 	switch {
 	case ctx.Err() != nil:
-		return failed("interrupted while openclaw ran the edit: it may or may not have been applied (check with `openclaw automations show " + j.ID + "`)")
+		return failed("was interrupted: the edit may or may not have been applied (check with `openclaw automations show " + j.ID + "`)")
 	case res.failed():
-		return failed(res.describe(args))
+		return failed(res.failure())
 	}
 	if diff := editMissing(j.ID, j.Command, res.stdout); diff != "" {
-		return failed("openclaw exited 0 but " + diff)
+		return failed("exited 0 but " + diff)
 	}
 	return &CronFixResult{Outcome: CronFixFixed}
 }

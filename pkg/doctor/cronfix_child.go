@@ -31,20 +31,30 @@ type childResult struct {
 
 func (r childResult) failed() bool { return r.err != nil || r.exitCode != 0 }
 
-// describe says how the command failed, naming it, its exit status and the
-// first line of its stderr (the full stderr goes in the result).
-func (r childResult) describe(args []string) string {
-	cmd := "`" + strings.Join(append([]string{"openclaw"}, args...), " ") + "`"
-	var what string
+// failure says how the command failed: "exited 1", "did not finish within
+// 1m30s and was stopped", "could not start: ...".
+func (r childResult) failure() string {
 	switch {
 	case r.timedOut:
-		what = cmd + " " + r.err.Error()
+		return r.err.Error()
+	case r.err != nil && r.err.Error() == "interrupted":
+		return "was interrupted"
 	case r.err != nil:
-		what = cmd + ": " + r.err.Error()
-	default:
-		what = fmt.Sprintf("%s exited %d", cmd, r.exitCode)
+		return "could not start: " + r.err.Error()
 	}
-	if msg := firstLine(trimOutput(r.stderr)); msg != "" {
+	return fmt.Sprintf("exited %d", r.exitCode)
+}
+
+// describe says how the command failed, naming it, and the first line of
+// its stderr (the full stderr goes in the result).
+func (r childResult) describe(args []string) string {
+	return describeFailure(append([]string{"openclaw"}, args...), r.failure(), trimOutput(r.stderr))
+}
+
+// describeFailure is "`cmd` exited 1: first line of stderr".
+func describeFailure(argv []string, failure, stderr string) string {
+	what := "`" + strings.Join(argv, " ") + "` " + failure
+	if msg := firstLine(stderr); msg != "" {
 		what += ": " + msg
 	}
 	return what

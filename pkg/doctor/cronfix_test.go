@@ -220,7 +220,7 @@ func TestCronFixReportsFailures(t *testing.T) {
 		}
 		r := j.Fix
 		if r.Outcome != doctor.CronFixFailed || r.ExitCode == nil || *r.ExitCode != 1 || r.Stderr != hostile || !slices.Equal(r.Command, j.Command) ||
-			!strings.Contains(r.Reason, "`openclaw automations edit") || !strings.Contains(r.Reason, "exited 1: Error:") {
+			r.Reason != "exited 1" || !strings.HasPrefix(r.Summary(), "`openclaw automations edit --session=") || !strings.HasSuffix(r.Summary(), "` exited 1: Error: \x1b[31mcron.update rejected\x1b]0;pwned\x07 [...]") {
 			t.Errorf("%s: %+v", j.ID, r)
 		}
 	}
@@ -229,7 +229,7 @@ func TestCronFixReportsFailures(t *testing.T) {
 	f, _ = fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: stateDir, Jobs: jobs}}, Say: map[string]string{"edit": `{"id": "someone-else"}`}})
 	f.Apply(context.Background(), rep)
 	for id, r := range outcomes(rep) {
-		if r.Outcome != doctor.CronFixFailed || !strings.Contains(r.Reason, "openclaw exited 0 but answered job \"someone-else\", not "+id) {
+		if r.Outcome != doctor.CronFixFailed || !strings.Contains(r.Reason, "exited 0 but answered job \"someone-else\", not "+id) {
 			t.Errorf("%s: %+v", id, r)
 		}
 	}
