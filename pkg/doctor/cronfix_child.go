@@ -2,11 +2,14 @@ package doctor
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/openclaw-tools/oc/internal/lazyre"
 )
 
 // child runs openclaw commands: never through a shell, stdin empty, in the
@@ -45,26 +48,48 @@ func (r childResult) failure() string {
 	return fmt.Sprintf("exited %d", r.exitCode)
 }
 
-// describe says how the command failed, naming it, and the first line of
-// its stderr (the full stderr goes in the result).
+// describe says how the command failed, naming it, and its error message
+// (the full stderr goes in the result).
 func (r childResult) describe(args []string) string {
-	return describeFailure(append([]string{"openclaw"}, args...), r.failure(), trimOutput(r.stderr))
+	return describeFailure(append([]string{"openclaw"}, args...), r.failure(), r.message())
 }
 
-// describeFailure is "`cmd` exited 1: first line of stderr".
-func describeFailure(argv []string, failure, stderr string) string {
+// message is the command's error message: with --json, 9.6's CLI prints
+// {"ok": false, "error": {"message": ...}} on stdout (its stderr may start
+// with log lines); else its stderr.
+func (r childResult) message() string {
+	var doc struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(r.stdout, &doc) == nil && strings.TrimSpace(doc.Error.Message) != "" {
+		return trimOutput([]byte(doc.Error.Message))
+	}
+	return trimOutput(r.stderr)
+}
+
+// describeFailure is "`cmd` exited 1: the first line of its message".
+func describeFailure(argv []string, failure, message string) string {
 	what := "`" + strings.Join(argv, " ") + "` " + failure
-	if msg := firstLine(stderr); msg != "" {
+	if msg := firstLine(message); msg != "" {
 		what += ": " + msg
 	}
 	return what
 }
 
+// csiSequence is a terminal control sequence (ESC [ ... final byte), as the
+// colours of openclaw's log lines.
+var csiSequence = lazyre.New(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
+
+// firstLine is the first line of s with terminal escape sequences (colours
+// of log lines) taken out, and " [...]" when more followed.
 func firstLine(s string) string {
+	more := ""
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return strings.TrimSpace(s[:i]) + " [...]"
+		s, more = s[:i], " [...]"
 	}
-	return s
+	return strings.TrimSpace(csiSequence().ReplaceAllString(s, "")) + more
 }
 
 // run runs openclaw with args. A timeout or a cancelled ctx stops the

@@ -220,7 +220,7 @@ func TestCronFixReportsFailures(t *testing.T) {
 		}
 		r := j.Fix
 		if r.Outcome != doctor.CronFixFailed || r.ExitCode == nil || *r.ExitCode != 1 || r.Stderr != hostile || !slices.Equal(r.Command, j.Command) ||
-			r.Reason != "exited 1" || !strings.HasPrefix(r.Summary(), "`openclaw automations edit --session=") || !strings.HasSuffix(r.Summary(), "` exited 1: Error: \x1b[31mcron.update rejected\x1b]0;pwned\x07 [...]") {
+			r.Reason != "exited 1" || !strings.HasPrefix(r.Summary(), "`openclaw automations edit --session=") || !strings.HasSuffix(r.Summary(), "` exited 1: Error: cron.update rejected\x1b]0;pwned\x07 [...]") {
 			t.Errorf("%s: %+v", j.ID, r)
 		}
 	}
