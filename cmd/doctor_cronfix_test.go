@@ -14,7 +14,6 @@ import (
 	"github.com/openclaw-tools/oc/internal/fakeopenclaw"
 	"github.com/openclaw-tools/oc/internal/oracletest"
 	"github.com/openclaw-tools/oc/pkg/doctor"
-	"github.com/openclaw-tools/oc/pkg/store"
 )
 
 // TestFakeOpenClaw is not a test: it is the fake `openclaw` the doctor
@@ -22,37 +21,22 @@ import (
 func TestFakeOpenClaw(t *testing.T) { fakeopenclaw.Main(t) }
 
 // cronFixState is the 9.6 example state in dir (a fresh one when ""): two
-// cron jobs with a fix, IN_CHAT c2a7e9f0 and ELSEWHERE e5c2a3b4. jobs are
-// its cron_jobs as 9.6's cron.get answers them.
-func cronFixState(t *testing.T, dir string) (state string, jobs map[string]json.RawMessage) {
+// cron jobs with a fix, IN_CHAT c2a7e9f0 and ELSEWHERE e5c2a3b4.
+func cronFixState(t *testing.T, dir string) string {
 	t.Helper()
-	state = oracletest.Fixture96State(t, "example-state")
-	if dir != "" {
-		_ = os.RemoveAll(dir)
-		if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(state, dir); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = os.RemoveAll(dir) })
-		state = dir
+	state := oracletest.Fixture96State(t, "example-state")
+	if dir == "" {
+		return state
 	}
-	st, err := store.Open(state, store.Options{})
-	if err != nil {
+	_ = os.RemoveAll(dir)
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := st.CronJobs()
-	if err != nil {
+	if err := os.Rename(state, dir); err != nil {
 		t.Fatal(err)
 	}
-	jobs = map[string]json.RawMessage{}
-	for _, r := range rows {
-		if jobs[r.ID], err = fakeopenclaw.JobAnswer(r.Job, r.State); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return state, jobs
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	return dir
 }
 
 const (
@@ -118,16 +102,16 @@ func TestDoctorFixActsOnTheStateDirItAnalysed(t *testing.T) {
 		{"B has a gateway of its own", `{"gateway": {"mode": "local", "port": 28789}}`, true, cli.ExitFindings},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			b, jobs := cronFixState(t, "")
+			b := cronFixState(t, "")
 			other, home := t.TempDir(), t.TempDir()
 			if c.config != "" {
 				if err := os.WriteFile(filepath.Join(b, "openclaw.json"), []byte(c.config), 0o600); err != nil {
 					t.Fatal(err)
 				}
 			}
-			gateways := []fakeopenclaw.Gateway{{Port: 18789, StateDir: other, Jobs: jobs}}
+			gateways := []fakeopenclaw.Gateway{{Port: 18789, StateDir: other, JobsOf: b}}
 			if c.bGateway {
-				gateways = append(gateways, fakeopenclaw.Gateway{Port: 28789, StateDir: b, Jobs: jobs})
+				gateways = append(gateways, fakeopenclaw.Gateway{Port: 28789, StateDir: b})
 			}
 			bin, spec := fakeopenclaw.Install(t, fakeopenclaw.Spec{Gateways: gateways})
 			cmd := exec.Command(exe, "-test.run=^TestDoctorSignalChild$")
@@ -182,11 +166,11 @@ func TestDoctorFixActsOnTheStateDirItAnalysed(t *testing.T) {
 // the exit code (3, the documented "a fix failed").
 func TestDoctorFixReportsFailedOpenClaw(t *testing.T) {
 	dir := filepath.Join(os.TempDir(), "oc-doctor-golden", "cronfix")
-	state, jobs := cronFixState(t, filepath.Join(dir, "state"))
+	state := cronFixState(t, filepath.Join(dir, "state"))
 	unsetInstallSelectors(t)
 	hostile := "Error: \x1b[31mcron.update rejected the patch\x1b]0;pwned\x07\ngateway: ws://127.0.0.1:18789"
 	bin, _ := fakeopenclaw.InstallAt(t, mkdir(t, filepath.Join(dir, "fake")), fakeopenclaw.Spec{
-		Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: state, Jobs: jobs}},
+		Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: state}},
 		Fail:     map[string]string{"edit:" + elsewhereJob: hostile},
 	})
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
@@ -206,8 +190,8 @@ func TestDoctorFixReportsFailedOpenClaw(t *testing.T) {
 	golden(t, "doctor-cronfix-failed.txt", []byte(strings.ReplaceAll(out[i:], dir, "$DIR")))
 	assertWidth(t, out, 80)
 
-	state, jobs = cronFixState(t, "")
-	bin, _ = fakeopenclaw.Install(t, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: state, Jobs: jobs}}, Fail: map[string]string{"edit": hostile}})
+	state = cronFixState(t, "")
+	bin, _ = fakeopenclaw.Install(t, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: state}}, Fail: map[string]string{"edit": hostile}})
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	env["PATH"] = os.Getenv("PATH")
 	code, out, _ = runOC(t, false, env, "doctor", "--state-dir", state, "--fix", "--yes", "--json")
@@ -228,7 +212,7 @@ func TestDoctorFixReportsFailedOpenClaw(t *testing.T) {
 // Without openclaw on PATH, --fix says so once, with the commands to run by
 // hand on this install (never "run oc doctor --fix" again), and exits 3.
 func TestDoctorFixWithoutOpenClaw(t *testing.T) {
-	state, _ := cronFixState(t, "")
+	state := cronFixState(t, "")
 	empty := t.TempDir()
 	t.Setenv("PATH", empty)
 	env := doctorEnv(t)

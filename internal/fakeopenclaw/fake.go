@@ -14,12 +14,14 @@ package fakeopenclaw
 
 import (
 	"bufio"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"hash/fnv"
 	"io"
+	"maps"
 	"net/url"
 	"os"
 	"os/exec"
@@ -28,6 +30,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	_ "modernc.org/sqlite" // pure-Go driver "sqlite"
 )
 
 // Gateway is a gateway that runs during the test.
@@ -38,8 +42,14 @@ type Gateway struct {
 	// StateDir is the install it serves: cron.status names
 	// <StateDir>/state/openclaw.sqlite.
 	StateDir string `json:"stateDir"`
-	// Jobs are its cron jobs by id, as cron.get answers them.
-	Jobs map[string]json.RawMessage `json:"jobs"`
+	// JobsOf is the state dir whose cron_jobs it answers with (StateDir
+	// when ""): a live install whose copy the test analyses has the same
+	// jobs. Rows are read read-only, every store_key partition alike.
+	JobsOf string `json:"jobsOf,omitempty"`
+	// Jobs, when set, are its jobs instead, by id (as cron.get answers).
+	Jobs map[string]json.RawMessage `json:"jobs,omitempty"`
+	// Patch sets fields of every job it answers (a job edited since).
+	Patch map[string]any `json:"patch,omitempty"`
 }
 
 // Spec is what the fake does.
@@ -237,24 +247,24 @@ func run(specPath string, argv []string, stdout, stderr io.Writer) int {
 	switch sub {
 	case "status":
 		p := filepath.Join(gw.StateDir, "state", "openclaw.sqlite")
-		return writeJSON(stdout, map[string]any{"enabled": true, "triggersEnabled": true, "storePath": p, "storage": "sqlite", "sqlitePath": p, "jobs": len(gw.Jobs), "nextWakeAtMs": nil})
+		return writeJSON(stdout, map[string]any{"enabled": true, "triggersEnabled": true, "storePath": p, "storage": "sqlite", "sqlitePath": p, "nextWakeAtMs": nil})
 	case "show", "edit":
 		if len(args) != 1 {
 			fmt.Fprintln(stderr, "error: missing required argument 'id'")
 			return 1
 		}
 		id := strings.TrimSpace(args[0]) // requireCronJobId
-		raw, ok := gw.Jobs[id]
+		jobs, err := gw.jobs()
+		if err != nil {
+			fmt.Fprintln(stderr, "fake openclaw:", err)
+			return 99
+		}
+		job, ok := jobs[id]
 		if !ok {
 			msg := "Automation not found: " + id + ". Run `openclaw cron list` to see recent automation ids."
 			_ = writeJSON(stdout, map[string]any{"ok": false, "error": map[string]any{"type": "cli_error", "message": msg}})
 			fmt.Fprintln(stderr, msg)
 			return 1
-		}
-		job, err := decodeObject(raw)
-		if err != nil {
-			fmt.Fprintln(stderr, "fake openclaw:", err)
-			return 99
 		}
 		if sub == "edit" {
 			edit(job, opts)
@@ -397,24 +407,55 @@ func writeJSON(w io.Writer, v any) int {
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// JobAnswer is a cron_jobs row as 9.6's cron.get answers it: job_json with
-// state_json as its state, plus the fields the service adds (configRevision,
-// status). updatedAtMs comes from the row in 9.6; the fake leaves it out
-// when job_json has none.
-func JobAnswer(jobJSON, stateJSON json.RawMessage) (json.RawMessage, error) {
-	job, err := decodeObject(jobJSON)
+// jobs are the gateway's cron jobs by id as 9.6's cron.get answers them:
+// job_json with state_json as its state, plus the fields the service adds
+// (configRevision, status), and Patch.
+func (g *Gateway) jobs() (map[string]map[string]any, error) {
+	out := map[string]map[string]any{}
+	if g.Jobs != nil {
+		for id, raw := range g.Jobs {
+			job, err := decodeObject(raw)
+			if err != nil {
+				return nil, fmt.Errorf("job %s: %w", id, err)
+			}
+			maps.Copy(job, g.Patch)
+			out[id] = job
+		}
+		return out, nil
+	}
+	dir := g.JobsOf
+	if dir == "" {
+		dir = g.StateDir
+	}
+	u := url.URL{Scheme: "file", Path: filepath.Join(dir, "state", "openclaw.sqlite"), RawQuery: "mode=ro&immutable=1"}
+	db, err := sql.Open("sqlite", u.String())
 	if err != nil {
 		return nil, err
 	}
-	job["state"] = map[string]any{}
-	if len(stateJSON) > 0 {
-		if job["state"], err = decodeObject(stateJSON); err != nil {
+	defer db.Close()
+	rows, err := db.Query("SELECT job_id, job_json, coalesce(state_json, '{}') FROM cron_jobs")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", u.Path, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, jobJSON, stateJSON string
+		if err := rows.Scan(&id, &jobJSON, &stateJSON); err != nil {
 			return nil, err
 		}
+		job, err := decodeObject([]byte(jobJSON))
+		if err != nil {
+			return nil, fmt.Errorf("job %s: %w", id, err)
+		}
+		if job["state"], err = decodeObject([]byte(stateJSON)); err != nil {
+			return nil, fmt.Errorf("job %s: state: %w", id, err)
+		}
+		job["configRevision"] = "sha256:fake"
+		job["status"] = "idle"
+		maps.Copy(job, g.Patch)
+		out[id] = job
 	}
-	job["configRevision"] = "sha256:fake"
-	job["status"] = "idle"
-	return json.Marshal(job)
+	return out, rows.Err()
 }
 
 // decodeObject decodes a JSON object, keeping numbers as written.

@@ -23,9 +23,8 @@ import (
 func TestFakeOpenClaw(t *testing.T) { fakeopenclaw.Main(t) }
 
 // cronFixInstall is the 9.6 example state (two jobs with a fix: an IN_CHAT
-// and an ELSEWHERE one) with its cron report, and its jobs as 9.6's
-// cron.get answers them.
-func cronFixInstall(t *testing.T) (stateDir string, rep *doctor.SQLiteCronReport, jobs map[string]json.RawMessage) {
+// and an ELSEWHERE one) with its cron report.
+func cronFixInstall(t *testing.T) (stateDir string, rep *doctor.SQLiteCronReport) {
 	t.Helper()
 	stateDir = oracletest.Fixture96State(t, "example-state")
 	st, err := store.Open(stateDir, store.Options{})
@@ -35,17 +34,7 @@ func cronFixInstall(t *testing.T) (stateDir string, rep *doctor.SQLiteCronReport
 	if rep, err = doctor.ClassifySQLiteCron(st, doctor.Config{}); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := st.CronJobs()
-	if err != nil {
-		t.Fatal(err)
-	}
-	jobs = map[string]json.RawMessage{}
-	for _, r := range rows {
-		if jobs[r.ID], err = fakeopenclaw.JobAnswer(r.Job, r.State); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return stateDir, rep, jobs
+	return stateDir, rep
 }
 
 // fixer runs the fake installed for spec, from an environment that points
@@ -86,11 +75,11 @@ func outcomes(rep *doctor.SQLiteCronReport) map[string]*doctor.CronFixResult {
 // pointed at; the gateway it reaches serves that state dir; the job is read
 // before it is edited; both edits are verified.
 func TestCronFixActsOnTheAnalysedInstall(t *testing.T) {
-	stateDir, rep, jobs := cronFixInstall(t)
+	stateDir, rep := cronFixInstall(t)
 	writeConfig(t, stateDir, `{"gateway": {"mode": "local", "port": 28789}}`)
 	f, specPath := fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{
-		{Port: 18789, StateDir: "/other", Jobs: jobs}, // the live install, same job ids
-		{Port: 28789, StateDir: stateDir, Jobs: jobs},
+		{Port: 18789, StateDir: "/other", JobsOf: stateDir}, // the live install, same job ids
+		{Port: 28789, StateDir: stateDir},
 	}})
 	f.Apply(context.Background(), rep)
 	if rep.Fix == nil || rep.Fix.Fixed != 2 || rep.Fix.NotApplied() != 0 {
@@ -129,9 +118,9 @@ func TestCronFixActsOnTheAnalysedInstall(t *testing.T) {
 // A copy of the live install (no config of its own, so the default port):
 // the gateway openclaw reaches serves another state dir; nothing is edited.
 func TestCronFixRefusesAnotherInstallsGateway(t *testing.T) {
-	stateDir, rep, jobs := cronFixInstall(t)
+	stateDir, rep := cronFixInstall(t)
 	other := t.TempDir()
-	f, specPath := fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: other, Jobs: jobs}}})
+	f, specPath := fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: other, JobsOf: stateDir}}})
 	f.Apply(context.Background(), rep)
 	if rep.Fix.Refused != 2 || !strings.Contains(rep.Fix.Problem, "openclaw sees a different install") || !strings.Contains(rep.Fix.Problem, other) {
 		t.Fatalf("run %+v", rep.Fix)
@@ -148,44 +137,37 @@ func TestCronFixRefusesAnotherInstallsGateway(t *testing.T) {
 func TestCronFixRefusesWhatItCannotVerify(t *testing.T) {
 	for _, c := range []struct {
 		name, config, want string
-		spec               func(stateDir string, jobs map[string]json.RawMessage) fakeopenclaw.Spec
+		spec               func(stateDir string) fakeopenclaw.Spec
 	}{
 		{"no gateway", `{"gateway": {"port": 28789}}`, "could not ask openclaw's gateway which install it serves: `openclaw automations status --json` exited 1: gateway closed",
-			func(string, map[string]json.RawMessage) fakeopenclaw.Spec { return fakeopenclaw.Spec{} }},
+			func(string) fakeopenclaw.Spec { return fakeopenclaw.Spec{} }},
 		{"remote", `{"gateway": {"mode": "remote", "remote": {"url": "wss://gw.example"}}}`, `sets gateway.mode "remote"`,
-			func(s string, j map[string]json.RawMessage) fakeopenclaw.Spec {
-				return fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{URL: "wss://gw.example", StateDir: s, Jobs: j}}}
+			func(s string) fakeopenclaw.Spec {
+				return fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{URL: "wss://gw.example", StateDir: s}}}
 			}},
 		{"JSON-era gateway", "", "not in a SQLite state database",
-			func(string, map[string]json.RawMessage) fakeopenclaw.Spec {
+			func(string) fakeopenclaw.Spec {
 				return fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789}}, Say: map[string]string{"status": `{"enabled":true,"storePath":"/x/cron/jobs.json","jobs":1}`}}
 			}},
 		{"not JSON", "", "did not answer a JSON object",
-			func(string, map[string]json.RawMessage) fakeopenclaw.Spec {
+			func(string) fakeopenclaw.Spec {
 				return fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789}}, Say: map[string]string{"status": "Usage: openclaw automations"}}
 			}},
 		{"job unknown to the gateway", "", "could not read the job through openclaw: `openclaw automations show --json -- ",
-			func(s string, _ map[string]json.RawMessage) fakeopenclaw.Spec {
-				return fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: s}}}
+			func(s string) fakeopenclaw.Spec {
+				return fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: s, JobsOf: t.TempDir()}}}
 			}},
 		{"job changed since oc read it", "", "openclaw sees a different job under this id: sessionTarget is \"isolated\" in openclaw",
-			func(s string, j map[string]json.RawMessage) fakeopenclaw.Spec {
-				changed := map[string]json.RawMessage{}
-				for id, raw := range j {
-					var m map[string]any
-					_ = json.Unmarshal(raw, &m)
-					m["sessionTarget"] = "isolated"
-					changed[id], _ = json.Marshal(m)
-				}
-				return fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: s, Jobs: changed}}}
+			func(s string) fakeopenclaw.Spec {
+				return fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: s, Patch: map[string]any{"sessionTarget": "isolated"}}}}
 			}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			stateDir, rep, jobs := cronFixInstall(t)
+			stateDir, rep := cronFixInstall(t)
 			if c.config != "" {
 				writeConfig(t, stateDir, c.config)
 			}
-			f, specPath := fixer(t, stateDir, c.spec(stateDir, jobs))
+			f, specPath := fixer(t, stateDir, c.spec(stateDir))
 			f.Apply(context.Background(), rep)
 			if rep.Fix.Refused != 2 || rep.Fix.Fixed+rep.Fix.Failed+rep.Fix.NotRun != 0 {
 				t.Fatalf("run %+v", rep.Fix)
@@ -207,9 +189,9 @@ func TestCronFixRefusesWhatItCannotVerify(t *testing.T) {
 // A failed edit is a failure with its command, exit status and stderr; an
 // edit whose answer does not show the change is one too.
 func TestCronFixReportsFailures(t *testing.T) {
-	stateDir, rep, jobs := cronFixInstall(t)
+	stateDir, rep := cronFixInstall(t)
 	hostile := "Error: \x1b[31mcron.update rejected\x1b]0;pwned\x07\nsecond line"
-	f, _ := fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: stateDir, Jobs: jobs}}, Fail: map[string]string{"edit": hostile}})
+	f, _ := fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: stateDir}}, Fail: map[string]string{"edit": hostile}})
 	f.Apply(context.Background(), rep)
 	if rep.Fix.Failed != 2 {
 		t.Fatalf("run %+v", rep.Fix)
@@ -225,8 +207,8 @@ func TestCronFixReportsFailures(t *testing.T) {
 		}
 	}
 
-	stateDir, rep, jobs = cronFixInstall(t)
-	f, _ = fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: stateDir, Jobs: jobs}}, Say: map[string]string{"edit": `{"id": "someone-else"}`}})
+	stateDir, rep = cronFixInstall(t)
+	f, _ = fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: stateDir}}, Say: map[string]string{"edit": `{"id": "someone-else"}`}})
 	f.Apply(context.Background(), rep)
 	for id, r := range outcomes(rep) {
 		if r.Outcome != doctor.CronFixFailed || !strings.Contains(r.Reason, "exited 0 but answered job \"someone-else\", not "+id) {
@@ -237,7 +219,7 @@ func TestCronFixReportsFailures(t *testing.T) {
 
 // Without openclaw on PATH nothing runs and every fix is "not run", once.
 func TestCronFixWithoutOpenClaw(t *testing.T) {
-	stateDir, rep, _ := cronFixInstall(t)
+	stateDir, rep := cronFixInstall(t)
 	f := &doctor.CronFixer{StateDir: stateDir, ConfigPath: filepath.Join(stateDir, "openclaw.json"),
 		LookPath: func(name string) (string, error) { return doctor.LookPath(name, t.TempDir()+":relative/bin:.") }}
 	f.Apply(context.Background(), rep)
@@ -271,8 +253,8 @@ func TestCronFixTimesOut(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for a timeout")
 	}
-	stateDir, rep, jobs := cronFixInstall(t)
-	f, specPath := fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: stateDir, Jobs: jobs}}, Hang: "show"})
+	stateDir, rep := cronFixInstall(t)
+	f, specPath := fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: stateDir}}, Hang: "show"})
 	f.Timeout = 3 * time.Second
 	f.Apply(context.Background(), rep)
 	if rep.Fix.Refused != 2 {
@@ -289,8 +271,8 @@ func TestCronFixTimesOut(t *testing.T) {
 // Ctrl-C while an edit runs: the child is stopped, the job is a failure
 // that may have been applied, the next one is not run.
 func TestCronFixInterrupted(t *testing.T) {
-	stateDir, rep, jobs := cronFixInstall(t)
-	f, specPath := fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: stateDir, Jobs: jobs}}, Hang: "edit"})
+	stateDir, rep := cronFixInstall(t)
+	f, specPath := fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: stateDir}}, Hang: "edit"})
 	ctx, cancel := context.WithCancel(context.Background())
 	pidFile := fakeopenclaw.HangPIDFile(t, specPath)
 	go func() {
@@ -367,9 +349,10 @@ func TestCronFixHostileArguments(t *testing.T) {
 		}
 	}
 
-	stateDir, rep, jobs := cronFixInstall(t)
+	stateDir, rep := cronFixInstall(t)
 	ids := []string{"-rf", "--profile=work", " padded", "ctl\x1b[2J", "$(touch pwned); `id`"}
 	rep.Jobs = nil
+	jobs := map[string]json.RawMessage{}
 	for _, id := range ids {
 		job, _ := json.Marshal(map[string]any{"id": id, "name": "hostile", "sessionTarget": "session:agent:main:main"})
 		jobs[id] = job
