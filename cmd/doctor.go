@@ -53,7 +53,15 @@ runs (its lock in any user's $TMPDIR/openclaw-<uid> or /tmp/openclaw-<uid>,
 or a live session lock) unless --force. jobs.json is replaced only if it
 still holds what doctor read (another writer's change is never overwritten),
 keeping its owner and mode. SOURCE_DATE_EPOCH, when set, fixes the clock used
-for timestamps and names.`,
+for timestamps and names.
+
+On a SQLite-era install (OpenClaw 2026.6.1+) the cron fixes are OpenClaw
+commands (oc never writes SQL): --fix runs them through the openclaw on PATH,
+pointed at this state dir (OPENCLAW_STATE_DIR, OPENCLAW_CONFIG_PATH; the
+variables that would pick another install or gateway are not passed on), and
+edits a job only after the gateway openclaw reaches has shown that it serves
+this state dir and holds the job as doctor read it. Each job's fix is fixed,
+failed, refused (with the reason) or not run; any but fixed exits 3.`,
 		Example: `  oc doctor                 # check only; exit 1 when something needs attention
   oc doctor --fix --yes     # apply the safe fixes without asking
   oc doctor --json          # one JSON document`,
