@@ -390,3 +390,40 @@ func TestCronFixHostileArguments(t *testing.T) {
 		}
 	}
 }
+
+// The answers of 9.6's real CLI and gateway (testdata/doctor/openclaw-2026.9.6)
+// pass oc's checks: the status names the state dir's database, the job
+// read back equals cron_jobs on the identifying fields (9.6 adds state,
+// updatedAtMs, configRevision, status), the edit's answer shows the fix.
+func TestCronFixAcceptsRealAnswers(t *testing.T) {
+	const id = "c2a7e9f0-1b3d-4e5f-8a9b-0c1d2e3f4a5b"
+	stateDir, rep := cronFixInstall(t)
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "doctor", "openclaw-2026.9.6", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.ReplaceAll(string(b), "$STATE", stateDir)
+	}
+	kept := rep.Jobs[:0]
+	for _, j := range rep.Jobs {
+		if j.ID == id || len(j.Command) == 0 {
+			kept = append(kept, j)
+		}
+	}
+	rep.Jobs = kept
+	f, specPath := fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789}}, Say: map[string]string{
+		"status": read("status.json"), "show:" + id: read("show-c2a7e9f0.json"), "edit:" + id: read("edit-c2a7e9f0.json"),
+	}})
+	f.Apply(context.Background(), rep)
+	if rep.Fix.Fixed != 1 || rep.Fix.NotApplied() != 0 || rep.Fix.GatewayStore != filepath.Join(stateDir, "state", "openclaw.sqlite") {
+		t.Errorf("run %+v, jobs %+v", rep.Fix, outcomes(rep))
+	}
+	var subs []string
+	for _, c := range fakeopenclaw.Calls(t, specPath) {
+		subs = append(subs, c.Subcommand())
+	}
+	if strings.Join(subs, " ") != "status show edit" {
+		t.Errorf("calls %v", subs)
+	}
+}
