@@ -107,12 +107,20 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 	}
 	markSkipped(rep, o, filter)
 	if interactive {
-		n := docCountFixable(rep)
+		// The cron fixes of a SQLite-era install count too: they are what
+		// --fix runs through openclaw.
+		var checked *sqliteDoctor
+		if rep.Era == "sqlite" {
+			if checked, err = runSQLiteDoctor(ctx, g, false); err != nil {
+				return cli.Incomplete(errors.New(oneLine(err.Error())))
+			}
+		}
+		n := docCountFixable(rep) + checked.cronFixes()
 		if n > 0 {
-			renderDoctor(g.IO, rep)
+			renderDoctorWith(g.IO, rep, checked)
 			if !docConfirm(g.IO, fmt.Sprintf("Apply %s now? [y/N] ", plural(n, "fix"))) {
 				fmt.Fprintln(g.IO.Out, "Nothing changed.")
-				return docExitForDoctor(rep)
+				return doctorExit(rep, checked)
 			}
 			opts.Fix = true
 			if rep, err = doctor.Run(ctx, opts); err != nil {
@@ -218,6 +226,11 @@ func writeDoctorReport(g *Globals, rep *doctor.Report, sd *sqliteDoctor) error {
 	} else {
 		renderDoctorWith(g.IO, rep, sd)
 	}
+	return doctorExit(rep, sd)
+}
+
+// doctorExit is doctor's exit for the report and its SQLite section.
+func doctorExit(rep *doctor.Report, sd *sqliteDoctor) error {
 	err := docExitForDoctor(rep)
 	if cli.CodeOf(err) == cli.ExitIncomplete || sd == nil {
 		return err
@@ -381,8 +394,6 @@ func docConfirm(ios *cli.IOStreams, prompt string) bool {
 }
 
 // ---------------------------------------------------------------- rendering
-
-func renderDoctor(ios *cli.IOStreams, rep *doctor.Report) { renderDoctorWith(ios, rep, nil) }
 
 // renderDoctorWith prints the report and, on a SQLite-era install, the SQLite
 // section (sd) before the summary, so that the summary counts it too.

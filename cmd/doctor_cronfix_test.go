@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -246,6 +247,44 @@ func TestDoctorFixWithoutOpenClaw(t *testing.T) {
 	code, out, _ = runOC(t, false, env, "doctor", "--state-dir", state)
 	if flat := strings.Join(strings.Fields(out), " "); code != cli.ExitFindings || strings.Contains(out, "oc doctor --fix") || !strings.Contains(flat, "openclaw is not on PATH: run them by hand") {
 		t.Errorf("check: exit %d:\n%s", code, out)
+	}
+}
+
+// On a terminal, --fix without --yes counts the cron fixes of a SQLite-era
+// install in its question, and runs them on "y" (it used to ask nothing and
+// print the check report, which sent the user to the --fix just run).
+func TestDoctorFixAsksForTheCronFixes(t *testing.T) {
+	for _, answer := range []string{"n", "y"} {
+		t.Run(answer, func(t *testing.T) {
+			master, slave := openPTY(t)
+			state := cronFixState(t, "")
+			bin, spec := fakeopenclaw.Install(t, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: state}}})
+			t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+			unsetInstallSelectors(t)
+			if _, err := master.Write([]byte(answer + "\n")); err != nil {
+				t.Fatal(err)
+			}
+			ios, out, _ := cli.Test(false)
+			ios.In = slave
+			env := doctorEnv(t)
+			env["PATH"] = os.Getenv("PATH")
+			code := Run(context.Background(), []string{"doctor", "--state-dir", state, "--fix"}, ios, func(k string) string { return env[k] })
+			if !strings.Contains(out.String(), "Apply 2 fixes now?") {
+				t.Fatalf("not asked for the 2 cron fixes (exit %d):\n%s", code, out.String())
+			}
+			edits := 0
+			for _, c := range fakeopenclaw.Calls(t, spec) {
+				if c.Subcommand() == "edit" {
+					edits++
+				}
+			}
+			if answer == "n" && (edits != 0 || !strings.Contains(out.String(), "Nothing changed.") || code != cli.ExitFindings) {
+				t.Errorf("n: %d edits, exit %d:\n%s", edits, code, out.String())
+			}
+			if answer == "y" && (edits != 2 || !strings.Contains(out.String(), "cron fixes: 2 fixed") || code == cli.ExitIncomplete) {
+				t.Errorf("y: %d edits, exit %d:\n%s", edits, code, out.String())
+			}
+		})
 	}
 }
 

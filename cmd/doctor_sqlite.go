@@ -128,6 +128,19 @@ func installConfigEnv(g *Globals) func(string) string {
 	}
 }
 
+// cronFixes is the number of cron jobs with a fix (0 without a report).
+func (sd *sqliteDoctor) cronFixes() int {
+	n := 0
+	if sd != nil {
+		for _, j := range sd.Cron.Jobs {
+			if len(j.Command) > 0 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // cronFixer runs openclaw for the state dir oc analysed, with the config
 // file its analysis read, found on the PATH oc was given, inheriting oc's
 // environment (less what would pick another install).

@@ -250,6 +250,13 @@ func (f *CronFixer) Apply(ctx context.Context, rep *SQLiteCronReport) {
 		all(CronFixNotRun, "openclaw is not on PATH")
 		return
 	}
+	for _, p := range []string{f.StateDir, f.ConfigPath} {
+		if strings.TrimSpace(p) != p {
+			// resolveStateDir and resolveConfigPath trim the variables.
+			all(CronFixRefused, fmt.Sprintf("the path %q begins or ends with white space, which openclaw trims: it would act on another install", p))
+			return
+		}
+	}
 	if reason := remoteGateway(f.ConfigPath); reason != "" {
 		all(CronFixRefused, reason)
 		return

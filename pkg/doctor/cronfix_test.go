@@ -218,6 +218,22 @@ func TestCronFixReportsFailures(t *testing.T) {
 }
 
 // Without openclaw on PATH nothing runs and every fix is "not run", once.
+// A state dir whose path ends in a space: openclaw trims OPENCLAW_STATE_DIR
+// and would act on the install without it.
+func TestCronFixRefusesAPathOpenClawTrims(t *testing.T) {
+	src, rep := cronFixInstall(t)
+	stateDir := filepath.Join(t.TempDir(), "state ")
+	if err := os.Rename(src, stateDir); err != nil {
+		t.Fatal(err)
+	}
+	trimmed := strings.TrimSuffix(stateDir, " ")
+	f, specPath := fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: trimmed, JobsOf: stateDir}}})
+	f.Apply(context.Background(), rep)
+	if rep.Fix.Refused != 2 || !strings.Contains(rep.Fix.Problem, "white space, which openclaw trims") || len(fakeopenclaw.Calls(t, specPath)) != 0 {
+		t.Errorf("run %+v", rep.Fix)
+	}
+}
+
 func TestCronFixWithoutOpenClaw(t *testing.T) {
 	stateDir, rep := cronFixInstall(t)
 	f := &doctor.CronFixer{StateDir: stateDir, ConfigPath: filepath.Join(stateDir, "openclaw.json"),
