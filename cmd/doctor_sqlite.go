@@ -55,7 +55,7 @@ func runSQLiteDoctor(ctx context.Context, g *Globals, fix bool) (*sqliteDoctor, 
 		return nil, nil
 	}
 	sd := &sqliteDoctor{}
-	if sd.Inspect, err = st.InspectSQLite(store.InspectOptions{QuickCheck: true}); err != nil {
+	if sd.Inspect, err = st.InspectSQLite(ctx, store.InspectOptions{QuickCheck: true}); err != nil {
 		return nil, err
 	}
 	cfg, _ := doctor.LoadConfig(g.ResolvedStateDir(), installConfigEnv(g))

@@ -34,8 +34,7 @@ type inspectOptions struct {
 	// BusyTimeout bounds the wait for a SQLite writer's lock.
 	BusyTimeout time.Duration
 
-	release policy.Release  // parsed --openclaw ("": the era's)
-	ctx     context.Context // cancelled by SIGINT/SIGTERM
+	release policy.Release // parsed --openclaw ("": the era's)
 }
 
 func newInspectCmd(g *Globals) *cobra.Command {
@@ -65,8 +64,7 @@ Inputs may be plain, .gz or .zst; "-" reads a transcript from stdin.`,
   oc inspect ~/.openclaw/agents/main/sessions/0197a3c2.jsonl --tree
   oc inspect --state-dir /srv/openclaw --json | jq .totals`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.ctx = cmd.Context()
-			return runInspect(g, opts, args)
+			return runInspect(cmd.Context(), g, opts, args)
 		},
 	}
 	f := cmd.Flags()
@@ -82,7 +80,9 @@ Inputs may be plain, .gz or .zst; "-" reads a transcript from stdin.`,
 	return cmd
 }
 
-func runInspect(g *Globals, opts *inspectOptions, args []string) error {
+// runInspect inspects args; cancelling ctx (SIGINT/SIGTERM) leaves what is not
+// yet read unread and reports the run as interrupted.
+func runInspect(ctx context.Context, g *Globals, opts *inspectOptions, args []string) error {
 	if opts.Jobs < 0 {
 		return cli.Usagef("--jobs %d: want 1 or more (0: one per CPU)", opts.Jobs)
 	}
@@ -93,7 +93,7 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 	if err := opts.setRelease(); err != nil {
 		return err
 	}
-	if handled, resolved, err := inspectViaStore(g, opts, args); handled {
+	if handled, resolved, err := inspectViaStore(ctx, g, opts, args); handled {
 		return err
 	} else {
 		args = resolved
@@ -112,16 +112,10 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 		// inspect only streams.
 		g.tuneGCForStreaming(gcLimitInspect)
 	}
-	warm := g.heapWarmer(inspectBytesPerLine)
-	rep, err := transcript.Inspect(paths, transcript.InspectOptions{
+	rep, err := transcript.Inspect(ctx, paths, transcript.InspectOptions{
 		Archived: opts.Archived, Jobs: opts.Jobs, Stdin: g.IO.In, Keep: filter.Keep,
-		Progress: fileDone, ByteProgress: byteProgress, Context: opts.ctx,
-		Analyze: func(f transcript.File, stdin io.Reader, progress func(int)) (*transcript.Summary, error) {
-			if f.Path != "-" {
-				warm.Starting(f.Path, f.Size)
-			}
-			return analyzeWithRepairFinding(f, stdin, progress)
-		},
+		Progress: fileDone, ByteProgress: byteProgress,
+		Analyze: analyzeWithRepairFinding,
 		MoreFindings: func(f transcript.File, s *transcript.Summary) []transcript.Finding {
 			if !withReplay {
 				return nil
@@ -138,7 +132,7 @@ func runInspect(g *Globals, opts *inspectOptions, args []string) error {
 	if err != nil {
 		return cli.Incomplete(describeInputError(err))
 	}
-	if opts.ctx != nil && opts.ctx.Err() != nil {
+	if ctx.Err() != nil {
 		return cli.Incomplete(errors.New("interrupted: the report is incomplete"))
 	}
 	if rep.Single && len(rep.Errors) == 1 {

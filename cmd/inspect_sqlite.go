@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -20,7 +21,7 @@ import (
 // SQLite-era state dir (no arguments), and a SESSION argument that is not a
 // path (key, id or prefix, either era). handled is false when the JSONL flow
 // should go on, with args possibly rewritten to the resolved transcript path.
-func inspectViaStore(g *Globals, opts *inspectOptions, args []string) (handled bool, newArgs []string, err error) {
+func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args []string) (handled bool, newArgs []string, err error) {
 	if len(args) > 1 {
 		return false, args, nil
 	}
@@ -38,12 +39,12 @@ func inspectViaStore(g *Globals, opts *inspectOptions, args []string) (handled b
 		// Each session's rows are dropped after its analysis: collect lazily.
 		g.tuneGCForStreaming(gcLimitInspect)
 		progress := cli.NewProgress(g.IO, "inspecting", 0)
-		rep, err := st.InspectSQLite(store.InspectOptions{Jobs: opts.Jobs, QuickCheck: true, Archived: opts.Archived, Progress: func() { progress.Add(1) }, Context: opts.ctx})
+		rep, err := st.InspectSQLite(ctx, store.InspectOptions{Jobs: opts.Jobs, QuickCheck: true, Archived: opts.Archived, Progress: func() { progress.Add(1) }})
 		progress.Done()
 		if err != nil {
 			return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
 		}
-		if opts.ctx != nil && opts.ctx.Err() != nil {
+		if ctx.Err() != nil {
 			return true, nil, cli.Incomplete(errors.New("interrupted: the report is incomplete"))
 		}
 		if opts.Replay {

@@ -128,11 +128,10 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 		BackupDir: opts.BackupDir,
 		Compress:  opts.CompressBackups,
 		Lock:      gatewaylock.LockOptions{Wait: opts.Wait, BreakStale: opts.BreakStaleLocks},
-		Context:   ctx,
 		Force:     opts.Force,
 	}
 	if opts.Undo {
-		return runUndo(g, args, apply)
+		return runUndo(ctx, g, args, apply)
 	}
 	paths := args
 	if len(paths) == 0 {
@@ -148,12 +147,12 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 	}
 	if len(files) == 0 {
 		if g.JSON {
-			return writeJSON(g.IO, repair.Run(nil, repair.RunOptions{}))
+			return writeJSON(g.IO, repair.Run(ctx, nil, repair.RunOptions{}))
 		}
 		fmt.Fprintf(g.IO.Out, "no transcripts in %s%s: nothing to repair\n", cli.Safe(strings.Join(paths, ", ")), filter.Describe())
 		return nil
 	}
-	doc, err := repairRun(g, opts, apply, files)
+	doc, err := repairRun(ctx, g, opts, apply, files)
 	if err != nil {
 		return err
 	}
@@ -193,7 +192,7 @@ func repairRuleSet(opts *repairOptions, args []string) (repair.RuleSet, error) {
 
 // repairRun repairs (or checks) files with a progress line: files done, or
 // bytes read for one file.
-func repairRun(g *Globals, opts *repairOptions, apply repair.ApplyOptions, files []transcript.File) (*repair.Report, error) {
+func repairRun(ctx context.Context, g *Globals, opts *repairOptions, apply repair.ApplyOptions, files []transcript.File) (*repair.Report, error) {
 	names := make([]string, len(files))
 	explicit := map[string]bool{}
 	for i, f := range files {
@@ -218,19 +217,9 @@ func repairRun(g *Globals, opts *repairOptions, apply repair.ApplyOptions, files
 		fileDone = func() {}
 	}
 	readOnly := opts.Check || opts.DryRun
-	var starting func(string)
-	if !readOnly {
-		// a check allocates little more than its read buffers
-		warm := g.heapWarmer(repairBytesPerLine)
-		sizes := make(map[string]int64, len(files))
-		for _, f := range files {
-			sizes[f.Path] = f.Size // -1 for a file found in a folder
-		}
-		starting = func(path string) { warm.Starting(path, sizes[path]) }
-	}
-	doc := repair.Run(names, repair.RunOptions{
+	doc := repair.Run(ctx, names, repair.RunOptions{
 		ApplyOptions: apply, ReadOnly: readOnly, Jobs: opts.Jobs, Explicit: explicit,
-		Progress: fileDone, Recovery: recovery, Starting: starting,
+		Progress: fileDone, Recovery: recovery,
 	})
 	progress.Done()
 	return doc, nil
@@ -266,7 +255,7 @@ func repairExit(g *Globals, opts *repairOptions, doc *repair.Report) error {
 	return nil
 }
 
-func runUndo(g *Globals, args []string, opts repair.ApplyOptions) error {
+func runUndo(ctx context.Context, g *Globals, args []string, opts repair.ApplyOptions) error {
 	if len(args) == 0 {
 		return cli.Usagef("--undo needs at least one transcript FILE to restore")
 	}
@@ -277,7 +266,7 @@ func runUndo(g *Globals, args []string, opts repair.ApplyOptions) error {
 	var out []undone
 	failed := 0
 	for _, p := range args {
-		r, err := repair.Undo(p, opts)
+		r, err := repair.Undo(ctx, p, opts)
 		u := undone{UndoReport: r}
 		if err != nil {
 			u.Error = oneLine(err.Error())

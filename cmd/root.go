@@ -23,7 +23,6 @@ import (
 	"github.com/openclaw-tools/oc/internal/cli"
 	"github.com/openclaw-tools/oc/internal/gcpolicy"
 	"github.com/openclaw-tools/oc/internal/lazyre"
-	"github.com/openclaw-tools/oc/pkg/jsonl"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
@@ -471,23 +470,6 @@ func oneLine(s string) string {
 func (g *Globals) tuneGCForStreaming(limit int64) {
 	g.gc.SetBudget(limit)
 }
-
-// heapWarmer is the run's gcpolicy.Warmer: when the scan of the first
-// transcript of 1 MiB or more starts, it maps about what the scan will
-// keep, perLine bytes for each of its lines (jsonl.EstimateLines reads
-// them off the file's first 64 KiB), so that the scan does not fault its
-// memory in a page at a time.
-func (g *Globals) heapWarmer(perLine int64) *gcpolicy.Warmer {
-	return gcpolicy.NewWarmer(g.gc, perLine, jsonl.EstimateLines)
-}
-
-// What a scan keeps for each line of a transcript (heapWarmer): inspect's
-// index and repair plan (a 100 MiB transcript of 100k lines: 36 MB), and
-// repair's plan and copy (25 MB).
-const (
-	inspectBytesPerLine = 360
-	repairBytesPerLine  = 250
-)
 
 // The soft memory limits of tuneGCForStreaming.
 const (

@@ -106,19 +106,25 @@ func DigestFile(path string, prefix int64) (whole, head Digest, err error) {
 	return h.Digest(), head, nil
 }
 
-// ContextWriter fails with the context's error once it is cancelled, so that
-// a long copy stops between two writes.
-type ContextWriter struct {
-	Ctx context.Context
-	W   io.Writer
+// NewContextWriter returns a writer to w that fails with ctx's error once
+// ctx is cancelled, so that a long copy stops between two writes.
+func NewContextWriter(ctx context.Context, w io.Writer) io.Writer {
+	return contextWriter{ctx, w}
+}
+
+// contextWriter is NewContextWriter's writer: a context is kept here only for
+// the duration of one copy, as io.Writer has no way to pass it.
+type contextWriter struct {
+	ctx context.Context
+	w   io.Writer
 }
 
 // Write implements io.Writer.
-func (c ContextWriter) Write(p []byte) (int, error) {
-	if err := c.Ctx.Err(); err != nil {
+func (c contextWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
 		return 0, err
 	}
-	return c.W.Write(p)
+	return c.w.Write(p)
 }
 
 // WriteNew creates path, which must not exist, complete or not at all: the
@@ -174,7 +180,7 @@ func WriteTemp(ctx context.Context, fsys FS, path string, mode os.FileMode, chow
 		}
 	}()
 	h := NewHasher()
-	bw := newBufWriter(ContextWriter{ctx, io.MultiWriter(newWriteBehind(f), h)})
+	bw := newBufWriter(NewContextWriter(ctx, io.MultiWriter(newWriteBehind(f), h)))
 	if err = write(bw); err != nil {
 		return "", Digest{}, fmt.Errorf("%s: write: %w", tmp, err)
 	}

@@ -19,8 +19,6 @@ package hashtab
 
 import (
 	"math/rand/v2"
-
-	"github.com/openclaw-tools/oc/internal/pages"
 )
 
 // Map maps 64-bit hashes to values of type V. The zero Map is not ready:
@@ -49,13 +47,6 @@ func NewMap[V any](n int) *Map[V] {
 	}
 	return &Map[V]{slots: make([]slot[V], size), seed: rand.Uint64(), shift: shift}
 }
-
-// MapPages maps the table's memory in one system call (pages.Populate): for
-// a map about to take about as many keys as it was made for, whose puts,
-// landing at random, would otherwise fault in its pages one at a time. (A
-// map made for an estimate that may be far too high is better left to
-// fault in the pages it uses.)
-func (m *Map[V]) MapPages() { pages.Populate(m.slots) }
 
 // Len is how many keys the map holds.
 func (m *Map[V]) Len() int {
@@ -130,7 +121,6 @@ func (m *Map[V]) find(h uint64) (i uint64, found bool) {
 func (m *Map[V]) grow() {
 	old := m.slots
 	m.slots, m.shift = make([]slot[V], 2*len(old)), m.shift-1
-	pages.Populate(m.slots) // the keys it holds fill more than a third of it
 	for _, sl := range old {
 		if sl.h != 0 {
 			j, _ := m.find(sl.h)

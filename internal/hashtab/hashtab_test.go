@@ -112,19 +112,3 @@ func BenchmarkPut100k(b *testing.B) {
 		}
 	}
 }
-
-// MapPages changes nothing the map holds, before or after keys are put.
-func TestMapPagesKeepsTheMap(t *testing.T) {
-	m := NewMap[int32](100_000)
-	m.MapPages()
-	for i := range 1000 {
-		m.Put(uint64(i)*0x9E3779B97F4A7C15, int32(i))
-	}
-	m.MapPages()
-	require.Equal(t, 1000, m.Len())
-	for i := range 1000 {
-		v, ok := m.Get(uint64(i) * 0x9E3779B97F4A7C15)
-		require.True(t, ok)
-		require.Equal(t, int32(i), v)
-	}
-}

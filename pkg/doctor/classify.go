@@ -3,7 +3,7 @@ package doctor
 import (
 	"strings"
 
-	"github.com/openclaw-tools/oc/internal/json5"
+	"github.com/openclaw-tools/oc/internal/jsondoc"
 	"github.com/openclaw-tools/oc/internal/lazyre"
 )
 
@@ -80,7 +80,7 @@ func IsSessionTarget(target string) bool {
 // Classify decides whether a session:<key> job delivers to <key>. It is a pure
 // function of the job, the session stores and the configuration. Jobs whose
 // sessionTarget is not session:<key> get a zero Verdict (Class "").
-func Classify(job *json5.Value, ix SessionIndex, cfg Config) Verdict {
+func Classify(job *jsondoc.Value, ix SessionIndex, cfg Config) Verdict {
 	var v Verdict
 	target, ok := job.StringOf("sessionTarget")
 	if !ok || !IsSessionTarget(target) {
@@ -89,7 +89,7 @@ func Classify(job *json5.Value, ix SessionIndex, cfg Config) Verdict {
 	trimmed := strings.TrimSpace(target)
 	v.Key = strings.TrimSpace(trimmed[8:])
 	v.Legacy = legacyShapes(job)
-	if e := job.Get("enabled"); e != nil && e.Kind == json5.Bool && !e.Bool {
+	if e := job.Get("enabled"); e != nil && e.Kind == jsondoc.Bool && !e.Bool {
 		v.Disabled = true
 	}
 
@@ -196,7 +196,7 @@ func classifyWithoutKeyRoute(v Verdict, d plan, ch string, k parsedKey, ix Sessi
 
 // sourceConversationRoute is the route of the job's sourceConversation
 // session key, when it names another session with a known route.
-func sourceConversationRoute(job *json5.Value, v Verdict, ix SessionIndex, cfg Config) (Route, bool) {
+func sourceConversationRoute(job *jsondoc.Value, v Verdict, ix SessionIndex, cfg Config) (Route, bool) {
 	sc, ok := job.Get("sourceConversation").StringOf("sessionKey")
 	if !ok || strings.TrimSpace(sc) == "" || strings.TrimSpace(sc) == v.Key {
 		return Route{}, false
@@ -243,7 +243,7 @@ func compareWithKeyRoute(v Verdict, d plan) Verdict {
 	return v.with(InChat, ReasonSameRoute)
 }
 
-func isAgentTurn(job *json5.Value) bool {
+func isAgentTurn(job *jsondoc.Value) bool {
 	p := job.Get("payload")
 	if p == nil {
 		// Legacy rows keep the message at top level; OpenClaw's doctor infers agentTurn.
@@ -264,12 +264,12 @@ type plan struct {
 	threadID  string
 }
 
-func deliveryOf(job *json5.Value) plan {
-	str := func(v *json5.Value, key string) string {
+func deliveryOf(job *jsondoc.Value) plan {
+	str := func(v *jsondoc.Value, key string) string {
 		s, _ := v.StringOf(key)
 		return strings.TrimSpace(s)
 	}
-	if d := job.Get("delivery"); d != nil && d.Kind == json5.Object {
+	if d := job.Get("delivery"); d != nil && d.Kind == jsondoc.Object {
 		p := plan{explicit: true, channel: str(d, "channel"), to: str(d, "to"), accountID: str(d, "accountId"), threadID: threadString(d.Get("threadId"))}
 		switch strings.ToLower(str(d, "mode")) {
 		case "webhook":
@@ -283,7 +283,7 @@ func deliveryOf(job *json5.Value) plan {
 	}
 	// Legacy delivery hints (payload first, then the top-level copies).
 	payload := job.Get("payload")
-	hint := func(key string) *json5.Value {
+	hint := func(key string) *jsondoc.Value {
 		if v := payload.Get(key); v != nil {
 			return v
 		}
@@ -300,15 +300,15 @@ func deliveryOf(job *json5.Value) plan {
 		return plan{mode: "announce", channel: "last"}
 	}
 	p := plan{explicit: true, mode: "announce"}
-	if dv := hint("deliver"); dv != nil && dv.Kind == json5.Bool && !dv.Bool {
+	if dv := hint("deliver"); dv != nil && dv.Kind == jsondoc.Bool && !dv.Bool {
 		p.mode = "none"
 	}
-	if c := hint("channel"); c != nil && c.Kind == json5.String && strings.TrimSpace(c.Str) != "" {
+	if c := hint("channel"); c != nil && c.Kind == jsondoc.String && strings.TrimSpace(c.Str) != "" {
 		p.channel = strings.TrimSpace(c.Str)
-	} else if c := hint("provider"); c != nil && c.Kind == json5.String {
+	} else if c := hint("provider"); c != nil && c.Kind == jsondoc.String {
 		p.channel = strings.TrimSpace(c.Str)
 	}
-	if t := hint("to"); t != nil && t.Kind == json5.String {
+	if t := hint("to"); t != nil && t.Kind == jsondoc.String {
 		p.to = strings.TrimSpace(t.Str)
 	}
 	p.threadID = threadString(hint("threadId"))
@@ -497,7 +497,7 @@ func normalizeAccount(s string) string { return strings.ToLower(strings.TrimSpac
 
 // legacyShapes lists the row shapes that OpenClaw's own doctor rewrites
 // (research §10.6); doctor leaves such rows to it.
-func legacyShapes(job *json5.Value) []string {
+func legacyShapes(job *jsondoc.Value) []string {
 	var out []string
 	if _, ok := job.StringOf("id"); !ok {
 		if job.Has("jobId") {
@@ -509,12 +509,12 @@ func legacyShapes(job *json5.Value) []string {
 	if st, _ := job.StringOf("sessionTarget"); !strings.HasPrefix(st, "session:") {
 		out = append(out, "sessionTarget prefix not exactly `session:`")
 	}
-	if s := job.Get("schedule"); s == nil || s.Kind != json5.Object {
+	if s := job.Get("schedule"); s == nil || s.Kind != jsondoc.Object {
 		out = append(out, "schedule is not an object")
 	} else if s.Has("cron") || s.Has("atMs") {
 		out = append(out, "legacy schedule fields")
 	}
-	if p := job.Get("payload"); p == nil || p.Kind != json5.Object {
+	if p := job.Get("payload"); p == nil || p.Kind != jsondoc.Object {
 		out = append(out, "no payload object")
 	} else {
 		if k, _ := p.StringOf("kind"); k != "agentTurn" {
@@ -536,10 +536,10 @@ func legacyShapes(job *json5.Value) []string {
 	if job.Has("isolation") {
 		out = append(out, "legacy `isolation` field")
 	}
-	if e := job.Get("enabled"); e != nil && e.Kind != json5.Bool {
+	if e := job.Get("enabled"); e != nil && e.Kind != jsondoc.Bool {
 		out = append(out, "`enabled` is not a boolean")
 	}
-	if d := job.Get("delivery"); d != nil && d.Kind != json5.Object {
+	if d := job.Get("delivery"); d != nil && d.Kind != jsondoc.Object {
 		out = append(out, "delivery is not an object")
 	} else if m, _ := d.StringOf("mode"); strings.EqualFold(m, "deliver") {
 		out = append(out, "delivery mode `deliver`")

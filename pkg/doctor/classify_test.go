@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/openclaw-tools/oc/internal/json5"
+	"github.com/openclaw-tools/oc/internal/jsondoc"
 )
 
 // The sessions index of research §13, plus entries for the §8.3 rows it lacks.
@@ -43,7 +43,7 @@ const testSessions = `{
 
 func testIndex(t *testing.T) SessionIndex {
 	t.Helper()
-	doc, _, err := json5.Parse([]byte(testSessions))
+	doc, _, err := jsondoc.Parse([]byte(testSessions))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,9 +53,9 @@ func testIndex(t *testing.T) SessionIndex {
 	return ix
 }
 
-func job(t *testing.T, src string) *json5.Value {
+func job(t *testing.T, src string) *jsondoc.Value {
 	t.Helper()
-	v, _, err := json5.Parse([]byte(src))
+	v, _, err := jsondoc.Parse([]byte(src))
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)
 	}
@@ -142,7 +142,7 @@ func TestClassifyMarksDisabledAndInherited(t *testing.T) {
 }
 
 func TestClassifyUsesConfiguredMainKeyAndDefaultAgent(t *testing.T) {
-	doc, _, _ := json5.Parse([]byte(`{"agent:home:lobby":{"lastChannel":"telegram","lastTo":"1"}}`))
+	doc, _, _ := jsondoc.Parse([]byte(`{"agent:home:lobby":{"lastChannel":"telegram","lastTo":"1"}}`))
 	var ix SessionIndex
 	ix.Add("home", doc)
 	v := Classify(job(t, `{"sessionTarget":"session:lobby","payload":{"kind":"agentTurn"}}`), ix, Config{DefaultAgentID: "home", MainKey: "Lobby"})
@@ -165,27 +165,27 @@ func FuzzClassify(f *testing.F) {
 	f.Add([]byte(`{"sessionTarget":"session:agent:main:discord:channel:1","delivery":{"mode":"webhook","to":"https://x"}}`))
 	f.Add([]byte(`{"sessionTarget":"isolated","payload":{"kind":"agentTurn"}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		v, _, err := json5.Parse(data)
-		if err != nil || v.Kind != json5.Object {
+		v, _, err := jsondoc.Parse(data)
+		if err != nil || v.Kind != jsondoc.Object {
 			return
 		}
-		doc, _, _ := json5.Parse([]byte(testSessions))
+		doc, _, _ := jsondoc.Parse([]byte(testSessions))
 		var ix SessionIndex
 		ix.Add("main", doc)
 		orig := v.Clone()
 		got := Classify(v, ix, Config{})
-		if !json5.Equal(v, orig) {
+		if !jsondoc.Equal(v, orig) {
 			t.Fatal("Classify changed the job")
 		}
 		if again := Classify(v, ix, Config{}); !reflect.DeepEqual(got, again) {
 			t.Fatalf("two verdicts: %+v, %+v", got, again)
 		}
-		if st := v.Get("sessionTarget"); st != nil && st.Kind == json5.String && len(st.Str) > 0 && st.Str[0] > ' ' && st.Str[0] < 0x80 {
+		if st := v.Get("sessionTarget"); st != nil && st.Kind == jsondoc.String && len(st.Str) > 0 && st.Str[0] > ' ' && st.Str[0] < 0x80 {
 			isSession := len(st.Str) >= 8 && strings.EqualFold(st.Str[:8], "session:")
 			if isSession != (got.Class != "") {
 				t.Fatalf("sessionTarget %q: class %q", st.Str, got.Class)
 			}
-		} else if st == nil || st.Kind != json5.String {
+		} else if st == nil || st.Kind != jsondoc.String {
 			if got.Class != "" {
 				t.Fatalf("sessionTarget %v (not a string): class %q", st, got.Class)
 			}

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/openclaw-tools/oc/internal/durable"
-	"github.com/openclaw-tools/oc/internal/json5"
+	"github.com/openclaw-tools/oc/internal/jsondoc"
 )
 
 // CronStorePath is where the JSON-era cron store lives: cron.store from the
@@ -204,10 +204,10 @@ func (d *run) checkCronJobs(path string, store *CronStore, writeBlock string) {
 }
 
 // cronJobReport is the report's entry for one job and its verdict.
-func cronJobReport(job *json5.Value, id string, v Verdict) CronJob {
+func cronJobReport(job *jsondoc.Value, id string, v Verdict) CronJob {
 	name, _ := job.StringOf("name")
 	cj := CronJob{ID: id, Name: name, Enabled: true}
-	if e := job.Get("enabled"); e != nil && e.Kind == json5.Bool {
+	if e := job.Get("enabled"); e != nil && e.Kind == jsondoc.Bool {
 		cj.Enabled = e.Bool
 	}
 	if st, ok := job.StringOf("sessionTarget"); ok {
@@ -248,7 +248,7 @@ func cronJobBlock(id string, idCount int, v Verdict) string {
 
 // cronJobFinding reports what the verdict says of job i; a job delivering
 // elsewhere is either planned for migration or blocked (block != "").
-func (d *run) cronJobFinding(path string, plan *cronPlan, i int, job *json5.Value, cj *CronJob, v Verdict, block string) {
+func (d *run) cronJobFinding(path string, plan *cronPlan, i int, job *jsondoc.Value, cj *CronJob, v Verdict, block string) {
 	label := jobLabel(cj.Name, cj.ID)
 	switch v.Class {
 	case Elsewhere:
@@ -288,7 +288,7 @@ func jobLabel(name, id string) string {
 	return fmt.Sprintf("%q (%s)", name, id)
 }
 
-func sessionTargetOf(job *json5.Value) string { s, _ := job.StringOf("sessionTarget"); return s }
+func sessionTargetOf(job *jsondoc.Value) string { s, _ := job.StringOf("sessionTarget"); return s }
 
 func disabledNote(v Verdict) string {
 	if v.Disabled {
@@ -332,7 +332,7 @@ func contextLoss(v Verdict, id string) string {
 
 // migrateJob rewrites one ELSEWHERE job in place (contract §5, research §9.1)
 // and returns the record for the report.
-func migrateJob(job *json5.Value, v Verdict, state *StateFile, nowMs int64) Migration {
+func migrateJob(job *jsondoc.Value, v Verdict, state *StateFile, nowMs int64) Migration {
 	id := JobID(job)
 	name, _ := job.StringOf("name")
 	agent, _ := job.StringOf("agentId")
@@ -341,27 +341,27 @@ func migrateJob(job *json5.Value, v Verdict, state *StateFile, nowMs int64) Migr
 	before := job.Get("delivery")
 	m.DeliveryBefore = compactOrNull(before)
 
-	job.Set("sessionTarget", json5.NewString("isolated"))
+	job.Set("sessionTarget", jsondoc.NewString("isolated"))
 	if v.Reason != ReasonWebhook {
 		d := job.Get("delivery")
-		if d == nil || d.Kind != json5.Object {
-			d = json5.NewObject()
+		if d == nil || d.Kind != jsondoc.Object {
+			d = jsondoc.NewObject()
 			job.SetAfter("delivery", d, false, "payload")
 		}
 		if mode, _ := d.StringOf("mode"); !strings.EqualFold(strings.TrimSpace(mode), "announce") {
-			d.SetAfter("mode", json5.NewString("announce"), true)
+			d.SetAfter("mode", jsondoc.NewString("announce"), true)
 		}
 		if c, _ := d.StringOf("channel"); strings.TrimSpace(c) == "" || strings.EqualFold(strings.TrimSpace(c), "last") {
-			d.SetAfter("channel", json5.NewString(v.Target.Channel), true, "mode")
+			d.SetAfter("channel", jsondoc.NewString(v.Target.Channel), true, "mode")
 		}
 		if t, _ := d.StringOf("to"); strings.TrimSpace(t) == "" && v.Target.To != "" {
-			d.SetAfter("to", json5.NewString(v.Target.To), true, "mode", "channel")
+			d.SetAfter("to", jsondoc.NewString(v.Target.To), true, "mode", "channel")
 		}
 		if slices.Contains(v.Inherited, "accountId") {
-			d.SetAfter("accountId", json5.NewString(v.Target.AccountID), true, "mode", "channel", "to")
+			d.SetAfter("accountId", jsondoc.NewString(v.Target.AccountID), true, "mode", "channel", "to")
 		}
 		if slices.Contains(v.Inherited, "threadId") {
-			d.SetAfter("threadId", json5.NewString(v.Target.ThreadID), true, "mode", "channel", "to", "accountId")
+			d.SetAfter("threadId", jsondoc.NewString(v.Target.ThreadID), true, "mode", "channel", "to", "accountId")
 		}
 	}
 	if sk, ok := job.StringOf("sessionKey"); ok && strings.TrimSpace(sk) == v.Key {
@@ -370,20 +370,20 @@ func migrateJob(job *json5.Value, v Verdict, state *StateFile, nowMs int64) Migr
 	}
 	entry := state.Entry(id)
 	if job.Has("updatedAtMs") || entry == nil {
-		job.SetAfter("updatedAtMs", json5.NewNumber(float64(nowMs)), false, "createdAtMs")
+		job.SetAfter("updatedAtMs", jsondoc.NewNumber(float64(nowMs)), false, "createdAtMs")
 	}
-	if entry != nil && entry.Kind == json5.Object {
-		entry.SetAfter("updatedAtMs", json5.NewNumber(float64(nowMs)), true)
+	if entry != nil && entry.Kind == jsondoc.Object {
+		entry.SetAfter("updatedAtMs", jsondoc.NewNumber(float64(nowMs)), true)
 	}
 	m.DeliveryAfter = compactOrNull(job.Get("delivery"))
 	return m
 }
 
-func compactOrNull(v *json5.Value) []byte {
+func compactOrNull(v *jsondoc.Value) []byte {
 	if v == nil {
 		return []byte("null")
 	}
-	return json5.MarshalCompact(v)
+	return jsondoc.MarshalCompact(v)
 }
 
 // applyCron migrates the pending jobs: backups of the bytes that were read,
@@ -433,9 +433,9 @@ func (d *run) migrateCronJobs() (newStore []byte, state *StateFile, newState []b
 		migs = append(migs, m)
 		d.r.Cron.Jobs[i].Migration = &m
 	}
-	newStore = json5.Marshal(root)
+	newStore = jsondoc.Marshal(root)
 	if state != nil {
-		newState = json5.Marshal(state.Root)
+		newState = jsondoc.Marshal(state.Root)
 		if string(newState) == string(state.Raw) {
 			newState = nil
 		}

@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/openclaw-tools/oc/internal/durable"
-	"github.com/openclaw-tools/oc/internal/json5"
+	"github.com/openclaw-tools/oc/internal/jsondoc"
 	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/gatewaylock"
 	"github.com/openclaw-tools/oc/pkg/transcript"
@@ -321,7 +321,7 @@ func (d *run) checkSessions() {
 			d.index.Add(agent, nil)
 			continue
 		}
-		if doc.Kind != json5.Object {
+		if doc.Kind != jsondoc.Object {
 			d.add(Finding{ID: "sessions-index-invalid", Severity: SevError, Path: idxPath, Section: SectionSessions,
 				Message: fmt.Sprintf("sessions.json is a JSON %s, not an object of session entries", doc.Kind), Fix: "restore sessions.json from a backup"})
 			d.index.Add(agent, nil)
@@ -346,7 +346,7 @@ func (d *run) checkSessions() {
 
 // indexEntries are one agent's sessions.json entries (last duplicate key
 // wins, as with JSON.parse) in pkg/transcript's model.
-func indexEntries(entries map[string]*json5.Value) []transcript.IndexEntry {
+func indexEntries(entries map[string]*jsondoc.Value) []transcript.IndexEntry {
 	out := make([]transcript.IndexEntry, 0, len(entries))
 	for key, e := range entries {
 		ie := transcript.IndexEntry{Key: key}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openclaw-tools/oc/internal/json5"
+	"github.com/openclaw-tools/oc/internal/jsondoc"
 )
 
 var fixedNow = time.Date(2026, 2, 18, 7, 33, 20, 0, time.UTC) // 1771400000000 ms
@@ -85,13 +85,13 @@ func classes(r *Report) map[string]string {
 	return out
 }
 
-func loadJobs(t testing.TB, path string) map[string]*json5.Value {
+func loadJobs(t testing.TB, path string) map[string]*jsondoc.Value {
 	t.Helper()
 	s, err := LoadCronStore(path, 0)
 	if err != nil || s == nil {
 		t.Fatalf("load %s: %v", path, err)
 	}
-	out := map[string]*json5.Value{}
+	out := map[string]*jsondoc.Value{}
 	for _, j := range s.Jobs {
 		out[JobID(j)] = j
 	}
@@ -155,8 +155,8 @@ func TestResearchExamples(t *testing.T) {
 					checkMigratedJob(t, orig, nj)
 					continue
 				}
-				if !json5.Equal(orig, nj) {
-					t.Errorf("job %s changed:\n%s\n%s", id, json5.MarshalCompact(orig), json5.MarshalCompact(nj))
+				if !jsondoc.Equal(orig, nj) {
+					t.Errorf("job %s changed:\n%s\n%s", id, jsondoc.MarshalCompact(orig), jsondoc.MarshalCompact(nj))
 				}
 			}
 			if len(c.migrated) == 0 {
@@ -217,13 +217,13 @@ func sha256Of(t testing.TB, p string) [32]byte {
 // checkMigratedJob: target isolated, same keys in the same order apart from
 // sessionKey (removed), delivery (explicit) and updatedAtMs; schedule,
 // enabled, payload and state untouched.
-func checkMigratedJob(t *testing.T, before, after *json5.Value) {
+func checkMigratedJob(t *testing.T, before, after *jsondoc.Value) {
 	t.Helper()
 	if s, _ := after.StringOf("sessionTarget"); s != "isolated" {
 		t.Errorf("sessionTarget %q", s)
 	}
 	for _, k := range []string{"schedule", "enabled", "payload", "state", "id", "name", "createdAtMs", "wakeMode", "agentId"} {
-		if !json5.Equal(before.Get(k), after.Get(k)) {
+		if !jsondoc.Equal(before.Get(k), after.Get(k)) {
 			t.Errorf("%s changed", k)
 		}
 	}
@@ -266,8 +266,8 @@ func TestExample4MatchesDocumentedAfter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !json5.Equal(got, want) {
-		t.Errorf("got\n%s\nwant\n%s", json5.Marshal(got), json5.Marshal(want))
+	if !jsondoc.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", jsondoc.Marshal(got), jsondoc.Marshal(want))
 	}
 }
 
@@ -279,7 +279,7 @@ func TestExample6SidecarKeepsStateAndUpdatesEntry(t *testing.T) {
 	_, after, _, _ := readDoc(statePath, 0)
 	id := "4bc8a9b0-d3e4-4f56-a7b8-c9d0e1f2a3b4"
 	b, a := before.Get("jobs").Get(id), after.Get("jobs").Get(id)
-	if !json5.Equal(b.Get("state"), a.Get("state")) || !json5.Equal(b.Get("scheduleIdentity"), a.Get("scheduleIdentity")) {
+	if !jsondoc.Equal(b.Get("state"), a.Get("state")) || !jsondoc.Equal(b.Get("scheduleIdentity"), a.Get("scheduleIdentity")) {
 		t.Error("sidecar state changed")
 	}
 	if a.Get("updatedAtMs").Num != float64(fixedNow.UnixMilli()) {
@@ -287,7 +287,7 @@ func TestExample6SidecarKeepsStateAndUpdatesEntry(t *testing.T) {
 	}
 	// Other entries untouched.
 	for _, m := range before.Get("jobs").Members {
-		if m.Key != id && !json5.Equal(m.Value, after.Get("jobs").Get(m.Key)) {
+		if m.Key != id && !jsondoc.Equal(m.Value, after.Get("jobs").Get(m.Key)) {
 			t.Errorf("entry %s changed", m.Key)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openclaw-tools/oc/internal/json5"
+	"github.com/openclaw-tools/oc/internal/jsondoc"
 )
 
 // stateWithStore makes a state dir whose cron/jobs.json holds data.
@@ -106,7 +106,7 @@ func TestUnknownFieldsSurviveMigration(t *testing.T) {
 		t.Error("top-level unknown field lost or moved")
 	}
 	j := v.Get("jobs").Items[0]
-	if got := string(json5.MarshalCompact(j.Get("x-custom"))); got != `{"z":1,"a":[true,null]}` || j.Members[2].Key != "x-custom" {
+	if got := string(jsondoc.MarshalCompact(j.Get("x-custom"))); got != `{"z":1,"a":[true,null]}` || j.Members[2].Key != "x-custom" {
 		t.Errorf("unknown job field: %s", got)
 	}
 }

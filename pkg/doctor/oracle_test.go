@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openclaw-tools/oc/internal/json5"
+	"github.com/openclaw-tools/oc/internal/jsondoc"
 	"github.com/openclaw-tools/oc/internal/oracletest"
 )
 
@@ -60,7 +60,7 @@ func TestCorpusStoresRoundTrip(t *testing.T) {
 		if err != nil || s == nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		out := json5.Marshal(s.Root)
+		out := jsondoc.Marshal(s.Root)
 		var a, b any
 		if err := json.Unmarshal(raw, &a); err != nil {
 			t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openclaw-tools/oc/internal/json5"
+	"github.com/openclaw-tools/oc/internal/jsondoc"
 	"github.com/openclaw-tools/oc/internal/oracletest"
 )
 
@@ -527,7 +527,7 @@ func TestNestingMatchesOracle(t *testing.T) {
 	if _, err := os.Stat(script); err != nil {
 		oracletest.Unavailable(t, fmt.Sprintf("no oracle at %s: %v", script, err))
 	}
-	depths := []int{600, 1000, 3000, OpenClawCronLoadsDepth, OpenClawCronFailsDepth, 6000, json5.MaxDepth + 2000}
+	depths := []int{600, 1000, 3000, OpenClawCronLoadsDepth, OpenClawCronFailsDepth, 6000, jsondoc.MaxDepth + 2000}
 	var jobs []oracletest.Job
 	dirs := map[string]string{}
 	for _, d := range depths {

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
-	"github.com/openclaw-tools/oc/internal/json5"
+	"github.com/openclaw-tools/oc/internal/jsondoc"
 	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/openclawconfig"
 )
@@ -40,7 +40,7 @@ func (c Config) mainKey() string {
 // OpenClaw. A missing file gives the defaults.
 func LoadConfig(stateDir string, env func(string) string) (Config, error) {
 	var cfg Config
-	file, err := openclawconfig.Load(stateDir, env, func(p string) (*json5.Value, error) {
+	file, err := openclawconfig.Load(stateDir, env, func(p string) (*jsondoc.Value, error) {
 		_, root, _, err := readDoc(p, DefaultMaxStoreBytes)
 		return root, err
 	})
@@ -48,8 +48,8 @@ func LoadConfig(stateDir string, env func(string) string) (Config, error) {
 		return cfg, err
 	}
 	cfg.Path = file.Path
-	if list := file.Get("agents", "list"); list != nil && list.Kind == json5.Array {
-		var chosen *json5.Value
+	if list := file.Get("agents", "list"); list != nil && list.Kind == jsondoc.Array {
+		var chosen *jsondoc.Value
 		for _, a := range list.Items {
 			if d := a.Get("default"); d != nil && truthy(d) {
 				chosen = a
@@ -69,15 +69,15 @@ func LoadConfig(stateDir string, env func(string) string) (Config, error) {
 	return cfg, nil
 }
 
-func truthy(v *json5.Value) bool {
+func truthy(v *jsondoc.Value) bool {
 	switch v.Kind {
-	case json5.Bool:
+	case jsondoc.Bool:
 		return v.Bool
-	case json5.Number:
+	case jsondoc.Number:
 		return v.Num != 0
-	case json5.String:
+	case jsondoc.String:
 		return v.Str != ""
-	case json5.Null:
+	case jsondoc.Null:
 		return false
 	default:
 		return true
@@ -109,11 +109,11 @@ func NormalizeAgentID(s string) string {
 // SessionIndex holds the sessions.json entries of every agent, keyed by
 // normalised agent id, then session key.
 type SessionIndex struct {
-	Agents map[string]map[string]*json5.Value
+	Agents map[string]map[string]*jsondoc.Value
 }
 
 // Lookup returns agent's entry for key.
-func (ix SessionIndex) Lookup(agentID, key string) *json5.Value {
+func (ix SessionIndex) Lookup(agentID, key string) *jsondoc.Value {
 	if ix.Agents == nil {
 		return nil
 	}
@@ -121,20 +121,20 @@ func (ix SessionIndex) Lookup(agentID, key string) *json5.Value {
 }
 
 // IndexFromValue builds one agent's part of an index from a parsed sessions.json.
-func (ix *SessionIndex) Add(agentID string, doc *json5.Value) {
+func (ix *SessionIndex) Add(agentID string, doc *jsondoc.Value) {
 	if ix.Agents == nil {
-		ix.Agents = map[string]map[string]*json5.Value{}
+		ix.Agents = map[string]map[string]*jsondoc.Value{}
 	}
 	m := ix.Agents[agentID]
 	if m == nil {
-		m = map[string]*json5.Value{}
+		m = map[string]*jsondoc.Value{}
 		ix.Agents[agentID] = m
 	}
-	if doc == nil || doc.Kind != json5.Object {
+	if doc == nil || doc.Kind != jsondoc.Object {
 		return
 	}
 	for _, mem := range doc.Members {
-		if mem.Value.Kind == json5.Object {
+		if mem.Value.Kind == jsondoc.Object {
 			m[mem.Key] = mem.Value
 		}
 	}
@@ -193,18 +193,18 @@ func (r Route) String() string {
 // EntryRoute is OpenClaw's deliveryContextFromSession: the last* fields (with
 // origin fallbacks) merged field by field with deliveryContext; when the two
 // name different channels the fallback gives only the channel.
-func EntryRoute(entry *json5.Value) Route {
-	if entry == nil || entry.Kind != json5.Object {
+func EntryRoute(entry *jsondoc.Value) Route {
+	if entry == nil || entry.Kind != jsondoc.Object {
 		return Route{}
 	}
-	str := func(v *json5.Value, key string) string {
+	str := func(v *jsondoc.Value, key string) string {
 		x := v.Get(key)
 		switch {
 		case x == nil:
 			return ""
-		case x.Kind == json5.String:
+		case x.Kind == jsondoc.String:
 			return strings.TrimSpace(x.Str)
-		case x.Kind == json5.Number:
+		case x.Kind == jsondoc.Number:
 			return jsjson.FormatNumber(x.Num)
 		}
 		return ""
@@ -255,14 +255,14 @@ func firstNonEmpty(s ...string) string {
 }
 
 // threadString renders a delivery threadId (string or number) as a string.
-func threadString(v *json5.Value) string {
+func threadString(v *jsondoc.Value) string {
 	if v == nil {
 		return ""
 	}
 	switch v.Kind {
-	case json5.String:
+	case jsondoc.String:
 		return strings.TrimSpace(v.Str)
-	case json5.Number:
+	case jsondoc.Number:
 		return jsjson.FormatNumber(v.Num)
 	}
 	return ""

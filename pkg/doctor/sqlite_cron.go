@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/openclaw-tools/oc/internal/json5"
+	"github.com/openclaw-tools/oc/internal/jsondoc"
 	"github.com/openclaw-tools/oc/pkg/store"
 )
 
@@ -53,7 +53,7 @@ type SQLiteCronReport struct {
 // origin}, mapped onto the JSON era's deliveryContext/origin fields).
 func SQLiteIndex(sessions []store.Session) SessionIndex {
 	var ix SessionIndex
-	byAgent := map[string]*json5.Value{}
+	byAgent := map[string]*jsondoc.Value{}
 	for _, s := range sessions {
 		if s.Era != store.EraSQLite || s.Key == "" {
 			continue
@@ -61,10 +61,10 @@ func SQLiteIndex(sessions []store.Session) SessionIndex {
 		entry := legacyEntry(s.Index)
 		doc := byAgent[s.Agent]
 		if doc == nil {
-			doc = json5.NewObject()
+			doc = jsondoc.NewObject()
 			byAgent[s.Agent] = doc
 		}
-		doc.Members = append(doc.Members, json5.Member{Key: s.Key, Value: entry})
+		doc.Members = append(doc.Members, jsondoc.Member{Key: s.Key, Value: entry})
 	}
 	for agent, doc := range byAgent {
 		ix.Add(NormalizeAgentID(agent), doc)
@@ -73,7 +73,7 @@ func SQLiteIndex(sessions []store.Session) SessionIndex {
 }
 
 // legacyEntry turns a 9.6 session entry into the fields EntryRoute reads.
-func legacyEntry(raw json.RawMessage) *json5.Value {
+func legacyEntry(raw json.RawMessage) *jsondoc.Value {
 	var e struct {
 		Delivery struct {
 			Route struct {
@@ -110,9 +110,9 @@ func legacyEntry(raw json.RawMessage) *json5.Value {
 		obj["lastThreadId"] = fmt.Sprint(r.Target.ThreadID)
 	}
 	b, _ := json.Marshal(obj)
-	v, _, err := json5.Parse(b)
+	v, _, err := jsondoc.Parse(b)
 	if err != nil || v == nil {
-		return json5.NewObject()
+		return jsondoc.NewObject()
 	}
 	return v
 }
@@ -130,7 +130,7 @@ func ClassifySQLiteCron(st *store.State, cfg Config) (*SQLiteCronReport, error) 
 	ix := SQLiteIndex(sessions)
 	rep := &SQLiteCronReport{Jobs: []SQLiteCronJob{}}
 	for _, j := range jobs {
-		v, _, err := json5.Parse(j.Job)
+		v, _, err := jsondoc.Parse(j.Job)
 		if err != nil || v == nil {
 			rep.Jobs = append(rep.Jobs, SQLiteCronJob{ID: j.ID, Name: j.Name, StoreKey: j.StoreKey, Enabled: j.Enabled, Error: "job_json does not parse"})
 			continue

@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/openclaw-tools/oc/internal/json5"
+	"github.com/openclaw-tools/oc/internal/jsondoc"
 )
 
 // DefaultMaxStoreBytes bounds what doctor reads into memory from one JSON
@@ -22,11 +22,11 @@ type CronStore struct {
 	Path  string
 	Raw   []byte
 	Info  os.FileInfo // stat of the file Raw was read from
-	Root  *json5.Value
-	Parse json5.ParseResult
+	Root  *jsondoc.Value
+	Parse jsondoc.ParseResult
 	// Jobs are the object entries of the "jobs" array, in order; JobIndex
 	// their positions in that array.
-	Jobs     []*json5.Value
+	Jobs     []*jsondoc.Value
 	JobIndex []int
 	// Shape problems that make OpenClaw see no jobs (root not an object, jobs
 	// not an array) or skip entries; a store with Shape problems is never written.
@@ -40,14 +40,14 @@ type StateFile struct {
 	Path  string
 	Raw   []byte
 	Info  os.FileInfo
-	Root  *json5.Value
-	Parse json5.ParseResult
+	Root  *jsondoc.Value
+	Parse jsondoc.ParseResult
 	// Invalid says why OpenClaw would ignore the file ("" when it is used).
 	Invalid string
 }
 
 // Entry returns the sidecar entry of a job id, or nil.
-func (s *StateFile) Entry(id string) *json5.Value {
+func (s *StateFile) Entry(id string) *jsondoc.Value {
 	if s == nil || s.Invalid != "" {
 		return nil
 	}
@@ -83,47 +83,47 @@ func (e *FileError) Unwrap() error { return e.Err }
 // readDoc reads and parses one JSON/JSON5 document with a size cap. Only a
 // regular file is opened (a FIFO named jobs.json would block a plain open
 // forever). A missing file gives (nil, nil, ParseResult{}, fs.ErrNotExist).
-func readDoc(path string, maxBytes int64) ([]byte, *json5.Value, json5.ParseResult, error) {
+func readDoc(path string, maxBytes int64) ([]byte, *jsondoc.Value, jsondoc.ParseResult, error) {
 	raw, _, v, res, err := readDocInfo(path, maxBytes)
 	return raw, v, res, err
 }
 
 // readDocInfo is readDoc that also returns the file's stat, taken on the
 // descriptor the bytes were read from.
-func readDocInfo(path string, maxBytes int64) ([]byte, os.FileInfo, *json5.Value, json5.ParseResult, error) {
+func readDocInfo(path string, maxBytes int64) ([]byte, os.FileInfo, *jsondoc.Value, jsondoc.ParseResult, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxStoreBytes
 	}
 	st, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, nil, json5.ParseResult{}, err
+			return nil, nil, nil, jsondoc.ParseResult{}, err
 		}
-		return nil, nil, nil, json5.ParseResult{}, &FileError{Path: path, Kind: "unreadable", Err: err}
+		return nil, nil, nil, jsondoc.ParseResult{}, &FileError{Path: path, Kind: "unreadable", Err: err}
 	}
 	if st.IsDir() {
-		return nil, st, nil, json5.ParseResult{}, &FileError{Path: path, Kind: "directory", Err: errors.New("is a directory, not a JSON file")}
+		return nil, st, nil, jsondoc.ParseResult{}, &FileError{Path: path, Kind: "directory", Err: errors.New("is a directory, not a JSON file")}
 	}
 	if !st.Mode().IsRegular() {
-		return nil, st, nil, json5.ParseResult{}, &FileError{Path: path, Kind: "not-regular", Err: fmt.Errorf("is %s, not a JSON file: not opened", fileKind(st.Mode()))}
+		return nil, st, nil, jsondoc.ParseResult{}, &FileError{Path: path, Kind: "not-regular", Err: fmt.Errorf("is %s, not a JSON file: not opened", fileKind(st.Mode()))}
 	}
 	if st.Size() > maxBytes {
-		return nil, st, nil, json5.ParseResult{}, &FileError{Path: path, Kind: "too-large", Err: fmt.Errorf("%d bytes, more than the %d bytes doctor reads", st.Size(), maxBytes)}
+		return nil, st, nil, jsondoc.ParseResult{}, &FileError{Path: path, Kind: "too-large", Err: fmt.Errorf("%d bytes, more than the %d bytes doctor reads", st.Size(), maxBytes)}
 	}
 	raw, st, err := readRegular(path, maxBytes)
 	switch {
 	case errors.Is(err, errNotRegular):
-		return nil, st, nil, json5.ParseResult{}, &FileError{Path: path, Kind: "not-regular", Err: fmt.Errorf("is %s, not a JSON file: not read", fileKind(st.Mode()))}
+		return nil, st, nil, jsondoc.ParseResult{}, &FileError{Path: path, Kind: "not-regular", Err: fmt.Errorf("is %s, not a JSON file: not read", fileKind(st.Mode()))}
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, nil, nil, json5.ParseResult{}, err
+		return nil, nil, nil, jsondoc.ParseResult{}, err
 	case err != nil && st != nil && st.Size() > maxBytes:
-		return nil, st, nil, json5.ParseResult{}, &FileError{Path: path, Kind: "too-large", Err: err}
+		return nil, st, nil, jsondoc.ParseResult{}, &FileError{Path: path, Kind: "too-large", Err: err}
 	case err != nil:
-		return nil, st, nil, json5.ParseResult{}, &FileError{Path: path, Kind: "unreadable", Err: err}
+		return nil, st, nil, jsondoc.ParseResult{}, &FileError{Path: path, Kind: "unreadable", Err: err}
 	}
-	v, res, err := json5.Parse(raw)
+	v, res, err := jsondoc.Parse(raw)
 	if err != nil {
-		var se *json5.SyntaxError
+		var se *jsondoc.SyntaxError
 		if errors.As(err, &se) {
 			kind := "syntax"
 			if se.TooDeep {
@@ -148,15 +148,15 @@ func LoadCronStore(path string, maxBytes int64) (*CronStore, error) {
 	}
 	s := &CronStore{Path: path, Raw: raw, Info: info, Root: root, Parse: res}
 	switch {
-	case root.Kind != json5.Object:
+	case root.Kind != jsondoc.Object:
 		s.Shape = append(s.Shape, fmt.Sprintf("the document is a JSON %s, not an object: OpenClaw finds no jobs in it", root.Kind))
 	case root.Get("jobs") == nil:
 		s.Shape = append(s.Shape, `no "jobs" array: OpenClaw finds no jobs in it`)
-	case root.Get("jobs").Kind != json5.Array:
+	case root.Get("jobs").Kind != jsondoc.Array:
 		s.Shape = append(s.Shape, fmt.Sprintf(`"jobs" is a JSON %s, not an array: OpenClaw finds no jobs in it`, root.Get("jobs").Kind))
 	default:
 		for i, it := range root.Get("jobs").Items {
-			if it.Kind == json5.Object {
+			if it.Kind == jsondoc.Object {
 				s.Jobs = append(s.Jobs, it)
 				s.JobIndex = append(s.JobIndex, i)
 				continue
@@ -172,11 +172,11 @@ func LoadCronStore(path string, maxBytes int64) (*CronStore, error) {
 		s.State = &StateFile{Path: statePath, Raw: sraw, Info: sinfo, Invalid: serr.Error()}
 	default:
 		st := &StateFile{Path: statePath, Raw: sraw, Info: sinfo, Root: sroot, Parse: sres}
-		if sroot.Kind != json5.Object {
+		if sroot.Kind != jsondoc.Object {
 			st.Invalid = "not a JSON object"
-		} else if v := sroot.Get("version"); v == nil || v.Kind != json5.Number || v.Num != 1 {
+		} else if v := sroot.Get("version"); v == nil || v.Kind != jsondoc.Number || v.Num != 1 {
 			st.Invalid = `"version" is not 1`
-		} else if j := sroot.Get("jobs"); j == nil || j.Kind != json5.Object {
+		} else if j := sroot.Get("jobs"); j == nil || j.Kind != jsondoc.Object {
 			st.Invalid = `"jobs" is not an object`
 		}
 		s.State = st
@@ -185,7 +185,7 @@ func LoadCronStore(path string, maxBytes int64) (*CronStore, error) {
 }
 
 // JobID is the job's id (or legacy jobId) when it is a string.
-func JobID(job *json5.Value) string {
+func JobID(job *jsondoc.Value) string {
 	if id, ok := job.StringOf("id"); ok {
 		return id
 	}

@@ -242,8 +242,6 @@ type LockOptions struct {
 	StaleAfter time.Duration // 0: DefaultLockStaleAfter
 	FS         durable.FS
 	Now        func() time.Time
-	// Context stops a Wait early (nil: never).
-	Context context.Context
 }
 
 // Lock is a held session write lock.
@@ -257,7 +255,8 @@ type Lock struct {
 // AcquireLock takes OpenClaw's write lock for a transcript, writing the same
 // payload the gateway writes. A live lock fails with a *LockError wrapping
 // ErrLocked (after Wait); a stale one with ErrStaleLock unless BreakStale.
-func AcquireLock(file string, opts LockOptions) (*Lock, error) {
+// A cancelled ctx stops a Wait early.
+func AcquireLock(ctx context.Context, file string, opts LockOptions) (*Lock, error) {
 	fsys := opts.FS
 	if fsys == nil {
 		fsys = durable.OSFS{}
@@ -311,15 +310,11 @@ func AcquireLock(file string, opts LockOptions) (*Lock, error) {
 			return nil, &LockError{Info: *info, Err: ErrLocked}
 		}
 		delay := min(time.Duration(attempt)*50*time.Millisecond, time.Second, opts.Wait-elapsed)
-		if opts.Context == nil {
-			time.Sleep(delay)
-			continue
-		}
 		t := time.NewTimer(delay)
 		select {
-		case <-opts.Context.Done():
+		case <-ctx.Done():
 			t.Stop()
-			return nil, fmt.Errorf("%s: waiting for the lock: %w", lockPath, opts.Context.Err())
+			return nil, fmt.Errorf("%s: waiting for the lock: %w", lockPath, ctx.Err())
 		case <-t.C:
 		}
 	}

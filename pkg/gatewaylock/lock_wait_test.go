@@ -13,7 +13,7 @@ import (
 // or take it before the holder lets go.
 func TestAcquireLockWaitsForRelease(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "s1.jsonl")
-	held, err := AcquireLock(file, LockOptions{})
+	held, err := AcquireLock(t.Context(), file, LockOptions{})
 	require.NoError(t, err)
 	var releasing atomic.Bool
 	go func() {
@@ -21,7 +21,7 @@ func TestAcquireLockWaitsForRelease(t *testing.T) {
 		releasing.Store(true)
 		_ = held.Release()
 	}()
-	got, err := AcquireLock(file, LockOptions{Wait: 30 * time.Second})
+	got, err := AcquireLock(t.Context(), file, LockOptions{Wait: 30 * time.Second})
 	require.NoError(t, err, "the lock is free within the wait")
 	require.True(t, releasing.Load(), "taken only after the holder released it")
 	require.NoError(t, got.Release())

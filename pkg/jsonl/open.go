@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -142,29 +141,4 @@ func (r *reportingReader) Read(p []byte) (int, error) {
 		r.report(n)
 	}
 	return n, err
-}
-
-// sampleBytes is how much of a file EstimateLines reads.
-const sampleBytes = 64 << 10
-
-// EstimateLines estimates how many lines the file at path holds, size bytes
-// in all, from the newlines in its first 64 KiB (at least one line); -1
-// when it cannot tell: unreadable, compressed (its size says little), or
-// empty. A first line longer than the sample counts as 64 KiB.
-func EstimateLines(path string, size int64) int64 {
-	if size <= 0 {
-		return -1
-	}
-	f, _, err := durable.OpenRegular(path) // a FIFO is not waited on
-	if err != nil {
-		return -1
-	}
-	defer f.Close()
-	buf := make([]byte, min(size, sampleBytes))
-	n, err := io.ReadFull(f, buf)
-	if n == 0 || (err != nil && !errors.Is(err, io.ErrUnexpectedEOF)) || Sniff(buf[:n]) != Plain {
-		return -1
-	}
-	lines := int64(max(bytes.Count(buf[:n], []byte{'\n'}), 1))
-	return max(size*lines/int64(n), 1)
 }

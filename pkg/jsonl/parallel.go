@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/openclaw-tools/oc/internal/grow"
-	"github.com/openclaw-tools/oc/internal/pages"
 )
 
 // ParseOptions tune ParseLines.
@@ -80,7 +79,6 @@ func ParseLines[T any](r io.Reader, opts ParseOptions, newParse func() func(Line
 					// values are made once (each remake leaves fresh
 					// memory behind, and a line's value can be kilobytes)
 					b.vals = make([]T, 0, len(b.lines)+len(b.lines)/4)
-					pages.Populate(b.vals)
 				}
 				b.vals = b.vals[:len(b.lines)]
 				for i, ln := range b.lines {
@@ -177,13 +175,7 @@ func (p *batchPool[T]) buffer(size int) []byte {
 		}
 	default:
 	}
-	buf := make([]byte, 0, size)
-	if size <= 2*batchBytes {
-		// a batch's buffer, read into whole; one made for a long line is
-		// left to fault in the part the line fills
-		pages.Populate(buf)
-	}
-	return buf
+	return make([]byte, 0, size)
 }
 
 // release takes b (and its buffer, when b is the buffer's last batch) back.

@@ -16,7 +16,7 @@ import (
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/durable"
-	"github.com/openclaw-tools/oc/internal/json5"
+	"github.com/openclaw-tools/oc/internal/jsondoc"
 )
 
 // EnvPath names the environment variable that points OpenClaw at a config
@@ -57,12 +57,12 @@ func Path(stateDir string, env func(string) string) string {
 
 // Reader reads and parses one config file; it returns an error wrapping
 // fs.ErrNotExist when the file is absent.
-type Reader func(path string) (*json5.Value, error)
+type Reader func(path string) (*jsondoc.Value, error)
 
 // Config is a config file as read, or the empty config when there is none.
 type Config struct {
-	Path string       // the file read; "" when there is none
-	Root *json5.Value // its document; nil when there is none
+	Path string         // the file read; "" when there is none
+	Root *jsondoc.Value // its document; nil when there is none
 }
 
 // Load reads the first candidate that exists (Candidates). No file is not
@@ -88,7 +88,7 @@ func Load(stateDir string, env func(string) string, read Reader) (*Config, error
 // ReadFile reads a config file: a regular file (a FIFO or device is never
 // opened blocking) of at most MaxBytes, parsed as JSON5. Errors name the
 // file, and the line and column of a syntax error.
-func ReadFile(path string) (*json5.Value, error) {
+func ReadFile(path string) (*jsondoc.Value, error) {
 	f, _, err := durable.OpenRegular(path)
 	if err != nil {
 		return nil, err
@@ -101,7 +101,7 @@ func ReadFile(path string) (*json5.Value, error) {
 	if len(raw) > MaxBytes {
 		return nil, fmt.Errorf("%s: more than %d bytes: not an OpenClaw config", path, MaxBytes)
 	}
-	v, _, err := json5.Parse(raw)
+	v, _, err := jsondoc.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%w", path, err)
 	}
@@ -112,16 +112,16 @@ func ReadFile(path string) (*json5.Value, error) {
 // or not a string).
 func (c *Config) String(keys ...string) (string, bool) {
 	v := c.lookup(keys)
-	if v == nil || v.Kind != json5.String {
+	if v == nil || v.Kind != jsondoc.String {
 		return "", false
 	}
 	return v.Str, true
 }
 
 // Get is the value at a path of object keys (nil when absent).
-func (c *Config) Get(keys ...string) *json5.Value { return c.lookup(keys) }
+func (c *Config) Get(keys ...string) *jsondoc.Value { return c.lookup(keys) }
 
-func (c *Config) lookup(keys []string) *json5.Value {
+func (c *Config) lookup(keys []string) *jsondoc.Value {
 	if c == nil || c.Root == nil {
 		return nil
 	}
@@ -139,7 +139,7 @@ func (c *Config) lookup(keys []string) *json5.Value {
 // least 1); ok is false when it is not set to a number.
 func (c *Config) ImageMaxDimensionPx() (px int, ok bool) {
 	v := c.lookup([]string{"agents", "defaults", "imageMaxDimensionPx"})
-	if v == nil || v.Kind != json5.Number || math.IsNaN(v.Num) || math.IsInf(v.Num, 0) {
+	if v == nil || v.Kind != jsondoc.Number || math.IsNaN(v.Num) || math.IsInf(v.Num, 0) {
 		return 0, false
 	}
 	f := math.Floor(v.Num)

@@ -259,20 +259,9 @@ type ApplyOptions struct {
 	Compress  bool   // zstd-compress the backup
 	Lock      gatewaylock.LockOptions
 	FS        durable.FS // nil: the real file system
-	// Context cancels the work (SIGINT, SIGTERM): until the file is replaced,
-	// cancelling removes everything oc made and leaves the file as it was;
-	// after, the repair is finished. nil: never cancelled.
-	Context context.Context
 	// Force (undo only) restores even when the file changed since the
 	// repair, after backing up its current content.
 	Force bool
-}
-
-func (o ApplyOptions) ctx() context.Context {
-	if o.Context != nil {
-		return o.Context
-	}
-	return context.Background()
 }
 
 func (o ApplyOptions) fs() durable.FS {
@@ -334,7 +323,7 @@ const maxReplans = 3
 
 // lockAll takes OpenClaw's write lock for every path (the name given and the
 // real file behind a symlink: the gateway may know either), in a fixed order.
-func lockAll(paths []string, opts gatewaylock.LockOptions) (release func(), broken *gatewaylock.LockInfo, err error) {
+func lockAll(ctx context.Context, paths []string, opts gatewaylock.LockOptions) (release func(), broken *gatewaylock.LockInfo, err error) {
 	seen := map[string]string{}
 	for _, p := range paths {
 		seen[gatewaylock.LockPath(p)] = p
@@ -351,7 +340,7 @@ func lockAll(paths []string, opts gatewaylock.LockOptions) (release func(), brok
 		}
 	}
 	for _, k := range keys {
-		l, err := gatewaylock.AcquireLock(seen[k], opts)
+		l, err := gatewaylock.AcquireLock(ctx, seen[k], opts)
 		if err != nil {
 			release()
 			return func() {}, nil, err
@@ -376,8 +365,11 @@ func lockAll(paths []string, opts gatewaylock.LockOptions) (release func(), brok
 // again, up to maxReplans times, then given up with ErrFileChanged. Any
 // failure or cancellation before the replacement leaves the file as it was
 // and removes what oc made. A file that needs nothing is not touched.
-func ApplyFile(path string, opts ApplyOptions) (*FileReport, error) {
-	ctx := opts.ctx()
+//
+// Cancelling ctx (SIGINT, SIGTERM) before the file is replaced removes
+// everything oc made and leaves the file as it was; after, the repair is
+// finished.
+func ApplyFile(ctx context.Context, path string, opts ApplyOptions) (*FileReport, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -392,10 +384,7 @@ func ApplyFile(path string, opts ApplyOptions) (*FileReport, error) {
 	}
 	lockOpts := opts.Lock
 	lockOpts.FS = opts.fs()
-	if lockOpts.Context == nil {
-		lockOpts.Context = opts.Context
-	}
-	release, broken, err := lockAll([]string{path, real}, lockOpts)
+	release, broken, err := lockAll(ctx, []string{path, real}, lockOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -562,7 +551,7 @@ func (j *repairJob) run(rep *FileReport) (*FileReport, error) {
 		if j.qbuf != nil {
 			q = j.qbuf
 		}
-		return j.plan.Render(io.TeeReader(in, j.origH), durable.ContextWriter{Ctx: j.ctx, W: io.MultiWriter(w, j.outH)}, q)
+		return j.plan.Render(io.TeeReader(in, j.origH), durable.NewContextWriter(j.ctx, io.MultiWriter(w, j.outH)), q)
 	})
 	if !j.replaced {
 		return rep, err

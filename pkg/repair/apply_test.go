@@ -81,7 +81,7 @@ func TestApplyNothingLostIdempotentUndo(t *testing.T) {
 		file := filepath.Join(dir, filepath.Base(path))
 		require.NoError(t, os.WriteFile(file, orig, 0o640))
 
-		rep, err := ApplyFile(file, ApplyOptions{})
+		rep, err := ApplyFile(t.Context(), file, ApplyOptions{})
 		require.NoError(t, err, file)
 		require.True(t, rep.Changed, "%s: every damage kind changes the file", file)
 		repaired, err := os.ReadFile(file)
@@ -121,7 +121,7 @@ func TestApplyNothingLostIdempotentUndo(t *testing.T) {
 
 		// Idempotent.
 		before := listDir(t, dir)
-		rep2, err := ApplyFile(file, ApplyOptions{})
+		rep2, err := ApplyFile(t.Context(), file, ApplyOptions{})
 		require.NoError(t, err)
 		assert.False(t, rep2.Changed, "%s: second run changed %v", filepath.Base(file), rep2.Rules)
 		assert.Equal(t, before, listDir(t, dir), "no new backup on the second run")
@@ -129,7 +129,7 @@ func TestApplyNothingLostIdempotentUndo(t *testing.T) {
 		assert.True(t, bytes.Equal(repaired, again))
 
 		// Undo.
-		_, err = Undo(file, ApplyOptions{})
+		_, err = Undo(t.Context(), file, ApplyOptions{})
 		require.NoError(t, err)
 		undone, _ := os.ReadFile(file)
 		assert.True(t, bytes.Equal(orig, undone), "%s: undo restores the original", filepath.Base(file))
@@ -148,7 +148,7 @@ func TestApplyCompressedBackupAndBackupDir(t *testing.T) {
 	file := filepath.Join(dir, "s1.jsonl")
 	require.NoError(t, os.WriteFile(file, []byte(smallDamaged), 0o600))
 	bdir := filepath.Join(dir, "backups")
-	rep, err := ApplyFile(file, ApplyOptions{BackupDir: bdir, Compress: true})
+	rep, err := ApplyFile(t.Context(), file, ApplyOptions{BackupDir: bdir, Compress: true})
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(rep.Backup, bdir+string(filepath.Separator)))
 	assert.True(t, strings.HasSuffix(rep.Backup, ".zst"))
@@ -156,7 +156,7 @@ func TestApplyCompressedBackupAndBackupDir(t *testing.T) {
 	assert.Equal(t, []int64{4}, rep.Lines[RuleRelinkParent])
 	got, _ := os.ReadFile(file)
 	assert.Contains(t, string(got), `"id":"c","parentId":"a"`)
-	_, err = Undo(file, ApplyOptions{BackupDir: bdir})
+	_, err = Undo(t.Context(), file, ApplyOptions{BackupDir: bdir})
 	require.NoError(t, err)
 	got, _ = os.ReadFile(file)
 	assert.Equal(t, smallDamaged, string(got))
@@ -170,7 +170,7 @@ func TestApplyCleanFileUntouched(t *testing.T) {
 	require.NoError(t, os.WriteFile(file, []byte(clean), 0o600))
 	old := time.Now().Add(-time.Hour)
 	require.NoError(t, os.Chtimes(file, old, old))
-	rep, err := ApplyFile(file, ApplyOptions{})
+	rep, err := ApplyFile(t.Context(), file, ApplyOptions{})
 	require.NoError(t, err)
 	assert.False(t, rep.Changed)
 	assert.Equal(t, []string{"s1.jsonl"}, listDir(t, dir))
@@ -188,7 +188,7 @@ func TestApplyLocks(t *testing.T) {
 	st, _ := gatewaylock.ProcessStartTime(os.Getpid())
 	live := []byte(`{"pid": ` + itoa(os.Getpid()) + `, "createdAt": "` + time.Now().UTC().Format(time.RFC3339Nano) + `", "starttime": ` + itoa(int(st)) + `}`)
 	require.NoError(t, os.WriteFile(lockPath, live, 0o644))
-	_, err := ApplyFile(file, ApplyOptions{})
+	_, err := ApplyFile(t.Context(), file, ApplyOptions{})
 	var le *gatewaylock.LockError
 	require.ErrorAs(t, err, &le)
 	assert.ErrorIs(t, err, gatewaylock.ErrLocked)
@@ -200,13 +200,13 @@ func TestApplyLocks(t *testing.T) {
 	// A recycled pid (starttime differs) is stale: refused without --break-stale-locks.
 	recycled := []byte(`{"pid": ` + itoa(os.Getpid()) + `, "createdAt": "` + time.Now().UTC().Format(time.RFC3339Nano) + `", "starttime": ` + itoa(int(st)+12345) + `}`)
 	require.NoError(t, os.WriteFile(lockPath, recycled, 0o644))
-	_, err = ApplyFile(file, ApplyOptions{})
+	_, err = ApplyFile(t.Context(), file, ApplyOptions{})
 	assert.ErrorIs(t, err, gatewaylock.ErrStaleLock)
 
 	// A dead pid, broken on request.
 	dead := []byte(`{"pid": 999999999, "createdAt": "2026-01-01T00:00:00.000Z"}`)
 	require.NoError(t, os.WriteFile(lockPath, dead, 0o644))
-	rep, err := ApplyFile(file, ApplyOptions{Lock: gatewaylock.LockOptions{BreakStale: true}})
+	rep, err := ApplyFile(t.Context(), file, ApplyOptions{Lock: gatewaylock.LockOptions{BreakStale: true}})
 	require.NoError(t, err)
 	assert.True(t, rep.Changed)
 	require.NotNil(t, rep.StaleLockBroken)
@@ -218,7 +218,7 @@ func TestApplyLocks(t *testing.T) {
 func TestLockPayloadLikeOpenClaw(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "s1.jsonl")
-	l, err := gatewaylock.AcquireLock(file, gatewaylock.LockOptions{})
+	l, err := gatewaylock.AcquireLock(t.Context(), file, gatewaylock.LockOptions{})
 	require.NoError(t, err)
 	raw, _ := os.ReadFile(l.Path)
 	var p struct {
@@ -235,7 +235,7 @@ func TestLockPayloadLikeOpenClaw(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, info.Alive)
 	assert.False(t, info.Stale)
-	_, err = gatewaylock.AcquireLock(file, gatewaylock.LockOptions{Wait: 120 * time.Millisecond})
+	_, err = gatewaylock.AcquireLock(t.Context(), file, gatewaylock.LockOptions{Wait: 120 * time.Millisecond})
 	assert.ErrorIs(t, err, gatewaylock.ErrLocked)
 	require.NoError(t, l.Release())
 	_, err = os.Stat(l.Path)
@@ -303,7 +303,7 @@ func TestApplyDiskFullAndReadOnly(t *testing.T) {
 		require.NoError(t, os.WriteFile(file, []byte(big), 0o600))
 		fs := &faultFS{budget: budget}
 		// the lock is written through the same FS: give it room
-		_, err := ApplyFile(file, ApplyOptions{FS: fs})
+		_, err := ApplyFile(t.Context(), file, ApplyOptions{FS: fs})
 		if err == nil {
 			continue // enough room for everything
 		}
@@ -316,7 +316,7 @@ func TestApplyDiskFullAndReadOnly(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "s1.jsonl")
 	require.NoError(t, os.WriteFile(file, []byte(smallDamaged), 0o600))
-	_, err := ApplyFile(file, ApplyOptions{FS: &faultFS{budget: -1, readOnly: true}})
+	_, err := ApplyFile(t.Context(), file, ApplyOptions{FS: &faultFS{budget: -1, readOnly: true}})
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, syscall.EROFS), "%v", err)
 	assert.Contains(t, err.Error(), "read-only file system")

@@ -50,7 +50,7 @@ func TestLeadingJavaScriptSpaceBeforeInsertedHeader(t *testing.T) {
 		file := filepath.Join(t.TempDir(), "s.jsonl")
 		orig := prefix + entry + "\n"
 		require.NoError(t, os.WriteFile(file, []byte(orig), 0o644))
-		rep, err := ApplyFile(file, ApplyOptions{})
+		rep, err := ApplyFile(t.Context(), file, ApplyOptions{})
 		require.NoError(t, err)
 		require.True(t, rep.Changed, "prefix %q", prefix)
 		out, err := os.ReadFile(file)

@@ -20,7 +20,6 @@ import (
 	"github.com/openclaw-tools/oc/internal/hashtab"
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/internal/lazyre"
-	"github.com/openclaw-tools/oc/internal/pages"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -218,7 +217,6 @@ func (pl *planner) markSeen(h uint64) {
 		return
 	}
 	pl.seenList = append(pl.seenList, h)
-	pages.MapAhead(&pl.mapped.seen, pl.seenList)
 }
 
 // repeats reports whether some hash occurs twice; it reorders hs. Equal
@@ -243,7 +241,6 @@ func repeats(hs []uint64) bool {
 	shift := 64 - min(max(bits.Len(uint(len(hs)))-2, 1), 24)
 	nb := 1 << (64 - shift)
 	bounds := make([]int32, 2*nb+1)
-	pages.Populate(bounds)
 	// bucket b is hs[starts[b]:starts[b+1]]; next[b] is its next free slot
 	starts, next := bounds[:nb+1], bounds[nb+1:]
 	for _, h := range hs {
@@ -361,10 +358,7 @@ type planner struct {
 	newID   []byte // the new id of the entry being planned, if renamed
 
 	// tool results (RuleSetAll): their tool call ids (a set at finish)
-	resultList []uint64
-	// mapped: how far the lists' room is mapped (pages.MapAhead): they are
-	// made with room for the ids the file's size promises
-	mapped      struct{ seen, idTrims, results pages.Ahead }
+	resultList  []uint64
 	results     map[uint64]struct{}
 	cands       []*candidate
 	pendingNext *candidate
@@ -868,7 +862,6 @@ func (pl *planner) noteToolUse(ln jsonl.Line, ed *edit, pieceIdx int, e *Entry) 
 	f := e.prepare(true)
 	if f.resultOK {
 		pl.resultList = append(pl.resultList, f.result)
-		pages.MapAhead(&pl.mapped.results, pl.resultList)
 	}
 	if !f.msgObject {
 		return

@@ -91,7 +91,7 @@ func TestRecoveryRules(t *testing.T) {
 					t.Errorf("%s ×%d, want ×%d (%v)", rule, p.Counts[rule], n, p.Counts)
 				}
 			}
-			rep, err := ApplyFile(path, ApplyOptions{Options: opts})
+			rep, err := ApplyFile(t.Context(), path, ApplyOptions{Options: opts})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,7 +4,6 @@ import (
 	"strconv"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
-	"github.com/openclaw-tools/oc/internal/pages"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -63,7 +62,6 @@ func (pl *planner) repeatedID(ln jsonl.Line, e *Entry, out []byte, changed bool,
 	key := e.prepare(true).idTrim
 	if !pl.exact {
 		pl.idTrims = append(pl.idTrims, key)
-		pages.MapAhead(&pl.mapped.idTrims, pl.idTrims)
 		return out, changed, hits
 	}
 	var sum uint64

@@ -62,7 +62,7 @@ func TestRepeatedIDRenamed(t *testing.T) {
 			p, err := PlanFile(file, Options{})
 			require.NoError(t, err)
 			assert.Contains(t, p.Counts, RuleRepeatedID)
-			rep, err := ApplyFile(file, ApplyOptions{})
+			rep, err := ApplyFile(t.Context(), file, ApplyOptions{})
 			require.NoError(t, err)
 			got, _ := os.ReadFile(file)
 			assert.Equal(t, c.want, string(got))
@@ -74,7 +74,7 @@ func TestRepeatedIDRenamed(t *testing.T) {
 			assert.Len(t, q, len(c.quarantined))
 			bk, _ := os.ReadFile(rep.Backup)
 			assert.Equal(t, c.in, string(bk), "backup is the original")
-			rep2, err := ApplyFile(file, ApplyOptions{})
+			rep2, err := ApplyFile(t.Context(), file, ApplyOptions{})
 			require.NoError(t, err)
 			assert.False(t, rep2.Changed, "second run")
 		})
@@ -97,12 +97,12 @@ func TestRepeatedIDExactRepeatAfterRename(t *testing.T) {
 	in := repeatedLines(repHeader, repMsg("m1", "", "user", "x"), repMsg("m2", "m1", "assistant", "y"),
 		repMsg("m1", "m2", "user", "other"), repMsg("m2", "m1", "assistant", "y"))
 	require.NoError(t, os.WriteFile(file, []byte(in), 0o644))
-	_, err := ApplyFile(file, ApplyOptions{})
+	_, err := ApplyFile(t.Context(), file, ApplyOptions{})
 	require.NoError(t, err)
 	got, _ := os.ReadFile(file)
 	assert.Equal(t, repeatedLines(repHeader, repMsg("m1", "", "user", "x"), repMsg("m2", "m1", "assistant", "y"),
 		repMsg("m1-oc4", "m2", "user", "other"), repMsg("m2-oc5", "m1-oc4", "assistant", "y")), string(got))
-	rep2, err := ApplyFile(file, ApplyOptions{})
+	rep2, err := ApplyFile(t.Context(), file, ApplyOptions{})
 	require.NoError(t, err)
 	assert.False(t, rep2.Changed, "second run")
 }

@@ -57,7 +57,11 @@ type Totals struct {
 // Paths that name one file (a path given twice, a symlink beside its
 // target) are repaired one after the other, in the order given: at once,
 // the second would meet the first's lock and fail.
-func Run(paths []string, opts RunOptions) *Report {
+//
+// Cancelling ctx (SIGINT, SIGTERM) leaves the files not yet started alone
+// (their reports say "interrupted") and stops the ones being repaired before
+// their replacement (see ApplyFile).
+func Run(ctx context.Context, paths []string, opts RunOptions) *Report {
 	rep := &Report{Files: make([]*FileReport, len(paths)), Totals: Totals{Files: len(paths), Rules: map[string]int{}}}
 	groups := sameFileGroups(paths, !opts.ReadOnly)
 	parallel.Each(len(groups), opts.Jobs, func(g int) {
@@ -65,14 +69,14 @@ func Run(paths []string, opts RunOptions) *Report {
 			if opts.Starting != nil {
 				opts.Starting(paths[i])
 			}
-			rep.Files[i] = runOne(paths[i], opts)
+			rep.Files[i] = runOne(ctx, paths[i], opts)
 			if opts.Progress != nil {
 				opts.Progress()
 			}
 		}
 	})
 	t := &rep.Totals
-	t.Interrupted = opts.Context != nil && opts.Context.Err() != nil
+	t.Interrupted = ctx.Err() != nil
 	for _, r := range rep.Files {
 		if r.Plan != nil && r.Plan.NeedsAttention() {
 			t.NeedsRepair++
@@ -146,7 +150,7 @@ func (r *Report) FirstError() string {
 	return ""
 }
 
-func runOne(path string, opts RunOptions) (rep *FileReport) {
+func runOne(ctx context.Context, path string, opts RunOptions) (rep *FileReport) {
 	// A bug in one file's repair must not kill the run (and leave other
 	// files' locks behind): the deferred lock releases have run by now.
 	defer func() {
@@ -158,7 +162,7 @@ func runOne(path string, opts RunOptions) (rep *FileReport) {
 	if r := opts.Recovery[path]; r != nil {
 		opts.Options.Recovery = r
 	}
-	if ctx := opts.Context; ctx != nil && ctx.Err() != nil {
+	if ctx.Err() != nil {
 		return &FileReport{Path: path, Rules: map[string]int{}, Lines: map[string][]int64{}, Error: path + ": interrupted, not started"}
 	}
 	if opts.ReadOnly {
@@ -174,7 +178,7 @@ func runOne(path string, opts RunOptions) (rep *FileReport) {
 		}
 		return notTranscript(rep, path, opts)
 	}
-	rep, err := ApplyFile(path, opts.ApplyOptions)
+	rep, err := ApplyFile(ctx, path, opts.ApplyOptions)
 	if rep == nil {
 		rep = &FileReport{Path: path, Rules: map[string]int{}, Lines: map[string][]int64{}}
 	}

@@ -30,7 +30,7 @@ func TestApplyThroughSymlink(t *testing.T) {
 	link := filepath.Join(sessions, "s1.jsonl")
 	require.NoError(t, os.Symlink(target, link))
 
-	rep, err := ApplyFile(link, ApplyOptions{})
+	rep, err := ApplyFile(t.Context(), link, ApplyOptions{})
 	require.NoError(t, err)
 	require.True(t, rep.Changed)
 
@@ -79,7 +79,7 @@ func TestRunRepairsOneFileOncePerPathInTurn(t *testing.T) {
 		case <-time.After(300 * time.Millisecond):
 		}
 	}
-	rep := Run(paths, RunOptions{Jobs: len(paths), Starting: starting})
+	rep := Run(t.Context(), paths, RunOptions{Jobs: len(paths), Starting: starting})
 
 	for _, f := range rep.Files {
 		assert.Empty(t, f.Error, f.Path)

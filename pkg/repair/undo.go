@@ -93,8 +93,7 @@ func findOwnBackup(real, dir string) (undoCandidate, int, error) {
 //
 // Backups of an oc without manifests ("legacy") are checked as well as their
 // files allow, see checkLegacy. The backup itself is kept.
-func Undo(path string, opts ApplyOptions) (*UndoReport, error) {
-	ctx := opts.ctx()
+func Undo(ctx context.Context, path string, opts ApplyOptions) (*UndoReport, error) {
 	fsys := opts.fs()
 	real := realAbs(path)
 	rep := &UndoReport{Path: path}
@@ -106,10 +105,7 @@ func Undo(path string, opts ApplyOptions) (*UndoReport, error) {
 	}
 	lockOpts := opts.Lock
 	lockOpts.FS = fsys
-	if lockOpts.Context == nil {
-		lockOpts.Context = opts.Context
-	}
-	release, _, err := lockAll([]string{path, real}, lockOpts)
+	release, _, err := lockAll(ctx, []string{path, real}, lockOpts)
 	if err != nil {
 		return rep, err
 	}
@@ -151,7 +147,7 @@ func Undo(path string, opts ApplyOptions) (*UndoReport, error) {
 
 	// 3. With Force over a changed file: back the current file up first.
 	if changed != "" && curErr == nil {
-		pre, err := backupCurrent(opts, real, cur, cand)
+		pre, err := backupCurrent(ctx, opts, real, cur, cand)
 		if err != nil {
 			return rep, fmt.Errorf("backing up the current file before undo: %w", err)
 		}
@@ -255,7 +251,7 @@ func restoreBackup(ctx context.Context, fsys durable.FS, real string, cand undoC
 		}
 		return nil
 	}}, func(w io.Writer) error {
-		_, err := io.Copy(durable.ContextWriter{Ctx: ctx, W: io.MultiWriter(w, h)}, src)
+		_, err := io.Copy(durable.NewContextWriter(ctx, io.MultiWriter(w, h)), src)
 		return err
 	})
 }
@@ -276,9 +272,8 @@ func describeChange(now, head, written durable.Digest) string {
 // backupCurrent keeps the file's current content before undo --force
 // replaces it: a backup with a manifest of kind "undo" whose Written is what
 // the undo is about to write, so that undoing the undo is checked the same way.
-func backupCurrent(opts ApplyOptions, real string, cur os.FileInfo, restoring undoCandidate) (string, error) {
+func backupCurrent(ctx context.Context, opts ApplyOptions, real string, cur os.FileInfo, restoring undoCandidate) (string, error) {
 	fsys := opts.fs()
-	ctx := opts.ctx()
 	var written durable.Digest
 	if restoring.m != nil {
 		written = restoring.m.Original

@@ -65,7 +65,7 @@ func TestRebuiltHeaderCwdNotUTF8(t *testing.T) {
 	} {
 		file := filepath.Join(t.TempDir(), "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl")
 		require.NoError(t, os.WriteFile(file, []byte(header+"\n"+entry+"\n"), 0o644))
-		rep, err := ApplyFile(file, ApplyOptions{})
+		rep, err := ApplyFile(t.Context(), file, ApplyOptions{})
 		require.NoError(t, err)
 		require.True(t, rep.Changed, "header %q", header)
 		out, err := os.ReadFile(file)

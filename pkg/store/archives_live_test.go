@@ -39,7 +39,7 @@ func TestArchiveFixtureLive96(t *testing.T) {
 	}
 	oracletest.Compared(t, "fresh archived generations exported vs 2026.9.6's decoding", exported, 3)
 
-	rep, err := st.InspectSQLite(store.InspectOptions{Archived: true})
+	rep, err := st.InspectSQLite(t.Context(), store.InspectOptions{Archived: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestArchiveFixtureLive96(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	drep, err := dst.InspectSQLite(store.InspectOptions{Archived: true})
+	drep, err := dst.InspectSQLite(t.Context(), store.InspectOptions{Archived: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -116,7 +116,7 @@ func TestInspectArchived(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	liveRep, err := liveSt.InspectSQLite(store.InspectOptions{Jobs: 1})
+	liveRep, err := liveSt.InspectSQLite(t.Context(), store.InspectOptions{Jobs: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestInspectArchived(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := st.InspectSQLite(store.InspectOptions{Jobs: 2})
+	plain, err := st.InspectSQLite(t.Context(), store.InspectOptions{Jobs: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestInspectArchived(t *testing.T) {
 	if counts["main"] != [2]int{1, 0} || counts["ops"] != [2]int{2, 2} {
 		t.Errorf("archived/unpublished counts %v, want main 1/0, ops 2/2", counts)
 	}
-	rep, err := st.InspectSQLite(store.InspectOptions{Jobs: 2, Archived: true})
+	rep, err := st.InspectSQLite(t.Context(), store.InspectOptions{Jobs: 2, Archived: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func TestArchiveDamagedExportAndInspect(t *testing.T) {
 			if msg := err.Error(); !strings.HasPrefix(msg, where) || !strings.Contains(msg, c.want) || strings.ContainsAny(msg, "\n\r") {
 				t.Errorf("error %q: want one line starting %q with %q", msg, where, c.want)
 			}
-			rep, err := st.InspectSQLite(store.InspectOptions{Jobs: 2, Archived: true})
+			rep, err := st.InspectSQLite(t.Context(), store.InspectOptions{Jobs: 2, Archived: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -331,7 +331,7 @@ func TestArchiveOddRows(t *testing.T) {
 			"agent:ops:\x1b[31mred\x07", "evil\x1b[2J.jsonl.deleted.x", "0197d5ff-0000-7111-8222-333344445555")
 		execOrFail(t, w, "UPDATE session_transcript_archives SET archive_name = '..', published_at = 5 WHERE session_id = ?", opsMainID)
 	})
-	rep, err := st.InspectSQLite(store.InspectOptions{Jobs: 1, Archived: true})
+	rep, err := st.InspectSQLite(t.Context(), store.InspectOptions{Jobs: 1, Archived: true})
 	if err != nil {
 		t.Fatal(err)
 	}

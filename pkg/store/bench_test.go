@@ -53,7 +53,7 @@ func BenchmarkInspectSQLite(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		rep, err := st.InspectSQLite(store.InspectOptions{})
+		rep, err := st.InspectSQLite(b.Context(), store.InspectOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

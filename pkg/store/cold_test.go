@@ -74,7 +74,7 @@ func TestColdInspectAndExportEqualRestore96(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	restoredRep, err := restoredSt.InspectSQLite(store.InspectOptions{Jobs: 1})
+	restoredRep, err := restoredSt.InspectSQLite(t.Context(), store.InspectOptions{Jobs: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestColdInspectAndExportEqualRestore96(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := st.InspectSQLite(store.InspectOptions{Jobs: 2, QuickCheck: true})
+		rep, err := st.InspectSQLite(t.Context(), store.InspectOptions{Jobs: 2, QuickCheck: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +192,7 @@ func TestColdDamagedInspectAndExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := st.InspectSQLite(store.InspectOptions{Jobs: 1})
+	rep, err := st.InspectSQLite(t.Context(), store.InspectOptions{Jobs: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func TestColdUnnamedSessionListed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := st.InspectSQLite(store.InspectOptions{Jobs: 1})
+	rep, err := st.InspectSQLite(t.Context(), store.InspectOptions{Jobs: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -343,21 +343,19 @@ type InspectOptions struct {
 	// Archived: also read, verify and analyse every archived generation
 	// (session_transcript_archives), into SQLiteReport.Archives.
 	Archived bool
-	// Context, when set and cancelled (SIGINT/SIGTERM), leaves the sessions
-	// not yet started unread (as errors); the caller reports the run as
-	// interrupted.
-	Context context.Context
 }
 
 // InspectSQLite inspects every agent database and session of the state dir.
-func (s *State) InspectSQLite(opts InspectOptions) (*SQLiteReport, error) {
+// Once ctx is cancelled (SIGINT/SIGTERM), the sessions not yet started are
+// left unread (as errors); the caller reports the run as interrupted.
+func (s *State) InspectSQLite(ctx context.Context, opts InspectOptions) (*SQLiteReport, error) {
 	rep := &SQLiteReport{Root: s.Root, Era: "sqlite", Databases: []*DBReport{}, Sessions: []*SessionReport{}, Findings: []StateFinding{},
 		Totals: transcript.Totals{ByType: map[string]int{}, ByRole: map[string]int{}, Findings: map[string]int{}}}
 	if opts.Archived {
 		rep.Archives = []*ArchiveReport{}
 	}
 	for _, a := range s.AgentDBs {
-		dr, sessions, archives := s.inspectDB(a, opts, rep)
+		dr, sessions, archives := s.inspectDB(ctx, a, opts, rep)
 		rep.Databases = append(rep.Databases, dr)
 		rep.Sessions = append(rep.Sessions, sessions...)
 		rep.Archives = append(rep.Archives, archives...)
@@ -390,7 +388,7 @@ func (s *State) InspectSQLite(opts InspectOptions) (*SQLiteReport, error) {
 	return rep, nil
 }
 
-func (s *State) inspectDB(a AgentDB, opts InspectOptions, rep *SQLiteReport) (*DBReport, []*SessionReport, []*ArchiveReport) {
+func (s *State) inspectDB(ctx context.Context, a AgentDB, opts InspectOptions, rep *SQLiteReport) (*DBReport, []*SessionReport, []*ArchiveReport) {
 	dr := &DBReport{Agent: a.Agent, Path: a.Path}
 	dbf, wal, shm := sqlitestore.Sidecars(a.Path)
 	dr.Sidecars = []sqlitestore.Sidecar{dbf, wal, shm}
@@ -463,10 +461,10 @@ func (s *State) inspectDB(a AgentDB, opts InspectOptions, rep *SQLiteReport) (*D
 		}
 	}
 	dr.Sessions = len(rows)
-	out, errs := inspectSessions(db, a, rows, opts)
+	out, errs := inspectSessions(ctx, db, a, rows, opts)
 	var archived []*ArchiveReport
 	if opts.Archived {
-		archived = inspectArchives(db, a, archives, opts, rep)
+		archived = inspectArchives(ctx, db, a, archives, opts, rep)
 	}
 	dbFindings()
 	return dr, keptSessions(a, rows, out, errs, rep), archived
@@ -475,14 +473,14 @@ func (s *State) inspectDB(a AgentDB, opts InspectOptions, rep *SQLiteReport) (*D
 // inspectArchives reads, verifies and analyses every archived generation of
 // one database, opts.Jobs at a time; a row that vanished meanwhile (9.6's
 // retention) or that cannot be read is one of the report's errors.
-func inspectArchives(db *sqlitestore.DB, a AgentDB, archives []sqlitestore.TranscriptArchive, opts InspectOptions, rep *SQLiteReport) []*ArchiveReport {
+func inspectArchives(ctx context.Context, db *sqlitestore.DB, a AgentDB, archives []sqlitestore.TranscriptArchive, opts InspectOptions, rep *SQLiteReport) []*ArchiveReport {
 	out := make([]*ArchiveReport, len(archives))
 	errs := make([]error, len(archives))
 	buffers := make(chan *sessionBuffers, runtime.GOMAXPROCS(0)+max(opts.Jobs, 0))
 	parallel.Each(len(archives), opts.Jobs, func(i int) {
 		r := archives[i]
-		if opts.Context != nil && opts.Context.Err() != nil {
-			errs[i] = fmt.Errorf("archived generation %s not read: %w", r.Spec(), opts.Context.Err())
+		if err := ctx.Err(); err != nil {
+			errs[i] = fmt.Errorf("archived generation %s not read: %w", r.Spec(), err)
 			return
 		}
 		b, err := db.ReadArchive(r.SessionID, r.Generation)
@@ -528,15 +526,15 @@ func sidecarOwners(dbf, wal, shm sqlitestore.Sidecar, add func(sev, rule, format
 
 // inspectSessions reads and analyses every session of one database, opts.Jobs
 // at a time; out[i] or errs[i] is the answer for rows[i].
-func inspectSessions(db *sqlitestore.DB, a AgentDB, rows []sqlitestore.Session, opts InspectOptions) ([]*SessionReport, []error) {
+func inspectSessions(ctx context.Context, db *sqlitestore.DB, a AgentDB, rows []sqlitestore.Session, opts InspectOptions) ([]*SessionReport, []error) {
 	out := make([]*SessionReport, len(rows))
 	errs := make([]error, len(rows))
 	// A free list, not a sync.Pool: every garbage collection empties a pool,
 	// and a worker would then grow a new buffer for most sessions.
 	buffers := make(chan *sessionBuffers, runtime.GOMAXPROCS(0)+max(opts.Jobs, 0))
 	parallel.Each(len(rows), opts.Jobs, func(i int) {
-		if opts.Context != nil && opts.Context.Err() != nil {
-			errs[i] = fmt.Errorf("session %s not read: %w", rows[i].SessionID, opts.Context.Err())
+		if err := ctx.Err(); err != nil {
+			errs[i] = fmt.Errorf("session %s not read: %w", rows[i].SessionID, err)
 			return
 		}
 		r := rows[i]

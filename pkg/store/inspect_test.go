@@ -25,7 +25,7 @@ func TestInspectSQLiteStateFindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := st.InspectSQLite(store.InspectOptions{QuickCheck: true})
+	rep, err := st.InspectSQLite(t.Context(), store.InspectOptions{QuickCheck: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestInspectSQLiteStateFindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err = st.InspectSQLite(store.InspectOptions{})
+	rep, err = st.InspectSQLite(t.Context(), store.InspectOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

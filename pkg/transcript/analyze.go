@@ -12,7 +12,6 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/grow"
 	"github.com/openclaw-tools/oc/internal/jsjson"
-	"github.com/openclaw-tools/oc/internal/pages"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -237,12 +236,11 @@ type analyzer struct {
 	// msgs, by a node's FileIndex: what the ownership rules need of each
 	// message (a slice, not maps keyed by line: one entry per message, no
 	// hashing on the hot path).
-	msgs       []messageMark
-	msgsMapped pages.Ahead // msgs' room, mapped as it fills
-	seed       maphash.Seed
-	each       func(*LineMembers) // AnalyzeBytesEach's callback, or nil
-	lm         LineMembers
-	strs       interner // short strings decoded before (types, roles, models)
+	msgs []messageMark
+	seed maphash.Seed
+	each func(*LineMembers) // AnalyzeBytesEach's callback, or nil
+	lm   LineMembers
+	strs interner // short strings decoded before (types, roles, models)
 }
 
 // scanOptions are the options of a scan a observes: a's message analysis
@@ -279,7 +277,6 @@ func (a *analyzer) mark(n *Node) *messageMark {
 	i := int(n.FileIndex)
 	if i >= len(a.msgs) {
 		a.msgs = grow.Cap(a.msgs, i+1, 256)[:i+1] // the room past len is zero: msgs only grow
-		pages.MapAhead(&a.msgsMapped, a.msgs)
 	}
 	return &a.msgs[i]
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/grow"
 	"github.com/openclaw-tools/oc/internal/jsjson"
-	"github.com/openclaw-tools/oc/internal/pages"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
 
@@ -338,8 +337,6 @@ type scanner struct {
 	opts   ScanOptions
 	ix     *Index
 	parsed int
-	// nodesMapped: the nodes' room is mapped as it fills (pages.MapAhead)
-	nodesMapped pages.Ahead
 }
 
 func newScanner(opts ScanOptions) *scanner {
@@ -437,7 +434,6 @@ func (sx *scanner) line(line jsonl.Line, p *parsedLine) {
 	}
 	fillNode(&n, p)
 	ix.Nodes = append(grow.Cap(ix.Nodes, len(ix.Nodes)+1, 256), n)
-	pages.MapAhead(&sx.nodesMapped, ix.Nodes)
 	if opts.Observer != nil {
 		opts.Observer.Entry(&ix.Nodes[len(ix.Nodes)-1], line.Num, data, e)
 	}

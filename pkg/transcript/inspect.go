@@ -33,10 +33,6 @@ type InspectOptions struct {
 	// ByteProgress, when set, is told the bytes read of each file (for a
 	// progress display on one large file). It must be safe for concurrent use.
 	ByteProgress func(n int)
-	// Context, when set and cancelled (SIGINT/SIGTERM), leaves the files not
-	// yet started unread (as errors); the caller reports the run as
-	// interrupted.
-	Context context.Context
 }
 
 // FileError is a transcript that could not be inspected.
@@ -77,8 +73,10 @@ type Report struct {
 }
 
 // Inspect analyses every transcript the paths name (see Discover) and, for
-// state dirs and sessions folders, cross-checks their sessions.json.
-func Inspect(paths []string, opts InspectOptions) (*Report, error) {
+// state dirs and sessions folders, cross-checks their sessions.json. Once ctx
+// is cancelled (SIGINT/SIGTERM), the files not yet started are left unread
+// (as errors); the caller reports the run as interrupted.
+func Inspect(ctx context.Context, paths []string, opts InspectOptions) (*Report, error) {
 	files, err := Discover(paths, opts.Archived)
 	if err != nil {
 		return nil, err
@@ -97,8 +95,8 @@ func Inspect(paths []string, opts InspectOptions) (*Report, error) {
 	summaries := make([]*Summary, len(files))
 	errs := make([]error, len(files))
 	parallel.Each(len(files), opts.Jobs, func(i int) {
-		if opts.Context != nil && opts.Context.Err() != nil {
-			errs[i] = fmt.Errorf("not read: %w", opts.Context.Err())
+		if err := ctx.Err(); err != nil {
+			errs[i] = fmt.Errorf("not read: %w", err)
 			return
 		}
 		analyze := opts.Analyze

@@ -160,7 +160,7 @@ func createdByARealRun(t *testing.T) []string {
 	if err := os.WriteFile(file, []byte(damaged), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := repair.ApplyFile(file, repair.ApplyOptions{}); err != nil {
+	if _, err := repair.ApplyFile(t.Context(), file, repair.ApplyOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
@@ -169,7 +169,7 @@ func createdByARealRun(t *testing.T) []string {
 	}
 	f.WriteString(`{"type":"message","id":"c","parentId":"a","message":{"role":"user","content":"x"}}` + "\n")
 	f.Close()
-	if _, err := repair.Undo(file, repair.ApplyOptions{Force: true}); err != nil {
+	if _, err := repair.Undo(t.Context(), file, repair.ApplyOptions{Force: true}); err != nil {
 		t.Fatal(err)
 	}
 	es, err := os.ReadDir(dir)

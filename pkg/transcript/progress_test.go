@@ -34,7 +34,7 @@ func TestInspectByteProgressCountsEveryByte(t *testing.T) {
 			t.Fatal(err)
 		}
 		var read, calls atomic.Int64
-		if _, err := Inspect([]string{path}, InspectOptions{ByteProgress: func(n int) { read.Add(int64(n)); calls.Add(1) }}); err != nil {
+		if _, err := Inspect(t.Context(), []string{path}, InspectOptions{ByteProgress: func(n int) { read.Add(int64(n)); calls.Add(1) }}); err != nil {
 			t.Fatal(err)
 		}
 		if read.Load() != st.Size() || calls.Load() == 0 {

@@ -5,7 +5,6 @@ import (
 	"runtime"
 
 	"github.com/openclaw-tools/oc/internal/hashtab"
-	"github.com/openclaw-tools/oc/internal/pages"
 	"github.com/openclaw-tools/oc/internal/parallel"
 )
 
@@ -92,7 +91,6 @@ func newTree(t *Tree, parts int) *Tree {
 		// one) is found without a lookup.
 		unique := t.firstWithID == nil
 		t.parents = make([]int32, n)
-		pages.Populate(t.parents)
 		parallel.Each(parts, parts, func(part int) {
 			for i := part * n / parts; i < (part+1)*n/parts; i++ {
 				t.parents[i] = -1
@@ -290,7 +288,6 @@ func newIDIndex(n, parts int) idIndex {
 			size = n/parts + n/16 // room for an uneven split before a grow
 		}
 		x.parts[i].byHash = hashtab.NewMap[int32](size)
-		x.parts[i].byHash.MapPages() // size is about the entries the part gets
 	}
 	return x
 }

@@ -475,7 +475,7 @@ func TestAuditOracleImport(t *testing.T) {
 				if c[1] != "repair" {
 					t.Fatalf("unexpected command %v", c)
 				}
-				if rep := repair.Run(c[2:], repair.RunOptions{}); rep.FirstError() != "" {
+				if rep := repair.Run(t.Context(), c[2:], repair.RunOptions{}); rep.FirstError() != "" {
 					t.Fatalf("%v: %s", c, rep.FirstError())
 				}
 			}

@@ -193,7 +193,7 @@ func TestDoctorUpgradeRefused(t *testing.T) {
 	if len(flagged) != 1 || flagged[0] != "a1a1a1a1-0000-4000-8000-000000000001.jsonl" {
 		t.Fatalf("repair --check flags %v, want the refused file only", flagged)
 	}
-	rep := repair.Run(paths, repair.RunOptions{})
+	rep := repair.Run(t.Context(), paths, repair.RunOptions{})
 	if e := rep.FirstError(); e != "" {
 		t.Fatal(e)
 	}

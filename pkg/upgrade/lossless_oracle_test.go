@@ -36,7 +36,7 @@ func repairStateDir(t *testing.T, root string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := repair.Run(names, repair.RunOptions{Recovery: hints})
+	rep := repair.Run(t.Context(), names, repair.RunOptions{Recovery: hints})
 	if e := rep.FirstError(); e != "" {
 		t.Fatalf("repair: %s", e)
 	}

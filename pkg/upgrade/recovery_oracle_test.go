@@ -225,7 +225,7 @@ func repairWithHints(t *testing.T, root string) *repair.Report {
 	now := func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
 	n := 0
 	newID := func() string { n++; return fmt.Sprintf("00000000-0000-4000-8000-%012d", n) }
-	return repair.Run(names, repair.RunOptions{Recovery: hints, Jobs: 1,
+	return repair.Run(t.Context(), names, repair.RunOptions{Recovery: hints, Jobs: 1,
 		ApplyOptions: repair.ApplyOptions{Options: repair.Options{Now: now, NewID: newID}}})
 }
 
@@ -318,7 +318,7 @@ func TestRepairRecoversUnregisteredTranscripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check := repair.Run(paths, repair.RunOptions{ReadOnly: true, Recovery: hints})
+	check := repair.Run(t.Context(), paths, repair.RunOptions{ReadOnly: true, Recovery: hints})
 	flagged := map[string]string{}
 	for _, r := range check.Files {
 		if r.Error != "" {

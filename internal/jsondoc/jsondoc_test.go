@@ -1,4 +1,4 @@
-package json5
+package jsondoc
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-// Package json5 is an ordered JSON value model for OpenClaw's small,
+// Package jsondoc is an ordered JSON document model for OpenClaw's small,
 // hand-edited JSON documents (openclaw.json, cron stores, their state
 // sidecar, sessions.json). Objects keep their key order, numbers
 // keep JavaScript semantics, and Marshal writes exactly what Node's
@@ -12,7 +12,7 @@
 // is listed among the Go packages this project may use, and the grammar needed
 // is small, so it is written here and fuzzed. Numbers and strings are
 // written by internal/jsjson, the one JSON.stringify of the project.
-package json5
+package jsondoc
 
 import (
 	"bytes"
