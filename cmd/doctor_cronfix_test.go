@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -166,7 +167,9 @@ func TestDoctorFixActsOnTheStateDirItAnalysed(t *testing.T) {
 // exit status, its stderr made visible), in the summary, in --json, and in
 // the exit code (3, the documented "a fix failed").
 func TestDoctorFixReportsFailedOpenClaw(t *testing.T) {
-	dir := filepath.Join(os.TempDir(), "oc-doctor-golden", "cronfix")
+	// A path of a fixed length (word wrapping depends on it) that no other
+	// process uses at the same time.
+	dir := mkdir(t, filepath.Join(os.TempDir(), fmt.Sprintf("oc-cronfix-%010d", os.Getpid())))
 	state := cronFixState(t, filepath.Join(dir, "state"))
 	unsetInstallSelectors(t)
 	hostile := "Error: \x1b[31mcron.update rejected the patch\x1b]0;pwned\x07\ngateway: ws://127.0.0.1:18789"

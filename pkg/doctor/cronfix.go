@@ -151,7 +151,7 @@ func OpenClawEnv(stateDir, configPath string) []string {
 }
 
 // ChildEnv is environ without the InstallSelectors, plus set; overridden
-// names the selectors environ had (sorted as found, each once).
+// names the selectors environ had (in the order found, each once).
 func ChildEnv(environ, set []string) (env, overridden []string) {
 	drop := map[string]bool{}
 	for _, k := range InstallSelectors() {

@@ -1,8 +1,10 @@
 package doctor_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -442,4 +444,84 @@ func TestCronFixAcceptsRealAnswers(t *testing.T) {
 	if strings.Join(subs, " ") != "status show edit" {
 		t.Errorf("calls %v", subs)
 	}
+}
+
+// Differential: every job of every 9.6 fixture (each given a fix, as if it
+// had one), read back the way 2026.9.6 loads it (the oracle's `cron`
+// answers: loadCronJobsStoreWithConfigJobs, the service's loader that
+// cron.get answers from), passes oc's comparison with cron_jobs, so a
+// gateway of the analysed install is never refused for how it spells a job.
+func TestCronFixJobsAsOracleLoadsThem(t *testing.T) {
+	compared, want := 0, 0
+	for _, fx := range oracletest.Fixtures96() {
+		loaded := oracleLoadedJobs(t, fx)
+		stateDir := oracletest.Fixture96State(t, fx)
+		st, err := store.Open(stateDir, store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := doctor.ClassifySQLiteCron(st, doctor.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		say := map[string]string{}
+		for i, j := range rep.Jobs {
+			if len(j.Command) == 0 {
+				rep.Jobs[i].Command = doctor.FixCommand(j.ID, doctor.Verdict{Class: doctor.InChat, Key: "agent:main:main"})
+			}
+			want++
+			if job, ok := loaded[j.ID]; ok {
+				say["show:"+j.ID] = string(job)
+			}
+		}
+		if len(say) == 0 {
+			continue
+		}
+		f, _ := fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: stateDir}}, Say: say})
+		f.Apply(context.Background(), rep)
+		for id, r := range outcomes(rep) {
+			if r.Outcome != doctor.CronFixFixed {
+				t.Errorf("%s %s: %+v (oracle: %s)", fx, id, r, loaded[id])
+				continue
+			}
+			compared++
+		}
+	}
+	oracletest.Compared(t, "cron jobs: job_json vs the job 2026.9.6 loads (the oracle's cron answers), as read back before a fix", compared, want)
+}
+
+// oracleLoadedJobs are the jobs of the 9.6 oracle's `cron` answers for a
+// fixture, by id, as the oracle printed them.
+func oracleLoadedJobs(t *testing.T, fixture string) map[string]json.RawMessage {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(oracletest.SharedDir(t), "oracle-2026.9.6", "fixtures", fixture, "golden.jsonl"))
+	if err != nil {
+		oracletest.Unavailable(t, fmt.Sprintf("the 9.6 oracle's cron answers: %v", err))
+	}
+	out := map[string]json.RawMessage{}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		var g struct {
+			Mode string `json:"mode"`
+			Out  struct {
+				Stores []struct {
+					Jobs []struct {
+						Job json.RawMessage `json:"job"`
+					} `json:"jobs"`
+				} `json:"stores"`
+			} `json:"out"`
+		}
+		if json.Unmarshal(line, &g) != nil || g.Mode != "cron" {
+			continue
+		}
+		for _, s := range g.Out.Stores {
+			for _, j := range s.Jobs {
+				var id struct {
+					ID string `json:"id"`
+				}
+				_ = json.Unmarshal(j.Job, &id)
+				out[id.ID] = j.Job
+			}
+		}
+	}
+	return out
 }
