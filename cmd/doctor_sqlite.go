@@ -130,15 +130,10 @@ func installConfigEnv(g *Globals) func(string) string {
 
 // cronFixes is the number of cron jobs with a fix (0 without a report).
 func (sd *sqliteDoctor) cronFixes() int {
-	n := 0
-	if sd != nil {
-		for _, j := range sd.Cron.Jobs {
-			if len(j.Command) > 0 {
-				n++
-			}
-		}
+	if sd == nil {
+		return 0
 	}
-	return n
+	return cronFixCount(sd.Cron)
 }
 
 // cronFixer runs openclaw for the state dir oc analysed, with the config
@@ -255,12 +250,7 @@ func renderCronFixResult(w io.Writer, st *cli.Styles, run *doctor.CronFixRun, fi
 // renderCronFixAdvice says, once, what became of the cron fixes as a whole
 // and what to run by hand when oc could not run them.
 func renderCronFixAdvice(w io.Writer, st *cli.Styles, cron *doctor.SQLiteCronReport) {
-	pending := 0
-	for _, j := range cron.Jobs {
-		if len(j.Command) > 0 {
-			pending++
-		}
-	}
+	pending := cronFixCount(cron)
 	if pending == 0 {
 		return
 	}
@@ -276,14 +266,19 @@ func renderCronFixAdvice(w io.Writer, st *cli.Styles, cron *doctor.SQLiteCronRep
 		return
 	case run == nil:
 		docWriteWrapped(w, "", "", fmt.Sprintf("The %s %s (oc never writes SQL), and openclaw is not on PATH: run %s by hand where OpenClaw 2026.9.6 is installed, against this install's gateway:", fixes, are, them), 80)
-	case run.Problem == "openclaw is not on PATH":
+	case run.ProblemKind == doctor.CronFixNoOpenClaw:
 		docWriteWrapped(w, "", "", fmt.Sprintf("%s openclaw is not on PATH, so the %s not run (cron_jobs is unchanged). Run %s by hand where OpenClaw 2026.9.6 is installed, against this install's gateway:", st.Error.Render("Not run:"), fixes+" "+were, them), 80)
-	case run.Problem == "interrupted":
+	case run.ProblemKind == doctor.CronFixInterrupted:
 		docWriteWrapped(w, "", "", st.Error.Render("Interrupted:")+" no cron fix was run.", 80)
 		return
 	case run.Problem != "":
 		docWriteWrapped(w, "", "", fmt.Sprintf("%s nothing was edited: %s.", st.Error.Render("Refused ("+plural(pending, "cron fix")+"):"), cleanText(strings.TrimSuffix(run.Problem, "."))), 80)
-		docWriteWrapped(w, "", "", "A copy or a backup of an install has no gateway of its own: its jobs are not the ones that run. To fix the live install, run oc on its state dir.", 80)
+		switch run.ProblemKind {
+		case doctor.CronFixOtherInstall:
+			docWriteWrapped(w, "", "", "A copy or a backup of an install has no gateway of its own: its jobs are not the ones that run. To fix the live install, run oc on its state dir.", 80)
+		case doctor.CronFixGatewayUnknown:
+			docWriteWrapped(w, "", "", "openclaw edits jobs only through the gateway of the install: start this install's gateway, then run doctor --fix again.", 80)
+		}
 		return
 	default:
 		docWriteWrapped(w, "", "", fmt.Sprintf("Cron fixes: %s (through %s, on the gateway that serves %s).", cronFixCounts(run), cleanText(run.OpenClaw), cleanText(run.GatewayStore)), 80)
@@ -293,6 +288,17 @@ func renderCronFixAdvice(w io.Writer, st *cli.Styles, cron *doctor.SQLiteCronRep
 		return
 	}
 	writeManualCronFix(w, st, cron)
+}
+
+// cronFixCount is the number of cron jobs with a fix.
+func cronFixCount(cron *doctor.SQLiteCronReport) int {
+	n := 0
+	for _, j := range cron.Jobs {
+		if len(j.Command) > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // writeManualCronFix prints how to run the cron fixes by hand on this

@@ -109,14 +109,37 @@ type CronFixRun struct {
 	// sqlitePath); "" when it was not asked or did not say.
 	GatewayStore string `json:"gatewayStore,omitempty"`
 	// Problem is the one reason that applies to every job ("" when each job
-	// was tried on its own).
-	Problem string `json:"problem,omitempty"`
+	// was tried on its own), and ProblemKind which kind of reason it is.
+	Problem     string         `json:"problem,omitempty"`
+	ProblemKind CronFixProblem `json:"problemKind,omitempty"`
 	// Counts of the outcomes of the jobs that have a fix.
 	Fixed   int `json:"fixed"`
 	Failed  int `json:"failed"`
 	Refused int `json:"refused"`
 	NotRun  int `json:"notRun"`
 }
+
+// CronFixProblem is the kind of reason that stopped every fix of a run.
+type CronFixProblem string
+
+// The reasons that stop every fix of a run.
+const (
+	// CronFixNoOpenClaw: openclaw is not on PATH (not run).
+	CronFixNoOpenClaw CronFixProblem = "openclaw-not-on-path"
+	// CronFixInterrupted: Ctrl-C or SIGTERM before the first job (not run).
+	CronFixInterrupted CronFixProblem = "interrupted"
+	// CronFixUnsafePath: the state dir or config path would be read as
+	// another one by openclaw (refused).
+	CronFixUnsafePath CronFixProblem = "unsafe-path"
+	// CronFixRemoteGateway: the config names a gateway on another host
+	// (refused).
+	CronFixRemoteGateway CronFixProblem = "remote-gateway"
+	// CronFixGatewayUnknown: the gateway did not say which install it
+	// serves (not reachable, an answer oc cannot read; refused).
+	CronFixGatewayUnknown CronFixProblem = "gateway-unknown"
+	// CronFixOtherInstall: the gateway serves another state dir (refused).
+	CronFixOtherInstall CronFixProblem = "other-install"
+)
 
 // NotApplied is the number of fixes that were not applied (failed, refused
 // or not run): with --fix, each makes doctor exit 3.
@@ -240,36 +263,36 @@ func (f *CronFixer) Apply(ctx context.Context, rep *SQLiteCronReport) {
 	run := &CronFixRun{OpenClaw: rep.OpenClaw, StateDir: f.StateDir, ConfigPath: f.ConfigPath, Overridden: overridden}
 	rep.Fix = run
 	defer run.count(todo)
-	all := func(outcome CronFixOutcome, reason string) {
-		run.Problem = reason
+	all := func(outcome CronFixOutcome, kind CronFixProblem, reason string) {
+		run.Problem, run.ProblemKind = reason, kind
 		for _, j := range todo {
 			j.Fix = &CronFixResult{Outcome: outcome}
 		}
 	}
 	if run.OpenClaw == "" {
-		all(CronFixNotRun, "openclaw is not on PATH")
+		all(CronFixNotRun, CronFixNoOpenClaw, "openclaw is not on PATH")
 		return
 	}
 	for _, p := range []string{f.StateDir, f.ConfigPath} {
 		if strings.TrimSpace(p) != p {
 			// resolveStateDir and resolveConfigPath trim the variables.
-			all(CronFixRefused, fmt.Sprintf("the path %q begins or ends with white space, which openclaw trims: it would act on another install", p))
+			all(CronFixRefused, CronFixUnsafePath, fmt.Sprintf("the path %q begins or ends with white space, which openclaw trims: it would act on another install", p))
 			return
 		}
 	}
 	if reason := remoteGateway(f.ConfigPath); reason != "" {
-		all(CronFixRefused, reason)
+		all(CronFixRefused, CronFixRemoteGateway, reason)
 		return
 	}
 	c := child{bin: run.OpenClaw, env: env, dir: f.StateDir, timeout: f.Timeout}
-	store, reason := f.gatewayStore(ctx, c)
+	store, kind, reason := f.gatewayStore(ctx, c)
 	run.GatewayStore = store
 	switch {
 	case ctx.Err() != nil:
-		all(CronFixNotRun, "interrupted")
+		all(CronFixNotRun, CronFixInterrupted, "interrupted")
 		return
 	case reason != "":
-		all(CronFixRefused, reason)
+		all(CronFixRefused, kind, reason)
 		return
 	}
 	for _, j := range todo {
@@ -316,14 +339,14 @@ func remoteGateway(configPath string) string {
 // gatewayStore asks the gateway which database it serves and compares it
 // with the analysed one: the store it names, and why oc refuses ("" when it
 // is the analysed install's).
-func (f *CronFixer) gatewayStore(ctx context.Context, c child) (store, refusal string) {
+func (f *CronFixer) gatewayStore(ctx context.Context, c child) (store string, kind CronFixProblem, refusal string) {
 	args := []string{"automations", "status", "--json"}
 	res := c.run(ctx, args)
 	if ctx.Err() != nil {
-		return "", "interrupted"
+		return "", CronFixInterrupted, "interrupted"
 	}
 	if res.failed() {
-		return "", "could not ask openclaw's gateway which install it serves: " + res.describe(args)
+		return "", CronFixGatewayUnknown, "could not ask openclaw's gateway which install it serves: " + res.describe(args)
 	}
 	var st struct {
 		Storage    string `json:"storage"`
@@ -331,16 +354,16 @@ func (f *CronFixer) gatewayStore(ctx context.Context, c child) (store, refusal s
 		StorePath  string `json:"storePath"`
 	}
 	if err := json.Unmarshal(res.stdout, &st); err != nil {
-		return "", fmt.Sprintf("`openclaw automations status --json` did not answer a JSON object (%v): cannot tell which install its gateway serves", err)
+		return "", CronFixGatewayUnknown, fmt.Sprintf("`openclaw automations status --json` did not answer a JSON object (%v): cannot tell which install its gateway serves", err)
 	}
 	want := filepath.Join(f.StateDir, "state", "openclaw.sqlite")
 	if st.SQLitePath == "" {
-		return st.StorePath, fmt.Sprintf("openclaw sees a different install: its gateway keeps cron jobs in %q, not in a SQLite state database (an OpenClaw release before 2026.6.1?); oc analysed %s", st.StorePath, want)
+		return st.StorePath, CronFixOtherInstall, fmt.Sprintf("openclaw sees a different install: its gateway keeps cron jobs in %q, not in a SQLite state database (an OpenClaw release before 2026.6.1?); oc analysed %s", st.StorePath, want)
 	}
 	if !samePath(st.SQLitePath, want) {
-		return st.SQLitePath, fmt.Sprintf("openclaw sees a different install: the gateway that %s names serves %s, oc analysed %s", f.ConfigPath, st.SQLitePath, want)
+		return st.SQLitePath, CronFixOtherInstall, fmt.Sprintf("openclaw sees a different install: the gateway that %s names serves %s, oc analysed %s", f.ConfigPath, st.SQLitePath, want)
 	}
-	return st.SQLitePath, ""
+	return st.SQLitePath, "", ""
 }
 
 // samePath: a and b name one file (a is absolute; when either cannot be

@@ -124,7 +124,7 @@ func TestCronFixRefusesAnotherInstallsGateway(t *testing.T) {
 	other := t.TempDir()
 	f, specPath := fixer(t, stateDir, fakeopenclaw.Spec{Gateways: []fakeopenclaw.Gateway{{Port: 18789, StateDir: other, JobsOf: stateDir}}})
 	f.Apply(context.Background(), rep)
-	if rep.Fix.Refused != 2 || !strings.Contains(rep.Fix.Problem, "openclaw sees a different install") || !strings.Contains(rep.Fix.Problem, other) {
+	if rep.Fix.Refused != 2 || rep.Fix.ProblemKind != doctor.CronFixOtherInstall || !strings.Contains(rep.Fix.Problem, "openclaw sees a different install") || !strings.Contains(rep.Fix.Problem, other) {
 		t.Fatalf("run %+v", rep.Fix)
 	}
 	for _, c := range fakeopenclaw.Calls(t, specPath) {
@@ -241,7 +241,7 @@ func TestCronFixWithoutOpenClaw(t *testing.T) {
 	f := &doctor.CronFixer{StateDir: stateDir, ConfigPath: filepath.Join(stateDir, "openclaw.json"),
 		LookPath: func(name string) (string, error) { return doctor.LookPath(name, t.TempDir()+":relative/bin:.") }}
 	f.Apply(context.Background(), rep)
-	if rep.Fix.NotRun != 2 || rep.Fix.Problem != "openclaw is not on PATH" || rep.OpenClaw != "" {
+	if rep.Fix.NotRun != 2 || rep.Fix.ProblemKind != doctor.CronFixNoOpenClaw || rep.Fix.Problem != "openclaw is not on PATH" || rep.OpenClaw != "" {
 		t.Fatalf("run %+v", rep.Fix)
 	}
 	if want := []string{"OPENCLAW_STATE_DIR=" + stateDir, "OPENCLAW_CONFIG_PATH=" + filepath.Join(stateDir, "openclaw.json")}; !slices.Equal(rep.OpenClawEnv, want) {
