@@ -147,23 +147,23 @@ func TestNoFalseVerdictBesideACheckpointingWriter(t *testing.T) {
 	verdicts := map[string]int{}
 	immutableRounds := 0
 	for round := 0; round < 100; round++ {
-		d, err := Open(dbPath, Options{})
+		d, err := Open(t.Context(), dbPath, Options{})
 		if err != nil {
 			verdicts["open: "+err.Error()]++
 			continue
 		}
-		if d.immutable {
+		if d.current().immutable {
 			immutableRounds++
 		}
 		quick := make(chan string, 1)
 		go func() {
-			answer, err := d.QuickCheck()
+			answer, err := d.QuickCheck(t.Context())
 			if err != nil {
 				answer = err.Error()
 			}
 			quick <- answer
 		}()
-		err = d.ReadTx(func(tx *sql.Tx) error {
+		err = d.ReadTx(t.Context(), func(tx *sql.Tx) error {
 			var a, b, maxA, maxB int
 			if err := tx.QueryRow("SELECT count(*), coalesce(max(n),0) FROM oc_probe_a").Scan(&a, &maxA); err != nil {
 				return err
@@ -179,12 +179,12 @@ func TestNoFalseVerdictBesideACheckpointingWriter(t *testing.T) {
 		if err != nil {
 			verdicts["probe read: "+err.Error()]++
 		}
-		ss, err := d.SessionList()
+		ss, err := d.SessionList(t.Context())
 		if err != nil {
 			verdicts["session list: "+err.Error()]++
 		}
 		for _, s := range ss {
-			if _, err := d.Events(s.SessionID, func(Event) error { return nil }); err != nil {
+			if _, err := d.Events(t.Context(), s.SessionID, nil, func(Event) error { return nil }); err != nil {
 				verdicts["session read: "+err.Error()]++
 			}
 		}
