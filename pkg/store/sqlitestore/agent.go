@@ -350,10 +350,12 @@ func (r *eventReader) emitColdBefore(seq int64, all bool) error {
 	return nil
 }
 
-// hotRowsQuery reads a session's transcript_events rows in seq order: seq,
-// whether event_json is NULL, event_json, event_zstd and event_utf8_bytes
-// (NULL and -1 when the schema has none; -1 also when the value is not an
-// integer), created_at.
+// hotRowsQuery reads a session's transcript_events rows in seq order, in
+// four columns (each column costs the driver and database/sql work per
+// row): seq; what the row holds (rowPlain: event_json; rowNeither: neither
+// value; else a zstd row's event_utf8_bytes, or -1 when that is not an
+// integer or the schema has none); the bytes of event_json or else of
+// event_zstd; created_at.
 func (d *DB) hotRowsQuery() string {
 	// In a UTF-8 database a TEXT value's bytes are the stored bytes: reading
 	// it as a BLOB hands them over without the driver's string conversion.
@@ -361,15 +363,25 @@ func (d *DB) hotRowsQuery() string {
 	if d.utf8 {
 		jcol = "CAST(event_json AS BLOB)"
 	}
-	zcol, ucol := "NULL", "-1"
+	kind := fmt.Sprintf("CASE WHEN event_json IS NOT NULL THEN %d ELSE %d END", rowPlain, rowNeither)
+	payload := jcol
 	if d.HasColumn("transcript_events", "event_zstd") {
-		zcol = "event_zstd"
+		claim := "-1"
 		if d.HasColumn("transcript_events", "event_utf8_bytes") {
-			ucol = "CASE WHEN typeof(event_utf8_bytes) = 'integer' THEN event_utf8_bytes ELSE -1 END"
+			claim = "CASE WHEN typeof(event_utf8_bytes) = 'integer' THEN event_utf8_bytes ELSE -1 END"
 		}
+		kind = fmt.Sprintf("CASE WHEN event_json IS NOT NULL THEN %d WHEN event_zstd IS NULL THEN %d ELSE %s END", rowPlain, rowNeither, claim)
+		payload = "coalesce(" + jcol + ", event_zstd)"
 	}
-	return "SELECT seq, event_json IS NULL, " + jcol + ", " + zcol + ", " + ucol + ", created_at FROM transcript_events WHERE session_id = ? ORDER BY seq"
+	return "SELECT seq, " + kind + ", " + payload + ", created_at FROM transcript_events WHERE session_id = ? ORDER BY seq"
 }
+
+// What hotRowsQuery's second column says besides a zstd row's claim (a
+// claim is -1 or more).
+const (
+	rowPlain   = -2
+	rowNeither = -3
+)
 
 const (
 	indexStateQuery   = "SELECT indexed_seq, leaf_event_id, needs_rebuild, active_event_count, active_message_count FROM session_transcript_index_state WHERE session_id = ?"
@@ -387,20 +399,24 @@ func (r *eventReader) hotRows(ctx context.Context) error {
 		return err
 	}
 	defer rows.Close()
-	var js, zs sql.RawBytes
-	var jsNull bool
+	var payload sql.RawBytes
+	var kind int64
 	for rows.Next() {
 		var ev Event
-		if err := rows.Scan(&ev.Seq, &jsNull, &js, &zs, &ev.UTF8Bytes, &ev.CreatedAt); err != nil {
+		if err := rows.Scan(&ev.Seq, &kind, &payload, &ev.CreatedAt); err != nil {
 			return err
 		}
-		switch {
-		case !jsNull:
-			ev.JSON = js
-		case zs != nil:
-			ev.Zstd = zs
-		default:
+		switch kind {
+		case rowPlain:
+			ev.JSON = payload
+		case rowNeither:
 			return fmt.Errorf("session %s seq %d: row has neither event_json nor event_zstd", r.sessionID, ev.Seq)
+		default:
+			// an empty event_zstd is still a zstd row (out of 9.6's bounds)
+			ev.Zstd, ev.UTF8Bytes = payload, kind
+			if ev.Zstd == nil {
+				ev.Zstd = []byte{}
+			}
 		}
 		if r.state.Cold != nil {
 			r.state.Cold.HotRows++
