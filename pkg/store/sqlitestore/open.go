@@ -293,8 +293,10 @@ func checkHeader(path string, size int64) error {
 	return nil
 }
 
+// copyFile copies the regular file src to the new file dst (a FIFO named
+// like a sidecar is refused, never waited on).
 func copyFile(src, dst string) error {
-	in, err := os.Open(src)
+	in, _, err := durable.OpenRegular(src)
 	if err != nil {
 		return err
 	}
