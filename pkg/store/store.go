@@ -141,9 +141,6 @@ func (s *State) HasSQLite() bool { return len(s.AgentDBs) > 0 }
 // StateDBPath is the shared state database (cron jobs, agent registry).
 func (s *State) StateDBPath() string { return filepath.Join(s.Root, "state", "openclaw.sqlite") }
 
-// Budget is the run's allowance of decoded bytes.
-func (s *State) Budget() *budget.Bytes { return s.budget }
-
 // OpenAgentDB opens one agent database read-only and checks its schema.
 func (s *State) OpenAgentDB(ctx context.Context, path string) (*sqlitestore.DB, error) {
 	db, err := sqlitestore.Open(ctx, path, s.opts.SQLite)

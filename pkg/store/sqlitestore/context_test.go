@@ -1,14 +1,10 @@
-package sqlitestore_test
+package sqlitestore
 
 import (
 	"context"
-	"database/sql"
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
 )
 
 // The command's context reaches the queries: cancelled while PRAGMA
@@ -16,18 +12,8 @@ import (
 // answer; cancelled while a session's rows are read, the read stops at the
 // next row.
 func TestReadsStopWithTheirContext(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "big.sqlite")
-	w, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Exec(`CREATE TABLE transcript_events(session_id TEXT NOT NULL, seq INTEGER NOT NULL, event_json TEXT, created_at INTEGER NOT NULL, PRIMARY KEY(session_id, seq));
-		WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 30000)
-		INSERT INTO transcript_events SELECT 's', i, '{"pad":"' || hex(randomblob(500)) || '"}', i FROM n`); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	db, err := sqlitestore.Open(t.Context(), path, sqlitestore.Options{})
+	path := oneSessionDB(t, 30000)
+	db, err := Open(t.Context(), path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +29,7 @@ func TestReadsStopWithTheirContext(t *testing.T) {
 	ctx, cancel = context.WithCancel(t.Context())
 	defer cancel()
 	read := 0
-	_, err = db.RawEvents(ctx, "s", nil, func(sqlitestore.Event) error {
+	_, err = db.RawEvents(ctx, "s", nil, func(Event) error {
 		if read++; read == 100 {
 			cancel()
 		}

@@ -183,17 +183,7 @@ func TestRawEventsEqualEvents(t *testing.T) {
 // in a one-line error naming the file, not in a crash, and the database
 // can still be closed.
 func TestRawEventsSurviveTruncation(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "cut.sqlite")
-	w, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Exec(`CREATE TABLE transcript_events(session_id TEXT NOT NULL, seq INTEGER NOT NULL, event_json TEXT, created_at INTEGER NOT NULL, PRIMARY KEY(session_id, seq));
-		WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 16000)
-		INSERT INTO transcript_events SELECT 's', i, '{"pad":"' || hex(randomblob(500)) || '"}', i FROM n`); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
+	path := oneSessionDB(t, 16000)
 	d, err := Open(t.Context(), path, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -215,4 +205,22 @@ func TestRawEventsSurviveTruncation(t *testing.T) {
 		t.Fatalf("error %q: want one line naming %s", err, path)
 	}
 	t.Logf("after %d rows: %v", read, err)
+}
+
+// oneSessionDB writes a database whose transcript_events hold one session
+// "s" of rows events of about 1 KiB.
+func oneSessionDB(t *testing.T, rows int) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "s.sqlite")
+	w, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.Exec(`CREATE TABLE transcript_events(session_id TEXT NOT NULL, seq INTEGER NOT NULL, event_json TEXT, created_at INTEGER NOT NULL, PRIMARY KEY(session_id, seq));
+		WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < ?)
+		INSERT INTO transcript_events SELECT 's', i, '{"pad":"' || hex(randomblob(500)) || '"}', i FROM n`, rows); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -161,7 +161,9 @@ func (d *DB) current() *source {
 // ReadTx runs fn inside one read transaction (one consistent snapshot). fn
 // may run more than once, each time on a new snapshot, when the database
 // read in place changed under the first one (see snapshot.go): it must
-// start from scratch each time.
+// start from scratch each time, and only the run whose result ReadTx
+// returns counts (an earlier one may have read a file that changed under
+// it).
 func (d *DB) ReadTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return d.readTx(ctx, func(tx *sql.Tx, _ *source) error { return fn(tx) })
 }

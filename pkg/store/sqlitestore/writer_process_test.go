@@ -108,15 +108,25 @@ func TestWriterProcessHelper(t *testing.T) {
 
 // writerProcess drives the helper.
 type writerProcess struct {
-	cmd   *exec.Cmd
 	stdin io.WriteCloser
 	out   *bufio.Scanner
 }
 
 func startWriter(t *testing.T, db string) *writerProcess {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestWriterProcessHelper$", "-test.v=false")
-	cmd.Env = append(os.Environ(), writerEnv+"="+db)
+	stdin, out := startHelperProcess(t, "TestWriterProcessHelper", writerEnv, db)
+	w := &writerProcess{stdin: stdin, out: out}
+	w.expect(t, "ready")
+	return w
+}
+
+// startHelperProcess runs the test binary as the helper test name with
+// env=db, and stops it (closing its stdin, killing it after 10 s) when the
+// test ends.
+func startHelperProcess(t *testing.T, name, env, db string) (io.WriteCloser, *bufio.Scanner) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+name+"$", "-test.v=false")
+	cmd.Env = append(os.Environ(), env+"="+db)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +139,6 @@ func startWriter(t *testing.T, db string) *writerProcess {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	w := &writerProcess{cmd: cmd, stdin: stdin, out: bufio.NewScanner(stdout)}
 	t.Cleanup(func() {
 		_ = stdin.Close()
 		done := make(chan struct{})
@@ -140,8 +149,7 @@ func startWriter(t *testing.T, db string) *writerProcess {
 			_ = cmd.Process.Kill()
 		}
 	})
-	w.expect(t, "ready")
-	return w
+	return stdin, bufio.NewScanner(stdout)
 }
 
 // expect reads the helper's next answer, which must start with word, and
