@@ -59,12 +59,12 @@ func runSQLiteDoctor(ctx context.Context, g *Globals, fix bool) (*sqliteDoctor, 
 		return nil, err
 	}
 	cfg, _ := doctor.LoadConfig(g.ResolvedStateDir(), installConfigEnv(g))
-	if sd.Cron, err = doctor.ClassifySQLiteCron(st, cfg); err != nil {
+	if sd.Cron, err = doctor.ClassifySQLiteCron(ctx, st, cfg); err != nil {
 		// An unreadable state database is a finding, not the end of the run.
 		sd.Cron = &doctor.SQLiteCronReport{Jobs: []doctor.SQLiteCronJob{}, Error: oneLine(err.Error())}
 		sd.Problems++
 	}
-	audit, err := upgrade.AuditImport(st)
+	audit, err := upgrade.AuditImport(ctx, st)
 	if err != nil {
 		return nil, err
 	}

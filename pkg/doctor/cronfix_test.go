@@ -33,7 +33,7 @@ func cronFixInstall(t *testing.T) (stateDir string, rep *doctor.SQLiteCronReport
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep, err = doctor.ClassifySQLiteCron(st, doctor.Config{}); err != nil {
+	if rep, err = doctor.ClassifySQLiteCron(t.Context(), st, doctor.Config{}); err != nil {
 		t.Fatal(err)
 	}
 	return stateDir, rep
@@ -460,7 +460,7 @@ func TestCronFixJobsAsOracleLoadsThem(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := doctor.ClassifySQLiteCron(st, doctor.Config{})
+		rep, err := doctor.ClassifySQLiteCron(t.Context(), st, doctor.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}

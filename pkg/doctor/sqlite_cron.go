@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -118,12 +119,12 @@ func legacyEntry(raw json.RawMessage) *jsondoc.Value {
 }
 
 // ClassifySQLiteCron classifies every cron_jobs row of the state dir.
-func ClassifySQLiteCron(st *store.State, cfg Config) (*SQLiteCronReport, error) {
-	jobs, err := st.CronJobs()
+func ClassifySQLiteCron(ctx context.Context, st *store.State, cfg Config) (*SQLiteCronReport, error) {
+	jobs, err := st.CronJobs(ctx)
 	if err != nil {
 		return nil, err
 	}
-	sessions, err := st.SQLiteSessions()
+	sessions, err := st.SQLiteSessions(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -76,7 +76,7 @@ func TestSQLiteCronAgreesWithOracle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := doctor.ClassifySQLiteCron(st, doctor.Config{})
+		rep, err := doctor.ClassifySQLiteCron(t.Context(), st, doctor.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
