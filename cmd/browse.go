@@ -65,7 +65,7 @@ func runBrowse(cmd *cobra.Command, g *Globals, opts *browseOptions) error {
 	if !g.IO.IsStdoutTTY() {
 		return cli.Usagef("browse needs a terminal (oc show SESSION and oc grep PATTERN read sessions in scripts)")
 	}
-	st, sessions, err := catalog.Select(g.ResolvedStateDir(), "", catalog.Filter{Agent: opts.Agent, Since: since, Archived: opts.Archived})
+	st, sessions, err := catalog.Select(cmd.Context(), g.ResolvedStateDir(), "", catalog.Filter{Agent: opts.Agent, Since: since, Archived: opts.Archived})
 	if err != nil {
 		return cli.Incomplete(errors.New(oneLine(err.Error())))
 	}

@@ -111,7 +111,7 @@ func runGrep(cmd *cobra.Command, g *Globals, opts *grepOptions, args []string) e
 	if len(args) == 2 {
 		path = args[1]
 	}
-	st, sessions, err := catalog.Select(g.ResolvedStateDir(), path, catalog.Filter{Agent: opts.Agent, Since: since, Archived: opts.Archived})
+	st, sessions, err := catalog.Select(cmd.Context(), g.ResolvedStateDir(), path, catalog.Filter{Agent: opts.Agent, Since: since, Archived: opts.Archived})
 	if err != nil {
 		return cli.Incomplete(errors.New(oneLine(err.Error())))
 	}

@@ -115,7 +115,7 @@ func runShow(cmd *cobra.Command, g *Globals, opts *showOptions, arg string) erro
 		return cli.Incomplete(errors.New(oneLine(err.Error())))
 	}
 	warnSkippedIndexes(g, st)
-	ses, err := catalog.Resolve(st, arg)
+	ses, err := catalog.Resolve(cmd.Context(), st, arg)
 	if err != nil {
 		return sessionError(err)
 	}

@@ -181,20 +181,20 @@ func load(ctx context.Context, st *store.State, ses store.Session) *loaded {
 	l.conv = c
 	l.leaves = c.Leaves()
 	l.outline = c.Outline()
-	l.findings = findings(st, ses, c)
+	l.findings = findings(ctx, st, ses, c)
 	return l
 }
 
 // findings are the session's findings as oc inspect reports them.
-func findings(st *store.State, ses store.Session, c *conversation.Conversation) []transcript.Finding {
+func findings(ctx context.Context, st *store.State, ses store.Session, c *conversation.Conversation) []transcript.Finding {
 	var out []transcript.Finding
 	switch {
 	case ses.Archive != nil:
-		if rep, err := st.InspectArchive(ses); err == nil && rep.Summary != nil {
+		if rep, err := st.InspectArchive(ctx, ses); err == nil && rep.Summary != nil {
 			out = rep.Findings
 		}
 	case ses.Era == store.EraSQLite:
-		if rep, err := st.InspectSession(ses); err == nil && rep.Summary != nil {
+		if rep, err := st.InspectSession(ctx, ses); err == nil && rep.Summary != nil {
 			out = rep.Findings
 		}
 	default:

@@ -131,7 +131,7 @@ func newScreen(t *testing.T, w, h int) (*screen, *browse.Model) {
 	if err := os.WriteFile(filepath.Join(dir, "zz-evil.jsonl"), []byte(hostile), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	st, sessions, err := catalog.Select(state, "", catalog.Filter{})
+	st, sessions, err := catalog.Select(context.Background(), state, "", catalog.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}

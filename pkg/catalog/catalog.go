@@ -6,6 +6,7 @@
 package catalog
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -33,8 +34,8 @@ type Filter struct {
 // then (with Archived) the archives. A SQLite session's LastActivity is
 // its session_nodes row's updated_at (the events are not read to list
 // them: a search reads them anyway).
-func Sessions(st *store.State, f Filter) ([]store.Session, error) {
-	all, err := st.SQLiteSessionList()
+func Sessions(ctx context.Context, st *store.State, f Filter) ([]store.Session, error) {
+	all, err := st.SQLiteSessionList(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +45,7 @@ func Sessions(st *store.State, f Filter) ([]store.Session, error) {
 	}
 	all = append(all, js...)
 	if f.Archived {
-		arch, err := st.ArchivedSessions()
+		arch, err := st.ArchivedSessions(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -111,8 +112,8 @@ func fileSession(agent, path string) store.Session {
 // ("-" for stdin), a session key, a session id or a unique prefix of one,
 // an archived generation (ID@GENERATION or its archive name), in either
 // era; then a session id under agents/*/sessions that no index lists.
-func Resolve(st *store.State, arg string) (store.Session, error) {
-	ses, err := st.Resolve(arg)
+func Resolve(ctx context.Context, st *store.State, arg string) (store.Session, error) {
+	ses, err := st.Resolve(ctx, arg)
 	if err == nil {
 		if ses.Era == store.EraJSONL && ses.Path != "-" {
 			if fi, serr := os.Stat(ses.Path); serr == nil && fi.IsDir() {
@@ -135,7 +136,7 @@ func Resolve(st *store.State, arg string) (store.Session, error) {
 // dir, or of path when one is given (a state dir, a sessions folder or a
 // transcript file, whose transcripts are then read as files), filtered.
 // The State reads their rows.
-func Select(stateDir, path string, f Filter) (*store.State, []store.Session, error) {
+func Select(ctx context.Context, stateDir, path string, f Filter) (*store.State, []store.Session, error) {
 	if path == "" || isInstall(path) {
 		root := stateDir
 		if path != "" {
@@ -145,7 +146,7 @@ func Select(stateDir, path string, f Filter) (*store.State, []store.Session, err
 		if err != nil {
 			return nil, nil, err
 		}
-		ses, err := Sessions(st, f)
+		ses, err := Sessions(ctx, st, f)
 		return st, ses, err
 	}
 	st, err := store.Open(stateDir, store.Options{})

@@ -159,7 +159,7 @@ func (c *Conversation) spoolRows(ctx context.Context, st *store.State, ses store
 	var offsets []int64
 	var recs []*nav96.Record
 	var off int64
-	if _, err := st.Rows(ses, nil, func(_ int64, line []byte) error {
+	if _, err := st.Rows(ctx, ses, nil, func(_ int64, line []byte) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}

@@ -106,7 +106,7 @@ type reader struct {
 	errs map[string]error
 }
 
-func (r *reader) db(path string) (*sqlitestore.DB, error) {
+func (r *reader) db(ctx context.Context, path string) (*sqlitestore.DB, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if db, ok := r.dbs[path]; ok {
@@ -115,7 +115,7 @@ func (r *reader) db(path string) (*sqlitestore.DB, error) {
 	if err, ok := r.errs[path]; ok {
 		return nil, err
 	}
-	db, err := r.st.OpenAgentDB(path)
+	db, err := r.st.OpenAgentDB(ctx, path)
 	if err != nil {
 		if r.errs == nil {
 			r.errs = map[string]error{}
@@ -151,9 +151,9 @@ func searchSession(ctx context.Context, rd *reader, ses store.Session, m *matche
 	case ses.Era == store.EraJSONL && ses.Archive == nil:
 		err = scanJSONL(ses.Path, m, m.model != "", rd.bufs, row)
 	case ses.Archive == nil:
-		err = s.events(rd, ses, row)
+		err = s.events(ctx, rd, ses, row)
 	default:
-		_, err = rd.st.Rows(ses, nil, row)
+		_, err = rd.st.Rows(ctx, ses, nil, row)
 	}
 	if err != nil && !s.stopped { // (a store may wrap errStop past errors.Is)
 		res.Err = fmt.Errorf("%s: %w", name(ses), err)
@@ -169,16 +169,19 @@ func name(ses store.Session) string {
 	return ses.Label() + " in " + ses.Path
 }
 
-// events reads a SQLite session's rows in seq order without copying them.
-// Rows are numbered as oc show numbers them, the session header first: a
-// header found after other rows moves them one down.
-func (s *sessionSearch) events(rd *reader, ses store.Session, row func(int64, []byte) error) error {
-	db, err := rd.db(ses.Path)
+// events reads a SQLite session's rows in seq order (zstd rows decoded
+// within the run's budget). Rows are numbered as oc show numbers them, the
+// session header first: a header found after other rows moves them one
+// down. A read that starts over (the database changed under it) forgets
+// what it found.
+func (s *sessionSearch) events(ctx context.Context, rd *reader, ses store.Session, row func(int64, []byte) error) error {
+	db, err := rd.db(ctx, ses.Path)
 	if err != nil {
 		return err
 	}
 	header := false
-	_, err = db.RawEvents(ses.ID, func(ev sqlitestore.Event) error {
+	reset := func() { s.pos, s.matches, header, s.provider, s.model = 0, nil, false, "", "" }
+	_, err = db.Events(ctx, ses.ID, reset, func(ev sqlitestore.Event) error {
 		if !header && bytes.Contains(ev.JSON, []byte(sessionWord)) && isHeader(ev.JSON) {
 			header = true
 			if s.pos > 0 {

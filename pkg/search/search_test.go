@@ -31,7 +31,7 @@ func grep(t *testing.T, root string, q search.Query, f catalog.Filter) []string 
 
 func grepWith(t *testing.T, root string, q search.Query, f catalog.Filter, o search.Options) []string {
 	t.Helper()
-	st, sessions, err := catalog.Select(root, "", f)
+	st, sessions, err := catalog.Select(context.Background(), root, "", f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestPlantedWordImported96(t *testing.T) {
 	root := importedState(t)
 	same(t, "database", grep(t, root, search.Query{Pattern: word}, catalog.Filter{}), live)
 	same(t, "database, -l", grepWith(t, root, search.Query{Pattern: word}, catalog.Filter{}, search.Options{FirstOnly: true}), live)
-	st, sessions, err := catalog.Select(root, "", catalog.Filter{})
+	st, sessions, err := catalog.Select(context.Background(), root, "", catalog.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -200,7 +200,7 @@ func TestShowHoldsOpenClawContext56(t *testing.T) {
 			t.Fatal(err)
 		}
 		texts := textsOf(t, out.Messages)
-		ses, err := st.Resolve(path)
+		ses, err := st.Resolve(context.Background(), path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -225,7 +225,7 @@ func TestShowHoldsOpenClawContext96(t *testing.T) {
 	}
 	got, wantN := 0, 0
 	for key, c := range contexts {
-		ses, err := st.Resolve(key)
+		ses, err := st.Resolve(context.Background(), key)
 		if err != nil {
 			t.Fatalf("%s: %v", key, err)
 		}
