@@ -76,7 +76,7 @@ of the folder) with its mode and owner. A second run changes nothing.
 	f.StringVar(&opts.BackupDir, "backup-dir", "", "put backups and quarantine files in DIR instead of beside each file")
 	f.BoolVar(&opts.CompressBackups, "compress-backups", false, "zstd-compress backups (<file>.bak-oc-<stamp>.zst)")
 	f.IntVar(&opts.Jobs, "jobs", 0, "files processed at once (default: number of CPUs)")
-	f.DurationVar(&opts.Wait, "wait", 0, "wait up to DURATION for a live gateway lock instead of skipping the file")
+	f.DurationVar(&opts.Wait, "wait", 0, "wait up to DURATION for a live gateway lock to go away instead of reporting the file busy (exit 11)")
 	f.BoolVar(&opts.Force, "force", false, "with --undo: restore even if FILE changed since the repair (its current content is backed up first)")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "also list the files that need nothing")
 	addFilterFlags(cmd, g)
@@ -228,16 +228,19 @@ func repairRun(ctx context.Context, g *Globals, opts *repairOptions, apply repai
 // repairExit is the exit code of a repair run (oc help exit-codes): 3 when the
 // run was interrupted, when a file could not be processed or, outside --check
 // and --dry-run, when a damaged file is one repair cannot fix (so that what
-// --check flags is always either fixed or reported with 3); 1 in check mode
-// when a file needs attention; 0 otherwise.
+// --check flags is always either fixed or reported with 3); 11 when a file
+// was left alone for a live lock; 1 in check mode when a file needs
+// attention; 0 otherwise.
 func repairExit(g *Globals, opts *repairOptions, doc *repair.Report) error {
 	t := doc.Totals
 	if t.Interrupted {
 		return cli.Incomplete(fmt.Errorf("interrupted: %s repaired, the others left as they were", plural(t.Changed, "file")))
 	}
-	var failed []string
+	var failed, busy []string
 	for _, r := range doc.Files {
 		switch {
+		case r.Busy:
+			busy = append(busy, r.Error)
 		case r.Error != "":
 			failed = append(failed, r.Error)
 		case r.Unrepairable != "" && !opts.Check && !opts.DryRun:
@@ -249,6 +252,9 @@ func repairExit(g *Globals, opts *repairOptions, doc *repair.Report) error {
 		return cli.Incomplete(errors.New(failed[0]))
 	case len(failed) > 1:
 		return cli.Incomplete(fmt.Errorf("%s could not be repaired; first: %s", plural(len(failed), "file"), failed[0]))
+	case len(busy) > 0:
+		// a live lock: the file is fine as far as oc knows; retry later
+		return cli.Busy(fmt.Errorf("%s busy (retry later): %s", plural(len(busy), "file"), busy[0]))
 	case opts.Check && t.NeedsRepair > 0:
 		return cli.Exit(cli.ExitFindings, nil)
 	}
@@ -264,12 +270,15 @@ func runUndo(ctx context.Context, g *Globals, args []string, opts repair.ApplyOp
 		Error string `json:"error,omitempty"`
 	}
 	var out []undone
-	failed := 0
+	failed, busy := 0, 0
 	for _, p := range args {
 		r, err := repair.Undo(ctx, p, opts)
 		u := undone{UndoReport: r}
 		if err != nil {
 			u.Error = oneLine(err.Error())
+			if errors.Is(err, gatewaylock.ErrLocked) {
+				busy++
+			}
 			if errors.Is(err, durable.ErrNoBackup) {
 				u.Error = noBackupMessage(p, opts.BackupDir)
 			}
@@ -302,6 +311,9 @@ func runUndo(ctx context.Context, g *Globals, args []string, opts repair.ApplyOp
 	if failed > 0 {
 		for _, u := range out {
 			if u.Error != "" {
+				if failed == busy {
+					return cli.Busy(errors.New(u.Error)) // every failure was a live lock
+				}
 				return cli.Incomplete(errors.New(u.Error))
 			}
 		}
@@ -386,6 +398,8 @@ func printRepairFile(w io.Writer, st *cli.Styles, opts *repairOptions, r *repair
 // repairStatus is a file's status word in the human report.
 func repairStatus(st *cli.Styles, r *repair.FileReport, checking bool) string {
 	switch {
+	case r.Busy:
+		return st.Warn.Render("busy (a live process holds its lock; retry later)")
 	case r.Error != "":
 		return st.Error.Render("error")
 	case r.Changed:
@@ -425,6 +439,9 @@ func repairTotalsLine(doc *repair.Report, set repair.RuleSet, checking bool) str
 	}
 	if n := skipped; n > 0 {
 		line += fmt.Sprintf(", %d skipped", n)
+	}
+	if t.Busy > 0 {
+		line += fmt.Sprintf(", %d busy", t.Busy)
 	}
 	if t.Errors > 0 {
 		line += ", " + plural(t.Errors, "error")
