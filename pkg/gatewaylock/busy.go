@@ -2,7 +2,6 @@ package gatewaylock
 
 import (
 	"context"
-	"fmt"
 	"time"
 )
 
@@ -13,7 +12,9 @@ import (
 // its target may each be locked). It returns the first lock that is live
 // after waiting up to opts.Wait for it to go away, as a *LockError wrapping
 // ErrLocked, or nil when none is. A stale lock does not stop a read: its
-// writer is gone. A lock file that cannot be read is an error.
+// writer is gone. Nor does a lock file that cannot be read (a FIFO, no
+// permission): it cannot be judged, and the read goes ahead as it always
+// did (a repair, which must take the lock, fails on it).
 func LiveLock(ctx context.Context, files []string, opts LockOptions) error {
 	now := opts.Now
 	if now == nil {
@@ -24,10 +25,7 @@ func LiveLock(ctx context.Context, files []string, opts LockOptions) error {
 		var live *LockInfo
 		for _, f := range files {
 			info, err := InspectLock(LockPath(f), now(), opts.StaleAfter)
-			if err != nil {
-				return fmt.Errorf("%s: read lock: %w", LockPath(f), err)
-			}
-			if info != nil && !info.Stale {
+			if err == nil && info != nil && !info.Stale {
 				live = info
 				break
 			}
