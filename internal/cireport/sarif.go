@@ -15,10 +15,10 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool              sarifTool          `json:"tool"`
-	AutomationDetails *sarifAutomation   `json:"automationDetails,omitempty"`
-	Invocations       []sarifInvocation  `json:"invocations"`
-	Results           []sarifResult      `json:"results"`
+	Tool              sarifTool         `json:"tool"`
+	AutomationDetails *sarifAutomation  `json:"automationDetails,omitempty"`
+	Invocations       []sarifInvocation `json:"invocations"`
+	Results           []sarifResult     `json:"results"`
 }
 
 type sarifTool struct {
