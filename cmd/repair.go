@@ -33,6 +33,7 @@ type repairOptions struct {
 	BreakStaleLocks bool
 	Force           bool
 	Verbose         bool
+	Format          *string
 }
 
 func newRepairCmd(g *Globals) *cobra.Command {
@@ -58,8 +59,14 @@ belongs to and the digests --undo checks. Untouched lines are copied byte for by
 <file>.lock is honoured; the file is replaced atomically (fsync, rename, fsync
 of the folder) with its mode and owner. A second run changes nothing.
 
---check only reports, and exits 1 when a file needs repair (for CI).`,
+--check only reports, and exits 1 when a file needs repair (for CI); a file
+whose lock a live gateway holds is not read and the exit is 11 (busy, retry
+later). --format sarif|junit|github writes the report for CI systems (SARIF
+2.1.0 for code scanning, JUnit XML test reports, GitHub workflow-command
+annotations); see docs/ci-gates.md.`,
 		Example: `  oc repair --check                         # CI gate over the default state dir
+  oc repair --check --format github         # the same, as GitHub Actions annotations
+  oc repair --check --format sarif > oc.sarif
   oc repair ~/.openclaw/agents/main/sessions/0197a3c2-....jsonl
   oc repair --dry-run --state-dir /srv/openclaw
   oc repair --rules openclaw-2026.5.6 --json sessions/
@@ -79,6 +86,7 @@ of the folder) with its mode and owner. A second run changes nothing.
 	f.DurationVar(&opts.Wait, "wait", 0, "wait up to DURATION for a live gateway lock to go away instead of reporting the file busy (exit 11)")
 	f.BoolVar(&opts.Force, "force", false, "with --undo: restore even if FILE changed since the repair (its current content is backed up first)")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "also list the files that need nothing")
+	opts.Format = addFormatFlag(cmd)
 	addFilterFlags(cmd, g)
 	registerRepairCompletions(cmd)
 	f.BoolVar(&opts.BreakStaleLocks, "break-stale-locks", false, "remove stale <file>.lock files (dead or recycled pid, older than 30 min)")
@@ -123,6 +131,13 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 	if err != nil {
 		return err
 	}
+	format, err := resolveFormat(g, *opts.Format)
+	if err != nil {
+		return err
+	}
+	if opts.Undo && format.Machine() {
+		return cli.Usagef("--format %s reports a check or a repair; --undo prints text or --json", format)
+	}
 	apply := repair.ApplyOptions{
 		Options:   repair.Options{Rules: set},
 		BackupDir: opts.BackupDir,
@@ -149,6 +164,9 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 		if g.JSON {
 			return writeJSON(g.IO, repair.Run(ctx, nil, repair.RunOptions{}))
 		}
+		if format.Machine() {
+			return writeCIReport(g, format, repairCIReport(repair.Run(ctx, nil, repair.RunOptions{}), opts, set, opts.Check || opts.DryRun))
+		}
 		fmt.Fprintf(g.IO.Out, "no transcripts in %s%s: nothing to repair\n", cli.Safe(strings.Join(paths, ", ")), filter.Describe())
 		return nil
 	}
@@ -156,11 +174,16 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 	if err != nil {
 		return err
 	}
-	if g.JSON {
+	switch {
+	case g.JSON:
 		if err := writeJSON(g.IO, doc); err != nil {
 			return err
 		}
-	} else {
+	case format.Machine():
+		if err := writeCIReport(g, format, repairCIReport(doc, opts, set, opts.Check || opts.DryRun)); err != nil {
+			return err
+		}
+	default:
 		printRepairReport(g, opts, set, doc)
 	}
 	return repairExit(g, opts, doc)
