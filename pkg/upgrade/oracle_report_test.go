@@ -23,7 +23,7 @@ type oracleImport struct {
 			Message string `json:"message"`
 		} `json:"issues"`
 	} `json:"refusals"`
-	out     string         // where the oracle imported to (live runs)
+	out string // where the oracle imported to (live runs)
 }
 
 type oracleSource struct {
