@@ -268,3 +268,72 @@ func runGate(t *testing.T, script, dir, bin, tries, pause string, args ...string
 	require.NoError(t, err)
 	return 0, string(out)
 }
+
+// Issue 33's cycle through every command: inspect and replay name the same
+// line (the cycle's entry written first, the link repair cuts), repair
+// --check fails on it, and doctor reports it as an error.
+func TestParentCycleAcrossCommands(t *testing.T) {
+	state := copyTreeTo(t, filepath.Join("..", "testdata", "gates", "state"))
+	file := filepath.Join(state, "agents", "main", "sessions", "b0b0b0b0-0000-4000-8000-000000000002.jsonl")
+	_, out, errOut := runOC(t, false, nil, "inspect", "--json", file)
+	var ins struct {
+		Findings []struct {
+			Rule     string `json:"rule"`
+			Line     int64  `json:"line"`
+			Severity string `json:"severity"`
+		} `json:"findings"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &ins), errOut)
+	got := map[string]string{}
+	for _, f := range ins.Findings {
+		got[f.Rule] = f.Severity + " line " + strconv.FormatInt(f.Line, 10)
+	}
+	assert.Equal(t, "error line 3", got["parent-cycle"])
+	assert.Equal(t, "error line 3", got["repair"], "the repair finding of a cycle is an error")
+
+	code, _, errOut := runOC(t, false, nil, "replay", file, "--provider", "anthropic")
+	assert.Equal(t, cli.ExitIncomplete, code)
+	assert.Contains(t, errOut, "line 3: the active branch runs into a cycle")
+
+	code, _, _ = runOC(t, false, nil, "repair", "--check", file)
+	assert.Equal(t, cli.ExitFindings, code)
+
+	// the leaf's walk enters the cycle elsewhere than the file-order walk
+	// (at c2, through y): both still name c1, the entry written first
+	other := filepath.Join(t.TempDir(), "e0e0e0e0-0000-4000-8000-000000000005.jsonl")
+	msg := func(id, parent string) string {
+		return `{"type":"message","id":"` + id + `","parentId":` + parent + `,"timestamp":"2026-05-17T06:40:01.000Z","message":{"role":"user","content":"` + id + `"}}`
+	}
+	require.NoError(t, os.WriteFile(other, []byte(strings.Join([]string{
+		`{"type":"session","version":3,"id":"e0e0e0e0-0000-4000-8000-000000000005","timestamp":"2026-05-17T06:40:00.000Z","cwd":"/w"}`,
+		msg("x", "null"), msg("c1", `"c3"`), msg("c2", `"c1"`), msg("c3", `"c2"`), msg("y", `"c2"`)}, "\n")+"\n"), 0o644))
+	_, out, _ = runOC(t, false, nil, "inspect", "--json", other)
+	require.NoError(t, json.Unmarshal([]byte(out), &ins))
+	for _, f := range ins.Findings {
+		if f.Rule == "parent-cycle" {
+			assert.Equal(t, int64(3), f.Line, "inspect names c1")
+		}
+	}
+	_, _, errOut = runOC(t, false, nil, "replay", other, "--provider", "anthropic")
+	assert.Contains(t, errOut, "line 3: the active branch runs into a cycle", "replay names c1 too")
+
+	code, out, errOut = runOC(t, false, doctorEnv(t), "doctor", "--json", "--state-dir", state)
+	assert.Equal(t, cli.ExitFindings, code, errOut)
+	var doc struct {
+		Findings []struct {
+			ID, Severity, Path, Message string
+		} `json:"findings"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	sev := map[string]string{}
+	for _, f := range doc.Findings {
+		if f.ID == "transcript-needs-repair" || f.ID == "upgrade-refused" {
+			sev[filepath.Base(f.Path)+" "+f.ID] = f.Severity
+		}
+	}
+	assert.Equal(t, map[string]string{
+		"b0b0b0b0-0000-4000-8000-000000000002.jsonl transcript-needs-repair": "error",
+		"c0c0c0c0-0000-4000-8000-000000000003.jsonl transcript-needs-repair": "error",
+		"c0c0c0c0-0000-4000-8000-000000000003.jsonl upgrade-refused":         "error",
+	}, sev)
+}

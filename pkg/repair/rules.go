@@ -123,6 +123,32 @@ func Rules() []Rule {
 	}
 }
 
+// Breaking reports whether rule fixes damage that breaks OpenClaw outright
+// rather than degrading a session: a context build that never returns
+// (parent-cycle) or an upgrade to 2026.8+ refused for the whole state dir
+// (repeated-header, repeated-id). Reports give such a finding the level
+// error (doctor, inspect's repair finding).
+func Breaking(rule string) bool {
+	switch rule {
+	case RuleParentCycle, RuleRepeatedHeader, RuleRepeatedID:
+		return true
+	}
+	return false
+}
+
+// BreakingRules are the rules of counts that Breaking reports, in registry
+// order.
+func BreakingRules(counts map[string]int) []string {
+	var out []string
+	for id := range counts {
+		if Breaking(id) {
+			out = append(out, id)
+		}
+	}
+	SortRuleIDs(out)
+	return out
+}
+
 // ruleOrder gives each rule id its registry position (for stable reports).
 func ruleOrder(id string) int {
 	for i, r := range Rules() {
