@@ -20,7 +20,7 @@ func addFormatFlag(cmd *cobra.Command) *string {
 		names = append(names, string(f))
 	}
 	format := new(string)
-	cmd.Flags().StringVar(format, "format", string(cireport.Text), "output format: "+strings.Join(names, ", ")+" (--json is --format json; see oc help ci)")
+	cmd.Flags().StringVar(format, "format", string(cireport.Text), "output format: "+strings.Join(names, ", ")+" (--json is --format json)")
 	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return names, cobra.ShellCompDirectiveNoFileComp
 	})
