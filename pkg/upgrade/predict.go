@@ -110,6 +110,10 @@ type FileResult struct {
 	// CodexTurns: messages stored with provider openai / api
 	// openai-chatgpt-responses instead of openai-codex(-responses).
 	CodexTurns int `json:"codexTurns,omitempty"`
+	// Rewrites are what the import's re-serialisation changes in the lines
+	// it stores (reserialise.go), the first maxRewrites of RewriteCount.
+	Rewrites     []Rewrite `json:"rewrites,omitempty"`
+	RewriteCount int       `json:"rewriteCount,omitempty"`
 	// Unmatched are the valid lines whose entry id is not among the stored
 	// events: LeftBehind plus the lines whose id the import rewrote. This is
 	// what the oracle's `validLinesNotImported` lists (it matches by id).
@@ -235,6 +239,7 @@ type predictor struct {
 	// valid lines in the oracle's sense: line number and id key
 	validLines []lineKey
 	headerV2   bool
+	tape       jsjson.Tape // for rewrites
 }
 
 type lineKey struct {
@@ -342,6 +347,13 @@ func (p *predictor) line(num int64, raw []byte) {
 	}
 	if falsy(text) {
 		return
+	}
+	for _, rw := range rewrites(&p.tape, text) {
+		p.res.RewriteCount++
+		if len(p.res.Rewrites) < maxRewrites {
+			rw.Line = num
+			p.res.Rewrites = append(p.res.Rewrites, rw)
+		}
 	}
 	p.event(num, text)
 }
