@@ -88,7 +88,7 @@ func rewrites(tp *jsjson.Tape, text []byte) []Rewrite {
 func numberRewrite(lit []byte) (Rewrite, bool) {
 	s := string(lit)
 	// the common literals: short integers without sign problems
-	if len(lit) <= 15 && bytes.IndexAny(lit, ".eE") < 0 && !(lit[0] == '-' && allZero(lit[1:])) {
+	if len(lit) <= 15 && !bytes.ContainsAny(lit, ".eE") && !(lit[0] == '-' && allZero(lit[1:])) {
 		return Rewrite{}, false
 	}
 	f, err := strconv.ParseFloat(s, 64)
