@@ -29,7 +29,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// copyTreeTo copies testdata/<src> into a fresh temp dir.
+// copyTreeTo copies the tree src into a fresh temp dir (files 0600) and
+// returns it.
 func copyTreeTo(t *testing.T, src string) string {
 	t.Helper()
 	dst := t.TempDir()
@@ -45,7 +46,7 @@ func copyTreeTo(t *testing.T, src string) string {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o600)
 	}))
 	return dst
 }

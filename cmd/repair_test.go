@@ -20,23 +20,7 @@ import (
 // copyState copies testdata/repair/state into a temp dir and returns it.
 func copyState(t *testing.T) string {
 	t.Helper()
-	dst := t.TempDir()
-	src := filepath.Join("..", "testdata", "repair", "state")
-	require.NoError(t, filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if info.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o600)
-	}))
-	return dst
+	return copyTreeTo(t, filepath.Join("..", "testdata", "repair", "state"))
 }
 
 var stampRE = regexp.MustCompile(`\d{8}T\d{6}Z`)

@@ -3,7 +3,6 @@ package repair
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -61,25 +60,9 @@ func TestParentCycleCut(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			file := filepath.Join(t.TempDir(), "s1.jsonl")
-			require.NoError(t, os.WriteFile(file, []byte(c.in), 0o644))
-			p, err := PlanFile(file, Options{})
-			require.NoError(t, err)
+			p := applyAndCheck(t, c.in, c.want, c.cut)
 			assert.Equal(t, c.cut, p.LineNums[RuleParentCycle])
 			assert.True(t, p.NeedsAttention())
-			rep, err := ApplyFile(t.Context(), file, ApplyOptions{})
-			require.NoError(t, err)
-			got, _ := os.ReadFile(file)
-			assert.Equal(t, c.want, string(got))
-			q := readQuarantine(t, rep.Quarantine)
-			inLines := strings.Split(c.in, "\n")
-			for _, l := range c.cut {
-				assert.Equal(t, inLines[l-1], string(q[l]), "line %d quarantined", l)
-			}
-			assert.Len(t, q, len(c.cut))
-			rep2, err := ApplyFile(t.Context(), file, ApplyOptions{})
-			require.NoError(t, err)
-			assert.False(t, rep2.Changed, "second run")
 		})
 	}
 	for _, in := range []string{

@@ -57,26 +57,8 @@ func TestRepeatedIDRenamed(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			file := filepath.Join(t.TempDir(), "s1.jsonl")
-			require.NoError(t, os.WriteFile(file, []byte(c.in), 0o644))
-			p, err := PlanFile(file, Options{})
-			require.NoError(t, err)
+			p := applyAndCheck(t, c.in, c.want, c.quarantined)
 			assert.Contains(t, p.Counts, RuleRepeatedID)
-			rep, err := ApplyFile(t.Context(), file, ApplyOptions{})
-			require.NoError(t, err)
-			got, _ := os.ReadFile(file)
-			assert.Equal(t, c.want, string(got))
-			q := readQuarantine(t, rep.Quarantine)
-			inLines := strings.Split(c.in, "\n")
-			for _, l := range c.quarantined {
-				assert.Equal(t, inLines[l-1], string(q[l]), "line %d quarantined", l)
-			}
-			assert.Len(t, q, len(c.quarantined))
-			bk, _ := os.ReadFile(rep.Backup)
-			assert.Equal(t, c.in, string(bk), "backup is the original")
-			rep2, err := ApplyFile(t.Context(), file, ApplyOptions{})
-			require.NoError(t, err)
-			assert.False(t, rep2.Changed, "second run")
 		})
 	}
 	// an exact repeat (9.6 drops it without harm) is left alone
@@ -105,4 +87,32 @@ func TestRepeatedIDExactRepeatAfterRename(t *testing.T) {
 	rep2, err := ApplyFile(t.Context(), file, ApplyOptions{})
 	require.NoError(t, err)
 	assert.False(t, rep2.Changed, "second run")
+}
+
+// applyAndCheck writes in to a transcript, plans and applies its repair,
+// and checks the result: the file is want, each quarantined line (and only
+// those) is in the quarantine file as it was, the backup is in, and a
+// second run changes nothing. It returns the plan.
+func applyAndCheck(t *testing.T, in, want string, quarantined []int64) *Plan {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "s1.jsonl")
+	require.NoError(t, os.WriteFile(file, []byte(in), 0o644))
+	p, err := PlanFile(file, Options{})
+	require.NoError(t, err)
+	rep, err := ApplyFile(t.Context(), file, ApplyOptions{})
+	require.NoError(t, err)
+	got, _ := os.ReadFile(file)
+	assert.Equal(t, want, string(got))
+	q := readQuarantine(t, rep.Quarantine)
+	inLines := strings.Split(in, "\n")
+	for _, l := range quarantined {
+		assert.Equal(t, inLines[l-1], string(q[l]), "line %d quarantined", l)
+	}
+	assert.Len(t, q, len(quarantined))
+	bk, _ := os.ReadFile(rep.Backup)
+	assert.Equal(t, in, string(bk), "backup is the original")
+	rep2, err := ApplyFile(t.Context(), file, ApplyOptions{})
+	require.NoError(t, err)
+	assert.False(t, rep2.Changed, "second run")
+	return p
 }
