@@ -361,6 +361,11 @@ type planner struct {
 	renamed map[uint64][]byte
 	newID   []byte // the new id of the entry being planned, if renamed
 
+	// repeated rows (repeatedrow.go): digests of the lines without an id
+	// (first pass), of every line with the first line it was on (exact)
+	anonSums []uint64
+	rows     map[uint64]int64
+
 	// tool results (RuleSetAll): their tool call ids (a set at finish)
 	resultList  []uint64
 	results     map[uint64]struct{}
@@ -540,7 +545,7 @@ func (pl *planner) feed(ln jsonl.Line, kind lineKind, e *Entry) {
 // file must be planned again, exactly.
 func (pl *planner) done() (*Plan, error) {
 	pl.plan.Lines = pl.lastLine
-	if !pl.exact && pl.set == RuleSetAll && repeats(pl.idTrims) {
+	if !pl.exact && pl.set == RuleSetAll && (repeats(pl.idTrims) || repeats(pl.anonSums)) {
 		return nil, errRepeatedIDs
 	}
 	if err := pl.cycleReplan(); err != nil {
@@ -765,7 +770,7 @@ func (pl *planner) dropsEntry(ln jsonl.Line, ed *edit, salvaged bool, e *Entry) 
 		}
 		return true
 	}
-	if pl.repeatedHeader(ln, ed, e) {
+	if pl.repeatedHeader(ln, ed, e) || pl.repeatedRow(ln, ed, e) {
 		return true
 	}
 	return pl.recoveryEntry(ln, ed, e)

@@ -68,6 +68,23 @@ func TestRepeatedIDRenamed(t *testing.T) {
 	p, err := PlanFile(file, Options{})
 	require.NoError(t, err)
 	assert.NotContains(t, p.Counts, RuleRepeatedID)
+	assert.NotContains(t, p.Counts, RuleRepeatedRow, "an indexed entry's exact repeat is 9.6's to drop")
+}
+
+// TestRepeatedRowDropped: a byte-identical repeat of a row 9.6's import
+// does not drop (an unknown type with an id, an object without an id, a
+// JSON array) is quarantined; a repeat of an indexed entry is not.
+func TestRepeatedRowDropped(t *testing.T) {
+	for _, row := range []string{
+		`{"type":"frobnicate","id":"x1","parentId":"m1","timestamp":"2026-05-12T09:00:02.000Z"}`,
+		`{"type":"note","text":"a"}`,
+		`[1,2]`,
+	} {
+		in := repeatedLines(repHeader, repMsg("m1", "", "user", "hello"), row, row, repMsg("m2", "m1", "assistant", "hi"))
+		want := repeatedLines(repHeader, repMsg("m1", "", "user", "hello"), row, repMsg("m2", "m1", "assistant", "hi"))
+		p := applyAndCheck(t, in, want, []int64{4})
+		assert.Equal(t, []int64{4}, p.LineNums[RuleRepeatedRow], row)
+	}
 }
 
 // TestRepeatedIDExactRepeatAfterRename: a copy of an entry that names the

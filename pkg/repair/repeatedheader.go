@@ -20,7 +20,7 @@ import (
 // repeatedHeader drops e when it is a session header with the id of the
 // transcript's header (the first entry), and reports whether it did.
 func (pl *planner) repeatedHeader(ln jsonl.Line, ed *edit, e *Entry) bool {
-	if pl.first == nil || !pl.first.IsHeader() || !e.IsHeader() {
+	if !e.IsHeader() || pl.first == nil || !pl.first.IsHeader() { // e first: the cheap test
 		return false
 	}
 	f, first := e.prepare(true), pl.first.prepare(true)

@@ -57,6 +57,7 @@ const (
 	RuleRepeatedID          = "repeated-id"
 	RuleParentCycle         = "parent-cycle"
 	RuleRepeatedHeader      = "repeated-header"
+	RuleRepeatedRow         = "repeated-row"
 )
 
 // Scope says what a rule looks at.
@@ -112,6 +113,8 @@ func Rules() []Rule {
 			Reason: "an entry whose id repeats an earlier entry's with different content makes OpenClaw 2026.8+'s import store one of them, fail its own count check (sqlite_transcript_count_mismatch) and refuse the migration of the whole state dir: the later entry gets a new id (its id plus \"-oc\" and its line number) and the entries written after it that name the id as parentId or firstKeptEntryId name the new one (the original lines are quarantined)"},
 		{ID: RuleRepeatedHeader, Origin: "oc", Scope: ScopeFile,
 			Reason: "a session header written again inside the transcript (a header line repeated verbatim) is an event OpenClaw 2026.8+'s import stores once but counts twice: it fails its own count check (sqlite_transcript_count_mismatch) and refuses the migration of the whole state dir: the repeat is quarantined (an entry of another type with the header's id is renamed by repeated-id)"},
+		{ID: RuleRepeatedRow, Origin: "oc", Scope: ScopeFile,
+			Reason: "a line that repeats an earlier line byte for byte and is not an entry OpenClaw indexes (a record of an unknown type, an object without an id, a JSON array) is a row OpenClaw 2026.8+'s import stores once but counts twice: it fails its count check (sqlite_transcript_count_mismatch) and refuses the migration of the whole state dir: the copy is quarantined (an exact repeat of an indexed entry is left alone: the import drops it itself)"},
 		{ID: RuleParentCycle, Origin: "oc", Scope: ScopeFile,
 			Reason: "parentId links that form a cycle (m1's parent m3, m3's m2, m2's m1; an entry its own parent) make OpenClaw 2026.5.6's context build loop forever, so the session hangs: the link of the cycle's entry written first, which names an entry written after it, is cut, and the entry's parent becomes the nearest entry before it (null when there is none): the link 2026.9.6 cuts when it reads the file and the parent it reads for the entry, so 2026.9.6 reads the same branch as before (the original line is quarantined)"},
 		{ID: RuleRelinkParent, Origin: "oc", Scope: ScopeFile,
@@ -126,11 +129,11 @@ func Rules() []Rule {
 // Breaking reports whether rule fixes damage that breaks OpenClaw outright
 // rather than degrading a session: a context build that never returns
 // (parent-cycle) or an upgrade to 2026.8+ refused for the whole state dir
-// (repeated-header, repeated-id). Reports give such a finding the level
+// (repeated-header, repeated-id, repeated-row). Reports give such a finding the level
 // error (doctor, inspect's repair finding).
 func Breaking(rule string) bool {
 	switch rule {
-	case RuleParentCycle, RuleRepeatedHeader, RuleRepeatedID:
+	case RuleParentCycle, RuleRepeatedHeader, RuleRepeatedID, RuleRepeatedRow:
 		return true
 	}
 	return false

@@ -34,9 +34,9 @@ var refusalKinds = []struct {
 }{
 	{"repeated-header", ConflictHeader, 4, true},
 	{"session-id", ConflictSessionID, 4, true},
-	{"duplicate-custom", ConflictDuplicate, 5, false},
-	{"duplicate-opaque", ConflictDuplicate, 5, false},
-	{"duplicate-noid", ConflictDuplicate, 5, false},
+	{"duplicate-custom", ConflictDuplicate, 5, true},
+	{"duplicate-opaque", ConflictDuplicate, 5, true},
+	{"duplicate-noid", ConflictDuplicate, 5, true},
 	{"header-other-id", "", 0, false},
 }
 
@@ -70,18 +70,23 @@ func TestRefusalKinds(t *testing.T) {
 	}
 	stored := map[string]storedKind{}
 	storedPath := filepath.Join(refusalKindsDir, "oracle.json")
-	if mode == "" {
-		b, err := os.ReadFile(storedPath)
-		if err != nil {
-			t.Fatalf("stored oracle answers: %v (regenerate with OC_UPGRADE_ORACLE=write)", err)
-		}
+	b, err := os.ReadFile(storedPath)
+	if err != nil && mode == "" {
+		t.Fatalf("stored oracle answers: %v (regenerate with OC_UPGRADE_ORACLE=write)", err)
+	}
+	if err == nil {
+		// write mode keeps the answers of the kinds -run leaves out
 		if err := json.Unmarshal(b, &stored); err != nil {
 			t.Fatal(err)
 		}
 	}
-	compared := 0
+	compared, want := 0, 0
 	for _, k := range refusalKinds {
 		t.Run(k.name, func(t *testing.T) {
+			want++
+			if k.repaired {
+				want++
+			}
 			root := t.TempDir()
 			copyTree(t, filepath.Join(refusalKindsDir, k.name), root)
 			s := stored[k.name]
@@ -127,7 +132,7 @@ func TestRefusalKinds(t *testing.T) {
 			stored[k.name] = s
 		})
 	}
-	oracletest.Compared(t, "refusal kinds: 9.6 imports before and after oc repair", compared, len(refusalKinds)+2)
+	oracletest.Compared(t, "refusal kinds: 9.6 imports before and after oc repair", compared, want)
 	if mode == "write" {
 		b, err := json.MarshalIndent(stored, "", " ")
 		if err != nil {
