@@ -3,10 +3,13 @@ package repair
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
 // TestParentCycleCut: the link of each cycle's entry written first is cut
@@ -111,4 +114,66 @@ func TestRepeatedHeaderDropped(t *testing.T) {
 	require.NoError(t, err)
 	got, _ = os.ReadFile(file)
 	assert.Equal(t, repeatedLines(repHeader, repMsg("s1-oc2", "", "user", "a"), repMsg("m2", "s1-oc2", "assistant", "b")), string(got))
+}
+
+// FuzzParentCycleCut: any parent links among a few entries (cycles, self
+// parents, forward links, repeats) are planned without error; after the
+// repair no cycle is left (oc's analysis finds none), every cut entry's
+// new parent is written before it (or null), and a second run changes
+// nothing.
+func FuzzParentCycleCut(f *testing.F) {
+	f.Add([]byte{2, 0, 1}, uint8(3))
+	f.Add([]byte{0, 2, 3, 1}, uint8(4))
+	f.Add([]byte{1, 1}, uint8(2))
+	f.Fuzz(func(t *testing.T, parents []byte, n uint8) {
+		n = n%8 + 1
+		ids := []string{"e0", "e1", "e2", "e3", "e4", "e5", "e6", "e7"}
+		lines := []string{repHeader}
+		for i := range int(n) {
+			p := ""
+			if i < len(parents) && parents[i]%9 != 8 {
+				p = ids[parents[i]%9%8]
+			}
+			lines = append(lines, repMsg(ids[i], p, "user", ids[i]))
+		}
+		file := filepath.Join(t.TempDir(), "s1.jsonl")
+		if err := os.WriteFile(file, []byte(repeatedLines(lines...)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := ApplyFile(t.Context(), file, ApplyOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := transcript.AnalyzeFile(transcript.File{Path: file}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fd := range sum.Findings {
+			if fd.Rule == "parent-cycle" {
+				t.Fatalf("a cycle is left at line %d of %q", fd.Line, lines)
+			}
+		}
+		out, _ := os.ReadFile(file)
+		got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+		for _, l := range rep.Lines[RuleParentCycle] {
+			e := ParseEntry([]byte(got[l-1]))
+			p, ok := e.ParentString()
+			if !ok {
+				continue // null: a root
+			}
+			before := false
+			for _, prev := range got[1 : l-1] {
+				if id, _ := ParseEntry([]byte(prev)).IDString(); id == p {
+					before = true
+				}
+			}
+			if !before {
+				t.Fatalf("line %d cut to %q, not an entry before it", l, p)
+			}
+		}
+		rep2, err := ApplyFile(t.Context(), file, ApplyOptions{})
+		if err != nil || rep2.Changed {
+			t.Fatalf("second run: %v, changed %v", err, rep2 != nil && rep2.Changed)
+		}
+	})
 }
