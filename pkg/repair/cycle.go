@@ -2,7 +2,6 @@ package repair
 
 import (
 	"errors"
-	"strconv"
 
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 )
@@ -68,7 +67,7 @@ var errParentLinks = errors.New("an entry's parent is written after it: plan aga
 type errCycleCuts struct{ cuts map[cutKey]bool }
 
 func (e *errCycleCuts) Error() string {
-	return strconv.Itoa(len(e.cuts)) + " parentId cycle(s): plan again with the links cut"
+	return countNoun(len(e.cuts), "parentId link closes a cycle", "parentId links close cycles") + ": plan again with them cut"
 }
 
 // cutCycle is the rule on one entry (not the header): when the entry's link
