@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +22,9 @@ type exportOptions struct {
 	Agent  string
 	// BusyTimeout bounds the wait for a SQLite writer's lock.
 	BusyTimeout time.Duration
+	// MaxDecoded bounds what one session decodes to from compressed
+	// storage (zstd rows, a cold archive, an archived generation's blob).
+	MaxDecoded byteSize
 }
 
 func newExportCmd(g *Globals) *cobra.Command {
@@ -55,6 +59,13 @@ the decoded text, the transcript as it was when the session was deleted. A
 damaged blob is a one-line error naming the database and the row, and
 nothing is written.
 
+What a session decodes to from compressed storage (its zstd rows, its cold
+archive, an archived generation's blob) is checked before anything is
+written: over --max-decoded-size (default 1 GiB) the export is refused, so
+that a small hostile blob cannot fill a disk. A zstd row that OpenClaw
+2026.9.6 cannot read (over its 4 MiB bounds, or decoding to another size
+than its event_utf8_bytes) is an error naming the session and the seq.
+
 The databases and archives are opened read-only and never written.`,
 		Example: `  oc export agent:main:main -o main.jsonl
   oc export 0197d2a4 | jq -c 'select(.type=="message") | .message.role'
@@ -76,7 +87,7 @@ The databases and archives are opened read-only and never written.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runExport(g, opts, args)
+			return runExport(cmd.Context(), g, opts, args)
 		},
 	}
 	cmd.ValidArgsFunction = g.completeSessions
@@ -85,17 +96,19 @@ The databases and archives are opened read-only and never written.`,
 	f.BoolVar(&opts.All, "all", false, "export every session of --agent into the folder -o DIR")
 	f.StringVar(&opts.Agent, "agent", "", "the agent whose sessions --all exports")
 	f.DurationVar(&opts.BusyTimeout, "busy-timeout", 5*time.Second, "how long to wait for a SQLite database another process holds locked")
+	opts.MaxDecoded = store.DefaultMaxExportDecoded
+	f.Var(&opts.MaxDecoded, "max-decoded-size", "refuse a session that decodes to more than SIZE bytes from compressed storage (512M, 4G)")
 	return cmd
 }
 
-func runExport(g *Globals, opts *exportOptions, args []string) error {
-	st, err := store.Open(g.ResolvedStateDir(), store.Options{SQLite: sqlitestore.Options{BusyTimeout: opts.BusyTimeout}})
+func runExport(ctx context.Context, g *Globals, opts *exportOptions, args []string) error {
+	st, err := store.Open(g.ResolvedStateDir(), store.Options{SQLite: sqlitestore.Options{BusyTimeout: opts.BusyTimeout}, MaxExportDecoded: int64(opts.MaxDecoded)})
 	if err != nil {
 		return cli.Incomplete(errors.New(oneLine(err.Error())))
 	}
 	warnSkippedIndexes(g, st)
 	if opts.All {
-		files, err := st.ExportAgent(opts.Agent, opts.Output)
+		files, err := st.ExportAgent(ctx, opts.Agent, opts.Output)
 		if err != nil {
 			return cli.Incomplete(errors.New(oneLine(err.Error())))
 		}
@@ -109,7 +122,7 @@ func runExport(g *Globals, opts *exportOptions, args []string) error {
 		fmt.Fprintf(g.IO.Out, "exported %d sessions (%d lines) of agent %s to %s\n", len(files), lines, opts.Agent, opts.Output)
 		return nil
 	}
-	ses, err := st.Resolve(args[0])
+	ses, err := st.Resolve(ctx, args[0])
 	if err != nil {
 		var amb *store.AmbiguousError
 		if errors.As(err, &amb) {
@@ -118,7 +131,7 @@ func runExport(g *Globals, opts *exportOptions, args []string) error {
 		return cli.Incomplete(errors.New(oneLine(err.Error())))
 	}
 	if opts.Output == "" || opts.Output == "-" {
-		n, cold, err := st.ExportWithSource(ses, g.IO.In, g.IO.Out)
+		n, cold, err := st.ExportWithSource(ctx, ses, g.IO.In, g.IO.Out)
 		if err != nil {
 			return cli.Incomplete(errors.New(oneLine(err.Error())))
 		}
@@ -126,7 +139,7 @@ func runExport(g *Globals, opts *exportOptions, args []string) error {
 		noteArchive(g, ses, n)
 		return nil
 	}
-	n, cold, err := exportToFile(st, ses, g.IO.In, opts.Output)
+	n, cold, err := exportToFile(ctx, st, ses, g.IO.In, opts.Output)
 	if err != nil {
 		return cli.Incomplete(errors.New(oneLine(err.Error())))
 	}
@@ -160,7 +173,7 @@ func noteCold(g *Globals, cold *sqlitestore.ColdSource) {
 
 // exportToFile writes a new file through a temporary name; an existing file
 // is left alone.
-func exportToFile(st *store.State, ses store.Session, stdin io.Reader, path string) (int, *sqlitestore.ColdSource, error) {
+func exportToFile(ctx context.Context, st *store.State, ses store.Session, stdin io.Reader, path string) (int, *sqlitestore.ColdSource, error) {
 	if _, err := os.Lstat(path); err == nil {
 		return 0, nil, fmt.Errorf("%s: already exists; not overwritten", path)
 	}
@@ -169,7 +182,7 @@ func exportToFile(st *store.State, ses store.Session, stdin io.Reader, path stri
 		return 0, nil, err
 	}
 	defer os.Remove(tmp.Name())
-	n, cold, err := st.ExportWithSource(ses, stdin, tmp)
+	n, cold, err := st.ExportWithSource(ctx, ses, stdin, tmp)
 	if err == nil {
 		err = tmp.Sync()
 	}

@@ -27,12 +27,12 @@ func TestArchiveFixtureLive96(t *testing.T) {
 	}
 	exported := 0
 	for _, d := range oracletest.ArchivesDecoded96(t, out) {
-		ses, err := st.Resolve(d.SessionID + "@" + d.Generation)
+		ses, err := st.Resolve(t.Context(), d.SessionID+"@"+d.Generation)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if _, err := st.Export(ses, nil, &buf); err != nil || buf.String() != d.Content {
+		if _, err := st.Export(t.Context(), ses, nil, &buf); err != nil || buf.String() != d.Content {
 			t.Errorf("export %s: %v; %d bytes, 9.6 decodes %d", ses.Label(), err, buf.Len(), len(d.Content))
 		}
 		exported++

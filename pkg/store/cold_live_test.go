@@ -102,12 +102,12 @@ func TestColdFixtureLive96(t *testing.T) {
 			t.Fatal(err)
 		}
 		for id, events := range rows {
-			ses, err := st.Resolve(id)
+			ses, err := st.Resolve(t.Context(), id)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var buf bytes.Buffer
-			n, src, err := st.ExportWithSource(ses, nil, &buf)
+			n, src, err := st.ExportWithSource(t.Context(), ses, nil, &buf)
 			if err != nil || src == nil || src.Archive.Storage != storage {
 				t.Fatalf("%s: export %s: %v (source %+v)", storage, id, err, src)
 			}
@@ -186,11 +186,11 @@ func TestColdFixtureLive96(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ses, err := st.Resolve("agent:main:main")
+		ses, err := st.Resolve(t.Context(), "agent:main:main")
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = st.Export(ses, &bytes.Buffer{}, &bytes.Buffer{})
+		_, err = st.Export(t.Context(), ses, &bytes.Buffer{}, &bytes.Buffer{})
 		var ce *sqlitestore.ColdArchiveError
 		switch {
 		case d.wantOC == "" && err != nil:

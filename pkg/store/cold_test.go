@@ -131,20 +131,20 @@ func TestColdInspectAndExportEqualRestore96(t *testing.T) {
 			compared++
 
 			// export: the restored session's lines, byte for byte.
-			ses, err := st.Resolve(got.Key)
+			ses, err := st.Resolve(t.Context(), got.Key)
 			if err != nil {
 				t.Fatal(err)
 			}
-			rses, err := restoredSt.Resolve(got.Key)
+			rses, err := restoredSt.Resolve(t.Context(), got.Key)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var a, b bytes.Buffer
-			n, src, err := st.ExportWithSource(ses, nil, &a)
+			n, src, err := st.ExportWithSource(t.Context(), ses, nil, &a)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := restoredSt.Export(rses, nil, &b); err != nil {
+			if _, err := restoredSt.Export(t.Context(), rses, nil, &b); err != nil {
 				t.Fatal(err)
 			}
 			if n != got.Cold.Archive.EventCount || src == nil || !src.Verified || a.Len() == 0 || !bytes.Equal(a.Bytes(), b.Bytes()) {
@@ -222,12 +222,12 @@ func TestColdDamagedInspectAndExport(t *testing.T) {
 	if s := byKey["main/agent:main:slack:channel:c0aelhcgw4f"]; s == nil || s.Cold == nil || !s.Cold.Verified || s.Events != 5 {
 		t.Errorf("the intact cold session beside it: %+v", s)
 	}
-	ses, err := st.Resolve("agent:main:main")
+	ses, err := st.Resolve(t.Context(), "agent:main:main")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	n, _, err := st.ExportWithSource(ses, nil, &out)
+	n, _, err := st.ExportWithSource(t.Context(), ses, nil, &out)
 	var ce *sqlitestore.ColdArchiveError
 	if !errors.As(err, &ce) || n != 0 || out.Len() != 0 || strings.Contains(err.Error(), "\n") {
 		t.Errorf("export of a damaged cold session: %d lines, %d bytes, err %v", n, out.Len(), err)
@@ -311,11 +311,11 @@ func TestColdAndHotFinding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ses, err := st.Resolve("agent:main:slack:channel:c0aelhcgw4f")
+	ses, err := st.Resolve(t.Context(), "agent:main:slack:channel:c0aelhcgw4f")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := st.InspectSession(ses)
+	rep, err := st.InspectSession(t.Context(), ses)
 	if err != nil {
 		t.Fatal(err)
 	}

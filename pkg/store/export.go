@@ -2,6 +2,7 @@ package store
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,21 +15,21 @@ import (
 
 // Export writes a session as a JSONL transcript: one stored row a line,
 // header first, each row's bytes as stored. It returns the number of lines.
-func (s *State) Export(ses Session, stdin io.Reader, w io.Writer) (int, error) {
-	n, _, err := s.ExportWithSource(ses, stdin, w)
+func (s *State) Export(ctx context.Context, ses Session, stdin io.Reader, w io.Writer) (int, error) {
+	n, _, err := s.ExportWithSource(ctx, ses, stdin, w)
 	return n, err
 }
 
 // ExportWithSource is Export that also says when the rows came from a cold
 // archive (nil otherwise).
-func (s *State) ExportWithSource(ses Session, stdin io.Reader, w io.Writer) (int, *sqlitestore.ColdSource, error) {
+func (s *State) ExportWithSource(ctx context.Context, ses Session, stdin io.Reader, w io.Writer) (int, *sqlitestore.ColdSource, error) {
 	if ses.Archive != nil {
-		n, err := s.exportArchive(ses, w)
+		n, err := s.exportArchive(ctx, ses, w)
 		return n, nil, err
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	n := 0
-	st, err := s.Rows(ses, stdin, func(_ int64, line []byte) error {
+	st, err := s.Rows(ctx, ses, stdin, func(_ int64, line []byte) error {
 		n++
 		if _, err := bw.Write(line); err != nil {
 			return err
@@ -61,8 +62,8 @@ type ExportedFile struct {
 // with sessionFile naming the exported file), so that the folder is a JSONL
 // sessions folder every oc command reads. Files are written to a temporary
 // name and renamed; an existing file is never overwritten.
-func (s *State) ExportAgent(agent, dir string) ([]ExportedFile, error) {
-	all, err := s.SQLiteSessions()
+func (s *State) ExportAgent(ctx context.Context, agent, dir string) ([]ExportedFile, error) {
+	all, err := s.SQLiteSessions(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +89,7 @@ func (s *State) ExportAgent(agent, dir string) ([]ExportedFile, error) {
 		path := filepath.Join(dir, name)
 		var cold *sqlitestore.ColdSource
 		n, err := writeNew(path, func(w io.Writer) (int, error) {
-			n, c, err := s.ExportWithSource(ses, nil, w)
+			n, c, err := s.ExportWithSource(ctx, ses, nil, w)
 			cold = c
 			return n, err
 		})

@@ -15,7 +15,7 @@ import (
 func exportRows(t *testing.T, st *store.State, ses store.Session) [][]byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if _, err := st.Export(ses, nil, &buf); err != nil {
+	if _, err := st.Export(t.Context(), ses, nil, &buf); err != nil {
 		t.Fatalf("export %s: %v", ses.Label(), err)
 	}
 	rows := bytes.Split(buf.Bytes(), []byte("\n"))
@@ -82,7 +82,7 @@ func TestExportEqualsImportedSource(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sessions, err := st.SQLiteSessions()
+		sessions, err := st.SQLiteSessions(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func TestExportEqualsImportedSource(t *testing.T) {
 	}
 	want += len(keys) // every session of the corpus's sessions.json
 	for key, file := range keys {
-		ses, err := st.Resolve(key)
+		ses, err := st.Resolve(t.Context(), key)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -101,13 +101,13 @@ not json
 		if err != nil {
 			t.Fatal(err)
 		}
-		sessions, err := st.SQLiteSessions()
+		sessions, err := st.SQLiteSessions(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, ses := range sessions {
 			var rows [][]byte
-			if _, err := st.Rows(ses, nil, func(_ int64, line []byte) error {
+			if _, err := st.Rows(t.Context(), ses, nil, func(_ int64, line []byte) error {
 				rows = append(rows, append([]byte(nil), line...))
 				return nil
 			}); err != nil {
