@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/openclaw-tools/oc/internal/transcriptgen"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
@@ -176,4 +178,31 @@ func FuzzParentCycleCut(f *testing.F) {
 			t.Fatalf("second run: %v, changed %v", err, rep2 != nil && rep2.Changed)
 		}
 	})
+}
+
+// BenchmarkPlanFileCycle: BenchmarkPlanFile's 16 MiB transcript with a
+// parentId cycle of three entries appended: the passes a cycle costs (the
+// links, then the cuts) next to BenchmarkPlanFile's one.
+func BenchmarkPlanFileCycle(b *testing.B) {
+	var gen bytes.Buffer
+	if _, err := transcriptgen.Write(&gen, transcriptgen.Options{Size: 16 << 20, DamageRate: 0.001, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	gen.WriteString(repeatedLines(repMsg("cy1", "cy3", "user", "a"), repMsg("cy2", "cy1", "assistant", "b"), repMsg("cy3", "cy2", "user", "c")))
+	path := filepath.Join(b.TempDir(), "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl")
+	if err := os.WriteFile(path, gen.Bytes(), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(gen.Len()))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p, err := PlanFile(path, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if p.Counts[RuleParentCycle] != 1 {
+			b.Fatalf("cuts %v", p.LineNums[RuleParentCycle])
+		}
+	}
 }
