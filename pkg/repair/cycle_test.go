@@ -1,7 +1,6 @@
 package repair
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/openclaw-tools/oc/internal/transcriptgen"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
@@ -184,16 +182,7 @@ func FuzzParentCycleCut(f *testing.F) {
 // parentId cycle of three entries appended: the passes a cycle costs (the
 // links, then the cuts) next to BenchmarkPlanFile's one.
 func BenchmarkPlanFileCycle(b *testing.B) {
-	var gen bytes.Buffer
-	if _, err := transcriptgen.Write(&gen, transcriptgen.Options{Size: 16 << 20, DamageRate: 0.001, Seed: 1}); err != nil {
-		b.Fatal(err)
-	}
-	gen.WriteString(repeatedLines(repMsg("cy1", "cy3", "user", "a"), repMsg("cy2", "cy1", "assistant", "b"), repMsg("cy3", "cy2", "user", "c")))
-	path := filepath.Join(b.TempDir(), "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl")
-	if err := os.WriteFile(path, gen.Bytes(), 0o600); err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(gen.Len()))
+	path := benchTranscript(b, repeatedLines(repMsg("cy1", "cy3", "user", "a"), repMsg("cy2", "cy1", "assistant", "b"), repMsg("cy3", "cy2", "user", "c")))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
