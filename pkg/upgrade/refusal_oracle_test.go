@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,25 +54,34 @@ type storedRefusal struct {
 	RecoveredLeft   []string `json:"recoveredLeft"`
 }
 
-// oracleImportFailure runs the oracle's import of root, which must fail: the
-// oracle's harness crashes reading doctor --fix's failure report (its
-// completedMoves is a number), so, as scripts/difffuzz/openclaw96.go does,
-// the issues are read from session-sqlite-migration-runs/*.failure.json.
+// oracleImportFailure runs the oracle's import of root, which must be
+// refused: the harness names the refusal in its answer's `refusals` (older
+// harnesses crashed reading doctor --fix's failure report instead), and, as
+// scripts/difffuzz/openclaw96.go does, the issues are read from
+// session-sqlite-migration-runs/*.failure.json.
 func oracleImportFailure(t *testing.T, root string) (issues, left []string) {
 	t.Helper()
 	script := oracletest.Oracle96(t)
 	var out string
-	var stderr bytes.Buffer
+	var stdout, stderr bytes.Buffer
 	// The import takes 10-40 s; a hung one gets a second, logged try.
 	err := oracletest.RunOnceMoreIfHung(t, 4*time.Minute, func(ctx context.Context) *exec.Cmd {
 		out = filepath.Join(t.TempDir(), "imported")
+		stdout.Reset()
 		stderr.Reset()
 		cmd := oracletest.Command(ctx, script, "import", root, out)
-		cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		return cmd
 	})
 	if err == nil {
-		t.Fatalf("the oracle imported %s; want doctor --fix to refuse the migration", root)
+		// The current harness reports a refused migration in its answer
+		// (`refusals`) and exits 0; older ones failed reading the report.
+		var answer struct {
+			Refusals []json.RawMessage `json:"refusals"`
+		}
+		if jerr := json.Unmarshal(stdout.Bytes(), &answer); jerr != nil || len(answer.Refusals) == 0 {
+			t.Fatalf("the oracle imported %s; want doctor --fix to refuse the migration", root)
+		}
 	}
 	names, _ := filepath.Glob(filepath.Join(out, "session-sqlite-migration-runs", "*.failure.json"))
 	if len(names) == 0 {
