@@ -541,7 +541,7 @@ func (j *repairJob) run(rep *FileReport) (*FileReport, error) {
 			return rep, err
 		}
 	}
-	err = durable.ReplaceAtomic(j.path, durable.AtomicOptions{
+	err = durable.ReplaceAtomic(j.ctx, j.path, durable.AtomicOptions{
 		FS:           j.fsys,
 		KeepFrom:     j.st,
 		BeforeRename: j.publish,

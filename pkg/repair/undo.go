@@ -236,7 +236,7 @@ func restoreBackup(ctx context.Context, fsys durable.FS, real string, cand undoC
 		return fmt.Errorf("%s: unexpected %s content in an uncompressed backup", cand.backup, src.Compression)
 	}
 	h := durable.NewCheckingHasher()
-	return durable.ReplaceAtomic(real, durable.AtomicOptions{FS: fsys, KeepFrom: keep, BeforeRename: func() error {
+	return durable.ReplaceAtomic(ctx, real, durable.AtomicOptions{FS: fsys, KeepFrom: keep, BeforeRename: func() error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
