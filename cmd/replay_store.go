@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -54,7 +55,7 @@ type storedSession struct {
 // rows reads the session's rows in export order (header first).
 func (s *storedSession) rows() ([][]byte, error) {
 	var rows [][]byte
-	if _, err := s.st.Rows(s.ses, nil, func(_ int64, line []byte) error {
+	if _, err := s.st.Rows(context.Background(), s.ses, nil, func(_ int64, line []byte) error {
 		rows = append(rows, line)
 		return nil
 	}); err != nil {
@@ -134,7 +135,7 @@ func exportSessionToTemp(st *store.State, ses store.Session) (path string, clean
 		cleanup()
 		return "", func() {}, err
 	}
-	if _, err := st.Export(ses, nil, f); err != nil {
+	if _, err := st.Export(context.Background(), ses, nil, f); err != nil {
 		f.Close()
 		cleanup()
 		return "", func() {}, errors.New(oneLine(err.Error()))

@@ -117,7 +117,7 @@ func ReplaceAtomic(ctx context.Context, path string, opts AtomicOptions, write f
 			serr := fsys.SyncDir(dir)
 			_ = fsys.Remove(t.name)
 			if serr != nil {
-				return fmt.Errorf("%s: fsync folder: %w", dir, serr)
+				return folderSyncError(dir, serr)
 			}
 			return nil
 		case !errors.Is(err, ErrNoExchange) && !errors.Is(err, fs.ErrNotExist):
@@ -133,7 +133,7 @@ func ReplaceAtomic(ctx context.Context, path string, opts AtomicOptions, write f
 	if err := fsys.SyncDir(dir); err != nil {
 		// The rename happened; only its durability is in doubt. Report it but
 		// do not remove anything.
-		return fmt.Errorf("%s: fsync folder: %w", dir, err)
+		return folderSyncError(dir, err)
 	}
 	return nil
 }

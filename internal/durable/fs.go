@@ -2,6 +2,7 @@ package durable
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"syscall"
@@ -29,6 +30,8 @@ type FS interface {
 	// Link makes newpath a second name of oldpath; it fails if newpath exists.
 	Link(oldpath, newpath string) error
 	Remove(path string) error
+	// Mkdir creates the folder path, like os.Mkdir.
+	Mkdir(path string, perm os.FileMode) error
 	// SyncDir fsyncs a directory so that a rename in it is durable.
 	SyncDir(dir string) error
 }
@@ -46,6 +49,15 @@ type File interface {
 // ErrNoExchange: an atomic exchange of two names is not available here
 // (not Linux, an old kernel, or a file system without RENAME_EXCHANGE).
 var ErrNoExchange = errors.New("atomic exchange not supported")
+
+// ErrFolderSync is wrapped by the error of a call that gave a file its name
+// but could not fsync the folder after: the name exists now (a crash may
+// still undo it), so a caller that cleans up after an error must count it.
+var ErrFolderSync = errors.New("fsync folder")
+
+func folderSyncError(dir string, err error) error {
+	return fmt.Errorf("%s: %w: %w", dir, ErrFolderSync, err)
+}
 
 // OSFS is the real file system.
 type OSFS struct{}
@@ -97,6 +109,9 @@ func (OSFS) Link(oldpath, newpath string) error { return os.Link(oldpath, newpat
 
 // Remove implements FS.
 func (OSFS) Remove(path string) error { return os.Remove(path) }
+
+// Mkdir implements FS.
+func (OSFS) Mkdir(path string, perm os.FileMode) error { return os.Mkdir(path, perm) }
 
 // SyncDir implements FS. File systems that cannot sync a directory
 // (EINVAL, ENOTSUP) are tolerated, as restic and others do.

@@ -165,7 +165,7 @@ func WriteNewNumbered(ctx context.Context, fsys FS, names func(n int) string, mo
 			return "", Digest{}, fmt.Errorf("%s: %w", name, err)
 		}
 		if err := fsys.SyncDir(filepath.Dir(name)); err != nil {
-			return name, d, fmt.Errorf("%s: fsync folder: %w", filepath.Dir(name), err)
+			return name, d, folderSyncError(filepath.Dir(name), err)
 		}
 		return name, d, nil
 	}
@@ -202,7 +202,7 @@ func PublishNew(fsys FS, tmp, path string) error {
 		return fmt.Errorf("%s: rename: %w", path, err)
 	}
 	if err := fsys.SyncDir(filepath.Dir(path)); err != nil {
-		return fmt.Errorf("%s: fsync folder: %w", filepath.Dir(path), err)
+		return folderSyncError(filepath.Dir(path), err)
 	}
 	return nil
 }

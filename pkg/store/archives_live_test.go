@@ -32,7 +32,7 @@ func TestArchiveFixtureLive96(t *testing.T) {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if _, err := st.Export(ses, nil, &buf); err != nil || buf.String() != d.Content {
+		if _, err := st.Export(t.Context(), ses, nil, &buf); err != nil || buf.String() != d.Content {
 			t.Errorf("export %s: %v; %d bytes, 9.6 decodes %d", ses.Label(), err, buf.Len(), len(d.Content))
 		}
 		exported++

@@ -77,7 +77,7 @@ func TestArchiveExportEqualsDecode96(t *testing.T) {
 			}
 		}
 		var out bytes.Buffer
-		n, cold, err := st.ExportWithSource(got[0], nil, &out)
+		n, cold, err := st.ExportWithSource(t.Context(), got[0], nil, &out)
 		if err != nil {
 			t.Fatalf("export %s: %v", spec, err)
 		}
@@ -89,7 +89,7 @@ func TestArchiveExportEqualsDecode96(t *testing.T) {
 			t.Fatal(err)
 		}
 		var was bytes.Buffer
-		if _, err := liveSt.Export(liveSes, nil, &was); err != nil {
+		if _, err := liveSt.Export(t.Context(), liveSes, nil, &was); err != nil {
 			t.Fatal(err)
 		}
 		if was.String() != d.Content {
@@ -285,7 +285,7 @@ func TestArchiveDamagedExportAndInspect(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			n, _, err := st.ExportWithSource(ses, nil, &out)
+			n, _, err := st.ExportWithSource(t.Context(), ses, nil, &out)
 			var ae *sqlitestore.ArchiveError
 			if !errors.As(err, &ae) || n != 0 || out.Len() != 0 {
 				t.Fatalf("export of a damaged generation: %d lines, %d bytes, error %v", n, out.Len(), err)
@@ -382,12 +382,12 @@ func TestArchiveTextShapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	n, _, err := st.ExportWithSource(ses, nil, &out)
+	n, _, err := st.ExportWithSource(t.Context(), ses, nil, &out)
 	if err != nil || n != 2 || out.String() != string(text)+"\n" {
 		t.Errorf("export: %d lines %q, %v", n, out.String(), err)
 	}
 	var rows []string
-	if _, err := st.Rows(ses, nil, func(_ int64, line []byte) error { rows = append(rows, string(line)); return nil }); err != nil || len(rows) != 2 || rows[1] != `{"type":"message"}` {
+	if _, err := st.Rows(t.Context(), ses, nil, func(_ int64, line []byte) error { rows = append(rows, string(line)); return nil }); err != nil || len(rows) != 2 || rows[1] != `{"type":"message"}` {
 		t.Errorf("rows %q, %v", rows, err)
 	}
 	rep, err := st.InspectArchive(ses)

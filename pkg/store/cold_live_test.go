@@ -107,7 +107,7 @@ func TestColdFixtureLive96(t *testing.T) {
 				t.Fatal(err)
 			}
 			var buf bytes.Buffer
-			n, src, err := st.ExportWithSource(ses, nil, &buf)
+			n, src, err := st.ExportWithSource(t.Context(), ses, nil, &buf)
 			if err != nil || src == nil || src.Archive.Storage != storage {
 				t.Fatalf("%s: export %s: %v (source %+v)", storage, id, err, src)
 			}
@@ -190,7 +190,7 @@ func TestColdFixtureLive96(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = st.Export(ses, &bytes.Buffer{}, &bytes.Buffer{})
+		_, err = st.Export(t.Context(), ses, &bytes.Buffer{}, &bytes.Buffer{})
 		var ce *sqlitestore.ColdArchiveError
 		switch {
 		case d.wantOC == "" && err != nil:

@@ -140,11 +140,11 @@ func TestColdInspectAndExportEqualRestore96(t *testing.T) {
 				t.Fatal(err)
 			}
 			var a, b bytes.Buffer
-			n, src, err := st.ExportWithSource(ses, nil, &a)
+			n, src, err := st.ExportWithSource(t.Context(), ses, nil, &a)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := restoredSt.Export(rses, nil, &b); err != nil {
+			if _, err := restoredSt.Export(t.Context(), rses, nil, &b); err != nil {
 				t.Fatal(err)
 			}
 			if n != got.Cold.Archive.EventCount || src == nil || !src.Verified || a.Len() == 0 || !bytes.Equal(a.Bytes(), b.Bytes()) {
@@ -227,7 +227,7 @@ func TestColdDamagedInspectAndExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	n, _, err := st.ExportWithSource(ses, nil, &out)
+	n, _, err := st.ExportWithSource(t.Context(), ses, nil, &out)
 	var ce *sqlitestore.ColdArchiveError
 	if !errors.As(err, &ce) || n != 0 || out.Len() != 0 || strings.Contains(err.Error(), "\n") {
 		t.Errorf("export of a damaged cold session: %d lines, %d bytes, err %v", n, out.Len(), err)

@@ -15,7 +15,7 @@ import (
 func exportRows(t *testing.T, st *store.State, ses store.Session) [][]byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if _, err := st.Export(ses, nil, &buf); err != nil {
+	if _, err := st.Export(t.Context(), ses, nil, &buf); err != nil {
 		t.Fatalf("export %s: %v", ses.Label(), err)
 	}
 	rows := bytes.Split(buf.Bytes(), []byte("\n"))

@@ -107,7 +107,7 @@ not json
 		}
 		for _, ses := range sessions {
 			var rows [][]byte
-			if _, err := st.Rows(ses, nil, func(_ int64, line []byte) error {
+			if _, err := st.Rows(t.Context(), ses, nil, func(_ int64, line []byte) error {
 				rows = append(rows, append([]byte(nil), line...))
 				return nil
 			}); err != nil {

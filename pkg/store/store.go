@@ -9,6 +9,7 @@ package store
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -373,17 +374,25 @@ func preferSQLite(found []Session) []Session {
 // error (*sqlitestore.ColdArchiveError) and no row is handed out. An
 // archived generation's rows are its decoded lines (state nil); a damaged
 // one is an *sqlitestore.ArchiveError, and no row is handed out either.
-func (s *State) Rows(ses Session, stdin io.Reader, fn func(seq int64, line []byte) error) (*sqlitestore.IndexState, error) {
+//
+// Cancelling ctx stops the read between two rows (ctx's error is returned).
+func (s *State) Rows(ctx context.Context, ses Session, stdin io.Reader, fn func(seq int64, line []byte) error) (*sqlitestore.IndexState, error) {
+	each := func(seq int64, line []byte) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return fn(seq, line)
+	}
 	if ses.Archive != nil {
-		return nil, s.archiveRows(ses, fn)
+		return nil, s.archiveRows(ses, each)
 	}
 	if ses.Era == EraSQLite {
-		return s.sqliteRows(ses, fn)
+		return s.sqliteRows(ctx, ses, each)
 	}
-	return nil, JSONLRows(ses.Path, stdin, fn)
+	return nil, JSONLRows(ses.Path, stdin, each)
 }
 
-func (s *State) sqliteRows(ses Session, fn func(seq int64, line []byte) error) (*sqlitestore.IndexState, error) {
+func (s *State) sqliteRows(ctx context.Context, ses Session, fn func(seq int64, line []byte) error) (*sqlitestore.IndexState, error) {
 	db, err := s.OpenAgentDB(ses.Path)
 	if err != nil {
 		return nil, err
@@ -392,7 +401,7 @@ func (s *State) sqliteRows(ses Session, fn func(seq int64, line []byte) error) (
 	var rows []sqlitestore.Event
 	st, err := db.Events(ses.ID, func(ev sqlitestore.Event) error {
 		rows = append(rows, ev)
-		return nil
+		return ctx.Err() // the rows are gathered first: stop that too
 	})
 	if err != nil {
 		return nil, err

@@ -771,7 +771,7 @@ func loadImported96(st *store.State, s session96, exportDir string) (*imported96
 	}
 	path := filepath.Join(exportDir, s.Name+".jsonl")
 	var buf bytes.Buffer
-	if _, err := st.Export(ses, nil, &buf); err != nil {
+	if _, err := st.Export(context.Background(), ses, nil, &buf); err != nil {
 		return nil, err
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {

@@ -28,7 +28,7 @@ var ErrCrashed = errors.New("simulated crash: nothing more reaches the disk")
 
 // Op is one recorded call.
 type Op struct {
-	Kind  string // create, write, sync, close, chmod, chown, rename, rename-noreplace, exchange, link, remove, syncdir
+	Kind  string // create, write, sync, close, chmod, chown, rename, rename-noreplace, exchange, link, remove, mkdir, syncdir
 	Path  string // absolute
 	Path2 string // the second name of rename, exchange and link
 	Inode int    // the file written, synced or closed (0 otherwise)
@@ -285,6 +285,22 @@ func (f *FS) Remove(path string) error {
 	return f.record(op)
 }
 
+// Mkdir implements durable.FS. A folder is modelled as durable once it
+// exists (its entry in its parent is not modelled).
+func (f *FS) Mkdir(path string, perm os.FileMode) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	op := Op{Kind: "mkdir", Path: path}
+	if err := f.begin("mkdir"); err != nil {
+		op.Err = &os.PathError{Op: "mkdir", Path: path, Err: err}
+		return f.record(op)
+	}
+	if op.Err = os.Mkdir(path, perm); op.Err == nil {
+		f.folder(path)
+	}
+	return f.record(op)
+}
+
 // SyncDir implements durable.FS.
 func (f *FS) SyncDir(dir string) error {
 	f.mu.Lock()
@@ -498,7 +514,7 @@ func opStrings(log []Op) []string {
 // faultsFor are the failures injected into a call of this kind.
 func faultsFor(kind string) []error {
 	switch kind {
-	case "create":
+	case "create", "mkdir":
 		return []error{syscall.ENOSPC}
 	case "write":
 		return []error{syscall.ENOSPC, syscall.EIO}
