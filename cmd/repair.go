@@ -33,6 +33,8 @@ type repairOptions struct {
 	BreakStaleLocks bool
 	Force           bool
 	Verbose         bool
+	PruneBackups    bool
+	OlderThan       string
 }
 
 func newRepairCmd(g *Globals) *cobra.Command {
@@ -58,12 +60,22 @@ belongs to and the digests --undo checks. Untouched lines are copied byte for by
 <file>.lock is honoured; the file is replaced atomically (fsync, rename, fsync
 of the folder) with its mode and owner. A second run changes nothing.
 
---check only reports, and exits 1 when a file needs repair (for CI).`,
+--check only reports, and exits 1 when a file needs repair (for CI).
+
+A run that changes files in the state dir (or uses --backup-dir) records
+them in <dir>/.oc-repair-runs/<run id>.json: --undo without FILE undoes
+the newest run, every file it changed, each with --undo FILE's checks.
+--prune-backups --older-than 30d removes the backups, manifests,
+quarantine files and run records repairs made more than 30 days ago (by
+the stamp in their names), and only those: it lists them first, and
+--dry-run only lists them.`,
 		Example: `  oc repair --check                         # CI gate over the default state dir
   oc repair ~/.openclaw/agents/main/sessions/0197a3c2-....jsonl
   oc repair --dry-run --state-dir /srv/openclaw
   oc repair --rules openclaw-2026.5.6 --json sessions/
-  oc repair --undo sessions/0197a3c2-....jsonl`,
+  oc repair --undo sessions/0197a3c2-....jsonl
+  oc repair --undo                          # undo the newest run over the state dir
+  oc repair --prune-backups --older-than 30d --dry-run`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRepair(cmd.Context(), g, opts, args)
 		},
@@ -71,7 +83,7 @@ of the folder) with its mode and owner. A second run changes nothing.
 	f := cmd.Flags()
 	f.BoolVar(&opts.Check, "check", false, "only report; exit 1 when a file needs repair (never writes)")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print what would change, line by line, without writing")
-	f.BoolVar(&opts.Undo, "undo", false, "restore each FILE from its newest oc backup")
+	f.BoolVar(&opts.Undo, "undo", false, "restore each FILE from its newest oc backup; without FILE, undo the newest repair run")
 	f.StringVar(&opts.Rules, "rules", string(repair.RuleSetAll), "rule set: all, or openclaw-2026.5.6 (exactly that release's repair)")
 	f.StringVar(&opts.BackupDir, "backup-dir", "", "put backups and quarantine files in DIR instead of beside each file")
 	f.BoolVar(&opts.CompressBackups, "compress-backups", false, "zstd-compress backups (<file>.bak-oc-<stamp>.zst)")
@@ -82,6 +94,8 @@ of the folder) with its mode and owner. A second run changes nothing.
 	addFilterFlags(cmd, g)
 	registerRepairCompletions(cmd)
 	f.BoolVar(&opts.BreakStaleLocks, "break-stale-locks", false, "remove stale <file>.lock files (dead or recycled pid, older than 30 min)")
+	f.BoolVar(&opts.PruneBackups, "prune-backups", false, "remove oc's backups, manifests, quarantine files and run records older than --older-than (listed first; --dry-run only lists)")
+	f.StringVar(&opts.OlderThan, "older-than", "", "with --prune-backups: an age such as 30d, 2w or 36h")
 	return cmd
 }
 
@@ -130,6 +144,9 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 		Lock:      gatewaylock.LockOptions{Wait: opts.Wait, BreakStale: opts.BreakStaleLocks},
 		Force:     opts.Force,
 	}
+	if opts.PruneBackups {
+		return runPrune(ctx, g, opts, args)
+	}
 	if opts.Undo {
 		return runUndo(ctx, g, args, apply)
 	}
@@ -152,7 +169,7 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 		fmt.Fprintf(g.IO.Out, "no transcripts in %s%s: nothing to repair\n", cli.Safe(strings.Join(paths, ", ")), filter.Describe())
 		return nil
 	}
-	doc, err := repairRun(ctx, g, opts, apply, files)
+	doc, err := repairRun(ctx, g, opts, apply, files, runRecordDir(g, opts, len(args) == 0, files))
 	if err != nil {
 		return err
 	}
@@ -179,6 +196,9 @@ func repairRuleSet(opts *repairOptions, args []string) (repair.RuleSet, error) {
 	if opts.Force && !opts.Undo {
 		return set, cli.Usagef("--force only applies to --undo")
 	}
+	if err := pruneUsage(opts); err != nil {
+		return set, err
+	}
 	if opts.Jobs < 0 {
 		return set, cli.Usagef("--jobs %d: want 1 or more (0: one per CPU)", opts.Jobs)
 	}
@@ -192,7 +212,7 @@ func repairRuleSet(opts *repairOptions, args []string) (repair.RuleSet, error) {
 
 // repairRun repairs (or checks) files with a progress line: files done, or
 // bytes read for one file.
-func repairRun(ctx context.Context, g *Globals, opts *repairOptions, apply repair.ApplyOptions, files []transcript.File) (*repair.Report, error) {
+func repairRun(ctx context.Context, g *Globals, opts *repairOptions, apply repair.ApplyOptions, files []transcript.File, recordIn string) (*repair.Report, error) {
 	names := make([]string, len(files))
 	explicit := map[string]bool{}
 	for i, f := range files {
@@ -219,7 +239,7 @@ func repairRun(ctx context.Context, g *Globals, opts *repairOptions, apply repai
 	readOnly := opts.Check || opts.DryRun
 	doc := repair.Run(ctx, names, repair.RunOptions{
 		ApplyOptions: apply, ReadOnly: readOnly, Jobs: opts.Jobs, Explicit: explicit,
-		Progress: fileDone, Recovery: recovery,
+		Progress: fileDone, Recovery: recovery, RecordIn: recordIn,
 	})
 	progress.Done()
 	return doc, nil
@@ -255,16 +275,17 @@ func repairExit(g *Globals, opts *repairOptions, doc *repair.Report) error {
 	return nil
 }
 
+// undone is one file's undo as --undo prints it.
+type undone struct {
+	*repair.UndoReport
+	Error string `json:"error,omitempty"`
+}
+
 func runUndo(ctx context.Context, g *Globals, args []string, opts repair.ApplyOptions) error {
 	if len(args) == 0 {
-		return cli.Usagef("--undo needs at least one transcript FILE to restore")
-	}
-	type undone struct {
-		*repair.UndoReport
-		Error string `json:"error,omitempty"`
+		return runUndoRun(ctx, g, opts)
 	}
 	var out []undone
-	failed := 0
 	for _, p := range args {
 		r, err := repair.Undo(ctx, p, opts)
 		u := undone{UndoReport: r}
@@ -273,7 +294,6 @@ func runUndo(ctx context.Context, g *Globals, args []string, opts repair.ApplyOp
 			if errors.Is(err, durable.ErrNoBackup) {
 				u.Error = noBackupMessage(p, opts.BackupDir)
 			}
-			failed++
 		}
 		out = append(out, u)
 	}
@@ -282,28 +302,36 @@ func runUndo(ctx context.Context, g *Globals, args []string, opts repair.ApplyOp
 			return err
 		}
 	} else {
-		st := g.IO.Styles()
-		for _, u := range out {
-			switch {
-			case u.Error != "":
-			case u.AlreadyRestored:
-				fmt.Fprintf(g.IO.Out, "%s %s already holds the content of %s\n", st.OK.Render("unchanged"), cli.Safe(u.Path), cli.Safe(u.RestoredFrom))
-			default:
-				fmt.Fprintf(g.IO.Out, "%s %s from %s\n", st.OK.Render("restored"), cli.Safe(u.Path), cli.Safe(u.RestoredFrom))
-				if u.PreUndoBackup != "" {
-					fmt.Fprintf(g.IO.Out, "  %s (%s) kept as %s\n", st.Warn.Render("its content before the undo"), cli.Safe(u.Changed), cli.Safe(u.PreUndoBackup))
-				}
-				if u.Legacy {
-					fmt.Fprintf(g.IO.Out, "  %s %s\n", st.Dim.Render("legacy backup, checked:"), cli.Safe(strings.Join(u.Checked, "; ")))
-				}
+		printUndone(g, out)
+	}
+	return undoExit(out)
+}
+
+// printUndone prints one line per file restored (and what was kept).
+func printUndone(g *Globals, out []undone) {
+	st := g.IO.Styles()
+	for _, u := range out {
+		switch {
+		case u.Error != "":
+		case u.AlreadyRestored:
+			fmt.Fprintf(g.IO.Out, "%s %s already holds the content of %s\n", st.OK.Render("unchanged"), cli.Safe(u.Path), cli.Safe(u.RestoredFrom))
+		default:
+			fmt.Fprintf(g.IO.Out, "%s %s from %s\n", st.OK.Render("restored"), cli.Safe(u.Path), cli.Safe(u.RestoredFrom))
+			if u.PreUndoBackup != "" {
+				fmt.Fprintf(g.IO.Out, "  %s (%s) kept as %s\n", st.Warn.Render("its content before the undo"), cli.Safe(u.Changed), cli.Safe(u.PreUndoBackup))
+			}
+			if u.Legacy {
+				fmt.Fprintf(g.IO.Out, "  %s %s\n", st.Dim.Render("legacy backup, checked:"), cli.Safe(strings.Join(u.Checked, "; ")))
 			}
 		}
 	}
-	if failed > 0 {
-		for _, u := range out {
-			if u.Error != "" {
-				return cli.Incomplete(errors.New(u.Error))
-			}
+}
+
+// undoExit is 3 with the first file's error when a file was not undone.
+func undoExit(out []undone) error {
+	for _, u := range out {
+		if u.Error != "" {
+			return cli.Incomplete(errors.New(u.Error))
 		}
 	}
 	return nil
@@ -343,6 +371,12 @@ func printRepairReport(g *Globals, opts *repairOptions, set repair.RuleSet, doc 
 		printRepairFile(w, st, opts, r, checking)
 	}
 	fmt.Fprintln(w, repairTotalsLine(doc, set, checking))
+	switch {
+	case doc.RunManifest != "":
+		fmt.Fprintf(w, "%s oc repair --undo puts back every file this run changed\n", st.Dim.Render("recorded:"))
+	case doc.RunManifestError != "":
+		fmt.Fprintf(w, "%s this run is not recorded for oc repair --undo (%s); undo a file with oc repair --undo FILE\n", st.Warn.Render("warning:"), cli.Safe(doc.RunManifestError))
+	}
 }
 
 // printRepairFile prints one file's block: its status, the rules that hit

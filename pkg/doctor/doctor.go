@@ -90,6 +90,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	r.Gateway = detectGateway(d.opts.StateDir, d.opts.gatewayLockDirs(), d.opts.Env, d.now)
 	d.checkSessions()
 	d.checkLocksAndTemp()
+	d.checkRepairFiles()
 	d.checkGatewayRunning()
 	d.checkTranscripts(ctx)
 	cronMark := len(r.Findings)
