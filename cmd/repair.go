@@ -63,8 +63,9 @@ of the folder) with its mode and owner. A second run changes nothing.
 --check only reports, and exits 1 when a file needs repair (for CI).
 
 A run that changes files in the state dir (or uses --backup-dir) records
-them in <dir>/.oc-repair-runs/<run id>.json: --undo without FILE undoes
-the newest run, every file it changed, each with --undo FILE's checks.
+them in a run manifest in the folder .oc-repair-runs of the state dir (or
+of --backup-dir): --undo without FILE undoes the newest run, every file it
+changed, each with --undo FILE's checks.
 --prune-backups --older-than 30d removes the backups, manifests,
 quarantine files and run records repairs made more than 30 days ago (by
 the stamp in their names), and only those: it lists them first, and
@@ -96,6 +97,11 @@ the stamp in their names), and only those: it lists them first, and
 	f.BoolVar(&opts.BreakStaleLocks, "break-stale-locks", false, "remove stale <file>.lock files (dead or recycled pid, older than 30 min)")
 	f.BoolVar(&opts.PruneBackups, "prune-backups", false, "remove oc's backups, manifests, quarantine files and run records older than --older-than (listed first; --dry-run only lists)")
 	f.StringVar(&opts.OlderThan, "older-than", "", "with --prune-backups: an age such as 30d, 2w or 36h")
+	// Removing files is asked for on the command line, never by a config
+	// file or an OC_* variable that would turn every repair into a prune.
+	for _, name := range []string{"prune-backups", "older-than"} {
+		_ = f.SetAnnotation(name, noConfigAnnotation, []string{"true"})
+	}
 	return cmd
 }
 
