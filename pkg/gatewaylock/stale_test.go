@@ -231,3 +231,30 @@ func TestBreakStaleLockSuite(t *testing.T) {
 		},
 	})
 }
+
+// The lock is judged again when it is broken: one that is no longer stale
+// then (judged stale for its age at a later clock here) is left alone.
+func TestBreakStaleLockJudgesAgain(t *testing.T) {
+	dir := t.TempDir()
+	lock := filepath.Join(dir, "s.jsonl.lock")
+	body := liveLock()
+	writeLock(t, lock, body)
+	snap, err := ReadLock(lock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(2 * DefaultLockStaleAfter)
+	if !JudgeLock(lock, snap.Raw, later, 0).Stale {
+		t.Fatal("not stale an hour later")
+	}
+	removed, err := BreakStaleLock(snap, BreakOptions{Now: time.Now()})
+	if !errors.Is(err, ErrLockChanged) || removed {
+		t.Fatalf("removed %v, err %v; want ErrLockChanged", removed, err)
+	}
+	if b, _ := os.ReadFile(lock); string(b) != body {
+		t.Fatalf("the lock was removed or changed: %q", b)
+	}
+	if removed, err := BreakStaleLock(snap, BreakOptions{Now: later}); err != nil || !removed {
+		t.Fatalf("stale at the later clock: removed %v, err %v", removed, err)
+	}
+}

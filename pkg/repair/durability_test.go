@@ -354,3 +354,48 @@ func (f *swapWindowFS) Exchange(a, b string) error {
 	}
 	return f.OSFS.Exchange(a, b)
 }
+
+// Undo honours OpenClaw's write lock as repair does: while a live process
+// holds <file>.lock, neither --undo FILE nor the undo of a run touches the
+// file.
+func TestUndoHonoursTheLiveLock(t *testing.T) {
+	sd, files := stateWithDamaged(t, "a.jsonl")
+	recordedRun(t, sd, files, ApplyOptions{})
+	repaired, _ := os.ReadFile(files[0])
+	live := fmt.Sprintf(`{"pid":%d,"createdAt":%q}`, os.Getpid(), time.Now().UTC().Format(time.RFC3339Nano))
+	require.NoError(t, os.WriteFile(files[0]+".lock", []byte(live), 0o600))
+	_, err := Undo(t.Context(), files[0], ApplyOptions{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "locked by a live process")
+	u, err := UndoRun(t.Context(), RunsDir(sd), ApplyOptions{})
+	require.NoError(t, err)
+	require.Equal(t, 1, u.Failed())
+	assert.Contains(t, u.Errors[0], "locked by a live process")
+	got, _ := os.ReadFile(files[0])
+	assert.Equal(t, string(repaired), string(got), "the file is untouched")
+	lock, _ := os.ReadFile(files[0] + ".lock")
+	assert.Equal(t, live, string(lock), "the live lock is untouched")
+}
+
+// A writer that replaces the transcript after repair's last check, right
+// before the swap, loses nothing: the exchange displaced its version, so it
+// is put back and the file planned again from it.
+func TestRepairKeepsAFileReplacedBeforeTheSwap(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "s1.jsonl")
+	require.NoError(t, os.WriteFile(file, []byte(smallDamaged), 0o640))
+	turn := `{"type":"message","id":"w","parentId":"c","timestamp":"2026-05-12T09:10:00.000Z","message":{"role":"user","content":"written meanwhile"}}` + "\n"
+	fsys := &swapWindowFS{target: file, write: func() {
+		tmp := file + ".writer"
+		require.NoError(t, os.WriteFile(tmp, []byte(smallDamaged+turn), 0o640))
+		require.NoError(t, os.Rename(tmp, file))
+	}}
+	rep, err := ApplyFile(t.Context(), file, ApplyOptions{FS: fsys})
+	require.True(t, fsys.done, "the writer ran in the window")
+	require.NoError(t, err)
+	require.True(t, rep.Changed)
+	got, _ := os.ReadFile(file)
+	assert.Contains(t, string(got), "written meanwhile", "the writer's turn is in the repaired file")
+	backup, _ := os.ReadFile(rep.Backup)
+	assert.Equal(t, smallDamaged+turn, string(backup), "the backup is what was repaired: the writer's version")
+}
