@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,23 +18,6 @@ import (
 	"github.com/openclaw-tools/oc/internal/oracletest"
 	"github.com/openclaw-tools/oc/pkg/store"
 )
-
-// buildOC builds the oc binary (the real main, with cmd.Execute's signal
-// handling) into a temporary folder.
-func buildOC(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("SKIP: go tool not found")
-	}
-	bin := filepath.Join(t.TempDir(), "oc")
-	_, file, _, _ := runtime.Caller(0)
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = filepath.Join(filepath.Dir(file), "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // One SIGINT stops `oc export` while it reads a large SQLite session: it
 // exits 3 ("interrupted"), and neither the output file nor a temporary
@@ -50,7 +32,7 @@ func TestExportStopsAtTheFirstSIGINT(t *testing.T) {
 	if err != nil {
 		oracletest.Unavailable(t, fmt.Sprintf("no agent schema: %v", err))
 	}
-	bin := buildOC(t)
+	bin := oracletest.BuildOC(t)
 	state := t.TempDir()
 	db := filepath.Join(state, "agents", "main", "agent", store.AgentDBName)
 	if err := os.MkdirAll(filepath.Dir(db), 0o755); err != nil {

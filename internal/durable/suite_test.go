@@ -104,14 +104,7 @@ func TestSuiteWriteNew(t *testing.T) {
 func TestSuiteWriteTempThenPublish(t *testing.T) {
 	durabletest.Run(t, newCase(func(ctx context.Context, fsys durable.FS, file string) error {
 		tmp, _, err := durable.WriteBackupTemp(ctx, fsys, bytes.NewReader(newContent), file, 0o600, false, nil)
-		if err != nil {
-			return err
-		}
-		if err := durable.PublishNew(fsys, tmp, file); err != nil {
-			_ = fsys.Remove(tmp)
-			return err
-		}
-		return nil
+		return publishOrRemove(fsys, tmp, file, err)
 	}))
 }
 
@@ -131,12 +124,21 @@ func TestSuiteStreamedTempThenPublish(t *testing.T) {
 			tmp.Discard()
 			return err
 		}
-		if err := durable.PublishNew(fsys, tmp.Name(), file); err != nil {
-			tmp.Discard()
-			return err
-		}
-		return nil
+		return publishOrRemove(fsys, tmp.Name(), file, nil)
 	}))
+}
+
+// publishOrRemove gives the temporary file tmp (made with the error err)
+// the name file, and removes it when that fails.
+func publishOrRemove(fsys durable.FS, tmp, file string, err error) error {
+	if err != nil {
+		return err
+	}
+	if err := durable.PublishNew(fsys, tmp, file); err != nil {
+		_ = fsys.Remove(tmp)
+		return err
+	}
+	return nil
 }
 
 // A hard-linked backup: a second name of a file already on disk.
@@ -144,14 +146,7 @@ func TestSuiteLinkThenPublish(t *testing.T) {
 	c := newCase(func(ctx context.Context, fsys durable.FS, file string) error {
 		src := filepath.Join(filepath.Dir(file), "src.jsonl")
 		tmp, err := durable.LinkTemp(fsys, src, file)
-		if err != nil {
-			return err
-		}
-		if err := durable.PublishNew(fsys, tmp, file); err != nil {
-			_ = fsys.Remove(tmp)
-			return err
-		}
-		return nil
+		return publishOrRemove(fsys, tmp, file, err)
 	})
 	setup := c.Setup
 	c.Setup = func(t *testing.T, dir string) {
