@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -25,7 +26,7 @@ func completeValues(values ...string) func(*cobra.Command, []string, string) ([]
 // either era, and once an "@" is typed the archived generations as
 // SESSIONID@GENERATION (and, as the shell's default, file names: SESSION
 // may be a path). Only the first argument is a SESSION.
-func (g *Globals) completeSessions(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+func (g *Globals) completeSessions(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 	if len(args) > 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
@@ -36,7 +37,11 @@ func (g *Globals) completeSessions(_ *cobra.Command, args []string, toComplete s
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveDefault
 	}
-	sessions, err := st.Sessions()
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	sessions, err := st.Sessions(ctx)
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveDefault
 	}
@@ -54,7 +59,7 @@ func (g *Globals) completeSessions(_ *cobra.Command, args []string, toComplete s
 	}
 	// Archived generations once an "@" is typed: SESSIONID@GENERATION.
 	if strings.Contains(toComplete, "@") {
-		if archived, err := st.ArchivedSessions(); err == nil {
+		if archived, err := st.ArchivedSessions(ctx); err == nil {
 			for _, s := range archived {
 				add(s.Label(), s.Archive.Reason+" "+s.Key)
 			}

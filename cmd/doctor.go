@@ -53,7 +53,15 @@ runs (its lock in any user's $TMPDIR/openclaw-<uid> or /tmp/openclaw-<uid>,
 or a live session lock) unless --force. jobs.json is replaced only if it
 still holds what doctor read (another writer's change is never overwritten),
 keeping its owner and mode. SOURCE_DATE_EPOCH, when set, fixes the clock used
-for timestamps and names.`,
+for timestamps and names.
+
+On a SQLite-era install (OpenClaw 2026.6.1+) the cron fixes are OpenClaw
+commands (oc never writes SQL): --fix runs them through the openclaw on PATH,
+pointed at this state dir (OPENCLAW_STATE_DIR, OPENCLAW_CONFIG_PATH; the
+variables that would pick another install or gateway are not passed on), and
+edits a job only after the gateway openclaw reaches has shown that it serves
+this state dir and holds the job as doctor read it. Each job's fix is fixed,
+failed, refused (with the reason) or not run; any but fixed exits 3.`,
 		Example: `  oc doctor                 # check only; exit 1 when something needs attention
   oc doctor --fix --yes     # apply the safe fixes without asking
   oc doctor --json          # one JSON document`,
@@ -99,12 +107,20 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 	}
 	markSkipped(rep, o, filter)
 	if interactive {
-		n := docCountFixable(rep)
+		// The cron fixes of a SQLite-era install count too: they are what
+		// --fix runs through openclaw.
+		var checked *sqliteDoctor
+		if rep.Era == "sqlite" {
+			if checked, err = runSQLiteDoctor(ctx, g, false); err != nil {
+				return cli.Incomplete(errors.New(oneLine(err.Error())))
+			}
+		}
+		n := docCountFixable(rep) + checked.cronFixes()
 		if n > 0 {
-			renderDoctor(g.IO, rep)
+			renderDoctorWith(g.IO, rep, checked)
 			if !docConfirm(g.IO, fmt.Sprintf("Apply %s now? [y/N] ", plural(n, "fix"))) {
 				fmt.Fprintln(g.IO.Out, "Nothing changed.")
-				return docExitForDoctor(rep)
+				return doctorExit(rep, checked)
 			}
 			opts.Fix = true
 			if rep, err = doctor.Run(ctx, opts); err != nil {
@@ -210,10 +226,37 @@ func writeDoctorReport(g *Globals, rep *doctor.Report, sd *sqliteDoctor) error {
 	} else {
 		renderDoctorWith(g.IO, rep, sd)
 	}
-	if err := docExitForDoctor(rep); err != nil || sd == nil || sd.Problems == 0 {
+	return doctorExit(rep, sd)
+}
+
+// doctorExit is doctor's exit for the report and its SQLite section.
+func doctorExit(rep *doctor.Report, sd *sqliteDoctor) error {
+	err := docExitForDoctor(rep)
+	if cli.CodeOf(err) == cli.ExitIncomplete || sd == nil {
+		return err
+	}
+	if run := sd.Cron.Fix; run.NotApplied() > 0 {
+		return cli.Incomplete(errors.New(cronFixError(run, sd.Cron.Jobs)))
+	}
+	if err != nil || sd.Problems == 0 {
 		return err
 	}
 	return cli.Exit(cli.ExitFindings, nil)
+}
+
+// cronFixError is the one-line error of a --fix run that left cron fixes
+// unapplied (contract: a fix that failed or was refused exits 3).
+func cronFixError(run *doctor.CronFixRun, jobs []doctor.SQLiteCronJob) string {
+	msg := fmt.Sprintf("%d of %s not applied (%s)", run.NotApplied(), plural(run.Fixed+run.NotApplied(), "cron fix"), cronFixCounts(run))
+	if run.Problem != "" {
+		return msg + ": " + run.Problem
+	}
+	for _, j := range jobs {
+		if j.Fix != nil && j.Fix.Outcome != doctor.CronFixFixed && j.Fix.Reason != "" {
+			return msg + ": job " + j.ID + ": " + j.Fix.Summary()
+		}
+	}
+	return msg
 }
 
 // docExitForDoctor is doctor's exit code (contract §5, oc help exit-codes):
@@ -352,8 +395,6 @@ func docConfirm(ios *cli.IOStreams, prompt string) bool {
 
 // ---------------------------------------------------------------- rendering
 
-func renderDoctor(ios *cli.IOStreams, rep *doctor.Report) { renderDoctorWith(ios, rep, nil) }
-
 // renderDoctorWith prints the report and, on a SQLite-era install, the SQLite
 // section (sd) before the summary, so that the summary counts it too.
 func renderDoctorWith(ios *cli.IOStreams, rep *doctor.Report, sd *sqliteDoctor) {
@@ -379,12 +420,13 @@ func renderDoctorWith(ios *cli.IOStreams, rep *doctor.Report, sd *sqliteDoctor) 
 	}
 
 	sqliteProblems := 0
+	var cronFix *doctor.CronFixRun
 	if sd != nil {
 		renderSQLiteDoctor(ios, sd)
-		sqliteProblems = sd.Problems
+		sqliteProblems, cronFix = sd.Problems, sd.Cron.Fix
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, docSummaryLine(st, rep, sqliteProblems))
+	docWriteWrapped(w, "", "", docSummaryLine(st, rep, sqliteProblems, cronFix), width)
 	if why, next := docNextCommand(rep); next != "" {
 		// The command on a line of its own, unstyled and never wrapped, so
 		// that it can be copied and pasted.
@@ -589,7 +631,10 @@ func docRemovedKeyNote(m *doctor.Migration) string {
 	return ""
 }
 
-func docSummaryLine(st *cli.Styles, rep *doctor.Report, sqliteProblems int) string {
+// docSummaryLine is the last line: the counts of findings, the cron fixes
+// run through openclaw (cronFix, nil when none ran), and the SQLite
+// section's problems.
+func docSummaryLine(st *cli.Styles, rep *doctor.Report, sqliteProblems int, cronFix *doctor.CronFixRun) string {
 	var errs, warns, infos, fixed int
 	for _, f := range rep.Findings {
 		switch {
@@ -608,6 +653,13 @@ func docSummaryLine(st *cli.Styles, rep *doctor.Report, sqliteProblems int) stri
 		parts = append(parts, st.OK.Render(fmt.Sprintf("%d fixed", fixed)))
 	}
 	parts = append(parts, docCountWord(st.Error, errs, "error"), docCountWord(st.Warn, warns, "warning"), fmt.Sprintf("%d note%s", infos, docPlural(infos)))
+	if cronFix != nil {
+		text := "cron fixes: " + cronFixCounts(cronFix)
+		if cronFix.NotApplied() > 0 {
+			text = st.Error.Render(text)
+		}
+		parts = append(parts, text)
+	}
 	if sqliteProblems > 0 {
 		parts = append(parts, st.Warn.Render(fmt.Sprintf("%d in the SQLite section", sqliteProblems)))
 	}
@@ -616,6 +668,9 @@ func docSummaryLine(st *cli.Styles, rep *doctor.Report, sqliteProblems int) stri
 		head = st.Warn.Render("Doctor found issues.")
 	} else if fixed > 0 {
 		head = st.OK.Render("Doctor: fixed everything it could.")
+	}
+	if cronFix.NotApplied() > 0 {
+		head = st.Error.Render("Doctor could not apply every fix.")
 	}
 	if rep.Refused != "" {
 		head = st.Error.Render("Doctor refused to write: the gateway is running.")

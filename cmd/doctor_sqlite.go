@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
+	"path/filepath"
+	"strings"
 
 	"github.com/openclaw-tools/oc/internal/cli"
 	"github.com/openclaw-tools/oc/pkg/doctor"
+	"github.com/openclaw-tools/oc/pkg/openclawconfig"
 	"github.com/openclaw-tools/oc/pkg/store"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 	"github.com/openclaw-tools/oc/pkg/upgrade"
@@ -41,7 +43,9 @@ type doctorJSON struct {
 
 // runSQLiteDoctor checks a SQLite-era state dir. With fix (--fix and --yes
 // or a confirmed prompt) the cron fixes are run through the openclaw CLI when
-// it is on PATH; oc itself never writes a database.
+// it is on PATH, pointed at this state dir and only after it has shown that
+// its gateway serves it (doctor.CronFixer); oc itself never writes a
+// database.
 func runSQLiteDoctor(ctx context.Context, g *Globals, fix bool) (*sqliteDoctor, error) {
 	st, err := store.Open(g.ResolvedStateDir(), store.Options{})
 	if err != nil {
@@ -54,13 +58,13 @@ func runSQLiteDoctor(ctx context.Context, g *Globals, fix bool) (*sqliteDoctor, 
 	if sd.Inspect, err = st.InspectSQLite(ctx, store.InspectOptions{QuickCheck: true}); err != nil {
 		return nil, err
 	}
-	cfg, _ := doctor.LoadConfig(g.ResolvedStateDir(), g.env)
-	if sd.Cron, err = doctor.ClassifySQLiteCron(st, cfg); err != nil {
+	cfg, _ := doctor.LoadConfig(g.ResolvedStateDir(), installConfigEnv(g))
+	if sd.Cron, err = doctor.ClassifySQLiteCron(ctx, st, cfg); err != nil {
 		// An unreadable state database is a finding, not the end of the run.
 		sd.Cron = &doctor.SQLiteCronReport{Jobs: []doctor.SQLiteCronJob{}, Error: oneLine(err.Error())}
 		sd.Problems++
 	}
-	audit, err := upgrade.AuditImport(st)
+	audit, err := upgrade.AuditImport(ctx, st)
 	if err != nil {
 		return nil, err
 	}
@@ -70,8 +74,14 @@ func runSQLiteDoctor(ctx context.Context, g *Globals, fix bool) (*sqliteDoctor, 
 			sd.Problems++
 		}
 	}
+	fixer, err := cronFixer(g)
+	if err != nil {
+		return nil, err
+	}
 	if fix {
-		doctor.ApplySQLiteCronFixes(sd.Cron, exec.LookPath, doctor.RunCommand)
+		fixer.Apply(ctx, sd.Cron)
+	} else {
+		fixer.Describe(sd.Cron)
 	}
 	sd.Problems += len(sd.Inspect.Errors)
 	for _, s := range sd.Inspect.Sessions {
@@ -84,11 +94,66 @@ func runSQLiteDoctor(ctx context.Context, g *Globals, fix bool) (*sqliteDoctor, 
 		}
 	}
 	for _, j := range sd.Cron.Jobs {
-		if len(j.Command) > 0 && (!j.Ran || j.Error != "") {
+		if len(j.Command) > 0 && (j.Fix == nil || j.Fix.Outcome != doctor.CronFixFixed) {
 			sd.Problems++
 		}
 	}
 	return sd, nil
+}
+
+// installConfigEnv is oc's environment for finding the analysed install's
+// config file. $OPENCLAW_CONFIG_PATH belongs to the install the environment
+// names ($OPENCLAW_STATE_DIR, else ~/.openclaw): when oc was pointed at
+// another state dir (--state-dir, OC_STATE_DIR, oc's config), it is set
+// aside and that state dir's own openclaw.json is read, the config the
+// openclaw children are given too.
+func installConfigEnv(g *Globals) func(string) string {
+	if g.StateDir == "" {
+		return g.env
+	}
+	home := g.env("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	chosen, err1 := filepath.Abs(g.ResolvedStateDir())
+	fromEnv, err2 := filepath.Abs(transcript.DefaultStateDir(g.env, home))
+	if err1 == nil && err2 == nil && chosen == fromEnv {
+		return g.env
+	}
+	return func(k string) string {
+		if k == openclawconfig.EnvPath {
+			return ""
+		}
+		return g.env(k)
+	}
+}
+
+// cronFixes is the number of cron jobs with a fix (0 without a report).
+func (sd *sqliteDoctor) cronFixes() int {
+	if sd == nil {
+		return 0
+	}
+	return cronFixCount(sd.Cron)
+}
+
+// cronFixer runs openclaw for the state dir oc analysed, with the config
+// file its analysis read, found on the PATH oc was given, inheriting oc's
+// environment (less what would pick another install).
+func cronFixer(g *Globals) (*doctor.CronFixer, error) {
+	stateDir, err := filepath.Abs(g.ResolvedStateDir())
+	if err != nil {
+		return nil, err
+	}
+	configPath, err := filepath.Abs(expandHome(openclawconfig.Path(stateDir, installConfigEnv(g))))
+	if err != nil {
+		return nil, err
+	}
+	return &doctor.CronFixer{
+		StateDir:   stateDir,
+		ConfigPath: configPath,
+		LookPath:   func(name string) (string, error) { return doctor.LookPath(name, g.env("PATH")) },
+		Environ:    os.Environ(),
+	}, nil
 }
 
 func renderSQLiteDoctor(ios *cli.IOStreams, sd *sqliteDoctor) {
@@ -125,6 +190,7 @@ func renderSQLiteDoctor(ios *cli.IOStreams, sd *sqliteDoctor) {
 	case len(sd.Cron.Jobs) == 0:
 		fmt.Fprintln(w, "  no cron jobs")
 	}
+	run := sd.Cron.Fix
 	for _, j := range sd.Cron.Jobs {
 		class := "left alone (" + cleanText(j.SessionTarget) + ")"
 		if j.Classification != "" {
@@ -137,24 +203,146 @@ func renderSQLiteDoctor(ios *cli.IOStreams, sd *sqliteDoctor) {
 		docWriteWrapped(w, "  ", "      ", fmt.Sprintf("%s %q%s: %s", cleanText(j.ID), cleanText(j.Name), disabled, class), 80)
 		if len(j.Command) > 0 {
 			writeCommand(w, st, j.Command)
-			switch {
-			case j.Ran && j.Error != "":
-				docWriteWrapped(w, "      ", "        ", st.Error.Render("failed:")+" "+cleanText(j.Error+" "+j.Output), 80)
-			case j.Ran:
-				fmt.Fprintf(w, "      %s\n", st.OK.Render("applied through "+sd.Cron.OpenClaw))
+			renderCronFixResult(w, st, run, j.Fix)
+		}
+	}
+	renderCronFixAdvice(w, st, sd.Cron)
+}
+
+// renderCronFixResult prints what --fix did with one job's command.
+func renderCronFixResult(w io.Writer, st *cli.Styles, run *doctor.CronFixRun, fix *doctor.CronFixResult) {
+	if fix == nil {
+		return
+	}
+	reason := fix.Reason
+	if reason == "" && run != nil && run.Problem != "" {
+		reason = "see below"
+	}
+	switch fix.Outcome {
+	case doctor.CronFixFixed:
+		fmt.Fprintf(w, "      %s\n", st.OK.Render("fixed through "+cleanText(run.OpenClaw)))
+	case doctor.CronFixFailed:
+		text := st.Error.Render("failed:") + " the command above " + cleanText(reason)
+		if fix.Stderr != "" {
+			text += "; its stderr:"
+		}
+		docWriteWrapped(w, "      ", "        ", text, 80)
+		lines := strings.Split(fix.Stderr, "\n")
+		if fix.Stderr == "" {
+			lines = nil
+		}
+		for i, l := range lines {
+			if i == 5 {
+				fmt.Fprintf(w, "        %s\n", st.Dim.Render(fmt.Sprintf("[%d more lines of stderr]", len(lines)-i)))
+				break
+			}
+			if l = strings.TrimSpace(l); l != "" {
+				docWriteWrapped(w, "        | ", "        | ", cleanText(l), 80)
 			}
 		}
+	case doctor.CronFixRefused:
+		docWriteWrapped(w, "      ", "        ", st.Error.Render("refused:")+" "+cleanText(reason), 80)
+	default:
+		docWriteWrapped(w, "      ", "        ", st.Dim.Render("not run: "+cleanText(reason)), 80)
 	}
-	pending := 0
-	for _, j := range sd.Cron.Jobs {
-		if len(j.Command) > 0 && !j.Ran {
-			pending++
+}
+
+// renderCronFixAdvice says, once, what became of the cron fixes as a whole
+// and what to run by hand when oc could not run them.
+func renderCronFixAdvice(w io.Writer, st *cli.Styles, cron *doctor.SQLiteCronReport) {
+	pending := cronFixCount(cron)
+	if pending == 0 {
+		return
+	}
+	fixes, are, were, them := "cron fix above", "is an OpenClaw command", "was", "it"
+	if pending > 1 {
+		fixes, are, were, them = plural(pending, "cron fix")+" above", "are OpenClaw commands", "were", "them"
+	}
+	fmt.Fprintln(w)
+	run := cron.Fix
+	switch {
+	case run == nil && cron.OpenClaw != "":
+		docWriteWrapped(w, "", "", fmt.Sprintf("The %s %s (oc never writes SQL): `oc doctor --fix` runs %s through %s, once the gateway it reaches has shown that it serves this state dir.", fixes, are, them, cleanText(cron.OpenClaw)), 80)
+		return
+	case run == nil:
+		docWriteWrapped(w, "", "", fmt.Sprintf("The %s %s (oc never writes SQL), and openclaw is not on PATH: run %s by hand where OpenClaw 2026.9.6 is installed, against this install's gateway:", fixes, are, them), 80)
+	case run.ProblemKind == doctor.CronFixNoOpenClaw:
+		docWriteWrapped(w, "", "", fmt.Sprintf("%s openclaw is not on PATH, so the %s not run (cron_jobs is unchanged). Run %s by hand where OpenClaw 2026.9.6 is installed, against this install's gateway:", st.Error.Render("Not run:"), fixes+" "+were, them), 80)
+	case run.ProblemKind == doctor.CronFixInterrupted:
+		docWriteWrapped(w, "", "", st.Error.Render("Interrupted:")+" no cron fix was run.", 80)
+		return
+	case run.Problem != "":
+		docWriteWrapped(w, "", "", fmt.Sprintf("%s nothing was edited: %s.", st.Error.Render("Refused ("+plural(pending, "cron fix")+"):"), cleanText(strings.TrimSuffix(run.Problem, "."))), 80)
+		switch run.ProblemKind {
+		case doctor.CronFixOtherInstall:
+			docWriteWrapped(w, "", "", "A copy or a backup of an install has no gateway of its own: its jobs are not the ones that run. To fix the live install, run oc on its state dir.", 80)
+		case doctor.CronFixGatewayUnknown:
+			docWriteWrapped(w, "", "", "openclaw edits jobs only through the gateway of the install: start this install's gateway, then run doctor --fix again.", 80)
+		}
+		return
+	default:
+		docWriteWrapped(w, "", "", fmt.Sprintf("Cron fixes: %s (through %s, on the gateway that serves %s).", cronFixCounts(run), cleanText(run.OpenClaw), cleanText(run.GatewayStore)), 80)
+		if len(run.Overridden) > 0 {
+			docWriteWrapped(w, "", "", st.Dim.Render("Not passed on to openclaw from oc's environment: "+strings.Join(run.Overridden, ", ")+"."), 80)
+		}
+		return
+	}
+	writeManualCronFix(w, st, cron)
+}
+
+// cronFixCount is the number of cron jobs with a fix.
+func cronFixCount(cron *doctor.SQLiteCronReport) int {
+	n := 0
+	for _, j := range cron.Jobs {
+		if len(j.Command) > 0 {
+			n++
 		}
 	}
-	if pending > 0 {
-		fmt.Fprintln(w)
-		docWriteWrapped(w, "", "", fmt.Sprintf("%d cron fix(es) above are OpenClaw commands (oc never writes SQL); `oc doctor --fix --yes` runs them when `openclaw` is on PATH.", pending), 80)
+	return n
+}
+
+// writeManualCronFix prints how to run the cron fixes by hand on this
+// install: its environment, the check of the gateway, then the commands.
+func writeManualCronFix(w io.Writer, st *cli.Styles, cron *doctor.SQLiteCronReport) {
+	writeCommand(w, st, append([]string{"export"}, cron.OpenClawEnv...))
+	writeCommand(w, st, append([]string{"unset"}, withoutSet(doctor.InstallSelectors(), cron.OpenClawEnv)...))
+	writeCommand(w, st, []string{"openclaw", "automations", "status", "--json"})
+	store := "state/openclaw.sqlite in that state dir"
+	for _, kv := range cron.OpenClawEnv {
+		if v, ok := strings.CutPrefix(kv, "OPENCLAW_STATE_DIR="); ok {
+			store = filepath.Join(v, "state", "openclaw.sqlite")
+		}
 	}
+	docWriteWrapped(w, "      ", "      ", st.Dim.Render("then, if its sqlitePath is "+cleanText(store)+", each command above"), 80)
+}
+
+// withoutSet is names less those that env (KEY=VALUE) sets.
+func withoutSet(names, env []string) []string {
+	var out []string
+	for _, n := range names {
+		set := false
+		for _, kv := range env {
+			set = set || strings.HasPrefix(kv, n+"=")
+		}
+		if !set {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// cronFixCounts is "1 fixed, 2 failed" (the outcomes that occurred).
+func cronFixCounts(run *doctor.CronFixRun) string {
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		word string
+	}{{run.Fixed, "fixed"}, {run.Failed, "failed"}, {run.Refused, "refused"}, {run.NotRun, "not run"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.word))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func fileExists(p string) bool {

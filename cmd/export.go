@@ -22,6 +22,9 @@ type exportOptions struct {
 	Agent  string
 	// BusyTimeout bounds the wait for a SQLite writer's lock.
 	BusyTimeout time.Duration
+	// MaxDecoded bounds what one session decodes to from compressed
+	// storage (zstd rows, a cold archive, an archived generation's blob).
+	MaxDecoded byteSize
 }
 
 func newExportCmd(g *Globals) *cobra.Command {
@@ -56,6 +59,13 @@ the decoded text, the transcript as it was when the session was deleted. A
 damaged blob is a one-line error naming the database and the row, and
 nothing is written.
 
+What a session decodes to from compressed storage (its zstd rows, its cold
+archive, an archived generation's blob) is checked before anything is
+written: over --max-decoded-size (default 1 GiB) the export is refused, so
+that a small hostile blob cannot fill a disk. A zstd row that OpenClaw
+2026.9.6 cannot read (over its 4 MiB bounds, or decoding to another size
+than its event_utf8_bytes) is an error naming the session and the seq.
+
 The databases and archives are opened read-only and never written.`,
 		Example: `  oc export agent:main:main -o main.jsonl
   oc export 0197d2a4 | jq -c 'select(.type=="message") | .message.role'
@@ -86,11 +96,13 @@ The databases and archives are opened read-only and never written.`,
 	f.BoolVar(&opts.All, "all", false, "export every session of --agent into the folder -o DIR")
 	f.StringVar(&opts.Agent, "agent", "", "the agent whose sessions --all exports")
 	f.DurationVar(&opts.BusyTimeout, "busy-timeout", 5*time.Second, "how long to wait for a SQLite database another process holds locked")
+	opts.MaxDecoded = store.DefaultMaxExportDecoded
+	f.Var(&opts.MaxDecoded, "max-decoded-size", "refuse a session that decodes to more than SIZE bytes from compressed storage (512M, 4G)")
 	return cmd
 }
 
 func runExport(ctx context.Context, g *Globals, opts *exportOptions, args []string) error {
-	st, err := store.Open(g.ResolvedStateDir(), store.Options{SQLite: sqlitestore.Options{BusyTimeout: opts.BusyTimeout}})
+	st, err := store.Open(g.ResolvedStateDir(), store.Options{SQLite: sqlitestore.Options{BusyTimeout: opts.BusyTimeout}, MaxExportDecoded: int64(opts.MaxDecoded)})
 	if err != nil {
 		return cli.Incomplete(errors.New(oneLine(err.Error())))
 	}
@@ -110,7 +122,7 @@ func runExport(ctx context.Context, g *Globals, opts *exportOptions, args []stri
 		fmt.Fprintf(g.IO.Out, "exported %d sessions (%d lines) of agent %s to %s\n", len(files), lines, opts.Agent, opts.Output)
 		return nil
 	}
-	ses, err := st.Resolve(args[0])
+	ses, err := st.Resolve(ctx, args[0])
 	if err != nil {
 		var amb *store.AmbiguousError
 		if errors.As(err, &amb) {

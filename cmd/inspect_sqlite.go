@@ -48,7 +48,7 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 			return true, nil, cli.Incomplete(errors.New("interrupted: the report is incomplete"))
 		}
 		if opts.Replay {
-			addSQLiteReplayFindings(g, st, rep, opts.releaseOr(policy.Release96))
+			addSQLiteReplayFindings(ctx, g, st, rep, opts.releaseOr(policy.Release96))
 		}
 		if g.JSON {
 			err = writeJSON(g.IO, rep)
@@ -65,7 +65,7 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 		}
 		return true, nil, err
 	}
-	ses, err := st.Resolve(args[0])
+	ses, err := st.Resolve(ctx, args[0])
 	if err != nil {
 		var amb *store.AmbiguousError
 		if errors.As(err, &amb) {
@@ -77,15 +77,15 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 		return false, []string{ses.Path}, nil
 	}
 	if ses.Archive != nil {
-		return true, nil, inspectOneArchive(g, st, ses, opts)
+		return true, nil, inspectOneArchive(ctx, g, st, ses, opts)
 	}
-	rep, err := st.InspectSession(ses)
+	rep, err := st.InspectSession(ctx, ses)
 	if err != nil {
 		return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
 	}
 	// One session named: replay findings, by 2026.9.6's rules unless
 	// --openclaw says otherwise (the install's era).
-	if path, cleanup, err := exportSessionToTemp(st, ses); err == nil {
+	if path, cleanup, err := exportSessionToTemp(ctx, st, ses); err == nil {
 		more, _ := replay.ProviderFindings(path, opts.releaseOr(policy.Release96))
 		cleanup()
 		rep.Summary.Findings = append(rep.Summary.Findings, more...)
@@ -249,13 +249,13 @@ func shortenEnd(s string, n int) string {
 // inspectOneArchive is `oc inspect SESSIONID@GENERATION` (or the archive's
 // name): the row, its publication and derived file, and the transcript's
 // summary with replay findings by 2026.9.6's rules.
-func inspectOneArchive(g *Globals, st *store.State, ses store.Session, opts *inspectOptions) error {
-	rep, err := st.InspectArchive(ses)
+func inspectOneArchive(ctx context.Context, g *Globals, st *store.State, ses store.Session, opts *inspectOptions) error {
+	rep, err := st.InspectArchive(ctx, ses)
 	if err != nil {
 		return cli.Incomplete(errors.New(oneLine(err.Error())))
 	}
 	if rep.Verified {
-		if path, cleanup, err := exportSessionToTemp(st, ses); err == nil {
+		if path, cleanup, err := exportSessionToTemp(ctx, st, ses); err == nil {
 			more, _ := replay.ProviderFindings(path, opts.releaseOr(policy.Release96))
 			cleanup()
 			rep.Summary.AddFindings(more)
@@ -301,8 +301,8 @@ func stampUTC(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01
 
 // addSQLiteReplayFindings replays every session of a SQLite report (inspect
 // --replay) and adds the replay findings to it and to its totals.
-func addSQLiteReplayFindings(g *Globals, st *store.State, rep *store.SQLiteReport, rel policy.Release) {
-	sessions, err := st.SQLiteSessions()
+func addSQLiteReplayFindings(ctx context.Context, g *Globals, st *store.State, rep *store.SQLiteReport, rel policy.Release) {
+	sessions, err := st.SQLiteSessions(ctx)
 	if err != nil {
 		return
 	}
@@ -318,7 +318,7 @@ func addSQLiteReplayFindings(g *Globals, st *store.State, rep *store.SQLiteRepor
 		if !ok {
 			continue
 		}
-		path, cleanup, err := exportSessionToTemp(st, ses)
+		path, cleanup, err := exportSessionToTemp(ctx, st, ses)
 		if err != nil {
 			continue
 		}

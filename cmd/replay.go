@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -111,7 +112,7 @@ built-in model catalogue and uses maxTokens 8192, contextWindow 200000.`,
   oc replay session.jsonl --provider anthropic --openclaw 2026.9.6 --tz UTC --model-json '{"maxTokens":64000}'`,
 		Args: replayArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runReplay(g, opts, args[0], cmd.Flags().Changed("stage"))
+			return runReplay(cmd.Context(), g, opts, args[0], cmd.Flags().Changed("stage"))
 		},
 	}
 	addReplayFlags(cmd, opts)
@@ -169,8 +170,8 @@ func (in *replayInput) forRelease(rel policy.Release) *replayInput {
 	return in
 }
 
-func loadReplayInput(g *Globals, session string, releases []policy.Release, limits context96.Limits, decode, keepText bool) (*replayInput, error) {
-	path, stored, src, err := resolveReplaySession(g, session)
+func loadReplayInput(ctx context.Context, g *Globals, session string, releases []policy.Release, limits context96.Limits, decode, keepText bool) (*replayInput, error) {
+	path, stored, src, err := resolveReplaySession(ctx, g, session)
 	if err != nil {
 		if cli.CodeOf(err) == cli.ExitUsage {
 			return nil, err
@@ -183,12 +184,12 @@ func loadReplayInput(g *Globals, session string, releases []policy.Release, limi
 		// 2026.9.6 builds the context from its own active branch.
 		in.path = src.Name
 		var rows [][]byte
-		if rows, err = stored.rows(); err != nil {
+		if rows, err = stored.rows(ctx); err != nil {
 			return nil, cli.Incomplete(err)
 		}
 		err = in.buildContext96(rows, limits)
 	case stored != nil:
-		err = in.loadExported(g, stored)
+		err = in.loadExported(ctx, g, stored)
 	case path != "-" && len(releases) > 0 && contextOf96(releases):
 		err = in.loadImported96(g, limits)
 	default:
@@ -225,8 +226,8 @@ func (in *replayInput) buildContext96(rows [][]byte, limits context96.Limits) er
 // loadExported reads a stored session for 2026.5.6's rules, which read the
 // session exported as a file; the temporary export is removed on return:
 // messages name the session.
-func (in *replayInput) loadExported(g *Globals, stored *storedSession) error {
-	tmp, cleanup, err := exportSessionToTemp(stored.st, stored.ses)
+func (in *replayInput) loadExported(ctx context.Context, g *Globals, stored *storedSession) error {
+	tmp, cleanup, err := exportSessionToTemp(ctx, stored.st, stored.ses)
 	if err != nil {
 		return cli.Incomplete(err)
 	}
@@ -324,13 +325,13 @@ func parseReplayFlags(opts *replayOptions, stageSet bool) error {
 	return nil
 }
 
-func runReplay(g *Globals, opts *replayOptions, session string, stageSet bool) error {
+func runReplay(ctx context.Context, g *Globals, opts *replayOptions, session string, stageSet bool) error {
 	if err := parseReplayFlags(opts, stageSet); err != nil {
 		return err
 	}
 	comparing := len(opts.releases) == 2
 	contextOnly := !comparing && opts.Stage == stageContext && !opts.Explain && !opts.Diff && opts.Provider != "all" && opts.API != "" && opts.Model != ""
-	in, err := loadReplayInputs(g, opts, session, comparing, contextOnly)
+	in, err := loadReplayInputs(ctx, g, opts, session, comparing, contextOnly)
 	if err != nil {
 		return err
 	}
@@ -367,8 +368,8 @@ func runReplay(g *Globals, opts *replayOptions, session string, stageSet bool) e
 
 // loadReplayInputs loads the session's context, and when comparing the
 // context OpenClaw 2026.9.6 builds from it too.
-func loadReplayInputs(g *Globals, opts *replayOptions, session string, comparing, contextOnly bool) (*replayInput, error) {
-	in, err := loadReplayInput(g, session, opts.releases, context96.LimitsFor(opts.ContextTokens), !contextOnly, opts.Stage == stageContext)
+func loadReplayInputs(ctx context.Context, g *Globals, opts *replayOptions, session string, comparing, contextOnly bool) (*replayInput, error) {
+	in, err := loadReplayInput(ctx, g, session, opts.releases, context96.LimitsFor(opts.ContextTokens), !contextOnly, opts.Stage == stageContext)
 	if err != nil {
 		return nil, err
 	}
@@ -376,7 +377,7 @@ func loadReplayInputs(g *Globals, opts *replayOptions, session string, comparing
 		return nil, cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
 	}
 	if comparing {
-		if in.newer, err = loadReplayInput(g, session, []policy.Release{policy.Release96}, context96.LimitsFor(opts.ContextTokens), true, false); err != nil {
+		if in.newer, err = loadReplayInput(ctx, g, session, []policy.Release{policy.Release96}, context96.LimitsFor(opts.ContextTokens), true, false); err != nil {
 			return nil, err
 		}
 		if err := replay.ContextError(in.newer.ctx); err != nil {

@@ -53,9 +53,9 @@ type storedSession struct {
 }
 
 // rows reads the session's rows in export order (header first).
-func (s *storedSession) rows() ([][]byte, error) {
+func (s *storedSession) rows(ctx context.Context) ([][]byte, error) {
 	var rows [][]byte
-	if _, err := s.st.Rows(context.Background(), s.ses, nil, func(_ int64, line []byte) error {
+	if _, err := s.st.Rows(ctx, s.ses, nil, func(_ int64, line []byte) error {
 		rows = append(rows, line)
 		return nil
 	}); err != nil {
@@ -68,7 +68,7 @@ func (s *storedSession) rows() ([][]byte, error) {
 // path or a JSONL session as before (path set); a SQLite session (either
 // era's key, id or prefix) as a storedSession (path empty; exportSessionToTemp
 // turns it into a file). src says which era the session belongs to.
-func resolveReplaySession(g *Globals, session string) (path string, stored *storedSession, src replaySource, err error) {
+func resolveReplaySession(ctx context.Context, g *Globals, session string) (path string, stored *storedSession, src replaySource, err error) {
 	src.Era = store.EraJSONL
 	if session == "-" || store.IsTranscriptPath(session) || store.LooksLikePath(session) && !store.LooksLikeArchiveName(session) {
 		p, err := replay.FindSession(g.ResolvedStateDir(), session)
@@ -84,7 +84,7 @@ func resolveReplaySession(g *Globals, session string) (path string, stored *stor
 		// replayed by the installed release.
 		src.Era = store.EraSQLite
 	}
-	ses, err := st.Resolve(session)
+	ses, err := st.Resolve(ctx, session)
 	if err != nil {
 		var amb *store.AmbiguousError
 		if errors.As(err, &amb) {
@@ -117,7 +117,7 @@ func warnSkippedIndexes(g *Globals, st *store.State) {
 
 // exportSessionToTemp writes a SQLite session as JSONL to a private
 // temporary file, removed by cleanup.
-func exportSessionToTemp(st *store.State, ses store.Session) (path string, cleanup func(), err error) {
+func exportSessionToTemp(ctx context.Context, st *store.State, ses store.Session) (path string, cleanup func(), err error) {
 	dir, err := os.MkdirTemp("", "oc-replay-")
 	if err != nil {
 		return "", func() {}, err
@@ -135,7 +135,7 @@ func exportSessionToTemp(st *store.State, ses store.Session) (path string, clean
 		cleanup()
 		return "", func() {}, err
 	}
-	if _, err := st.Export(context.Background(), ses, nil, f); err != nil {
+	if _, err := st.Export(ctx, ses, nil, f); err != nil {
 		f.Close()
 		cleanup()
 		return "", func() {}, errors.New(oneLine(err.Error()))

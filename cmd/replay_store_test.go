@@ -19,7 +19,7 @@ func TestExportSessionToTempKeepsItsFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	ses := store.Session{Era: store.EraSQLite, Agent: "main", ID: "../../escaped", Path: filepath.Join(state, "agents", "main", "agent", "openclaw-agent.sqlite")}
-	path, cleanup, err := exportSessionToTemp(st, ses)
+	path, cleanup, err := exportSessionToTemp(t.Context(), st, ses)
 	if err != nil {
 		t.Fatal(err)
 	}

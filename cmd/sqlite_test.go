@@ -346,7 +346,7 @@ func TestDoctorSQLiteEra(t *testing.T) {
 	for _, j := range doc.SQLite.Cron.Jobs {
 		if len(j.Command) > 0 {
 			cmds++
-			if strings.Join(j.Command[:3], " ") != "openclaw automations edit" || j.Command[3] != j.ID {
+			if strings.Join(j.Command[:3], " ") != "openclaw automations edit" || strings.Join(j.Command[len(j.Command)-2:], " ") != "-- "+j.ID {
 				t.Errorf("job %s: command %v", j.ID, j.Command)
 			}
 		}

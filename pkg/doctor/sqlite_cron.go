@@ -1,10 +1,9 @@
 package doctor
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
-	"os/exec"
-	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsondoc"
 	"github.com/openclaw-tools/oc/pkg/store"
@@ -24,12 +23,16 @@ type SQLiteCronJob struct {
 	Key            string         `json:"key,omitempty"`
 	Target         Route          `json:"target"`
 	// Command is the fix as argv (openclaw automations edit ...); empty when
-	// the job is left alone.
+	// the job is left alone. It acts on this install only with the report's
+	// OpenClawEnv (docs/doctor-fix.md).
 	Command []string `json:"command,omitempty"`
-	// Ran, Output: what --fix --yes did with Command.
-	Ran    bool   `json:"ran,omitempty"`
-	Output string `json:"output,omitempty"`
-	Error  string `json:"error,omitempty"`
+	// Fix is what --fix did with Command (nil without --fix).
+	Fix *CronFixResult `json:"fix,omitempty"`
+	// Error is why the row could not be classified.
+	Error string `json:"error,omitempty"`
+	// Stored is the row's job_json as read (what --fix verifies openclaw
+	// sees before it edits).
+	Stored json.RawMessage `json:"-"`
 }
 
 // SQLiteCronReport is the cron part of doctor in the SQLite era.
@@ -37,6 +40,11 @@ type SQLiteCronReport struct {
 	Jobs []SQLiteCronJob `json:"jobs"`
 	// OpenClaw is the openclaw command found on PATH ("" when absent).
 	OpenClaw string `json:"openclaw,omitempty"`
+	// OpenClawEnv is the environment the commands need to act on this
+	// install (OPENCLAW_STATE_DIR, OPENCLAW_CONFIG_PATH), as KEY=VALUE.
+	OpenClawEnv []string `json:"openclawEnv,omitempty"`
+	// Fix is what --fix did with the commands (nil without --fix).
+	Fix *CronFixRun `json:"fix,omitempty"`
 	// Error is why cron_jobs could not be read ("" when it was).
 	Error string `json:"error,omitempty"`
 }
@@ -111,12 +119,12 @@ func legacyEntry(raw json.RawMessage) *jsondoc.Value {
 }
 
 // ClassifySQLiteCron classifies every cron_jobs row of the state dir.
-func ClassifySQLiteCron(st *store.State, cfg Config) (*SQLiteCronReport, error) {
-	jobs, err := st.CronJobs()
+func ClassifySQLiteCron(ctx context.Context, st *store.State, cfg Config) (*SQLiteCronReport, error) {
+	jobs, err := st.CronJobs(ctx)
 	if err != nil {
 		return nil, err
 	}
-	sessions, err := st.SQLiteSessions()
+	sessions, err := st.SQLiteSessions(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +137,7 @@ func ClassifySQLiteCron(st *store.State, cfg Config) (*SQLiteCronReport, error) 
 			continue
 		}
 		target, _ := v.StringOf("sessionTarget")
-		sj := SQLiteCronJob{ID: j.ID, Name: j.Name, StoreKey: j.StoreKey, Enabled: j.Enabled, SessionTarget: target}
+		sj := SQLiteCronJob{ID: j.ID, Name: j.Name, StoreKey: j.StoreKey, Enabled: j.Enabled, SessionTarget: target, Stored: j.Job}
 		verdict := Classify(v, ix, cfg)
 		sj.Classification, sj.Reason, sj.Key, sj.Target = verdict.Class, verdict.Reason, verdict.Key, verdict.Target
 		sj.Command = FixCommand(j.ID, verdict)
@@ -142,54 +150,29 @@ func ClassifySQLiteCron(st *store.State, cfg Config) (*SQLiteCronReport, error) 
 // an IN_CHAT session:<key> job becomes `current` with sessionKey <key> (9.6
 // runs it detached and posts only the final reply to the chat); an ELSEWHERE
 // job becomes `isolated` with the route it had made explicit. nil for jobs
-// left alone.
+// left alone. Values from the state dir are never separate arguments: each
+// option is one "--name=value" word and the id comes after "--", so that no
+// value or id can be read as another option (9.6's CLI scans every argument
+// before "--" for --profile, --dev and --container).
 func FixCommand(id string, v Verdict) []string {
+	var cmd []string
 	switch v.Class {
 	case InChat:
-		return []string{"openclaw", "automations", "edit", id, "--session", "current", "--session-key", v.Key}
+		cmd = []string{"openclaw", "automations", "edit", "--session=current", "--session-key=" + v.Key}
 	case Elsewhere:
-		cmd := []string{"openclaw", "automations", "edit", id, "--session", "isolated", "--session-key", v.Key}
+		cmd = []string{"openclaw", "automations", "edit", "--session=isolated", "--session-key=" + v.Key}
 		if v.Mode != "webhook" {
-			if v.Target.Channel != "" {
-				cmd = append(cmd, "--channel", v.Target.Channel)
-			}
-			if v.Target.To != "" {
-				cmd = append(cmd, "--to", v.Target.To)
-			}
-			if v.Target.AccountID != "" {
-				cmd = append(cmd, "--account", v.Target.AccountID)
-			}
-			if v.Target.ThreadID != "" {
-				cmd = append(cmd, "--thread-id", v.Target.ThreadID)
+			for _, opt := range []struct{ flag, value string }{
+				{"--channel=", v.Target.Channel}, {"--to=", v.Target.To},
+				{"--account=", v.Target.AccountID}, {"--thread-id=", v.Target.ThreadID},
+			} {
+				if opt.value != "" {
+					cmd = append(cmd, opt.flag+opt.value)
+				}
 			}
 		}
-		return cmd
+	default:
+		return nil
 	}
-	return nil
-}
-
-// ApplySQLiteCronFixes runs each job's command through the openclaw CLI found
-// on PATH (never a shell, never SQL). Without openclaw nothing runs.
-func ApplySQLiteCronFixes(rep *SQLiteCronReport, lookPath func(string) (string, error), run func(path string, args []string) ([]byte, error)) {
-	bin, err := lookPath("openclaw")
-	if err != nil {
-		return
-	}
-	rep.OpenClaw = bin
-	for i := range rep.Jobs {
-		j := &rep.Jobs[i]
-		if len(j.Command) == 0 {
-			continue
-		}
-		out, err := run(bin, j.Command[1:])
-		j.Ran, j.Output = true, strings.TrimSpace(string(out))
-		if err != nil {
-			j.Error = err.Error()
-		}
-	}
-}
-
-// RunCommand runs an argv without a shell.
-func RunCommand(path string, args []string) ([]byte, error) {
-	return exec.Command(path, args...).CombinedOutput() //nolint:gosec // argv built by FixCommand
+	return append(cmd, "--", id)
 }

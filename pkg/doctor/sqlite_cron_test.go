@@ -76,7 +76,7 @@ func TestSQLiteCronAgreesWithOracle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := doctor.ClassifySQLiteCron(st, doctor.Config{})
+		rep, err := doctor.ClassifySQLiteCron(t.Context(), st, doctor.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,11 +107,11 @@ func TestSQLiteCronAgreesWithOracle(t *testing.T) {
 			cmd := strings.Join(j.Command, " ")
 			switch j.Classification {
 			case doctor.InChat:
-				if !strings.Contains(cmd, "--session current --session-key "+j.Key) {
+				if !strings.Contains(cmd, "--session=current --session-key="+j.Key+" -- "+j.ID) {
 					t.Errorf("%s %s: IN_CHAT command %q", fx, j.ID, cmd)
 				}
 			case doctor.Elsewhere:
-				if !strings.Contains(cmd, "--session isolated") {
+				if !strings.Contains(cmd, "--session=isolated") || !strings.HasSuffix(cmd, " -- "+j.ID) {
 					t.Errorf("%s %s: ELSEWHERE command %q", fx, j.ID, cmd)
 				}
 			case doctor.Undecidable:
@@ -124,22 +124,4 @@ func TestSQLiteCronAgreesWithOracle(t *testing.T) {
 	}
 	oracletest.Compared(t, "SQLite cron jobs vs the 2026.9.6 oracle's cron answers (every job it loads)", compared, wantJobs)
 	oracletest.Compared(t, "SQLite cron jobs classified vs those 2026.9.6 runs in a chat session", classified, wantClassified)
-}
-
-func TestApplySQLiteCronFixesNeedsOpenClaw(t *testing.T) {
-	rep := &doctor.SQLiteCronReport{Jobs: []doctor.SQLiteCronJob{{ID: "x", Command: []string{"openclaw", "automations", "edit", "x", "--session", "isolated"}}}}
-	ran := 0
-	run := func(string, []string) ([]byte, error) { ran++; return nil, nil }
-	doctor.ApplySQLiteCronFixes(rep, func(string) (string, error) { return "", os.ErrNotExist }, run)
-	if ran != 0 || rep.Jobs[0].Ran {
-		t.Fatal("ran a command without openclaw on PATH")
-	}
-	var got []string
-	doctor.ApplySQLiteCronFixes(rep, func(string) (string, error) { return "/usr/bin/openclaw", nil }, func(p string, a []string) ([]byte, error) {
-		got = append([]string{p}, a...)
-		return []byte("ok"), nil
-	})
-	if strings.Join(got, " ") != "/usr/bin/openclaw automations edit x --session isolated" || !rep.Jobs[0].Ran {
-		t.Fatalf("ran %v", got)
-	}
 }

@@ -3,22 +3,19 @@ package store
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
+	"github.com/openclaw-tools/oc/internal/budget"
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
-
-// MaxArchiveAnalysisBytes is the most of an archived generation's decoded
-// transcript inspect holds in memory to analyse it (export streams it
-// whatever its size).
-const MaxArchiveAnalysisBytes = 1 << 30
 
 // ArchiveRef says that a Session is an archived generation of a SQLite
 // session (a session_transcript_archives row of OpenClaw 2026.9.6), not its
@@ -37,14 +34,14 @@ var archiveNameRE = lazyre.New(`\.jsonl\.(deleted|reset)\.`)
 
 // ArchivedSessions lists every agent database's archived generations (blobs
 // not read), each as a Session with Archive set, in each database's order.
-func (s *State) ArchivedSessions() ([]Session, error) {
+func (s *State) ArchivedSessions(ctx context.Context) ([]Session, error) {
 	var out []Session
 	for _, a := range s.AgentDBs {
-		db, err := s.OpenAgentDB(a.Path)
+		db, err := s.OpenAgentDB(ctx, a.Path)
 		if err != nil {
 			return nil, err
 		}
-		rows, err := db.TranscriptArchives()
+		rows, err := db.TranscriptArchives(ctx)
 		db.Close()
 		if err != nil {
 			return nil, err
@@ -65,8 +62,8 @@ func archiveSession(a AgentDB, r sqlitestore.TranscriptArchive) Session {
 // or "<sessionId>@<generation>" where either may be a unique prefix (an
 // exact session id is preferred to a longer one it begins). found is false
 // when none matches.
-func (s *State) resolveArchive(arg string) (ses Session, found bool, err error) {
-	all, err := s.ArchivedSessions()
+func (s *State) resolveArchive(ctx context.Context, arg string) (ses Session, found bool, err error) {
+	all, err := s.ArchivedSessions(ctx)
 	if err != nil {
 		return Session{}, false, err
 	}
@@ -96,30 +93,35 @@ func (s *State) resolveArchive(arg string) (ses Session, found bool, err error) 
 }
 
 // openArchive reads an archived generation's blob, verifies it and decodes
-// it whole once (without keeping the text), so that a damaged archive fails
-// before anything is handed out, then opens its decoded text again.
-func (s *State) openArchive(ses Session) (io.ReadCloser, error) {
-	db, err := s.OpenAgentDB(ses.Path)
+// it whole once (without keeping the text, at most MaxExportDecoded bytes
+// of it), so that a damaged archive, or one over the limit, fails before
+// anything is handed out, then opens its decoded text again.
+func (s *State) openArchive(ctx context.Context, ses Session) (io.ReadCloser, error) {
+	db, err := s.OpenAgentDB(ctx, ses.Path)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close() // the blob is copied out: the text is decoded from memory
-	b, err := db.ReadArchive(ses.ID, ses.Archive.Generation)
+	b, err := db.ReadArchive(ctx, ses.ID, ses.Archive.Generation)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := b.DecodedSize(); err != nil {
+	size, err := b.DecodedSize(ctx, s.opts.MaxExportDecoded)
+	if err != nil {
 		return nil, err
 	}
-	return b.Decoded()
+	if size > s.opts.MaxExportDecoded {
+		return nil, fmt.Errorf("%s: decodes to more than %d bytes (its blob is %d): %w (raise it with --max-decoded-size)", b.Where, s.opts.MaxExportDecoded, b.BlobBytes, ErrDecodedLimit)
+	}
+	return b.Decoded(ctx)
 }
 
 // exportArchive writes an archived generation's decoded text as it is
 // decoded (whatever the length of its lines), a newline added after a last
 // line without one; it returns the number of lines. A damaged archive
 // writes nothing.
-func (s *State) exportArchive(ses Session, w io.Writer) (int, error) {
-	r, err := s.openArchive(ses)
+func (s *State) exportArchive(ctx context.Context, ses Session, w io.Writer) (int, error) {
+	r, err := s.openArchive(ctx, ses)
 	if err != nil {
 		return 0, err
 	}
@@ -158,8 +160,8 @@ func (c *lineCounter) Write(p []byte) (int, error) {
 // (line numbers as seq, each without its "\n", bytes as decoded), after
 // openArchive's check: a damaged archive gives no line at all. The text is
 // decoded as the lines are read, never held whole.
-func (s *State) archiveRows(ses Session, fn func(seq int64, line []byte) error) error {
-	r, err := s.openArchive(ses)
+func (s *State) archiveRows(ctx context.Context, ses Session, fn func(seq int64, line []byte) error) error {
+	r, err := s.openArchive(ctx, ses)
 	if err != nil {
 		return err
 	}
@@ -204,35 +206,37 @@ type ArchiveReport struct {
 
 // InspectArchive reads and analyses one archived generation (a Session
 // with Archive set).
-func (s *State) InspectArchive(ses Session) (*ArchiveReport, error) {
+func (s *State) InspectArchive(ctx context.Context, ses Session) (*ArchiveReport, error) {
 	if ses.Archive == nil {
 		return nil, fmt.Errorf("%s: not an archived generation", ses.Label())
 	}
-	db, err := s.OpenAgentDB(ses.Path)
+	db, err := s.OpenAgentDB(ctx, ses.Path)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
-	b, err := db.ReadArchive(ses.ID, ses.Archive.Generation)
+	b, err := db.ReadArchive(ctx, ses.ID, ses.Archive.Generation)
 	var ae *sqlitestore.ArchiveError
 	if err != nil && !errors.As(err, &ae) {
 		return nil, err
 	}
-	return inspectArchiveIn(db, ses.Agent, b, ae, &sessionBuffers{})
+	return inspectArchiveIn(ctx, db, s.budget, ses.Agent, b, ae, &sessionBuffers{})
 }
 
 // inspectArchiveIn analyses an archived generation read from db (damaged,
 // when not nil, is why its blob cannot be trusted). Every problem of the
 // archive is a finding; the error is for a transcript that cannot be
-// analysed at all.
-func inspectArchiveIn(db *sqlitestore.DB, agent string, b *sqlitestore.ArchiveBlob, damaged *sqlitestore.ArchiveError, buf *sessionBuffers) (*ArchiveReport, error) {
+// analysed at all. The decoded text is held in bud while it is analysed.
+func inspectArchiveIn(ctx context.Context, db *sqlitestore.DB, bud *budget.Bytes, agent string, b *sqlitestore.ArchiveBlob, damaged *sqlitestore.ArchiveError, buf *sessionBuffers) (*ArchiveReport, error) {
 	rep := &ArchiveReport{Era: EraSQLite, Row: b.TranscriptArchive, Where: b.Where, Rules: "openclaw-2026.9.6", Summary: emptySummary()}
 	rep.DerivedFile = db.CheckDerivedFile(b.TranscriptArchive)
 	var findings []transcript.Finding
-	tooBig := false
+	tooBig, limit := false, int64(0)
 	if damaged == nil {
+		var held int64
 		var err error
-		tooBig, err = decodeArchive(b, buf)
+		held, tooBig, limit, err = decodeArchive(ctx, b, buf, bud)
+		defer bud.Release(held)
 		var ae *sqlitestore.ArchiveError
 		switch {
 		case errors.As(err, &ae):
@@ -246,7 +250,7 @@ func inspectArchiveIn(db *sqlitestore.DB, agent string, b *sqlitestore.ArchiveBl
 		findings = append(findings, damagedFinding(damaged, rep))
 	case tooBig:
 		findings = append(findings, transcript.Finding{Rule: "sqlite-archive-too-large", Severity: transcript.SevWarning,
-			Message: fmt.Sprintf("its transcript decodes to more than %d bytes: not analysed (nor decoded past that); oc export %s streams it", MaxArchiveAnalysisBytes, b.Spec())})
+			Message: fmt.Sprintf("its transcript decodes to more than %d bytes, the most of it oc holds to analyse it (the run's budget for decoded data, less the decoder's window): not analysed, and not decoded past that; oc export %s streams it", max(limit, 0), b.Spec())})
 	default:
 		rep.Verified = true
 		rows := splitRows(buf)
@@ -271,38 +275,60 @@ func inspectArchiveIn(db *sqlitestore.DB, agent string, b *sqlitestore.ArchiveBl
 	return rep, nil
 }
 
-// decodeArchive decodes b into buf.text (every line ending in a newline), at
-// most MaxArchiveAnalysisBytes of it: tooBig when there is more.
-func decodeArchive(b *sqlitestore.ArchiveBlob, buf *sessionBuffers) (tooBig bool, err error) {
-	r, err := b.Decoded()
+// decodeArchive decodes b into buf.text (every line ending in a newline)
+// within the run's budget: first it only counts the decoded bytes (holding
+// the decoder's window), at most limit+1 of them, where limit is what the
+// budget leaves beside the window; then, when the text fits, it takes the
+// window and the text's size from the budget in one request (a worker never
+// waits for budget while it holds some) and decodes again into buf. held
+// is what the caller gives back after the analysis; tooBig says the text
+// is over limit and was not kept.
+func decodeArchive(ctx context.Context, b *sqlitestore.ArchiveBlob, buf *sessionBuffers, bud *budget.Bytes) (held int64, tooBig bool, limit int64, err error) {
+	buf.text = buf.text[:0]
+	window := b.WindowBytes()
+	limit = bud.Size() - window - 1 // and a newline
+	size, err := b.DecodedSize(ctx, max(limit, 0))
 	if err != nil {
-		return false, err
+		return 0, false, limit, err
+	}
+	if size > limit {
+		return 0, true, limit, nil
+	}
+	need := size + 1 // a newline added after a last line without one
+	if err := bud.Acquire(ctx, window+need); err != nil {
+		return 0, false, limit, err
+	}
+	defer bud.Release(window)
+	r, err := b.Reader()
+	if err != nil {
+		bud.Release(need)
+		return 0, false, limit, err
 	}
 	defer r.Close()
-	buf.text = buf.text[:0]
-	lr := &io.LimitedReader{R: r, N: MaxArchiveAnalysisBytes + 1}
-	for {
-		if len(buf.text) == cap(buf.text) {
-			grown := make([]byte, len(buf.text), min(max(2*cap(buf.text), 64<<10), MaxArchiveAnalysisBytes+1))
-			copy(grown, buf.text)
-			buf.text = grown
-		}
-		n, err := lr.Read(buf.text[len(buf.text):cap(buf.text)])
-		buf.text = buf.text[:len(buf.text)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return false, err
+	if int64(cap(buf.text)) < need {
+		buf.text = make([]byte, 0, need)
+	}
+	n, err := io.ReadFull(r, buf.text[:size])
+	if err == nil {
+		// the text must end where it did the first time
+		var one [1]byte
+		if k, _ := r.Read(one[:]); k > 0 {
+			err = &sqlitestore.ArchiveError{Where: b.Where, Reason: "decodes to another size the second time"}
 		}
 	}
-	if len(buf.text) > MaxArchiveAnalysisBytes {
-		return true, nil
+	if err != nil {
+		bud.Release(need)
+		var ae *sqlitestore.ArchiveError
+		if errors.As(err, &ae) {
+			return 0, false, limit, err
+		}
+		return 0, false, limit, &sqlitestore.ArchiveError{Where: b.Where, Reason: fmt.Sprintf("does not decompress after %d bytes (%s)", n, oneLine(err.Error()))}
 	}
+	buf.text = buf.text[:size]
 	if len(buf.text) > 0 && buf.text[len(buf.text)-1] != '\n' {
 		buf.text = append(buf.text, '\n')
 	}
-	return false, nil
+	return need, false, limit, nil
 }
 
 // splitRows makes the decoded lines rows (seq = line number), pointing into

@@ -27,7 +27,7 @@ func TestArchiveFixtureLive96(t *testing.T) {
 	}
 	exported := 0
 	for _, d := range oracletest.ArchivesDecoded96(t, out) {
-		ses, err := st.Resolve(d.SessionID + "@" + d.Generation)
+		ses, err := st.Resolve(t.Context(), d.SessionID+"@"+d.Generation)
 		if err != nil {
 			t.Fatal(err)
 		}

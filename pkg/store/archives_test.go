@@ -52,7 +52,7 @@ func TestArchiveExportEqualsDecode96(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, err := st.ArchivedSessions()
+	all, err := st.ArchivedSessions(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestArchiveExportEqualsDecode96(t *testing.T) {
 		spec := d.SessionID + "@" + d.Generation
 		var got []store.Session
 		for _, arg := range []string{spec, names[spec], d.SessionID + "@" + d.Generation[:6], d.SessionID[:13] + "@" + d.Generation[:4]} {
-			ses, err := st.Resolve(arg)
+			ses, err := st.Resolve(t.Context(), arg)
 			if err != nil {
 				t.Fatalf("resolve %q: %v", arg, err)
 			}
@@ -84,7 +84,7 @@ func TestArchiveExportEqualsDecode96(t *testing.T) {
 		if cold != nil || out.String() != d.Content || n != strings.Count(d.Content, "\n") {
 			t.Errorf("export %s: %d lines, %d bytes; 9.6 decodes %d bytes", spec, n, out.Len(), len(d.Content))
 		}
-		liveSes, err := liveSt.Resolve(d.SessionID)
+		liveSes, err := liveSt.Resolve(t.Context(), d.SessionID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,11 +206,11 @@ func TestInspectArchived(t *testing.T) {
 		t.Errorf("--archived adds %d error findings to the totals, want 1 (the collided file)", errs)
 	}
 	// One generation named: the same report.
-	ses, err := st.Resolve("0197d400-aaaa-7bbb-8ccc-ddddeeeeffff@aac9")
+	ses, err := st.Resolve(t.Context(), "0197d400-aaaa-7bbb-8ccc-ddddeeeeffff@aac9")
 	if err != nil {
 		t.Fatal(err)
 	}
-	one, err := st.InspectArchive(ses)
+	one, err := st.InspectArchive(t.Context(), ses)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +280,7 @@ func TestArchiveDamagedExportAndInspect(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			state, st := editOps(t, func(w *sql.DB) { c.damage(t, w) })
 			before := treeHashes(t, state)
-			ses, err := st.Resolve(opsMainID + "@aac908ae82854b5ca414443d9199b152")
+			ses, err := st.Resolve(t.Context(), opsMainID+"@aac908ae82854b5ca414443d9199b152")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -346,7 +346,7 @@ func TestArchiveOddRows(t *testing.T) {
 		t.Errorf("archive_name '..': %+v", dots)
 	}
 	// the name with control characters resolves as it is
-	ses, err := st.Resolve("evil\x1b[2J.jsonl.deleted.x")
+	ses, err := st.Resolve(t.Context(), "evil\x1b[2J.jsonl.deleted.x")
 	if err != nil || ses.Archive == nil || ses.ID != "0197d5ff-0000-7111-8222-333344445555" {
 		t.Errorf("resolve by an odd archive_name: %+v, %v", ses, err)
 	}
@@ -358,12 +358,12 @@ func TestArchiveResolveAmbiguous(t *testing.T) {
 	_, st := editOps(t, func(w *sql.DB) {
 		execOrFail(t, w, "UPDATE session_transcript_archives SET generation = 'aac9ffff' WHERE session_id = '0197d5ff-0000-7111-8222-333344445555'")
 	})
-	_, err := st.Resolve("0197d@aac9")
+	_, err := st.Resolve(t.Context(), "0197d@aac9")
 	var amb *store.AmbiguousError
 	if !errors.As(err, &amb) || len(amb.Candidates) != 2 || !strings.Contains(err.Error(), opsMainID+"@aac908ae82854b5ca414443d9199b152 (agent:ops:main)") {
 		t.Errorf("ambiguous spec: %v", err)
 	}
-	if _, err := st.Resolve("0197d@ffff"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.Resolve(t.Context(), "0197d@ffff"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a spec no generation has: %v", err)
 	}
 }
@@ -377,7 +377,7 @@ func TestArchiveTextShapes(t *testing.T) {
 	_, st := editOps(t, func(w *sql.DB) {
 		execOrFail(t, w, "UPDATE session_transcript_archives SET archive_blob = ?, archive_sha256 = ? WHERE session_id = '0197d5ff-0000-7111-8222-333344445555'", text, hex.EncodeToString(sum[:]))
 	})
-	ses, err := st.Resolve("0197d5ff-0000-7111-8222-333344445555@0db2")
+	ses, err := st.Resolve(t.Context(), "0197d5ff-0000-7111-8222-333344445555@0db2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +390,7 @@ func TestArchiveTextShapes(t *testing.T) {
 	if _, err := st.Rows(t.Context(), ses, nil, func(_ int64, line []byte) error { rows = append(rows, string(line)); return nil }); err != nil || len(rows) != 2 || rows[1] != `{"type":"message"}` {
 		t.Errorf("rows %q, %v", rows, err)
 	}
-	rep, err := st.InspectArchive(ses)
+	rep, err := st.InspectArchive(t.Context(), ses)
 	if err != nil {
 		t.Fatal(err)
 	}

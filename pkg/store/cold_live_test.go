@@ -102,7 +102,7 @@ func TestColdFixtureLive96(t *testing.T) {
 			t.Fatal(err)
 		}
 		for id, events := range rows {
-			ses, err := st.Resolve(id)
+			ses, err := st.Resolve(t.Context(), id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -186,7 +186,7 @@ func TestColdFixtureLive96(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ses, err := st.Resolve("agent:main:main")
+		ses, err := st.Resolve(t.Context(), "agent:main:main")
 		if err != nil {
 			t.Fatal(err)
 		}

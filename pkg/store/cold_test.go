@@ -131,11 +131,11 @@ func TestColdInspectAndExportEqualRestore96(t *testing.T) {
 			compared++
 
 			// export: the restored session's lines, byte for byte.
-			ses, err := st.Resolve(got.Key)
+			ses, err := st.Resolve(t.Context(), got.Key)
 			if err != nil {
 				t.Fatal(err)
 			}
-			rses, err := restoredSt.Resolve(got.Key)
+			rses, err := restoredSt.Resolve(t.Context(), got.Key)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -222,7 +222,7 @@ func TestColdDamagedInspectAndExport(t *testing.T) {
 	if s := byKey["main/agent:main:slack:channel:c0aelhcgw4f"]; s == nil || s.Cold == nil || !s.Cold.Verified || s.Events != 5 {
 		t.Errorf("the intact cold session beside it: %+v", s)
 	}
-	ses, err := st.Resolve("agent:main:main")
+	ses, err := st.Resolve(t.Context(), "agent:main:main")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,11 +311,11 @@ func TestColdAndHotFinding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ses, err := st.Resolve("agent:main:slack:channel:c0aelhcgw4f")
+	ses, err := st.Resolve(t.Context(), "agent:main:slack:channel:c0aelhcgw4f")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := st.InspectSession(ses)
+	rep, err := st.InspectSession(t.Context(), ses)
 	if err != nil {
 		t.Fatal(err)
 	}

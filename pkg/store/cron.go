@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"database/sql"
 	"encoding/json"
 	"os"
@@ -21,10 +22,11 @@ type CronJob struct {
 
 // CronJobs reads every cron job of the state database, in the order the
 // service loads them; nil without a state database.
-func (s *State) CronJobs() ([]CronJob, error) {
+func (s *State) CronJobs(ctx context.Context) ([]CronJob, error) {
 	out := []CronJob{}
-	found, err := s.readStateTable("cron_jobs", func(tx *sql.Tx) error {
-		rows, err := tx.Query("SELECT store_key, job_id, name, enabled, job_json, state_json FROM cron_jobs ORDER BY store_key, sort_order, updated_at, job_id")
+	found, err := s.readStateTable(ctx, "cron_jobs", func(tx *sql.Tx) error {
+		out = out[:0]
+		rows, err := tx.QueryContext(ctx, "SELECT store_key, job_id, name, enabled, job_json, state_json FROM cron_jobs ORDER BY store_key, sort_order, updated_at, job_id")
 		if err != nil {
 			return err
 		}
@@ -49,12 +51,13 @@ func (s *State) CronJobs() ([]CronJob, error) {
 
 // readStateTable runs fn in one read transaction of the state database when
 // it has table. found is false without a state database (nil results); a
-// database without the table counts as found, with nothing in it.
-func (s *State) readStateTable(table string, fn func(tx *sql.Tx) error) (found bool, err error) {
+// database without the table counts as found, with nothing in it. fn may
+// run more than once (sqlitestore.DB.ReadTx).
+func (s *State) readStateTable(ctx context.Context, table string, fn func(tx *sql.Tx) error) (found bool, err error) {
 	if _, err := os.Stat(s.StateDBPath()); err != nil {
 		return false, nil
 	}
-	db, err := sqlitestore.Open(s.StateDBPath(), s.opts.SQLite)
+	db, err := sqlitestore.Open(ctx, s.StateDBPath(), s.opts.SQLite)
 	if err != nil {
 		return false, err
 	}
@@ -62,5 +65,5 @@ func (s *State) readStateTable(table string, fn func(tx *sql.Tx) error) (found b
 	if !db.HasTable(table) {
 		return true, nil
 	}
-	return true, db.ReadTx(fn)
+	return true, db.ReadTx(ctx, fn)
 }

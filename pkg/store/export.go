@@ -26,7 +26,7 @@ func (s *State) Export(ctx context.Context, ses Session, stdin io.Reader, w io.W
 // writes of an archive) with ctx's error.
 func (s *State) ExportWithSource(ctx context.Context, ses Session, stdin io.Reader, w io.Writer) (int, *sqlitestore.ColdSource, error) {
 	if ses.Archive != nil {
-		n, err := s.exportArchive(ses, durable.NewContextWriter(ctx, w))
+		n, err := s.exportArchive(ctx, ses, durable.NewContextWriter(ctx, w))
 		return n, nil, err
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
@@ -66,7 +66,7 @@ type ExportedFile struct {
 // not at all (durable.WriteNew); an existing file is never overwritten.
 // Cancelling ctx stops it; the files already written are kept.
 func (s *State) ExportAgent(ctx context.Context, agent, dir string) ([]ExportedFile, error) {
-	all, err := s.SQLiteSessions()
+	all, err := s.SQLiteSessions(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -82,7 +82,7 @@ func TestExportEqualsImportedSource(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sessions, err := st.SQLiteSessions()
+		sessions, err := st.SQLiteSessions(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func TestExportEqualsImportedSource(t *testing.T) {
 	}
 	want += len(keys) // every session of the corpus's sessions.json
 	for key, file := range keys {
-		ses, err := st.Resolve(key)
+		ses, err := st.Resolve(t.Context(), key)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/openclaw-tools/oc/internal/budget"
 	"github.com/openclaw-tools/oc/internal/grow"
 	"github.com/openclaw-tools/oc/internal/parallel"
 	"github.com/openclaw-tools/oc/pkg/store/nav96"
@@ -53,16 +54,16 @@ type SessionReport struct {
 }
 
 // InspectSession reads and analyses one SQLite session.
-func (s *State) InspectSession(ses Session) (*SessionReport, error) {
+func (s *State) InspectSession(ctx context.Context, ses Session) (*SessionReport, error) {
 	if ses.Era != EraSQLite {
 		return nil, fmt.Errorf("%s: not a SQLite session", ses.Label())
 	}
-	db, err := s.OpenAgentDB(ses.Path)
+	db, err := s.OpenAgentDB(ctx, ses.Path)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
-	return inspectIn(db, ses, &sessionBuffers{})
+	return inspectIn(ctx, db, s.budget, ses, &sessionBuffers{})
 }
 
 // sessionBuffers hold one session's rows while it is analysed; a worker
@@ -70,12 +71,29 @@ func (s *State) InspectSession(ses Session) (*SessionReport, error) {
 type sessionBuffers struct {
 	text []byte // the rows, each followed by a newline
 	rows []sqlitestore.Event
-	ends []int
+	ends []int // rows[i] ends at text[ends[i]] (-1: a zstd row not decoded yet)
+	// zstd rows held as stored until the session's decoded size is known:
+	// rows[pending[k].row] is the one whose bytes are z[pending[k].from:pending[k].to]
+	z       []byte
+	pending []pendingRow
+	spare   []byte // the other text buffer, for the rows with their zstd rows decoded
 	// analyzeRows': the rows in header-first order, and their records for
 	// 9.6's rules (recs point into slab)
 	lines [][]byte
 	slab  []nav96.Record
 	recs  []*nav96.Record
+}
+
+// pendingRow is a zstd row kept as stored.
+type pendingRow struct {
+	row      int
+	from, to int
+	claim    int64 // event_utf8_bytes
+}
+
+// reset empties the buffers for a new read.
+func (b *sessionBuffers) reset() {
+	b.text, b.rows, b.ends, b.z, b.pending = b.text[:0], b.rows[:0], b.ends[:0], b.z[:0], b.pending[:0]
 }
 
 // appendRow copies row into b.text, growing it by doubling (grow.Cap).
@@ -86,15 +104,36 @@ func (b *sessionBuffers) appendRow(row []byte) int {
 	return end
 }
 
-func inspectIn(db *sqlitestore.DB, ses Session, b *sessionBuffers) (*SessionReport, error) {
-	// Every row is copied once, into one buffer of newline-terminated rows
-	// (the transcript the analyzer reads); rows[i].JSON points into it.
-	b.text, b.rows, b.ends = b.text[:0], b.rows[:0], b.ends[:0]
+// inspectIn reads and analyses one session. Its rows are copied once into
+// one buffer (the transcript the analyzer reads), a zstd row first as it
+// is stored: once every row is read, the bytes the session decodes to (its
+// zstd rows' event_utf8_bytes and its cold archive's events) are taken from
+// the run's budget in one request, held until the analysis ends, and the
+// zstd rows decoded into place. A row 2026.9.6 cannot read is a finding,
+// left out of the analysis; a session that decodes to more than the whole
+// budget is not analysed (a finding says so).
+func inspectIn(ctx context.Context, db *sqlitestore.DB, bud *budget.Bytes, ses Session, b *sessionBuffers) (*SessionReport, error) {
+	b.reset()
 	lastActivity := int64(0)
-	st, err := db.RawEvents(ses.ID, func(ev sqlitestore.Event) error {
+	var damaged []*sqlitestore.DamagedRowError
+	var claims int64
+	reset := func() { b.reset(); lastActivity, damaged, claims = 0, nil, 0 }
+	st, err := db.RawEvents(ctx, ses.ID, reset, func(ev sqlitestore.Event) error {
 		lastActivity = max(lastActivity, ev.CreatedAt)
-		b.ends = append(b.ends, b.appendRow(ev.JSON))
-		ev.JSON = nil
+		if ev.JSON == nil && ev.Zstd != nil {
+			var dr *sqlitestore.DamagedRowError
+			if errors.As(db.CheckEvent(ses.ID, ev), &dr) {
+				damaged = append(damaged, dr)
+				return nil
+			}
+			b.pending = append(b.pending, pendingRow{row: len(b.rows), from: len(b.z), to: len(b.z) + len(ev.Zstd), claim: ev.UTF8Bytes})
+			b.z = append(b.z, ev.Zstd...)
+			claims += ev.UTF8Bytes
+			b.ends = append(b.ends, -1)
+		} else {
+			b.ends = append(b.ends, b.appendRow(ev.JSON))
+		}
+		ev.JSON, ev.Zstd = nil, nil
 		b.rows = append(b.rows, ev)
 		return nil
 	})
@@ -104,32 +143,112 @@ func inspectIn(db *sqlitestore.DB, ses Session, b *sessionBuffers) (*SessionRepo
 	if err != nil && !errors.As(err, &coldErr) {
 		return nil, err
 	}
+	if ses.LastActivity == 0 {
+		ses.LastActivity = lastActivity
+	}
+	rep := &SessionReport{Era: EraSQLite, Key: ses.Key, SessionID: ses.ID, LastActivity: ses.LastActivity, Rules: "openclaw-2026.9.6", Cold: st.Cold}
+	need := claims
+	if st.Cold != nil && st.Cold.Verified {
+		need += st.Cold.Archive.EventBytes()
+	}
+	if len(b.pending) > 0 {
+		if need > bud.Size() {
+			rep.Summary = emptySummary()
+			rep.Events = len(b.rows)
+			rep.Summary.Path, rep.Summary.Agent, rep.Summary.Kind, rep.Summary.Compression = db.Path, ses.Agent, "sqlite", "sqlite"
+			rep.Summary.AddFindings([]transcript.Finding{{Rule: "sqlite-session-too-large", Severity: transcript.SevWarning,
+				Message: fmt.Sprintf("its compressed rows decode to %d bytes, more than oc holds at once to analyse a session (%d): not analysed, and not decoded; oc export streams it", need, bud.Size())}})
+			rep.Summary.AddFindings(damagedRowFindings(damaged))
+			return rep, nil
+		}
+		if err := bud.Acquire(ctx, need); err != nil {
+			return nil, fmt.Errorf("%s: session %s: %w", db.Path, ses.Label(), err)
+		}
+		defer bud.Release(need)
+		damaged = append(damaged, decodePending(db, ses.ID, b)...)
+		sort.Slice(damaged, func(i, j int) bool { return damaged[i].Seq < damaged[j].Seq })
+	}
 	rows, ends, text := b.rows, b.ends, b.text
 	start := 0
 	for i, end := range ends {
 		rows[i].JSON = text[start:end:end]
 		start = end + 1
 	}
-	if ses.LastActivity == 0 {
-		ses.LastActivity = lastActivity
-	}
-	rep := &SessionReport{Era: EraSQLite, Key: ses.Key, SessionID: ses.ID, Events: len(rows), LastActivity: ses.LastActivity, Rules: "openclaw-2026.9.6", Cold: st.Cold}
+	rep.Events = len(rows)
 	an, err := analyzeRows(rows, b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: session %s: %w", db.Path, ses.Label(), err)
 	}
 	rep.Summary = an.sum
-	if len(rows) == 0 && st.Cold == nil {
+	if len(rows) == 0 && st.Cold == nil && len(damaged) == 0 {
 		rep.Summary.AddFindings([]transcript.Finding{{Rule: "no-transcript", Severity: transcript.SevWarning, Message: "the session has no transcript rows (its import found no readable header, or its file was missing)"}})
 	}
 	rep.Summary.Path, rep.Summary.Agent, rep.Summary.Kind, rep.Summary.Compression, rep.Summary.Size = db.Path, ses.Agent, "sqlite", "sqlite", an.size
 	res, order := an.res, an.order
 	rep.Cache = checkCache(st, res, rows, order)
+	rep.Summary.AddFindings(damagedRowFindings(damaged))
 	rep.Summary.AddFindings(coldFindings(st.Cold, coldErr))
 	if coldErr == nil {
 		rep.Summary.AddFindings(cacheFindings(rep.Cache))
 	}
 	return rep, nil
+}
+
+// decodePending decodes b's pending zstd rows into place: b.text becomes
+// every row, in order, each followed by a newline; a row that does not
+// decode to what it claims is left out (returned).
+func decodePending(db *sqlitestore.DB, sessionID string, b *sessionBuffers) []*sqlitestore.DamagedRowError {
+	var damaged []*sqlitestore.DamagedRowError
+	size := len(b.text)
+	for _, p := range b.pending {
+		size += int(p.claim) + 1
+	}
+	out := grow.Cap(b.spare[:0], size, 64<<10)
+	rows, ends := b.rows[:0], b.ends[:0]
+	start, next := 0, 0
+	for i, ev := range b.rows {
+		end := b.ends[i]
+		if end >= 0 {
+			out = append(out, b.text[start:end+1]...)
+			start = end + 1
+		} else {
+			p := b.pending[next]
+			next++
+			ev.Zstd, ev.UTF8Bytes = b.z[p.from:p.to], p.claim
+			js, err := db.DecodeEvent(sessionID, ev, out[len(out):])
+			ev.Zstd = nil
+			var dr *sqlitestore.DamagedRowError
+			if errors.As(err, &dr) {
+				damaged = append(damaged, dr)
+				continue
+			}
+			out = append(out, js...) // in place: js is out's spare capacity
+			out = append(out, '\n')
+		}
+		rows = append(rows, ev)
+		ends = append(ends, len(out)-1)
+	}
+	b.spare, b.text, b.rows, b.ends = b.text, out, rows, ends
+	return damaged
+}
+
+// damagedRowFindings: the rows 2026.9.6 cannot read, the first ten named
+// with why, the others counted.
+func damagedRowFindings(damaged []*sqlitestore.DamagedRowError) []transcript.Finding {
+	if len(damaged) == 0 {
+		return nil
+	}
+	const named = 10
+	var parts []string
+	for i, d := range damaged {
+		if i == named {
+			parts = append(parts, fmt.Sprintf("and %d more", len(damaged)-named))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("seq %d: %s", d.Seq, d.Reason))
+	}
+	return []transcript.Finding{{Rule: "sqlite-event-damaged", Severity: transcript.SevError,
+		Message: fmt.Sprintf("%d transcript_events rows of session %s that OpenClaw 2026.9.6 cannot read, left out of this analysis and not decoded further (9.6 fails to read the transcript): %s", len(damaged), oneLine(damaged[0].SessionID), strings.Join(parts, "; "))}}
 }
 
 // rowsAnalysis is what analyzeRows found.
@@ -360,7 +479,7 @@ func (s *State) InspectSQLite(ctx context.Context, opts InspectOptions) (*SQLite
 		rep.Sessions = append(rep.Sessions, sessions...)
 		rep.Archives = append(rep.Archives, archives...)
 	}
-	s.stateFindings(rep)
+	s.stateFindings(ctx, rep)
 	for _, ses := range rep.Sessions {
 		t := &rep.Totals
 		t.Transcripts++
@@ -397,7 +516,7 @@ func (s *State) inspectDB(ctx context.Context, a AgentDB, opts InspectOptions, r
 		rep.Findings = append(rep.Findings, StateFinding{Path: a.Path, Finding: transcript.Finding{Rule: rule, Severity: sev, Message: fmt.Sprintf(format, args...)}})
 	}
 	sidecarOwners(dbf, wal, shm, add)
-	db, err := s.OpenAgentDB(a.Path)
+	db, err := s.OpenAgentDB(ctx, a.Path)
 	if err != nil {
 		dr.Error = oneLine(err.Error())
 		rep.Errors = append(rep.Errors, transcript.FileError{Path: a.Path, Error: dr.Error})
@@ -408,9 +527,9 @@ func (s *State) inspectDB(ctx context.Context, a AgentDB, opts InspectOptions, r
 	if db.CopyReason != "" {
 		add(transcript.SevInfo, "sqlite-private-copy", "read from a private copy: %s", db.CopyReason)
 	}
-	_ = db.ReadTx(func(tx *sql.Tx) error {
-		_ = tx.QueryRow("PRAGMA journal_mode").Scan(&dr.JournalMode)
-		_ = tx.QueryRow("PRAGMA journal_size_limit").Scan(&dr.JournalSizeLimit)
+	_ = db.ReadTx(ctx, func(tx *sql.Tx) error {
+		_ = tx.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&dr.JournalMode)
+		_ = tx.QueryRowContext(ctx, "PRAGMA journal_size_limit").Scan(&dr.JournalSizeLimit)
 		return nil
 	})
 	// quick_check reads every page of the database: it runs beside the
@@ -418,7 +537,7 @@ func (s *State) inspectDB(ctx context.Context, a AgentDB, opts InspectOptions, r
 	// and its finding keeps its place before the others.
 	quick := make(chan string, 1)
 	if opts.QuickCheck {
-		go func() { quick <- quickCheck(db) }()
+		go func() { quick <- quickCheck(ctx, db) }()
 	}
 	checked := false
 	dbFindings := func() {
@@ -439,18 +558,18 @@ func (s *State) inspectDB(ctx context.Context, a AgentDB, opts InspectOptions, r
 		}
 	}
 	defer dbFindings() // before db.Close (deferred earlier, run later)
-	rows, err := db.SessionList()
+	rows, err := db.SessionList(ctx)
 	if err != nil {
 		dbFindings()
 		dr.Error = oneLine(err.Error())
 		rep.Errors = append(rep.Errors, transcript.FileError{Path: a.Path, Error: dr.Error})
 		return dr, nil, nil
 	}
-	cold, coldErr := db.ColdArchives()
+	cold, coldErr := db.ColdArchives(ctx)
 	if coldErr == nil {
 		dr.ColdArchives = len(cold)
 	}
-	archives, archErr := db.TranscriptArchives()
+	archives, archErr := db.TranscriptArchives(ctx)
 	if archErr != nil {
 		rep.Errors = append(rep.Errors, transcript.FileError{Path: a.Path, Error: oneLine(archErr.Error())})
 	}
@@ -461,10 +580,10 @@ func (s *State) inspectDB(ctx context.Context, a AgentDB, opts InspectOptions, r
 		}
 	}
 	dr.Sessions = len(rows)
-	out, errs := inspectSessions(ctx, db, a, rows, opts)
+	out, errs := inspectSessions(ctx, db, s.budget, a, rows, opts)
 	var archived []*ArchiveReport
 	if opts.Archived {
-		archived = inspectArchives(ctx, db, a, archives, opts, rep)
+		archived = inspectArchives(ctx, db, s.budget, a, archives, opts, rep)
 	}
 	dbFindings()
 	return dr, keptSessions(a, rows, out, errs, rep), archived
@@ -473,7 +592,7 @@ func (s *State) inspectDB(ctx context.Context, a AgentDB, opts InspectOptions, r
 // inspectArchives reads, verifies and analyses every archived generation of
 // one database, opts.Jobs at a time; a row that vanished meanwhile (9.6's
 // retention) or that cannot be read is one of the report's errors.
-func inspectArchives(ctx context.Context, db *sqlitestore.DB, a AgentDB, archives []sqlitestore.TranscriptArchive, opts InspectOptions, rep *SQLiteReport) []*ArchiveReport {
+func inspectArchives(ctx context.Context, db *sqlitestore.DB, bud *budget.Bytes, a AgentDB, archives []sqlitestore.TranscriptArchive, opts InspectOptions, rep *SQLiteReport) []*ArchiveReport {
 	out := make([]*ArchiveReport, len(archives))
 	errs := make([]error, len(archives))
 	buffers := make(chan *sessionBuffers, runtime.GOMAXPROCS(0)+max(opts.Jobs, 0))
@@ -483,7 +602,7 @@ func inspectArchives(ctx context.Context, db *sqlitestore.DB, a AgentDB, archive
 			errs[i] = fmt.Errorf("archived generation %s not read: %w", r.Spec(), err)
 			return
 		}
-		b, err := db.ReadArchive(r.SessionID, r.Generation)
+		b, err := db.ReadArchive(ctx, r.SessionID, r.Generation)
 		var damaged *sqlitestore.ArchiveError
 		if err != nil && !errors.As(err, &damaged) {
 			errs[i] = err
@@ -495,7 +614,7 @@ func inspectArchives(ctx context.Context, db *sqlitestore.DB, a AgentDB, archive
 		default:
 			buf = &sessionBuffers{}
 		}
-		out[i], errs[i] = inspectArchiveIn(db, a.Agent, b, damaged, buf)
+		out[i], errs[i] = inspectArchiveIn(ctx, db, bud, a.Agent, b, damaged, buf)
 		select {
 		case buffers <- buf:
 		default:
@@ -526,7 +645,7 @@ func sidecarOwners(dbf, wal, shm sqlitestore.Sidecar, add func(sev, rule, format
 
 // inspectSessions reads and analyses every session of one database, opts.Jobs
 // at a time; out[i] or errs[i] is the answer for rows[i].
-func inspectSessions(ctx context.Context, db *sqlitestore.DB, a AgentDB, rows []sqlitestore.Session, opts InspectOptions) ([]*SessionReport, []error) {
+func inspectSessions(ctx context.Context, db *sqlitestore.DB, bud *budget.Bytes, a AgentDB, rows []sqlitestore.Session, opts InspectOptions) ([]*SessionReport, []error) {
 	out := make([]*SessionReport, len(rows))
 	errs := make([]error, len(rows))
 	// A free list, not a sync.Pool: every garbage collection empties a pool,
@@ -546,7 +665,7 @@ func inspectSessions(ctx context.Context, db *sqlitestore.DB, a AgentDB, rows []
 		default:
 			b = &sessionBuffers{}
 		}
-		out[i], errs[i] = inspectIn(db, ses, b)
+		out[i], errs[i] = inspectIn(ctx, db, bud, ses, b)
 		select {
 		case buffers <- b:
 		default:
@@ -576,8 +695,8 @@ func keptSessions(a AgentDB, rows []sqlitestore.Session, out []*SessionReport, e
 }
 
 // quickCheck is PRAGMA quick_check's answer as one line ("ok" when sound).
-func quickCheck(db *sqlitestore.DB) string {
-	out, err := db.QuickCheck()
+func quickCheck(ctx context.Context, db *sqlitestore.DB) string {
+	out, err := db.QuickCheck(ctx)
 	if err != nil {
 		return oneLine(err.Error())
 	}
@@ -586,11 +705,11 @@ func quickCheck(db *sqlitestore.DB) string {
 
 // stateFindings: agent databases registered but missing and the reverse,
 // JSONL transcripts still waiting for import (a mid-upgrade install).
-func (s *State) stateFindings(rep *SQLiteReport) {
+func (s *State) stateFindings(ctx context.Context, rep *SQLiteReport) {
 	add := func(sev, rule, path, format string, args ...any) {
 		rep.Findings = append(rep.Findings, StateFinding{Path: path, Finding: transcript.Finding{Rule: rule, Severity: sev, Message: fmt.Sprintf(format, args...)}})
 	}
-	registered, err := s.RegisteredAgentDBs()
+	registered, err := s.RegisteredAgentDBs(ctx)
 	switch {
 	case err != nil:
 		add(transcript.SevWarning, "sqlite-state-db", s.StateDBPath(), "%s", oneLine(err.Error()))
@@ -640,10 +759,11 @@ type RegisteredDB struct {
 }
 
 // RegisteredAgentDBs reads agent_databases; nil without a state database.
-func (s *State) RegisteredAgentDBs() ([]RegisteredDB, error) {
+func (s *State) RegisteredAgentDBs(ctx context.Context) ([]RegisteredDB, error) {
 	out := []RegisteredDB{}
-	found, err := s.readStateTable("agent_databases", func(tx *sql.Tx) error {
-		rows, err := tx.Query("SELECT agent_id, path, schema_version FROM agent_databases ORDER BY agent_id, path")
+	found, err := s.readStateTable(ctx, "agent_databases", func(tx *sql.Tx) error {
+		out = out[:0]
+		rows, err := tx.QueryContext(ctx, "SELECT agent_id, path, schema_version FROM agent_databases ORDER BY agent_id, path")
 		if err != nil {
 			return err
 		}

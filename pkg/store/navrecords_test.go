@@ -101,7 +101,7 @@ not json
 		if err != nil {
 			t.Fatal(err)
 		}
-		sessions, err := st.SQLiteSessions()
+		sessions, err := st.SQLiteSessions(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}

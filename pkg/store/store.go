@@ -9,6 +9,7 @@ package store
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,6 +20,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/openclaw-tools/oc/internal/budget"
 	"github.com/openclaw-tools/oc/internal/durable"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
@@ -78,12 +80,29 @@ func (s Session) Label() string {
 // Options tune how databases are opened.
 type Options struct {
 	SQLite sqlitestore.Options
+	// DecodedBudget bounds the decoded bytes (zstd rows, cold archives,
+	// archived generations) the run holds at once, shared by all its
+	// workers: budget.Default (256 MiB) when 0. SQLite.Budget, when set, is
+	// used instead.
+	DecodedBudget int64
+	// MaxExportDecoded bounds what Rows and Export decode for one session
+	// (its zstd rows and cold archive, or an archived generation's text):
+	// DefaultMaxExportDecoded when 0. Over it, nothing is handed out.
+	MaxExportDecoded int64
 }
+
+// DefaultMaxExportDecoded is the most decoded bytes oc export writes for
+// one session unless told otherwise (--max-decoded-size): 1 GiB.
+const DefaultMaxExportDecoded = 1 << 30
+
+// ErrDecodedLimit: a session decodes to more than Options.MaxExportDecoded.
+var ErrDecodedLimit = errors.New("over the limit on decoded size")
 
 // State is an opened state dir.
 type State struct {
 	Root     string
 	opts     Options
+	budget   *budget.Bytes
 	AgentDBs []AgentDB // agents/<id>/agent/openclaw-agent.sqlite found on disk
 	JSONL    *transcript.StateDir
 }
@@ -96,7 +115,13 @@ type AgentDB struct {
 
 // Open looks at a state dir: its agent databases and JSONL sessions folders.
 func Open(root string, opts Options) (*State, error) {
-	st := &State{Root: root, opts: opts}
+	if opts.SQLite.Budget == nil {
+		opts.SQLite.Budget = budget.New(opts.DecodedBudget)
+	}
+	if opts.MaxExportDecoded <= 0 {
+		opts.MaxExportDecoded = DefaultMaxExportDecoded
+	}
+	st := &State{Root: root, opts: opts, budget: opts.SQLite.Budget}
 	sd, err := transcript.OpenStateDir(root)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", root, err)
@@ -117,8 +142,8 @@ func (s *State) HasSQLite() bool { return len(s.AgentDBs) > 0 }
 func (s *State) StateDBPath() string { return filepath.Join(s.Root, "state", "openclaw.sqlite") }
 
 // OpenAgentDB opens one agent database read-only and checks its schema.
-func (s *State) OpenAgentDB(path string) (*sqlitestore.DB, error) {
-	db, err := sqlitestore.Open(path, s.opts.SQLite)
+func (s *State) OpenAgentDB(ctx context.Context, path string) (*sqlitestore.DB, error) {
+	db, err := sqlitestore.Open(ctx, path, s.opts.SQLite)
 	if err != nil {
 		return nil, err
 	}
@@ -130,14 +155,14 @@ func (s *State) OpenAgentDB(path string) (*sqlitestore.DB, error) {
 }
 
 // SQLiteSessions lists the sessions of every agent database.
-func (s *State) SQLiteSessions() ([]Session, error) {
+func (s *State) SQLiteSessions(ctx context.Context) ([]Session, error) {
 	var out []Session
 	for _, a := range s.AgentDBs {
-		db, err := s.OpenAgentDB(a.Path)
+		db, err := s.OpenAgentDB(ctx, a.Path)
 		if err != nil {
 			return nil, err
 		}
-		rows, err := db.Sessions()
+		rows, err := db.Sessions(ctx)
 		db.Close()
 		if err != nil {
 			return nil, err
@@ -220,8 +245,8 @@ func (s *State) SkippedIndexes() []string {
 }
 
 // Sessions lists the sessions of both eras (SQLite first).
-func (s *State) Sessions() ([]Session, error) {
-	sq, err := s.SQLiteSessions()
+func (s *State) Sessions(ctx context.Context) ([]Session, error) {
+	sq, err := s.SQLiteSessions(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -292,9 +317,9 @@ func LooksLikePath(arg string) bool {
 // its archive_name (the derived file's name, looked up before it is taken
 // as a path), or "<sessionId>@<generation>" where each may be a unique
 // prefix (after an exact session key or id).
-func (s *State) Resolve(arg string) (Session, error) {
+func (s *State) Resolve(ctx context.Context, arg string) (Session, error) {
 	if !IsTranscriptPath(arg) && LooksLikeArchiveName(arg) {
-		if ses, found, err := s.resolveArchive(arg); err != nil || found {
+		if ses, found, err := s.resolveArchive(ctx, arg); err != nil || found {
 			return ses, err
 		}
 	}
@@ -307,7 +332,7 @@ func (s *State) Resolve(arg string) (Session, error) {
 		}
 		return ses, nil
 	}
-	all, err := s.Sessions()
+	all, err := s.Sessions(ctx)
 	if err != nil {
 		return Session{}, err
 	}
@@ -327,7 +352,7 @@ func (s *State) Resolve(arg string) (Session, error) {
 		func(c Session) bool { return c.ID != "" && strings.HasPrefix(c.ID, arg) },
 	} {
 		if i == 2 && strings.Contains(arg, "@") {
-			if ses, found, err := s.resolveArchive(arg); err != nil || found {
+			if ses, found, err := s.resolveArchive(ctx, arg); err != nil || found {
 				return ses, err
 			}
 		}
@@ -371,11 +396,14 @@ func preferSQLite(found []Session) []Session {
 // cold storage is read from its verified archive, and the returned state's
 // Cold says so); a JSONL file's lines as they are (plain, .gz or .zst). stdin
 // is used for "-". A cold archive 2026.9.6 would refuse to restore is an
-// error (*sqlitestore.ColdArchiveError) and no row is handed out. An
+// error (*sqlitestore.ColdArchiveError) and no row is handed out; so is a
+// row 2026.9.6 cannot read (*sqlitestore.DamagedRowError), and a session
+// that decodes to more than Options.MaxExportDecoded (ErrDecodedLimit). An
 // archived generation's rows are its decoded lines (state nil); a damaged
 // one is an *sqlitestore.ArchiveError, and no row is handed out either.
 //
-// Cancelling ctx stops the read between two rows (ctx's error is returned).
+// Cancelling ctx stops the read, and the rows handed out, between two rows
+// (ctx's error is returned).
 func (s *State) Rows(ctx context.Context, ses Session, stdin io.Reader, fn func(seq int64, line []byte) error) (*sqlitestore.IndexState, error) {
 	each := func(seq int64, line []byte) error {
 		if err := ctx.Err(); err != nil {
@@ -384,7 +412,7 @@ func (s *State) Rows(ctx context.Context, ses Session, stdin io.Reader, fn func(
 		return fn(seq, line)
 	}
 	if ses.Archive != nil {
-		return nil, s.archiveRows(ses, each)
+		return nil, s.archiveRows(ctx, ses, each)
 	}
 	if ses.Era == EraSQLite {
 		return s.sqliteRows(ctx, ses, each)
@@ -392,26 +420,105 @@ func (s *State) Rows(ctx context.Context, ses Session, stdin io.Reader, fn func(
 	return nil, JSONLRows(ses.Path, stdin, each)
 }
 
+// sqliteRows reads a SQLite session in one snapshot, holding its rows as
+// stored (a zstd row compressed: no more than the database holds), checks
+// every zstd row (decoded once, within the run's budget) and the decoded
+// total before anything is handed out, then hands the rows to fn header
+// first, each zstd row decoded again as it goes.
 func (s *State) sqliteRows(ctx context.Context, ses Session, fn func(seq int64, line []byte) error) (*sqlitestore.IndexState, error) {
-	db, err := s.OpenAgentDB(ses.Path)
+	db, err := s.OpenAgentDB(ctx, ses.Path)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
 	var rows []sqlitestore.Event
-	st, err := db.Events(ses.ID, func(ev sqlitestore.Event) error {
+	st, err := db.RawEvents(ctx, ses.ID, func() { rows = rows[:0] }, func(ev sqlitestore.Event) error {
+		ev.JSON, ev.Zstd = bytes.Clone(ev.JSON), bytes.Clone(ev.Zstd)
 		rows = append(rows, ev)
-		return ctx.Err() // the rows are gathered first: stop that too
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	for _, i := range HeaderFirst(rows) {
-		if err := fn(rows[i].Seq, rows[i].JSON); err != nil {
+	var decoded int64
+	if st.Cold != nil {
+		decoded += st.Cold.Archive.EventBytes()
+	}
+	for _, r := range rows {
+		if r.JSON == nil && r.Zstd != nil {
+			if err := db.CheckEvent(ses.ID, r); err != nil {
+				return nil, err
+			}
+			decoded += r.UTF8Bytes
+		}
+	}
+	if decoded > s.opts.MaxExportDecoded {
+		return nil, fmt.Errorf("%s: session %s decodes to %d bytes from compressed rows, more than the limit of %d: %w (raise it with --max-decoded-size)", ses.Path, ses.Label(), decoded, s.opts.MaxExportDecoded, ErrDecodedLimit)
+	}
+	// line is a row's JSON, decoded into dst when it is a zstd row.
+	line := func(r sqlitestore.Event, dst []byte) ([]byte, error) {
+		if r.JSON != nil || r.Zstd == nil {
+			return r.JSON, nil
+		}
+		return db.DecodeEvent(ses.ID, r, dst)
+	}
+	// Every zstd row decodes (checked before a row is written), and the
+	// first header is found (a zstd row is one only in a hand-made
+	// database: 9.6 never compresses a header).
+	header := -1
+	var buf []byte
+	for i, r := range rows {
+		js, err := s.withDecodeBudget(ctx, r, func() ([]byte, error) {
+			var err error
+			buf, err = line(r, buf)
+			return buf, err
+		})
+		if err != nil {
+			return st, err
+		}
+		if header < 0 && isHeader(js) {
+			header = i
+		}
+	}
+	// fn may keep a line (as it may a JSONL line): a decoded row gets
+	// memory of its own.
+	emit := func(r sqlitestore.Event) error {
+		_, err := s.withDecodeBudget(ctx, r, func() ([]byte, error) {
+			js, err := line(r, nil)
+			if err != nil {
+				return nil, err
+			}
+			return nil, fn(r.Seq, js)
+		})
+		return err
+	}
+	if header > 0 {
+		if err := emit(rows[header]); err != nil {
+			return st, err
+		}
+	}
+	for i, r := range rows {
+		if i == header && header > 0 {
+			continue
+		}
+		if err := emit(r); err != nil {
 			return st, err
 		}
 	}
 	return st, nil
+}
+
+// withDecodeBudget runs fn holding the bytes row r decodes to (a zstd
+// row's event_utf8_bytes) in the run's budget.
+func (s *State) withDecodeBudget(ctx context.Context, r sqlitestore.Event, fn func() ([]byte, error)) ([]byte, error) {
+	if r.JSON != nil || r.Zstd == nil {
+		return fn()
+	}
+	if err := s.budget.Acquire(ctx, r.UTF8Bytes); err != nil {
+		return nil, err
+	}
+	defer s.budget.Release(r.UTF8Bytes)
+	return fn()
 }
 
 // HeaderFirst is the order rows are exported in: seq order, with the first

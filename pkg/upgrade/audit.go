@@ -12,6 +12,7 @@ package upgrade
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"os"
@@ -115,9 +116,9 @@ type moveRef struct {
 //
 // A database or folder that cannot be read makes the comparisons that need
 // it fail (Comparison.Error), not the audit.
-func AuditImport(st *store.State) (*Audit, error) {
+func AuditImport(ctx context.Context, st *store.State) (*Audit, error) {
 	a := &Audit{StateDir: st.Root, Runs: ReadMigrationRuns(st.Root), Compared: []Comparison{}}
-	sessions, err := st.SQLiteSessions()
+	sessions, err := st.SQLiteSessions(ctx)
 	if err != nil {
 		// a database that cannot be read: every comparison with it fails
 		// below and says so; the others are still made
@@ -129,7 +130,7 @@ func AuditImport(st *store.State) (*Audit, error) {
 	agentDirs, _ := filepath.Glob(filepath.Join(st.Root, "agents", "*", ImportArchiveDir))
 	sort.Strings(agentDirs)
 	for _, dir := range agentDirs {
-		a.Compared = au.compareArchiveDir(a.Compared, dir)
+		a.Compared = au.compareArchiveDir(ctx, a.Compared, dir)
 	}
 	for _, ses := range sessions {
 		path := activeTranscript(st.Root, ses)
@@ -137,7 +138,7 @@ func AuditImport(st *store.State) (*Audit, error) {
 			continue
 		}
 		c := Comparison{Kind: KindActive, Agent: ses.Agent, SessionKey: ses.Key, SessionID: ses.ID, Path: path, InDatabase: true}
-		au.compare(&c)
+		au.compare(ctx, &c)
 		a.Compared = append(a.Compared, c)
 	}
 	return a, nil
@@ -187,7 +188,7 @@ func (au *importAuditor) close() {
 }
 
 // openDB opens the agent's database once (nil, nil when it has none).
-func (au *importAuditor) openDB(agent string) (*sqlitestore.DB, error) {
+func (au *importAuditor) openDB(ctx context.Context, agent string) (*sqlitestore.DB, error) {
 	for _, d := range au.st.AgentDBs {
 		if d.Agent != agent {
 			continue
@@ -195,7 +196,7 @@ func (au *importAuditor) openDB(agent string) (*sqlitestore.DB, error) {
 		if db, ok := au.dbs[d.Path]; ok {
 			return db, nil
 		}
-		db, err := au.st.OpenAgentDB(d.Path)
+		db, err := au.st.OpenAgentDB(ctx, d.Path)
 		if err != nil {
 			return nil, err
 		}
@@ -206,19 +207,19 @@ func (au *importAuditor) openDB(agent string) (*sqlitestore.DB, error) {
 }
 
 // compare compares c's file with its agent's database.
-func (au *importAuditor) compare(c *Comparison) {
-	if db, err := au.openDB(c.Agent); err != nil {
+func (au *importAuditor) compare(ctx context.Context, c *Comparison) {
+	if db, err := au.openDB(ctx, c.Agent); err != nil {
 		// an unreadable database is doctor's finding elsewhere; here
 		// the file could not be compared
 		c.Error = err.Error()
 	} else {
-		compareFile(c, db)
+		compareFile(ctx, c, db)
 	}
 }
 
 // compareArchiveDir appends the comparison of every archived original in
 // one agent's import archive directory.
-func (au *importAuditor) compareArchiveDir(compared []Comparison, dir string) []Comparison {
+func (au *importAuditor) compareArchiveDir(ctx context.Context, compared []Comparison, dir string) []Comparison {
 	agent := filepath.Base(filepath.Dir(dir))
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -232,7 +233,7 @@ func (au *importAuditor) compareArchiveDir(compared []Comparison, dir string) []
 		if !ok {
 			continue
 		}
-		au.compare(&c)
+		au.compare(ctx, &c)
 		compared = append(compared, c)
 	}
 	return compared
@@ -315,7 +316,7 @@ type srcLine struct {
 
 // compareFile fills c's line counts from the file at c.Path and the stored
 // events of c.SessionID (db may be nil: no database for the agent).
-func compareFile(c *Comparison, db *sqlitestore.DB) {
+func compareFile(ctx context.Context, c *Comparison, db *sqlitestore.DB) {
 	lines, srcKeys, err := readSourceLines(c)
 	if err != nil {
 		c.Error = err.Error()
@@ -325,7 +326,7 @@ func compareFile(c *Comparison, db *sqlitestore.DB) {
 	stored := map[string]struct{}{}
 	extra := map[string]int{} // fingerprints of stored rows no source line's id names
 	if db != nil && c.InDatabase {
-		if err := readStoredKeys(c, db, srcKeys, stored, extra); err != nil {
+		if err := readStoredKeys(ctx, c, db, srcKeys, stored, extra); err != nil {
 			c.Error = err.Error()
 			return
 		}
@@ -383,8 +384,13 @@ func readSourceLines(c *Comparison) ([]srcLine, map[string]struct{}, error) {
 
 // readStoredKeys reads the session's stored events into stored (their id
 // keys) and extra (the fingerprints of those no source line names).
-func readStoredKeys(c *Comparison, db *sqlitestore.DB, srcKeys, stored map[string]struct{}, extra map[string]int) error {
-	_, err := db.Events(c.SessionID, func(ev sqlitestore.Event) error {
+func readStoredKeys(ctx context.Context, c *Comparison, db *sqlitestore.DB, srcKeys, stored map[string]struct{}, extra map[string]int) error {
+	reset := func() {
+		c.StoredEvents = 0
+		clear(stored)
+		clear(extra)
+	}
+	_, err := db.Events(ctx, c.SessionID, reset, func(ev sqlitestore.Event) error {
 		c.StoredEvents++
 		if !jsonl.Valid(ev.JSON) {
 			return nil

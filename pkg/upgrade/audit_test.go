@@ -41,7 +41,7 @@ func auditOf(t *testing.T, state string) *Audit {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := AuditImport(st)
+	a, err := AuditImport(t.Context(), st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func TestAuditRealCorpusAgreesWithPrediction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sessions, err := st.SQLiteSessions()
+	sessions, err := st.SQLiteSessions(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -762,7 +762,7 @@ type imported96 struct {
 // way `oc replay KEY` does on a SQLite install: resolve the key with the
 // store layer, export its rows, build the context.
 func loadImported96(st *store.State, s session96, exportDir string) (*imported96, error) {
-	ses, err := st.Resolve(s.Key)
+	ses, err := st.Resolve(context.Background(), s.Key)
 	if err != nil {
 		return nil, err
 	}

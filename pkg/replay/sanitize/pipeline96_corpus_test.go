@@ -36,7 +36,7 @@ type sanitize96Answer struct {
 // manager hands readModelSnapshotState through getBranch()).
 func branchSnapshots(t testing.TB, db *sqlitestore.DB, key string) []ModelSnapshot {
 	t.Helper()
-	sessions, err := db.Sessions()
+	sessions, err := db.Sessions(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func branchSnapshots(t testing.TB, db *sqlitestore.DB, key string) []ModelSnapsh
 			continue
 		}
 		var rows [][]byte
-		if _, err := db.Events(s.SessionID, func(ev sqlitestore.Event) error {
+		if _, err := db.Events(t.Context(), s.SessionID, nil, func(ev sqlitestore.Event) error {
 			rows = append(rows, ev.JSON)
 			return nil
 		}); err != nil {
@@ -197,7 +197,7 @@ func TestSanitize96MatchesStoredCorpusAnswers(t *testing.T) {
 		}
 	})
 	state, _ := oracletest.Corpus96State(t)
-	db, err := sqlitestore.Open(filepath.Join(state, "agents", "main", "agent", "openclaw-agent.sqlite"), sqlitestore.Options{})
+	db, err := sqlitestore.Open(t.Context(), filepath.Join(state, "agents", "main", "agent", "openclaw-agent.sqlite"), sqlitestore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +300,7 @@ func TestSanitize96MatchesFixtureGoldens(t *testing.T) {
 			db := dbs[dbPath]
 			if db == nil {
 				var err error
-				if db, err = sqlitestore.Open(dbPath, sqlitestore.Options{}); err != nil {
+				if db, err = sqlitestore.Open(t.Context(), dbPath, sqlitestore.Options{}); err != nil {
 					t.Fatal(err)
 				}
 				defer db.Close()

@@ -17,12 +17,12 @@ import (
 // sessionRows reads one session's rows from an agent database, seq order.
 func sessionRows(t *testing.T, dbPath, key string) [][]byte {
 	t.Helper()
-	db, err := sqlitestore.Open(dbPath, sqlitestore.Options{})
+	db, err := sqlitestore.Open(t.Context(), dbPath, sqlitestore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	sessions, err := db.Sessions()
+	sessions, err := db.Sessions(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func sessionRows(t *testing.T, dbPath, key string) [][]byte {
 			continue
 		}
 		var rows [][]byte
-		if _, err := db.Events(s.SessionID, func(ev sqlitestore.Event) error {
+		if _, err := db.Events(t.Context(), s.SessionID, nil, func(ev sqlitestore.Event) error {
 			rows = append(rows, bytes.Clone(ev.JSON))
 			return nil
 		}); err != nil {

@@ -2,12 +2,11 @@ package sqlitestore
 
 import (
 	"bytes"
+	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
 	"sort"
-
-	"github.com/klauspost/compress/zstd"
 )
 
 // Session is one session_nodes row with its transcript's size.
@@ -46,23 +45,28 @@ type IndexState struct {
 
 // Event is one transcript_events row.
 type Event struct {
-	Seq       int64
-	JSON      []byte // event JSON, decompressed when stored as zstd
-	Zstd      bool
+	Seq  int64
+	JSON []byte // event JSON (nil for a zstd row RawEvents hands out as stored)
+	// Zstd is event_zstd as stored, for a row without event_json that
+	// RawEvents hands out undecoded, and UTF8Bytes its event_utf8_bytes
+	// (the size it claims to decode to; -1 when it is not an integer).
+	Zstd      []byte
+	UTF8Bytes int64
 	CreatedAt int64
 }
 
 // Sessions lists the sessions of an agent database: every session_nodes row
 // and every transcript that no row names (orphans), in key order.
-func (d *DB) Sessions() ([]Session, error) {
+func (d *DB) Sessions(ctx context.Context) ([]Session, error) {
 	var out []Session
-	err := d.ReadTx(func(tx *sql.Tx) error {
+	err := d.ReadTx(ctx, func(tx *sql.Tx) error {
+		out = nil
 		sizeExpr := "length(CAST(event_json AS BLOB))"
 		if d.HasColumn("transcript_events", "event_zstd") {
 			sizeExpr = "coalesce(length(CAST(event_json AS BLOB)), event_utf8_bytes)"
 		}
 		stats := map[string][3]int64{}
-		rows, err := tx.Query("SELECT session_id, count(*), sum(" + sizeExpr + "), max(created_at) FROM transcript_events GROUP BY session_id")
+		rows, err := tx.QueryContext(ctx, "SELECT session_id, count(*), sum("+sizeExpr+"), max(created_at) FROM transcript_events GROUP BY session_id")
 		if err != nil {
 			return err
 		}
@@ -79,7 +83,7 @@ func (d *DB) Sessions() ([]Session, error) {
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		cold, err := d.coldIndex(tx)
+		cold, err := d.coldIndex(ctx, tx)
 		if err != nil {
 			return err
 		}
@@ -87,12 +91,12 @@ func (d *DB) Sessions() ([]Session, error) {
 			st := stats[id]
 			stats[id] = [3]int64{st[0] + int64(c.EventCount), st[1] + c.EventBytes(), st[2]}
 		}
-		windows, err := d.sessionWindows(tx)
+		windows, err := d.sessionWindows(ctx, tx)
 		if err != nil {
 			return err
 		}
 		var named map[string]bool
-		if out, named, err = sessionNodes(tx, windows, cold); err != nil {
+		if out, named, err = sessionNodes(ctx, tx, windows, cold); err != nil {
 			return err
 		}
 		for i := range out {
@@ -114,8 +118,8 @@ func (d *DB) Sessions() ([]Session, error) {
 
 // sessionNodes reads the session_nodes rows in key order, each with its
 // window and whether it is cold; named holds their session ids.
-func sessionNodes(tx *sql.Tx, windows map[string][2]string, cold map[string]ColdArchive) (out []Session, named map[string]bool, err error) {
-	nr, err := tx.Query("SELECT session_key, current_session_id, entry_json, updated_at FROM session_nodes ORDER BY session_key")
+func sessionNodes(ctx context.Context, tx *sql.Tx, windows map[string][2]string, cold map[string]ColdArchive) (out []Session, named map[string]bool, err error) {
+	nr, err := tx.QueryContext(ctx, "SELECT session_key, current_session_id, entry_json, updated_at FROM session_nodes ORDER BY session_key")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -142,19 +146,20 @@ func sessionNodes(tx *sql.Tx, windows map[string][2]string, cold map[string]Cold
 // reads each session anyway counts them itself. Orphan transcripts are found
 // by one seek on the transcript_events primary key per session, and come
 // after the named sessions in id order.
-func (d *DB) SessionList() ([]Session, error) {
+func (d *DB) SessionList(ctx context.Context) ([]Session, error) {
 	var out []Session
-	err := d.ReadTx(func(tx *sql.Tx) error {
-		windows, err := d.sessionWindows(tx)
+	err := d.ReadTx(ctx, func(tx *sql.Tx) error {
+		out = nil
+		windows, err := d.sessionWindows(ctx, tx)
 		if err != nil {
 			return err
 		}
-		cold, err := d.coldIndex(tx)
+		cold, err := d.coldIndex(ctx, tx)
 		if err != nil {
 			return err
 		}
 		var named map[string]bool
-		if out, named, err = sessionNodes(tx, windows, cold); err != nil {
+		if out, named, err = sessionNodes(ctx, tx, windows, cold); err != nil {
 			return err
 		}
 		// Cold transcripts no session_nodes row names (an earlier
@@ -173,7 +178,7 @@ func (d *DB) SessionList() ([]Session, error) {
 		}
 		// Distinct transcript ids, each the smallest after the previous one.
 		var id sql.NullString
-		if err := tx.QueryRow("SELECT min(session_id) FROM transcript_events").Scan(&id); err != nil {
+		if err := tx.QueryRowContext(ctx, "SELECT min(session_id) FROM transcript_events").Scan(&id); err != nil {
 			return err
 		}
 		for id.Valid {
@@ -182,7 +187,7 @@ func (d *DB) SessionList() ([]Session, error) {
 				out = append(out, Session{SessionID: id.String, WindowReason: w[0], Previous: w[1], Orphan: true})
 			}
 			prev := id.String
-			if err := tx.QueryRow("SELECT min(session_id) FROM transcript_events WHERE session_id > ?", prev).Scan(&id); err != nil {
+			if err := tx.QueryRowContext(ctx, "SELECT min(session_id) FROM transcript_events WHERE session_id > ?", prev).Scan(&id); err != nil {
 				return err
 			}
 			if id.Valid && id.String <= prev {
@@ -194,64 +199,71 @@ func (d *DB) SessionList() ([]Session, error) {
 	return out, err
 }
 
-func (d *DB) zstdDecoder() (*zstd.Decoder, error) {
-	d.decOnce.Do(func() {
-		// Concurrency 0: one decoder per GOMAXPROCS, so that sessions read in
-		// parallel do not wait for each other's DecodeAll.
-		d.dec, d.decErr = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(64<<20))
-	})
-	return d.dec, d.decErr
-}
-
 // Events reads a session's transcript rows in seq order, in one read
-// transaction, calling fn for each; zstd rows are decompressed. The cached
-// navigation state is read in the same snapshot. Each Event's JSON is fn's
-// to keep.
-func (d *DB) Events(sessionID string, fn func(Event) error) (*IndexState, error) {
-	return d.RawEvents(sessionID, func(ev Event) error {
+// transaction, calling fn for each; zstd rows are decompressed (each within
+// the run's budget while fn has it; a row 2026.9.6 cannot read ends the
+// read with a *DamagedRowError). The cached navigation state is read in the
+// same snapshot. Each Event's JSON is fn's to keep. reset (may be nil) is
+// called before the rows are handed out again from the first one: a read
+// that found the database changed under it starts over (see ReadTx).
+func (d *DB) Events(ctx context.Context, sessionID string, reset func(), fn func(Event) error) (*IndexState, error) {
+	return d.RawEvents(ctx, sessionID, reset, func(ev Event) error {
+		if ev.JSON == nil && ev.Zstd != nil {
+			if err := d.CheckEvent(sessionID, ev); err != nil {
+				return err
+			}
+			if err := d.budget.Acquire(ctx, ev.UTF8Bytes); err != nil {
+				return fmt.Errorf("session %s seq %d: %w", sessionID, ev.Seq, err)
+			}
+			defer d.budget.Release(ev.UTF8Bytes)
+			js, err := d.DecodeEvent(sessionID, ev, nil)
+			if err != nil {
+				return err
+			}
+			ev.JSON, ev.Zstd = js, nil
+			return fn(ev)
+		}
 		ev.JSON = bytes.Clone(ev.JSON)
+		ev.Zstd = nil
 		return fn(ev)
 	})
 }
 
-// RawEvents is Events without a copy per row: an Event's JSON is valid only
-// during the call of fn (it points into SQLite's copy of the value, or into
-// a buffer the next zstd row reuses).
-func (d *DB) RawEvents(sessionID string, fn func(Event) error) (*IndexState, error) {
-	// A hot transcript of a UTF-8 database, the common case, is read
-	// through a rawConn; a cold one through database/sql.
-	if d.utf8 {
-		if st, err, cold := d.rawEvents(sessionID, fn); !cold {
-			return st, err
-		}
-	}
-	return d.sqlEvents(sessionID, fn)
-}
-
-// sqlEvents is RawEvents through database/sql.
-func (d *DB) sqlEvents(sessionID string, fn func(Event) error) (*IndexState, error) {
+// RawEvents is Events without a copy or a decompression per row: an
+// Event's JSON (and Zstd) is valid only during the call of fn, and a zstd
+// row comes as stored (JSON nil, Zstd and UTF8Bytes set): DecodeEvent
+// decodes it. Events of a cold transcript come decoded from its archive
+// (which counts against the run's budget while it is read).
+func (d *DB) RawEvents(ctx context.Context, sessionID string, reset func(), fn func(Event) error) (*IndexState, error) {
 	hasState := d.HasTable("session_transcript_index_state")
 	hasActive := d.HasTable("session_transcript_active_events")
-	r := &eventReader{d: d, sessionID: sessionID, fn: fn, state: &IndexState{}}
-	err := d.ReadTx(func(tx *sql.Tx) error {
+	r := &eventReader{d: d, sessionID: sessionID, fn: fn}
+	defer r.releaseCold()
+	first := true
+	err := d.readTx(ctx, func(tx *sql.Tx, src *source) error {
+		if !first && reset != nil {
+			reset()
+		}
+		first = false
+		r.start(tx, src)
 		// The cold marker and the hot rows are read in one snapshot
 		// (readHotSessionTranscriptSnapshot in 9.6).
-		if err := r.readCold(tx); err != nil {
+		if err := r.readCold(ctx); err != nil {
 			return err
 		}
-		if err := r.hotRows(tx); err != nil {
+		if err := r.hotRows(ctx); err != nil {
 			return err
 		}
 		if err := r.emitColdBefore(0, true); err != nil {
 			return err
 		}
 		if hasState {
-			if err := r.readIndexState(tx); err != nil {
+			if err := r.readIndexState(ctx); err != nil {
 				return err
 			}
 		}
 		if hasActive {
-			if err := r.readActiveSeqs(tx); err != nil {
+			if err := r.readActiveSeqs(ctx); err != nil {
 				return err
 			}
 		}
@@ -269,29 +281,54 @@ func (d *DB) sqlEvents(sessionID string, fn func(Event) error) (*IndexState, err
 // archived events not yet handed to fn.
 type eventReader struct {
 	d          *DB
+	tx         *sql.Tx
+	src        *source
 	sessionID  string
 	fn         func(Event) error
 	state      *IndexState
 	cold       *coldTranscript
 	coldErr    error // the archive does not read or verify
 	coldEvents []Event
+	coldHeld   int64 // budget held for the decoded archive
+}
+
+// start begins an attempt on tx: nothing of an earlier one is kept.
+func (r *eventReader) start(tx *sql.Tx, src *source) {
+	r.releaseCold()
+	r.tx, r.src = tx, src
+	r.state, r.cold, r.coldErr, r.coldEvents = &IndexState{}, nil, nil, nil
+}
+
+// releaseCold gives back the budget the decoded archive held.
+func (r *eventReader) releaseCold() {
+	r.d.budget.Release(r.coldHeld)
+	r.coldHeld = 0
 }
 
 // readCold reads the session's cold marker and, when there is one, its
 // archive (an archive that does not read is r.coldErr, reported after the
 // hot rows).
-func (r *eventReader) readCold(tx *sql.Tx) error {
-	c, blob, found, err := r.d.coldRow(tx, r.sessionID)
+func (r *eventReader) readCold(ctx context.Context) error {
+	c, blob, found, err := r.d.coldRow(ctx, r.tx, r.src, r.sessionID)
 	if err != nil {
 		return err
 	}
-	if found {
-		r.state.Cold = &ColdSource{Archive: c, Path: r.d.coldWhere(c)}
-		if r.cold, r.coldErr = r.d.readColdArchive(c, blob); r.coldErr == nil {
-			r.state.Cold.Events, r.state.Cold.Verified = len(r.cold.events), true
-		}
+	if !found {
+		return nil
 	}
-	if r.cold != nil {
+	r.state.Cold = &ColdSource{Archive: c, Path: r.d.coldWhere(c)}
+	// the archive decodes to at most MaxColdArchiveBytes, held until the
+	// read ends
+	if err := r.d.budget.Acquire(ctx, MaxColdArchiveBytes); err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		r.coldErr = &ColdArchiveError{SessionID: c.SessionID, Where: r.d.coldWhere(c), Reason: "not read: " + oneLineErr(err)}
+		return nil
+	}
+	r.coldHeld = MaxColdArchiveBytes
+	if r.cold, r.coldErr = r.d.readColdArchive(c, blob); r.coldErr == nil {
+		r.state.Cold.Events, r.state.Cold.Verified = len(r.cold.events), true
 		r.coldEvents = r.cold.events
 	}
 	return nil
@@ -313,9 +350,12 @@ func (r *eventReader) emitColdBefore(seq int64, all bool) error {
 	return nil
 }
 
-// hotRowsQuery reads a session's transcript_events rows in seq order: seq,
-// whether event_json is NULL, event_json, event_zstd (NULL when the schema
-// has none), created_at.
+// hotRowsQuery reads a session's transcript_events rows in seq order, in
+// four columns (each column costs the driver and database/sql work per
+// row): seq; what the row holds (rowPlain: event_json; rowNeither: neither
+// value; else a zstd row's event_utf8_bytes, or -1 when that is not an
+// integer or the schema has none); the bytes of event_json or else of
+// event_zstd; created_at.
 func (d *DB) hotRowsQuery() string {
 	// In a UTF-8 database a TEXT value's bytes are the stored bytes: reading
 	// it as a BLOB hands them over without the driver's string conversion.
@@ -323,12 +363,25 @@ func (d *DB) hotRowsQuery() string {
 	if d.utf8 {
 		jcol = "CAST(event_json AS BLOB)"
 	}
-	zcol := "NULL"
+	kind := fmt.Sprintf("CASE WHEN event_json IS NOT NULL THEN %d ELSE %d END", rowPlain, rowNeither)
+	payload := jcol
 	if d.HasColumn("transcript_events", "event_zstd") {
-		zcol = "event_zstd"
+		claim := "-1"
+		if d.HasColumn("transcript_events", "event_utf8_bytes") {
+			claim = "CASE WHEN typeof(event_utf8_bytes) = 'integer' THEN event_utf8_bytes ELSE -1 END"
+		}
+		kind = fmt.Sprintf("CASE WHEN event_json IS NOT NULL THEN %d WHEN event_zstd IS NULL THEN %d ELSE %s END", rowPlain, rowNeither, claim)
+		payload = "coalesce(" + jcol + ", event_zstd)"
 	}
-	return "SELECT seq, event_json IS NULL, " + jcol + ", " + zcol + ", created_at FROM transcript_events WHERE session_id = ? ORDER BY seq"
+	return "SELECT seq, " + kind + ", " + payload + ", created_at FROM transcript_events WHERE session_id = ? ORDER BY seq"
 }
+
+// What hotRowsQuery's second column says besides a zstd row's claim (a
+// claim is -1 or more).
+const (
+	rowPlain   = -2
+	rowNeither = -3
+)
 
 const (
 	indexStateQuery   = "SELECT indexed_seq, leaf_event_id, needs_rebuild, active_event_count, active_message_count FROM session_transcript_index_state WHERE session_id = ?"
@@ -337,23 +390,33 @@ const (
 )
 
 // hotRows hands fn the session's transcript_events rows in seq order, each
-// after the archived events before it; zstd rows are decompressed.
-func (r *eventReader) hotRows(tx *sql.Tx) error {
-	rows, err := tx.Query(r.d.hotRowsQuery(), r.sessionID)
+// after the archived events before it. The values are scanned into
+// sql.RawBytes: they point into the driver's copy of the row, valid until
+// the next one.
+func (r *eventReader) hotRows(ctx context.Context) error {
+	rows, err := query(ctx, r.tx, r.src, r.d.hotRowsQuery(), r.sessionID)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	var js, zs sql.RawBytes
-	var zbuf []byte
-	var jsNull bool
+	var payload sql.RawBytes
+	var kind int64
 	for rows.Next() {
 		var ev Event
-		if err := rows.Scan(&ev.Seq, &jsNull, &js, &zs, &ev.CreatedAt); err != nil {
+		if err := rows.Scan(&ev.Seq, &kind, &payload, &ev.CreatedAt); err != nil {
 			return err
 		}
-		if zbuf, err = r.eventJSON(&ev, jsNull, js, zs, zbuf); err != nil {
-			return err
+		switch kind {
+		case rowPlain:
+			ev.JSON = payload
+		case rowNeither:
+			return fmt.Errorf("session %s seq %d: row has neither event_json nor event_zstd", r.sessionID, ev.Seq)
+		default:
+			// an empty event_zstd is still a zstd row (out of 9.6's bounds)
+			ev.Zstd, ev.UTF8Bytes = payload, kind
+			if ev.Zstd == nil {
+				ev.Zstd = []byte{}
+			}
 		}
 		if r.state.Cold != nil {
 			r.state.Cold.HotRows++
@@ -368,44 +431,13 @@ func (r *eventReader) hotRows(tx *sql.Tx) error {
 	return rows.Err()
 }
 
-// eventJSON sets ev.JSON to the row's event_json, or to its event_zstd
-// decompressed into zbuf (reused from row to row, returned).
-func (r *eventReader) eventJSON(ev *Event, jsNull bool, js, zs, zbuf []byte) ([]byte, error) {
-	switch {
-	case !jsNull:
-		ev.JSON = js
-	case zs != nil:
-		var err error
-		if zbuf, err = r.decodeZstd(ev.Seq, zs, zbuf[:0]); err != nil {
-			return zbuf, err
-		}
-		ev.JSON, ev.Zstd = zbuf, true
-	default:
-		return zbuf, fmt.Errorf("session %s seq %d: row has neither event_json nor event_zstd", r.sessionID, ev.Seq)
-	}
-	return zbuf, nil
-}
-
-// decodeZstd appends the decompressed event_zstd value zs of row seq to dst.
-func (r *eventReader) decodeZstd(seq int64, zs, dst []byte) ([]byte, error) {
-	dec, err := r.d.zstdDecoder()
-	if err != nil {
-		return nil, err
-	}
-	out, err := dec.DecodeAll(zs, dst)
-	if err != nil {
-		return nil, fmt.Errorf("session %s seq %d: zstd event does not decode: %w", r.sessionID, seq, err)
-	}
-	return out, nil
-}
-
 // readIndexState reads the session's session_transcript_index_state row, if
 // any.
-func (r *eventReader) readIndexState(tx *sql.Tx) error {
+func (r *eventReader) readIndexState(ctx context.Context) error {
 	state := r.state
 	var leaf sql.NullString
 	var rebuild int
-	err := tx.QueryRow(indexStateQuery, r.sessionID).
+	err := queryRow(ctx, r.tx, r.src, indexStateQuery, r.sessionID).
 		Scan(&state.IndexedSeq, &leaf, &rebuild, &state.ActiveEventCount, &state.ActiveMessageCount)
 	switch {
 	case err == sql.ErrNoRows:
@@ -418,8 +450,8 @@ func (r *eventReader) readIndexState(tx *sql.Tx) error {
 }
 
 // readActiveSeqs reads the session's active events' seqs in active order.
-func (r *eventReader) readActiveSeqs(tx *sql.Tx) error {
-	ar, err := tx.Query(activeEventsQuery, r.sessionID)
+func (r *eventReader) readActiveSeqs(ctx context.Context) error {
+	ar, err := query(ctx, r.tx, r.src, activeEventsQuery, r.sessionID)
 	if err != nil {
 		return err
 	}
@@ -446,12 +478,12 @@ func (r *eventReader) coldNavigation() {
 
 // sessionWindows reads session_windows (when the schema has it): session id
 // -> [reason, previous session id].
-func (d *DB) sessionWindows(tx *sql.Tx) (map[string][2]string, error) {
+func (d *DB) sessionWindows(ctx context.Context, tx *sql.Tx) (map[string][2]string, error) {
 	windows := map[string][2]string{}
 	if !d.HasTable("session_windows") {
 		return windows, nil
 	}
-	wr, err := tx.Query("SELECT session_id, coalesce(reason,''), coalesce(previous_session_id,'') FROM session_windows")
+	wr, err := tx.QueryContext(ctx, "SELECT session_id, coalesce(reason,''), coalesce(previous_session_id,'') FROM session_windows")
 	if err != nil {
 		return nil, err
 	}

@@ -49,6 +49,7 @@ package sqlitestore
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
@@ -59,10 +60,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/openclaw-tools/oc/internal/budget"
 	"github.com/openclaw-tools/oc/internal/durable"
 )
 
@@ -160,19 +163,20 @@ func scanArchive(sc interface{ Scan(...any) error }, a *TranscriptArchive) error
 // 9.6's order (created_at, session id, generation). A database whose schema
 // has no session_transcript_archives yet (9.6 creates it on first use) has
 // none.
-func (d *DB) TranscriptArchives() ([]TranscriptArchive, error) {
+func (d *DB) TranscriptArchives(ctx context.Context) ([]TranscriptArchive, error) {
 	if !d.HasTable("session_transcript_archives") {
 		return nil, nil
 	}
-	return readAll(d, "SELECT "+archiveColumns+archiveFrom+" ORDER BY a.created_at, a.session_id, a.generation", scanArchive)
+	return readAll(ctx, d, "SELECT "+archiveColumns+archiveFrom+" ORDER BY a.created_at, a.session_id, a.generation", scanArchive)
 }
 
 // ArchiveBlob is one archived generation read from its database: the row and
 // its blob, copied out of the read transaction.
 type ArchiveBlob struct {
 	TranscriptArchive
-	Where string // ArchiveWhere of the row
-	blob  []byte
+	Where  string // ArchiveWhere of the row
+	blob   []byte
+	budget *budget.Bytes
 	// Verified: the blob's sha256 is archive_sha256 and the encoding is one
 	// 9.6 writes with bytes of that encoding (zstd decoding is checked as the
 	// text is read).
@@ -185,14 +189,15 @@ type ArchiveBlob struct {
 // encoding. A blob that fails is an *ArchiveError, returned with the
 // ArchiveBlob (its row, for the report); a missing row is ErrArchiveNotFound.
 // A blob over MaxArchiveBlobBytes is not loaded (an *ArchiveError).
-func (d *DB) ReadArchive(sessionID, generation string) (*ArchiveBlob, error) {
+func (d *DB) ReadArchive(ctx context.Context, sessionID, generation string) (*ArchiveBlob, error) {
 	if !d.HasTable("session_transcript_archives") {
 		return nil, fmt.Errorf("%s#session_transcript_archives[%s@%s]: %w", d.Path, sessionID, generation, ErrArchiveNotFound)
 	}
-	b := &ArchiveBlob{}
+	b := &ArchiveBlob{budget: d.budget}
 	found := false
-	err := d.ReadTx(func(tx *sql.Tx) error {
-		err := scanArchive(tx.QueryRow("SELECT "+archiveColumns+archiveFrom+" WHERE a.session_id = ? AND a.generation = ?", sessionID, generation), &b.TranscriptArchive)
+	err := d.ReadTx(ctx, func(tx *sql.Tx) error {
+		found, b.blob = false, nil
+		err := scanArchive(tx.QueryRowContext(ctx, "SELECT "+archiveColumns+archiveFrom+" WHERE a.session_id = ? AND a.generation = ?", sessionID, generation), &b.TranscriptArchive)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
 		}
@@ -205,7 +210,7 @@ func (d *DB) ReadArchive(sessionID, generation string) (*ArchiveBlob, error) {
 		}
 		// archive_blob may hold a value of another type in a damaged row:
 		// read its bytes as a blob.
-		return tx.QueryRow("SELECT CAST(archive_blob AS BLOB) FROM session_transcript_archives WHERE session_id = ? AND generation = ?", sessionID, generation).Scan(&b.blob)
+		return tx.QueryRowContext(ctx, "SELECT CAST(archive_blob AS BLOB) FROM session_transcript_archives WHERE session_id = ? AND generation = ?", sessionID, generation).Scan(&b.blob)
 	})
 	if err != nil {
 		return nil, err
@@ -254,19 +259,70 @@ func startOf(b []byte) string {
 	return fmt.Sprintf("% x", b[:n])
 }
 
-// Decoded streams the archived transcript: the blob as it is (identity) or
+// WindowBytes is the memory a decoder of the blob needs besides what it
+// hands out: the window its zstd frame asks for (0 for 'identity'). A
+// frame asking for more than 9.6's decoder allows fails as it is read.
+func (b *ArchiveBlob) WindowBytes() int64 {
+	if b.Encoding != "zstd" {
+		return 0
+	}
+	var h zstd.Header
+	if h.Decode(b.blob) != nil || h.WindowSize > maxArchiveWindow {
+		return 0
+	}
+	// a block beside the window
+	return int64(max(h.WindowSize, zstd.MinWindowSize)) + 128<<10
+}
+
+// Reader streams the archived transcript: the blob as it is (identity) or
 // decompressed (zstd). A zstd stream that does not decode fails its Read
-// with an *ArchiveError. Nothing but the blob is held: the text is produced
-// as it is read. Close releases the decoder.
-func (b *ArchiveBlob) Decoded() (io.ReadCloser, error) {
+// with an *ArchiveError. Nothing but the blob and the decoder's window
+// (WindowBytes) is held: the text is produced as it is read. The caller
+// holds WindowBytes in the run's budget while it reads (Decoded does).
+// Close releases the decoder.
+func (b *ArchiveBlob) Reader() (io.ReadCloser, error) {
 	if b.Encoding != "zstd" {
 		return io.NopCloser(bytes.NewReader(b.blob)), nil
 	}
-	zr, err := zstd.NewReader(bytes.NewReader(b.blob), zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(maxArchiveWindow))
+	// the window of the first frame (9.6 writes one), or node:zlib's limit
+	// when the header does not read (the read then fails)
+	window := uint64(maxArchiveWindow)
+	var h zstd.Header
+	if h.Decode(b.blob) == nil && h.WindowSize <= maxArchiveWindow {
+		window = max(h.WindowSize, zstd.MinWindowSize)
+	}
+	zr, err := zstd.NewReader(bytes.NewReader(b.blob), zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(window))
 	if err != nil {
 		return nil, err
 	}
 	return &archiveReader{zr: zr, where: b.Where}, nil
+}
+
+// Decoded is Reader with WindowBytes held in the run's budget until Close.
+func (b *ArchiveBlob) Decoded(ctx context.Context) (io.ReadCloser, error) {
+	window := b.WindowBytes()
+	if err := b.budget.Acquire(ctx, window); err != nil {
+		return nil, &ArchiveError{Where: b.Where, Reason: "not decoded: " + oneLineErr(err)}
+	}
+	r, err := b.Reader()
+	if err != nil {
+		b.budget.Release(window)
+		return nil, err
+	}
+	return &heldReader{ReadCloser: r, release: func() { b.budget.Release(window) }}, nil
+}
+
+// heldReader gives budget back when it is closed.
+type heldReader struct {
+	io.ReadCloser
+	release func()
+	once    sync.Once
+}
+
+func (h *heldReader) Close() error {
+	err := h.ReadCloser.Close()
+	h.once.Do(h.release)
+	return err
 }
 
 // archiveReader turns a decoding failure into an *ArchiveError.
@@ -287,15 +343,29 @@ func (r *archiveReader) Read(p []byte) (int, error) {
 
 func (r *archiveReader) Close() error { r.zr.Close(); return nil }
 
-// DecodedSize decodes the whole archive without keeping it and returns the
-// decoded size: an undecodable zstd stream is an *ArchiveError.
-func (b *ArchiveBlob) DecodedSize() (int64, error) {
-	r, err := b.Decoded()
+// DecodedSize decodes the archive without keeping it, at most limit+1
+// bytes, and returns the decoded size (limit+1 meaning "more than limit"):
+// an undecodable zstd stream is an *ArchiveError.
+func (b *ArchiveBlob) DecodedSize(ctx context.Context, limit int64) (int64, error) {
+	r, err := b.Decoded(ctx)
 	if err != nil {
 		return 0, err
 	}
 	defer r.Close()
-	return io.Copy(io.Discard, r)
+	return io.Copy(io.Discard, &ctxReader{ctx: ctx, r: io.LimitReader(r, limit+1)})
+}
+
+// ctxReader stops reading once ctx ends.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // DerivedName is the name 9.6 publishes a pending row as

@@ -15,7 +15,7 @@ import (
 // symlink.
 func TestArchiveDerivedFileFIFO(t *testing.T) {
 	_, db := editArchives(t, func(*sql.DB) {})
-	archives, err := db.TranscriptArchives()
+	archives, err := db.TranscriptArchives(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,7 +52,7 @@ func readArchiveManifest(t *testing.T, dir string) (state, published map[string]
 
 func openDB(t *testing.T, path string) *sqlitestore.DB {
 	t.Helper()
-	db, err := sqlitestore.Open(path, sqlitestore.Options{})
+	db, err := sqlitestore.Open(t.Context(), path, sqlitestore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func openDB(t *testing.T, path string) *sqlitestore.DB {
 
 func readAllDecoded(t *testing.T, b *sqlitestore.ArchiveBlob) []byte {
 	t.Helper()
-	r, err := b.Decoded()
+	r, err := b.Decoded(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestArchivesEqualDecode96(t *testing.T) {
 	compared, encodings := 0, map[string]int{}
 	for _, agent := range []string{"main", "ops"} {
 		db := openDB(t, agentDB(state, agent))
-		got, err := db.TranscriptArchives()
+		got, err := db.TranscriptArchives(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +112,7 @@ func TestArchivesEqualDecode96(t *testing.T) {
 			if name, ok := sqlitestore.DerivedName(a); !ok || name != w.Name {
 				t.Errorf("%s: oc derives the name %q, 9.6 named it %q", a.Spec(), name, w.Name)
 			}
-			b, err := db.ReadArchive(a.SessionID, a.Generation)
+			b, err := db.ReadArchive(t.Context(), a.SessionID, a.Generation)
 			if err != nil {
 				t.Fatalf("%s: %v", a.Spec(), err)
 			}
@@ -123,7 +123,7 @@ func TestArchivesEqualDecode96(t *testing.T) {
 			if got := readAllDecoded(t, b); !b.Verified || string(got) != content {
 				t.Errorf("%s: verified %v; oc decodes %d bytes, 9.6 %d", a.Spec(), b.Verified, len(got), len(content))
 			}
-			if n, err := b.DecodedSize(); err != nil || n != int64(len(content)) {
+			if n, err := b.DecodedSize(t.Context(), 1<<30); err != nil || n != int64(len(content)) {
 				t.Errorf("%s: DecodedSize %d, %v; want %d", a.Spec(), n, err, len(content))
 			}
 			encodings[a.Encoding]++
@@ -158,7 +158,7 @@ func TestArchiveDerivedFiles(t *testing.T) {
 	for _, agent := range []string{"main", "ops"} {
 		db := openDB(t, agentDB(state, agent))
 		pub := openDB(t, agentDB(published, agent))
-		archives, err := db.TranscriptArchives()
+		archives, err := db.TranscriptArchives(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +184,7 @@ func TestArchiveDerivedFiles(t *testing.T) {
 			if hex.EncodeToString(sum[:]) != a.SHA256 || int64(len(data)) != a.BlobBytes {
 				t.Errorf("%s: 9.6's published %s is not the row's blob", a.SessionKey, rel)
 			}
-			pa, err := pub.TranscriptArchives()
+			pa, err := pub.TranscriptArchives(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -285,7 +285,7 @@ func TestArchiveDamaged(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			state, db := editArchives(t, func(w *sql.DB) { c.damage(t, w) })
 			before := hashTree(t, state)
-			archives, err := db.TranscriptArchives()
+			archives, err := db.TranscriptArchives(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -295,12 +295,12 @@ func TestArchiveDamaged(t *testing.T) {
 					gen = a.Generation
 				}
 			}
-			b, err := db.ReadArchive(c.id, gen)
+			b, err := db.ReadArchive(t.Context(), c.id, gen)
 			if c.decode {
 				if err != nil {
 					t.Fatalf("ReadArchive: %v (the damage is past the hash)", err)
 				}
-				_, err = b.DecodedSize()
+				_, err = b.DecodedSize(t.Context(), 1<<30)
 			}
 			var ae *sqlitestore.ArchiveError
 			if !errors.As(err, &ae) {
@@ -329,7 +329,7 @@ func TestArchiveDamaged(t *testing.T) {
 func TestArchiveNotFound(t *testing.T) {
 	state := oracletest.ColdState96(t, oracletest.ArchiveFixtureDir(t), "state")
 	db := openDB(t, agentDB(state, "ops"))
-	if _, err := db.ReadArchive(opsMain, "0000"); !errors.Is(err, sqlitestore.ErrArchiveNotFound) {
+	if _, err := db.ReadArchive(t.Context(), opsMain, "0000"); !errors.Is(err, sqlitestore.ErrArchiveNotFound) {
 		t.Errorf("missing row: %v", err)
 	}
 }
@@ -340,7 +340,7 @@ func TestArchiveDerivedFileHostile(t *testing.T) {
 	state, db := editArchives(t, func(w *sql.DB) {
 		mustExec(t, w, "UPDATE session_transcript_archives SET archive_name = '..', published_at = 1 WHERE session_id = ?", opsRecovered)
 	})
-	archives, err := db.TranscriptArchives()
+	archives, err := db.TranscriptArchives(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +355,7 @@ func TestArchiveDerivedFileHostile(t *testing.T) {
 		case opsMain:
 			// the collided file replaced by a symlink to a copy of the blob
 			good := filepath.Join(t.TempDir(), "blob")
-			b, err := db.ReadArchive(a.SessionID, a.Generation)
+			b, err := db.ReadArchive(t.Context(), a.SessionID, a.Generation)
 			if err != nil {
 				t.Fatal(err)
 			}

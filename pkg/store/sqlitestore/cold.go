@@ -48,6 +48,7 @@ package sqlitestore
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
@@ -60,6 +61,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/openclaw-tools/oc/internal/durable"
 	"github.com/openclaw-tools/oc/internal/jsjson"
@@ -140,19 +143,20 @@ func scanCold(sc interface{ Scan(...any) error }, c *ColdArchive) error {
 
 // ColdArchives lists the cold archives (transcripts moved out of
 // transcript_events), in session id order.
-func (d *DB) ColdArchives() ([]ColdArchive, error) {
+func (d *DB) ColdArchives(ctx context.Context) ([]ColdArchive, error) {
 	if !d.HasTable("session_transcript_cold_archives") {
 		return nil, nil
 	}
-	return readAll(d, "SELECT "+coldColumns+" FROM session_transcript_cold_archives ORDER BY session_id", scanCold)
+	return readAll(ctx, d, "SELECT "+coldColumns+" FROM session_transcript_cold_archives ORDER BY session_id", scanCold)
 }
 
 // readAll reads every row query gives, in one read transaction, each made
 // a T by scan.
-func readAll[T any](d *DB, query string, scan func(interface{ Scan(...any) error }, *T) error) ([]T, error) {
+func readAll[T any](ctx context.Context, d *DB, query string, scan func(interface{ Scan(...any) error }, *T) error) ([]T, error) {
 	var out []T
-	err := d.ReadTx(func(tx *sql.Tx) error {
-		rows, err := tx.Query(query)
+	err := d.ReadTx(ctx, func(tx *sql.Tx) error {
+		out = nil
+		rows, err := tx.QueryContext(ctx, query)
 		if err != nil {
 			return err
 		}
@@ -170,12 +174,12 @@ func readAll[T any](d *DB, query string, scan func(interface{ Scan(...any) error
 }
 
 // coldIndex reads every cold row (without blobs), by session id.
-func (d *DB) coldIndex(tx *sql.Tx) (map[string]ColdArchive, error) {
+func (d *DB) coldIndex(ctx context.Context, tx *sql.Tx) (map[string]ColdArchive, error) {
 	out := map[string]ColdArchive{}
 	if !d.HasTable("session_transcript_cold_archives") {
 		return out, nil
 	}
-	rows, err := tx.Query("SELECT " + coldColumns + " FROM session_transcript_cold_archives")
+	rows, err := tx.QueryContext(ctx, "SELECT "+coldColumns+" FROM session_transcript_cold_archives")
 	if err != nil {
 		return nil, err
 	}
@@ -192,11 +196,11 @@ func (d *DB) coldIndex(tx *sql.Tx) (map[string]ColdArchive, error) {
 
 // coldRow reads a session's cold row and, for storage 'sqlite', its blob
 // (readSessionColdTranscript). found is false when the transcript is hot.
-func (d *DB) coldRow(tx *sql.Tx, sessionID string) (c ColdArchive, blob []byte, found bool, err error) {
+func (d *DB) coldRow(ctx context.Context, tx *sql.Tx, src *source, sessionID string) (c ColdArchive, blob []byte, found bool, err error) {
 	if !d.HasTable("session_transcript_cold_archives") {
 		return c, nil, false, nil
 	}
-	err = scanCold(tx.QueryRow(coldRowQuery, sessionID), &c)
+	err = scanCold(queryRow(ctx, tx, src, coldRowQuery, sessionID), &c)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, nil, false, nil
 	}
@@ -206,7 +210,7 @@ func (d *DB) coldRow(tx *sql.Tx, sessionID string) (c ColdArchive, blob []byte, 
 	if c.Storage == "sqlite" {
 		// archive_blob may hold a value of another type in a damaged row:
 		// read its bytes as a blob.
-		if err := tx.QueryRow("SELECT CAST(archive_blob AS BLOB) FROM session_transcript_cold_archives WHERE session_id = ?", sessionID).Scan(&blob); err != nil {
+		if err := tx.QueryRowContext(ctx, "SELECT CAST(archive_blob AS BLOB) FROM session_transcript_cold_archives WHERE session_id = ?", sessionID).Scan(&blob); err != nil {
 			return c, nil, true, err
 		}
 	}
@@ -266,11 +270,15 @@ func (d *DB) readColdArchive(c ColdArchive, blob []byte) (*coldTranscript, error
 	if got := hex.EncodeToString(sum[:]); got != c.ArchiveSHA256 {
 		return nil, fail("failed verification: sha256 %s, the row says %s; restore it from a verified backup", got, safeName(c.ArchiveSHA256))
 	}
-	dec, err := d.zstdDecoder()
+	// A decoder of its own, dropped after the archive: at most
+	// MaxColdArchiveBytes of output (9.6's cap), which the caller holds in
+	// the run's budget.
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxMemory(MaxColdArchiveBytes))
 	if err != nil {
 		return nil, err
 	}
 	plain, err := dec.DecodeAll(data, nil)
+	dec.Close()
 	if err != nil {
 		return nil, fail("does not decompress (zstd: %s)", oneLineErr(err))
 	}

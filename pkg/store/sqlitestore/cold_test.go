@@ -94,12 +94,12 @@ func sameTree(t *testing.T, before, after map[string]string) {
 // number of rows compared.
 func compareWithRestore(t *testing.T, state, storage string, want map[string][]restoredRow) int {
 	t.Helper()
-	db, err := sqlitestore.Open(agentDB(state, "main"), sqlitestore.Options{})
+	db, err := sqlitestore.Open(t.Context(), agentDB(state, "main"), sqlitestore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	cold, err := db.ColdArchives()
+	cold, err := db.ColdArchives(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func compareWithRestore(t *testing.T, state, storage string, want map[string][]r
 			t.Errorf("%s: archive of %s has storage %q", storage, c.SessionID, c.Storage)
 		}
 		var hot int
-		if err := db.ReadTx(func(tx *sql.Tx) error {
+		if err := db.ReadTx(t.Context(), func(tx *sql.Tx) error {
 			return tx.QueryRow("SELECT count(*) FROM transcript_events WHERE session_id = ?", c.SessionID).Scan(&hot)
 		}); err != nil {
 			t.Fatal(err)
@@ -121,7 +121,7 @@ func compareWithRestore(t *testing.T, state, storage string, want map[string][]r
 			t.Fatalf("%s: session %s still has %d hot rows: not a cold fixture", storage, c.SessionID, hot)
 		}
 		var got []sqlitestore.Event
-		st, err := db.Events(c.SessionID, func(ev sqlitestore.Event) error {
+		st, err := db.Events(t.Context(), c.SessionID, nil, func(ev sqlitestore.Event) error {
 			got = append(got, ev)
 			return nil
 		})
@@ -168,12 +168,12 @@ func TestColdArchiveEqualsRestore96(t *testing.T) {
 	}
 
 	// The navigation cache: from the archive (cold) and from the restored database.
-	cold, err := sqlitestore.Open(agentDB(oracletest.ColdState96(t, dir, "file"), "main"), sqlitestore.Options{})
+	cold, err := sqlitestore.Open(t.Context(), agentDB(oracletest.ColdState96(t, dir, "file"), "main"), sqlitestore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cold.Close()
-	restored, err := sqlitestore.Open(agentDB(oracletest.ColdState96(t, dir, "restored"), "main"), sqlitestore.Options{})
+	restored, err := sqlitestore.Open(t.Context(), agentDB(oracletest.ColdState96(t, dir, "restored"), "main"), sqlitestore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,11 +181,11 @@ func TestColdArchiveEqualsRestore96(t *testing.T) {
 	checked := 0
 	for id := range want {
 		id = strings.TrimPrefix(id, "main/")
-		a, err := cold.Events(id, func(sqlitestore.Event) error { return nil })
+		a, err := cold.Events(t.Context(), id, nil, func(sqlitestore.Event) error { return nil })
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := restored.Events(id, func(sqlitestore.Event) error { return nil })
+		b, err := restored.Events(t.Context(), id, nil, func(sqlitestore.Event) error { return nil })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,17 +221,17 @@ func TestColdReadIsReadOnly(t *testing.T) {
 	for _, storage := range []string{"file", "sqlite"} {
 		state := oracletest.ColdState96(t, dir, storage)
 		before := hashTree(t, state)
-		db, err := sqlitestore.Open(agentDB(state, "main"), sqlitestore.Options{})
+		db, err := sqlitestore.Open(t.Context(), agentDB(state, "main"), sqlitestore.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		sessions, err := db.Sessions()
+		sessions, err := db.Sessions(t.Context())
 		if err != nil {
 			t.Fatal(err)
 		}
 		events := 0
 		for _, s := range sessions {
-			if _, err := db.Events(s.SessionID, func(sqlitestore.Event) error { events++; return nil }); err != nil {
+			if _, err := db.Events(t.Context(), s.SessionID, nil, func(sqlitestore.Event) error { events++; return nil }); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -246,12 +246,12 @@ func TestColdReadIsReadOnly(t *testing.T) {
 // Sessions reports a cold session's counts from its archive row.
 func TestColdSessionsCounts(t *testing.T) {
 	state := oracletest.ColdState96(t, oracletest.ColdFixtureDir(t), "file")
-	db, err := sqlitestore.Open(agentDB(state, "main"), sqlitestore.Options{})
+	db, err := sqlitestore.Open(t.Context(), agentDB(state, "main"), sqlitestore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	sessions, err := db.Sessions()
+	sessions, err := db.Sessions(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,13 +294,13 @@ func damaged(t *testing.T, storage string, fn func(state, archive string, w *sql
 		os.Remove(dbPath + "-shm")
 	}
 	before := hashTree(t, state)
-	db, err := sqlitestore.Open(dbPath, sqlitestore.Options{})
+	db, err := sqlitestore.Open(t.Context(), dbPath, sqlitestore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	rows := 0
-	st, err := db.Events(id, func(sqlitestore.Event) error { rows++; return nil })
+	st, err := db.Events(t.Context(), id, nil, func(sqlitestore.Event) error { rows++; return nil })
 	var ce *sqlitestore.ColdArchiveError
 	if !errors.As(err, &ce) {
 		t.Fatalf("damaged archive: error %v (%T), want a *ColdArchiveError", err, err)
@@ -426,14 +426,14 @@ func TestColdAndHotRowsMerged(t *testing.T) {
 		}
 	}
 	w.Close()
-	db, err := sqlitestore.Open(agentDB(state, "main"), sqlitestore.Options{})
+	db, err := sqlitestore.Open(t.Context(), agentDB(state, "main"), sqlitestore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	var seqs []int64
 	var hot []string
-	st, err := db.Events(id, func(ev sqlitestore.Event) error {
+	st, err := db.Events(t.Context(), id, nil, func(ev sqlitestore.Event) error {
 		seqs = append(seqs, ev.Seq)
 		if strings.Contains(string(ev.JSON), `"custom"`) {
 			hot = append(hot, string(ev.JSON))

@@ -13,12 +13,12 @@ import (
 // context messages by 2026.9.6's rules.
 func activeMessages(t *testing.T, dbPath, key string) (int, *nav96.Result, *sqlitestore.IndexState, [][]byte) {
 	t.Helper()
-	db, err := sqlitestore.Open(dbPath, sqlitestore.Options{})
+	db, err := sqlitestore.Open(t.Context(), dbPath, sqlitestore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	sessions, err := db.Sessions()
+	sessions, err := db.Sessions(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func activeMessages(t *testing.T, dbPath, key string) (int, *nav96.Result, *sqli
 			continue
 		}
 		var rows [][]byte
-		st, err := db.Events(s.SessionID, func(ev sqlitestore.Event) error {
+		st, err := db.Events(t.Context(), s.SessionID, nil, func(ev sqlitestore.Event) error {
 			rows = append(rows, ev.JSON)
 			return nil
 		})

@@ -3,7 +3,9 @@
 // connection is read-only (mode=ro, PRAGMA query_only), waits a bounded time
 // for a writer (busy timeout), reads one short transaction at a time, and
 // never creates a -wal or -shm sidecar: when opening in place would create
-// one, it reads a private copy of the database and its WAL instead.
+// one, it reads a private copy of the database and its WAL instead. Reads
+// go through database/sql (docs/sqlite-reader.md says why) and take the
+// command's context, which interrupts a long query.
 package sqlitestore
 
 import (
@@ -21,8 +23,10 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/openclaw-tools/oc/internal/budget"
 	"github.com/openclaw-tools/oc/internal/durable"
-	_ "modernc.org/sqlite" // pure-Go driver "sqlite"
+	"modernc.org/sqlite" // pure-Go driver "sqlite"
 )
 
 // Newest agent schema this build knows (OpenClaw 2026.9.6), and the oldest
@@ -42,6 +46,10 @@ type Options struct {
 	BusyTimeout time.Duration // default 5 s, as OpenClaw's own connections
 	// ForceCopy reads a private copy even when the database could be read in place.
 	ForceCopy bool
+	// Budget bounds the decoded bytes (zstd rows, cold archives, archived
+	// generations) the run holds at once, shared by every database the run
+	// opens; nil: an allowance of budget.Default of this database's own.
+	Budget *budget.Bytes
 }
 
 // DB is one database opened for reading.
@@ -53,35 +61,45 @@ type DB struct {
 	Schema     int // PRAGMA user_version
 	Meta       int // schema_meta.schema_version (0 when absent)
 	MetaRole   string
-	conn       *sql.DB
-	tmpDir     string
 	busy       time.Duration
-	immutable  bool
+	budget     *budget.Bytes
 	tables     map[string]bool
 	columns    map[string]bool // "table.column"
-	decOnce    sync.Once
-	dec        *zstd.Decoder
-	decErr     error
-	utf8       bool // PRAGMA encoding is UTF-8
-	// rawURI is what a rawConn opens (conn's URI without the driver's
-	// _pragma parameters); rawConns holds the idle ones.
-	rawURI   string
-	rawConns chan *rawConn
+	utf8       bool            // PRAGMA encoding is UTF-8
+	decoders   chan *zstd.Decoder
+	// mu guards src (the connections being read) and the sources and
+	// folders left behind when a read moved from the file in place to a
+	// private copy (see snapshot.go).
+	mu      sync.Mutex
+	src     *source
+	retired []*source
+	tmpDirs []string
 }
 
-// Close releases the connection and removes a private copy.
+// Close releases the connections and removes the private copies.
 func (d *DB) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	var err error
-	if d.conn != nil {
-		err = d.conn.Close()
+	for _, s := range append(d.retired, d.src) {
+		if s != nil {
+			err = errors.Join(err, s.conn.Close())
+		}
 	}
-	d.closeRawConns()
-	if d.dec != nil {
-		d.dec.Close()
+	d.src, d.retired = nil, nil
+	for {
+		select {
+		case dec := <-d.decoders:
+			dec.Close()
+			continue
+		default:
+		}
+		break
 	}
-	if d.tmpDir != "" {
-		_ = os.RemoveAll(d.tmpDir)
+	for _, dir := range d.tmpDirs {
+		_ = os.RemoveAll(dir)
 	}
+	d.tmpDirs = nil
 	return err
 }
 
@@ -139,8 +157,9 @@ func copyReason(path string) string {
 	return ""
 }
 
-// Open opens a database read-only and checks that it is SQLite.
-func Open(path string, opts Options) (*DB, error) {
+// Open opens a database read-only and checks that it is SQLite. ctx bounds
+// the reads Open makes (versions, catalog) and the wait for a steady file.
+func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	if opts.BusyTimeout <= 0 {
 		opts.BusyTimeout = 5 * time.Second
 	}
@@ -158,65 +177,88 @@ func Open(path string, opts Options) (*DB, error) {
 	if err := checkHeader(path, st.Size()); err != nil {
 		return nil, err
 	}
-	d := &DB{Path: path, ReadPath: path, busy: opts.BusyTimeout}
+	d := &DB{Path: path, ReadPath: path, busy: opts.BusyTimeout, budget: opts.Budget,
+		decoders: make(chan *zstd.Decoder, runtime.GOMAXPROCS(0)+1)}
+	if d.budget == nil {
+		d.budget = budget.New(0)
+	}
 	reason := copyReason(path)
 	if opts.ForceCopy && reason == "" {
 		reason = "a private copy was asked for"
 	}
 	if reason != "" {
-		if err := d.makeCopy(); err != nil {
+		src, err := d.openCopy(ctx)
+		if err != nil {
+			d.Close()
 			return nil, fmt.Errorf("%s: %s, and copying it failed: %w", path, reason, err)
 		}
-		d.CopyReason = reason
+		d.src, d.CopyReason = src, reason
+	} else {
+		// A WAL database with no -wal has no open connection anywhere (SQLite
+		// keeps -wal while one is open) and all its content in the main
+		// file; a read-only open would still create -wal and -shm.
+		// immutable=1 reads the main file without sidecars or locks; every
+		// read transaction then checks that the file stayed as it was
+		// (snapshot.go).
+		immutable := walMode(path) && !fileExists(path+"-wal")
+		src, err := d.openSource(ctx, path, immutable)
+		if err != nil {
+			d.Close()
+			return nil, err
+		}
+		d.src = src
 	}
-	// A relative path would be read as the URI's authority ("file://dir/..."):
-	// the URI gets the absolute path.
-	uriPath, err := filepath.Abs(d.ReadPath)
-	if err != nil {
-		d.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	u := url.URL{Scheme: "file", Path: uriPath}
-	q := url.Values{}
-	q.Set("mode", "ro")
-	// A WAL database with no -wal has no open connection anywhere (SQLite
-	// keeps -wal while one is open) and all its content in the main file; a
-	// read-only open would still create -wal and -shm. immutable=1 reads the
-	// main file without sidecars or locks; ReadTx checks afterwards that no
-	// writer appeared meanwhile.
-	if d.CopyReason == "" && walMode(path) && !fileExists(path+"-wal") {
-		q.Set("immutable", "1")
-		d.immutable = true
-	}
-	u.RawQuery = q.Encode()
-	d.rawURI = u.String()
-	d.rawConns = make(chan *rawConn, runtime.NumCPU()+1)
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opts.BusyTimeout.Milliseconds()))
-	q.Add("_pragma", "query_only(1)")
-	q.Add("_pragma", fmt.Sprintf("mmap_size(%d)", int64(mapSize)))
-	u.RawQuery = q.Encode()
-	conn, err := sql.Open("sqlite", u.String())
-	if err != nil {
-		d.Close()
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	conn.SetMaxOpenConns(runtime.NumCPU() + 1)
-	conn.SetMaxIdleConns(runtime.NumCPU() + 1)
-	d.conn = conn
-	if err, _ := d.guardFault(d.readVersions); err != nil {
+	if err := d.readVersions(ctx); err != nil {
 		d.Close()
 		if reason == "" && strings.Contains(err.Error(), "READONLY") {
 			// A hot journal left by a crashed writer must be rolled back before
 			// reading; a read-only connection cannot, a private copy can.
-			return Open(path, Options{BusyTimeout: opts.BusyTimeout, ForceCopy: true})
+			return Open(ctx, path, Options{BusyTimeout: opts.BusyTimeout, ForceCopy: true, Budget: opts.Budget})
 		}
 		return nil, err
 	}
-	if err, _ := d.guardFault(d.readCatalog); err != nil {
+	if err := d.readCatalog(ctx); err != nil {
 		d.Close()
 		return nil, err
 	}
+	d.ReadPath = d.current().path
 	return d, nil
+}
+
+// openSource opens connections on the file at readPath: read-only
+// (mode=ro, PRAGMA query_only), waiting at most the busy timeout for a
+// writer's lock, with immutable=1 when asked (the stamp of a steady file is
+// taken first).
+func (d *DB) openSource(ctx context.Context, readPath string, immutable bool) (*source, error) {
+	// A relative path would be read as the URI's authority ("file://dir/..."):
+	// the URI gets the absolute path.
+	uriPath, err := filepath.Abs(readPath)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.Path, err)
+	}
+	src := &source{path: readPath, immutable: immutable, stmts: map[string]*sql.Stmt{}}
+	if immutable {
+		if src.stamp, err = d.steadyStamp(ctx); err != nil {
+			return nil, err
+		}
+	}
+	u := url.URL{Scheme: "file", Path: uriPath}
+	q := url.Values{}
+	q.Set("mode", "ro")
+	if immutable {
+		q.Set("immutable", "1")
+	}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", d.busy.Milliseconds()))
+	q.Add("_pragma", "query_only(1)")
+	u.RawQuery = q.Encode()
+	conn, err := sql.Open("sqlite", u.String())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", d.Path, err)
+	}
+	conn.SetMaxOpenConns(runtime.NumCPU() + 1)
+	conn.SetMaxIdleConns(runtime.NumCPU() + 1)
+	src.conn = conn
+	return src, nil
 }
 
 // checkHeader refuses files that are not SQLite or are shorter than their
@@ -251,32 +293,10 @@ func checkHeader(path string, size int64) error {
 	return nil
 }
 
-func (d *DB) makeCopy() error {
-	dir, err := os.MkdirTemp("", "oc-sqlite-read-")
-	if err != nil {
-		return err
-	}
-	d.tmpDir = dir
-	dst := filepath.Join(dir, filepath.Base(d.Path))
-	if err := copyFile(d.Path, dst); err != nil {
-		return err
-	}
-	if _, err := os.Stat(d.Path + "-wal"); err == nil {
-		if err := copyFile(d.Path+"-wal", dst+"-wal"); err != nil {
-			return err
-		}
-	}
-	if _, err := os.Stat(d.Path + "-journal"); err == nil {
-		if err := copyFile(d.Path+"-journal", dst+"-journal"); err != nil {
-			return err
-		}
-	}
-	d.ReadPath = dst
-	return nil
-}
-
+// copyFile copies the regular file src to the new file dst (a FIFO named
+// like a sidecar is refused, never waited on).
 func copyFile(src, dst string) error {
-	in, err := os.Open(src)
+	in, _, err := durable.OpenRegular(src)
 	if err != nil {
 		return err
 	}
@@ -292,10 +312,19 @@ func copyFile(src, dst string) error {
 	return out.Close()
 }
 
-// classify turns a driver error into one line naming the database.
+// classify turns a driver error into one line naming the database; other
+// errors (the caller's, a context's, a damaged row's) get the database's
+// name in front, their chain kept.
 func (d *DB) classify(err error) error {
 	if err == nil {
 		return nil
+	}
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		if errors.Is(err, ErrUnusable) || strings.HasPrefix(err.Error(), d.Path+":") {
+			return err
+		}
+		return fmt.Errorf("%s: %w", d.Path, err)
 	}
 	msg := err.Error()
 	switch {
@@ -307,31 +336,35 @@ func (d *DB) classify(err error) error {
 		return fmt.Errorf("%s: database disk image is malformed (truncated or damaged): %w", d.Path, ErrUnusable)
 	case strings.Contains(msg, "SQLITE_CANTOPEN") || strings.Contains(msg, "unable to open"):
 		return fmt.Errorf("%s: cannot open database: %w", d.Path, ErrUnusable)
+	case strings.Contains(msg, "SQLITE_IOERR") || strings.Contains(msg, "disk I/O error"):
+		return fmt.Errorf("%s: cannot read the database (%s; truncated or unreadable): %w", d.Path, oneLineErr(err), ErrUnusable)
 	}
-	return fmt.Errorf("%s: %s", d.Path, strings.ReplaceAll(msg, "\n", " "))
+	return fmt.Errorf("%s: %s: %w", d.Path, oneLineErr(err), ErrUnusable)
 }
 
-func (d *DB) readVersions() error {
-	ctx := context.Background()
-	if err := d.conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&d.Schema); err != nil {
-		return d.classify(err)
-	}
-	var enc string
-	if err := d.conn.QueryRowContext(ctx, "PRAGMA encoding").Scan(&enc); err != nil {
-		return d.classify(err)
-	}
-	d.utf8 = enc == "UTF-8"
-	var n int
-	if err := d.conn.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type='table' AND name='schema_meta'").Scan(&n); err != nil {
-		return d.classify(err)
-	}
-	if n > 0 {
-		row := d.conn.QueryRowContext(ctx, "SELECT schema_version, role FROM schema_meta ORDER BY meta_key='primary' DESC LIMIT 1")
-		if err := row.Scan(&d.Meta, &d.MetaRole); err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return d.classify(err)
+func (d *DB) readVersions(ctx context.Context) error {
+	return d.ReadTx(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&d.Schema); err != nil {
+			return err
 		}
-	}
-	return nil
+		var enc string
+		if err := tx.QueryRowContext(ctx, "PRAGMA encoding").Scan(&enc); err != nil {
+			return err
+		}
+		d.utf8 = enc == "UTF-8"
+		var n int
+		if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema WHERE type='table' AND name='schema_meta'").Scan(&n); err != nil {
+			return err
+		}
+		d.Meta, d.MetaRole = 0, ""
+		if n > 0 {
+			row := tx.QueryRowContext(ctx, "SELECT schema_version, role FROM schema_meta ORDER BY meta_key='primary' DESC LIMIT 1")
+			if err := row.Scan(&d.Meta, &d.MetaRole); err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // CheckAgentSchema refuses an agent database whose schema this build does
@@ -353,29 +386,6 @@ func (d *DB) CheckAgentSchema() error {
 	return nil
 }
 
-// ReadTx runs fn inside one read transaction (one consistent snapshot).
-func (d *DB) ReadTx(fn func(tx *sql.Tx) error) error {
-	tx, err := d.conn.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return d.classify(err)
-	}
-	err, faulted := d.guardFault(func() error { return fn(tx) })
-	if faulted {
-		return err // the transaction is abandoned (guardFault)
-	}
-	defer tx.Rollback() //nolint:errcheck // read-only
-	if err != nil {
-		return d.classify(err)
-	}
-	if err := tx.Commit(); err != nil {
-		return d.classify(err)
-	}
-	if d.immutable && fileExists(d.Path+"-wal") {
-		return fmt.Errorf("%s: a writer opened the database while oc read it; run the command again: %w", d.Path, ErrUnusable)
-	}
-	return nil
-}
-
 // HasColumn reports whether table has column (schema 19 lacks event_zstd).
 func (d *DB) HasColumn(table, column string) bool { return d.columns[table+"."+column] }
 
@@ -383,22 +393,24 @@ func (d *DB) HasColumn(table, column string) bool { return d.columns[table+"."+c
 func (d *DB) HasTable(table string) bool { return d.tables[table] }
 
 // readCatalog learns the tables and columns once, at open.
-func (d *DB) readCatalog() error {
-	d.tables, d.columns = map[string]bool{}, map[string]bool{}
-	rows, err := d.conn.Query("SELECT m.name, p.name FROM sqlite_schema AS m JOIN pragma_table_info(m.name) AS p WHERE m.type = 'table'")
-	if err != nil {
-		return d.classify(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var t, c string
-		if err := rows.Scan(&t, &c); err != nil {
-			return d.classify(err)
+func (d *DB) readCatalog(ctx context.Context) error {
+	return d.ReadTx(ctx, func(tx *sql.Tx) error {
+		d.tables, d.columns = map[string]bool{}, map[string]bool{}
+		rows, err := tx.QueryContext(ctx, "SELECT m.name, p.name FROM sqlite_schema AS m JOIN pragma_table_info(m.name) AS p WHERE m.type = 'table'")
+		if err != nil {
+			return err
 		}
-		d.tables[t] = true
-		d.columns[t+"."+c] = true
-	}
-	return d.classify(rows.Err())
+		defer rows.Close()
+		for rows.Next() {
+			var t, c string
+			if err := rows.Scan(&t, &c); err != nil {
+				return err
+			}
+			d.tables[t] = true
+			d.columns[t+"."+c] = true
+		}
+		return rows.Err()
+	})
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }

@@ -25,13 +25,13 @@ func TestOpenRelativePath(t *testing.T) {
 	}
 	w.Close()
 	t.Chdir(dir)
-	db, err := sqlitestore.Open(filepath.Join("sub", "x.sqlite"), sqlitestore.Options{})
+	db, err := sqlitestore.Open(t.Context(), filepath.Join("sub", "x.sqlite"), sqlitestore.Options{})
 	if err != nil {
 		t.Fatalf("open by relative path: %v", err)
 	}
 	defer db.Close()
 	var x int
-	if err := db.ReadTx(func(tx *sql.Tx) error { return tx.QueryRow("SELECT x FROM t").Scan(&x) }); err != nil || x != 42 {
+	if err := db.ReadTx(t.Context(), func(tx *sql.Tx) error { return tx.QueryRow("SELECT x FROM t").Scan(&x) }); err != nil || x != 42 {
 		t.Fatalf("read: %d, %v", x, err)
 	}
 }

@@ -37,11 +37,11 @@ func TestQuickCheckSurvivesTruncation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := sqlitestore.Open(src, sqlitestore.Options{})
+	db, err := sqlitestore.Open(t.Context(), src, sqlitestore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := db.QuickCheck(); err != nil || got != "ok" {
+	if got, err := db.QuickCheck(t.Context()); err != nil || got != "ok" {
 		t.Fatalf("sound database: quick_check %q, %v; want ok", got, err)
 	}
 	db.Close()
@@ -52,7 +52,7 @@ func TestQuickCheckSurvivesTruncation(t *testing.T) {
 		if err := os.WriteFile(path, whole, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		db, err := sqlitestore.Open(path, sqlitestore.Options{})
+		db, err := sqlitestore.Open(t.Context(), path, sqlitestore.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +62,7 @@ func TestQuickCheckSurvivesTruncation(t *testing.T) {
 		}
 		done := make(chan result, 1)
 		go func() {
-			a, err := db.QuickCheck()
+			a, err := db.QuickCheck(t.Context())
 			done <- result{a, err}
 		}()
 		time.Sleep(time.Duration(try) * time.Millisecond)
@@ -98,13 +98,13 @@ func TestReadTxSurvivesTruncation(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "cut.sqlite")
 	quickCheckDB(t, path)
-	db, err := sqlitestore.Open(path, sqlitestore.Options{})
+	db, err := sqlitestore.Open(t.Context(), path, sqlitestore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	read := 0
-	err = db.ReadTx(func(tx *sql.Tx) error {
+	err = db.ReadTx(t.Context(), func(tx *sql.Tx) error {
 		rows, err := tx.Query("SELECT b FROM t ORDER BY id")
 		if err != nil {
 			return err

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -37,12 +36,16 @@ func oddTypesDB(t *testing.T) (path string, sessions []string) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	exec(`CREATE TABLE transcript_events(session_id, seq, event_json, created_at, event_zstd, PRIMARY KEY(session_id, seq))`)
+	exec(`CREATE TABLE transcript_events(session_id, seq, event_json, created_at, event_zstd, event_utf8_bytes, PRIMARY KEY(session_id, seq))`)
 	exec(`CREATE TABLE session_transcript_index_state(session_id PRIMARY KEY, indexed_seq, leaf_event_id, needs_rebuild, active_event_count, active_message_count)`)
 	exec(`CREATE TABLE session_transcript_active_events(session_id, active_position, event_seq)`)
 	exec(`CREATE TABLE session_transcript_cold_archives(` + coldColumns + `, archive_blob)`)
 	row := func(id string, seq any, js any, created any, zs any) {
-		exec(`INSERT INTO transcript_events VALUES (?,?,?,?,?)`, id, seq, js, created, zs)
+		var n any
+		if zs != nil {
+			n = len(`{"type":"message","id":"z1"}`)
+		}
+		exec(`INSERT INTO transcript_events VALUES (?,?,?,?,?,?)`, id, seq, js, created, zs, n)
 	}
 	state := func(id string, vals ...any) {
 		exec(`INSERT INTO session_transcript_index_state VALUES (?,?,?,?,?,?)`, append([]any{id}, vals...)...)
@@ -117,11 +120,11 @@ func oddTypesDB(t *testing.T) (path string, sessions []string) {
 	return path, sessions
 }
 
-// readAll is a RawEvents-like reader's answer for a session, as text.
+// readEventsAll is a reader's answer for a session, as text.
 func readEventsAll(read func(string, func(Event) error) (*IndexState, error), id string) string {
 	var b strings.Builder
 	st, err := read(id, func(ev Event) error {
-		fmt.Fprintf(&b, "event seq=%d created=%d zstd=%v json=%q nil=%v\n", ev.Seq, ev.CreatedAt, ev.Zstd, ev.JSON, ev.JSON == nil)
+		fmt.Fprintf(&b, "event seq=%d created=%d json=%q nil=%v\n", ev.Seq, ev.CreatedAt, ev.JSON, ev.JSON == nil)
 		return nil
 	})
 	if st != nil {
@@ -136,58 +139,58 @@ func readEventsAll(read func(string, func(Event) error) (*IndexState, error), id
 	return b.String()
 }
 
-// The rawConn reader hands out what the database/sql reader does, value by
-// value and error by error, for every storage class a column can hold.
-func TestRawEventsEqualDatabaseSQL(t *testing.T) {
+// RawEvents hands out every storage class a column can hold as Events
+// does once its zstd rows are decoded (DecodeEvent), value by value and
+// error by error (database/sql's Scan conversions and their errors).
+func TestRawEventsEqualEvents(t *testing.T) {
 	path, sessions := oddTypesDB(t)
-	d, err := Open(path, Options{})
+	d, err := Open(t.Context(), path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	errs := 0
+	errs, zstdRows := 0, 0
 	for _, id := range sessions {
-		want := readEventsAll(d.sqlEvents, id)
-		got := readEventsAll(d.RawEvents, id)
+		want := readEventsAll(func(id string, fn func(Event) error) (*IndexState, error) {
+			return d.Events(t.Context(), id, nil, fn)
+		}, id)
+		got := readEventsAll(func(id string, fn func(Event) error) (*IndexState, error) {
+			return d.RawEvents(t.Context(), id, nil, func(ev Event) error {
+				if ev.JSON == nil && ev.Zstd != nil {
+					zstdRows++
+					js, err := d.DecodeEvent(id, ev, nil)
+					if err != nil {
+						return err
+					}
+					ev.JSON = js
+				}
+				return fn(ev)
+			})
+		}, id)
 		if got != want {
-			t.Errorf("session %s:\nrawConn:\n%s\ndatabase/sql:\n%s", id, got, want)
+			t.Errorf("session %s:\nRawEvents:\n%s\nEvents:\n%s", id, got, want)
 		}
 		if strings.Contains(want, "sql: Scan error") {
 			errs++
 		}
 	}
-	if errs < 6 {
-		t.Errorf("%d sessions ended in a Scan error: the test does not exercise the conversions", errs)
-	}
-	// the fast path was taken (an idle rawConn is left), not only the
-	// fallback
-	if len(d.rawConns) != 1 {
-		t.Errorf("%d idle rawConns after the reads, want 1", len(d.rawConns))
+	if errs < 6 || zstdRows == 0 {
+		t.Errorf("%d sessions ended in a Scan error, %d zstd rows: the test does not exercise the conversions", errs, zstdRows)
 	}
 }
 
-// A session read through a rawConn from a file cut short while it reads
-// row after row ends in a one-line error naming the file, not in a crash;
-// the database can still be closed, and the next read opens a new rawConn.
+// A session read from a file cut short while it reads row after row ends
+// in a one-line error naming the file, not in a crash, and the database
+// can still be closed.
 func TestRawEventsSurviveTruncation(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "cut.sqlite")
-	w, err := sql.Open("sqlite", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Exec(`CREATE TABLE transcript_events(session_id TEXT NOT NULL, seq INTEGER NOT NULL, event_json TEXT, created_at INTEGER NOT NULL, PRIMARY KEY(session_id, seq));
-		WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < 16000)
-		INSERT INTO transcript_events SELECT 's', i, '{"pad":"' || hex(randomblob(500)) || '"}', i FROM n`); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	d, err := Open(path, Options{})
+	path := oneSessionDB(t, 16000)
+	d, err := Open(t.Context(), path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
 	read := 0
-	_, err = d.RawEvents("s", func(Event) error {
+	_, err = d.RawEvents(t.Context(), "s", nil, func(Event) error {
 		if read++; read == 10 {
 			if err := os.Truncate(path, 8192); err != nil {
 				t.Fatal(err)
@@ -201,42 +204,23 @@ func TestRawEventsSurviveTruncation(t *testing.T) {
 	if !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("error %q: want one line naming %s", err, path)
 	}
-	if len(d.rawConns) != 0 {
-		t.Errorf("the rawConn that read the cut file went back to the idle ones")
-	}
 	t.Logf("after %d rows: %v", read, err)
 }
 
-// scanAs gives database/sql's answer for every driver value type.
-func TestScanAsEqualsScan(t *testing.T) {
-	db, err := sql.Open("sqlite", ":memory:")
+// oneSessionDB writes a database whose transcript_events hold one session
+// "s" of rows events of about 1 KiB.
+func oneSessionDB(t *testing.T, rows int) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "s.sqlite")
+	w, err := sql.Open("sqlite", path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	for _, v := range []any{int64(3), 3.0, 3.5, "4", "x", []byte("5"), []byte{}, nil, "9223372036854775808"} {
-		var want64 int64
-		var wantInt int
-		var wantNS sql.NullString
-		err64 := db.QueryRow("SELECT ? AS v", v).Scan(&want64)
-		errInt := db.QueryRow("SELECT ? AS v", v).Scan(&wantInt)
-		errNS := db.QueryRow("SELECT ? AS v", v).Scan(&wantNS)
-		var drv any
-		if err := db.QueryRow("SELECT ? AS v", v).Scan(&drv); err != nil {
-			t.Fatal(err)
-		}
-		got64, gotErr64 := scanAs[int64](drv, 0, "v")
-		gotInt, gotErrInt := scanAs[int](drv, 0, "v")
-		var gotNS sql.NullString
-		gotErrNS := gotNS.Scan(drv)
-		if got64 != want64 && err64 == nil || fmt.Sprint(gotErr64) != fmt.Sprint(err64) {
-			t.Errorf("%#v as int64: %v, %v; database/sql %v, %v", v, got64, gotErr64, want64, err64)
-		}
-		if gotInt != wantInt && errInt == nil || fmt.Sprint(gotErrInt) != fmt.Sprint(errInt) {
-			t.Errorf("%#v as int: %v, %v; database/sql %v, %v", v, gotInt, gotErrInt, wantInt, errInt)
-		}
-		if !reflect.DeepEqual(gotNS, wantNS) || fmt.Sprint(gotErrNS) != fmt.Sprint(errNS) {
-			t.Errorf("%#v as NullString: %v, %v; database/sql %v, %v", v, gotNS, gotErrNS, wantNS, errNS)
-		}
+	defer w.Close()
+	if _, err := w.Exec(`CREATE TABLE transcript_events(session_id TEXT NOT NULL, seq INTEGER NOT NULL, event_json TEXT, created_at INTEGER NOT NULL, PRIMARY KEY(session_id, seq));
+		WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i < ?)
+		INSERT INTO transcript_events SELECT 's', i, '{"pad":"' || hex(randomblob(500)) || '"}', i FROM n`, rows); err != nil {
+		t.Fatal(err)
 	}
+	return path
 }
