@@ -19,6 +19,27 @@ import (
 	"github.com/openclaw-tools/oc/pkg/store"
 )
 
+const (
+	exportSignalDBEnv     = "OC_TEST_EXPORT_SIGNAL_DB"
+	exportSignalSchemaEnv = "OC_TEST_EXPORT_SIGNAL_SCHEMA"
+)
+
+// TestExportSignalDBHelper is not a test: it is the child process
+// TestExportStopsAtTheFirstSIGINT makes its database in.
+func TestExportSignalDBHelper(t *testing.T) {
+	db := os.Getenv(exportSignalDBEnv)
+	if db == "" {
+		t.Skip("helper process for TestExportStopsAtTheFirstSIGINT")
+	}
+	ddl, err := os.ReadFile(os.Getenv(exportSignalSchemaEnv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := benchdb.Generate(string(ddl), db, benchdb.Spec{Sessions: 1, Events: 100_000, Text: 300}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // One SIGINT stops `oc export` while it reads a large SQLite session: it
 // exits 3 ("interrupted"), and neither the output file nor a temporary
 // file is left. Before, the first SIGINT only cancelled a context export
@@ -28,8 +49,7 @@ func TestExportStopsAtTheFirstSIGINT(t *testing.T) {
 		t.Skip("builds oc and a large database")
 	}
 	schema := filepath.Join(oracletest.SharedDir(t), "spec", "research", "sqlite-era", "agent-schema-2026.9.6.sql")
-	ddl, err := os.ReadFile(schema)
-	if err != nil {
+	if _, err := os.Stat(schema); err != nil {
 		oracletest.Unavailable(t, fmt.Sprintf("no agent schema: %v", err))
 	}
 	bin := oracletest.BuildOC(t)
@@ -39,9 +59,14 @@ func TestExportStopsAtTheFirstSIGINT(t *testing.T) {
 		t.Fatal(err)
 	}
 	// One session of 100,000 events: reading it takes oc a good second,
-	// far longer than the few milliseconds the signal needs to arrive.
-	if err := benchdb.Generate(string(ddl), db, benchdb.Spec{Sessions: 1, Events: 100_000, Text: 300}); err != nil {
-		t.Fatal(err)
+	// far longer than the few milliseconds the signal needs to arrive. It
+	// is made in a process of its own: the test process must stay small,
+	// as a child's ru_maxrss counts its parent's at the exec (the memory
+	// tests of this package measure children).
+	gen := exec.Command(os.Args[0], "-test.run=^TestExportSignalDBHelper$", "-test.v=false")
+	gen.Env = append(os.Environ(), exportSignalDBEnv+"="+db, exportSignalSchemaEnv+"="+schema)
+	if out, err := gen.CombinedOutput(); err != nil {
+		t.Fatalf("generating the database: %v\n%s", err, out)
 	}
 	out := t.TempDir()
 	target := filepath.Join(out, "main.jsonl")
