@@ -46,7 +46,7 @@ func TestExportSignalDBHelper(t *testing.T) {
 // never looked at: the export ran to its end, wrote the file and exited 0.
 func TestExportStopsAtTheFirstSIGINT(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds oc and a large database")
+		oracletest.NotRequested(t, "builds oc and a 100,000-event database (not with -short)")
 	}
 	schema := filepath.Join(oracletest.SharedDir(t), "spec", "research", "sqlite-era", "agent-schema-2026.9.6.sql")
 	if _, err := os.Stat(schema); err != nil {

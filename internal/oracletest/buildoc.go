@@ -9,11 +9,11 @@ import (
 
 // BuildOC builds the oc binary (the real main, with its signal handling)
 // into a temporary folder and returns its path; without the go tool the
-// test is skipped.
+// test stops through Unavailable.
 func BuildOC(t testing.TB) string {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("SKIP: go tool not found")
+		Unavailable(t, "go tool not found: cannot build oc")
 	}
 	bin := filepath.Join(t.TempDir(), "oc")
 	_, file, _, _ := runtime.Caller(0)
