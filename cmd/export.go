@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/internal/durable"
 	"github.com/openclaw-tools/oc/pkg/store"
 	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
 )
@@ -110,7 +110,7 @@ func runExport(ctx context.Context, g *Globals, opts *exportOptions, args []stri
 	if opts.All {
 		files, err := st.ExportAgent(ctx, opts.Agent, opts.Output)
 		if err != nil {
-			return cli.Incomplete(errors.New(oneLine(err.Error())))
+			return exportError(ctx, err, fmt.Sprintf("the sessions exported before it are in %s", opts.Output))
 		}
 		if g.JSON {
 			return writeJSON(g.IO, files)
@@ -133,7 +133,7 @@ func runExport(ctx context.Context, g *Globals, opts *exportOptions, args []stri
 	if opts.Output == "" || opts.Output == "-" {
 		n, cold, err := st.ExportWithSource(ctx, ses, g.IO.In, g.IO.Out)
 		if err != nil {
-			return cli.Incomplete(errors.New(oneLine(err.Error())))
+			return exportError(ctx, err, "the output is incomplete")
 		}
 		noteCold(g, cold)
 		noteArchive(g, ses, n)
@@ -141,7 +141,7 @@ func runExport(ctx context.Context, g *Globals, opts *exportOptions, args []stri
 	}
 	n, cold, err := exportToFile(ctx, st, ses, g.IO.In, opts.Output)
 	if err != nil {
-		return cli.Incomplete(errors.New(oneLine(err.Error())))
+		return exportError(ctx, err, opts.Output+" was not written")
 	}
 	if !g.JSON {
 		fmt.Fprintf(g.IO.ErrOut, "exported %s (%d lines) to %s\n", cleanText(ses.Label()), n, cleanText(opts.Output))
@@ -171,29 +171,28 @@ func noteCold(g *Globals, cold *sqlitestore.ColdSource) {
 		cold.Events, cleanText(cold.Path), cleanText(cold.Archive.Storage))
 }
 
-// exportToFile writes a new file through a temporary name; an existing file
-// is left alone.
+// exportToFile writes a new file, complete or not at all
+// (durable.WriteNew); an existing file is left alone.
 func exportToFile(ctx context.Context, st *store.State, ses store.Session, stdin io.Reader, path string) (int, *sqlitestore.ColdSource, error) {
 	if _, err := os.Lstat(path); err == nil {
 		return 0, nil, fmt.Errorf("%s: already exists; not overwritten", path)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".oc-export-*.tmp")
-	if err != nil {
-		return 0, nil, err
+	var n int
+	var cold *sqlitestore.ColdSource
+	_, err := durable.WriteNew(ctx, nil, path, 0o600, nil, func(w io.Writer) error {
+		var err error
+		n, cold, err = st.ExportWithSource(ctx, ses, stdin, w)
+		return err
+	})
+	return n, cold, err
+}
+
+// exportError is the error of an export that stopped: after SIGINT or
+// SIGTERM (ctx cancelled), "interrupted" and what is left (exit 3, as
+// every command).
+func exportError(ctx context.Context, err error, left string) error {
+	if ctx.Err() != nil {
+		return cli.Incomplete(fmt.Errorf("interrupted: %s", left))
 	}
-	defer os.Remove(tmp.Name())
-	n, cold, err := st.ExportWithSource(ctx, ses, stdin, tmp)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return n, cold, err
-	}
-	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
-		return n, cold, err
-	}
-	return n, cold, os.Link(tmp.Name(), path)
+	return cli.Incomplete(errors.New(oneLine(err.Error())))
 }

@@ -34,6 +34,8 @@ type repairOptions struct {
 	Force           bool
 	Verbose         bool
 	Format          *string
+	PruneBackups    bool
+	OlderThan       string
 }
 
 func newRepairCmd(g *Globals) *cobra.Command {
@@ -63,14 +65,25 @@ of the folder) with its mode and owner. A second run changes nothing.
 whose lock a live gateway holds is not read and the exit is 11 (busy, retry
 later). --format sarif|junit|github writes the report for CI systems (SARIF
 2.1.0 for code scanning, JUnit XML test reports, GitHub workflow-command
-annotations); see docs/ci-gates.md.`,
+annotations); see docs/ci-gates.md.
+
+A run that changes files in the state dir (or uses --backup-dir) records
+them in a run manifest in the folder .oc-repair-runs of the state dir (or
+of --backup-dir): --undo without FILE undoes the newest run, every file it
+changed, each with --undo FILE's checks.
+--prune-backups --older-than 30d removes the backups, manifests,
+quarantine files and run records repairs made more than 30 days ago (by
+the stamp in their names), and only those: it lists them first, and
+--dry-run only lists them.`,
 		Example: `  oc repair --check                         # CI gate over the default state dir
   oc repair --check --format github         # the same, as GitHub Actions annotations
   oc repair --check --format sarif > oc.sarif
   oc repair ~/.openclaw/agents/main/sessions/0197a3c2-....jsonl
   oc repair --dry-run --state-dir /srv/openclaw
   oc repair --rules openclaw-2026.5.6 --json sessions/
-  oc repair --undo sessions/0197a3c2-....jsonl`,
+  oc repair --undo sessions/0197a3c2-....jsonl
+  oc repair --undo                          # undo the newest run over the state dir
+  oc repair --prune-backups --older-than 30d --dry-run`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRepair(cmd.Context(), g, opts, args)
 		},
@@ -78,7 +91,7 @@ annotations); see docs/ci-gates.md.`,
 	f := cmd.Flags()
 	f.BoolVar(&opts.Check, "check", false, "only report; exit 1 when a file needs repair (never writes)")
 	f.BoolVar(&opts.DryRun, "dry-run", false, "print what would change, line by line, without writing")
-	f.BoolVar(&opts.Undo, "undo", false, "restore each FILE from its newest oc backup")
+	f.BoolVar(&opts.Undo, "undo", false, "restore each FILE from its newest oc backup; without FILE, undo the newest repair run")
 	f.StringVar(&opts.Rules, "rules", string(repair.RuleSetAll), "rule set: all, or openclaw-2026.5.6 (exactly that release's repair)")
 	f.StringVar(&opts.BackupDir, "backup-dir", "", "put backups and quarantine files in DIR instead of beside each file")
 	f.BoolVar(&opts.CompressBackups, "compress-backups", false, "zstd-compress backups (<file>.bak-oc-<stamp>.zst)")
@@ -90,6 +103,13 @@ annotations); see docs/ci-gates.md.`,
 	addFilterFlags(cmd, g)
 	registerRepairCompletions(cmd)
 	f.BoolVar(&opts.BreakStaleLocks, "break-stale-locks", false, "remove stale <file>.lock files (dead or recycled pid, older than 30 min)")
+	f.BoolVar(&opts.PruneBackups, "prune-backups", false, "remove oc's backups, manifests, quarantine files and run records older than --older-than (listed first; --dry-run only lists)")
+	f.StringVar(&opts.OlderThan, "older-than", "", "with --prune-backups: an age such as 30d, 2w or 36h")
+	// Removing files is asked for on the command line, never by a config
+	// file or an OC_* variable that would turn every repair into a prune.
+	for _, name := range []string{"prune-backups", "older-than"} {
+		_ = f.SetAnnotation(name, noConfigAnnotation, []string{"true"})
+	}
 	return cmd
 }
 
@@ -145,6 +165,9 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 		Lock:      gatewaylock.LockOptions{Wait: opts.Wait, BreakStale: opts.BreakStaleLocks},
 		Force:     opts.Force,
 	}
+	if opts.PruneBackups {
+		return runPrune(ctx, g, opts, args)
+	}
 	if opts.Undo {
 		return runUndo(ctx, g, args, apply)
 	}
@@ -170,7 +193,7 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 		fmt.Fprintf(g.IO.Out, "no transcripts in %s%s: nothing to repair\n", cli.Safe(strings.Join(paths, ", ")), filter.Describe())
 		return nil
 	}
-	doc, err := repairRun(ctx, g, opts, apply, files)
+	doc, err := repairRun(ctx, g, opts, apply, files, runRecordDir(g, opts, len(args) == 0, files))
 	if err != nil {
 		return err
 	}
@@ -202,6 +225,9 @@ func repairRuleSet(opts *repairOptions, args []string) (repair.RuleSet, error) {
 	if opts.Force && !opts.Undo {
 		return set, cli.Usagef("--force only applies to --undo")
 	}
+	if err := pruneUsage(opts); err != nil {
+		return set, err
+	}
 	if opts.Jobs < 0 {
 		return set, cli.Usagef("--jobs %d: want 1 or more (0: one per CPU)", opts.Jobs)
 	}
@@ -215,7 +241,7 @@ func repairRuleSet(opts *repairOptions, args []string) (repair.RuleSet, error) {
 
 // repairRun repairs (or checks) files with a progress line: files done, or
 // bytes read for one file.
-func repairRun(ctx context.Context, g *Globals, opts *repairOptions, apply repair.ApplyOptions, files []transcript.File) (*repair.Report, error) {
+func repairRun(ctx context.Context, g *Globals, opts *repairOptions, apply repair.ApplyOptions, files []transcript.File, recordIn string) (*repair.Report, error) {
 	names := make([]string, len(files))
 	explicit := map[string]bool{}
 	for i, f := range files {
@@ -242,7 +268,7 @@ func repairRun(ctx context.Context, g *Globals, opts *repairOptions, apply repai
 	readOnly := opts.Check || opts.DryRun
 	doc := repair.Run(ctx, names, repair.RunOptions{
 		ApplyOptions: apply, ReadOnly: readOnly, Jobs: opts.Jobs, Explicit: explicit,
-		Progress: fileDone, Recovery: recovery,
+		Progress: fileDone, Recovery: recovery, RecordIn: recordIn,
 	})
 	progress.Done()
 	return doc, nil
@@ -284,28 +310,27 @@ func repairExit(g *Globals, opts *repairOptions, doc *repair.Report) error {
 	return nil
 }
 
+// undone is one file's undo as --undo prints it.
+type undone struct {
+	*repair.UndoReport
+	Error string `json:"error,omitempty"`
+	busy  bool   // a live gateway held the file's lock
+}
+
 func runUndo(ctx context.Context, g *Globals, args []string, opts repair.ApplyOptions) error {
 	if len(args) == 0 {
-		return cli.Usagef("--undo needs at least one transcript FILE to restore")
-	}
-	type undone struct {
-		*repair.UndoReport
-		Error string `json:"error,omitempty"`
+		return runUndoRun(ctx, g, opts)
 	}
 	var out []undone
-	failed, busy := 0, 0
 	for _, p := range args {
 		r, err := repair.Undo(ctx, p, opts)
 		u := undone{UndoReport: r}
 		if err != nil {
 			u.Error = oneLine(err.Error())
-			if errors.Is(err, gatewaylock.ErrLocked) {
-				busy++
-			}
+			u.busy = errors.Is(err, gatewaylock.ErrLocked)
 			if errors.Is(err, durable.ErrNoBackup) {
 				u.Error = noBackupMessage(p, opts.BackupDir)
 			}
-			failed++
 		}
 		out = append(out, u)
 	}
@@ -314,34 +339,55 @@ func runUndo(ctx context.Context, g *Globals, args []string, opts repair.ApplyOp
 			return err
 		}
 	} else {
-		st := g.IO.Styles()
-		for _, u := range out {
-			switch {
-			case u.Error != "":
-			case u.AlreadyRestored:
-				fmt.Fprintf(g.IO.Out, "%s %s already holds the content of %s\n", st.OK.Render("unchanged"), cli.Safe(u.Path), cli.Safe(u.RestoredFrom))
-			default:
-				fmt.Fprintf(g.IO.Out, "%s %s from %s\n", st.OK.Render("restored"), cli.Safe(u.Path), cli.Safe(u.RestoredFrom))
-				if u.PreUndoBackup != "" {
-					fmt.Fprintf(g.IO.Out, "  %s (%s) kept as %s\n", st.Warn.Render("its content before the undo"), cli.Safe(u.Changed), cli.Safe(u.PreUndoBackup))
-				}
-				if u.Legacy {
-					fmt.Fprintf(g.IO.Out, "  %s %s\n", st.Dim.Render("legacy backup, checked:"), cli.Safe(strings.Join(u.Checked, "; ")))
-				}
+		printUndone(g, out)
+	}
+	return undoExit(out)
+}
+
+// printUndone prints one line per file restored (and what was kept).
+func printUndone(g *Globals, out []undone) {
+	st := g.IO.Styles()
+	for _, u := range out {
+		switch {
+		case u.Error != "":
+		case u.AlreadyRestored:
+			fmt.Fprintf(g.IO.Out, "%s %s already holds the content of %s\n", st.OK.Render("unchanged"), cli.Safe(u.Path), cli.Safe(u.RestoredFrom))
+		default:
+			fmt.Fprintf(g.IO.Out, "%s %s from %s\n", st.OK.Render("restored"), cli.Safe(u.Path), cli.Safe(u.RestoredFrom))
+			if u.PreUndoBackup != "" {
+				fmt.Fprintf(g.IO.Out, "  %s (%s) kept as %s\n", st.Warn.Render("its content before the undo"), cli.Safe(u.Changed), cli.Safe(u.PreUndoBackup))
+			}
+			if u.Legacy {
+				fmt.Fprintf(g.IO.Out, "  %s %s\n", st.Dim.Render("legacy backup, checked:"), cli.Safe(strings.Join(u.Checked, "; ")))
 			}
 		}
 	}
-	if failed > 0 {
-		for _, u := range out {
-			if u.Error != "" {
-				if failed == busy {
-					return cli.Busy(errors.New(u.Error)) // every failure was a live lock
-				}
-				return cli.Incomplete(errors.New(u.Error))
+}
+
+// undoExit is 3 with the first file's error when a file was not undone,
+// 11 (busy) when every failure was a live gateway's lock.
+func undoExit(out []undone) error {
+	failed, busy := 0, 0
+	var first error
+	for _, u := range out {
+		if u.Error != "" {
+			failed++
+			if u.busy {
+				busy++
+			}
+			if first == nil {
+				first = errors.New(u.Error)
 			}
 		}
 	}
-	return nil
+	switch {
+	case failed == 0:
+		return nil
+	case failed == busy:
+		return cli.Busy(first)
+	default:
+		return cli.Incomplete(first)
+	}
 }
 
 // noBackupMessage says where undo looked for a backup, and that a repair
@@ -378,6 +424,12 @@ func printRepairReport(g *Globals, opts *repairOptions, set repair.RuleSet, doc 
 		printRepairFile(w, st, opts, r, checking)
 	}
 	fmt.Fprintln(w, repairTotalsLine(doc, set, checking))
+	switch {
+	case doc.RunManifest != "":
+		fmt.Fprintf(w, "%s oc repair --undo puts back every file this run changed\n", st.Dim.Render("recorded:"))
+	case doc.RunManifestError != "":
+		fmt.Fprintf(w, "%s this run is not recorded for oc repair --undo (%s); undo a file with oc repair --undo FILE\n", st.Warn.Render("warning:"), cli.Safe(doc.RunManifestError))
+	}
 }
 
 // printRepairFile prints one file's block: its status, the rules that hit

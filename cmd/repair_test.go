@@ -176,8 +176,21 @@ func TestRepairUsageErrors(t *testing.T) {
 	code, _, errOut := runOC(t, false, nil, "repair", "--rules", "bogus", "x")
 	assert.Equal(t, cli.ExitUsage, code)
 	assert.Contains(t, errOut, "unknown rule set")
-	code, _, _ = runOC(t, false, nil, "repair", "--undo")
-	assert.Equal(t, cli.ExitUsage, code)
+	for _, args := range [][]string{
+		{"repair", "--older-than", "30d"},
+		{"repair", "--prune-backups"},
+		{"repair", "--prune-backups", "--older-than", "soon"},
+		{"repair", "--prune-backups", "--older-than", "30d", "--check"},
+		{"repair", "--prune-backups", "--older-than", "30d", "--undo"},
+	} {
+		code, _, errOut = runOC(t, false, nil, args...)
+		assert.Equal(t, cli.ExitUsage, code, "%v: %s", args, errOut)
+	}
+	// --undo without FILE undoes the newest run; with none recorded, exit 3.
+	code, _, errOut = runOC(t, false, nil, "repair", "--undo", "--state-dir", t.TempDir())
+	assert.Equal(t, cli.ExitIncomplete, code)
+	oneLineError(t, errOut)
+	assert.Contains(t, errOut, "no repair run recorded")
 	code, _, errOut = runOC(t, false, nil, "repair", "/nonexistent/x.jsonl")
 	assert.Equal(t, cli.ExitIncomplete, code)
 	oneLineError(t, errOut)

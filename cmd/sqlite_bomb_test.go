@@ -24,10 +24,21 @@ import (
 // JSON array), so that a test can measure one command's process.
 const ocProcessEnv = "OC_TEST_RUN_OC_ARGS"
 
+// ocMeasureEnv names the file where a measuring helper writes the max RSS
+// of the oc process it starts. Linux keeps a process's ru_maxrss across
+// execve, starting it at the peak of the memory the process was forked
+// from (Go forks with CLONE_VM), so oc started from this test binary,
+// whose heap other tests grew, would report the test binary's peak. A
+// fresh helper forks oc from its own small memory instead.
+const ocMeasureEnv = "OC_TEST_RSS_FILE"
+
 func TestOCProcessHelper(t *testing.T) {
 	raw := os.Getenv(ocProcessEnv)
 	if raw == "" {
 		t.Skip("helper process for the tests that measure a run of oc")
+	}
+	if rssFile := os.Getenv(ocMeasureEnv); rssFile != "" {
+		os.Exit(measureOCProcess(rssFile))
 	}
 	var args []string
 	if err := json.Unmarshal([]byte(raw), &args); err != nil {
@@ -35,6 +46,33 @@ func TestOCProcessHelper(t *testing.T) {
 		os.Exit(2)
 	}
 	os.Exit(Run(context.Background(), args, cli.System(), os.Getenv))
+}
+
+// measureOCProcess runs this helper again without ocMeasureEnv, passing
+// its input and output through, and writes the child's max RSS in bytes to
+// rssFile; it returns the child's exit code.
+func measureOCProcess(rssFile string) int {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestOCProcessHelper$", "-test.v=false")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, ocMeasureEnv+"=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	_ = cmd.Run()
+	if cmd.ProcessState == nil {
+		fmt.Fprintln(os.Stderr, "the measured oc did not start")
+		return 125
+	}
+	var maxRSS int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		maxRSS = int64(ru.Maxrss) * 1024 // kilobytes on Linux
+	}
+	if err := os.WriteFile(rssFile, []byte(fmt.Sprint(maxRSS)), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 125
+	}
+	return cmd.ProcessState.ExitCode()
 }
 
 // ocProcess is one run of oc in a process of its own: its exit code, its
@@ -51,7 +89,8 @@ func runOCProcess(t *testing.T, args ...string) ocProcess {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute) // a hang guard, not a measure
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestOCProcessHelper$", "-test.v=false")
-	cmd.Env = append(os.Environ(), ocProcessEnv+"="+string(raw), "NO_COLOR=1")
+	rssFile := filepath.Join(t.TempDir(), "maxrss")
+	cmd.Env = append(os.Environ(), ocProcessEnv+"="+string(raw), ocMeasureEnv+"="+rssFile, "NO_COLOR=1")
 	var out, errOut strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
@@ -60,8 +99,8 @@ func runOCProcess(t *testing.T, args ...string) ocProcess {
 		t.Fatalf("oc %v did not run: %v", args, err)
 	}
 	p.code = cmd.ProcessState.ExitCode()
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		p.maxRSS = int64(ru.Maxrss) * 1024 // kilobytes on Linux
+	if b, err := os.ReadFile(rssFile); err == nil {
+		_, _ = fmt.Sscan(string(b), &p.maxRSS)
 	}
 	if ctx.Err() != nil {
 		t.Fatalf("oc %v still ran after 2 minutes", args)

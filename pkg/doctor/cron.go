@@ -399,7 +399,7 @@ func (d *run) applyCron(ctx context.Context) error {
 	}
 	// Backups first: the exact bytes the plan was made from, for every file
 	// about to change.
-	backups, err := d.backupCronFiles(state, newState)
+	backups, err := d.backupCronFiles(ctx, state, newState)
 	if err != nil {
 		return err
 	}
@@ -411,7 +411,7 @@ func (d *run) applyCron(ctx context.Context) error {
 	if newState != nil {
 		d.writeCronState(ctx, state, newState)
 	}
-	d.writeCronReport(state, backups, migs)
+	d.writeCronReport(ctx, state, backups, migs)
 	return nil
 }
 
@@ -445,15 +445,15 @@ func (d *run) migrateCronJobs() (newStore []byte, state *StateFile, newState []b
 
 // backupCronFiles backs up jobs.json and, when it changes, the state
 // sidecar; on an error no backup of this attempt is left.
-func (d *run) backupCronFiles(state *StateFile, newState []byte) ([]string, error) {
+func (d *run) backupCronFiles(ctx context.Context, state *StateFile, newState []byte) ([]string, error) {
 	store := d.cron.store
-	b, err := backupBytes(store.Path, store.Raw, store.Info, d.now)
+	b, err := backupBytes(ctx, store.Path, store.Raw, store.Info, d.now)
 	if err != nil {
 		return nil, err
 	}
 	backups := []string{b}
 	if newState != nil {
-		b, err := backupBytes(state.Path, state.Raw, state.Info, d.now)
+		b, err := backupBytes(ctx, state.Path, state.Raw, state.Info, d.now)
 		if err != nil {
 			d.removeCronBackups(backups)
 			return nil, err
@@ -466,7 +466,7 @@ func (d *run) backupCronFiles(state *StateFile, newState []byte) ([]string, erro
 // removeCronBackups removes the backups of an attempt that did not migrate.
 func (d *run) removeCronBackups(backups []string) {
 	for _, b := range backups {
-		_ = os.Remove(b)
+		_ = durable.Remove(nil, b)
 	}
 	d.r.Cron.Backups = nil
 }
@@ -507,14 +507,14 @@ func (d *run) writeCronState(ctx context.Context, state *StateFile, newState []b
 
 // writeCronReport writes the migration report beside jobs.json; a failure
 // is a finding, not an error (the migration itself succeeded).
-func (d *run) writeCronReport(state *StateFile, backups []string, migs []Migration) {
+func (d *run) writeCronReport(ctx context.Context, state *StateFile, backups []string, migs []Migration) {
 	store := d.cron.store
 	mf := MigrationFile{Tool: "oc doctor", CreatedAt: d.now.UTC().Format(time.RFC3339), StateDir: d.opts.StateDir, Store: store.Path, Backups: backups, Jobs: migs}
 	if state != nil {
 		mf.StateFile = state.Path
 	}
 	base := filepath.Join(filepath.Dir(store.Path), "doctor-session-target-migration-"+durable.Stamp(d.now))
-	reportPath, err := writeNewFile(func(n int) string {
+	reportPath, err := writeNewFile(context.WithoutCancel(ctx), func(n int) string {
 		if n == 1 {
 			return base + ".json"
 		}

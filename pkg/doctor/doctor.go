@@ -90,6 +90,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	r.Gateway = detectGateway(d.opts.StateDir, d.opts.gatewayLockDirs(), d.opts.Env, d.now)
 	d.checkSessions()
 	d.checkLocksAndTemp()
+	d.checkRepairFiles()
 	d.checkGatewayRunning()
 	d.checkTranscripts(ctx)
 	cronMark := len(r.Findings)
@@ -221,14 +222,8 @@ type run struct {
 	tempFiles      []int
 	ocTemps        []int
 	oldQuarantines []int
-	lockSnaps      map[int]lockSnap // stale lock finding -> what was judged
+	lockSnaps      map[int]gatewaylock.Snapshot // stale lock finding -> what was judged
 	cron           *cronPlan
-}
-
-// lockSnap is a lock file as it was when judged stale: its inode and bytes.
-type lockSnap struct {
-	st  os.FileInfo
-	raw []byte
 }
 
 func (d *run) maxBytes() int64 { return d.opts.maxBytes() }
@@ -459,9 +454,9 @@ func (d *run) checkSessionLock(l string) {
 		if err == nil {
 			d.staleLocks = append(d.staleLocks, i)
 			if d.lockSnaps == nil {
-				d.lockSnaps = map[int]lockSnap{}
+				d.lockSnaps = map[int]gatewaylock.Snapshot{}
 			}
-			d.lockSnaps[i] = lockSnap{st: st, raw: raw}
+			d.lockSnaps[i] = gatewaylock.Snapshot{Path: l, Raw: raw, Info: st}
 		}
 	}
 }
@@ -611,7 +606,7 @@ func (d *run) removeEmptyTemp(i int) {
 	if st, err := os.Lstat(f.Path); err != nil || !st.Mode().IsRegular() || st.Size() != 0 {
 		return // changed since the check: leave it
 	}
-	if err := os.Remove(f.Path); err != nil {
+	if err := durable.Remove(nil, f.Path); err != nil {
 		f.Message += "; could not remove: " + err.Error()
 		return
 	}
@@ -626,7 +621,7 @@ func (d *run) removeOCTemp(i int) {
 	if st, err := os.Lstat(f.Path); err != nil || !st.Mode().IsRegular() || time.Since(st.ModTime()) < ocTempFileMinAge {
 		return // gone, or written to since the check: a run in progress owns it
 	}
-	if err := os.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := durable.Remove(nil, f.Path); err != nil {
 		f.Message += "; could not remove: " + err.Error()
 		return
 	}
@@ -640,11 +635,10 @@ func (d *run) renameOldQuarantine(i int) {
 	f := &d.r.Findings[i]
 	m := oldQuarantineName().FindStringSubmatch(filepath.Base(f.Path))
 	to := filepath.Join(filepath.Dir(f.Path), m[1]+".rejected-"+m[2])
-	if err := renameNoReplace(f.Path, to); err != nil {
+	if err := durable.MoveNoReplace(nil, f.Path, to); err != nil {
 		f.Message += "; not renamed: " + err.Error()
 		return
 	}
-	_ = syncDir(filepath.Dir(f.Path))
 	f.Fixed = true
 	d.r.Changes = append(d.r.Changes, Change{Action: "rename", Path: to, Detail: "was " + filepath.Base(f.Path)})
 }
@@ -684,46 +678,24 @@ func (d *run) migrateCron(ctx context.Context, cronMark int) {
 const maxCronAttempts = 3
 
 // removeStaleLock removes the lock of finding i if it is still the stale
-// lock that was judged: same inode, same bytes, still stale. It is first
-// renamed to a private name, so that a new lock created at the same moment
-// by a live process is never the one removed (it is put back).
+// lock that was judged (gatewaylock.BreakStaleLock: same inode, same bytes,
+// still stale, moved aside and checked again before it is removed, so that
+// a live lock taken at the same moment is never the one removed).
 func (d *run) removeStaleLock(i int) {
 	f := &d.r.Findings[i]
-	snap := d.lockSnaps[i]
-	raw, st, err := readRegular(f.Path, maxLockBytes)
-	if errors.Is(err, fs.ErrNotExist) {
-		f.Fixed = true // its owner or the gateway removed it meanwhile
+	removed, err := gatewaylock.BreakStaleLock(d.lockSnaps[i], gatewaylock.BreakOptions{Now: d.now, BeforeAside: d.opts.beforeLockAside})
+	switch {
+	case errors.Is(err, gatewaylock.ErrLockChanged):
+		f.Message += "; not removed: " + strings.TrimPrefix(err.Error(), f.Path+": ")
 		return
-	}
-	if err != nil || !sameFile(st, snap.st) || string(raw) != string(snap.raw) || !judgeLock(f.Path, raw, d.now).Stale {
-		f.Message += "; not removed: the lock changed since it was judged stale (a new owner took it)"
-		return
-	}
-	aside := fmt.Sprintf("%s.oc-stale-%d", f.Path, os.Getpid())
-	if d.opts.beforeLockAside != nil {
-		d.opts.beforeLockAside()
-	}
-	if err := renameNoReplace(f.Path, aside); err != nil {
+	case err != nil:
 		f.Message += "; could not remove: " + err.Error()
 		return
 	}
-	// The inode and the bytes: a new lock may be given the inode number of
-	// the stale one its owner removed (as in casReplace).
-	if moved, mst, err := readRegular(aside, maxLockBytes); err != nil || !sameFile(mst, snap.st) || string(moved) != string(snap.raw) {
-		// Replaced between the check and the rename: that lock is live, give it back.
-		if err := renameNoReplace(aside, f.Path); err != nil {
-			f.Message += "; a new lock taken at the same moment was moved to " + aside + " and could not be put back: " + err.Error()
-			return
-		}
-		f.Message += "; not removed: a new lock replaced it"
-		return
+	f.Fixed = true // removed, or its owner or the gateway removed it meanwhile
+	if removed {
+		d.r.Changes = append(d.r.Changes, Change{Action: "remove", Path: f.Path, Detail: "stale session lock"})
 	}
-	if err := os.Remove(aside); err != nil {
-		f.Message += "; could not remove: " + err.Error()
-		return
-	}
-	f.Fixed = true
-	d.r.Changes = append(d.r.Changes, Change{Action: "remove", Path: f.Path, Detail: "stale session lock"})
 }
 
 func marshalIndent(v any) []byte {

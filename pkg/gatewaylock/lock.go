@@ -84,14 +84,14 @@ func LockPath(file string) string {
 // InspectLock reads a lock file and judges it the way OpenClaw does. It
 // returns nil and no error when there is no lock.
 func InspectLock(lockPath string, now time.Time, staleAfter time.Duration) (*LockInfo, error) {
-	raw, err := durable.ReadRegular(lockPath) // a FIFO named <file>.lock must not hang us
+	snap, err := ReadLock(lockPath)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, nil
 		}
 		return nil, err
 	}
-	return JudgeLock(lockPath, raw, now, staleAfter), nil
+	return JudgeLock(lockPath, snap.Raw, now, staleAfter), nil
 }
 
 // JudgeLock judges a lock file whose content is raw: OpenClaw's
@@ -235,6 +235,10 @@ func ProcessStartTime(pid int) (int64, bool) {
 	return n, true
 }
 
+// maxBreakAttempts bounds how often AcquireLock judges a lock again that
+// changed while it was being broken.
+const maxBreakAttempts = 10
+
 // LockOptions tune AcquireLock.
 type LockOptions struct {
 	Wait       time.Duration // keep retrying a live lock this long (0: fail at once)
@@ -242,6 +246,9 @@ type LockOptions struct {
 	StaleAfter time.Duration // 0: DefaultLockStaleAfter
 	FS         durable.FS
 	Now        func() time.Time
+	// beforeAside runs between a stale lock's last check and its move
+	// aside (tests).
+	beforeAside func()
 }
 
 // Lock is a held session write lock.
@@ -288,22 +295,26 @@ func AcquireLock(ctx context.Context, file string, opts LockOptions) (*Lock, err
 		if !errors.Is(err, os.ErrExist) {
 			return nil, fmt.Errorf("%s: create lock: %w", lockPath, err)
 		}
-		info, ierr := InspectLock(lockPath, now(), opts.StaleAfter)
-		if ierr != nil {
-			return nil, fmt.Errorf("%s: read lock: %w", lockPath, ierr)
-		}
-		if info == nil {
+		snap, rerr := ReadLock(lockPath)
+		if errors.Is(rerr, os.ErrNotExist) {
 			continue // released between our create and our read
 		}
+		if rerr != nil {
+			return nil, fmt.Errorf("%s: read lock: %w", lockPath, rerr)
+		}
+		info := JudgeLock(lockPath, snap.Raw, now(), opts.StaleAfter)
 		if info.Stale {
 			if !opts.BreakStale {
 				return nil, &LockError{Info: *info, Err: ErrStaleLock}
 			}
-			if err := fsys.Remove(lockPath); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return nil, fmt.Errorf("%s: remove stale lock: %w", lockPath, err)
+			removed, err := BreakStaleLock(snap, BreakOptions{FS: fsys, StaleAfter: opts.StaleAfter, Now: now(), BeforeAside: opts.beforeAside})
+			if err != nil && (!errors.Is(err, ErrLockChanged) || attempt >= maxBreakAttempts) {
+				return nil, err
 			}
-			broken = info
-			continue
+			if removed {
+				broken = info
+			}
+			continue // take it now, or judge the lock that took its place
 		}
 		if err := waitForLive(ctx, info, attempt, now().Sub(start), opts.Wait); err != nil {
 			return nil, err

@@ -1,7 +1,6 @@
 package repair
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/base64"
@@ -9,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -262,6 +262,10 @@ type ApplyOptions struct {
 	// Force (undo only) restores even when the file changed since the
 	// repair, after backing up its current content.
 	Force bool
+
+	// beforeRestore runs between undo's checks and its restore (tests: the
+	// backup swapped in that window).
+	beforeRestore func()
 }
 
 func (o ApplyOptions) fs() durable.FS {
@@ -431,7 +435,7 @@ func applyOnce(ctx context.Context, path string, opts ApplyOptions) (_ *FileRepo
 		return rep, err
 	}
 	if opts.BackupDir != "" {
-		if err := os.MkdirAll(opts.BackupDir, 0o700); err != nil {
+		if err := durable.MkdirAll(opts.fs(), opts.BackupDir, 0o700); err != nil {
 			return rep, fmt.Errorf("backup dir: %w", err)
 		}
 	}
@@ -464,10 +468,9 @@ type repairJob struct {
 	linked       bool
 
 	// The quarantine file, under a temporary name until it is complete.
-	qf    durable.File
-	qbuf  *bufio.Writer
-	qh    *durable.Hasher
-	qOpen bool
+	qt         *durable.Temp
+	qDigest    durable.Digest
+	qCommitted bool
 
 	origH, outH *durable.BackgroundHasher
 	manifest    string
@@ -480,7 +483,6 @@ func newRepairJob(ctx context.Context, path string, opts ApplyOptions, st os.Fil
 	if plan.NeedsQuarantine() {
 		j.quarantine = QuarantinePath(path, opts.BackupDir, j.stamp)
 	}
-	j.qh = durable.NewHasher()
 	j.origH, j.outH = durable.NewBackgroundHasher(), durable.NewBackgroundHasher()
 	return j
 }
@@ -503,16 +505,28 @@ func (j *repairJob) stampTaken(s string) bool {
 func (j *repairJob) chown(f durable.File) error { return chownFileLike(f, j.st) }
 
 func (j *repairJob) removeMade() {
-	if !j.replaced {
-		for i := len(j.made) - 1; i >= 0; i-- {
-			_ = j.fsys.Remove(j.made[i])
+	if j.replaced {
+		return
+	}
+	backupKept := false
+	for i := len(j.made) - 1; i >= 0; i-- {
+		p := j.made[i]
+		if p == j.manifest && backupKept {
+			continue // a backup is never left without its manifest
+		}
+		if err := j.fsys.Remove(p); err != nil && p == j.backup && !errors.Is(err, fs.ErrNotExist) {
+			backupKept = true
 		}
 	}
 }
 
 // unchanged fails when the file is no longer the one that was planned.
-func (j *repairJob) unchanged() error {
-	now, err := os.Stat(j.path)
+func (j *repairJob) unchanged() error { return j.sameAsPlanned(j.path) }
+
+// sameAsPlanned fails when name is not the planned file as it was planned
+// (the same inode, size and modification time).
+func (j *repairJob) sameAsPlanned(name string) error {
+	now, err := os.Lstat(name)
 	if err != nil || !os.SameFile(now, j.st) || now.Size() != j.st.Size() || !now.ModTime().Equal(j.st.ModTime()) {
 		return fmt.Errorf("%s: %w", j.path, ErrFileChanged)
 	}
@@ -536,21 +550,24 @@ func (j *repairJob) run(rep *FileReport) (*FileReport, error) {
 		return rep, err
 	}
 	if j.quarantine != "" {
-		err := j.openQuarantineTemp()
-		defer j.closeQuarantine()
+		j.qt, err = durable.CreateTemp(j.ctx, j.fsys, j.quarantine, j.st.Mode().Perm()|0o400, j.chown)
 		if err != nil {
-			return rep, err
+			return rep, fmt.Errorf("quarantine: %w", err)
 		}
+		defer j.discardQuarantine()
 	}
-	err = durable.ReplaceAtomic(j.path, durable.AtomicOptions{
+	err = durable.ReplaceAtomic(j.ctx, j.path, durable.AtomicOptions{
 		FS:           j.fsys,
 		KeepFrom:     j.st,
 		BeforeRename: j.publish,
-		AfterRename:  func() { j.replaced = true },
+		// What the swap displaced must be the planned file, unchanged: the
+		// original is held open (in), so its inode number is its own.
+		Displaced:   func(name string) error { return j.sameAsPlanned(name) },
+		AfterRename: func() { j.replaced = true },
 	}, func(w io.Writer) error {
 		var q io.Writer
-		if j.qbuf != nil {
-			q = j.qbuf
+		if j.qt != nil {
+			q = j.qt
 		}
 		return j.plan.Render(io.TeeReader(in, j.origH), durable.NewContextWriter(j.ctx, io.MultiWriter(w, j.outH)), q)
 	})
@@ -597,29 +614,11 @@ func (j *repairJob) makeBackupTemp() error {
 	return nil
 }
 
-// openQuarantineTemp creates the quarantine file under a temporary name
-// until it is complete.
-func (j *repairJob) openQuarantineTemp() error {
-	qf, err := j.fsys.CreateTemp(filepath.Dir(j.quarantine), "."+filepath.Base(j.quarantine)+durable.TempPrefix+"*")
-	if err != nil {
-		return fmt.Errorf("quarantine: %w", err)
-	}
-	j.qf = qf
-	j.qOpen = true
-	j.made = append(j.made, qf.Name())
-	if err := qf.Chmod(j.st.Mode().Perm() | 0o400); err != nil {
-		return fmt.Errorf("quarantine: %w", err)
-	}
-	if err := j.chown(qf); err != nil {
-		return fmt.Errorf("quarantine: %w", err)
-	}
-	j.qbuf = bufio.NewWriterSize(io.MultiWriter(qf, j.qh), 64<<10)
-	return nil
-}
-
-func (j *repairJob) closeQuarantine() {
-	if j.qOpen {
-		_ = j.qf.Close()
+// discardQuarantine removes the quarantine file's temporary name when it
+// was not completed.
+func (j *repairJob) discardQuarantine() {
+	if !j.qCommitted {
+		j.qt.Discard()
 	}
 }
 
@@ -630,7 +629,7 @@ func (j *repairJob) publish() error {
 	if err := j.ctx.Err(); err != nil {
 		return err
 	}
-	if j.qf != nil {
+	if j.qt != nil {
 		if err := j.publishQuarantine(); err != nil {
 			return err
 		}
@@ -651,28 +650,32 @@ func (j *repairJob) publish() error {
 		return err
 	}
 	if err := durable.PublishNew(j.fsys, j.backupTmp, j.backup); err != nil {
+		if errors.Is(err, durable.ErrFolderSync) {
+			j.made = append(j.made, j.backup) // named: removed with the rest
+		}
 		return fmt.Errorf("backup: %w", err)
 	}
 	j.made = append(j.made, j.backup)
 	return j.unchanged()
 }
 
-// publishQuarantine flushes, syncs and closes the quarantine file and gives
-// it its name.
+// publishQuarantine completes the quarantine file (flush, fsync, close)
+// and gives it its name.
 func (j *repairJob) publishQuarantine() error {
-	if err := j.qbuf.Flush(); err != nil {
-		return fmt.Errorf("%s: write: %w", j.quarantine, err)
-	}
-	if err := j.qf.Sync(); err != nil {
-		return fmt.Errorf("%s: fsync: %w", j.quarantine, err)
-	}
-	j.qOpen = false
-	if err := j.qf.Close(); err != nil {
-		return fmt.Errorf("%s: close: %w", j.quarantine, err)
-	}
-	if err := durable.PublishNew(j.fsys, j.qf.Name(), j.quarantine); err != nil {
+	d, err := j.qt.Commit()
+	if err != nil {
 		return fmt.Errorf("quarantine: %w", err)
 	}
+	j.qCommitted = true
+	if err := durable.PublishNew(j.fsys, j.qt.Name(), j.quarantine); err != nil {
+		if errors.Is(err, durable.ErrFolderSync) {
+			j.made = append(j.made, j.quarantine)
+		} else {
+			_ = j.fsys.Remove(j.qt.Name())
+		}
+		return fmt.Errorf("quarantine: %w", err)
+	}
+	j.qDigest = d
 	j.made = append(j.made, j.quarantine)
 	return nil
 }
@@ -681,11 +684,15 @@ func (j *repairJob) writeManifest() error {
 	m := &Manifest{Kind: "repair", Source: realAbs(j.path), Stamp: j.stamp, Backup: j.backupDigest,
 		Compressed: j.opts.Compress, Original: j.origH.Digest(), Written: j.outH.Digest()}
 	if j.quarantine != "" {
-		d := j.qh.Digest()
+		d := j.qDigest
 		m.Quarantine, m.QuarantineName = &d, filepath.Base(j.quarantine)
 	}
 	mp, err := writeManifest(j.ctx, j.fsys, j.backup, m, j.chown)
 	if err != nil {
+		if errors.Is(err, durable.ErrFolderSync) {
+			j.manifest = mp
+			j.made = append(j.made, mp)
+		}
 		return fmt.Errorf("manifest: %w", err)
 	}
 	j.manifest = mp

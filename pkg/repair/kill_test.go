@@ -6,30 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/openclaw-tools/oc/internal/oracletest"
 	"github.com/openclaw-tools/oc/internal/transcriptgen"
 )
-
-// buildOC builds the oc binary into a temp dir.
-func buildOC(t *testing.T) string {
-	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("SKIP: go tool not found")
-	}
-	bin := filepath.Join(t.TempDir(), "oc")
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // signalFixture is the setup of the signal tests: an oc binary, a damaged
 // generated transcript, and its repaired bytes and run time from one
@@ -44,7 +27,7 @@ type signalFixture struct {
 
 func newSignalFixture(t *testing.T, size int64, seed uint64) *signalFixture {
 	t.Helper()
-	f := &signalFixture{bin: buildOC(t), work: t.TempDir(), name: "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl"}
+	f := &signalFixture{bin: oracletest.BuildOC(t), work: t.TempDir(), name: "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl"}
 	var gen bytes.Buffer
 	if _, err := transcriptgen.Write(&gen, transcriptgen.Options{Size: size, DamageRate: 0.002, Seed: seed}); err != nil {
 		t.Fatal(err)

@@ -29,6 +29,9 @@ type RunOptions struct {
 	Explicit map[string]bool
 	// Recovery marks the paths no sessions.json entry names (see Recovery).
 	Recovery map[string]*Recovery
+	// RecordIn, when set, is the folder (RunsDir) where a run that changes
+	// files records them for UndoRun.
+	RecordIn string
 }
 
 // Report is the result of a run over many files: one report per file, in
@@ -36,6 +39,10 @@ type RunOptions struct {
 type Report struct {
 	Files  []*FileReport `json:"files"`
 	Totals Totals        `json:"totals"`
+	// RunManifest is where the run recorded the files it changed (see
+	// RunOptions.RecordIn); RunManifestError says why it could not.
+	RunManifest      string `json:"runManifest,omitempty"`
+	RunManifestError string `json:"runManifestError,omitempty"`
 }
 
 // Totals add up a run.
@@ -65,8 +72,10 @@ type Totals struct {
 //
 // Cancelling ctx (SIGINT, SIGTERM) leaves the files not yet started alone
 // (their reports say "interrupted") and stops the ones being repaired before
-// their replacement (see ApplyFile).
+// their replacement (see ApplyFile). The files changed are recorded in a
+// run manifest (RecordIn) all the same.
 func Run(ctx context.Context, paths []string, opts RunOptions) *Report {
+	started := opts.now()
 	rep := &Report{Files: make([]*FileReport, len(paths)), Totals: Totals{Files: len(paths), Rules: map[string]int{}}}
 	groups := sameFileGroups(paths, !opts.ReadOnly)
 	parallel.Each(len(groups), opts.Jobs, func(g int) {
@@ -103,6 +112,13 @@ func Run(ctx context.Context, paths []string, opts RunOptions) *Report {
 		}
 		for k, v := range r.Rules {
 			t.Rules[k] += v
+		}
+	}
+	if !opts.ReadOnly && opts.RecordIn != "" && t.Changed > 0 {
+		p, err := writeRunManifest(ctx, opts.fs(), opts.RecordIn, started, opts, rep)
+		rep.RunManifest = p
+		if err != nil {
+			rep.RunManifestError = err.Error()
 		}
 	}
 	return rep

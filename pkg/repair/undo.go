@@ -51,6 +51,10 @@ type UndoReport struct {
 type undoCandidate struct {
 	backup string
 	m      *Manifest
+	// verified is the digest of the content the checks accepted: the
+	// manifest's Original, or for a legacy backup the digest of what its
+	// check decoded. The restore writes exactly that or nothing.
+	verified durable.Digest
 }
 
 // findOwnBackup returns the newest backup of real that is its own: one whose
@@ -94,6 +98,12 @@ func findOwnBackup(real, dir string) (undoCandidate, int, error) {
 // Backups of an oc without manifests ("legacy") are checked as well as their
 // files allow, see checkLegacy. The backup itself is kept.
 func Undo(ctx context.Context, path string, opts ApplyOptions) (*UndoReport, error) {
+	return undo(ctx, path, "", opts)
+}
+
+// undo is Undo from the backup named backup ("" : the newest that belongs
+// to the file), which must belong to the file.
+func undo(ctx context.Context, path, backup string, opts ApplyOptions) (*UndoReport, error) {
 	fsys := opts.fs()
 	real := realAbs(path)
 	rep := &UndoReport{Path: path}
@@ -111,15 +121,21 @@ func Undo(ctx context.Context, path string, opts ApplyOptions) (*UndoReport, err
 	}
 	defer release()
 
-	cand, others, err := findOwnBackup(real, opts.BackupDir)
-	rep.OtherSources = others
+	var cand undoCandidate
+	if backup == "" {
+		var others int
+		cand, others, err = findOwnBackup(real, opts.BackupDir)
+		rep.OtherSources = others
+	} else {
+		cand, err = namedBackup(real, backup)
+	}
 	if err != nil {
 		return rep, err
 	}
 	rep.RestoredFrom = cand.backup
 
 	// 1. The backup must be complete and unchanged.
-	if err := checkUndoBackup(rep, real, opts.BackupDir, cand); err != nil {
+	if err := checkUndoBackup(rep, real, opts.BackupDir, &cand); err != nil {
 		return rep, err
 	}
 
@@ -154,22 +170,46 @@ func Undo(ctx context.Context, path string, opts ApplyOptions) (*UndoReport, err
 		rep.PreUndoBackup = pre
 	}
 
-	// 4. Restore, checking the bytes against the original's digest.
+	// 4. Restore exactly the bytes the checks accepted.
 	if curErr != nil {
 		cur = nil // deleted: nothing to check before the rename
+	}
+	if opts.beforeRestore != nil {
+		opts.beforeRestore()
 	}
 	return rep, restoreBackup(ctx, fsys, real, cand, cur)
 }
 
+// namedBackup is the backup a run manifest names for real: its manifest
+// must say it is real's.
+func namedBackup(real, backup string) (undoCandidate, error) {
+	m, err := ReadManifest(backup)
+	if err != nil {
+		return undoCandidate{}, err
+	}
+	if m == nil {
+		if _, err := os.Lstat(backup); err != nil {
+			return undoCandidate{}, fmt.Errorf("%s: %w (%s is gone)", real, durable.ErrNoBackup, backup)
+		}
+		return undoCandidate{}, fmt.Errorf("%s: %w (%s has no manifest)", real, durable.ErrNoBackup, backup)
+	}
+	if m.Source != real || m.SourceID != SourceID(real) {
+		return undoCandidate{}, fmt.Errorf("%s: %w (%s belongs to %s)", real, durable.ErrNoBackup, backup, m.Source)
+	}
+	return undoCandidate{backup: backup, m: m}, nil
+}
+
 // checkUndoBackup checks that the backup is complete and unchanged: against
 // its manifest, or for a legacy backup against what can still be checked.
-func checkUndoBackup(rep *UndoReport, real, backupDir string, cand undoCandidate) error {
+func checkUndoBackup(rep *UndoReport, real, backupDir string, cand *undoCandidate) error {
 	if cand.m == nil {
 		rep.Legacy = true
-		checked, err := checkLegacyBackup(real, backupDir, cand.backup)
+		checked, d, err := checkLegacyBackup(real, backupDir, cand.backup)
 		rep.Checked = append(rep.Checked, checked...)
+		cand.verified = d
 		return err
 	}
+	cand.verified = cand.m.Original
 	rep.Manifest = ManifestPath(cand.backup)
 	d, _, err := durable.DigestFile(cand.backup, -1)
 	if err != nil {
@@ -235,25 +275,52 @@ func restoreBackup(ctx context.Context, fsys durable.FS, real string, cand undoC
 	if !compressed && src.Compression != jsonl.Plain {
 		return fmt.Errorf("%s: unexpected %s content in an uncompressed backup", cand.backup, src.Compression)
 	}
+	// The file being replaced is held open: its inode number stays its own
+	// until the swap is judged (Displaced).
+	if cur != nil {
+		f, st, err := durable.OpenRegular(real)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if !sameVersion(st, cur) {
+			return fmt.Errorf("%s: %w", real, ErrFileChanged)
+		}
+	}
+	unchanged := func(name string) error {
+		now, err := os.Lstat(name)
+		if err != nil || !sameVersion(now, cur) {
+			return fmt.Errorf("%s: %w", real, ErrFileChanged)
+		}
+		return nil
+	}
+	opts := durable.AtomicOptions{FS: fsys, KeepFrom: keep}
 	h := durable.NewCheckingHasher()
-	return durable.ReplaceAtomic(real, durable.AtomicOptions{FS: fsys, KeepFrom: keep, BeforeRename: func() error {
+	opts.BeforeRename = func() error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if cand.m != nil && !h.Digest().Equal(cand.m.Original) {
-			return fmt.Errorf("%s: %w: restored content does not match the original's digest", cand.backup, ErrBackupDamaged)
+		if !h.Digest().Equal(cand.verified) {
+			return fmt.Errorf("%s: %w: what it holds now is not what was checked (%s, checked %s); not restored", cand.backup, ErrBackupDamaged, h.Digest().Short(), cand.verified.Short())
 		}
 		if cur != nil {
-			now, err := os.Stat(real)
-			if err != nil || !os.SameFile(now, cur) || now.Size() != cur.Size() || !now.ModTime().Equal(cur.ModTime()) {
-				return fmt.Errorf("%s: %w", real, ErrFileChanged)
-			}
+			return unchanged(real)
 		}
 		return nil
-	}}, func(w io.Writer) error {
+	}
+	if cur != nil {
+		opts.Displaced = unchanged
+	}
+	return durable.ReplaceAtomic(ctx, real, opts, func(w io.Writer) error {
 		_, err := io.Copy(durable.NewContextWriter(ctx, io.MultiWriter(w, h)), src)
 		return err
 	})
+}
+
+// sameVersion reports whether a and b are one file with the same size and
+// modification time.
+func sameVersion(a, b os.FileInfo) bool {
+	return a != nil && b != nil && os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
 // describeChange says how a file differs from what a repair wrote.
@@ -315,9 +382,15 @@ func backupCurrent(ctx context.Context, opts ApplyOptions, real string, cur os.F
 	m := &Manifest{Kind: "undo", Source: real, Stamp: stamp, Backup: d, Original: d, Written: written}
 	mp, err := writeManifest(ctx, fsys, backup, m, chown)
 	if err != nil {
+		if errors.Is(err, durable.ErrFolderSync) {
+			_ = fsys.Remove(mp)
+		}
 		return "", err
 	}
 	if err := durable.PublishNew(fsys, tmp, backup); err != nil {
+		if errors.Is(err, durable.ErrFolderSync) {
+			_ = fsys.Remove(backup) // before its manifest: never one without the other
+		}
 		_ = fsys.Remove(mp)
 		return "", err
 	}
@@ -354,29 +427,30 @@ func legacyQuarantine(real, dir, backup string) string {
 // as its files allow: it must decode to the end (a cut zstd stream fails),
 // end at a line boundary (a copy cut short almost always ends inside a line),
 // and hold, at the line number its quarantine file records, every line that
-// quarantine holds.
-func checkLegacyBackup(real, dir, backup string) ([]string, error) {
+// quarantine holds. It returns the digest of the content it checked.
+func checkLegacyBackup(real, dir, backup string) ([]string, durable.Digest, error) {
 	var checked []string
+	h := durable.NewCheckingHasher()
 	src, err := jsonl.Open(backup, nil)
 	if err != nil {
-		return checked, err
+		return checked, durable.Digest{}, err
 	}
 	defer src.Close()
 	want := map[int64][]byte{}
 	if q := legacyQuarantine(real, dir, backup); q != "" {
 		recs, err := readQuarantineFile(q)
 		if err != nil {
-			return checked, fmt.Errorf("%s: %w", q, err)
+			return checked, durable.Digest{}, fmt.Errorf("%s: %w", q, err)
 		}
 		for _, r := range recs {
 			b, err := r.Original()
 			if err != nil {
-				return checked, fmt.Errorf("%s: line %d: %w", q, r.Line, err)
+				return checked, durable.Digest{}, fmt.Errorf("%s: line %d: %w", q, r.Line, err)
 			}
 			want[r.Line] = b
 		}
 	}
-	rd := jsonl.NewReader(src)
+	rd := jsonl.NewReader(io.TeeReader(src, h))
 	var last jsonl.Line
 	matched := 0
 	for {
@@ -385,28 +459,28 @@ func checkLegacyBackup(real, dir, backup string) ([]string, error) {
 			break
 		}
 		if err != nil {
-			return checked, fmt.Errorf("%s: %w: %v", backup, ErrBackupDamaged, err)
+			return checked, durable.Digest{}, fmt.Errorf("%s: %w: %v", backup, ErrBackupDamaged, err)
 		}
 		if b, ok := want[ln.Num]; ok {
 			if !bytes.Equal(b, ln.Data) {
-				return checked, fmt.Errorf("%s: %w: line %d is not the line its quarantine file recorded", backup, ErrBackupDamaged, ln.Num)
+				return checked, durable.Digest{}, fmt.Errorf("%s: %w: line %d is not the line its quarantine file recorded", backup, ErrBackupDamaged, ln.Num)
 			}
 			matched++
 		}
 		last = jsonl.Line{Num: ln.Num, Term: ln.Term, Data: append(last.Data[:0], ln.Data...)}
 	}
 	if matched != len(want) {
-		return checked, fmt.Errorf("%s: %w: it has %s, its quarantine file names later lines", backup, ErrBackupDamaged, countNoun(int(last.Num), "line", "lines"))
+		return checked, durable.Digest{}, fmt.Errorf("%s: %w: it has %s, its quarantine file names later lines", backup, ErrBackupDamaged, countNoun(int(last.Num), "line", "lines"))
 	}
 	checked = append(checked, "legacy backup decodes to the end")
 	if len(want) > 0 {
 		checked = append(checked, fmt.Sprintf("legacy backup holds the %s at %s", countNoun(len(want), "quarantined line", "quarantined lines"), plural(len(want), "its line number", "their line numbers")))
 	}
 	if last.Num > 0 && last.Term == jsonl.TermNone && !jsonl.Valid(bytes.TrimSpace(last.Data)) {
-		return checked, fmt.Errorf("%s: %w: it ends inside a line (a copy cut short?)", backup, ErrBackupDamaged)
+		return checked, durable.Digest{}, fmt.Errorf("%s: %w: it ends inside a line (a copy cut short?)", backup, ErrBackupDamaged)
 	}
 	checked = append(checked, "legacy backup ends at a line boundary")
-	return checked, nil
+	return checked, h.Digest(), nil
 }
 
 // checkLegacyFile tells whether a file changed since a legacy repair, from

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/openclaw-tools/oc/internal/durable"
 	"github.com/openclaw-tools/oc/pkg/store/sqlitestore"
 )
 
@@ -21,10 +22,11 @@ func (s *State) Export(ctx context.Context, ses Session, stdin io.Reader, w io.W
 }
 
 // ExportWithSource is Export that also says when the rows came from a cold
-// archive (nil otherwise).
+// archive (nil otherwise). Cancelling ctx stops it between two rows (or two
+// writes of an archive) with ctx's error.
 func (s *State) ExportWithSource(ctx context.Context, ses Session, stdin io.Reader, w io.Writer) (int, *sqlitestore.ColdSource, error) {
 	if ses.Archive != nil {
-		n, err := s.exportArchive(ctx, ses, w)
+		n, err := s.exportArchive(ctx, ses, durable.NewContextWriter(ctx, w))
 		return n, nil, err
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
@@ -60,8 +62,9 @@ type ExportedFile struct {
 // ExportAgent writes every SQLite session of one agent into dir as
 // <sessionId>.jsonl, plus a sessions.json (key -> the stored index entry,
 // with sessionFile naming the exported file), so that the folder is a JSONL
-// sessions folder every oc command reads. Files are written to a temporary
-// name and renamed; an existing file is never overwritten.
+// sessions folder every oc command reads. Each file is written complete or
+// not at all (durable.WriteNew); an existing file is never overwritten.
+// Cancelling ctx stops it; the files already written are kept.
 func (s *State) ExportAgent(ctx context.Context, agent, dir string) ([]ExportedFile, error) {
 	all, err := s.SQLiteSessions(ctx)
 	if err != nil {
@@ -76,7 +79,7 @@ func (s *State) ExportAgent(ctx context.Context, agent, dir string) ([]ExportedF
 	if len(sessions) == 0 {
 		return nil, fmt.Errorf("agent %q: no SQLite sessions in %s", agent, s.Root)
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := durable.MkdirAll(nil, dir, 0o700); err != nil {
 		return nil, err
 	}
 	index := map[string]json.RawMessage{}
@@ -88,7 +91,7 @@ func (s *State) ExportAgent(ctx context.Context, agent, dir string) ([]ExportedF
 		}
 		path := filepath.Join(dir, name)
 		var cold *sqlitestore.ColdSource
-		n, err := writeNew(path, func(w io.Writer) (int, error) {
+		n, err := writeNew(ctx, path, func(w io.Writer) (int, error) {
 			n, c, err := s.ExportWithSource(ctx, ses, nil, w)
 			cold = c
 			return n, err
@@ -110,7 +113,7 @@ func (s *State) ExportAgent(ctx context.Context, agent, dir string) ([]ExportedF
 	if err != nil {
 		return out, err
 	}
-	if _, err := writeNew(filepath.Join(dir, "sessions.json"), func(w io.Writer) (int, error) {
+	if _, err := writeNew(ctx, filepath.Join(dir, "sessions.json"), func(w io.Writer) (int, error) {
 		_, err := w.Write(append(data, '\n'))
 		return 0, err
 	}); err != nil {
@@ -131,33 +134,20 @@ func withSessionFile(entry json.RawMessage, file string) json.RawMessage {
 	return b
 }
 
-// writeNew writes a file that must not exist yet: temp name, fsync, link
-// into place (fails if the name is taken), fsync the folder.
-func writeNew(path string, fill func(io.Writer) (int, error)) (int, error) {
+// writeNew writes a file that must not exist yet, complete or not at all
+// (durable.WriteNew), and returns what fill returned.
+func writeNew(ctx context.Context, path string, fill func(io.Writer) (int, error)) (int, error) {
 	if _, err := os.Lstat(path); err == nil {
 		return 0, fmt.Errorf("%s: already exists; not overwritten", path)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".oc-export-*.tmp")
-	if err != nil {
-		return 0, err
-	}
-	defer os.Remove(tmp.Name())
-	n, err := fill(tmp)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
+	var n int
+	_, err := durable.WriteNew(ctx, nil, path, 0o600, nil, func(w io.Writer) error {
+		var err error
+		n, err = fill(w)
+		return err
+	})
 	if err != nil {
 		return n, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := os.Link(tmp.Name(), path); err != nil {
-		return n, fmt.Errorf("%s: %w", path, err)
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		_ = d.Sync()
-		d.Close()
 	}
 	return n, nil
 }

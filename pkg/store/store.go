@@ -425,14 +425,23 @@ func preferSQLite(found []Session) []Session {
 // that decodes to more than Options.MaxExportDecoded (ErrDecodedLimit). An
 // archived generation's rows are its decoded lines (state nil); a damaged
 // one is an *sqlitestore.ArchiveError, and no row is handed out either.
+//
+// Cancelling ctx stops the read, and the rows handed out, between two rows
+// (ctx's error is returned).
 func (s *State) Rows(ctx context.Context, ses Session, stdin io.Reader, fn func(seq int64, line []byte) error) (*sqlitestore.IndexState, error) {
+	each := func(seq int64, line []byte) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return fn(seq, line)
+	}
 	if ses.Archive != nil {
-		return nil, s.archiveRows(ctx, ses, fn)
+		return nil, s.archiveRows(ctx, ses, each)
 	}
 	if ses.Era == EraSQLite {
-		return s.sqliteRows(ctx, ses, fn)
+		return s.sqliteRows(ctx, ses, each)
 	}
-	return nil, JSONLRows(ses.Path, stdin, fn)
+	return nil, JSONLRows(ses.Path, stdin, each)
 }
 
 // sqliteRows reads a SQLite session in one snapshot, holding its rows as
