@@ -39,6 +39,11 @@ const ExitCodesHelp = `oc uses the same exit codes for every command:
                  file either as it was or completely repaired) and exits 3,
                  not 130/143, so scripts see one "could not complete" code
 
+oc grep exits as grep does: 0 when some session matched, 1 when none did, 2
+for a bad pattern or flag, 3 when a session could not be read (the others are
+still searched and their matches printed). oc show, oc browse and the other
+reading commands exit 0, 2 or 3.
+
 What repair --check flags, repair either fixes (0) or reports as unrepairable
 (3); --check says which ("needs repair" or "unrepairable: <why>").
 doctor --fix exits 0 when every fixable finding was fixed, even when findings

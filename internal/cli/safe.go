@@ -96,3 +96,35 @@ func SafeJSON(doc []byte) []byte {
 	}
 	return out
 }
+
+// SafeText is Safe for a text of several lines (a message as written): line
+// ends and tabs stay as they are, every other character Safe escapes is
+// escaped.
+func SafeText(s string) string {
+	if firstUnsafeText(s) < 0 {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		cells := strings.Split(l, "\t")
+		for j, c := range cells {
+			cells[j] = Safe(c)
+		}
+		lines[i] = strings.Join(cells, "\t")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// firstUnsafeText is firstUnsafe that passes line ends and tabs.
+func firstUnsafeText(s string) int {
+	for i := 0; i < len(s); {
+		if i2 := firstUnsafe(s[i:]); i2 < 0 {
+			return -1
+		} else if c := s[i+i2]; c == '\n' || c == '\t' {
+			i += i2 + 1
+		} else {
+			return i + i2
+		}
+	}
+	return -1
+}

@@ -175,6 +175,30 @@ func (s *State) SQLiteSessions(ctx context.Context) ([]Session, error) {
 	return out, nil
 }
 
+// SQLiteSessionList is SQLiteSessions without reading the events: Events
+// and Bytes are 0 and LastActivity is the session_nodes row's updated_at (0
+// for a transcript no row names). For a caller that reads each session
+// anyway (oc grep): the statistics cost a read of every event.
+func (s *State) SQLiteSessionList(ctx context.Context) ([]Session, error) {
+	var out []Session
+	for _, a := range s.AgentDBs {
+		db, err := s.OpenAgentDB(ctx, a.Path)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := db.SessionList(ctx)
+		db.Close()
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			out = append(out, Session{Era: EraSQLite, Agent: a.Agent, Key: r.Key, ID: r.SessionID, Path: a.Path,
+				LastActivity: r.UpdatedAt, Index: r.Entry, Cold: r.Cold})
+		}
+	}
+	return out, nil
+}
+
 // JSONLSessions lists the JSONL sessions: every sessions.json entry whose
 // transcript exists, then every live transcript no entry names.
 func (s *State) JSONLSessions() ([]Session, error) {

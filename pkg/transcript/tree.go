@@ -131,6 +131,10 @@ func (t *Tree) parent(i int) int {
 	return -1
 }
 
+// Parent is node i's parent index as OpenClaw links it (-1 for a root or a
+// parentId that names no entry; a migrated v1 file is one chain).
+func (t *Tree) Parent(i int) int { return t.parent(i) }
+
 // Leaf is the index of the entry OpenClaw treats as the current leaf: the
 // last entry in file order (-1 for an empty transcript, or when that entry's
 // id is null, which pi reads as "before the first entry").
