@@ -260,14 +260,16 @@ func cronFixError(run *doctor.CronFixRun, jobs []doctor.SQLiteCronJob) string {
 }
 
 // docExitForDoctor is doctor's exit code (contract §5, oc help exit-codes):
-// 3 when doctor could not complete (the gateway refusal, a fix that failed,
+// 11 when --fix refused to write because the gateway runs; 3 when doctor
+// could not complete (a fix that failed,
 // a store or folder it could not read or parse); in check mode 1 when a
 // warning or error remains; with --fix 0 once every fixable finding is
 // fixed, even when findings only a person can resolve remain (they are
 // listed, and a later check run exits 1 on them).
 func docExitForDoctor(rep *doctor.Report) error {
 	if rep.Refused != "" {
-		return cli.Incomplete(errors.New(rep.Refused))
+		// the only refusal: --fix while the gateway runs (busy, retry later)
+		return cli.Busy(errors.New(rep.Refused))
 	}
 	if rep.Interrupted != "" {
 		return cli.Incomplete(errors.New(rep.Interrupted))

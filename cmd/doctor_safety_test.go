@@ -165,7 +165,7 @@ func TestDoctorRefusesGatewayOfAnotherUser(t *testing.T) {
 	store := filepath.Join(dir, "cron", "jobs.json")
 	before := fileSum(t, store)
 	code, _, errOut := runOC(t, false, env, "doctor", "--state-dir", dir, "--fix", "--yes")
-	if code != cli.ExitIncomplete || !strings.Contains(errOut, fmt.Sprintf("live process %d", os.Getpid())) {
+	if code != cli.ExitBusy || !strings.Contains(errOut, fmt.Sprintf("live process %d", os.Getpid())) {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 	if fileSum(t, store) != before {

@@ -182,8 +182,8 @@ func TestDoctorRefusesWhileGatewayRuns(t *testing.T) {
 	store := filepath.Join(dir, "cron", "jobs.json")
 	before, _ := os.ReadFile(store)
 	code, _, errOut := runOC(t, false, env, "doctor", "--state-dir", dir, "--fix", "--yes")
-	if code != cli.ExitIncomplete {
-		t.Fatalf("exit %d, want 3", code)
+	if code != cli.ExitBusy {
+		t.Fatalf("exit %d, want 11 (busy: retry once the gateway stops)", code)
 	}
 	oneLineError(t, errOut)
 	if !strings.Contains(errOut, "gateway is running") || !strings.Contains(errOut, fmt.Sprint(os.Getpid())) {

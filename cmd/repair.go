@@ -33,6 +33,7 @@ type repairOptions struct {
 	BreakStaleLocks bool
 	Force           bool
 	Verbose         bool
+	Format          *string
 }
 
 func newRepairCmd(g *Globals) *cobra.Command {
@@ -58,8 +59,14 @@ belongs to and the digests --undo checks. Untouched lines are copied byte for by
 <file>.lock is honoured; the file is replaced atomically (fsync, rename, fsync
 of the folder) with its mode and owner. A second run changes nothing.
 
---check only reports, and exits 1 when a file needs repair (for CI).`,
+--check only reports, and exits 1 when a file needs repair (for CI); a file
+whose lock a live gateway holds is not read and the exit is 11 (busy, retry
+later). --format sarif|junit|github writes the report for CI systems (SARIF
+2.1.0 for code scanning, JUnit XML test reports, GitHub workflow-command
+annotations); see docs/ci-gates.md.`,
 		Example: `  oc repair --check                         # CI gate over the default state dir
+  oc repair --check --format github         # the same, as GitHub Actions annotations
+  oc repair --check --format sarif > oc.sarif
   oc repair ~/.openclaw/agents/main/sessions/0197a3c2-....jsonl
   oc repair --dry-run --state-dir /srv/openclaw
   oc repair --rules openclaw-2026.5.6 --json sessions/
@@ -76,9 +83,10 @@ of the folder) with its mode and owner. A second run changes nothing.
 	f.StringVar(&opts.BackupDir, "backup-dir", "", "put backups and quarantine files in DIR instead of beside each file")
 	f.BoolVar(&opts.CompressBackups, "compress-backups", false, "zstd-compress backups (<file>.bak-oc-<stamp>.zst)")
 	f.IntVar(&opts.Jobs, "jobs", 0, "files processed at once (default: number of CPUs)")
-	f.DurationVar(&opts.Wait, "wait", 0, "wait up to DURATION for a live gateway lock instead of skipping the file")
+	f.DurationVar(&opts.Wait, "wait", 0, "wait up to DURATION for a live gateway lock to go away instead of reporting the file busy (exit 11)")
 	f.BoolVar(&opts.Force, "force", false, "with --undo: restore even if FILE changed since the repair (its current content is backed up first)")
 	f.BoolVarP(&opts.Verbose, "verbose", "v", false, "also list the files that need nothing")
+	opts.Format = addFormatFlag(cmd)
 	addFilterFlags(cmd, g)
 	registerRepairCompletions(cmd)
 	f.BoolVar(&opts.BreakStaleLocks, "break-stale-locks", false, "remove stale <file>.lock files (dead or recycled pid, older than 30 min)")
@@ -123,6 +131,13 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 	if err != nil {
 		return err
 	}
+	format, err := resolveFormat(g, *opts.Format)
+	if err != nil {
+		return err
+	}
+	if opts.Undo && format.Machine() {
+		return cli.Usagef("--format %s reports a check or a repair; --undo prints text or --json", format)
+	}
 	apply := repair.ApplyOptions{
 		Options:   repair.Options{Rules: set},
 		BackupDir: opts.BackupDir,
@@ -149,6 +164,9 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 		if g.JSON {
 			return writeJSON(g.IO, repair.Run(ctx, nil, repair.RunOptions{}))
 		}
+		if format.Machine() {
+			return writeCIReport(g, format, repairCIReport(repair.Run(ctx, nil, repair.RunOptions{}), opts, set, opts.Check || opts.DryRun))
+		}
 		fmt.Fprintf(g.IO.Out, "no transcripts in %s%s: nothing to repair\n", cli.Safe(strings.Join(paths, ", ")), filter.Describe())
 		return nil
 	}
@@ -156,11 +174,16 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 	if err != nil {
 		return err
 	}
-	if g.JSON {
+	switch {
+	case g.JSON:
 		if err := writeJSON(g.IO, doc); err != nil {
 			return err
 		}
-	} else {
+	case format.Machine():
+		if err := writeCIReport(g, format, repairCIReport(doc, opts, set, opts.Check || opts.DryRun)); err != nil {
+			return err
+		}
+	default:
 		printRepairReport(g, opts, set, doc)
 	}
 	return repairExit(g, opts, doc)
@@ -228,16 +251,19 @@ func repairRun(ctx context.Context, g *Globals, opts *repairOptions, apply repai
 // repairExit is the exit code of a repair run (oc help exit-codes): 3 when the
 // run was interrupted, when a file could not be processed or, outside --check
 // and --dry-run, when a damaged file is one repair cannot fix (so that what
-// --check flags is always either fixed or reported with 3); 1 in check mode
-// when a file needs attention; 0 otherwise.
+// --check flags is always either fixed or reported with 3); 11 when a file
+// was left alone for a live lock; 1 in check mode when a file needs
+// attention; 0 otherwise.
 func repairExit(g *Globals, opts *repairOptions, doc *repair.Report) error {
 	t := doc.Totals
 	if t.Interrupted {
 		return cli.Incomplete(fmt.Errorf("interrupted: %s repaired, the others left as they were", plural(t.Changed, "file")))
 	}
-	var failed []string
+	var failed, busy []string
 	for _, r := range doc.Files {
 		switch {
+		case r.Busy:
+			busy = append(busy, r.Error)
 		case r.Error != "":
 			failed = append(failed, r.Error)
 		case r.Unrepairable != "" && !opts.Check && !opts.DryRun:
@@ -249,6 +275,9 @@ func repairExit(g *Globals, opts *repairOptions, doc *repair.Report) error {
 		return cli.Incomplete(errors.New(failed[0]))
 	case len(failed) > 1:
 		return cli.Incomplete(fmt.Errorf("%s could not be repaired; first: %s", plural(len(failed), "file"), failed[0]))
+	case len(busy) > 0:
+		// a live lock: the file is fine as far as oc knows; retry later
+		return cli.Busy(fmt.Errorf("%s busy (retry later): %s", plural(len(busy), "file"), busy[0]))
 	case opts.Check && t.NeedsRepair > 0:
 		return cli.Exit(cli.ExitFindings, nil)
 	}
@@ -264,12 +293,15 @@ func runUndo(ctx context.Context, g *Globals, args []string, opts repair.ApplyOp
 		Error string `json:"error,omitempty"`
 	}
 	var out []undone
-	failed := 0
+	failed, busy := 0, 0
 	for _, p := range args {
 		r, err := repair.Undo(ctx, p, opts)
 		u := undone{UndoReport: r}
 		if err != nil {
 			u.Error = oneLine(err.Error())
+			if errors.Is(err, gatewaylock.ErrLocked) {
+				busy++
+			}
 			if errors.Is(err, durable.ErrNoBackup) {
 				u.Error = noBackupMessage(p, opts.BackupDir)
 			}
@@ -302,6 +334,9 @@ func runUndo(ctx context.Context, g *Globals, args []string, opts repair.ApplyOp
 	if failed > 0 {
 		for _, u := range out {
 			if u.Error != "" {
+				if failed == busy {
+					return cli.Busy(errors.New(u.Error)) // every failure was a live lock
+				}
 				return cli.Incomplete(errors.New(u.Error))
 			}
 		}
@@ -386,6 +421,8 @@ func printRepairFile(w io.Writer, st *cli.Styles, opts *repairOptions, r *repair
 // repairStatus is a file's status word in the human report.
 func repairStatus(st *cli.Styles, r *repair.FileReport, checking bool) string {
 	switch {
+	case r.Busy:
+		return st.Warn.Render("busy (a live process holds its lock; retry later)")
 	case r.Error != "":
 		return st.Error.Render("error")
 	case r.Changed:
@@ -425,6 +462,9 @@ func repairTotalsLine(doc *repair.Report, set repair.RuleSet, checking bool) str
 	}
 	if n := skipped; n > 0 {
 		line += fmt.Sprintf(", %d skipped", n)
+	}
+	if t.Busy > 0 {
+		line += fmt.Sprintf(", %d busy", t.Busy)
 	}
 	if t.Errors > 0 {
 		line += ", " + plural(t.Errors, "error")

@@ -20,23 +20,7 @@ import (
 // copyState copies testdata/repair/state into a temp dir and returns it.
 func copyState(t *testing.T) string {
 	t.Helper()
-	dst := t.TempDir()
-	src := filepath.Join("..", "testdata", "repair", "state")
-	require.NoError(t, filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if info.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o600)
-	}))
-	return dst
+	return copyTreeTo(t, filepath.Join("..", "testdata", "repair", "state"))
 }
 
 var stampRE = regexp.MustCompile(`\d{8}T\d{6}Z`)
@@ -142,18 +126,50 @@ func TestRepairOpenClawRuleSetLeavesBadHeader(t *testing.T) {
 	golden(t, "repair-openclaw.txt", []byte(normalize(out, state)))
 }
 
-func TestRepairLockedFileExit3(t *testing.T) {
+func TestRepairLockedFileExitBusy(t *testing.T) {
 	state := copyState(t)
 	damaged := filepath.Join(state, "agents", "main", "sessions", "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl")
 	orig, _ := os.ReadFile(damaged)
 	lock := damaged + ".lock"
 	require.NoError(t, os.WriteFile(lock, []byte(`{"pid": `+itoa(os.Getpid())+`, "createdAt": "`+time.Now().UTC().Format(time.RFC3339)+`"}`), 0o644))
 	code, _, errOut := runOC(t, false, nil, "repair", damaged)
-	assert.Equal(t, cli.ExitIncomplete, code)
+	assert.Equal(t, cli.ExitBusy, code)
 	oneLineError(t, errOut)
 	assert.Contains(t, errOut, "locked by a live process")
 	got, _ := os.ReadFile(damaged)
 	assert.Equal(t, orig, got)
+	// --check and --dry-run take no lock and do not read a file being written
+	for _, mode := range []string{"--check", "--dry-run"} {
+		code, out, errOut := runOC(t, false, nil, "repair", mode, damaged)
+		assert.Equal(t, cli.ExitBusy, code, "%s: %s", mode, errOut)
+		assert.Contains(t, out, "busy")
+		assert.NotContains(t, out, "malformed-line", "%s read a file whose lock is live", mode)
+		_, err := os.Stat(lock)
+		assert.NoError(t, err, "%s must leave the gateway's lock alone", mode)
+	}
+	// --json says which file was busy
+	code, out, _ := runOC(t, false, nil, "repair", "--check", "--json", damaged)
+	assert.Equal(t, cli.ExitBusy, code)
+	var doc struct {
+		Files  []struct{ Busy bool } `json:"files"`
+		Totals struct{ Busy, Errors int }
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	require.Len(t, doc.Files, 1)
+	assert.True(t, doc.Files[0].Busy)
+	assert.Equal(t, 1, doc.Totals.Busy)
+	assert.Equal(t, 0, doc.Totals.Errors)
+	// a lock released while --wait waits: the check reads the file
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		_ = os.Remove(lock)
+	}()
+	code, _, errOut = runOC(t, false, nil, "repair", "--check", "--wait", "20s", damaged)
+	assert.Equal(t, cli.ExitFindings, code, errOut)
+	// a stale lock (dead pid) does not stop a check
+	require.NoError(t, os.WriteFile(lock, []byte(`{"pid": 999999999, "createdAt": "`+time.Now().UTC().Format(time.RFC3339)+`"}`), 0o644))
+	code, _, errOut = runOC(t, false, nil, "repair", "--check", damaged)
+	assert.Equal(t, cli.ExitFindings, code, errOut)
 }
 
 func TestRepairUsageErrors(t *testing.T) {

@@ -59,7 +59,13 @@ func RepairCheck(stateDir string) ([]Finding, error) {
 		if p.Skipped != "" {
 			msg = "damaged (" + p.Skipped + "): " + countsText(p.Counts)
 		}
-		per[i] = &Finding{ID: "transcript-needs-repair", Severity: SevWarning, Path: f.Path, Section: SectionTranscripts,
+		sev := SevWarning
+		if b := repair.BreakingRules(p.Counts); len(b) > 0 {
+			// a session that hangs, an upgrade refused for every session
+			sev = SevError
+			msg += "; " + strings.Join(b, ", ") + " breaks OpenClaw (a session that hangs, or the upgrade to 2026.8+ refused for the whole state dir)"
+		}
+		per[i] = &Finding{ID: "transcript-needs-repair", Severity: sev, Path: f.Path, Section: SectionTranscripts,
 			Message: msg, Fix: "oc repair " + ShellQuote(f.Path)}
 	})
 	return compact(per), nil

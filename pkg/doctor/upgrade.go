@@ -49,6 +49,13 @@ func UpgradeCheck(stateDir string) ([]Finding, error) {
 		}
 		out = append(out, f)
 	}
+	for _, s := range rep.Sessions {
+		if s.SessionKey == "" || s.Outcome == upgrade.Deferred || s.Result == nil || s.Result.RewriteCount == 0 {
+			continue
+		}
+		out = append(out, Finding{ID: "upgrade-reserialised", Severity: SevInfo, Path: s.Path, Section: SectionTranscripts,
+			Message: upgrade.RewriteText(s)})
+	}
 	refusals := rep.Refusals()
 	for _, s := range refusals {
 		out = append(out, Finding{ID: "upgrade-refused", Severity: SevError, Path: s.Path, Section: SectionTranscripts,

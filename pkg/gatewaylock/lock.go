@@ -305,18 +305,27 @@ func AcquireLock(ctx context.Context, file string, opts LockOptions) (*Lock, err
 			broken = info
 			continue
 		}
-		elapsed := now().Sub(start)
-		if elapsed >= opts.Wait {
-			return nil, &LockError{Info: *info, Err: ErrLocked}
+		if err := waitForLive(ctx, info, attempt, now().Sub(start), opts.Wait); err != nil {
+			return nil, err
 		}
-		delay := min(time.Duration(attempt)*50*time.Millisecond, time.Second, opts.Wait-elapsed)
-		t := time.NewTimer(delay)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, fmt.Errorf("%s: waiting for the lock: %w", lockPath, ctx.Err())
-		case <-t.C:
-		}
+	}
+}
+
+// waitForLive waits before the next look at the live lock info (50 ms more
+// each attempt, at most a second, never past wait); once wait is used up,
+// or ctx is done, it returns why the lock could not be had.
+func waitForLive(ctx context.Context, info *LockInfo, attempt int, elapsed, wait time.Duration) error {
+	if elapsed >= wait {
+		return &LockError{Info: *info, Err: ErrLocked}
+	}
+	delay := min(time.Duration(attempt)*50*time.Millisecond, time.Second, wait-elapsed)
+	t := time.NewTimer(delay)
+	select {
+	case <-ctx.Done():
+		t.Stop()
+		return fmt.Errorf("%s: waiting for the lock: %w", info.Path, ctx.Err())
+	case <-t.C:
+		return nil
 	}
 }
 

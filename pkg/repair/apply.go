@@ -285,6 +285,10 @@ type FileReport struct {
 	// Unrepairable is why repair cannot fix what --check flags (Plan.Unrepairable).
 	Unrepairable string `json:"unrepairable,omitempty"`
 	Error        string `json:"error,omitempty"`
+	// Busy: a live OpenClaw process holds the file's lock, so it was left
+	// alone (repair) or not read (--check, --dry-run); Error says whose lock.
+	// Nothing is wrong with the file: retry later (exit 11).
+	Busy bool `json:"busy,omitempty"`
 	// Warnings are things the operator should know (a hard-linked file).
 	Warnings []string `json:"warnings,omitempty"`
 	// StaleLockBroken is the stale lock removed before repairing, if any.
@@ -373,10 +377,7 @@ func ApplyFile(ctx context.Context, path string, opts ApplyOptions) (*FileReport
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	real := path
-	if r, err := filepath.EvalSymlinks(path); err == nil {
-		real = r
-	}
+	real := realPath(path)
 	if st, err := os.Stat(real); err != nil {
 		return nil, err
 	} else if !st.Mode().IsRegular() {

@@ -44,6 +44,9 @@ func (p *Plan) Finding() (transcript.Finding, bool) {
 		f.Message = "OpenClaw 2026.8+'s import would archive this transcript without importing it, and `oc repair` cannot change that: " + p.Unrepairable()
 	default:
 		f.Message = "`oc repair` would change: " + strings.Join(parts, ", ")
+		if len(BreakingRules(p.Counts)) > 0 {
+			f.Severity = transcript.SevError // OpenClaw hangs or refuses the upgrade
+		}
 		if p.recovery != "" {
 			f.Severity = transcript.SevError
 			f.Message += "; still, OpenClaw 2026.8+'s import would archive it without importing it: " + p.Unrepairable()

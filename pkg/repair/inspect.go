@@ -1,7 +1,6 @@
 package repair
 
 import (
-	"errors"
 	"io"
 	"os"
 
@@ -35,8 +34,8 @@ func AnalyzeFile(f transcript.File, stdin io.Reader, progress func(int), opts Op
 		return nil, nil, err
 	}
 	p, err := pl.done()
-	if errors.Is(err, errRepeatedIDs) {
-		p, err = planExact(f.Path, opts)
+	if exact, o, again := replanWith(false, opts, err); err != nil && again == nil {
+		p, err = planAgain(f.Path, o, exact)
 	}
 	if err != nil {
 		return s, nil, nil
@@ -50,8 +49,9 @@ func AnalyzeFile(f transcript.File, stdin io.Reader, progress func(int), opts Op
 	return s, p, nil
 }
 
-// planExact plans path with every id kept (an exact repeated-id pass).
-func planExact(path string, opts Options) (*Plan, error) {
+// planAgain plans path again as the first pass asked (exact: with every id
+// kept; opts: with the links or cuts), and as many passes more as need be.
+func planAgain(path string, opts Options, exact bool) (*Plan, error) {
 	file, st, err := durable.OpenRegular(path)
 	if err != nil {
 		return nil, err
@@ -61,7 +61,16 @@ func planExact(path string, opts Options) (*Plan, error) {
 	n, _ := file.ReadAt(head[:], 0)
 	comp := jsonl.Sniff(head[:n])
 	opts.Progress = nil // the progress display has seen the file once
-	p, err := planFrom(file, comp, st, path, opts, true)
+	p, err := planFrom(file, comp, st, path, opts, exact)
+	for tries := 0; err != nil && tries < 3; tries++ {
+		if exact, opts, err = replanWith(exact, opts, err); err != nil {
+			break
+		}
+		if _, err := file.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		p, err = planFrom(file, comp, st, path, opts, exact)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -44,6 +44,10 @@ type Options struct {
 	poison bool
 	// whole (tests): the input is read into one buffer, kept as read.
 	whole bool
+	// links keeps every entry's link; cuts are the links the parent-cycle
+	// rule cuts (cycle.go: a file with a cycle is planned again with them).
+	links bool
+	cuts  map[cutKey]bool
 }
 
 func (o Options) set() RuleSet {
@@ -357,6 +361,11 @@ type planner struct {
 	renamed map[uint64][]byte
 	newID   []byte // the new id of the entry being planned, if renamed
 
+	// repeated rows (repeatedrow.go): digests of the lines without an id
+	// (first pass), of every line with the first line it was on (exact)
+	anonSums []uint64
+	rows     map[uint64]int64
+
 	// tool results (RuleSetAll): their tool call ids (a set at finish)
 	resultList  []uint64
 	results     map[uint64]struct{}
@@ -365,6 +374,8 @@ type planner struct {
 
 	// rec: the recovery rules' state (Options.Recovery, default rule set)
 	rec *recoveryState
+	// cyc: the parent-cycle rule's state (RuleSetAll, cycle.go)
+	cyc cycleState
 
 	// the last line fed: its number and terminator, and whether it was blank
 	lastLine  int64
@@ -388,14 +399,19 @@ func planOpened(f *os.File, st os.FileInfo, path string, opts Options) (*Plan, e
 	var head [4]byte
 	n, _ := f.ReadAt(head[:], 0)
 	comp := jsonl.Sniff(head[:n])
-	p, err := planFrom(f, comp, st, path, opts, false)
-	if errors.Is(err, errRepeatedIDs) {
-		// Again with every id kept (the progress display has seen the file once).
+	exact := false
+	p, err := planFrom(f, comp, st, path, opts, exact)
+	for tries := 0; err != nil && tries < 3; tries++ {
+		// Again with every id kept, or the links, or the cycle cuts (rare:
+		// the progress display has seen the file once).
+		if exact, opts, err = replanWith(exact, opts, err); err != nil {
+			break
+		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		opts.Progress = nil
-		p, err = planFrom(f, comp, st, path, opts, true)
+		p, err = planFrom(f, comp, st, path, opts, exact)
 	}
 	if err != nil {
 		return nil, err
@@ -434,6 +450,24 @@ func PlanReader(r io.Reader, name string, opts Options) (*Plan, error) {
 // errRepeatedIDs: a plan made without the repeated-id state met a repeated
 // id; the file must be planned again, exactly.
 var errRepeatedIDs = errors.New("an entry id repeats: plan again with every id kept")
+
+// replanWith is how the next pass plans after err (errRepeatedIDs: exactly;
+// errParentLinks, errCycleCuts: with the links, and the cuts); err itself
+// when it asks for no other pass.
+func replanWith(exact bool, opts Options, err error) (bool, Options, error) {
+	var cc *errCycleCuts
+	switch {
+	case errors.Is(err, errRepeatedIDs):
+		return true, opts, nil
+	case errors.Is(err, errParentLinks):
+		opts.links = true
+		return exact, opts, nil
+	case errors.As(err, &cc):
+		opts.links, opts.cuts = true, cc.cuts
+		return exact, opts, nil
+	}
+	return exact, opts, err
+}
 
 func planReader(r io.Reader, name string, opts Options, sizeHint int64, exact bool) (*Plan, error) {
 	pl, err := newPlanner(name, opts, sizeHint, exact)
@@ -511,8 +545,11 @@ func (pl *planner) feed(ln jsonl.Line, kind lineKind, e *Entry) {
 // file must be planned again, exactly.
 func (pl *planner) done() (*Plan, error) {
 	pl.plan.Lines = pl.lastLine
-	if !pl.exact && pl.set == RuleSetAll && repeats(pl.idTrims) {
+	if !pl.exact && pl.set == RuleSetAll && (repeats(pl.idTrims) || repeats(pl.anonSums)) {
 		return nil, errRepeatedIDs
+	}
+	if err := pl.cycleReplan(); err != nil {
+		return nil, err
 	}
 	pl.finish()
 	if pl.plan.Changed() && pl.lastTerm == jsonl.TermNone && !pl.lastBlank {
@@ -688,8 +725,12 @@ func (pl *planner) entryParsed(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, 
 		// Repeated ids: a later entry with an earlier one's id gets its own.
 		out, changed, hits = pl.repeatedID(ln, e, out, changed, hits)
 		out, changed, hits = pl.relinkLost(e, out, changed, hits)
+		out, changed, hits = pl.cutCycle(ln, e, out, changed, hits)
 	} else {
 		pl.newID = nil
+		if all && header {
+			pl.noteHeaderID(e)
+		}
 	}
 	ed, pieceIdx = pl.recordEdit(ln, ed, pieceIdx, out, changed, hits)
 	if pl.first == e {
@@ -702,6 +743,7 @@ func (pl *planner) entryParsed(ln jsonl.Line, ed *edit, pieceIdx int, b []byte, 
 		return
 	}
 	if !header {
+		pl.noteLink(ln, e, out, changed)
 		pl.noteSurvivor(e)
 	}
 	pl.noteToolUse(ln, ed, pieceIdx, e)
@@ -726,6 +768,9 @@ func (pl *planner) dropsEntry(ln jsonl.Line, ed *edit, salvaged bool, e *Entry) 
 		if pl.first == nil && pl.lostBefore == nil {
 			pl.lostBefore = ed
 		}
+		return true
+	}
+	if pl.repeatedHeader(ln, ed, e) || pl.repeatedRow(ln, ed, e) {
 		return true
 	}
 	return pl.recoveryEntry(ln, ed, e)

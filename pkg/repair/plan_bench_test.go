@@ -14,15 +14,7 @@ import (
 // transcript with 0.1% damaged lines (scripts/bench-scan.sh compares the
 // whole command with jq and a goccy scan on 100 MiB).
 func BenchmarkPlanFile(b *testing.B) {
-	var gen bytes.Buffer
-	if _, err := transcriptgen.Write(&gen, transcriptgen.Options{Size: 16 << 20, DamageRate: 0.001, Seed: 1}); err != nil {
-		b.Fatal(err)
-	}
-	path := filepath.Join(b.TempDir(), "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl")
-	if err := os.WriteFile(path, gen.Bytes(), 0o600); err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(int64(gen.Len()))
+	path := benchTranscript(b, "")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -68,4 +60,20 @@ func benchOnFile(b *testing.B, run func(path string) error) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// benchTranscript writes the benchmarks' 16 MiB generated transcript with
+// extra appended, sets the bytes a run handles, and returns its path.
+func benchTranscript(b *testing.B, extra string) string {
+	var gen bytes.Buffer
+	if _, err := transcriptgen.Write(&gen, transcriptgen.Options{Size: 16 << 20, DamageRate: 0.001, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	gen.WriteString(extra)
+	path := filepath.Join(b.TempDir(), "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl")
+	if err := os.WriteFile(path, gen.Bytes(), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(gen.Len()))
+	return path
 }

@@ -57,26 +57,8 @@ func TestRepeatedIDRenamed(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			file := filepath.Join(t.TempDir(), "s1.jsonl")
-			require.NoError(t, os.WriteFile(file, []byte(c.in), 0o644))
-			p, err := PlanFile(file, Options{})
-			require.NoError(t, err)
+			p := applyAndCheck(t, c.in, c.want, c.quarantined)
 			assert.Contains(t, p.Counts, RuleRepeatedID)
-			rep, err := ApplyFile(t.Context(), file, ApplyOptions{})
-			require.NoError(t, err)
-			got, _ := os.ReadFile(file)
-			assert.Equal(t, c.want, string(got))
-			q := readQuarantine(t, rep.Quarantine)
-			inLines := strings.Split(c.in, "\n")
-			for _, l := range c.quarantined {
-				assert.Equal(t, inLines[l-1], string(q[l]), "line %d quarantined", l)
-			}
-			assert.Len(t, q, len(c.quarantined))
-			bk, _ := os.ReadFile(rep.Backup)
-			assert.Equal(t, c.in, string(bk), "backup is the original")
-			rep2, err := ApplyFile(t.Context(), file, ApplyOptions{})
-			require.NoError(t, err)
-			assert.False(t, rep2.Changed, "second run")
 		})
 	}
 	// an exact repeat (9.6 drops it without harm) is left alone
@@ -86,6 +68,23 @@ func TestRepeatedIDRenamed(t *testing.T) {
 	p, err := PlanFile(file, Options{})
 	require.NoError(t, err)
 	assert.NotContains(t, p.Counts, RuleRepeatedID)
+	assert.NotContains(t, p.Counts, RuleRepeatedRow, "an indexed entry's exact repeat is 9.6's to drop")
+}
+
+// TestRepeatedRowDropped: a byte-identical repeat of a row 9.6's import
+// does not drop (an unknown type with an id, an object without an id, a
+// JSON array) is quarantined; a repeat of an indexed entry is not.
+func TestRepeatedRowDropped(t *testing.T) {
+	for _, row := range []string{
+		`{"type":"frobnicate","id":"x1","parentId":"m1","timestamp":"2026-05-12T09:00:02.000Z"}`,
+		`{"type":"note","text":"a"}`,
+		`[1,2]`,
+	} {
+		in := repeatedLines(repHeader, repMsg("m1", "", "user", "hello"), row, row, repMsg("m2", "m1", "assistant", "hi"))
+		want := repeatedLines(repHeader, repMsg("m1", "", "user", "hello"), row, repMsg("m2", "m1", "assistant", "hi"))
+		p := applyAndCheck(t, in, want, []int64{4})
+		assert.Equal(t, []int64{4}, p.LineNums[RuleRepeatedRow], row)
+	}
 }
 
 // TestRepeatedIDExactRepeatAfterRename: a copy of an entry that names the
@@ -105,4 +104,32 @@ func TestRepeatedIDExactRepeatAfterRename(t *testing.T) {
 	rep2, err := ApplyFile(t.Context(), file, ApplyOptions{})
 	require.NoError(t, err)
 	assert.False(t, rep2.Changed, "second run")
+}
+
+// applyAndCheck writes in to a transcript, plans and applies its repair,
+// and checks the result: the file is want, each quarantined line (and only
+// those) is in the quarantine file as it was, the backup is in, and a
+// second run changes nothing. It returns the plan.
+func applyAndCheck(t *testing.T, in, want string, quarantined []int64) *Plan {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "s1.jsonl")
+	require.NoError(t, os.WriteFile(file, []byte(in), 0o644))
+	p, err := PlanFile(file, Options{})
+	require.NoError(t, err)
+	rep, err := ApplyFile(t.Context(), file, ApplyOptions{})
+	require.NoError(t, err)
+	got, _ := os.ReadFile(file)
+	assert.Equal(t, want, string(got))
+	q := readQuarantine(t, rep.Quarantine)
+	inLines := strings.Split(in, "\n")
+	for _, l := range quarantined {
+		assert.Equal(t, inLines[l-1], string(q[l]), "line %d quarantined", l)
+	}
+	assert.Len(t, q, len(quarantined))
+	bk, _ := os.ReadFile(rep.Backup)
+	assert.Equal(t, in, string(bk), "backup is the original")
+	rep2, err := ApplyFile(t.Context(), file, ApplyOptions{})
+	require.NoError(t, err)
+	assert.False(t, rep2.Changed, "second run")
+	return p
 }

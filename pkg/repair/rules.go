@@ -55,6 +55,9 @@ const (
 	RuleRecoveryNonEntry    = "recovery-non-entry"
 	RuleRecoveryHeaderID    = "recovery-header-id"
 	RuleRepeatedID          = "repeated-id"
+	RuleParentCycle         = "parent-cycle"
+	RuleRepeatedHeader      = "repeated-header"
+	RuleRepeatedRow         = "repeated-row"
 )
 
 // Scope says what a rule looks at.
@@ -108,6 +111,12 @@ func Rules() []Rule {
 			Reason: "in a transcript not in sessions.json, a header id other than the file name's session id makes OpenClaw 2026.8+'s import archive the file without importing it: the header id is set to the file name's, as 2026.8+ itself replaces a registered transcript's header id by sessions.json's (the original header line is quarantined)"},
 		{ID: RuleRepeatedID, Origin: "oc", Scope: ScopeFile,
 			Reason: "an entry whose id repeats an earlier entry's with different content makes OpenClaw 2026.8+'s import store one of them, fail its own count check (sqlite_transcript_count_mismatch) and refuse the migration of the whole state dir: the later entry gets a new id (its id plus \"-oc\" and its line number) and the entries written after it that name the id as parentId or firstKeptEntryId name the new one (the original lines are quarantined)"},
+		{ID: RuleRepeatedHeader, Origin: "oc", Scope: ScopeFile,
+			Reason: "a session header written again inside the transcript (a header line repeated verbatim) is an event OpenClaw 2026.8+'s import stores once but counts twice: it fails its own count check (sqlite_transcript_count_mismatch) and refuses the migration of the whole state dir: the repeat is quarantined (an entry of another type with the header's id is renamed by repeated-id)"},
+		{ID: RuleRepeatedRow, Origin: "oc", Scope: ScopeFile,
+			Reason: "a line that repeats an earlier line byte for byte and is not an entry OpenClaw indexes (a record of an unknown type, an object without an id, a JSON array) is a row OpenClaw 2026.8+'s import stores once but counts twice: it fails its count check (sqlite_transcript_count_mismatch) and refuses the migration of the whole state dir: the copy is quarantined (an exact repeat of an indexed entry is left alone: the import drops it itself)"},
+		{ID: RuleParentCycle, Origin: "oc", Scope: ScopeFile,
+			Reason: "parentId links that form a cycle (m1's parent m3, m3's m2, m2's m1; an entry its own parent) make OpenClaw 2026.5.6's context build loop forever, so the session hangs: the link of the cycle's entry written first, which names an entry written after it, is cut, and the entry's parent becomes the nearest entry before it (null when there is none): the link 2026.9.6 cuts when it reads the file and the parent it reads for the entry, so 2026.9.6 reads the same branch as before (the original line is quarantined)"},
 		{ID: RuleRelinkParent, Origin: "oc", Scope: ScopeFile,
 			Reason: "an entry whose parent was lost is re-linked to the nearest surviving ancestor (a compaction whose first kept entry was lost keeps from the entry re-linked in its place), so the active branch keeps its history"},
 		{ID: RuleCodeModeToolResult, Origin: "OpenClaw after 2026.5.6 (PR #76420)", Scope: ScopeFile,
@@ -115,6 +124,32 @@ func Rules() []Rule {
 		{ID: RuleMirrorToolResult, Origin: "OpenClaw after 2026.5.6 (PR #80969)", Scope: ScopeFile,
 			Reason: "a Responses `message` tool call followed by a delivery mirror and no result gets a synthetic \"aborted\" result after it"},
 	}
+}
+
+// Breaking reports whether rule fixes damage that breaks OpenClaw outright
+// rather than degrading a session: a context build that never returns
+// (parent-cycle) or an upgrade to 2026.8+ refused for the whole state dir
+// (repeated-header, repeated-id, repeated-row). Reports give such a finding the level
+// error (doctor, inspect's repair finding).
+func Breaking(rule string) bool {
+	switch rule {
+	case RuleParentCycle, RuleRepeatedHeader, RuleRepeatedID, RuleRepeatedRow:
+		return true
+	}
+	return false
+}
+
+// BreakingRules are the rules of counts that Breaking reports, in registry
+// order.
+func BreakingRules(counts map[string]int) []string {
+	var out []string
+	for id := range counts {
+		if Breaking(id) {
+			out = append(out, id)
+		}
+	}
+	SortRuleIDs(out)
+	return out
 }
 
 // ruleOrder gives each rule id its registry position (for stable reports).

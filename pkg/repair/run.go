@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/parallel"
+	"github.com/openclaw-tools/oc/pkg/gatewaylock"
 )
 
 // RunOptions say how Run processes many files.
@@ -44,7 +46,10 @@ type Totals struct {
 	Skipped     int `json:"skipped"`
 	// Unrepairable counts files --check flags that repair cannot fix.
 	Unrepairable int `json:"unrepairable"`
-	Errors       int `json:"errors"`
+	// Errors counts the files that could not be processed; Busy those left
+	// alone because a live process holds their lock (not counted in Errors).
+	Errors int `json:"errors"`
+	Busy   int `json:"busy"`
 	// Interrupted: the run was cancelled (SIGINT/SIGTERM); files not yet
 	// started were left alone and carry the error "interrupted".
 	Interrupted bool           `json:"interrupted,omitempty"`
@@ -90,7 +95,10 @@ func Run(ctx context.Context, paths []string, opts RunOptions) *Report {
 		if r.Unrepairable != "" {
 			t.Unrepairable++
 		}
-		if r.Error != "" {
+		switch {
+		case r.Busy:
+			t.Busy++
+		case r.Error != "":
 			t.Errors++
 		}
 		for k, v := range r.Rules {
@@ -166,6 +174,11 @@ func runOne(ctx context.Context, path string, opts RunOptions) (rep *FileReport)
 		return &FileReport{Path: path, Rules: map[string]int{}, Lines: map[string][]int64{}, Error: path + ": interrupted, not started"}
 	}
 	if opts.ReadOnly {
+		// no lock taken, but a file being written is not read (see LiveLock)
+		if err := gatewaylock.LiveLock(ctx, []string{path, realPath(path)}, opts.Lock); err != nil {
+			return &FileReport{Path: path, Rules: map[string]int{}, Lines: map[string][]int64{}, Error: firstLine(err.Error()),
+				Busy: errors.Is(err, gatewaylock.ErrLocked)}
+		}
 		p, err := PlanFile(path, opts.Options)
 		if err != nil {
 			return &FileReport{Path: path, Rules: map[string]int{}, Lines: map[string][]int64{}, Error: firstLine(err.Error())}
@@ -184,6 +197,7 @@ func runOne(ctx context.Context, path string, opts RunOptions) (rep *FileReport)
 	}
 	if err != nil {
 		rep.Error = firstLine(err.Error())
+		rep.Busy = errors.Is(err, gatewaylock.ErrLocked)
 		if errors.Is(err, context.Canceled) {
 			rep.Error = path + ": interrupted; the file is as it was"
 		}
@@ -198,6 +212,15 @@ func notTranscript(rep *FileReport, path string, opts RunOptions) *FileReport {
 		rep.Error = path + ": " + SkipNotTranscript + " (no session header, no session entries); not written"
 	}
 	return rep
+}
+
+// realPath is the file behind a symlink (path itself when it is none or
+// cannot be resolved).
+func realPath(path string) string {
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		return r
+	}
+	return path
 }
 
 func firstLine(s string) string {

@@ -764,7 +764,7 @@ func (a *analyzer) treeFindings(ix *Index, t *Tree) {
 			cur = t.parent(cur)
 		}
 		if cur >= 0 && state[cur] == 1 {
-			a.add("parent-cycle", ix.Nodes[cur].Line, SevError, "parentId links form a cycle; OpenClaw hangs when it walks this branch")
+			a.add("parent-cycle", ix.Nodes[t.CycleFirst(cur)].Line, SevError, "parentId links form a cycle (this entry's parentId names an entry written after it); OpenClaw 2026.5.6 hangs when it walks this branch; `oc repair` cuts this link")
 		}
 		for _, j := range stack {
 			state[j] = 2

@@ -55,7 +55,9 @@ func PlanContext(ix *Index, t *Tree) *ContextPlan {
 	}
 	path, cycle := t.PathCycle()
 	if cycle && len(path) > 0 {
-		cp.CycleLine = ix.Nodes[path[0]].Line
+		// the walk ran into the cycle at path[0]'s parent: name the
+		// cycle's entry written first, as inspect does
+		cp.CycleLine = ix.Nodes[t.CycleFirst(t.parent(path[0]))].Line
 	}
 	model := -1 // the last entry on the path that sets the model
 	for _, i := range path {

@@ -199,6 +199,18 @@ func (t *Tree) walkPath() ([]int, bool) {
 	return path, cycle
 }
 
+// CycleFirst is the entry written first on the cycle of parentId links
+// that node i is on: its parentId names an entry written after it, so it
+// is the link `oc repair` cuts (and OpenClaw 2026.9.6 re-attaches when it
+// reads the file). inspect and replay name its line.
+func (t *Tree) CycleFirst(i int) int {
+	first := i
+	for cur := t.parent(i); cur >= 0 && cur != i; cur = t.parent(cur) {
+		first = min(first, cur)
+	}
+	return first
+}
+
 // FirstWithID is the first node whose id node i's id repeats (false when no
 // earlier node has node i's id).
 func (t *Tree) FirstWithID(i int) (int, bool) {

@@ -174,7 +174,7 @@ func TestDoctorUpgradeRefused(t *testing.T) {
 		!strings.Contains(f.Message, "for every session") || !strings.Contains(f.Message, "stores 4 of its 5 events") {
 		t.Errorf("finding %+v", f)
 	}
-	if !strings.HasPrefix(summary, "the upgrade would be refused: 1 transcript repeats an entry id") {
+	if !strings.HasPrefix(summary, "the upgrade would be refused: 1 transcript holds an event") {
 		t.Errorf("summary %q", summary)
 	}
 	dir := filepath.Join(root, "agents", "main", "sessions")

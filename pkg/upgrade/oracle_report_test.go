@@ -16,7 +16,14 @@ import (
 // compare with (../shared/oracle-2026.9.6/README.md).
 type oracleImport struct {
 	Sources []oracleSource `json:"sources"`
-	out     string         // where the oracle imported to (live runs)
+	// Refusals: the migrations 9.6 refused (their failure files' issues)
+	Refusals []struct {
+		Issues []struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"issues"`
+	} `json:"refusals"`
+	out string // where the oracle imported to (live runs)
 }
 
 type oracleSource struct {

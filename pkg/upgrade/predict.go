@@ -22,6 +22,7 @@ import (
 	"github.com/openclaw-tools/oc/internal/durable"
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/pkg/store/nav96"
 )
 
 // chunkSize is JSONL_READ_CHUNK_BYTES of doctor-session-sqlite-readers-*.mjs:
@@ -109,6 +110,10 @@ type FileResult struct {
 	// CodexTurns: messages stored with provider openai / api
 	// openai-chatgpt-responses instead of openai-codex(-responses).
 	CodexTurns int `json:"codexTurns,omitempty"`
+	// Rewrites are what the import's re-serialisation changes in the lines
+	// it stores (reserialise.go), the first maxRewrites of RewriteCount.
+	Rewrites     []Rewrite `json:"rewrites,omitempty"`
+	RewriteCount int       `json:"rewriteCount,omitempty"`
 	// Unmatched are the valid lines whose entry id is not among the stored
 	// events: LeftBehind plus the lines whose id the import rewrote. This is
 	// what the oracle's `validLinesNotImported` lists (it matches by id).
@@ -144,6 +149,11 @@ type event struct {
 	legacy  bool // recognised by classifySessionFileEntry for a source version < 3
 	idText  string
 	sum     [16]byte // digest of the trimmed line, for repeated ids (refusal.go)
+	record  bool     // a JSON object
+	// indexed: an entry repairLegacyTranscript drops when it repeats the
+	// latest with its id (isIndexedSessionEntry or a leaf control); worked
+	// out only for ids that repeat (canonicalRepeats)
+	indexed bool
 }
 
 // PredictFile reads path as 9.6's import reads the transcript of session
@@ -165,33 +175,28 @@ func PredictFile(path, sessionID string) (*FileResult, error) {
 	return res, nil
 }
 
-// canonicalRepeats replaces the digest of every event whose id repeats
-// with other bytes by the digest of JSON.stringify(JSON.parse(line)), the
-// form 9.6's repairLegacyTranscript compares (refusal.go): a repeat written
-// with other white space or escapes is then the exact repeat 9.6 drops. The
-// lines are read again from r, only when such a repeat exists (rare), so the
-// common scan keeps its cheap digest of the raw line.
+// canonicalRepeats reads again the lines of the events whose id repeats
+// (rare; the common scan keeps its cheap digest of the raw line): each gets
+// the digest of JSON.stringify(JSON.parse(line)), the form 9.6's
+// repairLegacyTranscript compares (refusal.go), so that a repeat written
+// with other white space or escapes is the exact repeat 9.6 drops, and
+// whether 9.6 drops it at all (an indexed entry or a leaf control:
+// nav96.Record).
 func (p *predictor) canonicalRepeats(r io.ReadSeeker) error {
-	first := map[string][16]byte{}
-	differ := map[string]bool{}
+	count := map[string]int{}
 	for _, ev := range p.events {
-		if !strings.HasPrefix(ev.key, "s:") {
-			continue
+		if strings.HasPrefix(ev.key, "s:") {
+			count[ev.key]++
 		}
-		if sum, ok := first[ev.key]; !ok {
-			first[ev.key] = ev.sum
-		} else if sum != ev.sum {
-			differ[ev.key] = true
-		}
-	}
-	if len(differ) == 0 {
-		return nil
 	}
 	want := map[int64]int{} // line -> index in p.events
 	for i, ev := range p.events {
-		if differ[ev.key] {
+		if count[ev.key] > 1 {
 			want[ev.line] = i
 		}
+	}
+	if len(want) == 0 {
+		return nil
 	}
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return err
@@ -210,7 +215,10 @@ func (p *predictor) canonicalRepeats(r io.ReadSeeker) error {
 			continue
 		}
 		delete(want, num)
-		v, err := jsjson.Parse(jsTrim(line.Data))
+		text := jsTrim(line.Data)
+		rec := nav96.Parse(text)
+		p.events[i].indexed = rec.Indexed() || rec.LeafControl()
+		v, err := jsjson.Parse(text)
 		if err != nil {
 			continue // the file changed since the scan; keep the raw digest
 		}
@@ -231,6 +239,7 @@ type predictor struct {
 	// valid lines in the oracle's sense: line number and id key
 	validLines []lineKey
 	headerV2   bool
+	tape       jsjson.Tape // for rewrites
 }
 
 type lineKey struct {
@@ -339,6 +348,13 @@ func (p *predictor) line(num int64, raw []byte) {
 	if falsy(text) {
 		return
 	}
+	for _, rw := range rewrites(&p.tape, text) {
+		p.res.RewriteCount++
+		if len(p.res.Rewrites) < maxRewrites {
+			rw.Line = num
+			p.res.Rewrites = append(p.res.Rewrites, rw)
+		}
+	}
 	p.event(num, text)
 }
 
@@ -353,6 +369,7 @@ func (p *predictor) event(num int64, text []byte) {
 		p.events = append(p.events, ev)
 		return
 	}
+	ev.record = true
 	var typ, id, version, message []byte
 	jsonl.Members(text, func(k, v []byte) bool {
 		switch string(k) {
@@ -453,7 +470,7 @@ func (p *predictor) finish() {
 		stored[key] = struct{}{}
 	}
 	if res.StopLine == 0 {
-		res.Conflict = findConflict(p.events, header, version)
+		res.Conflict = findConflict(p.events, header, version, p.sessionID)
 	}
 	if header < 0 && len(p.events) > 0 {
 		// doctor --fix prepends a v3 header to an imported header-less transcript

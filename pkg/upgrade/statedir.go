@@ -111,8 +111,8 @@ func (r *Report) LostEntries() (entries, sessions int) {
 func (r *Report) Summary() string {
 	n, m := r.LostEntries()
 	if refused := len(r.Refusals()); refused > 0 {
-		return fmt.Sprintf("the upgrade would be refused: %d %s an entry id with different content, so 2026.9.6's doctor --fix would import and archive nothing, for every session; run `oc repair` first",
-			refused, plural(refused, "transcript repeats", "transcripts repeat"))
+		return fmt.Sprintf("the upgrade would be refused: %d %s an event 2026.9.6's import stores once but counts twice (a repeated id or header, see upgrade-refused), so 2026.9.6's doctor --fix would import and archive nothing, for every session; run `oc repair` first",
+			refused, plural(refused, "transcript holds", "transcripts hold"))
 	}
 	if m == 0 {
 		return fmt.Sprintf("the upgrade to OpenClaw 2026.8+ would import all %d transcripts whole", r.imported())

@@ -992,3 +992,7 @@ func (r *Record) FirstKept() (string, bool) {
 // branch (isIndexedSessionEntry: a canonical entry with an id and the fields
 // its type requires).
 func (r *Record) Indexed() bool { return r.canonical() && r.id.truthyStr() && r.indexedShape }
+
+// LeafControl says whether a row is a `leaf` navigation control
+// (isSessionTranscriptLeafControl).
+func (r *Record) LeafControl() bool { return isLeafControl(r) }
