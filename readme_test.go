@@ -60,7 +60,7 @@ func ciTestCommand(t *testing.T) string {
 // The README's exit-code table says what `oc help exit-codes` (and the man
 // page's EXIT STATUS) says: the same codes with the same names.
 func TestReadmeExitCodesMatchHelp(t *testing.T) {
-	helpRow := regexp.MustCompile(`(?m)^  (\d+)  ([A-Z][A-Z_]*) `)
+	helpRow := regexp.MustCompile(`(?m)^ {0,3}(\d+) {2,}([A-Z][A-Z_]*) `)
 	var help []string
 	for _, m := range helpRow.FindAllStringSubmatch(cli.ExitCodesHelp, -1) {
 		help = append(help, m[1]+" "+m[2])
