@@ -161,10 +161,13 @@ func NewRootCmd(ios *cli.IOStreams, env func(string) string) (*cobra.Command, *G
 	root := &cobra.Command{
 		Use:   "oc",
 		Short: "Inspect, repair and migrate OpenClaw gateway state",
-		Long: `oc inspects, repairs and migrates the state an OpenClaw gateway keeps on disk:
-JSONL session transcripts, their sessions.json indexes and cron job stores.
+		Long: `oc inspects, repairs and migrates the state an OpenClaw gateway keeps on disk,
+in either storage era: the SQLite databases of OpenClaw 2026.8.1 and later
+(read-only, by the rules of 2026.9.6), and the JSONL session transcripts,
+sessions.json indexes and cron job stores before them (by the rules of
+2026.5.6, and predicting the one-time import into SQLite).
 
-It follows the rules of OpenClaw 2026.5.6 and documents where it does more.`,
+It documents where it does more than the release it follows.`,
 		Version:       buildinfo.Read().String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
