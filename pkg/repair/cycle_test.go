@@ -1,6 +1,7 @@
 package repair
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -195,3 +196,32 @@ func BenchmarkPlanFileCycle(b *testing.B) {
 		}
 	}
 }
+
+// TestPlanReaderReplansLinks: a stream planned by PlanReader meets forward
+// parent links and cycles as a file does (it once failed with "plan again
+// with every link kept", found by FuzzPlan); a stream that cannot seek
+// plans forward links in one read and names why a cycle needs another.
+func TestPlanReaderReplansLinks(t *testing.T) {
+	h := repHeader
+	forward := repeatedLines(h, repMsg("a", "", "user", "s"), repMsg("b", "c", "assistant", "x"), repMsg("c", "a", "user", "y"))
+	cycle := repeatedLines(h, repMsg("m1", "m3", "user", "a"), repMsg("m2", "m1", "assistant", "b"), repMsg("m3", "m2", "user", "c"))
+	for _, in := range []string{forward, cycle} {
+		file := filepath.Join(t.TempDir(), "s1.jsonl")
+		require.NoError(t, os.WriteFile(file, []byte(in), 0o644))
+		want, err := PlanFile(file, Options{})
+		require.NoError(t, err)
+		got, err := PlanReader(strings.NewReader(in), "s1.jsonl", Options{})
+		require.NoError(t, err)
+		assert.Equal(t, want.Changes, got.Changes)
+		assert.Equal(t, want.LineNums, got.LineNums)
+	}
+	_, err := PlanReader(onlyReader{strings.NewReader(forward)}, "s1.jsonl", Options{})
+	require.NoError(t, err)
+	_, err = PlanReader(onlyReader{strings.NewReader(cycle)}, "s1.jsonl", Options{})
+	require.ErrorContains(t, err, "cycle")
+}
+
+// onlyReader hides every method but Read.
+type onlyReader struct{ r io.Reader }
+
+func (o onlyReader) Read(p []byte) (int, error) { return o.r.Read(p) }

@@ -104,6 +104,11 @@ func FuzzPlan(f *testing.F) {
 		`{"type":"message","id":"a","parentId":"a","message":{"role":"user","content":"y"}}` + "\n" +
 		`{"type":"message","id":"a-oc3","parentId":"a","message":{"role":"user","content":"z"}}` + "\n" +
 		`{"type":"compaction","id":"c","parentId":"a-oc3","firstKeptEntryId":"a","summary":"s"}` + "\n"))
+	// a parent written after its child; a cycle of parentId links
+	f.Add([]byte(fuzzHeader + "\n" + `{"type":"message","id":"a","parentId":"b","message":{"role":"user","content":"x"}}` + "\n" +
+		`{"type":"message","id":"b","parentId":null,"message":{"role":"user","content":"y"}}` + "\n"))
+	f.Add([]byte(fuzzHeader + "\n" + `{"type":"message","id":"a","parentId":"b","message":{"role":"user","content":"x"}}` + "\n" +
+		`{"type":"message","id":"b","parentId":"a","message":{"role":"user","content":"y"}}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, set := range []RuleSet{RuleSetAll, RuleSetOpenClaw} {
 			p, err := PlanReader(bytes.NewReader(data), "0197a3c2-5d1e-7f00-9b2a-4c5d6e7f8a9b.jsonl", Options{Rules: set, NewID: func() string { return "x" }, poison: true})

@@ -443,8 +443,37 @@ func planFrom(f *os.File, comp jsonl.Compression, st os.FileInfo, path string, o
 
 // PlanReader plans the repair of the transcript read from r; name is used for
 // messages and for the session id of a rebuilt header.
+//
+// A stream is read once where it can be: every id and every parentId link
+// is kept from the start. Only when a cycle of links must be cut is r read
+// again, which needs r to be an io.Seeker (a bytes.Reader, a file);
+// otherwise that plan fails with the reason.
 func PlanReader(r io.Reader, name string, opts Options) (*Plan, error) {
-	return planReader(r, name, opts, -1, true) // a stream is read once: keep every id
+	start := int64(-1)
+	seeker, seekable := r.(io.Seeker)
+	if seekable {
+		if off, err := seeker.Seek(0, io.SeekCurrent); err == nil {
+			start = off
+		}
+	}
+	if opts.set() == RuleSetAll {
+		opts.links = true
+	}
+	exact := true
+	p, err := planReader(r, name, opts, -1, exact)
+	for tries := 0; err != nil && start >= 0 && tries < 3; tries++ {
+		if exact, opts, err = replanWith(exact, opts, err); err != nil {
+			break
+		}
+		if _, err := seeker.Seek(start, io.SeekStart); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		p, err = planReader(r, name, opts, -1, exact)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // errRepeatedIDs: a plan made without the repeated-id state met a repeated
