@@ -7,6 +7,14 @@
 #   BASE=/tmp/oc-old scripts/bench-scan.sh   # also time an older oc binary
 #   REPLAY=0 scripts/bench-scan.sh           # skip `inspect FILE` (the old binaries' BASE replays it for minutes)
 #   ORACLE_RUNS=1 scripts/bench-scan.sh      # OpenClaw's repair once, not best of 3
+#   SEEDS="1 2 3" scripts/bench-scan.sh      # one run per seed (default: 1 2 3)
+#   GEN=synthetic scripts/bench-scan.sh      # scripts/gen-transcript's file instead
+#
+# The transcripts are built as users have them (GEN=session, the default):
+# ../shared/bench/gen-session.py copies entries of the real corpus, with the
+# error turns, tool calls without results and repeated ids real files carry;
+# the "damaged" file adds --corrupt 0.001. A file tuned for is a file
+# overfitted: read the ratios of every seed.
 #
 # Goals (issue 10): oc repair --check >= 40x `jq -c .`; oc inspect FILE --json
 # >= 10x `jq -c .type | sort | uniq -c`; oc repair >= 20x OpenClaw 2026.5.6's
@@ -27,6 +35,15 @@
 # GNU time (/usr/bin/time); the OpenClaw comparison needs ../shared/oracle.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SEEDS=${SEEDS:-1 2 3}
+if [ -z "${SEED:-}" ]; then # one run per seed
+  for seed in $SEEDS; do
+    echo "#### seed $seed"
+    SEED=$seed "$0" "$@"
+  done
+  exit 0
+fi
+GEN=${GEN:-session}
 SIZE=${SIZE:-100MiB}
 RUNS=${RUNS:-3}
 DIR=${BENCH_DIR:-/tmp/oc-bench-scan}
@@ -39,10 +56,18 @@ mkdir -p "$DIR"
 # static builds, as the README installs oc (CGO_ENABLED=0: no dynamic loader)
 (cd "$ROOT" && CGO_ENABLED=0 go build -o "$DIR/oc" . && go build -o "$DIR/gen" ./scripts/gen-transcript &&
   CGO_ENABLED=0 go build -o "$DIR/goccy-scan" ./scripts/goccy-scan)
-clean=$DIR/clean-$SIZE.jsonl damaged=$DIR/damaged-$SIZE.jsonl
-[ -f "$clean" ] || "$DIR/gen" -size "$SIZE" -damage 0 -seed 2 -o "$clean" >/dev/null
-[ -f "$damaged" ] || "$DIR/gen" -size "$SIZE" -damage 0.001 -seed 1 -o "$damaged" >/dev/null
-alone=$DIR/alone-$SIZE
+clean=$DIR/$GEN-clean-$SIZE-$SEED.jsonl damaged=$DIR/$GEN-damaged-$SIZE-$SEED.jsonl
+if [ "$GEN" = session ]; then
+  GENSESSION=${GENSESSION:-$ROOT/../shared/bench/gen-session.py}
+  [ -f "$GENSESSION" ] || { echo "bench-scan: $GENSESSION missing (GEN=synthetic works without ../shared)" >&2; exit 2; }
+  mb=${SIZE%MiB}
+  [ -f "$clean" ] || python3 "$GENSESSION" "$clean" --mb "$mb" --seed "$SEED" >/dev/null
+  [ -f "$damaged" ] || python3 "$GENSESSION" "$damaged" --mb "$mb" --seed "$SEED" --corrupt 0.001 >/dev/null
+else
+  [ -f "$clean" ] || "$DIR/gen" -size "$SIZE" -damage 0 -seed "$SEED" -o "$clean" >/dev/null
+  [ -f "$damaged" ] || "$DIR/gen" -size "$SIZE" -damage 0.001 -seed "$SEED" -o "$damaged" >/dev/null
+fi
+alone=$DIR/alone-$GEN-$SIZE-$SEED
 [ -f "$alone/$(basename "$clean")" ] || { mkdir -p "$alone" && ln -f "$clean" "$alone/"; }
 cat "$clean" "$damaged" >/dev/null # warm the page cache
 
@@ -85,7 +110,7 @@ mib() { echo $(($1 / 1024)); }
 labels=(oc)
 [ -n "${BASE:-}" ] && labels=(base oc)
 declare -A bin=([oc]="$DIR/oc" [base]="${BASE:-}")
-echo "== $SIZE transcript, best of $RUNS interleaved rounds; load before: $(uptime | sed 's/.*load average: //')"
+echo "== $GEN $SIZE transcript (seed $SEED), best of $RUNS interleaved rounds; load before: $(uptime | sed 's/.*load average: //')"
 for round in $(seq "$RUNS"); do
   once goccy "$DIR/goccy-scan" "$clean"
   once jq jq -c . "$clean"
@@ -93,6 +118,7 @@ for round in $(seq "$RUNS"); do
   for l in "${labels[@]}"; do
     b=${bin[$l]}
     once "$l-check" "$b" repair --check -q "$clean"
+    once "$l-checkdmg" "$b" repair --check -q "$damaged"
     [ "${REPLAY:-1}" = 0 ] || once "$l-inspect" "$b" inspect "$clean" --json
     once "$l-dir" "$b" inspect "$alone" --json
     once "$l-repair" repair-copy "$b" repair -q "$DIR/work.jsonl"
@@ -116,6 +142,8 @@ report() { # label
   line "$l" "inspect --json" "jq count/oc (goal >= 10)" "${best_s[$l-inspect]}" "${best_c[$l-inspect]}" "$jqcount_s" "$jqcount_c"
   line "$l" "inspect DIR" "jq count/oc (no replay)" "${best_s[$l-dir]}" "${best_c[$l-dir]}" "$jqcount_s" "$jqcount_c"
   line "$l" "repair" "jq -c ./oc (for scale)" "${best_s[$l-repair]}" "${best_c[$l-repair]}" "$jq_s" "$jq_c"
+  printf '%-6s repair --check damaged/clean (goal <= 1.5): wall %sx cpu %sx\n' "$l" \
+    "$(ratio "${best_s[$l-checkdmg]:-0}" "${best_s[$l-check]}")" "$(ratio "${best_c[$l-checkdmg]:-0}" "${best_c[$l-check]}")"
   printf '%-6s peak RSS MiB: check %s, inspect %s, inspect DIR %s, repair %s (goal < 64)\n' "$l" \
     "$(mib "${peak[$l-check]}")" "$(mib "${peak[$l-inspect]}")" "$(mib "${peak[$l-dir]}")" "$(mib "${peak[$l-repair]}")"
   printf '%-6s seconds wall/cpu: check %s/%s, inspect %s/%s, inspect DIR %s/%s, repair %s/%s\n' "$l" \

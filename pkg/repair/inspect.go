@@ -24,7 +24,7 @@ func AnalyzeFile(f transcript.File, stdin io.Reader, progress func(int), opts Op
 	if st, err := os.Stat(f.Path); err == nil {
 		hint = st.Size() // room for the ids (a compressed file holds more)
 	}
-	pl, err := newPlanner(f.Path, opts, hint, false)
+	pl, err := newPlanner(f.Path, opts, hint)
 	if err != nil {
 		s, err := transcript.AnalyzeFileWith[struct{}](f, stdin, progress, nil)
 		return s, nil, err
@@ -34,8 +34,8 @@ func AnalyzeFile(f transcript.File, stdin io.Reader, progress func(int), opts Op
 		return nil, nil, err
 	}
 	p, err := pl.done()
-	if exact, o, again := replanWith(false, opts, err); err != nil && again == nil {
-		p, err = planAgain(f.Path, o, exact)
+	if o, again := replanWith(opts, err); err != nil && again == nil {
+		p, err = planAgain(f.Path, o)
 	}
 	if err != nil {
 		return s, nil, nil
@@ -49,9 +49,9 @@ func AnalyzeFile(f transcript.File, stdin io.Reader, progress func(int), opts Op
 	return s, p, nil
 }
 
-// planAgain plans path again as the first pass asked (exact: with every id
-// kept; opts: with the links or cuts), and as many passes more as need be.
-func planAgain(path string, opts Options, exact bool) (*Plan, error) {
+// planAgain plans path again as the first pass asked (opts: with every
+// row, the links or the cuts), and as many passes more as need be.
+func planAgain(path string, opts Options) (*Plan, error) {
 	file, st, err := durable.OpenRegular(path)
 	if err != nil {
 		return nil, err
@@ -61,15 +61,15 @@ func planAgain(path string, opts Options, exact bool) (*Plan, error) {
 	n, _ := file.ReadAt(head[:], 0)
 	comp := jsonl.Sniff(head[:n])
 	opts.Progress = nil // the progress display has seen the file once
-	p, err := planFrom(file, comp, st, path, opts, exact)
+	p, err := planFrom(file, comp, st, path, opts)
 	for tries := 0; err != nil && tries < 3; tries++ {
-		if exact, opts, err = replanWith(exact, opts, err); err != nil {
+		if opts, err = replanWith(opts, err); err != nil {
 			break
 		}
 		if _, err := file.Seek(0, io.SeekStart); err != nil {
 			return nil, err
 		}
-		p, err = planFrom(file, comp, st, path, opts, exact)
+		p, err = planFrom(file, comp, st, path, opts)
 	}
 	if err != nil {
 		return nil, err

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -76,14 +75,16 @@ func TestParallelPlanEqualsSequential(t *testing.T) {
 			if c.edit != nil {
 				text = c.edit(text)
 			}
-			par, err := planReader(strings.NewReader(text), "x.jsonl", opts, int64(len(text)), false)
-			if err == errRepeatedIDs {
-				par, err = planReader(strings.NewReader(text), "x.jsonl", opts, int64(len(text)), true)
+			par, err := planReader(strings.NewReader(text), "x.jsonl", opts, int64(len(text)))
+			if err == errRepeatedRows {
+				o := opts
+				o.rows = true
+				par, err = planReader(strings.NewReader(text), "x.jsonl", o, int64(len(text)))
 			}
 			require.NoError(t, err)
 			whole := opts
 			whole.poison, whole.whole = false, true
-			seq, err := planReader(strings.NewReader(text), "x.jsonl", whole, int64(len(text)), true)
+			seq, err := planReader(strings.NewReader(text), "x.jsonl", whole, int64(len(text)))
 			require.NoError(t, err)
 			require.Greater(t, len(text), 3*jsonl.BatchBytes)
 			require.Equal(t, planText(t, seq, text), planText(t, par, text))
@@ -101,53 +102,6 @@ func planText(t *testing.T, p *Plan, text string) string {
 	var out, q bytes.Buffer
 	require.NoError(t, p.Render(strings.NewReader(text), &out, &q))
 	return fmt.Sprintf("%s\n--- out %d bytes\n%s\n--- quarantine\n%s", report, out.Len(), out.String(), q.String())
-}
-
-// repeats finds a repeated hash among many (bucketed) and among few
-// (sorted), wherever it is, and none where there is none; it only reorders
-// the hashes.
-func TestRepeats(t *testing.T) {
-	for _, n := range []int{0, 1, 2, 63, 64, 65, 1000, 100000} {
-		hs := make([]uint64, n)
-		x := uint64(0x9E3779B97F4A7C15)
-		for i := range hs {
-			x ^= x << 13
-			x ^= x >> 7
-			x ^= x << 17
-			hs[i] = x
-		}
-		want := slices.Clone(hs)
-		slices.Sort(want)
-		require.False(t, repeats(hs), "n=%d unique", n)
-		got := slices.Clone(hs)
-		slices.Sort(got)
-		require.Equal(t, want, got, "n=%d: repeats may reorder the hashes, not change them", n)
-		if n < 2 {
-			continue
-		}
-		for _, pos := range [][2]int{{0, n - 1}, {n / 2, (n/2 + 1) % n}, {n - 2, n - 1}} {
-			if pos[0] == pos[1] {
-				continue
-			}
-			dup := slices.Clone(hs)
-			dup[pos[1]] = dup[pos[0]]
-			require.True(t, repeats(dup), "n=%d repeat at %v", n, pos)
-		}
-		// hashes that differ only in their low bits share a bucket
-		near := slices.Clone(hs)
-		near[n-1] = near[0] ^ 1
-		require.False(t, repeats(near), "n=%d near", n)
-	}
-	// ids made to share their hashes' top bits fill one bucket: still
-	// found, with and without a repeat, and not in quadratic time (compared
-	// pairwise, these took 10 s here; sorted, milliseconds)
-	same := make([]uint64, 200000)
-	for i := range same {
-		same[i] = uint64(i) + 1
-	}
-	require.False(t, repeats(same))
-	same[len(same)-1] = same[12345]
-	require.True(t, repeats(same))
 }
 
 // A read error (here a gzip stream cut short) is one line naming the file

@@ -11,7 +11,6 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -44,6 +43,9 @@ type Options struct {
 	poison bool
 	// whole (tests): the input is read into one buffer, kept as read.
 	whole bool
+	// rows keeps the digest of every line for the repeated-row rule (else
+	// of the lines without an id: repeatedrow.go).
+	rows bool
 	// links keeps every entry's link; cuts are the links the parent-cycle
 	// rule cuts (cycle.go: a file with a cycle is planned again with them).
 	links bool
@@ -223,76 +225,6 @@ func (pl *planner) markSeen(h uint64) {
 	pl.seenList = append(pl.seenList, h)
 }
 
-// repeats reports whether some hash occurs twice; it reorders hs. Equal
-// hashes share their top bits: the hashes are put in buckets by those, in
-// place (a counting pass, then each moved straight to its bucket's next
-// free slot), and only the few hashes of one bucket are compared (linear in
-// len(hs), where a sort of a large transcript's ids took longer than the
-// rest of the check). In place, because fresh memory costs the machines oc
-// is measured on more than the moves: a bucketed copy of 100k hashes was
-// 200 pages faulted in, 2 ms of a 90 ms check.
-func repeats(hs []uint64) bool {
-	if len(hs) < 64 {
-		slices.Sort(hs)
-		for i := 1; i < len(hs); i++ {
-			if hs[i] == hs[i-1] {
-				return true
-			}
-		}
-		return false
-	}
-	// about four hashes a bucket: the counts stay small
-	shift := 64 - min(max(bits.Len(uint(len(hs)))-2, 1), 24)
-	nb := 1 << (64 - shift)
-	bounds := make([]int32, 2*nb+1)
-	// bucket b is hs[starts[b]:starts[b+1]]; next[b] is its next free slot
-	starts, next := bounds[:nb+1], bounds[nb+1:]
-	for _, h := range hs {
-		starts[(h>>shift)+1]++
-	}
-	for b := 1; b <= nb; b++ {
-		starts[b] += starts[b-1]
-	}
-	copy(next, starts[:nb])
-	for b := range nb {
-		for end := starts[b+1]; next[b] < end; {
-			i := next[b]
-			d := hs[i] >> shift
-			if int(d) == b {
-				next[b]++
-				continue
-			}
-			// hs[i] belongs to bucket d: swap it into d's next free
-			// slot, and look at what comes back
-			j := next[d]
-			next[d]++
-			hs[i], hs[j] = hs[j], hs[i]
-		}
-	}
-	for b := range nb {
-		in := hs[starts[b]:starts[b+1]]
-		if len(in) > 32 {
-			// ids made to share their hashes' top bits: sorted, not
-			// compared pairwise (n log n, not n squared)
-			slices.Sort(in)
-			for i := 1; i < len(in); i++ {
-				if in[i] == in[i-1] {
-					return true
-				}
-			}
-			continue
-		}
-		for i := 1; i < len(in); i++ {
-			for j := 0; j < i; j++ {
-				if in[i] == in[j] {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
 // lostRec is an entry that will not survive (cut off, or dropped by a rule).
 type lostRec struct {
 	parentKnown, parentNull bool
@@ -352,19 +284,19 @@ type planner struct {
 
 	// repeated ids (RuleSetAll): the latest entry by trimmed id, and the new
 	// ids given to repeats with different content (repeated.go)
-	// exact: ids holds them all, and a repeat is acted on; else every
-	// trimmed id goes to idTrims, and finish asks for an exact pass when one
-	// repeats (errRepeatedIDs)
-	exact   bool
+	// (one pass: a realistic transcript carries the odd repeated id, so a
+	// first pass that only noticed it and a second that acted on it cost
+	// twice the reading of it)
 	ids     map[uint64]idUse
-	idTrims []uint64
 	renamed map[uint64][]byte
 	newID   []byte // the new id of the entry being planned, if renamed
 
-	// repeated rows (repeatedrow.go): digests of the lines without an id
-	// (first pass), of every line with the first line it was on (exact)
-	anonSums []uint64
+	// repeated rows (repeatedrow.go): the digests of the lines without an
+	// id (of every line with Options.rows), each with the first line it
+	// was on; needRows: a line whose id repeats is not an indexed entry, so
+	// the file is planned again with Options.rows (errRepeatedRows)
 	rows     map[uint64]int64
+	needRows bool
 
 	// tool results (RuleSetAll): their tool call ids (a set at finish)
 	resultList  []uint64
@@ -399,19 +331,18 @@ func planOpened(f *os.File, st os.FileInfo, path string, opts Options) (*Plan, e
 	var head [4]byte
 	n, _ := f.ReadAt(head[:], 0)
 	comp := jsonl.Sniff(head[:n])
-	exact := false
-	p, err := planFrom(f, comp, st, path, opts, exact)
+	p, err := planFrom(f, comp, st, path, opts)
 	for tries := 0; err != nil && tries < 3; tries++ {
-		// Again with every id kept, or the links, or the cycle cuts (rare:
+		// Again with every row kept, or the links, or the cycle cuts (rare:
 		// the progress display has seen the file once).
-		if exact, opts, err = replanWith(exact, opts, err); err != nil {
+		if opts, err = replanWith(opts, err); err != nil {
 			break
 		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		opts.Progress = nil
-		p, err = planFrom(f, comp, st, path, opts, exact)
+		p, err = planFrom(f, comp, st, path, opts)
 	}
 	if err != nil {
 		return nil, err
@@ -424,7 +355,7 @@ func planOpened(f *os.File, st os.FileInfo, path string, opts Options) (*Plan, e
 
 // planFrom plans from the start of the open file f, decompressing it by
 // path if it is compressed.
-func planFrom(f *os.File, comp jsonl.Compression, st os.FileInfo, path string, opts Options, exact bool) (*Plan, error) {
+func planFrom(f *os.File, comp jsonl.Compression, st os.FileInfo, path string, opts Options) (*Plan, error) {
 	var r io.Reader = f
 	hint := st.Size()
 	if comp != jsonl.Plain {
@@ -438,7 +369,7 @@ func planFrom(f *os.File, comp jsonl.Compression, st os.FileInfo, path string, o
 	} else if opts.Progress != nil {
 		r = &progressReader{r: r, report: opts.Progress}
 	}
-	return planReader(r, path, opts, hint, exact)
+	return planReader(r, path, opts, hint)
 }
 
 // PlanReader plans the repair of the transcript read from r; name is used for
@@ -457,18 +388,17 @@ func PlanReader(r io.Reader, name string, opts Options) (*Plan, error) {
 		}
 	}
 	if opts.set() == RuleSetAll {
-		opts.links = true
+		opts.links, opts.rows = true, true
 	}
-	exact := true
-	p, err := planReader(r, name, opts, -1, exact)
+	p, err := planReader(r, name, opts, -1)
 	for tries := 0; err != nil && start >= 0 && tries < 3; tries++ {
-		if exact, opts, err = replanWith(exact, opts, err); err != nil {
+		if opts, err = replanWith(opts, err); err != nil {
 			break
 		}
 		if _, err := seeker.Seek(start, io.SeekStart); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		p, err = planReader(r, name, opts, -1, exact)
+		p, err = planReader(r, name, opts, -1)
 	}
 	if err != nil {
 		return nil, err
@@ -476,30 +406,32 @@ func PlanReader(r io.Reader, name string, opts Options) (*Plan, error) {
 	return p, nil
 }
 
-// errRepeatedIDs: a plan made without the repeated-id state met a repeated
-// id; the file must be planned again, exactly.
-var errRepeatedIDs = errors.New("an entry id repeats: plan again with every id kept")
+// errRepeatedRows: a line whose id repeats is not an entry OpenClaw
+// indexes, and the plan kept the digests of the lines without an id only;
+// the file must be planned again with every line's.
+var errRepeatedRows = errors.New("a line with a repeated id may repeat an earlier line: plan again with every line's digest kept")
 
-// replanWith is how the next pass plans after err (errRepeatedIDs: exactly;
-// errParentLinks, errCycleCuts: with the links, and the cuts); err itself
-// when it asks for no other pass.
-func replanWith(exact bool, opts Options, err error) (bool, Options, error) {
+// replanWith is how the next pass plans after err (errRepeatedRows: with
+// every row; errParentLinks, errCycleCuts: with the links, and the cuts);
+// err itself when it asks for no other pass.
+func replanWith(opts Options, err error) (Options, error) {
 	var cc *errCycleCuts
 	switch {
-	case errors.Is(err, errRepeatedIDs):
-		return true, opts, nil
+	case errors.Is(err, errRepeatedRows):
+		opts.rows = true
+		return opts, nil
 	case errors.Is(err, errParentLinks):
 		opts.links = true
-		return exact, opts, nil
+		return opts, nil
 	case errors.As(err, &cc):
 		opts.links, opts.cuts = true, cc.cuts
-		return exact, opts, nil
+		return opts, nil
 	}
-	return exact, opts, err
+	return opts, err
 }
 
-func planReader(r io.Reader, name string, opts Options, sizeHint int64, exact bool) (*Plan, error) {
-	pl, err := newPlanner(name, opts, sizeHint, exact)
+func planReader(r io.Reader, name string, opts Options, sizeHint int64) (*Plan, error) {
+	pl, err := newPlanner(name, opts, sizeHint)
 	if err != nil {
 		return nil, err
 	}
@@ -514,8 +446,8 @@ func planReader(r io.Reader, name string, opts Options, sizeHint int64, exact bo
 }
 
 // newPlanner starts the plan of the transcript name (sizeHint: its size
-// when known, else negative); exact keeps every id for the repeated-id rule.
-func newPlanner(name string, opts Options, sizeHint int64, exact bool) (*planner, error) {
+// when known, else negative).
+func newPlanner(name string, opts Options, sizeHint int64) (*planner, error) {
 	pl := &planner{
 		opts:   opts,
 		set:    opts.set(),
@@ -530,12 +462,7 @@ func newPlanner(name string, opts Options, sizeHint int64, exact bool) (*planner
 		hint := int(min(max(sizeHint/600, 64), 1<<20))
 		pl.lost = map[uint64]lostRec{}
 		pl.renamed = map[uint64][]byte{}
-		pl.exact = exact
-		if exact {
-			pl.ids = make(map[uint64]idUse, hint)
-		} else {
-			pl.idTrims = make([]uint64, 0, hint)
-		}
+		pl.ids = make(map[uint64]idUse, hint)
 		pl.seenList = make([]uint64, 0, hint)
 		pl.resultList = make([]uint64, 0, hint/4) // a tool result every few entries
 		if opts.Recovery != nil {
@@ -547,7 +474,7 @@ func newPlanner(name string, opts Options, sizeHint int64, exact bool) (*planner
 
 // needs is what the parallel stage works out for this planner.
 func (pl *planner) needs() scanNeeds {
-	return scanNeeds{all: pl.set == RuleSetAll, sums: pl.exact, poison: pl.opts.poison, whole: pl.opts.whole}
+	return scanNeeds{all: pl.set == RuleSetAll, sums: pl.set == RuleSetAll, poison: pl.opts.poison, whole: pl.opts.whole}
 }
 
 // feed plans one line, in order: what the parallel stage found it to be
@@ -570,12 +497,12 @@ func (pl *planner) feed(ln jsonl.Line, kind lineKind, e *Entry) {
 	}
 }
 
-// done finishes the plan once every line was fed; errRepeatedIDs when the
-// file must be planned again, exactly.
+// done finishes the plan once every line was fed; errRepeatedRows,
+// errParentLinks or errCycleCuts when the file must be planned again.
 func (pl *planner) done() (*Plan, error) {
 	pl.plan.Lines = pl.lastLine
-	if !pl.exact && pl.set == RuleSetAll && (repeats(pl.idTrims) || repeats(pl.anonSums)) {
-		return nil, errRepeatedIDs
+	if pl.needRows {
+		return nil, errRepeatedRows
 	}
 	if err := pl.cycleReplan(); err != nil {
 		return nil, err

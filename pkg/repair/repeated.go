@@ -60,10 +60,6 @@ func (pl *planner) repeatedID(ln jsonl.Line, e *Entry, out []byte, changed bool,
 	// the bytes as they will be written (an exact repeat of an entry whose
 	// parentId was re-pointed is re-pointed too, and stays an exact repeat)
 	key := e.prepare(true).idTrim
-	if !pl.exact {
-		pl.idTrims = append(pl.idTrims, key)
-		return out, changed, hits
-	}
 	var sum uint64
 	if changed || len(out) != len(e.B) || len(out) > 0 && &out[0] != &e.B[0] {
 		sum = hashBytes(jsonl.TrimSpace(out))

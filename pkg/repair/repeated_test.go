@@ -133,3 +133,23 @@ func applyAndCheck(t *testing.T, in, want string, quarantined []int64) *Plan {
 	assert.False(t, rep2.Changed, "second run")
 	return p
 }
+
+// TestRepeatedIDPlannedInOnePass: an id repeated with other content (the
+// odd repeat every large real transcript carries, ids being 32 random
+// bits) is planned in the pass that reads it; only a repeated id on a line
+// OpenClaw does not index asks for another pass, with every line's digest.
+func TestRepeatedIDPlannedInOnePass(t *testing.T) {
+	in := repeatedLines(repHeader, repMsg("m1", "", "user", "x"), repMsg("m2", "m1", "assistant", "y"),
+		repMsg("m1", "m2", "user", "other"), repMsg("m3", "m1", "assistant", "z"))
+	p, err := planReader(strings.NewReader(in), "s1.jsonl", Options{}, int64(len(in)))
+	require.NoError(t, err, "one pass")
+	assert.Equal(t, []int64{4, 5}, p.LineNums[RuleRepeatedID])
+
+	row := `{"type":"frobnicate","id":"x1","parentId":"m1","timestamp":"2026-05-12T09:00:02.000Z"}`
+	in = repeatedLines(repHeader, repMsg("m1", "", "user", "x"), row, row)
+	_, err = planReader(strings.NewReader(in), "s1.jsonl", Options{}, int64(len(in)))
+	require.ErrorIs(t, err, errRepeatedRows)
+	p, err = planReader(strings.NewReader(in), "s1.jsonl", Options{rows: true}, int64(len(in)))
+	require.NoError(t, err)
+	assert.Equal(t, []int64{4}, p.LineNums[RuleRepeatedRow])
+}

@@ -42,10 +42,6 @@ func (pl *planner) noteHeaderID(e *Entry) {
 	if !f.idTrimOK {
 		return
 	}
-	if !pl.exact {
-		pl.idTrims = append(pl.idTrims, f.idTrim)
-		return
-	}
 	// a digest no entry's bytes have: any entry with the id is another entry
 	pl.ids[f.idTrim] = idUse{raw: f.idRaw, sum: hashBytes(jsonl.TrimSpace(e.B)) ^ 1}
 }

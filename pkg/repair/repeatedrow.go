@@ -19,21 +19,25 @@ import (
 // copy that can only do harm: it is quarantined. An exact repeat of an
 // indexed entry is left alone (the import drops it itself).
 //
-// The first pass keeps the digests of the lines without a string id only
-// (few); a repeat among them, or of an id, makes the exact pass, which
-// keeps every line's.
+// A line with a string id repeats an earlier line byte for byte only if its
+// id repeats too, and an indexed entry's repeat is left alone: so the plan
+// keeps the digests of the lines without a string id only (few), and asks
+// for a pass with every line's (Options.rows) when it meets a repeated id
+// on a line that is not an indexed entry (rare).
 
 // repeatedRow drops e when it repeats an earlier line byte for byte and
-// 9.6's import would count it without storing it (exact pass), and reports
-// whether it did.
+// 9.6's import would count it without storing it, and reports whether it
+// did.
 func (pl *planner) repeatedRow(ln jsonl.Line, ed *edit, e *Entry) bool {
 	if pl.set != RuleSetAll || e.IsHeader() {
 		return false
 	}
 	f := e.prepare(true)
-	if !pl.exact {
-		if !f.idOK {
-			pl.anonSums = append(pl.anonSums, hashBytes(jsonl.TrimSpace(e.B)))
+	if f.idOK && f.idTrimOK && !pl.opts.rows {
+		if _, repeated := pl.ids[f.idTrim]; repeated {
+			if rec := nav96.Parse(jsonl.TrimSpace(e.B)); !rec.Indexed() && !rec.LeafControl() {
+				pl.needRows = true
+			}
 		}
 		return false
 	}
