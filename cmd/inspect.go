@@ -293,16 +293,23 @@ func printSummary(w io.Writer, st *cli.Styles, s *transcript.Summary, all bool) 
 		where = append(where, kind)
 	}
 	where = append(where, humanBytes(s.Size))
-	if s.Compression != "plain" {
+	if s.Compression != "plain" && s.Compression != string(s.Kind) {
 		where = append(where, s.Compression)
 	}
-	fmt.Fprintf(w, "%s %s  %s\n", label("Transcript"), st.Title.Render(safe(s.Path)), st.Dim.Render(strings.Join(where, ", ")))
+	what := "Transcript"
+	if s.Kind == "sqlite" {
+		what = "Database" // a SQLite session's transcript is rows of its agent database
+	}
+	fmt.Fprintf(w, "%s %s  %s\n", label(what), st.Title.Render(safe(s.Path)), st.Dim.Render(strings.Join(where, ", ")))
 	if h := s.Header; h != nil {
 		v := string(h.Version)
 		if v == "" {
 			v = "1"
 		}
 		fmt.Fprintf(w, "%s session %s  v%s  %s  %s\n", label("Header"), safe(h.ID), safe(v), safe(h.Timestamp), st.Dim.Render("cwd "+safe(h.Cwd)))
+	} else if s.Kind == "sqlite" && s.Lines == 0 {
+		// A SQLite session with no rows has nothing to be damaged.
+		fmt.Fprintf(w, "%s %s\n", label("Header"), st.Warn.Render("none: the session has no transcript rows"))
 	} else {
 		fmt.Fprintf(w, "%s %s\n", label("Header"), st.Error.Render("missing or damaged: OpenClaw would start this session over"))
 	}
@@ -318,7 +325,11 @@ func printSummary(w io.Writer, st *cli.Styles, s *transcript.Summary, all bool) 
 		lines += " (" + strings.Join(extra, ", ") + ")"
 	}
 	fmt.Fprintf(w, "%s %s\n", label("Lines"), lines)
-	fmt.Fprintf(w, "%s %d: %s\n", label("Entries"), s.Entries, countList(s.ByType))
+	if len(s.ByType) == 0 {
+		fmt.Fprintf(w, "%s %d\n", label("Entries"), s.Entries)
+	} else {
+		fmt.Fprintf(w, "%s %d: %s\n", label("Entries"), s.Entries, countList(s.ByType))
+	}
 	if len(s.ByRole) > 0 {
 		fmt.Fprintf(w, "%s %s\n", label("Roles"), countList(s.ByRole))
 	}

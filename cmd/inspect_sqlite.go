@@ -25,6 +25,14 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 	if len(args) > 1 {
 		return false, args, nil
 	}
+	if len(args) == 1 && store.IsSQLiteFile(args[0]) {
+		// An agent database given as a path is read as the database it is.
+		st, err := store.OpenDatabase(ctx, args[0], store.Options{SQLite: sqlitestore.Options{BusyTimeout: opts.BusyTimeout}})
+		if err != nil {
+			return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
+		}
+		return true, nil, inspectSQLiteState(ctx, g, opts, st)
+	}
 	if len(args) == 1 && (store.IsTranscriptPath(args[0]) || isDirPath(args[0]) || store.LooksLikePath(args[0]) && !store.LooksLikeArchiveName(args[0])) {
 		return false, args, nil
 	}
@@ -36,34 +44,7 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 		if !st.HasSQLite() {
 			return false, args, nil
 		}
-		// Each session's rows are dropped after its analysis: collect lazily.
-		g.tuneGCForStreaming(gcLimitInspect)
-		progress := cli.NewProgress(g.IO, "inspecting", 0)
-		rep, err := st.InspectSQLite(ctx, store.InspectOptions{Jobs: opts.Jobs, QuickCheck: true, Archived: opts.Archived, Progress: func() { progress.Add(1) }})
-		progress.Done()
-		if err != nil {
-			return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
-		}
-		if ctx.Err() != nil {
-			return true, nil, cli.Incomplete(errors.New("interrupted: the report is incomplete"))
-		}
-		if opts.Replay {
-			addSQLiteReplayFindings(ctx, g, st, rep, opts.releaseOr(policy.Release96))
-		}
-		if g.JSON {
-			err = writeJSON(g.IO, rep)
-		} else {
-			printSQLiteReport(g.IO.Out, g.IO.Styles(), rep)
-		}
-		if err == nil && len(rep.Errors) > 0 {
-			if !g.JSON {
-				for _, e := range rep.Errors {
-					fmt.Fprintf(g.IO.ErrOut, "oc: %s\n", cli.Safe(e.Error))
-				}
-			}
-			return true, nil, cli.Exit(cli.ExitIncomplete, nil)
-		}
-		return true, nil, err
+		return true, nil, inspectSQLiteState(ctx, g, opts, st)
 	}
 	ses, err := st.Resolve(ctx, args[0])
 	if err != nil {
@@ -107,6 +88,39 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 	}
 	printSummary(g.IO.Out, st2, rep.Summary, opts.All)
 	return true, nil, nil
+}
+
+// inspectSQLiteState is the state-dir report of a SQLite-era install (or of
+// one agent database given as a path).
+func inspectSQLiteState(ctx context.Context, g *Globals, opts *inspectOptions, st *store.State) error {
+	// Each session's rows are dropped after its analysis: collect lazily.
+	g.tuneGCForStreaming(gcLimitInspect)
+	progress := cli.NewProgress(g.IO, "inspecting", 0)
+	rep, err := st.InspectSQLite(ctx, store.InspectOptions{Jobs: opts.Jobs, QuickCheck: true, Archived: opts.Archived, Progress: func() { progress.Add(1) }})
+	progress.Done()
+	if err != nil {
+		return cli.Incomplete(errors.New(oneLine(err.Error())))
+	}
+	if ctx.Err() != nil {
+		return cli.Incomplete(errors.New("interrupted: the report is incomplete"))
+	}
+	if opts.Replay {
+		addSQLiteReplayFindings(ctx, g, st, rep, opts.releaseOr(policy.Release96))
+	}
+	if g.JSON {
+		err = writeJSON(g.IO, rep)
+	} else {
+		printSQLiteReport(g.IO.Out, g.IO.Styles(), rep)
+	}
+	if err == nil && len(rep.Errors) > 0 {
+		if !g.JSON {
+			for _, e := range rep.Errors {
+				fmt.Fprintf(g.IO.ErrOut, "oc: %s\n", cli.Safe(e.Error))
+			}
+		}
+		return cli.Exit(cli.ExitIncomplete, nil)
+	}
+	return err
 }
 
 // cleanText drops control characters from untrusted text before printing.

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/durable"
+	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
 // ErrNotSession: what a SESSION argument names holds no session oc can
@@ -96,7 +98,7 @@ func (s *State) DatabaseSessions(ctx context.Context, path string) ([]Session, e
 func (s *State) databaseNotSession(ctx context.Context, path string) error {
 	sessions, err := s.DatabaseSessions(ctx, path)
 	if err != nil {
-		return &NotSessionError{Path: path, Reason: "a SQLite database that is not an OpenClaw agent database, not a transcript; nothing written"}
+		return &NotSessionError{Path: path, Reason: notAgentDB(path, err) + "; not a transcript, nothing written"}
 	}
 	if len(sessions) == 0 {
 		return &NotSessionError{Path: path, Reason: "an OpenClaw agent database with no sessions, not a transcript; nothing written"}
@@ -210,4 +212,38 @@ func IsSessionEntry(line []byte) bool {
 func isJSONString(raw json.RawMessage) bool {
 	s := strings.TrimSpace(string(raw))
 	return len(s) >= 2 && s[0] == '"'
+}
+
+// OpenDatabase opens one agent database given as a path, as a state dir
+// holding only it: its state dir when it sits at
+// <root>/agents/<id>/agent/openclaw-agent.sqlite (the registry in
+// <root>/state is checked), else its folder. A file that is not an OpenClaw
+// agent database is an error.
+func OpenDatabase(ctx context.Context, path string, opts Options) (*State, error) {
+	agent := agentOfDB(path)
+	root := filepath.Dir(path)
+	if agent != "" {
+		root = filepath.Dir(filepath.Dir(filepath.Dir(root)))
+	}
+	st, err := Open(root, opts)
+	if err != nil {
+		return nil, err
+	}
+	st.JSONL = &transcript.StateDir{Root: root}
+	st.AgentDBs = []AgentDB{{Agent: agent, Path: path}}
+	db, err := st.OpenAgentDB(ctx, path)
+	if err != nil {
+		return nil, &NotSessionError{Path: path, Reason: notAgentDB(path, err)}
+	}
+	db.Close()
+	return st, nil
+}
+
+// notAgentDB says what a SQLite file that is not an agent database is.
+func notAgentDB(path string, err error) string {
+	if filepath.Base(path) == "openclaw.sqlite" && filepath.Base(filepath.Dir(path)) == "state" {
+		root := filepath.Dir(filepath.Dir(path))
+		return fmt.Sprintf("OpenClaw's state database (cron jobs, the agent registry), not an agent database: oc inspect --state-dir %s reads the install, oc doctor --state-dir %s its cron jobs", root, root)
+	}
+	return "a SQLite database that is not an OpenClaw agent database (" + strings.TrimPrefix(err.Error(), path+": ") + ")"
 }
