@@ -379,6 +379,9 @@ func printFindings(w io.Writer, st *cli.Styles, findings []transcript.Finding, a
 
 func printOutline(w io.Writer, st *cli.Styles, segs []*transcript.Segment) {
 	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Branches"))
+	if len(segs) == 0 {
+		fmt.Fprintf(w, "  %s\n", st.Dim.Render("none"))
+	}
 	var walk func(segs []*transcript.Segment, prefix string)
 	walk = func(segs []*transcript.Segment, prefix string) {
 		for i, s := range segs {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/internal/oracletest"
 )
 
 // oc inspect of an agent database's path reads the database (its sessions,
@@ -61,5 +62,51 @@ func TestInspectEmptySQLiteSession(t *testing.T) {
 	if code != 0 || strings.Contains(out, "missing or damaged") || strings.Contains(out, "start this session over") ||
 		!strings.Contains(out, "Header       none: the session has no transcript rows") || strings.Contains(out, "Entries      0: ") {
 		t.Errorf("exit %d (%s):\n%s", code, stderr, out)
+	}
+}
+
+// The SQLite session table prints keys and ids whole when piped, so that
+// its "Next: oc inspect KEY" can be followed with any row's key; on a
+// terminal too narrow to fit it even cut, nothing is cut either.
+func TestSQLiteSessionTableKeepsKeysWhole(t *testing.T) {
+	state := oracletest.ColdState96(t, oracletest.ArchiveFixtureDir(t), "state")
+	const longID = "0197d300-dead-7bee-8f00-112233445566"
+	for _, tty := range []bool{false, true} {
+		code, out, stderr := runOC(t, tty, nil, "inspect", "--state-dir", state, "--no-color")
+		if code != 0 || !strings.Contains(out, longID) || !strings.Contains(out, "Next: oc inspect KEY") {
+			t.Errorf("tty %v: exit %d (%s), no whole id %s in:\n%s", tty, code, stderr, longID, out)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if f := strings.Fields(line); len(f) > 2 && f[0] == "main" && strings.HasPrefix(f[1], "agent:") {
+				if c, _, e := runOC(t, false, nil, "inspect", f[1], "--state-dir", state); c != 0 {
+					t.Errorf("the key of row %q cannot be followed: exit %d (%s)", line, c, e)
+				}
+				if strings.Contains(line, "…") {
+					t.Errorf("tty %v: a cut cell in %q", tty, line)
+				}
+			}
+		}
+	}
+}
+
+// oc inspect KEY --tree draws a SQLite session's branches (and --json has
+// them under "tree"), as it does for a JSONL transcript.
+func TestInspectSQLiteSessionTree(t *testing.T) {
+	state, _ := sqliteState(t)
+	code, out, stderr := runOC(t, false, nil, "inspect", mainKey, "--state-dir", state, "--tree")
+	if code != 0 || !strings.Contains(out, "\nBranches\n  └─ lines ") || !strings.Contains(out, "◀ active leaf") {
+		t.Errorf("exit %d (%s), no tree in:\n%s", code, stderr, out)
+	}
+	code, out, _ = runOC(t, false, nil, "inspect", mainKey, "--state-dir", state, "--tree", "--json")
+	var doc struct {
+		Key  string            `json:"key"`
+		Tree []json.RawMessage `json:"tree"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 0 || doc.Key != mainKey || len(doc.Tree) == 0 {
+		t.Errorf("--tree --json: exit %d, %v, key %q, %d segments", code, err, doc.Key, len(doc.Tree))
+	}
+	code, out, _ = runOC(t, false, nil, "inspect", emptyKey, "--state-dir", state, "--tree")
+	if code != 0 || !strings.Contains(out, "\nBranches\n  none\n") {
+		t.Errorf("--tree of an empty session: exit %d:\n%s", code, out)
 	}
 }
