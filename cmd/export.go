@@ -98,6 +98,10 @@ The databases and archives are opened read-only and never written.`,
 			if len(args) != 1 {
 				return cli.Usagef("export needs exactly one SESSION (or --all --agent ID -o DIR)")
 			}
+			if g.JSON {
+				// A transcript is JSONL, not the one JSON document --json promises.
+				return cli.Usagef("--json: oc export writes a transcript as JSONL, not one JSON document (without --json: JSONL on stdout or in -o FILE; with --all, --json describes the files written)")
+			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -138,10 +142,6 @@ func runExport(ctx context.Context, g *Globals, opts *exportOptions, args []stri
 			return cli.Incomplete(errors.New(oneLine(partial.Error())))
 		}
 		return nil
-	}
-	if g.JSON {
-		// A transcript is JSONL, not the one JSON document --json promises.
-		return cli.Usagef("--json: oc export writes a transcript as JSONL, not one JSON document (without --json: JSONL on stdout or in -o FILE; with --all, --json describes the files written)")
 	}
 	if store.IsSQLiteFile(args[0]) {
 		_, _, err := st.ExportWithSource(ctx, store.Session{Era: store.EraJSONL, Path: args[0]}, nil, io.Discard)
