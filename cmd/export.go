@@ -189,7 +189,7 @@ func printAgentExport(g *Globals, res store.AgentExport) {
 	for _, s := range res.Refused {
 		fmt.Fprintf(g.IO.ErrOut, "oc: refused %s: %s\n", cleanText(refusalName(s)), cleanText(oneLine(s.Reason)))
 	}
-	fmt.Fprintf(g.IO.Out, "exported %d sessions (%d lines) of agent %s to %s\n", len(res.Files), lines, cleanText(res.Agent), cleanText(res.Dir))
+	fmt.Fprintf(g.IO.Out, "exported %s (%s) of agent %s to %s\n", plural(len(res.Files), "session"), plural(lines, "line"), cleanText(res.Agent), cleanText(res.Dir))
 }
 
 func refusalName(s store.SessionRefusal) string {

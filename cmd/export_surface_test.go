@@ -153,7 +153,7 @@ func TestExportAllRefusesAHostileSessionID(t *testing.T) {
 		t.Errorf("exit %d, want 3 (a session refused)", code)
 	}
 	if !strings.Contains(stderr, `refused session ../x: session id "../x" cannot be a file name`) || !strings.Contains(stderr, "skipped "+emptyKey) ||
-		!strings.Contains(stderr, "1 of 2 sessions not exported") || !strings.Contains(stdout, "exported 1 sessions") {
+		!strings.Contains(stderr, "1 of 2 sessions not exported") || !strings.Contains(stdout, "exported 1 session (16 lines) of agent main to ") {
 		t.Errorf("stdout %q, stderr:\n%s", stdout, stderr)
 	}
 	entries, _ := os.ReadDir(out)
