@@ -331,14 +331,16 @@ func withoutSet(names, env []string) []string {
 	return out
 }
 
-// cronFixCounts is "1 fixed, 2 failed" (the outcomes that occurred).
+// cronFixCounts is "1 fixed, 2 failed" (the outcomes that occurred; "0
+// fixed" too when an openclaw call failed, so that the count of fixes made
+// is never left to be guessed).
 func cronFixCounts(run *doctor.CronFixRun) string {
 	var parts []string
 	for _, c := range []struct {
 		n    int
 		word string
 	}{{run.Fixed, "fixed"}, {run.Failed, "failed"}, {run.Refused, "refused"}, {run.NotRun, "not run"}} {
-		if c.n > 0 {
+		if c.n > 0 || c.word == "fixed" && run.Failed > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.word))
 		}
 	}

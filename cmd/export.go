@@ -39,8 +39,22 @@ a unique prefix of one, in the state dir of either era (SQLite agent databases
 of OpenClaw 2026.8.1+, or JSONL transcripts). The result is read by every oc
 command and by jq, and is an offline backup of one conversation.
 
+oc export exports sessions only. A path that is not an OpenClaw transcript
+(a file none of whose lines is a session header or entry, a binary, any
+SQLite file) is refused: exit 3, nothing written, no -o file. An agent
+database given as a path is refused with the list of its session keys, to
+export one by key. A session with no transcript rows (OpenClaw's import
+found no readable header) is refused too (exit 3): there is no transcript
+to write. --json is a usage error (exit 2): a transcript is JSONL, not one
+JSON document.
+
 --all --agent ID -o DIR exports every SQLite session of an agent into DIR as
-<sessionId>.jsonl with a sessions.json, a JSONL sessions folder.
+<sessionId>.jsonl with a sessions.json, a JSONL sessions folder. A session
+with no transcript rows is skipped (named on stderr; not an error). A
+session that cannot be written (an id that is not a file name, such as
+"../x"; a file already there; a damaged row) is refused, the others are
+exported, and the exit is 3. With --json it prints {agent, dir, files,
+skipped, refused}.
 
 A session that OpenClaw 2026.9.6 moved to cold storage (its
 session_transcript_cold_archives row, the archive in sessions/cold/ or in
@@ -84,6 +98,10 @@ The databases and archives are opened read-only and never written.`,
 			if len(args) != 1 {
 				return cli.Usagef("export needs exactly one SESSION (or --all --agent ID -o DIR)")
 			}
+			if g.JSON {
+				// A transcript is JSONL, not the one JSON document --json promises.
+				return cli.Usagef("--json: oc export writes a transcript as JSONL, not one JSON document (without --json: JSONL on stdout or in -o FILE; with --all, --json describes the files written)")
+			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -108,19 +126,26 @@ func runExport(ctx context.Context, g *Globals, opts *exportOptions, args []stri
 	}
 	warnSkippedIndexes(g, st)
 	if opts.All {
-		files, err := st.ExportAgent(ctx, opts.Agent, opts.Output)
-		if err != nil {
+		res, err := st.ExportAgent(ctx, opts.Agent, opts.Output)
+		var partial *store.PartialExportError
+		if err != nil && !errors.As(err, &partial) {
 			return exportError(ctx, err, fmt.Sprintf("the sessions exported before it are in %s", opts.Output))
 		}
 		if g.JSON {
-			return writeJSON(g.IO, files)
+			if werr := writeJSON(g.IO, res); werr != nil {
+				return werr
+			}
+		} else {
+			printAgentExport(g, res)
 		}
-		lines := 0
-		for _, f := range files {
-			lines += f.Lines
+		if partial != nil {
+			return cli.Incomplete(errors.New(oneLine(partial.Error())))
 		}
-		fmt.Fprintf(g.IO.Out, "exported %d sessions (%d lines) of agent %s to %s\n", len(files), lines, opts.Agent, opts.Output)
 		return nil
+	}
+	if store.IsSQLiteFile(args[0]) {
+		_, _, err := st.ExportWithSource(ctx, store.Session{Era: store.EraJSONL, Path: args[0]}, nil, io.Discard)
+		return exportError(ctx, err, "nothing written")
 	}
 	ses, err := st.Resolve(ctx, args[0])
 	if err != nil {
@@ -149,6 +174,29 @@ func runExport(ctx context.Context, g *Globals, opts *exportOptions, args []stri
 	noteCold(g, cold)
 	noteArchive(g, ses, n)
 	return nil
+}
+
+// printAgentExport is the human report of --all: what was written, what
+// was skipped or refused (one line each on stderr).
+func printAgentExport(g *Globals, res store.AgentExport) {
+	lines := 0
+	for _, f := range res.Files {
+		lines += f.Lines
+	}
+	for _, s := range res.Skipped {
+		fmt.Fprintf(g.IO.ErrOut, "oc: skipped %s (%s): %s\n", cleanText(refusalName(s)), cleanText(s.ID), cleanText(s.Reason))
+	}
+	for _, s := range res.Refused {
+		fmt.Fprintf(g.IO.ErrOut, "oc: refused %s: %s\n", cleanText(refusalName(s)), cleanText(oneLine(s.Reason)))
+	}
+	fmt.Fprintf(g.IO.Out, "exported %s (%s) of agent %s to %s\n", plural(len(res.Files), "session"), plural(lines, "line"), cleanText(res.Agent), cleanText(res.Dir))
+}
+
+func refusalName(s store.SessionRefusal) string {
+	if s.Key != "" {
+		return s.Key
+	}
+	return "session " + s.ID
 }
 
 // noteArchive says on stderr that the exported lines are an archived
@@ -193,6 +241,12 @@ func exportToFile(ctx context.Context, st *store.State, ses store.Session, stdin
 func exportError(ctx context.Context, err error, left string) error {
 	if ctx.Err() != nil {
 		return cli.Incomplete(fmt.Errorf("interrupted: %s", left))
+	}
+	// What holds no session is named as itself, not through the temporary
+	// file -o was writing.
+	var notSession *store.NotSessionError
+	if errors.As(err, &notSession) {
+		err = notSession
 	}
 	return cli.Incomplete(errors.New(oneLine(err.Error())))
 }

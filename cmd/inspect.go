@@ -51,7 +51,10 @@ transcript-ownership problems. For a folder: one line per transcript, totals,
 and sessions.json cross-checked with the files.
 
 On a SQLite install (OpenClaw 2026.8.1+) the state dir's report lists the
-sessions of every agent database. --archived adds the generations OpenClaw
+sessions of every agent database; an agent database given as a PATH
+(agents/<id>/agent/openclaw-agent.sqlite, or a copy of one) is read as that
+database alone, and --tree draws a SQLite session's branches. Piped, the
+tables print keys and ids whole; on a terminal they are cut only to fit. --archived adds the generations OpenClaw
 2026.9.6 keeps of deleted and reset sessions (session_transcript_archives):
 each blob checked as 2026.9.6 checks it and analysed as a transcript, and
 findings for a damaged blob, a row whose .deleted/.reset file was never
@@ -293,16 +296,23 @@ func printSummary(w io.Writer, st *cli.Styles, s *transcript.Summary, all bool) 
 		where = append(where, kind)
 	}
 	where = append(where, humanBytes(s.Size))
-	if s.Compression != "plain" {
+	if s.Compression != "plain" && s.Compression != string(s.Kind) {
 		where = append(where, s.Compression)
 	}
-	fmt.Fprintf(w, "%s %s  %s\n", label("Transcript"), st.Title.Render(safe(s.Path)), st.Dim.Render(strings.Join(where, ", ")))
+	what := "Transcript"
+	if s.Kind == "sqlite" {
+		what = "Database" // a SQLite session's transcript is rows of its agent database
+	}
+	fmt.Fprintf(w, "%s %s  %s\n", label(what), st.Title.Render(safe(s.Path)), st.Dim.Render(strings.Join(where, ", ")))
 	if h := s.Header; h != nil {
 		v := string(h.Version)
 		if v == "" {
 			v = "1"
 		}
 		fmt.Fprintf(w, "%s session %s  v%s  %s  %s\n", label("Header"), safe(h.ID), safe(v), safe(h.Timestamp), st.Dim.Render("cwd "+safe(h.Cwd)))
+	} else if s.Kind == "sqlite" && s.Lines == 0 {
+		// A SQLite session with no rows has nothing to be damaged.
+		fmt.Fprintf(w, "%s %s\n", label("Header"), st.Warn.Render("none: the session has no transcript rows"))
 	} else {
 		fmt.Fprintf(w, "%s %s\n", label("Header"), st.Error.Render("missing or damaged: OpenClaw would start this session over"))
 	}
@@ -318,7 +328,11 @@ func printSummary(w io.Writer, st *cli.Styles, s *transcript.Summary, all bool) 
 		lines += " (" + strings.Join(extra, ", ") + ")"
 	}
 	fmt.Fprintf(w, "%s %s\n", label("Lines"), lines)
-	fmt.Fprintf(w, "%s %d: %s\n", label("Entries"), s.Entries, countList(s.ByType))
+	if len(s.ByType) == 0 {
+		fmt.Fprintf(w, "%s %d\n", label("Entries"), s.Entries)
+	} else {
+		fmt.Fprintf(w, "%s %d: %s\n", label("Entries"), s.Entries, countList(s.ByType))
+	}
 	if len(s.ByRole) > 0 {
 		fmt.Fprintf(w, "%s %s\n", label("Roles"), countList(s.ByRole))
 	}
@@ -368,6 +382,9 @@ func printFindings(w io.Writer, st *cli.Styles, findings []transcript.Finding, a
 
 func printOutline(w io.Writer, st *cli.Styles, segs []*transcript.Segment) {
 	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Branches"))
+	if len(segs) == 0 {
+		fmt.Fprintf(w, "  %s\n", st.Dim.Render("none"))
+	}
 	var walk func(segs []*transcript.Segment, prefix string)
 	walk = func(segs []*transcript.Segment, prefix string) {
 		for i, s := range segs {

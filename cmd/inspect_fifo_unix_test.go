@@ -151,6 +151,13 @@ func TestFIFOIndexSkippedWithAWarning(t *testing.T) {
 			t.Errorf("oc %s: raw control characters on stderr: %q", args[0], stderr)
 		}
 		code, _, stderr = runOC(t, false, nil, append(args, "--json")...)
+		if args[0] == "export" {
+			// A transcript is JSONL: export --json is a usage error.
+			if code != cli.ExitUsage {
+				t.Errorf("oc export --json: exit %d: %s", code, stderr)
+			}
+			continue
+		}
 		if code != cli.ExitOK {
 			t.Errorf("oc %s --json: exit %d: %s", args[0], code, stderr)
 		}

@@ -25,6 +25,14 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 	if len(args) > 1 {
 		return false, args, nil
 	}
+	if len(args) == 1 && store.IsSQLiteFile(args[0]) {
+		// An agent database given as a path is read as the database it is.
+		st, err := store.OpenDatabase(ctx, args[0], store.Options{SQLite: sqlitestore.Options{BusyTimeout: opts.BusyTimeout}})
+		if err != nil {
+			return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
+		}
+		return true, nil, inspectSQLiteState(ctx, g, opts, st)
+	}
 	if len(args) == 1 && (store.IsTranscriptPath(args[0]) || isDirPath(args[0]) || store.LooksLikePath(args[0]) && !store.LooksLikeArchiveName(args[0])) {
 		return false, args, nil
 	}
@@ -36,34 +44,7 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 		if !st.HasSQLite() {
 			return false, args, nil
 		}
-		// Each session's rows are dropped after its analysis: collect lazily.
-		g.tuneGCForStreaming(gcLimitInspect)
-		progress := cli.NewProgress(g.IO, "inspecting", 0)
-		rep, err := st.InspectSQLite(ctx, store.InspectOptions{Jobs: opts.Jobs, QuickCheck: true, Archived: opts.Archived, Progress: func() { progress.Add(1) }})
-		progress.Done()
-		if err != nil {
-			return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
-		}
-		if ctx.Err() != nil {
-			return true, nil, cli.Incomplete(errors.New("interrupted: the report is incomplete"))
-		}
-		if opts.Replay {
-			addSQLiteReplayFindings(ctx, g, st, rep, opts.releaseOr(policy.Release96))
-		}
-		if g.JSON {
-			err = writeJSON(g.IO, rep)
-		} else {
-			printSQLiteReport(g.IO.Out, g.IO.Styles(), rep)
-		}
-		if err == nil && len(rep.Errors) > 0 {
-			if !g.JSON {
-				for _, e := range rep.Errors {
-					fmt.Fprintf(g.IO.ErrOut, "oc: %s\n", cli.Safe(e.Error))
-				}
-			}
-			return true, nil, cli.Exit(cli.ExitIncomplete, nil)
-		}
-		return true, nil, err
+		return true, nil, inspectSQLiteState(ctx, g, opts, st)
 	}
 	ses, err := st.Resolve(ctx, args[0])
 	if err != nil {
@@ -85,12 +66,27 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 	}
 	// One session named: replay findings, by 2026.9.6's rules unless
 	// --openclaw says otherwise (the install's era).
+	// --tree: the branches of the rows as exported (header first, seq
+	// order), lines counted in that order.
+	var tree []*transcript.Segment
 	if path, cleanup, err := exportSessionToTemp(ctx, st, ses); err == nil {
 		more, _ := replay.ProviderFindings(path, opts.releaseOr(policy.Release96))
+		if opts.Tree {
+			tree, _ = transcript.OutlineFile(path, nil)
+		}
 		cleanup()
 		rep.Summary.Findings = append(rep.Summary.Findings, more...)
 	}
 	if g.JSON {
+		if opts.Tree {
+			if tree == nil {
+				tree = []*transcript.Segment{}
+			}
+			return true, nil, writeJSON(g.IO, struct {
+				*store.SessionReport
+				Tree []*transcript.Segment `json:"tree"`
+			}{rep, tree})
+		}
 		return true, nil, writeJSON(g.IO, rep)
 	}
 	st2 := g.IO.Styles()
@@ -106,14 +102,52 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 		fmt.Fprintf(g.IO.Out, "%s %d of %d events from %s (storage %s, %s)\n", st2.Bold.Render(fmt.Sprintf("%-12s", "Cold archive")), c.Events, c.Archive.EventCount, cleanText(c.Path), cleanText(c.Archive.Storage), state)
 	}
 	printSummary(g.IO.Out, st2, rep.Summary, opts.All)
+	if opts.Tree {
+		printOutline(g.IO.Out, st2, tree)
+	}
 	return true, nil, nil
+}
+
+// inspectSQLiteState is the state-dir report of a SQLite-era install (or of
+// one agent database given as a path).
+func inspectSQLiteState(ctx context.Context, g *Globals, opts *inspectOptions, st *store.State) error {
+	// Each session's rows are dropped after its analysis: collect lazily.
+	g.tuneGCForStreaming(gcLimitInspect)
+	progress := cli.NewProgress(g.IO, "inspecting", 0)
+	rep, err := st.InspectSQLite(ctx, store.InspectOptions{Jobs: opts.Jobs, QuickCheck: true, Archived: opts.Archived, Progress: func() { progress.Add(1) }})
+	progress.Done()
+	if err != nil {
+		return cli.Incomplete(errors.New(oneLine(err.Error())))
+	}
+	if ctx.Err() != nil {
+		return cli.Incomplete(errors.New("interrupted: the report is incomplete"))
+	}
+	if opts.Replay {
+		addSQLiteReplayFindings(ctx, g, st, rep, opts.releaseOr(policy.Release96))
+	}
+	if g.JSON {
+		err = writeJSON(g.IO, rep)
+	} else {
+		printSQLiteReport(g.IO.Out, g.IO.Styles(), rep, tableWidth(g))
+	}
+	if err == nil && len(rep.Errors) > 0 {
+		if !g.JSON {
+			for _, e := range rep.Errors {
+				fmt.Fprintf(g.IO.ErrOut, "oc: %s\n", cli.Safe(e.Error))
+			}
+		}
+		return cli.Exit(cli.ExitIncomplete, nil)
+	}
+	return err
 }
 
 // cleanText drops control characters from untrusted text before printing.
 // cleanText makes text from a database safe for a terminal (cli.Safe).
 func cleanText(s string) string { return cli.Safe(s) }
 
-func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport) {
+// printSQLiteReport prints a SQLite state dir's report; width is the
+// terminal's (0 when piped: nothing is cut).
+func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport, width int) {
 	era := "SQLite (OpenClaw 2026.8.1+)"
 	if rep.Era == "mixed" {
 		era = "mid-upgrade: SQLite databases and JSONL transcripts not yet imported"
@@ -133,28 +167,28 @@ func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport) {
 		}
 		fmt.Fprintf(w, "  agent %-8s schema %d, %s, %d sessions, quick_check %s, journal %s, -wal %s%s\n", cleanText(d.Agent), d.Schema, humanBytes(d.DBBytes), d.Sessions, cleanText(d.QuickCheck), d.JournalMode, humanBytes(d.WALBytes), extra)
 	}
-	if len(rep.Sessions) > 0 {
-		fmt.Fprintf(w, "\n%s\n", sessionTable.Header(st))
-	}
+	// Keys and ids are printed whole when piped (the Next line's KEY can
+	// be followed); on a terminal the table fits its width.
+	rows := make([][]string, 0, len(rep.Sessions))
 	for _, s := range rep.Sessions {
 		key := cleanText(s.Key)
 		if key == "" {
 			key = "(no key)"
 		}
-		if len(key) > 44 {
-			key = key[:20] + "…" + key[len(key)-23:]
-		}
-		id := cleanText(s.SessionID)
-		if len(id) > 13 {
-			id = id[:12] + "…"
-		}
 		last := "-"
 		if s.LastActivity > 0 {
 			last = time.UnixMilli(s.LastActivity).UTC().Format("2006-01-02 15:04")
 		}
-		fmt.Fprintln(w, sessionTable.Row(cleanText(s.Agent), key, id, strconv.Itoa(s.Events), strconv.Itoa(s.Active.Messages), humanBytes(s.Size), last, findingCounts(st, s)))
+		rows = append(rows, []string{cleanText(s.Agent), key, cleanText(s.SessionID), strconv.Itoa(s.Events), strconv.Itoa(s.Active.Messages), humanBytes(s.Size), last, findingCounts(st, s)})
 	}
-	printArchives(w, st, rep)
+	table, rows := sessionTable.Layout(rows, width)
+	if len(rows) > 0 {
+		fmt.Fprintf(w, "\n%s\n", table.Header(st))
+	}
+	for _, r := range rows {
+		fmt.Fprintln(w, table.Row(r...))
+	}
+	printArchives(w, st, rep, width)
 	if len(rep.Findings) > 0 {
 		fmt.Fprintf(w, "\n%s\n", st.Heading.Render(fmt.Sprintf("State findings (%d)", len(rep.Findings))))
 		for _, f := range rep.Findings {
@@ -193,14 +227,14 @@ func archivedCount(rep *store.SQLiteReport) (n, unpublished int) {
 // archiveTable is the table of archived generations in `oc inspect
 // --archived` on a SQLite store, one generation a row.
 var archiveTable = cli.Table{Columns: []cli.Column{
-	{Title: "AGENT", Width: colAgent}, {Title: "SESSION KEY", Width: 30}, {Title: "ID", Width: 13}, {Title: "GENERATION", Width: 10},
+	{Title: "AGENT", Width: colAgent}, {Title: "SESSION KEY", Width: 30, Min: 20, CutMiddle: true}, {Title: "ID", Width: 13, Min: 13}, {Title: "GENERATION", Width: 10, Min: 10},
 	{Title: "REASON", Width: 7}, {Title: "ENC", Width: 8}, {Title: "STORED", Width: 9, Right: true}, {Title: "ENTRIES", Width: 7, Right: true},
 	{Title: "CREATED", Width: 16, Gap: 1}, {Title: "PUBLISHED", Width: 17}, {Title: "FINDINGS"},
 }}
 
 // printArchives lists the archived generations (inspect --archived): a row
 // each, and under it the findings of its row and derived file.
-func printArchives(w io.Writer, st *cli.Styles, rep *store.SQLiteReport) {
+func printArchives(w io.Writer, st *cli.Styles, rep *store.SQLiteReport, width int) {
 	if rep.Archives == nil {
 		return
 	}
@@ -209,7 +243,7 @@ func printArchives(w io.Writer, st *cli.Styles, rep *store.SQLiteReport) {
 		fmt.Fprintln(w, "  none")
 		return
 	}
-	fmt.Fprintln(w, archiveTable.Header(st))
+	rows := make([][]string, 0, len(rep.Archives))
 	for _, a := range rep.Archives {
 		r := a.Row
 		published := "no (never tried)"
@@ -223,9 +257,14 @@ func printArchives(w io.Writer, st *cli.Styles, rep *store.SQLiteReport) {
 		if key == "" {
 			key = "(no key)"
 		}
-		fmt.Fprintln(w, archiveTable.Row(shortenMiddle(cleanText(a.Agent), colAgent), shortenMiddle(key, 30), shortenEnd(cleanText(r.SessionID), 13),
-			shortenEnd(cleanText(r.Generation), 10), cleanText(r.Reason), cleanText(r.Encoding), humanBytes(r.BlobBytes), strconv.Itoa(a.Entries),
-			minute(r.CreatedAt), published, findingCounts(st, a)))
+		rows = append(rows, []string{shortenMiddle(cleanText(a.Agent), colAgent), key, cleanText(r.SessionID),
+			cleanText(r.Generation), cleanText(r.Reason), cleanText(r.Encoding), humanBytes(r.BlobBytes), strconv.Itoa(a.Entries),
+			minute(r.CreatedAt), published, findingCounts(st, a)})
+	}
+	table, rows := archiveTable.Layout(rows, width)
+	fmt.Fprintln(w, table.Header(st))
+	for i, a := range rep.Archives {
+		fmt.Fprintln(w, table.Row(rows[i]...))
 		for _, f := range a.Findings {
 			if strings.HasPrefix(f.Rule, "sqlite-archive-") && f.Severity != transcript.SevInfo {
 				fmt.Fprintf(w, "    %s %s %s\n", st.Severity(fmt.Sprintf("%-7s", f.Severity)), st.Key.Render(cleanText(f.Rule)), cleanText(f.Message))
@@ -236,15 +275,6 @@ func printArchives(w io.Writer, st *cli.Styles, rep *store.SQLiteReport) {
 
 // minute is a millisecond time as the tables show it.
 func minute(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02 15:04") }
-
-// shortenEnd fits s into n columns, cut at the end with "…".
-func shortenEnd(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
 
 // inspectOneArchive is `oc inspect SESSIONID@GENERATION` (or the archive's
 // name): the row, its publication and derived file, and the transcript's
@@ -334,7 +364,16 @@ func addSQLiteReplayFindings(ctx context.Context, g *Globals, st *store.State, r
 // sessionTable is the state-dir table of `oc inspect` on a SQLite store, one
 // session a row.
 var sessionTable = cli.Table{Columns: []cli.Column{
-	{Title: "AGENT", Width: colAgent}, {Title: "SESSION KEY", Width: colName}, {Title: "ID", Width: 13},
+	{Title: "AGENT", Width: colAgent}, {Title: "SESSION KEY", Width: colName, Min: 24, CutMiddle: true}, {Title: "ID", Width: 13, Min: 13},
 	{Title: "EVENTS", Width: 7, Right: true}, {Title: "MSGS", Width: 6, Right: true}, {Title: "SIZE", Width: 9, Right: true},
 	{Title: "LAST ACTIVITY", Width: 16, Gap: 1}, {Title: "FINDINGS"},
 }}
+
+// tableWidth is the width a table fits on a terminal, 0 when stdout is
+// piped (tables are then never cut).
+func tableWidth(g *Globals) int {
+	if !g.IO.IsStdoutTTY() {
+		return 0
+	}
+	return g.IO.Width()
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/openclaw-tools/oc/internal/durable"
 	"github.com/openclaw-tools/oc/pkg/gatewaylock"
 	"github.com/openclaw-tools/oc/pkg/repair"
+	"github.com/openclaw-tools/oc/pkg/store"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 	"github.com/openclaw-tools/oc/pkg/upgrade"
 )
@@ -41,10 +42,15 @@ type repairOptions struct {
 func newRepairCmd(g *Globals) *cobra.Command {
 	opts := &repairOptions{}
 	cmd := &cobra.Command{
-		Use:   "repair [PATH...]",
+		Use:   "repair [PATH|SESSION...]",
 		Short: "Repair damaged session transcripts, losslessly and crash-safely",
 		Long: `Repair session transcripts in place: a transcript file, a sessions folder or a
-state dir (default: the state dir).
+state dir (default: the state dir). A SESSION (a key such as agent:main:main,
+a session id or a unique prefix) names its JSONL transcript, such as one
+awaiting OpenClaw's import into SQLite. A SQLite session (OpenClaw 2026.8.1+)
+is OpenClaw's and is never written: repair refuses it in one line that says
+what to run instead (oc export SESSION to take it out as JSONL, openclaw
+doctor --fix for OpenClaw's own repairs), and exits 3.
 
 The default rules are OpenClaw 2026.5.6's (drop lines that do not parse, give
 empty assistant error turns a text, replace blank user text), the rules later
@@ -171,7 +177,10 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 	if opts.Undo {
 		return runUndo(ctx, g, args, apply)
 	}
-	paths := args
+	paths, err := repairPaths(ctx, g, args)
+	if err != nil {
+		return err
+	}
 	if len(paths) == 0 {
 		paths = []string{g.ResolvedStateDir()}
 	}
@@ -210,6 +219,28 @@ func runRepair(ctx context.Context, g *Globals, opts *repairOptions, args []stri
 		printRepairReport(g, opts, set, doc)
 	}
 	return repairExit(g, opts, doc)
+}
+
+// repairPaths resolves the SESSION arguments that are not paths (keys, ids,
+// prefixes) to their JSONL transcripts; a SQLite session is refused in one
+// line with what to run instead (exit 3), an ambiguous one is a usage error.
+func repairPaths(ctx context.Context, g *Globals, args []string) ([]string, error) {
+	if len(args) == 0 {
+		return nil, nil
+	}
+	st, err := store.Open(g.ResolvedStateDir(), store.Options{})
+	if err != nil {
+		return nil, cli.Incomplete(errors.New(oneLine(err.Error())))
+	}
+	paths, err := st.TranscriptFiles(ctx, args)
+	var amb *store.AmbiguousError
+	switch {
+	case errors.As(err, &amb):
+		return nil, cli.Exit(cli.ExitUsage, errors.New(oneLine(err.Error())))
+	case err != nil:
+		return nil, cli.Incomplete(errors.New(oneLine(err.Error())))
+	}
+	return paths, nil
 }
 
 // repairRuleSet checks repair's flags and arguments (usage errors) and

@@ -167,7 +167,7 @@ in either storage era: the SQLite databases of OpenClaw 2026.8.1 and later
 sessions.json indexes and cron job stores before them (by the rules of
 2026.5.6, and predicting the one-time import into SQLite).
 
-It documents where it does more than the release it follows.`,
+It documents where it does more than the releases it follows.`,
 		Version:       buildinfo.Read().String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -175,7 +175,9 @@ It documents where it does more than the release it follows.`,
 			return g.configure(cmd)
 		},
 	}
-	root.SetVersionTemplate("{{.Version}}\n")
+	// --version is `oc version`, --json included.
+	cobra.AddTemplateFunc("ocVersion", versionText)
+	root.SetVersionTemplate("{{ocVersion .}}")
 	root.Flags().Bool("version", false, "print oc's version (as oc version)")
 	root.SetOut(ios.Out)
 	root.SetErr(ios.ErrOut)

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,12 +93,32 @@ func TestHelpExitCodes(t *testing.T) {
 func TestVersion(t *testing.T) {
 	code, out, _ := runOC(t, false, nil, "version")
 	assert.Equal(t, cli.ExitOK, code)
-	assert.Contains(t, out, "follows OpenClaw 2026.5.6")
-	code, out, _ = runOC(t, false, nil, "version", "--json")
+	assert.Contains(t, out, "follows OpenClaw 2026.5.6 (JSONL era) and 2026.9.6 (SQLite era)")
+	for _, args := range [][]string{{"version", "--json"}, {"--version", "--json"}, {"--json", "--version"}} {
+		code, out, _ = runOC(t, false, nil, args...)
+		assert.Equal(t, cli.ExitOK, code)
+		var v struct {
+			Version string
+			Follows []struct{ OpenClaw, Era string }
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &v), "%v: %s", args, out)
+		assert.NotEmpty(t, v.Version)
+		assert.Equal(t, "2026.5.6 jsonl 2026.9.6 sqlite", fmt.Sprint(v.Follows[0].OpenClaw, " ", v.Follows[0].Era, " ", v.Follows[1].OpenClaw, " ", v.Follows[1].Era), args)
+	}
+	code, out, _ = runOC(t, false, nil, "--version")
 	assert.Equal(t, cli.ExitOK, code)
-	var v map[string]any
-	require.NoError(t, json.Unmarshal([]byte(out), &v))
-	assert.NotEmpty(t, v["version"])
+	assert.Contains(t, out, "2026.5.6 (JSONL era) and 2026.9.6 (SQLite era)")
+	// Root help and man oc describe both eras.
+	_, out, _ = runOC(t, false, nil, "--help")
+	for _, want := range []string{"SQLite databases of OpenClaw 2026.8.1", "rules of 2026.9.6", "JSONL session transcripts", "2026.5.6"} {
+		assert.Contains(t, out, want)
+	}
+	man, err := os.ReadFile("../man/man1/oc.1")
+	require.NoError(t, err)
+	desc := string(man)[strings.Index(string(man), ".SH DESCRIPTION"):strings.Index(string(man), ".SH OPTIONS")]
+	for _, want := range []string{"SQLite databases of OpenClaw 2026.8.1", "2026.9.6", "JSONL session transcripts", "2026.5.6"} {
+		assert.Contains(t, desc, want)
+	}
 }
 
 // The streaming commands give the process's collector Tuner their budget;

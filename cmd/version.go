@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -11,7 +12,7 @@ import (
 func newVersionCmd(g *Globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "Print oc's version and the OpenClaw release it follows",
+		Short: "Print oc's version and the OpenClaw releases it follows (2026.5.6, 2026.9.6)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			info := buildinfo.Read()
@@ -22,4 +23,17 @@ func newVersionCmd(g *Globals) *cobra.Command {
 			return err
 		},
 	}
+}
+
+// versionText is what --version prints: `oc version`'s line, or its JSON
+// document with --json.
+func versionText(c *cobra.Command) string {
+	info := buildinfo.Read()
+	if f := c.Root().PersistentFlags().Lookup("json"); f != nil && f.Value.String() == "true" {
+		b, err := json.MarshalIndent(info, "", "  ")
+		if err == nil {
+			return string(b) + "\n"
+		}
+	}
+	return info.String() + "\n"
 }

@@ -22,15 +22,34 @@ type Info struct {
 	GoVersion string `json:"go"`
 	Platform  string `json:"platform"`
 	Reference string `json:"reference"`
+	// Follows are the OpenClaw releases whose rules oc follows, one per
+	// storage era.
+	Follows []Release `json:"follows"`
 }
 
-// ReferenceRelease is the OpenClaw release whose rules oc follows by default.
-const ReferenceRelease = "2026.5.6"
+// Release is an OpenClaw release oc follows, and the storage era it rules.
+type Release struct {
+	OpenClaw string `json:"openclaw"`
+	Era      string `json:"era"`
+}
+
+// JSONLRelease rules the JSONL era (transcripts, sessions.json, cron/jobs.json);
+// SQLiteRelease the SQLite era (agent databases, state/openclaw.sqlite).
+const (
+	JSONLRelease  = "2026.5.6"
+	SQLiteRelease = "2026.9.6"
+)
+
+// Followed lists the releases oc follows, the JSONL era's first.
+func Followed() []Release {
+	return []Release{{OpenClaw: JSONLRelease, Era: "jsonl"}, {OpenClaw: SQLiteRelease, Era: "sqlite"}}
+}
 
 // Read returns the build information: the stamped version, else the module
 // version, else "dev"; the VCS revision when the toolchain recorded it.
 func Read() Info {
-	info := Info{Version: version, GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH, Reference: "OpenClaw " + ReferenceRelease}
+	info := Info{Version: version, GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH, Follows: Followed(),
+		Reference: "OpenClaw " + JSONLRelease + " (JSONL era) and " + SQLiteRelease + " (SQLite era)"}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if info.Version == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 			info.Version = bi.Main.Version

@@ -58,7 +58,12 @@ const ExitCodesHelp = `oc uses the same exit codes for every command:
 oc grep exits as grep does: 0 when some session matched, 1 when none did, 2
 for a bad pattern or flag, 3 when a session could not be read (the others are
 still searched and their matches printed). oc show, oc browse and the other
-reading commands exit 0, 2 or 3.
+reading commands exit 0, 2 or 3. oc export exits 3 with nothing written when
+what it is given holds no session to export (a file that is not an OpenClaw
+transcript, a database, a session with no transcript rows), 2 with --json (a
+transcript is JSONL); export --all exports every session it can and exits 3
+when it refused one. oc repair of a SQLite session exits 3: the session is
+OpenClaw's, and the one-line error says what to run instead.
 
 What repair --check flags, repair either fixes (0) or reports as unrepairable
 (3); --check says which ("needs repair" or "unrepairable: <why>").

@@ -18,3 +18,26 @@ func TestTableRowPadsByVisibleWidth(t *testing.T) {
 	assert.Equal(t, "toolong 1", Table{Columns: []Column{{Width: 3}, {}}}.Row("toolong", "1"), "a long cell is not cut")
 	assert.Equal(t, "ab", Table{Columns: []Column{{Width: 6}}}.Row("ab"), "the last cell is not padded")
 }
+
+// Layout never cuts a cell when piped (maxWidth 0): the columns widen to
+// their widest cell. On a narrow terminal the columns with a Min are cut,
+// right to left, down to their Min.
+func TestTableLayout(t *testing.T) {
+	tb := Table{Columns: []Column{{Title: "KEY", Width: 8, Min: 6, CutMiddle: true}, {Title: "ID", Width: 4, Min: 4}, {Title: "N"}}}
+	rows := [][]string{{"agent:main:telegram:direct:42", "0197d2a4-6b1e-7c3d", "1 warning"}, {"k", "i", "ok"}}
+	piped, out := tb.Layout(rows, 0)
+	assert.Equal(t, rows, out)
+	assert.Equal(t, "agent:main:telegram:direct:42 0197d2a4-6b1e-7c3d 1 warning", piped.Row(out[0]...))
+	assert.Equal(t, "k                             i                  ok", piped.Row(out[1]...))
+	tty, out := tb.Layout(rows, 30)
+	assert.Equal(t, "agent:m…rect:42 019… 1 warning", tty.Row(out[0]...))
+	assert.Equal(t, 30, lipgloss.Width(tty.Row(out[0]...)))
+	assert.Equal(t, rows[0][0], rows[0][0], "the caller's rows are not changed")
+	assert.Equal(t, "agent:main:telegram:direct:42", rows[0][0])
+	narrow, out := tb.Layout(rows, 20)
+	assert.Equal(t, rows, out, "too narrow even when cut: nothing is cut")
+	assert.Equal(t, piped, narrow)
+	wide, out := tb.Layout(rows, 200)
+	assert.Equal(t, rows, out)
+	assert.Equal(t, piped, wide)
+}
