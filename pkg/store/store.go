@@ -489,12 +489,18 @@ func (s *State) sqliteRows(ctx context.Context, ses Session, fn func(seq int64, 
 	// Every zstd row decodes (checked before a row is written), and the
 	// first header is found (a zstd row is one only in a hand-made
 	// database: 9.6 never compresses a header).
+	// buf is scratch for zstd rows only: a plain row's JSON is the row's
+	// own (held in rows, handed out below) and must never become the
+	// destination of the next decode.
 	header := -1
 	var buf []byte
 	for i, r := range rows {
 		js, err := s.withDecodeBudget(ctx, r, func() ([]byte, error) {
+			if r.JSON != nil || r.Zstd == nil {
+				return r.JSON, nil
+			}
 			var err error
-			buf, err = line(r, buf)
+			buf, err = db.DecodeEvent(ses.ID, r, buf)
 			return buf, err
 		})
 		if err != nil {
