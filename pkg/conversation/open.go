@@ -152,8 +152,9 @@ func (c *Conversation) newSpool() (*bufio.Writer, error) {
 }
 
 // spoolRows copies a SQLite session's rows (or an archived generation's
-// lines) to the spool, one a line, and parses each by 2026.9.6's
-// navigation rules on the way.
+// lines) to the spool, one a line, as they are read (store.StreamRows:
+// nothing of the session is held in memory but each row's navigation
+// record), and parses each by 2026.9.6's navigation rules on the way.
 func (c *Conversation) spoolRows(ctx context.Context, st *store.State, ses store.Session) ([]int64, []*nav96.Record, error) {
 	w, err := c.newSpool()
 	if err != nil {
@@ -162,7 +163,21 @@ func (c *Conversation) spoolRows(ctx context.Context, st *store.State, ses store
 	var offsets []int64
 	var recs []*nav96.Record
 	var off int64
-	if _, err := st.Rows(ctx, ses, nil, func(_ int64, line []byte) error {
+	var werr error
+	reset := func() {
+		// the read starts over: so does the spool
+		offsets, recs, off = nil, nil, 0
+		w.Reset(c.file)
+		if _, err := c.file.Seek(0, io.SeekStart); err != nil {
+			werr = err
+		} else if err := c.file.Truncate(0); err != nil {
+			werr = err
+		}
+	}
+	if _, err := st.StreamRows(ctx, ses, nil, reset, func(_ int64, line []byte) error {
+		if werr != nil {
+			return werr
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -175,6 +190,9 @@ func (c *Conversation) spoolRows(ctx context.Context, st *store.State, ses store
 		return w.WriteByte('\n')
 	}); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", ses.Label(), err)
+	}
+	if werr != nil {
+		return nil, nil, werr
 	}
 	return offsets, recs, w.Flush()
 }

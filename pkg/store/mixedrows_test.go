@@ -123,4 +123,70 @@ func TestRowsMixedPlainAndZstd(t *testing.T) {
 	if !bytes.Equal(append(bytes.Join(kept, []byte("\n")), '\n'), wantText) {
 		t.Errorf("the lines Rows handed out changed after the read")
 	}
+	// StreamRows hands out the same lines, one at a time (each valid
+	// during its call: copied here).
+	var streamed bytes.Buffer
+	if _, err := st.StreamRows(t.Context(), ses, nil, streamed.Reset, func(_ int64, line []byte) error {
+		streamed.Write(line)
+		streamed.WriteByte('\n')
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(streamed.Bytes(), wantText) {
+		t.Errorf("StreamRows handed out %d bytes, not the stored events (%d)", streamed.Len(), len(wantText))
+	}
+}
+
+// A session whose header row is not its first row (only a hand-made
+// database has one): StreamRows hands the header out first, as Rows does.
+func TestStreamRowsHeaderFirst(t *testing.T) {
+	state := oracletest.Fixture96State(t, "example-state")
+	dbPath := filepath.Join(state, "agents", "main", "agent", "openclaw-agent.sqlite")
+	w, err := sql.Open("sqlite", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.SetMaxOpenConns(1)
+	var id string
+	var first, last int64
+	if err := w.QueryRow("SELECT session_id, min(seq), max(seq) FROM transcript_events GROUP BY session_id ORDER BY session_id LIMIT 1").Scan(&id, &first, &last); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Exec("UPDATE transcript_events SET seq = ? WHERE session_id = ? AND seq = ?", last+10, id, first); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	st, err := store.Open(state, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ses, err := st.Resolve(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows, streamed bytes.Buffer
+	if _, err := st.Rows(t.Context(), ses, nil, func(_ int64, line []byte) error {
+		rows.Write(line)
+		rows.WriteByte('\n')
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.StreamRows(t.Context(), ses, nil, streamed.Reset, func(_ int64, line []byte) error {
+		streamed.Write(line)
+		streamed.WriteByte('\n')
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(rows.Bytes(), []byte(`{"type":"session"`)) {
+		t.Fatalf("Rows does not start with the header: %.100s", rows.Bytes())
+	}
+	if !bytes.Equal(rows.Bytes(), streamed.Bytes()) {
+		t.Errorf("StreamRows differs from Rows:\n%.300s\n%.300s", streamed.Bytes(), rows.Bytes())
+	}
 }
