@@ -182,7 +182,7 @@ func (c *Conversation) spoolRows(ctx context.Context, st *store.State, ses store
 			return err
 		}
 		offsets = append(offsets, off)
-		recs = append(recs, nav96.Parse(line))
+		recs = append(recs, nav96.ParseSlim(line))
 		if _, err := w.Write(line); err != nil {
 			return err
 		}
