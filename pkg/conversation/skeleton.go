@@ -84,7 +84,12 @@ type chunked[T any] struct {
 const chunkBits = 15
 
 func (c *chunked[T]) append(v T) {
-	if c.n>>chunkBits == len(c.chunks) {
+	switch {
+	case len(c.chunks) == 0:
+		// the first chunk grows as a slice does (a small transcript
+		// allocates little), up to a chunk's size
+		c.chunks = append(c.chunks, make([]T, 0, 64))
+	case c.n>>chunkBits == len(c.chunks):
 		c.chunks = append(c.chunks, make([]T, 0, 1<<chunkBits))
 	}
 	last := &c.chunks[len(c.chunks)-1]
@@ -294,7 +299,7 @@ func valueEnd(b []byte, i int) int {
 // more lines than fit in 32 bits; transcript's full index is then used.
 func scanSlim(r io.Reader, file io.ReaderAt) (s *slimSkeleton, h *transcript.Header, lines, size int64, ok bool, err error) {
 	s = &slimSkeleton{file: file, seed: maphash.MakeSeed()}
-	rd := jsonl.NewReader(r)
+	rd := jsonl.NewReaderSize(r, 256<<10) // grows for a longer line
 	tp := &jsjson.Tape{MaxDepth: 1}
 	parsed := 0
 	var pending []int32 // entries whose parent is not the entry before them

@@ -3,6 +3,7 @@ package conversation
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -140,5 +141,48 @@ func TestSlimSkeletonOnCorpus(t *testing.T) {
 	t.Logf("%d of %d corpus transcripts take the slim skeleton", slim, total)
 	if total > 0 && slim == 0 {
 		t.Errorf("no corpus transcript takes the slim skeleton")
+	}
+}
+
+// Random transcripts of few distinct ids (so that ids repeat, parents
+// name later entries, themselves or none, and cycles form), with blank,
+// CRLF and later session lines: the slim skeleton equals the full index on
+// every one it decides on (it decides on all of them but those with
+// invalid lines).
+func TestSlimSkeletonRandom(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	decided := 0
+	for n := 0; n < 500; n++ {
+		var b strings.Builder
+		b.WriteString(slimHeaderLine + "\n")
+		entries := 1 + rnd.IntN(30)
+		ids := 1 + rnd.IntN(12)
+		for i := 0; i < entries; i++ {
+			id := fmt.Sprintf("e%d", rnd.IntN(ids))
+			parent := ""
+			if rnd.IntN(5) > 0 {
+				parent = fmt.Sprintf("e%d", rnd.IntN(ids+2))
+			}
+			line := msg(id, parent)
+			switch rnd.IntN(20) {
+			case 0:
+				line = ""
+			case 1:
+				line += "\r"
+			case 2:
+				line = `{"type":"session","version":3,"id":"again"}`
+			case 3:
+				line = `{"type":"message","id":"` + id + `","parentId":""}`
+			case 4:
+				line = `{"id":"` + id + `","type":"label","parentId":"` + parent + `","parentId":null}`
+			}
+			b.WriteString(line + "\n")
+		}
+		if compareSkeletons(t, fmt.Sprintf("random %d:\n%s", n, b.String()), []byte(b.String())) {
+			decided++
+		}
+	}
+	if decided < 450 {
+		t.Errorf("the slim skeleton decided on %d of 500", decided)
 	}
 }
