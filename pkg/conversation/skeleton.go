@@ -3,7 +3,6 @@ package conversation
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"hash/maphash"
 	"io"
@@ -362,35 +361,47 @@ func scanSlim(r io.Reader, file io.ReaderAt) (s *slimSkeleton, h *transcript.Hea
 		return nil, nil, 0, 0, false, nil
 	}
 	// The parents not found on the line before, and the ids given twice,
-	// by an index of the hashes sorted by hash, then file order.
+	// by an index sorted by the top half of each entry's hash, then file
+	// order: one uint64 an entry (the top bits of its hash over its index),
+	// which sorts without a comparison function.
 	hashOf := func(i int32) uint64 { return s.nodes.at(int(i)).hash }
-	byHash := make([]int32, s.nodes.n)
-	for i := range byHash {
-		byHash[i] = int32(i)
+	low := uint64(1)<<keyIndexBits - 1
+	keys := make([]uint64, s.nodes.n)
+	for i := range keys {
+		keys[i] = hashOf(int32(i))&^low | uint64(i)
 	}
-	slices.SortFunc(byHash, func(a, b int32) int {
-		if c := cmp.Compare(hashOf(a), hashOf(b)); c != 0 {
-			return c
-		}
-		return cmp.Compare(a, b)
-	})
+	slices.Sort(keys)
+	entry := func(k uint64) int32 { return int32(k & low) }
 	// lastOf maps the hash of an id given twice to the last entry with it
 	// (a parentId names the last entry with its id, as a JavaScript Map
 	// keeps it). The entries of one hash are read back to check that they
 	// have one id (two ids of one 64-bit hash: the full index decides).
 	var lastOf map[uint64]int32
-	for k := 1; k < len(byHash); k++ {
-		h := hashOf(byHash[k])
-		if h != hashOf(byHash[k-1]) {
-			continue
+	for g := 0; g < len(keys); {
+		end := g + 1
+		for end < len(keys) && keys[end]&^low == keys[g]&^low {
+			end++
 		}
-		if s.ID(int(byHash[k])) != s.ID(int(byHash[k-1])) {
-			return nil, nil, 0, 0, false, nil
+		if end-g > 1 {
+			first := map[uint64]int32{}
+			for _, k := range keys[g:end] { // in file order
+				i := entry(k)
+				h := hashOf(i)
+				f, seen := first[h]
+				if !seen {
+					first[h] = i
+					continue
+				}
+				if s.ID(int(i)) != s.ID(int(f)) {
+					return nil, nil, 0, 0, false, nil
+				}
+				if lastOf == nil {
+					lastOf = map[uint64]int32{}
+				}
+				lastOf[h] = i
+			}
 		}
-		if lastOf == nil {
-			lastOf = map[uint64]int32{}
-		}
-		lastOf[h] = byHash[k]
+		g = end
 	}
 	if lastOf != nil {
 		for i := 1; i < s.nodes.n; i++ {
@@ -403,16 +414,17 @@ func scanSlim(r io.Reader, file io.ReaderAt) (s *slimSkeleton, h *transcript.Hea
 	}
 	for k, i := range pending {
 		ph := parentHashes[k]
-		// the first entry of the hash, then the last (lastOf)
-		j, found := slices.BinarySearchFunc(byHash, ph, func(e int32, t uint64) int {
-			return cmp.Compare(hashOf(e), t)
-		})
 		n := s.nodes.at(int(i))
 		n.parent = -1 // a parentId that names no entry
-		if found {
-			n.parent = byHash[j]
-			if last, ok := lastOf[ph]; ok {
-				n.parent = last
+		if last, ok := lastOf[ph]; ok {
+			n.parent = last
+			continue
+		}
+		// the one entry with the hash, among those of its top half
+		top := ph &^ low
+		for j, _ := slices.BinarySearch(keys, top); j < len(keys) && keys[j]&^low == top; j++ {
+			if hashOf(entry(keys[j])) == ph {
+				n.parent = entry(keys[j])
 			}
 		}
 	}
@@ -430,6 +442,11 @@ func scanSlim(r io.Reader, file io.ReaderAt) (s *slimSkeleton, h *transcript.Hea
 	}
 	return s, h, lines, size, true, nil
 }
+
+// keyIndexBits is how many low bits of scanSlim's sort keys hold the
+// entry's index (at least 32: at most 2^31 lines); a test makes it larger,
+// so that entries of different hashes share a key's top bits.
+var keyIndexBits = 32
 
 // slimHeader is the session header of the first line, when it is one
 // scanSlim decides on (version 3 or later, given as a number).

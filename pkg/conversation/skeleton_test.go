@@ -150,6 +150,14 @@ func TestSlimSkeletonOnCorpus(t *testing.T) {
 // every one it decides on (it decides on all of them but those with
 // invalid lines).
 func TestSlimSkeletonRandom(t *testing.T) {
+	t.Run("hash", func(t *testing.T) { randomSkeletons(t) })
+	// sort keys of 2 bits of hash: entries of different ids share them
+	keyIndexBits = 62
+	defer func() { keyIndexBits = 32 }()
+	t.Run("shared-key-bits", func(t *testing.T) { randomSkeletons(t); TestSlimSkeletonIsTheFullIndex(t) })
+}
+
+func randomSkeletons(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	decided := 0
 	for n := 0; n < 500; n++ {
