@@ -116,7 +116,11 @@ func (s *slimSkeleton) ID(i int) string {
 	if err != nil && !(err == io.EOF && len(data) > 0) {
 		return ""
 	}
-	m, ok := topMembers(data)
+	tp := jsjson.Tape{MaxDepth: 1}
+	if !tp.Parse(data) {
+		return "" // the file changed since the first pass
+	}
+	m, ok := tapeMembers(&tp, data)
 	if !ok || m.id == nil {
 		return ""
 	}
@@ -134,43 +138,10 @@ type members struct {
 	parentNull bool
 }
 
-// topMembers reads an object's top-level "type", "id", "parentId" and
-// "version" members (the last of each, as JSON.parse keeps it) from a line
-// json.Valid accepted. ok is false when the line is not an object.
-func topMembers(data []byte) (m members, ok bool) {
-	i := skipWS(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return m, false
-	}
-	i++
-	for {
-		i = skipWS(data, i)
-		if i >= len(data) || data[i] == '}' {
-			return m, true
-		}
-		if data[i] == ',' {
-			i++
-			continue
-		}
-		// a key
-		end := stringEnd(data, i)
-		key := data[i+1 : end-1]
-		escaped := bytes.IndexByte(key, '\\') >= 0
-		i = skipWS(data, end)
-		i = skipWS(data, i+1) // ':'
-		vstart := i
-		i = valueEnd(data, i)
-		val := data[vstart:i]
-		if escaped {
-			m.odd = true
-			continue
-		}
-		m.set(key, val)
-	}
-}
-
-// tapeMembers is topMembers of a line tp parsed (MaxDepth 1): ok is false
-// when the line is not an object, or its members were not recorded.
+// tapeMembers reads an object's top-level "type", "id", "parentId" and
+// "version" members (the last of each, as JSON.parse keeps it) off the
+// tape of a line tp parsed (MaxDepth 1): ok is false when the line is not
+// an object, or its members were not recorded.
 func tapeMembers(tp *jsjson.Tape, data []byte) (m members, ok bool) {
 	if tp.Unrecorded || len(tp.Nodes) == 0 || tp.Nodes[0].Kind != '{' || tp.Nodes[0].Flags&jsjson.Pruned != 0 {
 		return m, false
@@ -227,64 +198,6 @@ func plainString(val []byte, odd *bool) []byte {
 		s = []byte{}
 	}
 	return s
-}
-
-func skipWS(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
-		i++
-	}
-	return i
-}
-
-// stringEnd is the index after the string starting at b[i] ('"').
-func stringEnd(b []byte, i int) int {
-	i++
-	for i < len(b) {
-		k := bytes.IndexAny(b[i:], "\"\\")
-		if k < 0 {
-			return len(b)
-		}
-		i += k
-		if b[i] == '\\' {
-			i += 2
-			continue
-		}
-		return i + 1
-	}
-	return len(b)
-}
-
-// valueEnd is the index after the JSON value starting at b[i] (valid JSON).
-func valueEnd(b []byte, i int) int {
-	if i >= len(b) {
-		return i
-	}
-	switch b[i] {
-	case '"':
-		return stringEnd(b, i)
-	case '{', '[':
-		depth := 0
-		for i < len(b) {
-			switch b[i] {
-			case '"':
-				i = stringEnd(b, i)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return i
-	}
-	for i < len(b) && b[i] != ',' && b[i] != '}' && b[i] != ']' && b[i] != ' ' && b[i] != '\t' && b[i] != '\r' && b[i] != '\n' {
-		i++
-	}
-	return i
 }
 
 // scanSlim makes the slim skeleton of the transcript r, and its header,
