@@ -102,6 +102,11 @@ read-only.`,
 	return cmd
 }
 
+// gcLimitShow is show's memory budget (see tuneGCForStreaming): its
+// skeleton is 24 bytes an entry and its rendering streams, so that a
+// transcript of 1 GiB (1.7 million entries) stays under it.
+const gcLimitShow = 64 << 20
+
 func runShow(cmd *cobra.Command, g *Globals, opts *showOptions, arg string) error {
 	format := opts.Format
 	if g.JSON {
@@ -110,6 +115,7 @@ func runShow(cmd *cobra.Command, g *Globals, opts *showOptions, arg string) erro
 	if _, err := show.NewRenderer(format, io.Discard, nil, render.Options{}); err != nil {
 		return cli.Usagef("--format: %v", err)
 	}
+	g.tuneGCForStreaming(gcLimitShow)
 	st, err := store.Open(g.ResolvedStateDir(), store.Options{})
 	if err != nil {
 		return cli.Incomplete(errors.New(oneLine(err.Error())))

@@ -198,3 +198,30 @@ func TestStringValuesSkipKeys(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// The same on a transcript the slim skeleton takes (no malformed line):
+// the shown entries are checked against the first pass, and reading ids
+// back from a changed file (fork points, leaves) does not fail.
+func TestChangedBetweenPassesSlim(t *testing.T) {
+	clean := strings.Replace(forked, "not json at all\n", "", 1)
+	p := write(t, "s.jsonl", clean)
+	c := open(t, store.Session{Era: store.EraJSONL, Path: p})
+	if len(c.Notes) != 0 {
+		t.Fatalf("notes %q", c.Notes)
+	}
+	shifted := strings.Replace(clean, `"first question"`, `"a much longer first question than before"`, 1)
+	if err := os.WriteFile(p, []byte(shifted), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err := c.Items(context.Background(), conversation.Selection{}, func(*conversation.Item) error { return nil })
+	if !errors.Is(err, conversation.ErrChanged) {
+		t.Errorf("got %v, want ErrChanged", err)
+	}
+	_ = c.Leaves()
+	_ = c.Items(context.Background(), conversation.Selection{All: true}, func(*conversation.Item) error { return nil })
+	if err := os.WriteFile(p, []byte("garbage\n{\"x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_ = c.Leaves()
+	_ = c.Items(context.Background(), conversation.Selection{Branch: "c"}, func(*conversation.Item) error { return nil })
+}

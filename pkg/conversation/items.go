@@ -62,7 +62,7 @@ func (c *Conversation) Items(ctx context.Context, sel Selection, fn func(*Item) 
 			return fmt.Errorf("%s:%d: %w", c.name(), r.line, err)
 		}
 		it := DecodeLine(r.line, data)
-		if r.node >= 0 && it.ID != c.ix.Nodes[r.node].ID().String() && !c.tree.Migrated {
+		if r.node >= 0 && !c.sk.Migrated() && !c.sk.HasID(r.node, it.ID) {
 			return fmt.Errorf("%s:%d: %w", c.name(), r.line, ErrChanged)
 		}
 		c.mark(it, r.node)
@@ -78,10 +78,9 @@ func (c *Conversation) Items(ctx context.Context, sel Selection, fn func(*Item) 
 func (c *Conversation) branchTo(leaf int) []ref {
 	var rev []ref
 	seen := map[int]bool{}
-	for i := leaf; i >= 0 && !seen[i]; i = c.tree.Parent(i) {
+	for i := leaf; i >= 0 && !seen[i]; i = c.sk.Parent(i) {
 		seen[i] = true
-		n := &c.ix.Nodes[i]
-		rev = append(rev, ref{line: n.Line, offset: n.Offset, node: i})
+		rev = append(rev, ref{line: c.sk.Line(i), offset: c.sk.Offset(i), node: i})
 	}
 	for a, b := 0, len(rev)-1; a < b; a, b = a+1, b-1 {
 		rev[a], rev[b] = rev[b], rev[a]
@@ -94,7 +93,7 @@ func (c *Conversation) window(refs []ref, sel Selection) (from, to int, err erro
 	from, to = 0, len(refs)
 	find := func(spec, flag string) (int, error) {
 		for k, r := range refs {
-			if r.node >= 0 && c.ix.Nodes[r.node].ID().String() == spec {
+			if r.node >= 0 && c.sk.HasID(r.node, spec) && c.sk.ID(r.node) == spec {
 				return k, nil
 			}
 		}
@@ -134,7 +133,7 @@ func (c *Conversation) allItems(ctx context.Context, sel Selection, fn func(*Ite
 	fromLine, toLine := int64(0), int64(1<<62)
 	bound := func(spec string) (int64, error) {
 		if i, ok := c.findNode(spec); ok {
-			return c.ix.Nodes[i].Line, nil
+			return c.sk.Line(i), nil
 		}
 		if n, err := strconv.ParseInt(spec, 10, 64); err == nil {
 			return n, nil
@@ -169,7 +168,7 @@ func (c *Conversation) allItems(ctx context.Context, sel Selection, fn func(*Ite
 		if l.Num > toLine {
 			return nil
 		}
-		for node < len(c.ix.Nodes) && c.ix.Nodes[node].Line < l.Num {
+		for node < c.sk.Len() && c.sk.Line(node) < l.Num {
 			node++
 		}
 		if l.Num < fromLine || jsonl.IsBlank(l.Data) {
@@ -180,7 +179,7 @@ func (c *Conversation) allItems(ctx context.Context, sel Selection, fn func(*Ite
 			continue // the header is the document's own heading
 		}
 		n := -1
-		if node < len(c.ix.Nodes) && c.ix.Nodes[node].Line == l.Num {
+		if node < c.sk.Len() && c.sk.Line(node) == l.Num {
 			n = node
 		}
 		c.mark(it, n)
@@ -200,9 +199,9 @@ func (c *Conversation) mark(it *Item, node int) {
 	}
 	it.Children = int(c.kids[node])
 	if it.Children > 1 {
-		for j := node + 1; j < len(c.ix.Nodes) && len(it.ChildIDs) < it.Children; j++ {
-			if c.tree.Parent(j) == node {
-				it.ChildIDs = append(it.ChildIDs, c.ix.Nodes[j].ID().String())
+		for j := node + 1; j < c.sk.Len() && len(it.ChildIDs) < it.Children; j++ {
+			if c.sk.Parent(j) == node {
+				it.ChildIDs = append(it.ChildIDs, c.sk.ID(j))
 			}
 		}
 	}
@@ -292,24 +291,35 @@ func (c *Conversation) Leaves() []Leaf {
 	}
 	// depth[i]: entries from the root to i (parents usually come first;
 	// one that does not counts from itself)
-	depth := make([]int32, len(c.ix.Nodes))
+	depth := make([]int32, c.sk.Len())
 	var out []Leaf
-	for i := range c.ix.Nodes {
+	for i := range depth {
 		depth[i] = 1
-		if p := c.tree.Parent(i); p >= 0 && p < i {
+		if p := c.sk.Parent(i); p >= 0 && p < i {
 			depth[i] = depth[p] + 1
 		}
 		if c.kids[i] != 0 {
 			continue
 		}
-		n := &c.ix.Nodes[i]
-		out = append(out, Leaf{ID: n.ID().String(), Line: n.Line, Active: n.Line == activeLeaf, Depth: int(depth[i])})
+		line := c.sk.Line(i)
+		out = append(out, Leaf{ID: c.sk.ID(i), Line: line, Active: line == activeLeaf, Depth: int(depth[i])})
 	}
 	return out
 }
 
 // Outline is the session's tree as runs of entries without forks.
-func (c *Conversation) Outline() []*transcript.Segment { return transcript.Outline(c.ix) }
+// A slim skeleton has no outline of its own: the file is indexed whole
+// for it (nil when that fails).
+func (c *Conversation) Outline() []*transcript.Segment {
+	if c.ix == nil {
+		ix, err := c.fullIndex()
+		if err != nil {
+			return nil
+		}
+		c.ix = ix
+	}
+	return transcript.Outline(c.ix)
+}
 
 // ActiveLength is the number of entries on the active branch.
 func (c *Conversation) ActiveLength() int { return len(c.active) }

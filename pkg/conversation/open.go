@@ -42,9 +42,11 @@ type Conversation struct {
 
 	file  *os.File
 	spool string
-	ix    *transcript.Index
-	tree  *transcript.Tree
-	kids  []int32 // children of each node
+	// sk is the entries' skeleton: slim for the usual transcript, else
+	// transcript's full index (ix, nil for a slim one)
+	sk   skeleton
+	ix   *transcript.Index
+	kids []int32 // children of each node
 	// active is the active branch, in order.
 	active []ref
 	// activeLines is the active branch's lines, sorted (for --all's marks).
@@ -84,11 +86,12 @@ func Open(ctx context.Context, st *store.State, ses store.Session, stdin io.Read
 		return nil, err
 	}
 	if c.Rules == Rules96 {
-		c.active = activeRows96(recs, rowOffsets, c.ix)
+		c.active = activeRows96(recs, rowOffsets, c.sk)
 	} else {
-		for _, i := range c.tree.Path() {
-			n := &c.ix.Nodes[i]
-			c.active = append(c.active, ref{line: n.Line, offset: n.Offset, node: i})
+		path := c.sk.Path()
+		c.active = make([]ref, 0, len(path))
+		for _, i := range path {
+			c.active = append(c.active, ref{line: c.sk.Line(i), offset: c.sk.Offset(i), node: i})
 		}
 	}
 	c.activeLines = make([]int64, len(c.active))
@@ -149,8 +152,9 @@ func (c *Conversation) newSpool() (*bufio.Writer, error) {
 }
 
 // spoolRows copies a SQLite session's rows (or an archived generation's
-// lines) to the spool, one a line, and parses each by 2026.9.6's
-// navigation rules on the way.
+// lines) to the spool, one a line, as they are read (store.StreamRows:
+// nothing of the session is held in memory but each row's navigation
+// record), and parses each by 2026.9.6's navigation rules on the way.
 func (c *Conversation) spoolRows(ctx context.Context, st *store.State, ses store.Session) ([]int64, []*nav96.Record, error) {
 	w, err := c.newSpool()
 	if err != nil {
@@ -159,12 +163,26 @@ func (c *Conversation) spoolRows(ctx context.Context, st *store.State, ses store
 	var offsets []int64
 	var recs []*nav96.Record
 	var off int64
-	if _, err := st.Rows(ctx, ses, nil, func(_ int64, line []byte) error {
+	var werr error
+	reset := func() {
+		// the read starts over: so does the spool
+		offsets, recs, off = nil, nil, 0
+		w.Reset(c.file)
+		if _, err := c.file.Seek(0, io.SeekStart); err != nil {
+			werr = err
+		} else if err := c.file.Truncate(0); err != nil {
+			werr = err
+		}
+	}
+	if _, err := st.StreamRows(ctx, ses, nil, reset, func(_ int64, line []byte) error {
+		if werr != nil {
+			return werr
+		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		offsets = append(offsets, off)
-		recs = append(recs, nav96.Parse(line))
+		recs = append(recs, nav96.ParseSlim(line))
 		if _, err := w.Write(line); err != nil {
 			return err
 		}
@@ -173,32 +191,37 @@ func (c *Conversation) spoolRows(ctx context.Context, st *store.State, ses store
 	}); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", ses.Label(), err)
 	}
+	if werr != nil {
+		return nil, nil, werr
+	}
 	return offsets, recs, w.Flush()
 }
 
 // index makes the skeleton: one pass over the file keeping ids, parents and
-// offsets.
+// offsets (the slim skeleton when the transcript is one it decides on, else
+// a second pass making transcript's full index).
 func (c *Conversation) index() error {
 	if _, err := c.file.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	var size int64
-	if fi, err := c.file.Stat(); err == nil {
-		size = fi.Size()
-	}
-	ix, err := transcript.Scan(bufio.NewReaderSize(c.file, 1<<20), transcript.ScanOptions{SizeHint: size})
-	if err != nil && !(errors.Is(err, transcript.ErrNotTranscript) && ix != nil && len(ix.Malformed) == 0) {
+	slim, h, lines, size, ok, err := scanSlim(c.file, c.file)
+	if err != nil {
 		return fmt.Errorf("%s: %w", c.name(), err)
 	}
-	c.ix, c.Header = ix, ix.Header
-	c.Entries, c.Lines, c.Bytes = len(ix.Nodes), ix.Lines, ix.Bytes
-	c.tree = transcript.NewTree(ix)
-	c.kids = make([]int32, len(ix.Nodes))
-	for i := range ix.Nodes {
-		if p := c.tree.Parent(i); p >= 0 && p != i {
-			c.kids[p]++
-		}
+	if ok {
+		c.sk, c.Header = slim, h
+		c.Entries, c.Lines, c.Bytes = slim.Len(), lines, size
+		c.countKids()
+		return nil
 	}
+	ix, err := c.fullIndex()
+	if err != nil {
+		return err
+	}
+	c.ix, c.Header = ix, ix.Header
+	c.sk = &fullSkeleton{ix: ix, tree: transcript.NewTree(ix)}
+	c.Entries, c.Lines, c.Bytes = len(ix.Nodes), ix.Lines, ix.Bytes
+	c.countKids()
 	if ix.HeaderInvalid {
 		c.Notes = append(c.Notes, "the first line that parses is not a session header: OpenClaw ignores this transcript")
 	}
@@ -208,23 +231,43 @@ func (c *Conversation) index() error {
 	return nil
 }
 
-// activeRows96 is 2026.9.6's active branch of the spooled rows.
-func activeRows96(recs []*nav96.Record, offsets []int64, ix *transcript.Index) []ref {
-	res := nav96.AnalyzeRecords(recs)
-	nodeOfLine := make(map[int64]int, len(ix.Nodes))
-	for i := range ix.Nodes {
-		nodeOfLine[ix.Nodes[i].Line] = i
+// fullIndex is transcript's index of the file (every entry's skeleton and
+// settings), read in a pass of its own.
+func (c *Conversation) fullIndex() (*transcript.Index, error) {
+	if _, err := c.file.Seek(0, io.SeekStart); err != nil {
+		return nil, err
 	}
+	var size int64
+	if fi, err := c.file.Stat(); err == nil {
+		size = fi.Size()
+	}
+	ix, err := transcript.Scan(bufio.NewReaderSize(c.file, 1<<20), transcript.ScanOptions{SizeHint: size})
+	if err != nil && !(errors.Is(err, transcript.ErrNotTranscript) && ix != nil && len(ix.Malformed) == 0) {
+		return nil, fmt.Errorf("%s: %w", c.name(), err)
+	}
+	return ix, nil
+}
+
+// countKids counts each node's children.
+func (c *Conversation) countKids() {
+	c.kids = make([]int32, c.sk.Len())
+	for i := range c.kids {
+		if p := c.sk.Parent(i); p >= 0 && p != i {
+			c.kids[p]++
+		}
+	}
+}
+
+// activeRows96 is 2026.9.6's active branch of the spooled rows.
+func activeRows96(recs []*nav96.Record, offsets []int64, sk skeleton) []ref {
+	res := nav96.AnalyzeRecords(recs)
 	out := make([]ref, 0, len(res.Active))
 	for _, i := range res.Active {
 		if recs[i].Header() {
 			continue
 		}
 		line := int64(i) + 1
-		node, ok := nodeOfLine[line]
-		if !ok {
-			node = -1
-		}
+		node := nodeOfLine(sk, line)
 		out = append(out, ref{line: line, offset: offsets[i], node: node})
 	}
 	return out
@@ -273,16 +316,24 @@ func plural(n int, one, many string) string {
 // findNode is the node an entry id or a line number names (the last entry
 // with the id, as OpenClaw's index keeps it).
 func (c *Conversation) findNode(spec string) (int, bool) {
-	for i := len(c.ix.Nodes) - 1; i >= 0; i-- {
-		if c.ix.Nodes[i].ID().String() == spec {
+	for i := c.sk.Len() - 1; i >= 0; i-- {
+		if c.sk.HasID(i, spec) && c.sk.ID(i) == spec {
 			return i, true
 		}
 	}
 	if n, err := strconv.ParseInt(spec, 10, 64); err == nil {
-		k := sort.Search(len(c.ix.Nodes), func(i int) bool { return c.ix.Nodes[i].Line >= n })
-		if k < len(c.ix.Nodes) && c.ix.Nodes[k].Line == n {
+		if k := nodeOfLine(c.sk, n); k >= 0 {
 			return k, true
 		}
 	}
 	return -1, false
+}
+
+// nodeOfLine is the node on a line, -1 for none (nodes are in line order).
+func nodeOfLine(sk skeleton, line int64) int {
+	k := sort.Search(sk.Len(), func(i int) bool { return sk.Line(i) >= line })
+	if k < sk.Len() && sk.Line(k) == line {
+		return k
+	}
+	return -1
 }

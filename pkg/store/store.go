@@ -489,12 +489,18 @@ func (s *State) sqliteRows(ctx context.Context, ses Session, fn func(seq int64, 
 	// Every zstd row decodes (checked before a row is written), and the
 	// first header is found (a zstd row is one only in a hand-made
 	// database: 9.6 never compresses a header).
+	// buf is scratch for zstd rows only: a plain row's JSON is the row's
+	// own (held in rows, handed out below) and must never become the
+	// destination of the next decode.
 	header := -1
 	var buf []byte
 	for i, r := range rows {
 		js, err := s.withDecodeBudget(ctx, r, func() ([]byte, error) {
+			if r.JSON != nil || r.Zstd == nil {
+				return r.JSON, nil
+			}
 			var err error
-			buf, err = line(r, buf)
+			buf, err = db.DecodeEvent(ses.ID, r, buf)
 			return buf, err
 		})
 		if err != nil {
@@ -611,3 +617,105 @@ func trimEOL(b []byte) []byte {
 	}
 	return b
 }
+
+// StreamRows is Rows for a reader that can take a row before the whole
+// session is checked (oc show, which copies the rows to a file of its own
+// first): a SQLite session's rows are handed to fn as they are read, each
+// zstd row decoded on its own (within the run's budget) into memory that is
+// reused, so that nothing of the session is held but the row in hand.
+// line is valid only during the call of fn. The differences from Rows: a
+// damaged row, a cold archive 2026.9.6 would refuse, or passing
+// Options.MaxExportDecoded ends the read with the same errors after the
+// rows before it were handed out; reset (may be nil) is called when the
+// read starts over from the first row (the database changed under it, see
+// sqlitestore.DB.RawEvents); and rows before the session header are held
+// to be handed out after it only up to streamHeldBytes (9.6 writes the
+// header first: only a hand-made database has rows before it), then handed
+// out in seq order with the header where it is. JSONL files and archived
+// generations are read as Rows reads them.
+func (s *State) StreamRows(ctx context.Context, ses Session, stdin io.Reader, reset func(), fn func(seq int64, line []byte) error) (*sqlitestore.IndexState, error) {
+	if ses.Archive != nil || ses.Era != EraSQLite {
+		return s.Rows(ctx, ses, stdin, fn)
+	}
+	db, err := s.OpenAgentDB(ctx, ses.Path)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	type heldRow struct {
+		seq  int64
+		line []byte
+	}
+	var (
+		held      []heldRow
+		heldBytes int
+		passed    bool // the header was seen, or holding rows was given up
+		decoded   int64
+		buf       []byte
+	)
+	flush := func() error {
+		for _, h := range held {
+			if err := fn(h.seq, h.line); err != nil {
+				return err
+			}
+		}
+		held, heldBytes = nil, 0
+		return nil
+	}
+	restart := func() {
+		held, heldBytes, passed, decoded = nil, 0, false, 0
+		if reset != nil {
+			reset()
+		}
+	}
+	emit := func(ev sqlitestore.Event, js []byte) error {
+		if !passed {
+			switch {
+			case isHeader(js):
+				passed = true
+				if err := fn(ev.Seq, js); err != nil {
+					return err
+				}
+				return flush()
+			case heldBytes+len(js) <= streamHeldBytes:
+				held = append(held, heldRow{ev.Seq, bytes.Clone(js)})
+				heldBytes += len(js)
+				return nil
+			}
+			passed = true
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		return fn(ev.Seq, js)
+	}
+	st, err := db.RawEvents(ctx, ses.ID, restart, func(ev sqlitestore.Event) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if ev.JSON != nil || ev.Zstd == nil {
+			return emit(ev, ev.JSON)
+		}
+		if err := db.CheckEvent(ses.ID, ev); err != nil {
+			return err
+		}
+		if decoded += ev.UTF8Bytes; decoded > s.opts.MaxExportDecoded {
+			return fmt.Errorf("%s: session %s decodes to more than %d bytes from compressed rows, the limit: %w (raise it with --max-decoded-size)", ses.Path, ses.Label(), s.opts.MaxExportDecoded, ErrDecodedLimit)
+		}
+		_, err := s.withDecodeBudget(ctx, ev, func() ([]byte, error) {
+			var err error
+			if buf, err = db.DecodeEvent(ses.ID, ev, buf); err != nil {
+				return nil, err
+			}
+			return nil, emit(ev, buf)
+		})
+		return err
+	})
+	if err != nil {
+		return st, err
+	}
+	return st, flush()
+}
+
+// streamHeldBytes bounds the rows StreamRows holds before a session header.
+const streamHeldBytes = 16 << 20

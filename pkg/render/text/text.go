@@ -2,7 +2,9 @@
 // line per message (role, model, time, line, id), its text as written, tool
 // calls and results indented under it and folded, notes for forks, model
 // changes and errors. Every string from the session goes through
-// cli.SafeText or cli.Safe: no control character reaches the terminal.
+// cli.SafeText or cli.Safe: no control character reaches the terminal. On
+// styled output a message's Markdown is shown styled (markdownBlock); piped
+// output is the text as written.
 package text
 
 import (
@@ -85,7 +87,11 @@ func (r *Renderer) Item(it *conversation.Item) error {
 			if p.Title != "" {
 				r.line(r.paint(r.st.Dim, p.Title+":"), indent)
 			}
-			r.block(cli.SafeText(p.Text), indent, p.Style == "thinking")
+			if r.opts.Color && p.Style != "thinking" {
+				r.markdownBlock(cli.SafeText(p.Text), indent)
+			} else {
+				r.block(cli.SafeText(p.Text), indent, p.Style == "thinking")
+			}
 			r.folded(p.Folded, indent)
 		case render.PartCode:
 			r.block(cli.SafeText(p.Text), indent+"  ", true)

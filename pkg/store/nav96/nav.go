@@ -57,8 +57,11 @@ type Record struct {
 	role           string
 	excludeFromCtx bool
 	content        json.RawMessage // assistant content that may hold tool calls
-	toolResultID   string
-	summaryTruthy  bool
+	// calls are the tool call ids of a record ParseSlim made (content
+	// then nil)
+	calls         []string
+	toolResultID  string
+	summaryTruthy bool
 	// indexedShape: the type-specific fields 9.6's indexedSessionEntrySchema
 	// requires are there (a reset needs a known reason; a compaction a string
 	// summary, a firstKeptEntryId and a numeric tokensBefore). Rows without
@@ -129,6 +132,19 @@ func Parse(line []byte) *Record {
 		return &Record{}
 	}
 	return parseObject(t)
+}
+
+// ParseSlim is Parse for a reader that keeps a record of every row (oc
+// show): an assistant message's content is not kept, only its tool call
+// ids (what a reset boundary reads of it), decoded at once. The rules give
+// the same answers on its records.
+func ParseSlim(line []byte) *Record {
+	r := Parse(line)
+	if r.content != nil {
+		r.calls = r.toolCalls()
+		r.content = nil
+	}
+	return r
 }
 
 func parseObject(t []byte) *Record {
@@ -461,7 +477,7 @@ func readableContent(v []byte) bool {
 // a reset boundary needs them).
 func (r *Record) toolCalls() []string {
 	if r.content == nil {
-		return nil
+		return r.calls
 	}
 	// readToolCall: a block that is an object whose type is a tool call's
 	// and whose id is a non-empty string (each block on its own; the last
