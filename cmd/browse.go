@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"errors"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -67,7 +66,7 @@ func runBrowse(cmd *cobra.Command, g *Globals, opts *browseOptions) error {
 	}
 	st, sessions, err := catalog.Select(cmd.Context(), g.ResolvedStateDir(), "", catalog.Filter{Agent: opts.Agent, Since: since, Archived: opts.Archived})
 	if err != nil {
-		return cli.Incomplete(errors.New(oneLine(err.Error())))
+		return cli.Incomplete(err)
 	}
 	warnSkippedIndexes(g, st)
 	m := browse.New(cmd.Context(), st, sessions, st.Root, g.IO.Styles(), g.IO.ColorEnabled())
@@ -78,7 +77,7 @@ func runBrowse(cmd *cobra.Command, g *Globals, opts *browseOptions) error {
 	case cmd.Context().Err() != nil:
 		return cli.Incomplete(cmd.Context().Err()) // a signal: exit 3, as every command
 	case err != nil:
-		return cli.Incomplete(errors.New(oneLine(err.Error())))
+		return cli.Incomplete(err)
 	}
 	return nil
 }

@@ -122,7 +122,7 @@ The databases and archives are opened read-only and never written.`,
 func runExport(ctx context.Context, g *Globals, opts *exportOptions, args []string) error {
 	st, err := store.Open(g.ResolvedStateDir(), store.Options{SQLite: sqlitestore.Options{BusyTimeout: opts.BusyTimeout}, MaxExportDecoded: int64(opts.MaxDecoded)})
 	if err != nil {
-		return cli.Incomplete(errors.New(oneLine(err.Error())))
+		return cli.Incomplete(err)
 	}
 	warnSkippedIndexes(g, st)
 	if opts.All {
@@ -151,9 +151,9 @@ func runExport(ctx context.Context, g *Globals, opts *exportOptions, args []stri
 	if err != nil {
 		var amb *store.AmbiguousError
 		if errors.As(err, &amb) {
-			return cli.Exit(cli.ExitUsage, errors.New(oneLine(err.Error())))
+			return cli.Exit(cli.ExitUsage, err)
 		}
-		return cli.Incomplete(errors.New(oneLine(err.Error())))
+		return cli.Incomplete(err)
 	}
 	if opts.Output == "" || opts.Output == "-" {
 		n, cold, err := st.ExportWithSource(ctx, ses, g.IO.In, g.IO.Out)
@@ -248,5 +248,5 @@ func exportError(ctx context.Context, err error, left string) error {
 	if errors.As(err, &notSession) {
 		err = notSession
 	}
-	return cli.Incomplete(errors.New(oneLine(err.Error())))
+	return cli.Incomplete(err)
 }

@@ -3,7 +3,6 @@ package cmd
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -113,7 +112,7 @@ func runGrep(cmd *cobra.Command, g *Globals, opts *grepOptions, args []string) e
 	}
 	st, sessions, err := catalog.Select(cmd.Context(), g.ResolvedStateDir(), path, catalog.Filter{Agent: opts.Agent, Since: since, Archived: opts.Archived})
 	if err != nil {
-		return cli.Incomplete(errors.New(oneLine(err.Error())))
+		return cli.Incomplete(err)
 	}
 	warnSkippedIndexes(g, st)
 	out := bufio.NewWriterSize(g.IO.Out, 64<<10)
@@ -146,7 +145,7 @@ func runGrep(cmd *cobra.Command, g *Globals, opts *grepOptions, args []string) e
 	case err != nil && cli.IsClosedPipe(err):
 		return nil
 	case err != nil:
-		return cli.Incomplete(errors.New(oneLine(err.Error())))
+		return cli.Incomplete(err)
 	case failed > 0:
 		return cli.Exit(cli.ExitIncomplete, nil)
 	case matched == 0:

@@ -59,7 +59,7 @@ func (s *storedSession) rows(ctx context.Context) ([][]byte, error) {
 		rows = append(rows, line)
 		return nil
 	}); err != nil {
-		return nil, errors.New(oneLine(err.Error()))
+		return nil, err
 	}
 	return rows, nil
 }
@@ -76,7 +76,7 @@ func resolveReplaySession(ctx context.Context, g *Globals, session string) (path
 	}
 	st, err := store.Open(g.ResolvedStateDir(), store.Options{})
 	if err != nil {
-		return "", nil, src, errors.New(oneLine(err.Error()))
+		return "", nil, src, err
 	}
 	warnSkippedIndexes(g, st)
 	if st.HasSQLite() {
@@ -88,14 +88,14 @@ func resolveReplaySession(ctx context.Context, g *Globals, session string) (path
 	if err != nil {
 		var amb *store.AmbiguousError
 		if errors.As(err, &amb) {
-			return "", nil, src, cli.Exit(cli.ExitUsage, errors.New(oneLine(err.Error())))
+			return "", nil, src, cli.Exit(cli.ExitUsage, err)
 		}
 		// The old lookup (a session id under agents/*/sessions) still answers
 		// for what the store does not list.
 		if p, ferr := replay.FindSession(g.ResolvedStateDir(), session); ferr == nil {
 			return p, nil, src, nil
 		}
-		return "", nil, src, errors.New(oneLine(err.Error()))
+		return "", nil, src, err
 	}
 	if ses.Era == store.EraJSONL {
 		return ses.Path, nil, src, nil
@@ -138,7 +138,7 @@ func exportSessionToTemp(ctx context.Context, st *store.State, ses store.Session
 	if _, err := st.Export(ctx, ses, nil, f); err != nil {
 		f.Close()
 		cleanup()
-		return "", func() {}, errors.New(oneLine(err.Error()))
+		return "", func() {}, err
 	}
 	if err := f.Close(); err != nil {
 		cleanup()

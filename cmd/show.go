@@ -118,7 +118,7 @@ func runShow(cmd *cobra.Command, g *Globals, opts *showOptions, arg string) erro
 	g.tuneGCForStreaming(gcLimitShow)
 	st, err := store.Open(g.ResolvedStateDir(), store.Options{})
 	if err != nil {
-		return cli.Incomplete(errors.New(oneLine(err.Error())))
+		return cli.Incomplete(err)
 	}
 	warnSkippedIndexes(g, st)
 	ses, err := catalog.Resolve(cmd.Context(), st, arg)
@@ -146,7 +146,7 @@ func runShow(cmd *cobra.Command, g *Globals, opts *showOptions, arg string) erro
 	case errors.Is(err, conversation.ErrNoSuchEntry):
 		return cli.Usagef("%s", oneLine(err.Error()))
 	}
-	return cli.Incomplete(errors.New(oneLine(err.Error())))
+	return cli.Incomplete(err)
 }
 
 // sessionError is the exit of a SESSION that does not resolve: a usage
@@ -154,9 +154,9 @@ func runShow(cmd *cobra.Command, g *Globals, opts *showOptions, arg string) erro
 func sessionError(err error) error {
 	var amb *store.AmbiguousError
 	if errors.As(err, &amb) {
-		return cli.Exit(cli.ExitUsage, errors.New(oneLine(err.Error())))
+		return cli.Exit(cli.ExitUsage, err)
 	}
-	return cli.Incomplete(errors.New(oneLine(err.Error())))
+	return cli.Incomplete(err)
 }
 
 // pagedOutput is stdout, through $PAGER when stdout is a terminal (and
