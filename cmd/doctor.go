@@ -110,11 +110,12 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 		// The cron fixes of a SQLite-era install count too: they are what
 		// --fix runs through openclaw.
 		var checked *sqliteDoctor
-		if rep.Era == "sqlite" {
+		if rep.Era == doctor.EraSQLite {
 			if checked, err = runSQLiteDoctor(ctx, g, false); err != nil {
 				return cli.Incomplete(errors.New(oneLine(err.Error())))
 			}
 		}
+		foldInstall(rep, checked, filter)
 		n := docCountFixable(rep) + checked.cronFixes()
 		if n > 0 {
 			renderDoctorWith(g.IO, rep, checked)
@@ -130,12 +131,24 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 		}
 	}
 	var sd *sqliteDoctor
-	if rep.Era == "sqlite" {
+	if rep.Era == doctor.EraSQLite {
 		if sd, err = runSQLiteDoctor(ctx, g, opts.Fix); err != nil {
 			return cli.Incomplete(errors.New(oneLine(err.Error())))
 		}
 	}
+	foldInstall(rep, sd, filter)
 	return writeDoctorReport(g, rep, sd)
+}
+
+// foldInstall makes the report one report of the install: the SQLite
+// part's findings and cron jobs join the JSONL ones, and --agent/--since
+// apply to every item.
+func foldInstall(rep *doctor.Report, sd *sqliteDoctor, filter transcript.Filter) {
+	scope := doctor.Scope{Agent: filter.Agent, Since: filter.Since}
+	doctor.FoldSQLite(rep, sd.state(), scope)
+	doctor.ScopeFindings(rep, scope)
+	doctor.Recount(rep)
+	markScope(rep, filter)
 }
 
 // doctorWrite is which of doctor's write flags are on; each counts only when
@@ -220,7 +233,7 @@ func doctorAsks(g *Globals, w doctorWrite) (bool, error) {
 // section, and returns doctor's exit.
 func writeDoctorReport(g *Globals, rep *doctor.Report, sd *sqliteDoctor) error {
 	if g.JSON {
-		if err := writeJSON(g.IO, doctorJSON{Report: rep, SQLite: sd}); err != nil {
+		if err := writeJSON(g.IO, rep); err != nil {
 			return cli.Incomplete(err)
 		}
 	} else {
@@ -238,10 +251,7 @@ func doctorExit(rep *doctor.Report, sd *sqliteDoctor) error {
 	if run := sd.Cron.Fix; run.NotApplied() > 0 {
 		return cli.Incomplete(errors.New(cronFixError(run, sd.Cron.Jobs)))
 	}
-	if err != nil || sd.Problems == 0 {
-		return err
-	}
-	return cli.Exit(cli.ExitFindings, nil)
+	return err
 }
 
 // cronFixError is the one-line error of a --fix run that left cron fixes
@@ -313,17 +323,27 @@ func docIncomplete(f doctor.Finding) bool {
 }
 
 // markSkipped shows the transcript check as skipped under --no-transcripts
-// (a check that did not run is not a ✓), and under --agent or --since which
-// transcripts it covered (a ✓ for one agent is not one for the state dir).
-func markSkipped(rep *doctor.Report, o *doctorOptions, filter transcript.Filter) {
-	if !o.NoTranscripts && filter.IsZero() {
+// (a check that did not run is not a ✓).
+func markSkipped(rep *doctor.Report, o *doctorOptions, _ transcript.Filter) {
+	if !o.NoTranscripts {
+		return
+	}
+	rep.NoTranscripts = true
+}
+
+// markScope says, on the checks, what they covered: skipped under
+// --no-transcripts, and under --agent or --since which transcripts (a ✓
+// for one agent is not one for the state dir). The checks are recomputed
+// from the findings, so this runs last.
+func markScope(rep *doctor.Report, filter transcript.Filter) {
+	if !rep.NoTranscripts && filter.IsZero() {
 		return
 	}
 	for i := range rep.Checks {
 		if rep.Checks[i].Section != doctor.SectionTranscripts {
 			continue
 		}
-		if o.NoTranscripts {
+		if rep.NoTranscripts {
 			rep.Checks[i].Status = "skipped"
 			rep.Checks[i].Detail = "skipped (--no-transcripts)"
 			continue
@@ -421,14 +441,13 @@ func renderDoctorWith(ios *cli.IOStreams, rep *doctor.Report, sd *sqliteDoctor) 
 		docRenderPlannedMigration(w, st, rep, width)
 	}
 
-	sqliteProblems := 0
 	var cronFix *doctor.CronFixRun
 	if sd != nil {
-		renderSQLiteDoctor(ios, sd)
-		sqliteProblems, cronFix = sd.Problems, sd.Cron.Fix
+		renderSQLiteDoctor(ios, rep, sd)
+		cronFix = sd.Cron.Fix
 	}
 	fmt.Fprintln(w)
-	docWriteWrapped(w, "", "", docSummaryLine(st, rep, sqliteProblems, cronFix), width)
+	docWriteWrapped(w, "", "", docSummaryLine(st, rep, cronFix), width)
 	if why, next := docNextCommand(rep); next != "" {
 		// The command on a line of its own, unstyled and never wrapped, so
 		// that it can be copied and pasted.
@@ -482,7 +501,7 @@ func docRenderChecks(w io.Writer, st *cli.Styles, rep *doctor.Report, width int)
 func docRenderSessionJobs(w io.Writer, st *cli.Styles, rep *doctor.Report, width int) {
 	var session []doctor.CronJob
 	for _, j := range rep.Cron.Jobs {
-		if j.Classification != nil {
+		if j.Classification != nil && !strings.HasSuffix(j.Store, ".sqlite") { // SQLite jobs: renderSQLiteDoctor
 			session = append(session, j)
 		}
 	}
@@ -636,7 +655,7 @@ func docRemovedKeyNote(m *doctor.Migration) string {
 // docSummaryLine is the last line: the counts of findings, the cron fixes
 // run through openclaw (cronFix, nil when none ran), and the SQLite
 // section's problems.
-func docSummaryLine(st *cli.Styles, rep *doctor.Report, sqliteProblems int, cronFix *doctor.CronFixRun) string {
+func docSummaryLine(st *cli.Styles, rep *doctor.Report, cronFix *doctor.CronFixRun) string {
 	var errs, warns, infos, fixed int
 	for _, f := range rep.Findings {
 		switch {
@@ -662,11 +681,8 @@ func docSummaryLine(st *cli.Styles, rep *doctor.Report, sqliteProblems int, cron
 		}
 		parts = append(parts, text)
 	}
-	if sqliteProblems > 0 {
-		parts = append(parts, st.Warn.Render(fmt.Sprintf("%d in the SQLite section", sqliteProblems)))
-	}
 	head := st.OK.Render("Doctor: no issues found.")
-	if errs+warns+sqliteProblems > 0 {
+	if errs+warns > 0 {
 		head = st.Warn.Render("Doctor found issues.")
 	} else if fixed > 0 {
 		head = st.OK.Render("Doctor: fixed everything it could.")
