@@ -48,6 +48,10 @@ func runSQLiteDoctor(ctx context.Context, g *Globals, fix bool) (*sqliteDoctor, 
 		// An unreadable state database is a finding, not the end of the run.
 		sd.Cron = &doctor.SQLiteCronReport{Jobs: []doctor.SQLiteCronJob{}, Error: oneLine(err.Error())}
 	}
+	// Under --agent, only that agent's jobs are reported, and fixed.
+	if filter, ferr := g.fileFilter(); ferr == nil {
+		doctor.ScopeCron(sd.Cron, doctor.Scope{Agent: filter.Agent})
+	}
 	sd.State.Cron = sd.Cron
 	if sd.State.Audit, err = upgrade.AuditImport(ctx, st); err != nil {
 		return nil, err

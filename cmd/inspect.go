@@ -138,6 +138,9 @@ func runInspect(ctx context.Context, g *Globals, opts *inspectOptions, args []st
 	if rep.Single && len(rep.Errors) == 1 {
 		return cli.Incomplete(errors.New(rep.Errors[0].Error))
 	}
+	if !rep.Single {
+		rep.Era = "jsonl"
+	}
 	if last, err := writeInspectReport(g, opts, rep, paths, filter); last || err != nil {
 		return err
 	}

@@ -39,7 +39,16 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 		// Each session's rows are dropped after its analysis: collect lazily.
 		g.tuneGCForStreaming(gcLimitInspect)
 		progress := cli.NewProgress(g.IO, "inspecting", 0)
-		rep, err := st.InspectSQLite(ctx, store.InspectOptions{Jobs: opts.Jobs, QuickCheck: true, Archived: opts.Archived, Progress: func() { progress.Add(1) }})
+		filter, err := g.fileFilter()
+		if err != nil {
+			return true, nil, err
+		}
+		var since int64
+		if !filter.Since.IsZero() {
+			since = filter.Since.UnixMilli()
+		}
+		rep, err := st.InspectSQLite(ctx, store.InspectOptions{Jobs: opts.Jobs, QuickCheck: true, Archived: opts.Archived, Progress: func() { progress.Add(1) },
+			Agent: filter.Agent, Since: since})
 		progress.Done()
 		if err != nil {
 			return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
@@ -115,7 +124,7 @@ func cleanText(s string) string { return cli.Safe(s) }
 
 func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport) {
 	era := "SQLite (OpenClaw 2026.8.1+)"
-	if rep.Era == "mixed" {
+	if rep.Era == "mid-upgrade" {
 		era = "mid-upgrade: SQLite databases and JSONL transcripts not yet imported"
 	}
 	fmt.Fprintf(w, "%s %s  %s\n", st.Bold.Render("State dir:"), cleanText(rep.Root), st.Dim.Render(era))

@@ -22,7 +22,7 @@ func transcriptsSeen(t *testing.T, env map[string]string, args ...string) int {
 	code, out, errOut := runOC(t, false, env, append([]string{"inspect", "--json"}, args...)...)
 	require.Equal(t, cli.ExitOK, code, errOut)
 	var doc struct {
-		Transcripts []any `json:"transcripts"`
+		Transcripts []any `json:"sessions"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
 	return len(doc.Transcripts)

@@ -83,6 +83,21 @@ func (s Scope) keepAgent(a string) bool {
 	return s.Agent == "" || a == "" || a == NormalizeAgentID(s.Agent)
 }
 
+// ScopeCron keeps the cron jobs of s.Agent (by the agent of their session
+// key; a job with no key stays): under --agent, --fix edits only those.
+func ScopeCron(c *SQLiteCronReport, s Scope) {
+	if c == nil || s.Agent == "" {
+		return
+	}
+	kept := c.Jobs[:0]
+	for _, j := range c.Jobs {
+		if s.keepAgent(sessionAgent(j.Key)) {
+			kept = append(kept, j)
+		}
+	}
+	c.Jobs = kept
+}
+
 // ScopeFindings drops the findings of agents other than s.Agent: a finding
 // about a file under agents/<id>/ or a session agent:<id>:… belongs to
 // agent <id>. Findings about the install as a whole stay.
@@ -137,7 +152,7 @@ func Recount(r *Report) {
 }
 
 func foldInspect(r *Report, in *store.SQLiteReport, s Scope) {
-	if in.Era == "mixed" || in.Era == EraMidUpgrade {
+	if in.Era == EraMidUpgrade {
 		r.Era = EraMidUpgrade
 	}
 	for _, d := range in.Databases {
@@ -176,7 +191,7 @@ func foldInspect(r *Report, in *store.SQLiteReport, s Scope) {
 		if !s.keepAgent(NormalizeAgentID(ses.Agent)) {
 			continue
 		}
-		if !s.Since.IsZero() && ses.LastActivity > 0 && ses.LastActivity < s.Since.UnixMilli() {
+		if !s.Since.IsZero() && ses.LastActivity < s.Since.UnixMilli() {
 			continue
 		}
 		if ses.Summary == nil {
