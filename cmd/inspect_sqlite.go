@@ -167,7 +167,13 @@ func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport) {
 	if len(rep.Findings) > 0 {
 		fmt.Fprintf(w, "\n%s\n", st.Heading.Render(fmt.Sprintf("State findings (%d)", len(rep.Findings))))
 		for _, f := range rep.Findings {
-			fmt.Fprintf(w, "  %s %s %s\n", st.Severity(fmt.Sprintf("%-7s", f.Severity)), st.Key.Render(cleanText(f.Rule)), cleanText(f.Message))
+			where := ""
+			if f.Path != "" && !strings.Contains(f.Message, f.Path) {
+				// the file or database it is about (jsonl-awaiting-import:
+				// which transcript waits), as --json names it
+				where = " [" + cleanText(docRel(f.Path, rep.Root)) + "]"
+			}
+			fmt.Fprintf(w, "  %s %s %s%s\n", st.Severity(fmt.Sprintf("%-7s", f.Severity)), st.Key.Render(cleanText(f.Rule)), cleanText(f.Message), where)
 		}
 	}
 	t := rep.Totals
