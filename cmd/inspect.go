@@ -474,7 +474,9 @@ func printIndex(w io.Writer, st *cli.Styles, rep *transcript.Report) {
 		fmt.Fprintf(w, "%s %d sessions.json checked: %s, %s, %s\n",
 			st.Bold.Render("Index:"), len(ix.Checked), plural(len(ix.MissingFiles), "missing file"), plural(len(ix.OrphanFiles), "orphan transcript"), plural(len(ix.Dangling), "dangling sessionFile"))
 		for _, m := range ix.MissingFiles {
-			fmt.Fprintf(w, "  %s %s: %s (%s)\n", st.Severity(transcript.SevWarning), cli.Safe(m.Key), cli.Safe(m.Reason), cli.Safe(m.Path))
+			// info, as doctor's session-file-missing: an entry whose
+			// transcript was never written or was removed is not damage
+			fmt.Fprintf(w, "  %s %s: %s (%s)\n", st.Severity(transcript.SevInfo), cli.Safe(m.Key), cli.Safe(m.Reason), cli.Safe(m.Path))
 		}
 		for _, o := range ix.OrphanFiles {
 			fmt.Fprintf(w, "  %s orphan transcript (no sessions.json entry): %s\n", st.Severity(transcript.SevInfo), cli.Safe(o))

@@ -324,3 +324,20 @@ func TestMidUpgradeInstall(t *testing.T) {
 		t.Errorf("repair --check: exit %d, want 1 (a JSONL file awaiting import needs repair):\n%s", code, out)
 	}
 }
+
+// A sessions.json entry without its transcript has one severity in inspect
+// and doctor (it was a warning in inspect, a note in doctor).
+func TestMissingTranscriptSameSeverity(t *testing.T) {
+	state := filepath.Join("..", "testdata", "example-state")
+	_, out, _ := runOC(t, false, nil, "inspect", "--state-dir", state)
+	_, doc := runDoctorJSON(t, "--state-dir", state)
+	sev := ""
+	for _, f := range doc.Findings {
+		if f.ID == "session-file-missing" {
+			sev = f.Severity
+		}
+	}
+	if sev == "" || !strings.Contains(out, sev+" agent:main:telegram:direct:99887766: transcript file does not exist") {
+		t.Errorf("doctor says %q; inspect:\n%s", sev, out)
+	}
+}
