@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/openclaw-tools/oc/internal/cireport"
 	"github.com/openclaw-tools/oc/internal/cli"
 	"github.com/openclaw-tools/oc/pkg/doctor"
 	"github.com/openclaw-tools/oc/pkg/transcript"
@@ -26,6 +27,11 @@ type doctorOptions struct {
 	NonInteractive bool
 	Force          bool
 	NoTranscripts  bool
+	Format         *string
+	FailOn         string
+	// format and failOn are --format and --fail-on, read.
+	format cireport.Format
+	failOn cireport.Level
 }
 
 func newDoctorCmd(g *Globals) *cobra.Command {
@@ -75,6 +81,8 @@ failed, refused (with the reason) or not run; any but fixed exits 3.`,
 	f.BoolVar(&o.NonInteractive, "non-interactive", false, "never prompt (with --fix, also pass --yes to write)")
 	f.BoolVar(&o.Force, "force", false, "write even while the OpenClaw gateway is running")
 	f.BoolVar(&o.NoTranscripts, "no-transcripts", false, "skip the transcript checks (repair and ownership scans)")
+	o.Format = addFormatFlag(cmd)
+	addFailOnFlag(cmd, &o.FailOn, cireport.LevelWarning, "a warning or an error remains")
 	addFilterFlags(cmd, g)
 	_ = f.MarkHidden("repair")
 	return cmd
@@ -91,12 +99,16 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 		ctx = context.Background()
 	}
 	w := doctorWriteFlags(cmd, g, o)
+	var err error
+	if o.format, o.failOn, err = readGateFlags(g, *o.Format, o.FailOn); err != nil {
+		return err
+	}
 	g.tuneGCForStreaming(gcLimitRepair)
 	opts, filter, err := doctorRunOptions(g, o, w.force)
 	if err != nil {
 		return err
 	}
-	interactive, err := doctorAsks(g, w)
+	interactive, err := doctorAsks(g, w, o.format.Machine())
 	if err != nil {
 		return err
 	}
@@ -121,7 +133,7 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 			renderDoctorWith(g.IO, rep, checked)
 			if !docConfirm(g.IO, fmt.Sprintf("Apply %s now? [y/N] ", plural(n, "fix"))) {
 				fmt.Fprintln(g.IO.Out, "Nothing changed.")
-				return doctorExit(rep, checked)
+				return doctorExit(rep, checked, o.failOn)
 			}
 			opts.Fix = true
 			if rep, err = doctor.Run(ctx, opts); err != nil {
@@ -137,7 +149,7 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 		}
 	}
 	foldInstall(rep, sd, filter)
-	return writeDoctorReport(g, rep, sd)
+	return writeDoctorReport(g, o, rep, sd)
 }
 
 // foldInstall makes the report one report of the install: the SQLite
@@ -214,15 +226,15 @@ func doctorRunOptions(g *Globals, o *doctorOptions, force bool) (doctor.Options,
 
 // doctorAsks reports whether --fix asks before writing (no --yes); a usage
 // error when there is no one to ask.
-func doctorAsks(g *Globals, w doctorWrite) (bool, error) {
+func doctorAsks(g *Globals, w doctorWrite, machine bool) (bool, error) {
 	if !w.fix || w.yes {
 		return false, nil
 	}
 	switch {
 	case w.nonInteractive:
 		return false, cli.Usagef("--fix with --non-interactive writes nothing without --yes: add --yes to apply the fixes")
-	case g.JSON:
-		return false, cli.Usagef("--fix with --json cannot ask for confirmation: add --yes to apply the fixes")
+	case g.JSON || machine:
+		return false, cli.Usagef("--fix with --json or --format cannot ask for confirmation: add --yes to apply the fixes")
 	case !docStdinIsTerminal(g.IO.In):
 		return false, cli.Usagef("--fix needs --yes when stdin is not a terminal (nothing to ask on): add --yes to apply the fixes")
 	}
@@ -231,20 +243,24 @@ func doctorAsks(g *Globals, w doctorWrite) (bool, error) {
 
 // writeDoctorReport prints the report (JSON or text) with its SQLite
 // section, and returns doctor's exit.
-func writeDoctorReport(g *Globals, rep *doctor.Report, sd *sqliteDoctor) error {
-	if g.JSON {
+func writeDoctorReport(g *Globals, o *doctorOptions, rep *doctor.Report, sd *sqliteDoctor) error {
+	if o.format.Machine() {
+		if err := writeCIReport(g, o.format, rep.CIReport(o.failOn)); err != nil {
+			return cli.Incomplete(err)
+		}
+	} else if g.JSON {
 		if err := writeJSON(g.IO, rep); err != nil {
 			return cli.Incomplete(err)
 		}
 	} else {
 		renderDoctorWith(g.IO, rep, sd)
 	}
-	return doctorExit(rep, sd)
+	return doctorExit(rep, sd, o.failOn)
 }
 
 // doctorExit is doctor's exit for the report and its SQLite section.
-func doctorExit(rep *doctor.Report, sd *sqliteDoctor) error {
-	err := docExitForDoctor(rep)
+func doctorExit(rep *doctor.Report, sd *sqliteDoctor, failOn cireport.Level) error {
+	err := docExitForDoctor(rep, failOn)
 	if cli.CodeOf(err) == cli.ExitIncomplete || sd == nil {
 		return err
 	}
@@ -276,7 +292,7 @@ func cronFixError(run *doctor.CronFixRun, jobs []doctor.SQLiteCronJob) string {
 // warning or error remains; with --fix 0 once every fixable finding is
 // fixed, even when findings only a person can resolve remain (they are
 // listed, and a later check run exits 1 on them).
-func docExitForDoctor(rep *doctor.Report) error {
+func docExitForDoctor(rep *doctor.Report, failOn cireport.Level) error {
 	if rep.Refused != "" {
 		// the only refusal: --fix while the gateway runs (busy, retry later)
 		return cli.Busy(errors.New(rep.Refused))
@@ -299,7 +315,7 @@ func docExitForDoctor(rep *doctor.Report) error {
 		}
 		return nil
 	}
-	if rep.Remaining > 0 {
+	if rep.Fails(failOn) {
 		return cli.Exit(cli.ExitFindings, nil)
 	}
 	return nil

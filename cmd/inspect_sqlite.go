@@ -59,9 +59,13 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 		if opts.Replay {
 			addSQLiteReplayFindings(ctx, g, st, rep, opts.releaseOr(policy.Release96))
 		}
-		if g.JSON {
+		ci := inspectCIFromSQLite(rep, opts.failOn)
+		switch {
+		case opts.format.Machine():
+			err = writeCIReport(g, opts.format, ci.report())
+		case g.JSON:
 			err = writeJSON(g.IO, rep)
-		} else {
+		default:
 			printSQLiteReport(g.IO.Out, g.IO.Styles(), rep)
 		}
 		if err == nil && len(rep.Errors) > 0 {
@@ -72,7 +76,10 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 			}
 			return true, nil, cli.Exit(cli.ExitIncomplete, nil)
 		}
-		return true, nil, err
+		if err != nil {
+			return true, nil, err
+		}
+		return true, nil, inspectGate(ci)
 	}
 	ses, err := st.Resolve(ctx, args[0])
 	if err != nil {
@@ -99,8 +106,18 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 		cleanup()
 		rep.Summary.Findings = append(rep.Summary.Findings, more...)
 	}
+	ci := inspectCIFromSession(rep, opts.failOn)
+	if opts.format.Machine() {
+		if err := writeCIReport(g, opts.format, ci.report()); err != nil {
+			return true, nil, err
+		}
+		return true, nil, inspectGate(ci)
+	}
 	if g.JSON {
-		return true, nil, writeJSON(g.IO, rep)
+		if err := writeJSON(g.IO, rep); err != nil {
+			return true, nil, err
+		}
+		return true, nil, inspectGate(ci)
 	}
 	st2 := g.IO.Styles()
 	fmt.Fprintf(g.IO.Out, "%s %s  %s\n", st2.Bold.Render(fmt.Sprintf("%-12s", "Session")), st2.Title.Render(cleanText(rep.Key)), st2.Dim.Render("sqlite, "+cleanText(rep.SessionID)))
@@ -115,7 +132,7 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 		fmt.Fprintf(g.IO.Out, "%s %d of %d events from %s (storage %s, %s)\n", st2.Bold.Render(fmt.Sprintf("%-12s", "Cold archive")), c.Events, c.Archive.EventCount, cleanText(c.Path), cleanText(c.Archive.Storage), state)
 	}
 	printSummary(g.IO.Out, st2, rep.Summary, opts.All)
-	return true, nil, nil
+	return true, nil, inspectGate(ci)
 }
 
 // cleanText drops control characters from untrusted text before printing.
