@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -340,4 +341,24 @@ func TestMissingTranscriptSameSeverity(t *testing.T) {
 	if sev == "" || !strings.Contains(out, sev+" agent:main:telegram:direct:99887766: transcript file does not exist") {
 		t.Errorf("doctor says %q; inspect:\n%s", sev, out)
 	}
+}
+
+var uidRE = regexp.MustCompile(`"uid": -?\d+`)
+
+// The --json shape of doctor and inspect on a 2026.9.6 install, golden
+// (docs/json.md documents it; the JSONL era's goldens are
+// testdata/doctor/golden/*.check.json and testdata/golden/inspect-state.json).
+func TestJSONShapeGolden96(t *testing.T) {
+	dir := filepath.Join(os.TempDir(), "oc-json-golden-96")
+	_ = os.RemoveAll(dir)
+	require.NoError(t, os.Rename(oracletest.Fixture96State(t, "example-state"), dir))
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
+	env := doctorEnv(t)
+	env["PATH"] = t.TempDir() // no openclaw: the same document wherever the test runs
+	_, out, stderr := runOC(t, false, env, "doctor", "--json", "--state-dir", dir)
+	require.NotEmpty(t, out, stderr)
+	golden(t, "doctor-sqlite.json", []byte(uidRE.ReplaceAllString(normalizeState(out, dir), `"uid": 0`)))
+	_, out, stderr = runOC(t, false, env, "inspect", "--json", "--state-dir", dir)
+	require.NotEmpty(t, out, stderr)
+	golden(t, "inspect-state-sqlite.json", []byte(uidRE.ReplaceAllString(normalizeState(out, dir), `"uid": 0`)))
 }
