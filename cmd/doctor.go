@@ -40,7 +40,7 @@ func newDoctorCmd(g *Globals) *cobra.Command {
 		Use:   "doctor",
 		Short: "Check an OpenClaw install; with --fix, migrate session-bound cron jobs and fix what is safe",
 		Long: `oc doctor checks an OpenClaw state directory before and after an upgrade:
-the storage era (JSON or SQLite) and layout, the cron store, sessions.json
+the storage era (JSONL, SQLite or mid-upgrade) and layout, the cron store, sessions.json
 against the transcript files, stale locks and leftover temp files, transcripts
 that 'oc repair --check' would change, and transcript-ownership problems.
 
@@ -61,13 +61,20 @@ still holds what doctor read (another writer's change is never overwritten),
 keeping its owner and mode. SOURCE_DATE_EPOCH, when set, fixes the clock used
 for timestamps and names.
 
-On a SQLite-era install (OpenClaw 2026.6.1+) the cron fixes are OpenClaw
+On a SQLite-era install (cron jobs in SQLite since OpenClaw 2026.6.1,
+sessions since 2026.8.1) the report is the same: the sessions of the agent
+databases and the cron_jobs rows are checked and reported in the same lists
+as JSONL ones, each naming its store. The cron fixes are OpenClaw
 commands (oc never writes SQL): --fix runs them through the openclaw on PATH,
 pointed at this state dir (OPENCLAW_STATE_DIR, OPENCLAW_CONFIG_PATH; the
 variables that would pick another install or gateway are not passed on), and
 edits a job only after the gateway openclaw reaches has shown that it serves
 this state dir and holds the job as doctor read it. Each job's fix is fixed,
-failed, refused (with the reason) or not run; any but fixed exits 3.`,
+failed, refused (with the reason) or not run; any but fixed exits 3.
+
+--fail-on error|warning|info|never says which findings exit 1 (default
+warning); --format sarif|junit|github writes the report for CI systems
+(--json is --format json).`,
 		Example: `  oc doctor                 # check only; exit 1 when something needs attention
   oc doctor --fix --yes     # apply the safe fixes without asking
   oc doctor --json          # one JSON document`,
