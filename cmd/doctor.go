@@ -89,7 +89,7 @@ warning); --format sarif|junit|github writes the report for CI systems
 	f.BoolVar(&o.Force, "force", false, "write even while the OpenClaw gateway is running")
 	f.BoolVar(&o.NoTranscripts, "no-transcripts", false, "skip the transcript checks (repair and ownership scans)")
 	o.Format = addFormatFlag(cmd)
-	addFailOnFlag(cmd, &o.FailOn, cireport.LevelWarning, "a warning or an error remains")
+	addFailOnFlag(cmd, &o.FailOn, cireport.LevelWarning, "by default a warning or an error exits 1")
 	addFilterFlags(cmd, g)
 	_ = f.MarkHidden("repair")
 	return cmd

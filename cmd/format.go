@@ -75,7 +75,7 @@ func addFailOnFlag(cmd *cobra.Command, value *string, def cireport.Level, defMea
 	for _, l := range cireport.FailOnLevels() {
 		names = append(names, string(l))
 	}
-	cmd.Flags().StringVar(value, "fail-on", string(def), "exit 1 when a finding of this severity or worse remains: "+strings.Join(names, ", ")+" (by default, when "+defMeans+")")
+	cmd.Flags().StringVar(value, "fail-on", string(def), "exit 1 when a finding of this severity or worse remains: "+strings.Join(names, ", ")+"; "+defMeans)
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return names, cobra.ShellCompDirectiveNoFileComp
 	})

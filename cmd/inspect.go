@@ -81,7 +81,7 @@ Inputs may be plain, .gz or .zst; "-" reads a transcript from stdin.`,
 	f.IntVar(&opts.Jobs, "jobs", 0, "transcripts inspected at once (default: number of CPUs)")
 	f.BoolVar(&opts.All, "all-findings", false, "list every finding (default: one line per rule with its count and first lines, errors first)")
 	opts.Format = addFormatFlag(cmd)
-	addFailOnFlag(cmd, &opts.FailOn, cireport.LevelNever, "never: inspect reports, it is not a gate")
+	addFailOnFlag(cmd, &opts.FailOn, cireport.LevelNever, "by default never: inspect reports, doctor and repair --check gate")
 	addFilterFlags(cmd, g)
 	f.DurationVar(&opts.BusyTimeout, "busy-timeout", 5*time.Second, "how long to wait for a SQLite database another process holds locked")
 	f.BoolVar(&opts.Replay, "replay", false, "replay every transcript for each provider family and report what they would need fixed (default: only when one transcript or session is named and its context is at most 32 MiB)")
