@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/openclaw-tools/oc/internal/cli"
@@ -361,4 +362,14 @@ func TestJSONShapeGolden96(t *testing.T) {
 	_, out, stderr = runOC(t, false, env, "inspect", "--json", "--state-dir", dir)
 	require.NotEmpty(t, out, stderr)
 	golden(t, "inspect-state-sqlite.json", []byte(uidRE.ReplaceAllString(normalizeState(out, dir), `"uid": 0`)))
+}
+
+// `oc help json` documents the shape of both eras (docs/json.md in full).
+func TestHelpJSONTopic(t *testing.T) {
+	code, out, _ := runOC(t, false, nil, "help", "json")
+	require.Equal(t, cli.ExitOK, code)
+	for _, want := range []string{"sessions[]", "cron.jobs[]", "mid-upgrade", "docs/json.md", `select(.classification == "ELSEWHERE")`} {
+		assert.Contains(t, out, want)
+	}
+	golden(t, "help-json.txt", []byte(out))
 }

@@ -203,6 +203,7 @@ It documents where it does more than the release it follows.`,
 		newExitCodesTopic(),
 		newRepairRulesTopic(),
 		newEnvironmentTopic(),
+		newJSONTopic(),
 	)
 	return root, g
 }
