@@ -147,6 +147,9 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 				return cli.Incomplete(err)
 			}
 			markSkipped(rep, o, filter)
+		} else {
+			// nothing to ask about: the report checked is the report
+			return writeDoctorReport(g, o, rep, checked)
 		}
 	}
 	var sd *sqliteDoctor
