@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/internal/oracletest"
 )
 
 // The CI formats of `oc inspect` and `oc doctor` (issue 33), golden on the
@@ -32,10 +33,16 @@ func TestInspectDoctorFormatsGolden(t *testing.T) {
 	for _, st := range []struct{ name, dir string }{
 		{"example", filepath.Join("..", "testdata", "example-state")},
 		{"damaged", filepath.Join("..", "testdata", "repair", "state")},
+		{"sqlite", ""}, // the example install as 2026.9.6 imported it
 	} {
 		for _, command := range []string{"inspect", "doctor"} {
 			t.Run(command+"-"+st.name, func(t *testing.T) {
-				state := copyTreeTo(t, st.dir)
+				var state string
+				if st.dir == "" {
+					state = oracletest.Fixture96State(t, "example-state")
+				} else {
+					state = copyTreeTo(t, st.dir)
+				}
 				t.Chdir(state)
 				env := doctorEnv(t)
 				args := []string{command, "--state-dir", ".", "--fail-on", "warning"}
@@ -149,18 +156,43 @@ func countJSONFindings(t *testing.T, command, out string) (findings, failing, fi
 			Path     string
 			Findings []struct{ Severity string }
 		} `json:"sessions"`
-		Errors []struct{ Path string } `json:"errors"`
+		Errors    []struct{ Path string }           `json:"errors"`
+		Databases []struct{ Path string }           `json:"databases"`
+		Findings  []struct{ Severity, Path string } `json:"findings"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	if doc.Databases == nil { // JSONL: a testcase per transcript
+		for _, s := range doc.Sessions {
+			failed := false
+			for _, f := range s.Findings {
+				findings++
+				failed = failed || f.Severity != "info"
+			}
+			if failed {
+				failing++
+			}
+		}
+		return findings + len(doc.Errors), failing, len(doc.Sessions) + len(doc.Errors)
+	}
+	// SQLite: a testcase per database and per other path a finding names
+	paths, fails := map[string]bool{}, map[string]bool{}
+	for _, d := range doc.Databases {
+		paths[d.Path] = true
+	}
 	for _, s := range doc.Sessions {
-		failed := false
 		for _, f := range s.Findings {
 			findings++
-			failed = failed || f.Severity != "info"
-		}
-		if failed {
-			failing++
+			if f.Severity != "info" {
+				fails[s.Path] = true
+			}
 		}
 	}
-	return findings + len(doc.Errors), failing, len(doc.Sessions) + len(doc.Errors)
+	for _, f := range doc.Findings {
+		findings++
+		paths[f.Path] = true
+		if f.Severity != "info" {
+			fails[f.Path] = true
+		}
+	}
+	return findings + len(doc.Errors), len(fails), len(paths) + len(doc.Errors)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/pkg/doctor"
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay"
 	"github.com/openclaw-tools/oc/pkg/store"
@@ -59,6 +60,11 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 		if opts.Replay {
 			addSQLiteReplayFindings(ctx, g, st, rep, opts.releaseOr(policy.Release96))
 		}
+		for _, ses := range rep.Sessions {
+			if ses.Summary != nil {
+				sqliteAdvice(ses.Findings)
+			}
+		}
 		ci := inspectCIFromSQLite(rep, opts.failOn)
 		switch {
 		case opts.format.Machine():
@@ -106,6 +112,7 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 		cleanup()
 		rep.Summary.Findings = append(rep.Summary.Findings, more...)
 	}
+	sqliteAdvice(rep.Findings)
 	ci := inspectCIFromSession(rep, opts.failOn)
 	if opts.format.Machine() {
 		if err := writeCIReport(g, opts.format, ci.report()); err != nil {
@@ -370,3 +377,16 @@ var sessionTable = cli.Table{Columns: []cli.Column{
 	{Title: "EVENTS", Width: 7, Right: true}, {Title: "MSGS", Width: 6, Right: true}, {Title: "SIZE", Width: 9, Right: true},
 	{Title: "LAST ACTIVITY", Width: 16, Gap: 1}, {Title: "FINDINGS"},
 }}
+
+// sqliteAdvice rewrites a SQLite session's findings with the advice that is
+// true for it (doctor.SQLiteAdvice): never `oc repair`, which does not
+// write databases, but what 2026.9.6 does at read time or what to run.
+func sqliteAdvice(fs []transcript.Finding) {
+	for i := range fs {
+		if !strings.Contains(fs[i].Message, "oc repair") && !strings.Contains(fs[i].Message, "Bedrock rejects") {
+			continue
+		}
+		msg, fix := doctor.SQLiteAdvice(fs[i].Rule, fs[i].Message)
+		fs[i].Message = msg + "; " + fix
+	}
+}

@@ -373,3 +373,15 @@ func TestHelpJSONTopic(t *testing.T) {
 	}
 	golden(t, "help-json.txt", []byte(out))
 }
+
+// A SQLite session's findings never advise `oc repair` (it does not write
+// databases), in inspect as in doctor.
+func TestInspectSQLiteAdvice(t *testing.T) {
+	state := oracletest.Fixture96State(t, "example-state")
+	for _, args := range [][]string{{"inspect", "--state-dir", state}, {"inspect", "--state-dir", state, "agent:main:slack:channel:c0aelhcgw4f"}, {"inspect", "--json", "--state-dir", state}} {
+		_, out, _ := runOC(t, false, nil, args...)
+		if strings.Contains(out, "oc repair") || strings.Contains(out, "Bedrock rejects") {
+			t.Errorf("%v advises oc repair on a SQLite session:\n%s", args[1:], out)
+		}
+	}
+}
