@@ -29,6 +29,7 @@ type doctorOptions struct {
 	NoTranscripts  bool
 	Format         *string
 	FailOn         string
+	AllFindings    bool
 	// format and failOn are --format and --fail-on, read.
 	format cireport.Format
 	failOn cireport.Level
@@ -88,6 +89,7 @@ warning); --format sarif|junit|github writes the report for CI systems
 	f.BoolVar(&o.NonInteractive, "non-interactive", false, "never prompt (with --fix, also pass --yes to write)")
 	f.BoolVar(&o.Force, "force", false, "write even while the OpenClaw gateway is running")
 	f.BoolVar(&o.NoTranscripts, "no-transcripts", false, "skip the transcript checks (repair and ownership scans)")
+	f.BoolVar(&o.AllFindings, "all-findings", false, "list every finding (default: at most 3 of one id in a check, errors first, with the count of the others)")
 	o.Format = addFormatFlag(cmd)
 	addFailOnFlag(cmd, &o.FailOn, cireport.LevelWarning, "by default a warning or an error exits 1")
 	addFilterFlags(cmd, g)
@@ -137,7 +139,7 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 		foldInstall(rep, checked, filter)
 		n := docCountFixable(rep) + checked.cronFixes()
 		if n > 0 {
-			renderDoctorWith(g.IO, rep, checked)
+			renderDoctorWith(g.IO, rep, checked, o.AllFindings)
 			if !docConfirm(g.IO, fmt.Sprintf("Apply %s now? [y/N] ", plural(n, "fix"))) {
 				fmt.Fprintln(g.IO.Out, "Nothing changed.")
 				return doctorExit(rep, checked, o.failOn)
@@ -263,7 +265,7 @@ func writeDoctorReport(g *Globals, o *doctorOptions, rep *doctor.Report, sd *sql
 			return cli.Incomplete(err)
 		}
 	} else {
-		renderDoctorWith(g.IO, rep, sd)
+		renderDoctorWith(g.IO, rep, sd, o.AllFindings)
 	}
 	return doctorExit(rep, sd, o.failOn)
 }
@@ -445,7 +447,7 @@ func docConfirm(ios *cli.IOStreams, prompt string) bool {
 
 // renderDoctorWith prints the report and, on a SQLite-era install, the SQLite
 // section (sd) before the summary, so that the summary counts it too.
-func renderDoctorWith(ios *cli.IOStreams, rep *doctor.Report, sd *sqliteDoctor) {
+func renderDoctorWith(ios *cli.IOStreams, rep *doctor.Report, sd *sqliteDoctor, all bool) {
 	st := ios.Styles()
 	w := ios.Out
 	width := ios.Width()
@@ -459,7 +461,7 @@ func renderDoctorWith(ios *cli.IOStreams, rep *doctor.Report, sd *sqliteDoctor) 
 	fmt.Fprintf(w, "%s %s\n", st.Title.Render("oc doctor"), st.Dim.Render("("+mode+")"))
 	fmt.Fprintf(w, "%s\n\n", st.Dim.Render(cli.Safe(rep.StateDir)))
 
-	docRenderChecks(w, st, rep, width)
+	docRenderChecks(w, st, rep, width, all)
 	docRenderSessionJobs(w, st, rep, width)
 	if migrated := docCountMigrated(rep); migrated > 0 || len(rep.Changes) > 0 {
 		docRenderChanges(w, st, rep, migrated, width)
@@ -498,17 +500,28 @@ func docCheckMark(st *cli.Styles, status string) string {
 }
 
 // docRenderChecks writes each check with its findings under it.
-func docRenderChecks(w io.Writer, st *cli.Styles, rep *doctor.Report, width int) {
+func docRenderChecks(w io.Writer, st *cli.Styles, rep *doctor.Report, width int, all bool) {
 	for _, c := range rep.Checks {
 		line := fmt.Sprintf("%s %s", docCheckMark(st, c.Status), st.Bold.Render(c.Section))
 		if c.Detail != "" {
 			line += st.Dim.Render(" · " + cli.Safe(c.Detail))
 		}
 		fmt.Fprintln(w, line)
-		for _, f := range rep.Findings {
+		shown, hidden, order := map[string]int{}, map[string]int{}, []string{}
+		for _, f := range doctor.SortBySeverity(rep.Findings) {
 			if f.Section != c.Section {
 				continue
 			}
+			// many findings of one id (a rule over many sessions): the
+			// first few, then their count; errors come first
+			if shown[f.ID] == docFindingsPerID && !all {
+				if hidden[f.ID] == 0 {
+					order = append(order, f.ID)
+				}
+				hidden[f.ID]++
+				continue
+			}
+			shown[f.ID]++
 			sev := f.Severity
 			if f.Fixed {
 				sev = "fixed"
@@ -519,8 +532,15 @@ func docRenderChecks(w io.Writer, st *cli.Styles, rep *doctor.Report, width int)
 				docWriteWrapped(w, "      ", "        ", st.Dim.Render("fix: ")+cli.Safe(f.Fix), width)
 			}
 		}
+		for _, id := range order {
+			docWriteWrapped(w, "    ", "      ", st.Dim.Render(fmt.Sprintf("… and %d more %s (--all-findings lists them, --json has them all)", hidden[id], cli.Safe(id))), width)
+		}
 	}
 }
+
+// docFindingsPerID is how many findings of one id a check lists without
+// --all-findings.
+const docFindingsPerID = 3
 
 // docRenderSessionJobs writes the cron section: every session:<key> job and
 // its verdict.

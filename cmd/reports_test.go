@@ -385,3 +385,21 @@ func TestInspectSQLiteAdvice(t *testing.T) {
 		}
 	}
 }
+
+// doctor lists at most 3 findings of one id in a check, then their count;
+// --all-findings lists them all.
+func TestDoctorGroupsFindingsOfOneID(t *testing.T) {
+	state := midUpgradeState(t)
+	dir := filepath.Join(state, "agents", "main", "sessions")
+	b, err := os.ReadFile(filepath.Join(dir, "0197d2a4-6b1e-7c3d-9e4f-5a6b7c8d9e01.jsonl"))
+	require.NoError(t, err)
+	for _, id := range []string{"11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222", "33333333-3333-4333-8333-333333333333"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, id+".jsonl"), b, 0o600))
+	}
+	_, out, _ := runOC(t, false, doctorEnv(t), "doctor", "--state-dir", state)
+	flat := strings.Join(strings.Fields(out), " ")
+	assert.Equal(t, 3, strings.Count(flat, "! jsonl-awaiting-import:"), out)
+	assert.Contains(t, flat, "… and 2 more jsonl-awaiting-import (--all-findings lists them")
+	_, out, _ = runOC(t, false, doctorEnv(t), "doctor", "--state-dir", state, "--all-findings")
+	assert.Equal(t, 5, strings.Count(strings.Join(strings.Fields(out), " "), "! jsonl-awaiting-import:"), out)
+}

@@ -140,6 +140,25 @@ func FoldSQLite(r *Report, sq *SQLiteState, s Scope) {
 	Recount(r)
 }
 
+// SortBySeverity returns the findings errors first, then warnings, then
+// info, each in its original order.
+func SortBySeverity(fs []Finding) []Finding {
+	rank := map[string]int{SevError: 0, SevWarning: 1}
+	out := append([]Finding(nil), fs...)
+	sort.SliceStable(out, func(i, j int) bool {
+		ri, ok := rank[out[i].Severity]
+		if !ok {
+			ri = 2
+		}
+		rj, ok := rank[out[j].Severity]
+		if !ok {
+			rj = 2
+		}
+		return ri < rj
+	})
+	return out
+}
+
 // Recount sets Remaining and the checks from the findings.
 func Recount(r *Report) {
 	r.Remaining = 0
