@@ -69,7 +69,7 @@ func (c *inspectCI) fails() bool {
 }
 
 func (c *inspectCI) report() *cireport.Report {
-	c.r.Summary = fmt.Sprintf("oc inspect: %d files, %d errors, %d warnings, %d info", len(c.r.Files), c.sevs[transcript.SevError], c.sevs[transcript.SevWarning], c.sevs[transcript.SevInfo])
+	c.r.Summary = fmt.Sprintf("oc inspect: %s, %s, %s, %d info", plural(len(c.r.Files), "file"), plural(c.sevs[transcript.SevError], "error"), plural(c.sevs[transcript.SevWarning], "warning"), c.sevs[transcript.SevInfo])
 	return c.r
 }
 
