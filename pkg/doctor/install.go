@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -91,11 +92,26 @@ func ScopeCron(c *SQLiteCronReport, s Scope) {
 	}
 	kept := c.Jobs[:0]
 	for _, j := range c.Jobs {
-		if s.keepAgent(sessionAgent(j.Key)) {
+		if s.keepAgent(jobAgent(j)) {
 			kept = append(kept, j)
 		}
 	}
 	c.Jobs = kept
+}
+
+// jobAgent is the agent a cron_jobs row belongs to: its session key's, else
+// its job_json agentId ("" when it names none).
+func jobAgent(j SQLiteCronJob) string {
+	if a := sessionAgent(j.Key); a != "" {
+		return a
+	}
+	var v struct {
+		AgentID string `json:"agentId"`
+	}
+	if json.Unmarshal(j.Stored, &v) == nil && v.AgentID != "" {
+		return NormalizeAgentID(v.AgentID)
+	}
+	return ""
 }
 
 // ScopeFindings drops the findings of agents other than s.Agent: a finding
@@ -282,7 +298,7 @@ func foldCron(r *Report, c *SQLiteCronReport, s Scope) {
 			Message: "cron_jobs cannot be read: " + c.Error, Fix: "check state/openclaw.sqlite with `openclaw doctor`"})
 	}
 	for _, j := range c.Jobs {
-		if !s.keepAgent(sessionAgent(j.Key)) {
+		if !s.keepAgent(jobAgent(j)) {
 			continue
 		}
 		cj := CronJob{ID: j.ID, Name: j.Name, Enabled: j.Enabled, Store: db, StoreKey: j.StoreKey, Key: j.Key,
