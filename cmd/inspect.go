@@ -20,6 +20,7 @@ import (
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/repair"
 	"github.com/openclaw-tools/oc/pkg/replay"
+	"github.com/openclaw-tools/oc/pkg/store"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
@@ -153,6 +154,11 @@ func runInspect(ctx context.Context, g *Globals, opts *inspectOptions, args []st
 	}
 	if !rep.Single {
 		rep.Era = "jsonl"
+		root := g.ResolvedStateDir()
+		if len(paths) == 1 && isDirPath(paths[0]) {
+			root = paths[0] // a state dir named as the argument
+		}
+		addSessionKeys(root, rep)
 	}
 	ci := inspectCIFromJSONL(rep, opts.failOn)
 	if opts.format.Machine() {
@@ -648,4 +654,29 @@ func humanBytes(n int64) string {
 		exp++
 	}
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
+
+// addSessionKeys gives each JSONL transcript of a state-dir report the
+// session key its sessions.json names it by (as a SQLite session has its
+// key), when the state dir's index names it.
+func addSessionKeys(root string, rep *transcript.Report) {
+	st, err := store.Open(root, store.Options{})
+	if err != nil {
+		return
+	}
+	js, err := st.JSONLSessions()
+	if err != nil {
+		return
+	}
+	keys := map[string]string{}
+	for _, s := range js {
+		if abs, err := filepath.Abs(s.Path); err == nil && s.Key != "" {
+			keys[abs] = s.Key
+		}
+	}
+	for _, s := range rep.Transcripts {
+		if abs, err := filepath.Abs(s.Path); err == nil {
+			s.Key = keys[abs]
+		}
+	}
 }

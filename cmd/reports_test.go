@@ -233,10 +233,13 @@ func TestInspectStateJSONOneShape(t *testing.T) {
 		if _, ok := doc["transcripts"]; ok {
 			t.Errorf("%s: a transcripts key", era)
 		}
-		var sessions []struct{ Era, Store, Database string }
+		var sessions []struct{ Era, Store, Database, Key string }
 		require.NoError(t, json.Unmarshal(doc["sessions"], &sessions), era)
 		if len(sessions) == 0 {
 			t.Fatalf("%s: no sessions", era)
+		}
+		if sessions[0].Key != "agent:main:main" {
+			t.Errorf("%s: the first session's key %q, want agent:main:main (its index's)", era, sessions[0].Key)
 		}
 		for _, s := range sessions {
 			if s.Era != era || s.Store == "" || (era == "sqlite") != (s.Database != "") {

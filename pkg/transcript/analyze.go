@@ -89,6 +89,7 @@ type Summary struct {
 	// the file or database that holds it, Database the agent database of
 	// a SQLite session ("" for a JSONL file): the same fields in both eras.
 	Era         string         `json:"era,omitempty"`
+	Key         string         `json:"key,omitempty"` // the session key an index names it by
 	Store       string         `json:"store,omitempty"`
 	Database    string         `json:"database,omitempty"`
 	Agent       string         `json:"agent,omitempty"`
