@@ -568,6 +568,15 @@ func summarize(r *Report) []CheckSummary {
 					n += db.Sessions
 				}
 				detail = fmt.Sprintf("%d %s in %d agent %s", n, plural(n, "session", "sessions"), len(r.Databases), plural(len(r.Databases), "database", "databases"))
+				waiting := 0
+				for _, f := range r.Findings {
+					if f.ID == "jsonl-awaiting-import" {
+						waiting++
+					}
+				}
+				if waiting > 0 {
+					detail += fmt.Sprintf(", %d JSONL awaiting import", waiting)
+				}
 			}
 		}
 		if fixed > 0 {
