@@ -439,7 +439,7 @@ func TestAgentAndSinceFilters(t *testing.T) {
 		code, out, errOut := runOC(t, false, nil, append([]string{"inspect", "--json", "--state-dir", state}, args...)...)
 		require.Equal(t, cli.ExitOK, code, errOut)
 		var doc struct {
-			Transcripts []any `json:"transcripts"`
+			Transcripts []any `json:"sessions"`
 		}
 		require.NoError(t, json.Unmarshal([]byte(out), &doc))
 		return len(doc.Transcripts)

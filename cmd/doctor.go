@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/openclaw-tools/oc/internal/cireport"
 	"github.com/openclaw-tools/oc/internal/cli"
 	"github.com/openclaw-tools/oc/pkg/doctor"
 	"github.com/openclaw-tools/oc/pkg/transcript"
@@ -26,6 +27,12 @@ type doctorOptions struct {
 	NonInteractive bool
 	Force          bool
 	NoTranscripts  bool
+	Format         *string
+	FailOn         string
+	AllFindings    bool
+	// format and failOn are --format and --fail-on, read.
+	format cireport.Format
+	failOn cireport.Level
 }
 
 func newDoctorCmd(g *Globals) *cobra.Command {
@@ -34,7 +41,7 @@ func newDoctorCmd(g *Globals) *cobra.Command {
 		Use:   "doctor",
 		Short: "Check an OpenClaw install; with --fix, migrate session-bound cron jobs and fix what is safe",
 		Long: `oc doctor checks an OpenClaw state directory before and after an upgrade:
-the storage era (JSON or SQLite) and layout, the cron store, sessions.json
+the storage era (JSONL, SQLite or mid-upgrade) and layout, the cron store, sessions.json
 against the transcript files, stale locks and leftover temp files, transcripts
 that 'oc repair --check' would change, and transcript-ownership problems.
 
@@ -55,13 +62,20 @@ still holds what doctor read (another writer's change is never overwritten),
 keeping its owner and mode. SOURCE_DATE_EPOCH, when set, fixes the clock used
 for timestamps and names.
 
-On a SQLite-era install (OpenClaw 2026.6.1+) the cron fixes are OpenClaw
+On a SQLite-era install (cron jobs in SQLite since OpenClaw 2026.6.1,
+sessions since 2026.8.1) the report is the same: the sessions of the agent
+databases and the cron_jobs rows are checked and reported in the same lists
+as JSONL ones, each naming its store. The cron fixes are OpenClaw
 commands (oc never writes SQL): --fix runs them through the openclaw on PATH,
 pointed at this state dir (OPENCLAW_STATE_DIR, OPENCLAW_CONFIG_PATH; the
 variables that would pick another install or gateway are not passed on), and
 edits a job only after the gateway openclaw reaches has shown that it serves
 this state dir and holds the job as doctor read it. Each job's fix is fixed,
-failed, refused (with the reason) or not run; any but fixed exits 3.`,
+failed, refused (with the reason) or not run; any but fixed exits 3.
+
+--fail-on error|warning|info|never says which findings exit 1 (default
+warning); --format sarif|junit|github writes the report for CI systems
+(--json is --format json).`,
 		Example: `  oc doctor                 # check only; exit 1 when something needs attention
   oc doctor --fix --yes     # apply the safe fixes without asking
   oc doctor --json          # one JSON document`,
@@ -75,6 +89,9 @@ failed, refused (with the reason) or not run; any but fixed exits 3.`,
 	f.BoolVar(&o.NonInteractive, "non-interactive", false, "never prompt (with --fix, also pass --yes to write)")
 	f.BoolVar(&o.Force, "force", false, "write even while the OpenClaw gateway is running")
 	f.BoolVar(&o.NoTranscripts, "no-transcripts", false, "skip the transcript checks (repair and ownership scans)")
+	f.BoolVar(&o.AllFindings, "all-findings", false, "list every finding (default: at most 3 of one id in a check, errors first, with the count of the others)")
+	o.Format = addFormatFlag(cmd)
+	addFailOnFlag(cmd, &o.FailOn, cireport.LevelWarning, "by default a warning or an error exits 1")
 	addFilterFlags(cmd, g)
 	_ = f.MarkHidden("repair")
 	return cmd
@@ -91,12 +108,16 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 		ctx = context.Background()
 	}
 	w := doctorWriteFlags(cmd, g, o)
+	var err error
+	if o.format, o.failOn, err = readGateFlags(g, *o.Format, o.FailOn); err != nil {
+		return err
+	}
 	g.tuneGCForStreaming(gcLimitRepair)
 	opts, filter, err := doctorRunOptions(g, o, w.force)
 	if err != nil {
 		return err
 	}
-	interactive, err := doctorAsks(g, w)
+	interactive, err := doctorAsks(g, w, o.format.Machine())
 	if err != nil {
 		return err
 	}
@@ -110,32 +131,48 @@ func runDoctor(cmd *cobra.Command, g *Globals, o *doctorOptions) error {
 		// The cron fixes of a SQLite-era install count too: they are what
 		// --fix runs through openclaw.
 		var checked *sqliteDoctor
-		if rep.Era == "sqlite" {
+		if rep.Era == doctor.EraSQLite {
 			if checked, err = runSQLiteDoctor(ctx, g, false); err != nil {
-				return cli.Incomplete(errors.New(oneLine(err.Error())))
+				return cli.Incomplete(err)
 			}
 		}
+		foldInstall(rep, checked, filter)
 		n := docCountFixable(rep) + checked.cronFixes()
 		if n > 0 {
-			renderDoctorWith(g.IO, rep, checked)
+			renderDoctorWith(g.IO, rep, checked, o.AllFindings)
 			if !docConfirm(g.IO, fmt.Sprintf("Apply %s now? [y/N] ", plural(n, "fix"))) {
 				fmt.Fprintln(g.IO.Out, "Nothing changed.")
-				return doctorExit(rep, checked)
+				return doctorExit(rep, checked, o.failOn)
 			}
 			opts.Fix = true
 			if rep, err = doctor.Run(ctx, opts); err != nil {
 				return cli.Incomplete(err)
 			}
 			markSkipped(rep, o, filter)
+		} else {
+			// nothing to ask about: the report checked is the report
+			return writeDoctorReport(g, o, rep, checked)
 		}
 	}
 	var sd *sqliteDoctor
-	if rep.Era == "sqlite" {
+	if rep.Era == doctor.EraSQLite {
 		if sd, err = runSQLiteDoctor(ctx, g, opts.Fix); err != nil {
-			return cli.Incomplete(errors.New(oneLine(err.Error())))
+			return cli.Incomplete(err)
 		}
 	}
-	return writeDoctorReport(g, rep, sd)
+	foldInstall(rep, sd, filter)
+	return writeDoctorReport(g, o, rep, sd)
+}
+
+// foldInstall makes the report one report of the install: the SQLite
+// part's findings and cron jobs join the JSONL ones, and --agent/--since
+// apply to every item.
+func foldInstall(rep *doctor.Report, sd *sqliteDoctor, filter transcript.Filter) {
+	scope := doctor.Scope{Agent: filter.Agent, Since: filter.Since}
+	doctor.FoldSQLite(rep, sd.state(), scope)
+	doctor.ScopeFindings(rep, scope)
+	doctor.Recount(rep)
+	markScope(rep, filter)
 }
 
 // doctorWrite is which of doctor's write flags are on; each counts only when
@@ -201,15 +238,15 @@ func doctorRunOptions(g *Globals, o *doctorOptions, force bool) (doctor.Options,
 
 // doctorAsks reports whether --fix asks before writing (no --yes); a usage
 // error when there is no one to ask.
-func doctorAsks(g *Globals, w doctorWrite) (bool, error) {
+func doctorAsks(g *Globals, w doctorWrite, machine bool) (bool, error) {
 	if !w.fix || w.yes {
 		return false, nil
 	}
 	switch {
 	case w.nonInteractive:
 		return false, cli.Usagef("--fix with --non-interactive writes nothing without --yes: add --yes to apply the fixes")
-	case g.JSON:
-		return false, cli.Usagef("--fix with --json cannot ask for confirmation: add --yes to apply the fixes")
+	case g.JSON || machine:
+		return false, cli.Usagef("--fix with --json or --format cannot ask for confirmation: add --yes to apply the fixes")
 	case !docStdinIsTerminal(g.IO.In):
 		return false, cli.Usagef("--fix needs --yes when stdin is not a terminal (nothing to ask on): add --yes to apply the fixes")
 	}
@@ -218,30 +255,31 @@ func doctorAsks(g *Globals, w doctorWrite) (bool, error) {
 
 // writeDoctorReport prints the report (JSON or text) with its SQLite
 // section, and returns doctor's exit.
-func writeDoctorReport(g *Globals, rep *doctor.Report, sd *sqliteDoctor) error {
-	if g.JSON {
-		if err := writeJSON(g.IO, doctorJSON{Report: rep, SQLite: sd}); err != nil {
+func writeDoctorReport(g *Globals, o *doctorOptions, rep *doctor.Report, sd *sqliteDoctor) error {
+	if o.format.Machine() {
+		if err := writeCIReport(g, o.format, rep.CIReport(o.failOn)); err != nil {
+			return cli.Incomplete(err)
+		}
+	} else if g.JSON {
+		if err := writeJSON(g.IO, rep); err != nil {
 			return cli.Incomplete(err)
 		}
 	} else {
-		renderDoctorWith(g.IO, rep, sd)
+		renderDoctorWith(g.IO, rep, sd, o.AllFindings)
 	}
-	return doctorExit(rep, sd)
+	return doctorExit(rep, sd, o.failOn)
 }
 
 // doctorExit is doctor's exit for the report and its SQLite section.
-func doctorExit(rep *doctor.Report, sd *sqliteDoctor) error {
-	err := docExitForDoctor(rep)
+func doctorExit(rep *doctor.Report, sd *sqliteDoctor, failOn cireport.Level) error {
+	err := docExitForDoctor(rep, failOn)
 	if cli.CodeOf(err) == cli.ExitIncomplete || sd == nil {
 		return err
 	}
 	if run := sd.Cron.Fix; run.NotApplied() > 0 {
 		return cli.Incomplete(errors.New(cronFixError(run, sd.Cron.Jobs)))
 	}
-	if err != nil || sd.Problems == 0 {
-		return err
-	}
-	return cli.Exit(cli.ExitFindings, nil)
+	return err
 }
 
 // cronFixError is the one-line error of a --fix run that left cron fixes
@@ -266,7 +304,7 @@ func cronFixError(run *doctor.CronFixRun, jobs []doctor.SQLiteCronJob) string {
 // warning or error remains; with --fix 0 once every fixable finding is
 // fixed, even when findings only a person can resolve remain (they are
 // listed, and a later check run exits 1 on them).
-func docExitForDoctor(rep *doctor.Report) error {
+func docExitForDoctor(rep *doctor.Report, failOn cireport.Level) error {
 	if rep.Refused != "" {
 		// the only refusal: --fix while the gateway runs (busy, retry later)
 		return cli.Busy(errors.New(rep.Refused))
@@ -289,7 +327,7 @@ func docExitForDoctor(rep *doctor.Report) error {
 		}
 		return nil
 	}
-	if rep.Remaining > 0 {
+	if rep.Fails(failOn) {
 		return cli.Exit(cli.ExitFindings, nil)
 	}
 	return nil
@@ -313,17 +351,27 @@ func docIncomplete(f doctor.Finding) bool {
 }
 
 // markSkipped shows the transcript check as skipped under --no-transcripts
-// (a check that did not run is not a ✓), and under --agent or --since which
-// transcripts it covered (a ✓ for one agent is not one for the state dir).
-func markSkipped(rep *doctor.Report, o *doctorOptions, filter transcript.Filter) {
-	if !o.NoTranscripts && filter.IsZero() {
+// (a check that did not run is not a ✓).
+func markSkipped(rep *doctor.Report, o *doctorOptions, _ transcript.Filter) {
+	if !o.NoTranscripts {
+		return
+	}
+	rep.NoTranscripts = true
+}
+
+// markScope says, on the checks, what they covered: skipped under
+// --no-transcripts, and under --agent or --since which transcripts (a ✓
+// for one agent is not one for the state dir). The checks are recomputed
+// from the findings, so this runs last.
+func markScope(rep *doctor.Report, filter transcript.Filter) {
+	if !rep.NoTranscripts && filter.IsZero() {
 		return
 	}
 	for i := range rep.Checks {
 		if rep.Checks[i].Section != doctor.SectionTranscripts {
 			continue
 		}
-		if o.NoTranscripts {
+		if rep.NoTranscripts {
 			rep.Checks[i].Status = "skipped"
 			rep.Checks[i].Detail = "skipped (--no-transcripts)"
 			continue
@@ -399,7 +447,7 @@ func docConfirm(ios *cli.IOStreams, prompt string) bool {
 
 // renderDoctorWith prints the report and, on a SQLite-era install, the SQLite
 // section (sd) before the summary, so that the summary counts it too.
-func renderDoctorWith(ios *cli.IOStreams, rep *doctor.Report, sd *sqliteDoctor) {
+func renderDoctorWith(ios *cli.IOStreams, rep *doctor.Report, sd *sqliteDoctor, all bool) {
 	st := ios.Styles()
 	w := ios.Out
 	width := ios.Width()
@@ -413,7 +461,7 @@ func renderDoctorWith(ios *cli.IOStreams, rep *doctor.Report, sd *sqliteDoctor) 
 	fmt.Fprintf(w, "%s %s\n", st.Title.Render("oc doctor"), st.Dim.Render("("+mode+")"))
 	fmt.Fprintf(w, "%s\n\n", st.Dim.Render(cli.Safe(rep.StateDir)))
 
-	docRenderChecks(w, st, rep, width)
+	docRenderChecks(w, st, rep, width, all)
 	docRenderSessionJobs(w, st, rep, width)
 	if migrated := docCountMigrated(rep); migrated > 0 || len(rep.Changes) > 0 {
 		docRenderChanges(w, st, rep, migrated, width)
@@ -421,14 +469,13 @@ func renderDoctorWith(ios *cli.IOStreams, rep *doctor.Report, sd *sqliteDoctor) 
 		docRenderPlannedMigration(w, st, rep, width)
 	}
 
-	sqliteProblems := 0
 	var cronFix *doctor.CronFixRun
 	if sd != nil {
-		renderSQLiteDoctor(ios, sd)
-		sqliteProblems, cronFix = sd.Problems, sd.Cron.Fix
+		renderSQLiteDoctor(ios, rep, sd)
+		cronFix = sd.Cron.Fix
 	}
 	fmt.Fprintln(w)
-	docWriteWrapped(w, "", "", docSummaryLine(st, rep, sqliteProblems, cronFix), width)
+	docWriteWrapped(w, "", "", docSummaryLine(st, rep, cronFix), width)
 	if why, next := docNextCommand(rep); next != "" {
 		// The command on a line of its own, unstyled and never wrapped, so
 		// that it can be copied and pasted.
@@ -453,17 +500,28 @@ func docCheckMark(st *cli.Styles, status string) string {
 }
 
 // docRenderChecks writes each check with its findings under it.
-func docRenderChecks(w io.Writer, st *cli.Styles, rep *doctor.Report, width int) {
+func docRenderChecks(w io.Writer, st *cli.Styles, rep *doctor.Report, width int, all bool) {
 	for _, c := range rep.Checks {
 		line := fmt.Sprintf("%s %s", docCheckMark(st, c.Status), st.Bold.Render(c.Section))
 		if c.Detail != "" {
 			line += st.Dim.Render(" · " + cli.Safe(c.Detail))
 		}
 		fmt.Fprintln(w, line)
-		for _, f := range rep.Findings {
+		shown, hidden, order := map[string]int{}, map[string]int{}, []string{}
+		for _, f := range doctor.SortBySeverity(rep.Findings) {
 			if f.Section != c.Section {
 				continue
 			}
+			// many findings of one id (a rule over many sessions): the
+			// first few, then their count; errors come first
+			if shown[f.ID] == docFindingsPerID && !all {
+				if hidden[f.ID] == 0 {
+					order = append(order, f.ID)
+				}
+				hidden[f.ID]++
+				continue
+			}
+			shown[f.ID]++
 			sev := f.Severity
 			if f.Fixed {
 				sev = "fixed"
@@ -474,15 +532,22 @@ func docRenderChecks(w io.Writer, st *cli.Styles, rep *doctor.Report, width int)
 				docWriteWrapped(w, "      ", "        ", st.Dim.Render("fix: ")+cli.Safe(f.Fix), width)
 			}
 		}
+		for _, id := range order {
+			docWriteWrapped(w, "    ", "      ", st.Dim.Render(fmt.Sprintf("… and %d more %s (--all-findings lists them, --json has them all)", hidden[id], cli.Safe(id))), width)
+		}
 	}
 }
+
+// docFindingsPerID is how many findings of one id a check lists without
+// --all-findings.
+const docFindingsPerID = 3
 
 // docRenderSessionJobs writes the cron section: every session:<key> job and
 // its verdict.
 func docRenderSessionJobs(w io.Writer, st *cli.Styles, rep *doctor.Report, width int) {
 	var session []doctor.CronJob
 	for _, j := range rep.Cron.Jobs {
-		if j.Classification != nil {
+		if j.Classification != nil && !strings.HasSuffix(j.Store, ".sqlite") { // SQLite jobs: renderSQLiteDoctor
 			session = append(session, j)
 		}
 	}
@@ -636,7 +701,7 @@ func docRemovedKeyNote(m *doctor.Migration) string {
 // docSummaryLine is the last line: the counts of findings, the cron fixes
 // run through openclaw (cronFix, nil when none ran), and the SQLite
 // section's problems.
-func docSummaryLine(st *cli.Styles, rep *doctor.Report, sqliteProblems int, cronFix *doctor.CronFixRun) string {
+func docSummaryLine(st *cli.Styles, rep *doctor.Report, cronFix *doctor.CronFixRun) string {
 	var errs, warns, infos, fixed int
 	for _, f := range rep.Findings {
 		switch {
@@ -662,11 +727,8 @@ func docSummaryLine(st *cli.Styles, rep *doctor.Report, sqliteProblems int, cron
 		}
 		parts = append(parts, text)
 	}
-	if sqliteProblems > 0 {
-		parts = append(parts, st.Warn.Render(fmt.Sprintf("%d in the SQLite section", sqliteProblems)))
-	}
 	head := st.OK.Render("Doctor: no issues found.")
-	if errs+warns+sqliteProblems > 0 {
+	if errs+warns > 0 {
 		head = st.Warn.Render("Doctor found issues.")
 	} else if fixed > 0 {
 		head = st.OK.Render("Doctor: fixed everything it could.")

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/cli"
@@ -16,29 +17,13 @@ import (
 	"github.com/openclaw-tools/oc/pkg/upgrade"
 )
 
-// importAudit is the audit's part of the --json document.
-type importAudit struct {
-	*upgrade.Audit
-	Summary  string                 `json:"summary"`
-	Findings []upgrade.AuditFinding `json:"findings"`
-}
-
-// sqliteDoctor is doctor's SQLite-era part: the inspect checks of every
-// agent database and the cron classification read from cron_jobs.
+// sqliteDoctor is what doctor reads of a SQLite-era install: the inspect
+// checks of every agent database, the cron classification read from
+// cron_jobs and the audit of the JSONL import. doctor.FoldSQLite makes it
+// part of the report (one list of findings, one of cron jobs).
 type sqliteDoctor struct {
-	Inspect *store.SQLiteReport      `json:"inspect"`
-	Cron    *doctor.SQLiteCronReport `json:"cron"`
-	// Import is the audit of the JSONL import: archived originals and JSONL
-	// files beside SQLite sessions compared with the databases.
-	Import *importAudit `json:"import"`
-	// Problems counts warnings and errors, and cron jobs still needing a fix.
-	Problems int `json:"problems"`
-}
-
-// doctorJSON is the --json document: the doctor report plus the SQLite part.
-type doctorJSON struct {
-	*doctor.Report
-	SQLite *sqliteDoctor `json:"sqlite,omitempty"`
+	State *doctor.SQLiteState
+	Cron  *doctor.SQLiteCronReport
 }
 
 // runSQLiteDoctor checks a SQLite-era state dir. With fix (--fix and --yes
@@ -54,25 +39,22 @@ func runSQLiteDoctor(ctx context.Context, g *Globals, fix bool) (*sqliteDoctor, 
 	if !st.HasSQLite() && !fileExists(st.StateDBPath()) {
 		return nil, nil
 	}
-	sd := &sqliteDoctor{}
-	if sd.Inspect, err = st.InspectSQLite(ctx, store.InspectOptions{QuickCheck: true}); err != nil {
+	sd := &sqliteDoctor{State: &doctor.SQLiteState{}}
+	if sd.State.Inspect, err = st.InspectSQLite(ctx, store.InspectOptions{QuickCheck: true}); err != nil {
 		return nil, err
 	}
 	cfg, _ := doctor.LoadConfig(g.ResolvedStateDir(), installConfigEnv(g))
 	if sd.Cron, err = doctor.ClassifySQLiteCron(ctx, st, cfg); err != nil {
 		// An unreadable state database is a finding, not the end of the run.
 		sd.Cron = &doctor.SQLiteCronReport{Jobs: []doctor.SQLiteCronJob{}, Error: oneLine(err.Error())}
-		sd.Problems++
 	}
-	audit, err := upgrade.AuditImport(ctx, st)
-	if err != nil {
+	// Under --agent, only that agent's jobs are reported, and fixed.
+	if filter, ferr := g.fileFilter(); ferr == nil {
+		doctor.ScopeCron(sd.Cron, doctor.Scope{Agent: filter.Agent})
+	}
+	sd.State.Cron = sd.Cron
+	if sd.State.Audit, err = upgrade.AuditImport(ctx, st); err != nil {
 		return nil, err
-	}
-	sd.Import = &importAudit{Audit: audit, Summary: audit.Summary(), Findings: audit.Findings()}
-	for _, f := range sd.Import.Findings {
-		if f.Severity != "info" {
-			sd.Problems++
-		}
 	}
 	fixer, err := cronFixer(g)
 	if err != nil {
@@ -83,22 +65,15 @@ func runSQLiteDoctor(ctx context.Context, g *Globals, fix bool) (*sqliteDoctor, 
 	} else {
 		fixer.Describe(sd.Cron)
 	}
-	sd.Problems += len(sd.Inspect.Errors)
-	for _, s := range sd.Inspect.Sessions {
-		e, w, _ := s.Counts()
-		sd.Problems += e + w
-	}
-	for _, f := range sd.Inspect.Findings {
-		if f.Severity != transcript.SevInfo {
-			sd.Problems++
-		}
-	}
-	for _, j := range sd.Cron.Jobs {
-		if len(j.Command) > 0 && (j.Fix == nil || j.Fix.Outcome != doctor.CronFixFixed) {
-			sd.Problems++
-		}
-	}
 	return sd, nil
+}
+
+// state is the SQLite part to fold into the report (nil without one).
+func (sd *sqliteDoctor) state() *doctor.SQLiteState {
+	if sd == nil {
+		return nil
+	}
+	return sd.State
 }
 
 // installConfigEnv is oc's environment for finding the analysed install's
@@ -156,45 +131,51 @@ func cronFixer(g *Globals) (*doctor.CronFixer, error) {
 	}, nil
 }
 
-func renderSQLiteDoctor(ios *cli.IOStreams, sd *sqliteDoctor) {
+// renderSQLiteDoctor prints what only a SQLite-era install has: its agent
+// databases, then the cron_jobs rows with the OpenClaw command that fixes
+// each and what --fix did with it. Their findings are in the check list.
+func renderSQLiteDoctor(ios *cli.IOStreams, rep *doctor.Report, sd *sqliteDoctor) {
 	st := ios.Styles()
 	w := ios.Out
-	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("SQLite era (OpenClaw 2026.8.1+): databases, sessions, cron_jobs"))
-	rep := sd.Inspect
-	for _, d := range rep.Databases {
-		if d.Error != "" {
-			docWriteWrapped(w, "  ", "      ", st.Severity(transcript.SevError)+" "+cleanText(d.Error), 80)
-			continue
-		}
-		docWriteWrapped(w, "  ", "      ", fmt.Sprintf("agent %s: schema %d, %d sessions, quick_check %s", cleanText(d.Agent), d.Schema, d.Sessions, cleanText(d.QuickCheck)), 80)
-	}
-	for _, f := range rep.Findings {
-		docWriteWrapped(w, "  ", "      ", st.Severity(f.Severity)+" "+st.Key.Render(f.Rule)+" "+cleanText(f.Message), 80)
-	}
-	for _, s := range rep.Sessions {
-		for _, f := range s.Findings {
-			if f.Severity == transcript.SevInfo {
+	if len(rep.Databases) > 0 {
+		fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Agent databases (OpenClaw 2026.8.1+)"))
+		for _, d := range rep.Databases {
+			if d.Error != "" {
+				docWriteWrapped(w, "  ", "      ", fmt.Sprintf("agent %s: %s", cleanText(d.Agent), cleanText(d.Error)), 80)
 				continue
 			}
-			docWriteWrapped(w, "  ", "      ", st.Severity(f.Severity)+" "+st.Key.Render(f.Rule)+" "+cleanText(s.Key)+": "+cleanText(f.Message), 80)
+			docWriteWrapped(w, "  ", "      ", fmt.Sprintf("agent %s: schema %d, %d sessions, quick_check %s [%s]", cleanText(d.Agent), d.Schema, d.Sessions, cleanText(d.QuickCheck), cleanText(docRel(d.Path, rep.StateDir))), 80)
 		}
 	}
-	renderImportAudit(w, st, sd.Import)
-	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Cron jobs (state/openclaw.sqlite)"))
-	for _, e := range rep.Errors {
-		docWriteWrapped(w, "  ", "      ", st.Severity(transcript.SevError)+" "+cleanText(e.Error), 80)
+	renderImportAudit(w, st, rep)
+	if sd == nil || sd.Cron == nil {
+		return
 	}
+	var jobs []doctor.CronJob
+	for _, j := range rep.Cron.Jobs {
+		if strings.HasSuffix(j.Store, ".sqlite") {
+			jobs = append(jobs, j)
+		}
+	}
+	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Cron jobs ("+cleanText(docRel(rep.Cron.Store, rep.StateDir))+")"))
 	switch {
 	case sd.Cron.Error != "":
-		docWriteWrapped(w, "  ", "      ", st.Severity(transcript.SevError)+" "+cleanText(sd.Cron.Error), 80)
-	case len(sd.Cron.Jobs) == 0:
+		fmt.Fprintln(w, "  cron_jobs cannot be read (see Cron above)")
+	case len(jobs) == 0:
 		fmt.Fprintln(w, "  no cron jobs")
 	}
 	run := sd.Cron.Fix
-	for _, j := range sd.Cron.Jobs {
-		class := "left alone (" + cleanText(j.SessionTarget) + ")"
-		if j.Classification != "" {
-			class = string(j.Classification) + "/" + string(j.Reason)
+	for _, j := range jobs {
+		target := ""
+		if j.SessionTarget != nil {
+			target = *j.SessionTarget
+		}
+		class := "left alone (" + cleanText(target) + ")"
+		if j.Classification != nil {
+			class = string(*j.Classification) + "/" + string(*j.Reason)
+		}
+		if j.Error != "" {
+			class = cleanText(j.Error)
 		}
 		disabled := ""
 		if !j.Enabled {
@@ -369,27 +350,24 @@ func writeCommand(w io.Writer, st *cli.Styles, argv []string) {
 	fmt.Fprintln(w, st.Key.Render(line))
 }
 
-// renderImportAudit prints the audit of the JSONL import: one line per
-// finding, with the way back as commands.
-func renderImportAudit(w io.Writer, st *cli.Styles, ia *importAudit) {
-	if ia == nil || (len(ia.Compared) == 0 && len(ia.Findings) == 0) {
+// renderImportAudit prints the audit of the JSONL import: its summary, and
+// the way back of each session that lost entries, as commands. The
+// findings themselves are in the check list (Transcripts).
+func renderImportAudit(w io.Writer, st *cli.Styles, rep *doctor.Report) {
+	ia := rep.Import
+	if ia == nil || (len(ia.Compared) == 0 && len(ia.Commands) == 0) {
 		return
 	}
 	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Import audit (JSONL originals kept by OpenClaw's import)"))
 	docWriteWrapped(w, "  ", "      ", cleanText(ia.Summary), 80)
-	for _, f := range ia.Findings {
-		sev := transcript.SevInfo
-		if f.Severity != "info" {
-			sev = transcript.SevWarning
-		}
-		docWriteWrapped(w, "  ", "      ", st.Severity(sev)+" "+st.Key.Render(f.ID)+" "+cleanText(f.Session)+": "+cleanText(f.Message), 80)
-		if f.Severity != "info" || len(f.Commands) > 0 {
-			docWriteWrapped(w, "      ", "      ", cleanText(f.Path), 80)
-		}
-		if len(f.Commands) > 1 {
-			fmt.Fprintln(w, "      "+st.Dim.Render("the way back (stop the gateway first):"))
-		}
-		for _, c := range f.Commands {
+	sessions := make([]string, 0, len(ia.Commands))
+	for s := range ia.Commands {
+		sessions = append(sessions, s)
+	}
+	sort.Strings(sessions)
+	for _, s := range sessions {
+		docWriteWrapped(w, "  ", "      ", cleanText(s)+": "+st.Dim.Render("the way back (stop the gateway first):"), 80)
+		for _, c := range ia.Commands[s] {
 			writeCommand(w, st, c)
 		}
 	}

@@ -67,3 +67,30 @@ func writeCIReport(g *Globals, f cireport.Format, r *cireport.Report) error {
 	_, err := g.IO.Out.Write(doc)
 	return err
 }
+
+// addFailOnFlag adds --fail-on: the least serious finding that makes a
+// check exit 1 (what the default means is said in the help).
+func addFailOnFlag(cmd *cobra.Command, value *string, def cireport.Level, defMeans string) {
+	names := make([]string, 0, 4)
+	for _, l := range cireport.FailOnLevels() {
+		names = append(names, string(l))
+	}
+	cmd.Flags().StringVar(value, "fail-on", string(def), "exit 1 when a finding of this severity or worse remains: "+strings.Join(names, ", ")+"; "+defMeans)
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return names, cobra.ShellCompDirectiveNoFileComp
+	})
+}
+
+// readGateFlags reads --format (against --json) and --fail-on; usage
+// errors when they are not known.
+func readGateFlags(g *Globals, format, failOn string) (cireport.Format, cireport.Level, error) {
+	f, err := resolveFormat(g, format)
+	if err != nil {
+		return "", "", err
+	}
+	l, err := cireport.ParseFailOn(failOn)
+	if err != nil {
+		return "", "", cli.Usagef("--fail-on: %v", err)
+	}
+	return f, l, nil
+}

@@ -15,10 +15,12 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/spf13/cobra"
 
+	"github.com/openclaw-tools/oc/internal/cireport"
 	"github.com/openclaw-tools/oc/internal/cli"
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/repair"
 	"github.com/openclaw-tools/oc/pkg/replay"
+	"github.com/openclaw-tools/oc/pkg/store"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
@@ -35,6 +37,13 @@ type inspectOptions struct {
 	BusyTimeout time.Duration
 
 	release policy.Release // parsed --openclaw ("": the era's)
+
+	// Format and FailOn are --format and --fail-on; format and failOn
+	// their values read.
+	Format *string
+	FailOn string
+	format cireport.Format
+	failOn cireport.Level
 }
 
 func newInspectCmd(g *Globals) *cobra.Command {
@@ -74,7 +83,9 @@ Inputs may be plain, .gz or .zst; "-" reads a transcript from stdin.`,
 	f.BoolVar(&opts.Tree, "tree", false, "draw the branch structure of each transcript")
 	f.BoolVar(&opts.Archived, "archived", false, "also inspect archived transcripts (.reset, .deleted, .bak, checkpoints) in folders; on a SQLite install, the deleted/reset generations in session_transcript_archives")
 	f.IntVar(&opts.Jobs, "jobs", 0, "transcripts inspected at once (default: number of CPUs)")
-	f.BoolVar(&opts.All, "all-findings", false, "list every finding (default: the first 20 per transcript)")
+	f.BoolVar(&opts.All, "all-findings", false, "list every finding (default: one line per rule with its count and first lines, errors first)")
+	opts.Format = addFormatFlag(cmd)
+	addFailOnFlag(cmd, &opts.FailOn, cireport.LevelNever, "by default never: inspect reports, doctor and repair --check gate")
 	addFilterFlags(cmd, g)
 	f.DurationVar(&opts.BusyTimeout, "busy-timeout", 5*time.Second, "how long to wait for a SQLite database another process holds locked")
 	f.BoolVar(&opts.Replay, "replay", false, "replay every transcript for each provider family and report what they would need fixed (default: only when one transcript or session is named and its context is at most 32 MiB)")
@@ -91,6 +102,9 @@ func runInspect(ctx context.Context, g *Globals, opts *inspectOptions, args []st
 	}
 	filter, err := g.fileFilter()
 	if err != nil {
+		return err
+	}
+	if opts.format, opts.failOn, err = readGateFlags(g, *opts.Format, opts.FailOn); err != nil {
 		return err
 	}
 	if err := opts.setRelease(); err != nil {
@@ -141,10 +155,35 @@ func runInspect(ctx context.Context, g *Globals, opts *inspectOptions, args []st
 	if rep.Single && len(rep.Errors) == 1 {
 		return cli.Incomplete(errors.New(rep.Errors[0].Error))
 	}
-	if last, err := writeInspectReport(g, opts, rep, paths, filter); last || err != nil {
+	if !rep.Single {
+		rep.Era = "jsonl"
+		root := g.ResolvedStateDir()
+		if len(paths) == 1 && isDirPath(paths[0]) {
+			root = paths[0] // a state dir named as the argument
+		}
+		addSessionKeys(root, rep)
+	}
+	ci := inspectCIFromJSONL(rep, opts.failOn)
+	if opts.format.Machine() {
+		if err := writeCIReport(g, opts.format, ci.report()); err != nil {
+			return cli.Incomplete(err)
+		}
+	} else if last, err := writeInspectReport(g, opts, rep, paths, filter); last || err != nil {
 		return err
 	}
-	return inspectErrors(g, rep)
+	if err := inspectErrors(g, rep); err != nil {
+		return err
+	}
+	return inspectGate(ci)
+}
+
+// inspectGate is inspect's exit for --fail-on once the report is written:
+// 1 when a finding reached the level (never, by default).
+func inspectGate(ci *inspectCI) error {
+	if ci.fails() {
+		return cli.Exit(cli.ExitFindings, nil)
+	}
+	return nil
 }
 
 // setRelease takes the one release --openclaw names, if any.
@@ -278,7 +317,7 @@ func isDirPath(p string) bool {
 
 // describeInputError turns a discovery error into one line naming the path.
 func describeInputError(err error) error {
-	return errors.New(oneLine(err.Error()))
+	return err
 }
 
 func printSummary(w io.Writer, st *cli.Styles, s *transcript.Summary, all bool) {
@@ -358,26 +397,55 @@ func printSummary(w io.Writer, st *cli.Styles, s *transcript.Summary, all bool) 
 	printFindings(w, st, s.Findings, all)
 }
 
+// printFindings prints a transcript's findings, errors first: one line per
+// rule with its count and first lines (`rule ×5,400 (lines 12, 40, …)`),
+// or with all (--all-findings) every finding on a line of its own.
 func printFindings(w io.Writer, st *cli.Styles, findings []transcript.Finding, all bool) {
 	if len(findings) == 0 {
 		fmt.Fprintf(w, "\n%s no findings\n", st.OK.Render("✓"))
 		return
 	}
 	fmt.Fprintf(w, "\n%s\n", st.Heading.Render(fmt.Sprintf("Findings (%d)", len(findings))))
-	limit := len(findings)
-	if !all && limit > 20 {
-		limit = 20
-	}
-	for _, f := range findings[:limit] {
-		where := "        "
-		if f.Line > 0 {
-			where = fmt.Sprintf("line %-3d", f.Line)
+	if all {
+		for _, f := range transcript.SortBySeverity(findings) {
+			where := "        "
+			if f.Line > 0 {
+				where = fmt.Sprintf("line %-3d", f.Line)
+			}
+			fmt.Fprintf(w, "  %s %s %s %s\n", st.Severity(fmt.Sprintf("%-7s", f.Severity)), st.Dim.Render(where), st.Key.Render(cli.Safe(f.Rule)), cli.Safe(f.Message))
 		}
-		fmt.Fprintf(w, "  %s %s %s %s\n", st.Severity(fmt.Sprintf("%-7s", f.Severity)), st.Dim.Render(where), st.Key.Render(cli.Safe(f.Rule)), cli.Safe(f.Message))
+		return
 	}
-	if limit < len(findings) {
-		fmt.Fprintf(w, "  %s\n", st.Dim.Render(fmt.Sprintf("… and %d more (--all-findings lists them, --json has them all)", len(findings)-limit)))
+	groups := transcript.GroupFindings(findings, 3)
+	for _, g := range groups {
+		where := "        "
+		switch {
+		case g.Count > 1:
+			where = ""
+		case g.Lines != nil:
+			where = fmt.Sprintf("line %-3d", g.Lines[0])
+		}
+		head := cli.Safe(g.Rule)
+		if g.Count > 1 {
+			head += " ×" + groupCount(g.Count) + " (" + g.Where() + ")"
+		}
+		if where != "" {
+			where = st.Dim.Render(where) + " "
+		}
+		fmt.Fprintf(w, "  %s %s%s %s\n", st.Severity(fmt.Sprintf("%-7s", g.Severity)), where, st.Key.Render(head), cli.Safe(g.First.Message))
 	}
+	if len(groups) < len(findings) {
+		fmt.Fprintf(w, "  %s\n", st.Dim.Render("(--all-findings lists every one, --json has them all)"))
+	}
+}
+
+// groupCount is n with thousands separated (5,400).
+func groupCount(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 func printOutline(w io.Writer, st *cli.Styles, segs []*transcript.Segment) {
@@ -488,7 +556,9 @@ func printIndex(w io.Writer, st *cli.Styles, rep *transcript.Report) {
 		fmt.Fprintf(w, "%s %d sessions.json checked: %s, %s, %s\n",
 			st.Bold.Render("Index:"), len(ix.Checked), plural(len(ix.MissingFiles), "missing file"), plural(len(ix.OrphanFiles), "orphan transcript"), plural(len(ix.Dangling), "dangling sessionFile"))
 		for _, m := range ix.MissingFiles {
-			fmt.Fprintf(w, "  %s %s: %s (%s)\n", st.Severity(transcript.SevWarning), cli.Safe(m.Key), cli.Safe(m.Reason), cli.Safe(m.Path))
+			// info, as doctor's session-file-missing: an entry whose
+			// transcript was never written or was removed is not damage
+			fmt.Fprintf(w, "  %s %s: %s (%s)\n", st.Severity(transcript.SevInfo), cli.Safe(m.Key), cli.Safe(m.Reason), cli.Safe(m.Path))
 		}
 		for _, o := range ix.OrphanFiles {
 			fmt.Fprintf(w, "  %s orphan transcript (no sessions.json entry): %s\n", st.Severity(transcript.SevInfo), cli.Safe(o))
@@ -601,4 +671,29 @@ func humanBytes(n int64) string {
 		exp++
 	}
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
+
+// addSessionKeys gives each JSONL transcript of a state-dir report the
+// session key its sessions.json names it by (as a SQLite session has its
+// key), when the state dir's index names it.
+func addSessionKeys(root string, rep *transcript.Report) {
+	st, err := store.Open(root, store.Options{})
+	if err != nil {
+		return
+	}
+	js, err := st.JSONLSessions()
+	if err != nil {
+		return
+	}
+	keys := map[string]string{}
+	for _, s := range js {
+		if abs, err := filepath.Abs(s.Path); err == nil && s.Key != "" {
+			keys[abs] = s.Key
+		}
+	}
+	for _, s := range rep.Transcripts {
+		if abs, err := filepath.Abs(s.Path); err == nil {
+			s.Key = keys[abs]
+		}
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/pkg/doctor"
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay"
 	"github.com/openclaw-tools/oc/pkg/store"
@@ -29,7 +30,7 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 		// An agent database given as a path is read as the database it is.
 		st, err := store.OpenDatabase(ctx, args[0], store.Options{SQLite: sqlitestore.Options{BusyTimeout: opts.BusyTimeout}})
 		if err != nil {
-			return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
+			return true, nil, cli.Incomplete(err)
 		}
 		return true, nil, inspectSQLiteState(ctx, g, opts, st)
 	}
@@ -38,7 +39,7 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 	}
 	st, err := store.Open(g.ResolvedStateDir(), store.Options{SQLite: sqlitestore.Options{BusyTimeout: opts.BusyTimeout}})
 	if err != nil {
-		return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
+		return true, nil, cli.Incomplete(err)
 	}
 	if len(args) == 0 {
 		if !st.HasSQLite() {
@@ -50,9 +51,9 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 	if err != nil {
 		var amb *store.AmbiguousError
 		if errors.As(err, &amb) {
-			return true, nil, cli.Exit(cli.ExitUsage, errors.New(oneLine(err.Error())))
+			return true, nil, cli.Exit(cli.ExitUsage, err)
 		}
-		return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
+		return true, nil, cli.Incomplete(err)
 	}
 	if ses.Era == store.EraJSONL {
 		return false, []string{ses.Path}, nil
@@ -62,7 +63,7 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 	}
 	rep, err := st.InspectSession(ctx, ses)
 	if err != nil {
-		return true, nil, cli.Incomplete(errors.New(oneLine(err.Error())))
+		return true, nil, cli.Incomplete(err)
 	}
 	// One session named: replay findings, by 2026.9.6's rules unless
 	// --openclaw says otherwise (the install's era).
@@ -77,17 +78,30 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 		cleanup()
 		rep.Summary.Findings = append(rep.Summary.Findings, more...)
 	}
+	sqliteAdvice(rep.Findings)
+	ci := inspectCIFromSession(rep, opts.failOn)
+	if opts.format.Machine() {
+		if err := writeCIReport(g, opts.format, ci.report()); err != nil {
+			return true, nil, err
+		}
+		return true, nil, inspectGate(ci)
+	}
 	if g.JSON {
 		if opts.Tree {
 			if tree == nil {
 				tree = []*transcript.Segment{}
 			}
-			return true, nil, writeJSON(g.IO, struct {
+			err = writeJSON(g.IO, struct {
 				*store.SessionReport
 				Tree []*transcript.Segment `json:"tree"`
 			}{rep, tree})
+		} else {
+			err = writeJSON(g.IO, rep)
 		}
-		return true, nil, writeJSON(g.IO, rep)
+		if err != nil {
+			return true, nil, err
+		}
+		return true, nil, inspectGate(ci)
 	}
 	st2 := g.IO.Styles()
 	fmt.Fprintf(g.IO.Out, "%s %s  %s\n", st2.Bold.Render(fmt.Sprintf("%-12s", "Session")), st2.Title.Render(cleanText(rep.Key)), st2.Dim.Render("sqlite, "+cleanText(rep.SessionID)))
@@ -105,7 +119,7 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 	if opts.Tree {
 		printOutline(g.IO.Out, st2, tree)
 	}
-	return true, nil, nil
+	return true, nil, inspectGate(ci)
 }
 
 // inspectSQLiteState is the state-dir report of a SQLite-era install (or of
@@ -113,11 +127,20 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 func inspectSQLiteState(ctx context.Context, g *Globals, opts *inspectOptions, st *store.State) error {
 	// Each session's rows are dropped after its analysis: collect lazily.
 	g.tuneGCForStreaming(gcLimitInspect)
+	filter, err := g.fileFilter()
+	if err != nil {
+		return err
+	}
+	var since int64
+	if !filter.Since.IsZero() {
+		since = filter.Since.UnixMilli()
+	}
 	progress := cli.NewProgress(g.IO, "inspecting", 0)
-	rep, err := st.InspectSQLite(ctx, store.InspectOptions{Jobs: opts.Jobs, QuickCheck: true, Archived: opts.Archived, Progress: func() { progress.Add(1) }})
+	rep, err := st.InspectSQLite(ctx, store.InspectOptions{Jobs: opts.Jobs, QuickCheck: true, Archived: opts.Archived, Progress: func() { progress.Add(1) },
+		Agent: filter.Agent, Since: since})
 	progress.Done()
 	if err != nil {
-		return cli.Incomplete(errors.New(oneLine(err.Error())))
+		return cli.Incomplete(err)
 	}
 	if ctx.Err() != nil {
 		return cli.Incomplete(errors.New("interrupted: the report is incomplete"))
@@ -125,9 +148,18 @@ func inspectSQLiteState(ctx context.Context, g *Globals, opts *inspectOptions, s
 	if opts.Replay {
 		addSQLiteReplayFindings(ctx, g, st, rep, opts.releaseOr(policy.Release96))
 	}
-	if g.JSON {
+	for _, ses := range rep.Sessions {
+		if ses.Summary != nil {
+			sqliteAdvice(ses.Findings)
+		}
+	}
+	ci := inspectCIFromSQLite(rep, opts.failOn)
+	switch {
+	case opts.format.Machine():
+		err = writeCIReport(g, opts.format, ci.report())
+	case g.JSON:
 		err = writeJSON(g.IO, rep)
-	} else {
+	default:
 		printSQLiteReport(g.IO.Out, g.IO.Styles(), rep, tableWidth(g))
 	}
 	if err == nil && len(rep.Errors) > 0 {
@@ -138,7 +170,10 @@ func inspectSQLiteState(ctx context.Context, g *Globals, opts *inspectOptions, s
 		}
 		return cli.Exit(cli.ExitIncomplete, nil)
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	return inspectGate(ci)
 }
 
 // cleanText drops control characters from untrusted text before printing.
@@ -149,7 +184,7 @@ func cleanText(s string) string { return cli.Safe(s) }
 // terminal's (0 when piped: nothing is cut).
 func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport, width int) {
 	era := "SQLite (OpenClaw 2026.8.1+)"
-	if rep.Era == "mixed" {
+	if rep.Era == "mid-upgrade" {
 		era = "mid-upgrade: SQLite databases and JSONL transcripts not yet imported"
 	}
 	fmt.Fprintf(w, "%s %s  %s\n", st.Bold.Render("State dir:"), cleanText(rep.Root), st.Dim.Render(era))
@@ -192,7 +227,13 @@ func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport, wid
 	if len(rep.Findings) > 0 {
 		fmt.Fprintf(w, "\n%s\n", st.Heading.Render(fmt.Sprintf("State findings (%d)", len(rep.Findings))))
 		for _, f := range rep.Findings {
-			fmt.Fprintf(w, "  %s %s %s\n", st.Severity(fmt.Sprintf("%-7s", f.Severity)), st.Key.Render(cleanText(f.Rule)), cleanText(f.Message))
+			where := ""
+			if f.Path != "" && !strings.Contains(f.Message, f.Path) {
+				// the file or database it is about (jsonl-awaiting-import:
+				// which transcript waits), as --json names it
+				where = " [" + cleanText(docRel(f.Path, rep.Root)) + "]"
+			}
+			fmt.Fprintf(w, "  %s %s %s%s\n", st.Severity(fmt.Sprintf("%-7s", f.Severity)), st.Key.Render(cleanText(f.Rule)), cleanText(f.Message), where)
 		}
 	}
 	t := rep.Totals
@@ -282,7 +323,7 @@ func minute(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-0
 func inspectOneArchive(ctx context.Context, g *Globals, st *store.State, ses store.Session, opts *inspectOptions) error {
 	rep, err := st.InspectArchive(ctx, ses)
 	if err != nil {
-		return cli.Incomplete(errors.New(oneLine(err.Error())))
+		return cli.Incomplete(err)
 	}
 	if rep.Verified {
 		if path, cleanup, err := exportSessionToTemp(ctx, st, ses); err == nil {
@@ -376,4 +417,17 @@ func tableWidth(g *Globals) int {
 		return 0
 	}
 	return g.IO.Width()
+}
+
+// sqliteAdvice rewrites a SQLite session's findings with the advice that is
+// true for it (doctor.SQLiteAdvice): never `oc repair`, which does not
+// write databases, but what 2026.9.6 does at read time or what to run.
+func sqliteAdvice(fs []transcript.Finding) {
+	for i := range fs {
+		if !strings.Contains(fs[i].Message, "oc repair") && !strings.Contains(fs[i].Message, "Bedrock rejects") {
+			continue
+		}
+		msg, fix := doctor.SQLiteAdvice(fs[i].Rule, fs[i].Message)
+		fs[i].Message = msg + "; " + fix
+	}
 }

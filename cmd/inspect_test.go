@@ -26,7 +26,7 @@ func TestInspectStateDirJSONGolden(t *testing.T) {
 	code, out, errOut := runOC(t, false, nil, "inspect", exampleState, "--json")
 	require.Equal(t, cli.ExitOK, code, errOut)
 	var doc struct {
-		Transcripts []map[string]any `json:"transcripts"`
+		Transcripts []map[string]any `json:"sessions"`
 		Totals      map[string]any   `json:"totals"`
 		Index       map[string]any   `json:"index"`
 	}

@@ -205,6 +205,7 @@ It documents where it does more than the releases it follows.`,
 		newExitCodesTopic(),
 		newRepairRulesTopic(),
 		newEnvironmentTopic(),
+		newJSONTopic(),
 	)
 	return root, g
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,7 +24,7 @@ func transcriptsSeen(t *testing.T, env map[string]string, args ...string) int {
 	code, out, errOut := runOC(t, false, env, append([]string{"inspect", "--json"}, args...)...)
 	require.Equal(t, cli.ExitOK, code, errOut)
 	var doc struct {
-		Transcripts []any `json:"transcripts"`
+		Transcripts []any `json:"sessions"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
 	return len(doc.Transcripts)
@@ -122,8 +123,18 @@ func TestVersion(t *testing.T) {
 }
 
 // The streaming commands give the process's collector Tuner their budget;
-// the others keep the default one.
+// the others keep the default one. It runs in a test process of its own:
+// the Tuner hands over to Go's defaults when the live heap passes half the
+// budget, which the other tests of this package may have made it.
 func TestStreamingCommandsSetTheirGCBudget(t *testing.T) {
+	if os.Getenv("OC_TEST_GC_BUDGET_CHILD") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestStreamingCommandsSetTheirGCBudget$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "OC_TEST_GC_BUDGET_CHILD=1")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		require.Contains(t, string(out), "PASS")
+		return
+	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "s.jsonl")
 	require.NoError(t, os.WriteFile(path, []byte(`{"type":"session","version":3,"id":"s","timestamp":"2026-05-01T00:00:00.000Z","cwd":"/"}`+"\n"), 0o600))

@@ -330,22 +330,24 @@ func TestDoctorSQLiteEra(t *testing.T) {
 		t.Fatalf("exit %d, want 1 (findings): %s", code, stderr)
 	}
 	var doc struct {
-		Era    string `json:"era"`
-		SQLite struct {
-			Cron struct {
-				Jobs []struct {
-					ID             string   `json:"id"`
-					Classification string   `json:"classification"`
-					Command        []string `json:"command"`
-				} `json:"jobs"`
-			} `json:"cron"`
-		} `json:"sqlite"`
+		Era  string `json:"era"`
+		Cron struct {
+			Jobs []struct {
+				ID             string   `json:"id"`
+				Store          string   `json:"store"`
+				Classification string   `json:"classification"`
+				Command        []string `json:"command"`
+			} `json:"jobs"`
+		} `json:"cron"`
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
 	cmds := 0
-	for _, j := range doc.SQLite.Cron.Jobs {
+	for _, j := range doc.Cron.Jobs {
+		if j.Store != filepath.Join(state, "state", "openclaw.sqlite") {
+			t.Errorf("job %s: store %q, want the state database", j.ID, j.Store)
+		}
 		if len(j.Command) > 0 {
 			cmds++
 			if strings.Join(j.Command[:3], " ") != "openclaw automations edit" || strings.Join(j.Command[len(j.Command)-2:], " ") != "-- "+j.ID {
@@ -353,8 +355,8 @@ func TestDoctorSQLiteEra(t *testing.T) {
 			}
 		}
 	}
-	if doc.Era != "sqlite" || len(doc.SQLite.Cron.Jobs) != 4 || cmds != 2 {
-		t.Errorf("era %s, %d jobs, %d commands; want sqlite, 4, 2", doc.Era, len(doc.SQLite.Cron.Jobs), cmds)
+	if doc.Era != "sqlite" || len(doc.Cron.Jobs) != 4 || cmds != 2 {
+		t.Errorf("era %s, %d jobs, %d commands; want sqlite, 4, 2", doc.Era, len(doc.Cron.Jobs), cmds)
 	}
 	sameHashes(t, "doctor", before, hashFiles(t, state))
 }
@@ -431,28 +433,26 @@ func TestDoctorImportAudit(t *testing.T) {
 		t.Fatalf("--json: exit %d", code)
 	}
 	var doc struct {
-		SQLite struct {
-			Import struct {
-				Compared []struct {
-					Kind   string  `json:"kind"`
-					Path   string  `json:"path"`
-					Absent []int64 `json:"absent"`
-				} `json:"compared"`
-				Findings []struct {
-					ID       string     `json:"id"`
-					Session  string     `json:"session"`
-					Commands [][]string `json:"commands"`
-				} `json:"findings"`
-			} `json:"import"`
-		} `json:"sqlite"`
+		Import struct {
+			Compared []struct {
+				Kind   string  `json:"kind"`
+				Path   string  `json:"path"`
+				Absent []int64 `json:"absent"`
+			} `json:"compared"`
+			Commands map[string][][]string `json:"commands"`
+		} `json:"import"`
+		Findings []struct {
+			ID      string `json:"id"`
+			Session string `json:"session"`
+		} `json:"findings"`
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
 	losses := map[string]bool{}
-	for _, f := range doc.SQLite.Import.Findings {
+	for _, f := range doc.Findings {
 		if f.ID == "import-loss" {
-			losses[f.Session] = len(f.Commands) == 3
+			losses[f.Session] = len(doc.Import.Commands[f.Session]) == 3
 		}
 	}
 	want := map[string]bool{"agent:main:dmg-cut-middle": true, "agent:main:dmg-garbage-middle": true, "agent:main:dmg-header-cut": true, "agent:main:dmg-header-garbage": true}
@@ -464,11 +464,11 @@ func TestDoctorImportAudit(t *testing.T) {
 			t.Errorf("%s: no import-loss with 3 commands (%v)", k, losses)
 		}
 	}
-	if n := len(doc.SQLite.Import.Compared); n != 20 {
+	if n := len(doc.Import.Compared); n != 20 {
 		t.Fatalf("compared %d archived originals, want 20", n)
 	}
 	exported := 0
-	for _, c := range doc.SQLite.Import.Compared {
+	for _, c := range doc.Import.Compared {
 		data, err := os.ReadFile(c.Path)
 		if err != nil {
 			t.Fatal(err)

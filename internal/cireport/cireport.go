@@ -59,10 +59,39 @@ const (
 	LevelInfo    Level = "info"
 )
 
-// rank orders levels: info < warning < error (an unknown level counts as
-// info).
+// LevelNever is the --fail-on level no result reaches: the gate never
+// fails on findings (it still fails when a check could not complete).
+const LevelNever Level = "never"
+
+// FailOnLevels are the values of --fail-on, most to least strict.
+func FailOnLevels() []Level { return []Level{LevelError, LevelWarning, LevelInfo, LevelNever} }
+
+// ParseFailOn reads a --fail-on value (any case).
+func ParseFailOn(s string) (Level, error) {
+	l := Level(strings.ToLower(strings.TrimSpace(s)))
+	for _, known := range FailOnLevels() {
+		if l == known {
+			return l, nil
+		}
+	}
+	return "", fmt.Errorf("unknown level %q (want error, warning, info or never)", s)
+}
+
+// Fails reports whether a finding of severity sev ("error", "warning",
+// "info") fails a gate at level failOn.
+func Fails(sev string, failOn Level) bool {
+	if failOn == LevelNever || failOn == "" {
+		return false
+	}
+	return Level(sev).AtLeast(failOn)
+}
+
+// rank orders levels: info < warning < error < never (an unknown level
+// counts as info).
 func (l Level) rank() int {
 	switch l {
+	case LevelNever:
+		return 3
 	case LevelError:
 		return 2
 	case LevelWarning:

@@ -561,6 +561,23 @@ func summarize(r *Report) []CheckSummary {
 			}
 		case SectionCron:
 			detail = cronDetail(r)
+		case SectionSessions:
+			if len(r.Databases) > 0 {
+				n := 0
+				for _, db := range r.Databases {
+					n += db.Sessions
+				}
+				detail = fmt.Sprintf("%d %s in %d agent %s", n, plural(n, "session", "sessions"), len(r.Databases), plural(len(r.Databases), "database", "databases"))
+				waiting := 0
+				for _, f := range r.Findings {
+					if f.ID == "jsonl-awaiting-import" {
+						waiting++
+					}
+				}
+				if waiting > 0 {
+					detail += fmt.Sprintf(", %d JSONL awaiting import", waiting)
+				}
+			}
 		}
 		if fixed > 0 {
 			if detail != "" {
@@ -580,11 +597,41 @@ func cronDetail(r *Report) string {
 	if r.Cron.Layout == "unreadable" {
 		return "store unreadable"
 	}
-	n := 0
+	n, pending, sqlite := 0, 0, 0
 	for _, j := range r.Cron.Jobs {
 		if j.Classification != nil {
 			n++
 		}
+		if j.Pending {
+			pending++
+		}
+		if j.Command != nil || strings.HasSuffix(j.Store, ".sqlite") {
+			sqlite++
+		}
+	}
+	if r.Cron.Layout == "sqlite" || sqlite > 0 {
+		// Each store with its jobs: state/openclaw.sqlite, and a jobs.json
+		// still waiting for OpenClaw's import.
+		var stores []string
+		count := map[string]int{}
+		for _, j := range r.Cron.Jobs {
+			if count[j.Store] == 0 {
+				stores = append(stores, j.Store)
+			}
+			count[j.Store]++
+		}
+		if count[r.Cron.Store] == 0 {
+			stores = append([]string{r.Cron.Store}, stores...)
+		}
+		parts := make([]string, len(stores))
+		for i, st := range stores {
+			parts[i] = fmt.Sprintf("%d %s (%s)", count[st], plural(count[st], "job", "jobs"), relTo(r.StateDir, st))
+		}
+		text := strings.Join(parts, ", ")
+		if pending > 0 {
+			text += fmt.Sprintf(", %d to migrate", pending)
+		}
+		return text
 	}
 	return fmt.Sprintf("%d %s, %d with session:<key>", len(r.Cron.Jobs), plural(len(r.Cron.Jobs), "job", "jobs"), n)
 }

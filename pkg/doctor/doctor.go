@@ -95,6 +95,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	d.checkTranscripts(ctx)
 	cronMark := len(r.Findings)
 	d.checkCron()
+	for i := range r.Cron.Jobs {
+		if r.Cron.Jobs[i].Store == "" {
+			r.Cron.Jobs[i].Store = r.Cron.Store
+		}
+	}
 
 	if ctx.Err() != nil {
 		r.Interrupted = "interrupted during the checks; nothing was written and the report is incomplete"
@@ -253,10 +258,10 @@ func (d *run) checkLayout() {
 	case len(sqlite) > 0:
 		d.r.Era = "sqlite"
 		d.add(Finding{ID: "sqlite-era", Severity: SevInfo, Path: sqlite[0], Section: SectionStateDir,
-			Message: fmt.Sprintf("SQLite state found (%d %s): this install runs OpenClaw 2026.6.1 or later, which keeps sessions and cron jobs in SQLite; oc reads the databases read-only (see the SQLite section) and never writes them", len(sqlite), plural(len(sqlite), "database", "databases")),
-			Fix:     "fixes to SQLite-era cron jobs go through OpenClaw's CLI (printed in the SQLite section)"})
+			Message: fmt.Sprintf("SQLite state found (%d %s): %s; oc reads the databases read-only and never writes them", len(sqlite), plural(len(sqlite), "database", "databases"), sqliteEraWords(agentDBs)),
+			Fix:     "fixes to SQLite-era cron jobs go through OpenClaw's CLI (the commands are printed with the cron jobs)"})
 	case exists(filepath.Join(sd, "agents")) || exists(filepath.Join(sd, "cron")):
-		d.r.Era = "json"
+		d.r.Era = EraJSONL
 	default:
 		d.r.Era = "empty"
 		d.add(Finding{ID: "state-dir-empty", Severity: SevInfo, Path: sd, Section: SectionStateDir,
@@ -273,6 +278,15 @@ func (d *run) checkLayout() {
 			Message: fmt.Sprintf("%d %s named *.migrated: OpenClaw already imported a JSON cron store into SQLite", len(migrated), plural(len(migrated), "file", "files")),
 			Fix:     "nothing to do; they are OpenClaw's archive"})
 	}
+}
+
+// sqliteEraWords says which releases keep what in SQLite: cron jobs since
+// 2026.6.1, sessions since 2026.8.1 (agent databases).
+func sqliteEraWords(agentDBs []string) string {
+	if len(agentDBs) > 0 {
+		return "this install runs OpenClaw 2026.8.1 or later (sessions in agent databases, cron jobs in state/openclaw.sqlite)"
+	}
+	return "this install runs OpenClaw 2026.6.1 or later (cron jobs in state/openclaw.sqlite; sessions move to SQLite from 2026.8.1)"
 }
 
 // ------------------------------------------------------------ sessions index vs files
@@ -293,9 +307,15 @@ func (d *run) checkSessions() {
 		_, doc, res, err := readDoc(idxPath, d.opts.MaxStoreBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			if live, _ := transcript.PrimaryTranscripts(a.SessionsDir); len(live) > 0 {
+				fix := "start the gateway once (OpenClaw rebuilds the index), or restore sessions.json from a backup"
+				if d.r.Era == "sqlite" {
+					// 2026.9.6's import archives sessions.json on purpose:
+					// the index of an imported agent is its database.
+					fix = "OpenClaw 2026.9.6 archives sessions.json when it imports an agent (its index is now the database): `openclaw doctor --fix` imports these transcripts; nothing to restore"
+				}
 				d.add(Finding{ID: "sessions-index-missing", Severity: SevWarning, Path: idxPath, Section: SectionSessions,
 					Message: fmt.Sprintf("agent %s has %d %s but no sessions.json", agent, len(live), plural(len(live), "transcript", "transcripts")),
-					Fix:     "start the gateway once (OpenClaw rebuilds the index), or restore sessions.json from a backup"})
+					Fix:     fix})
 			}
 			d.index.Add(agent, nil)
 			continue

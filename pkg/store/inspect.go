@@ -443,7 +443,7 @@ type StateFinding struct {
 // SQLiteReport is `oc inspect` of a SQLite-era (or mid-upgrade) state dir.
 type SQLiteReport struct {
 	Root      string           `json:"root"`
-	Era       string           `json:"era"` // "sqlite" or "mixed" (databases and JSONL waiting for import)
+	Era       string           `json:"era"` // "sqlite" or "mid-upgrade" (databases and JSONL waiting for import)
 	Databases []*DBReport      `json:"databases"`
 	Sessions  []*SessionReport `json:"sessions"`
 	// Archives are the archived generations, inspected with --archived
@@ -462,6 +462,11 @@ type InspectOptions struct {
 	// Archived: also read, verify and analyse every archived generation
 	// (session_transcript_archives), into SQLiteReport.Archives.
 	Archived bool
+	// Agent, when set, inspects only that agent's database and JSONL
+	// transcripts (--agent); Since (Unix ms, 0 for any) keeps only the
+	// sessions active since then (--since).
+	Agent string
+	Since int64
 }
 
 // InspectSQLite inspects every agent database and session of the state dir.
@@ -474,12 +479,34 @@ func (s *State) InspectSQLite(ctx context.Context, opts InspectOptions) (*SQLite
 		rep.Archives = []*ArchiveReport{}
 	}
 	for _, a := range s.AgentDBs {
+		if opts.Agent != "" && a.Agent != opts.Agent {
+			continue
+		}
 		dr, sessions, archives := s.inspectDB(ctx, a, opts, rep)
 		rep.Databases = append(rep.Databases, dr)
-		rep.Sessions = append(rep.Sessions, sessions...)
+		for _, ses := range sessions {
+			if opts.Since > 0 && ses.LastActivity < opts.Since { // no activity at all is not activity since
+				continue
+			}
+			rep.Sessions = append(rep.Sessions, ses)
+		}
 		rep.Archives = append(rep.Archives, archives...)
 	}
+	for _, ses := range rep.Sessions {
+		if ses.Summary != nil {
+			ses.Summary.Era, ses.Summary.Store, ses.Summary.Database = string(EraSQLite), ses.Path, ses.Path
+		}
+	}
 	s.stateFindings(ctx, rep)
+	if opts.Agent != "" {
+		kept := rep.Findings[:0]
+		for _, f := range rep.Findings {
+			if a := agentOfPath(s.Root, f.Path); a == "" || a == opts.Agent {
+				kept = append(kept, f)
+			}
+		}
+		rep.Findings = kept
+	}
 	for _, ses := range rep.Sessions {
 		t := &rep.Totals
 		t.Transcripts++
@@ -742,7 +769,7 @@ func (s *State) stateFindings(ctx context.Context, rep *SQLiteReport) {
 		add(transcript.SevWarning, "jsonl-awaiting-import", j.Path, "JSONL transcript still in the sessions folder: not imported into SQLite yet (openclaw doctor --fix imports it; oc repair first keeps what the import would leave behind)")
 	}
 	if pending > 0 {
-		rep.Era = "mixed"
+		rep.Era = "mid-upgrade"
 	}
 	archived, _ := filepath.Glob(filepath.Join(s.Root, "agents", "*", "session-sqlite-import-archive", "*.imported-*"))
 	if len(archived) > 0 {
@@ -785,4 +812,15 @@ func (s *State) RegisteredAgentDBs(ctx context.Context) ([]RegisteredDB, error) 
 
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// agentOfPath is the agent whose folder holds p (root/agents/<id>/…), ""
+// for a path elsewhere.
+func agentOfPath(root, p string) string {
+	rel, err := filepath.Rel(filepath.Join(root, "agents"), p)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return ""
+	}
+	id, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+	return id
 }

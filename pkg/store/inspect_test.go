@@ -75,7 +75,7 @@ func TestInspectSQLiteStateFindings(t *testing.T) {
 			t.Errorf("%s: %d findings, want %d more than the clean fixture's %d (all: %v)", rule, got[rule], n, clean[rule], got)
 		}
 	}
-	if rep.Era != "mixed" {
-		t.Errorf("era %q, want mixed", rep.Era)
+	if rep.Era != "mid-upgrade" {
+		t.Errorf("era %q, want mid-upgrade", rep.Era)
 	}
 }

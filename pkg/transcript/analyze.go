@@ -84,7 +84,14 @@ type ActiveBranch struct {
 
 // Summary is everything `oc inspect` reports about one transcript.
 type Summary struct {
-	Path        string         `json:"path"`
+	Path string `json:"path"`
+	// Era is the storage era of the session ("jsonl" or "sqlite"), Store
+	// the file or database that holds it, Database the agent database of
+	// a SQLite session ("" for a JSONL file): the same fields in both eras.
+	Era         string         `json:"era,omitempty"`
+	Key         string         `json:"key,omitempty"` // the session key an index names it by
+	Store       string         `json:"store,omitempty"`
+	Database    string         `json:"database,omitempty"`
 	Agent       string         `json:"agent,omitempty"`
 	Kind        FileKind       `json:"kind,omitempty"`
 	Archive     string         `json:"archive,omitempty"`

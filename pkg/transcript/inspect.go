@@ -65,8 +65,13 @@ type IndexReport struct {
 // Report is the result of inspecting one or more paths.
 type Report struct {
 	// Single is true when exactly one transcript file was named.
-	Single      bool         `json:"-"`
-	Transcripts []*Summary   `json:"transcripts"`
+	Single bool `json:"-"`
+	// Era is "jsonl" for a state dir or folder (a SQLite-era report says
+	// "sqlite" or "mid-upgrade" in the same key).
+	Era string `json:"era,omitempty"`
+	// Transcripts are the sessions read ("sessions" in JSON, the key of
+	// SQLite-era reports too).
+	Transcripts []*Summary   `json:"sessions"`
 	Errors      []FileError  `json:"errors,omitempty"`
 	Totals      Totals       `json:"totals"`
 	Index       *IndexReport `json:"index,omitempty"`
@@ -118,6 +123,9 @@ func Inspect(ctx context.Context, paths []string, opts InspectOptions) (*Report,
 			rep.Errors = append(rep.Errors, FileError{Path: files[i].Path, Error: describe(files[i].Path, errs[i])})
 			rep.Totals.Failed++
 			continue
+		}
+		if s.Path != "-" {
+			s.Era, s.Store = "jsonl", s.Path
 		}
 		rep.Transcripts = append(rep.Transcripts, s)
 		t := &rep.Totals
