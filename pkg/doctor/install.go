@@ -53,9 +53,6 @@ type Scope struct {
 	Since time.Time
 }
 
-// IsZero reports whether the scope is the whole install.
-func (s Scope) IsZero() bool { return s.Agent == "" && s.Since.IsZero() }
-
 // sessionAgent is the agent of a session key "agent:<id>:..." ("" for
 // another shape).
 func sessionAgent(key string) string {
