@@ -26,6 +26,8 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+
+	"golang.org/x/image/bmp"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -57,6 +59,7 @@ func main() {
 	minEqual := flag.Float64("min-equal", 0, "exit 1 when a mode's equal share (percent) is below this (CI: 100)")
 	offline := flag.Bool("offline", false, "ask the oracle nothing: compare with the answers saved in -out by an earlier run")
 	release := flag.String("openclaw", string(policy.Release56), "the OpenClaw release to compare with: 2026.5.6 (JSONL) or 2026.9.6 (one state dir imported by 9.6, then its database)")
+	files := flag.String("files", "", "-openclaw 2026.9.6: compare the transcripts of this folder (*.jsonl, each the session agent:main:<file name>) instead of generated ones")
 	flag.Parse()
 	if *offline {
 		*chunk = 0
@@ -82,7 +85,7 @@ func main() {
 			routes = "all"
 		}
 		err = run96(config96{n: *n, seed: *seed, shared: *shared, routes: routes, out: *out, keep: *keep, chunk: *chunk,
-			timeout: *timeout, withContext: *withContext, withImport: *withRepair, minEqual: *minEqual})
+			timeout: *timeout, withContext: *withContext, withImport: *withRepair, minEqual: *minEqual, files: *files})
 	default:
 		fmt.Fprintf(os.Stderr, "difffuzz: -openclaw %q: want %s or %s\n", *release, policy.Release56, policy.Release96)
 		os.Exit(2)
@@ -892,13 +895,25 @@ func fuzzImage(rng *rand.Rand) (data, mime string) {
 		_ = png.Encode(&b, img)
 		return base64.StdEncoding.EncodeToString(b.Bytes())
 	}
-	switch rng.IntN(4) {
+	switch rng.IntN(5) {
 	case 0:
 		return enc(2, 2), "image/png"
 	case 1:
 		return enc(1300, 3), "image/png"
 	case 2:
 		return enc(3, 2), "image/jpeg"
+	case 3:
+		// A small BMP labelled as another type: 2026.9.6's image library
+		// reads its header (kept as it is), its Anthropic transport sniffs
+		// the bytes and sends a PNG. (A BMP over the limits is not made:
+		// 9.6 then resizes it through the machine's ImageMagick.)
+		img := image.NewRGBA(image.Rect(0, 0, 3, 2))
+		for i := range img.Pix {
+			img.Pix[i] = byte(i * 7)
+		}
+		var b bytes.Buffer
+		_ = bmp.Encode(&b, img)
+		return base64.StdEncoding.EncodeToString(b.Bytes()), []string{"image/png", "image/jpeg"}[rng.IntN(2)]
 	default:
 		return "not base64 !", "image/png"
 	}

@@ -43,6 +43,7 @@ type config96 struct {
 	timeout                 time.Duration
 	withContext, withImport bool
 	minEqual                float64
+	files                   string // -files: compare these transcripts (a folder of *.jsonl) instead of generated ones
 }
 
 // agent96 is the agent every generated session belongs to.
@@ -162,7 +163,13 @@ func run96(cfg config96) error {
 	if outDir, err = filepath.Abs(outDir); err != nil {
 		return err
 	}
-	sessions, texts, err := generate96(cfg, entries, routes)
+	var sessions []session96
+	var texts [][]byte
+	if cfg.files != "" {
+		sessions, texts, err = readFiles96(cfg.files)
+	} else {
+		sessions, texts, err = generate96(cfg, entries, routes)
+	}
 	if err != nil {
 		return err
 	}
@@ -219,6 +226,33 @@ func generate96(cfg config96, entries []*jsjson.Object, routes []route) ([]sessi
 		if texts[i], err = generate(rng, entries, routes, sessions[i].ID); err != nil {
 			return nil, nil, err
 		}
+	}
+	return sessions, texts, nil
+}
+
+// readFiles96 reads the transcripts of -files: every *.jsonl of dir, in
+// name order, each the session agent:main:<file name> (as the reproducers of
+// ../shared/corpus/fuzz-repro-2026.9.6 were checked).
+func readFiles96(dir string) ([]session96, [][]byte, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if err != nil {
+		return nil, nil, err
+	}
+	sort.Strings(names)
+	var sessions []session96
+	var texts [][]byte
+	for i, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			return nil, nil, err
+		}
+		s := sessionOf96(i)
+		s.Name = filepath.Base(n)
+		s.Key = "agent:" + agent96 + ":" + s.Name
+		sessions, texts = append(sessions, s), append(texts, b)
+	}
+	if len(sessions) == 0 {
+		return nil, nil, fmt.Errorf("-files %s: no *.jsonl", dir)
 	}
 	return sessions, texts, nil
 }
