@@ -33,6 +33,14 @@ type conv struct {
 	// first functionCall of a turn without a signature of its own gets
 	// "skip_thought_signature_validator".
 	google96 bool
+	// inlineImages96 is the 2026.9.6 transport host's
+	// normalizeAnthropicInlineContentBlocks, which every Anthropic image
+	// goes through (see anthropicImage96).
+	inlineImages96 bool
+	// toolImageLabels96 is @openclaw/ai 2026.9.6's openai-completions
+	// convertMessages: the user turn after a run of tool results with images
+	// labels each result's images "Image(s) from tool result #N (tool):".
+	toolImageLabels96 bool
 }
 
 // failedTurnAction is what transformMessages does with an assistant turn.
