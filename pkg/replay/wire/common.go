@@ -320,6 +320,15 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 					}
 					out = append(out, nb)
 				default:
+					if c.trimToolCallIDs {
+						// 9.6's transformAssistant treats every block that is
+						// not thinking or text as a tool call: its id is
+						// trimmed and normalised (and mapped for the results
+						// answering it); a block without a string id throws
+						// (`block.id.trim()`), so nothing is sent.
+						out = append(out, c.toolCall96(b, same, msg, norm, idMap))
+						continue
+					}
 					out = append(out, b)
 				}
 			}
