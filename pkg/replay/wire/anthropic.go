@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay/imageops"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
@@ -57,6 +58,14 @@ func (c *conv) anthropicMessages(msgs []Message) []any {
 func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 	tm := c.transformMessages(msgs, anthropicToolCallID)
 	params := make([]any, 0, len(tm))
+	// 2026.9.6: replayThinkingEnabled is false unless the model requires
+	// adaptive thinking; thinking is then kept only in the active tool turn
+	// (findActiveAnthropicToolTurnAssistantIndex).
+	dropThinking := c.anthropicThinking96 && !policy.RequiresClaudeAdaptiveThinking96(c.model.ID)
+	activeToolTurn := -1
+	if dropThinking {
+		activeToolTurn = activeAnthropicToolTurn(tm)
+	}
 	for i := 0; i < len(tm) && c.err == nil; i++ {
 		msg := tm[i]
 		switch msg.Get("role") {
@@ -84,6 +93,7 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 			params = append(params, jsvalue.NewObject("role", "user", "content", blocks))
 		case "assistant":
 			var blocks []any
+			omittedThinking := false
 			for _, b := range c.contentBlocks(msg) {
 				switch typeOf(b) {
 				case "text":
@@ -93,6 +103,10 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 					}
 					blocks = append(blocks, jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(t)))
 				case "thinking":
+					if dropThinking && i != activeToolTurn {
+						omittedThinking = true
+						continue
+					}
 					if jsvalue.Truthy(b.Get("redacted")) {
 						o := jsvalue.NewObject("type", "redacted_thinking")
 						o.Copy("data", b, "thinkingSignature")
@@ -119,6 +133,9 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 					}
 					blocks = append(blocks, o)
 				}
+			}
+			if len(blocks) == 0 && omittedThinking {
+				blocks = append(blocks, jsvalue.NewObject("type", "text", "text", anthropicOmittedReasoningText))
 			}
 			if len(blocks) == 0 {
 				continue
@@ -390,4 +407,46 @@ func firstNonEmpty(ss ...string) string {
 		}
 	}
 	return ""
+}
+
+// anthropicOmittedReasoningText is ANTHROPIC_OMITTED_REASONING_TEXT: an
+// assistant turn left with nothing once its thinking is omitted.
+const anthropicOmittedReasoningText = "[assistant reasoning omitted]"
+
+// activeAnthropicToolTurn is findActiveAnthropicToolTurnAssistantIndex
+// (anthropic-stream-reducer-*.mjs): the index of the assistant turn right
+// before the trailing tool results when it calls every one of them, else -1.
+func activeAnthropicToolTurn(tm []Message) int {
+	ids := map[string]bool{}
+	i := len(tm) - 1
+	for ; i >= 0 && tm[i].Get("role") == "toolResult"; i-- {
+		if id, ok := tm[i].Get("toolCallId").(string); ok {
+			ids[id] = true
+		}
+	}
+	if len(ids) == 0 || i < 0 || tm[i].Get("role") != "assistant" {
+		return -1
+	}
+	content, ok := tm[i].Get("content").([]any)
+	if !ok {
+		return -1
+	}
+	calls := map[string]bool{}
+	for _, v := range content {
+		b, ok := jsvalue.AsObject(v)
+		if !ok {
+			continue
+		}
+		if t := typeOf(b); t == "toolCall" || t == "tool_use" || t == "function_call" {
+			if id, ok := b.Get("id").(string); ok {
+				calls[id] = true
+			}
+		}
+	}
+	for id := range ids {
+		if !calls[id] {
+			return -1
+		}
+	}
+	return i
 }

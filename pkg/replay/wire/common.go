@@ -41,6 +41,10 @@ type conv struct {
 	// convertMessages: the user turn after a run of tool results with images
 	// labels each result's images "Image(s) from tool result #N (tool):".
 	toolImageLabels96 bool
+	// anthropicThinking96 is @openclaw/ai 2026.9.6's convertAnthropicMessages
+	// with replayThinkingEnabled false (a model without mandatory adaptive
+	// thinking): thinking is sent only in the active tool turn.
+	anthropicThinking96 bool
 }
 
 // failedTurnAction is what transformMessages does with an assistant turn.
