@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -231,7 +232,7 @@ func generate96(cfg config96, entries []*jsjson.Object, routes []route) ([]sessi
 }
 
 // readFiles96 reads the transcripts of -files: every *.jsonl of dir, in
-// name order, each the session agent:main:<file name> (as the reproducers of
+// name order, each the session agent:main:<file name without .jsonl> (as the reproducers of
 // ../shared/corpus/fuzz-repro-2026.9.6 were checked).
 func readFiles96(dir string) ([]session96, [][]byte, error) {
 	names, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
@@ -248,7 +249,8 @@ func readFiles96(dir string) ([]session96, [][]byte, error) {
 		}
 		s := sessionOf96(i)
 		s.Name = filepath.Base(n)
-		s.Key = "agent:" + agent96 + ":" + s.Name
+		// not "….jsonl": a session argument ending so is read as a file
+		s.Key = "agent:" + agent96 + ":" + strings.TrimSuffix(s.Name, ".jsonl")
 		sessions, texts = append(sessions, s), append(texts, b)
 	}
 	if len(sessions) == 0 {
@@ -537,10 +539,20 @@ func importOnce(script, stateDir, importDir string, sessions []session96, texts 
 		start := time.Now()
 		out, err := oracleImport(script, stateDir, importDir, env, timeout)
 		fmt.Fprintf(os.Stderr, "difffuzz: import took %s\n", time.Since(start).Round(time.Second))
+		var issues []string
+		var ferr error
 		if err == nil {
-			return out, refused, nil
+			// The oracle names a refused migration in its answer (refusals:
+			// nothing of the agent was moved): the sessions would all read
+			// empty on both sides.
+			var refusedRun bool
+			if issues, refusedRun, ferr = reportRefusals(out); ferr == nil && !refusedRun {
+				return out, refused, nil
+			}
+			err = errors.New("doctor --fix refused the migration")
+		} else {
+			issues, ferr = failureIssues(importDir)
 		}
-		issues, ferr := failureIssues(importDir)
 		if attempt > 1 || ferr != nil || len(issues) == 0 {
 			return nil, nil, fmt.Errorf("the oracle's import: %w (failure report: %v)", err, ferr)
 		}
@@ -606,6 +618,32 @@ func importOnce(script, stateDir, importDir string, sessions []session96, texts 
 			return nil, nil, err
 		}
 	}
+}
+
+// reportRefusals reads the refusals of the oracle's import answer: whether
+// there is one, and the issues of them that name no transcript file (as
+// failureIssues).
+func reportRefusals(importJSON []byte) ([]string, bool, error) {
+	var rep struct {
+		Refusals []struct {
+			Issues []struct {
+				Code    string `json:"code"`
+				Message string `json:"message"`
+			} `json:"issues"`
+		} `json:"refusals"`
+	}
+	if err := json.Unmarshal(importJSON, &rep); err != nil {
+		return nil, false, err
+	}
+	var out []string
+	for _, r := range rep.Refusals {
+		for _, i := range r.Issues {
+			if !strings.Contains(i.Message, ".jsonl") {
+				out = append(out, i.Code+": "+i.Message)
+			}
+		}
+	}
+	return out, len(rep.Refusals) > 0, nil
 }
 
 // mismatchRE is 9.6's sqlite_transcript_count_mismatch message.
@@ -798,7 +836,12 @@ type imported96 struct {
 func loadImported96(st *store.State, s session96, exportDir string) (*imported96, error) {
 	ses, err := st.Resolve(context.Background(), s.Key)
 	if err != nil {
-		return nil, err
+		// by the session id the state dir's sessions.json gave it (an
+		// import made with another key)
+		var byID error
+		if ses, byID = st.Resolve(context.Background(), s.ID); byID != nil {
+			return nil, err
+		}
 	}
 	if ses.Era != store.EraSQLite {
 		return nil, fmt.Errorf("%s: resolved in the %s era, not in the database", s.Key, ses.Era)
