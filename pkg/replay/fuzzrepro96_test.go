@@ -33,11 +33,6 @@ const fuzzRepro96Answers = "../../testdata/replay/fuzz-repro96/answers.jsonl"
 // with the reason (docs/replay.md lists them): they are counted apart and
 // must still differ, so that a fix shows up here.
 var fuzzRepro96Explained = map[string]string{
-	// 9.6 decodes with Rastermill/Photon: its verdicts and error texts
-	// ("RastermillError: …") are not modelled (oc follows sharp's).
-	"image-error-name.jsonl":             "Rastermill's error class and texts",
-	"image-rastermill-rejects-png.jsonl": "Rastermill/Photon refuses a PNG whose header lies about its size",
-	"image-unpadded-base64.jsonl":        "Rastermill's 'Unable to determine image dimensions' verdict",
 	// The context is built by pkg/store/context96 (not this package).
 	"context-compaction-unknown-parent.jsonl": "9.6's runner walks the parent chain from a root leaf after a compaction on another chain",
 }

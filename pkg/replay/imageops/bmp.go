@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
+	"image"
 	"image/jpeg"
 	"image/png"
 
@@ -96,4 +97,50 @@ func ToJPEG(buf []byte) ([]byte, error) {
 		return nil, err
 	}
 	return out.Bytes(), nil
+}
+
+// RastermillRefusal is the message of the RastermillError 2026.9.6's image
+// library (Rastermill, decoding with Photon) throws for an image that
+// sharp's rules would handle otherwise, "" when there is none:
+//   - a header over the 25,000,000 pixel input limit (sharp's text, another
+//     error class);
+//   - no header it reads (PNG, GIF, WebP, BMP, JPEG): "Unable to determine
+//     image dimensions; refusing to process";
+//   - a header it reads, outside the limits (so the image must be decoded
+//     and re-encoded), over pixel data a strict decoder refuses (Photon has
+//     no lenient PNG reading): "Unable to decode image with Photon".
+//
+// canonical is canonical base64 (CanonicalBase64For96).
+func RastermillRefusal(canonical string, lim Limits) string {
+	buf, err := base64.StdEncoding.DecodeString(canonical)
+	if err != nil {
+		return ""
+	}
+	d, ok := readHeader(buf)
+	isBMP := false
+	if !ok {
+		d, ok = bmpHeader(buf)
+		isBMP = ok
+	}
+	switch {
+	case !ok:
+		return "Unable to determine image dimensions; refusing to process"
+	case exceedsPixelLimit(d):
+		return pixelLimitError(d).Error()
+	case len(buf) <= lim.MaxBytes && d.width <= lim.MaxSide && d.height <= lim.MaxSide:
+		return "" // kept as it is: never decoded
+	}
+	if isBMP {
+		if _, err := bmp.Decode(bytes.NewReader(buf)); err != nil {
+			return "Unable to decode image with Photon"
+		}
+		return ""
+	}
+	if bytes.HasPrefix(buf, []byte("GIF8")) {
+		return "" // sharp's GIF canvas rule (decode) stands
+	}
+	if _, _, err := image.Decode(bytes.NewReader(buf)); err != nil {
+		return "Unable to decode image with Photon"
+	}
+	return ""
 }

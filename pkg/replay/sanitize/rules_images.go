@@ -20,6 +20,9 @@ const (
 	// imageOmittedMissing96 is 2026.9.6's text for an image block whose
 	// data or mimeType is not a string (tool-images-*.mjs isImageTypeBlock).
 	imageOmittedMissing96 = "[" + imageLabel + "] omitted image payload: missing data or mimeType"
+	// imageOmittedRastermill96 starts 2026.9.6's text for an image its
+	// library refuses (`String(err)` of a RastermillError).
+	imageOmittedRastermill96 = "[" + imageLabel + "] omitted image payload: RastermillError: "
 )
 
 type imageStepOptions struct {
@@ -254,7 +257,9 @@ func sanitizeImageBlock(bm *jsvalue.Object, data, mime string, lim imageops.Limi
 // sanitizeImageBlock96 is 2026.9.6's sanitizeContentBlocksImages for one
 // image block with string data and mimeType (tool-images-*.mjs): its
 // canonicalizeBase64 pads unpadded base64 (CanonicalBase64For96), and its
-// image library (Rastermill) reads BMP headers: a BMP within the limits is
+// image library (Rastermill) refuses some images sharp takes and names its
+// errors otherwise (imageops.RastermillRefusal), and reads BMP headers: a
+// BMP within the limits is
 // kept as it is, under the declared type (its bytes are converted to PNG only
 // by the Anthropic transport, wire.anthropicImage96). Everything else
 // follows the shared rule.
@@ -269,6 +274,9 @@ func sanitizeImageBlock96(bm *jsvalue.Object, data, mime string, lim imageops.Li
 	}
 	if sniffed := imageops.MimeFromBase64(canonical); sniffed != "" {
 		mime = sniffed
+	}
+	if why := imageops.RastermillRefusal(canonical, lim); why != "" {
+		return jsvalue.TextBlock(imageOmittedRastermill96 + why), "image omitted: " + why
 	}
 	if imageops.BMPWithinLimits(canonical, lim) {
 		next := bm.Clone()
