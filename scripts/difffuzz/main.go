@@ -854,6 +854,14 @@ func mutate(rng *rand.Rand, m *jsjson.Object, routes []route) {
 		data, mime := fuzzImage(rng)
 		img.Set("data", data)
 		img.Set("mimeType", mime)
+		switch widen96(rng, 12) {
+		case 0: // 2026.9.6: "omitted image payload: missing data or mimeType"
+			img.Delete("mimeType")
+		case 1:
+			img.Delete("data")
+		case 2: // 9.6's Anthropic transport sends the type it sniffs
+			img.Set("mimeType", strings.ToUpper(mime))
+		}
 		blocks = append(blocks, img)
 		m.Set("content", blocks)
 	}
@@ -870,6 +878,11 @@ func mutate(rng *rand.Rand, m *jsjson.Object, routes []route) {
 				bo.Set("text", str+extra)
 			}
 		case "toolCall":
+			if widen96(rng, 30) == 0 {
+				// 9.6's transformAssistant takes any block that is not
+				// text or thinking for a tool call (its id normalised)
+				bo.Set("type", "functionCall")
+			}
 			if rng.IntN(8) == 0 {
 				bo.Set("id", []string{"|fc_only", "  padded  ", "call_1|fc_2", "functions.read:0", "fc_1", "call_dup", "call_dup"}[rng.IntN(7)])
 			}
@@ -880,6 +893,21 @@ func mutate(rng *rand.Rand, m *jsjson.Object, routes []route) {
 			}
 		}
 	}
+}
+
+// shapes96 makes the generator add the shapes 2026.9.6 handles otherwise
+// (set by -openclaw 2026.9.6): BMPs under another type, unpadded base64,
+// image blocks without data or mimeType or with an upper-case type, tool
+// calls of another block type. 2026.5.6's campaigns keep their transcripts
+// (the same seed makes the same files).
+var shapes96 bool
+
+// widen96 is rng.IntN(n) with shapes96, else -1 (no draw).
+func widen96(rng *rand.Rand, n int) int {
+	if !shapes96 {
+		return -1
+	}
+	return rng.IntN(n)
 }
 
 // fuzzImage is a base64 image and its declared type: small and valid,
@@ -895,14 +923,20 @@ func fuzzImage(rng *rand.Rand) (data, mime string) {
 		_ = png.Encode(&b, img)
 		return base64.StdEncoding.EncodeToString(b.Bytes())
 	}
-	switch rng.IntN(5) {
-	case 0:
+	n := 4 // 2026.5.6's campaigns: the shapes they were run with
+	if shapes96 {
+		n = 6
+	}
+	switch k := rng.IntN(n); {
+	case k == 3 && n == 4:
+		return "not base64 !", "image/png"
+	case k == 0:
 		return enc(2, 2), "image/png"
-	case 1:
+	case k == 1:
 		return enc(1300, 3), "image/png"
-	case 2:
+	case k == 2:
 		return enc(3, 2), "image/jpeg"
-	case 3:
+	case k == 3:
 		// A small BMP labelled as another type: 2026.9.6's image library
 		// reads its header (kept as it is), its Anthropic transport sniffs
 		// the bytes and sends a PNG. (A BMP over the limits is not made:
@@ -914,6 +948,10 @@ func fuzzImage(rng *rand.Rand) (data, mime string) {
 		var b bytes.Buffer
 		_ = bmp.Encode(&b, img)
 		return base64.StdEncoding.EncodeToString(b.Bytes()), []string{"image/png", "image/jpeg"}[rng.IntN(2)]
+	case k == 4:
+		// unpadded base64: 9.6 pads it (then its image library finds no
+		// dimensions), 2026.5.6 refuses it
+		return "iVBORw0KGgo", "image/png"
 	default:
 		return "not base64 !", "image/png"
 	}

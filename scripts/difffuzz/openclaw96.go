@@ -218,6 +218,7 @@ func run96(cfg config96) error {
 
 // generate96 generates the run's sessions and their transcripts.
 func generate96(cfg config96, entries []*jsjson.Object, routes []route) ([]session96, [][]byte, error) {
+	shapes96 = true
 	rng := rand.New(rand.NewPCG(cfg.seed, cfg.seed^0x9e3779b97f4a7c15))
 	sessions := make([]session96, cfg.n)
 	texts := make([][]byte, cfg.n)
