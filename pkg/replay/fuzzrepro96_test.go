@@ -66,7 +66,7 @@ type repro96Session struct {
 	err         error
 }
 
-func loadRepro96(t *testing.T, name string, doctorFix bool) *repro96Session {
+func loadRepro96(t *testing.T, name string) *repro96Session {
 	t.Helper()
 	path := filepath.Join(oracletest.SharedDir(t), "corpus", "fuzz-repro-2026.9.6", name)
 	if _, err := os.Stat(path); err != nil {
@@ -84,14 +84,7 @@ func loadRepro96(t *testing.T, name string, doctorFix bool) *repro96Session {
 	if err != nil {
 		return &repro96Session{err: err}
 	}
-	version := built.Version
-	if version == 2 && doctorFix {
-		// doctor --fix (the stored answers' import) writes a version-2
-		// header as version 3 (the database's header row says 3), where
-		// ImportedRows follows the oracle's JSONL mode (the import alone).
-		version = 3
-	}
-	return &repro96Session{ctxMessages: built.Context.Messages, snapshots: snaps, version: version}
+	return &repro96Session{ctxMessages: built.Context.Messages, snapshots: snaps, version: built.Version}
 }
 
 // repro96FarFuture is the Date.now() oc's sanitize runs at (2100-01-01):
@@ -161,7 +154,7 @@ func TestFuzzRepro96MatchesStoredAnswers(t *testing.T) {
 		name := f[0]
 		s := sessions[name]
 		if s == nil {
-			s = loadRepro96(t, name, true)
+			s = loadRepro96(t, name)
 			sessions[name] = s
 		}
 		d := compareRepro96(t, s, a)
@@ -294,7 +287,7 @@ func TestFuzzRepro96Live(t *testing.T) {
 		}
 		s := sessions[name]
 		if s == nil {
-			s = loadRepro96(t, name, false)
+			s = loadRepro96(t, name)
 			sessions[name] = s
 		}
 		if d := compareRepro96(t, s, repro96Answer{ID: j.ID, OK: r.OK, Out: r.Out, Error: r.Error}); d != "" {
