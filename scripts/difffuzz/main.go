@@ -59,11 +59,13 @@ func main() {
 	minEqual := flag.Float64("min-equal", 0, "exit 1 when a mode's equal share (percent) is below this (CI: 100)")
 	offline := flag.Bool("offline", false, "ask the oracle nothing: compare with the answers saved in -out by an earlier run")
 	release := flag.String("openclaw", string(policy.Release56), "the OpenClaw release to compare with: 2026.5.6 (JSONL) or 2026.9.6 (one state dir imported by 9.6, then its database)")
+	wide := flag.Bool("shapes96", false, "2026.5.6 too: make the shapes the 2026.9.6 campaigns make (BMPs, unpadded base64, images without data or mimeType, functionCall blocks); -openclaw 2026.9.6 always does")
 	files := flag.String("files", "", "-openclaw 2026.9.6: compare the transcripts of this folder (*.jsonl, each the session agent:main:<file name>) instead of generated ones")
 	flag.Parse()
 	if *offline {
 		*chunk = 0
 	}
+	shapes96 = *wide
 	var err error
 	switch policy.Release(*release) {
 	case policy.Release56:
