@@ -15,10 +15,13 @@ import (
 // no string literal in the code of replay's --explain, repair's plans and
 // undo, or cmd's output has a "(s)" plural. OpenClaw's own wire text is
 // copied as OpenClaw sends it and stays ("Attached image(s) from tool
-// result:" is part of the request body oc must reproduce byte for byte).
+// result:" is part of the request body oc must reproduce byte for byte, as
+// are 2026.9.6's "Image(s) from tool result #1 (read):" labels).
 func TestNoParenthesisedPlurals(t *testing.T) {
 	wireText := map[string]bool{
 		`"Attached image(s) from tool result:"`: true,
+		`"Image(s) from tool result #%d:"`:      true,
+		`"Image(s) from tool result #%d (%s):"`: true,
 	}
 	plural := regexp.MustCompile(`\w\(s\)`)
 	files := 0

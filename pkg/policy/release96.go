@@ -355,3 +355,20 @@ func shouldDropClaudeThinkingBlocks96(model string) bool {
 	preserves := opus5 || claudePreservesThinks().MatchString(id)
 	return isClaude && !preserves
 }
+
+var (
+	claudeFable5        = lazyre.New(`(?:^|-)claude-fable-5(?:$|[^a-z0-9])`)
+	claudeMythos5       = lazyre.New(`(?:^|-)claude-mythos-5(?:$|[^a-z0-9])`)
+	claudeMythosPreview = lazyre.New(`(?:^|-)claude-mythos-preview(?:$|[^a-z0-9])`)
+)
+
+// RequiresClaudeAdaptiveThinking96 is @openclaw/ai 2026.9.6's
+// requiresClaudeMandatoryAdaptiveThinking (src-*.mjs) for an
+// anthropic-messages model: Opus 5.5, Fable 5, Mythos 5 or
+// claude-mythos-preview. Its Anthropic transport replays earlier thinking
+// only for these (replayThinkingEnabled; the runner passes no thinkingEnabled
+// with thinking off).
+func RequiresClaudeAdaptiveThinking96(model string) bool {
+	id := claudeModelIdentity(model)
+	return isClaudeOpus55(id) || claudeFable5().MatchString(id) || claudeMythos5().MatchString(id) || claudeMythosPreview().MatchString(id)
+}

@@ -44,6 +44,7 @@ func ImportedRows(path string) (rows [][]byte, res *FileResult, err error) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<30)
 	seen := map[string]bool{}
+	headerDone := false
 	for line := int64(1); sc.Scan(); line++ {
 		if res.StopLine > 0 && line >= res.StopLine {
 			break
@@ -67,6 +68,15 @@ func ImportedRows(path string) (rows [][]byte, res *FileResult, err error) {
 		}
 		if n, changed := normalizeLoadedEntry(b, res.HeaderVersion); changed {
 			b = n
+		}
+		if res.HeaderVersion == 2 && !headerDone {
+			// The header of a version-2 file is stored as version 3
+			// (migrateSessionFileEntryToCurrentVersion; the database's header
+			// row says 3, and 9.6 builds requests from it, where version 2
+			// has no prompt projection).
+			if n, ok := headerAsVersion3(b); ok {
+				b, headerDone = n, true
+			}
 		}
 		rows = append(rows, store.CodexRouteRename(b)) // a copy: b is the scanner's buffer
 	}
@@ -201,4 +211,32 @@ func mayNormalize(b []byte, version int) bool {
 		return version < 3
 	}
 	return false
+}
+
+// headerAsVersion3 rewrites a session header row whose version is 2 as
+// version 3 (its members in place); ok is false for any other row.
+func headerAsVersion3(b []byte) ([]byte, bool) {
+	if !bytes.Contains(b, []byte(`"session"`)) {
+		return nil, false
+	}
+	v, err := jsjson.Parse(b)
+	if err != nil {
+		return nil, false
+	}
+	e, ok := v.(*jsjson.Object)
+	if !ok {
+		return nil, false
+	}
+	if t, _ := e.Get("type"); t != "session" {
+		return nil, false
+	}
+	if ver, _ := e.Get("version"); ver != float64(2) {
+		return nil, false
+	}
+	e.Set("version", float64(3))
+	out, err := jsjson.Append(nil, e)
+	if err != nil {
+		return nil, false
+	}
+	return out, true
 }

@@ -26,6 +26,8 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+
+	"golang.org/x/image/bmp"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -57,10 +59,13 @@ func main() {
 	minEqual := flag.Float64("min-equal", 0, "exit 1 when a mode's equal share (percent) is below this (CI: 100)")
 	offline := flag.Bool("offline", false, "ask the oracle nothing: compare with the answers saved in -out by an earlier run")
 	release := flag.String("openclaw", string(policy.Release56), "the OpenClaw release to compare with: 2026.5.6 (JSONL) or 2026.9.6 (one state dir imported by 9.6, then its database)")
+	wide := flag.Bool("shapes96", false, "2026.5.6 too: make the shapes the 2026.9.6 campaigns make (BMPs, unpadded base64, images without data or mimeType, functionCall blocks); -openclaw 2026.9.6 always does")
+	files := flag.String("files", "", "-openclaw 2026.9.6: compare the transcripts of this folder (*.jsonl, each the session agent:main:<file name>) instead of generated ones")
 	flag.Parse()
 	if *offline {
 		*chunk = 0
 	}
+	shapes96 = *wide
 	var err error
 	switch policy.Release(*release) {
 	case policy.Release56:
@@ -82,7 +87,7 @@ func main() {
 			routes = "all"
 		}
 		err = run96(config96{n: *n, seed: *seed, shared: *shared, routes: routes, out: *out, keep: *keep, chunk: *chunk,
-			timeout: *timeout, withContext: *withContext, withImport: *withRepair, minEqual: *minEqual})
+			timeout: *timeout, withContext: *withContext, withImport: *withRepair, minEqual: *minEqual, files: *files})
 	default:
 		fmt.Fprintf(os.Stderr, "difffuzz: -openclaw %q: want %s or %s\n", *release, policy.Release56, policy.Release96)
 		os.Exit(2)
@@ -851,6 +856,14 @@ func mutate(rng *rand.Rand, m *jsjson.Object, routes []route) {
 		data, mime := fuzzImage(rng)
 		img.Set("data", data)
 		img.Set("mimeType", mime)
+		switch widen96(rng, 12) {
+		case 0: // 2026.9.6: "omitted image payload: missing data or mimeType"
+			img.Delete("mimeType")
+		case 1:
+			img.Delete("data")
+		case 2: // 9.6's Anthropic transport sends the type it sniffs
+			img.Set("mimeType", strings.ToUpper(mime))
+		}
 		blocks = append(blocks, img)
 		m.Set("content", blocks)
 	}
@@ -867,6 +880,11 @@ func mutate(rng *rand.Rand, m *jsjson.Object, routes []route) {
 				bo.Set("text", str+extra)
 			}
 		case "toolCall":
+			if widen96(rng, 30) == 0 {
+				// 9.6's transformAssistant takes any block that is not
+				// text or thinking for a tool call (its id normalised)
+				bo.Set("type", "functionCall")
+			}
 			if rng.IntN(8) == 0 {
 				bo.Set("id", []string{"|fc_only", "  padded  ", "call_1|fc_2", "functions.read:0", "fc_1", "call_dup", "call_dup"}[rng.IntN(7)])
 			}
@@ -877,6 +895,21 @@ func mutate(rng *rand.Rand, m *jsjson.Object, routes []route) {
 			}
 		}
 	}
+}
+
+// shapes96 makes the generator add the shapes 2026.9.6 handles otherwise
+// (set by -openclaw 2026.9.6): BMPs under another type, unpadded base64,
+// image blocks without data or mimeType or with an upper-case type, tool
+// calls of another block type. 2026.5.6's campaigns keep their transcripts
+// (the same seed makes the same files).
+var shapes96 bool
+
+// widen96 is rng.IntN(n) with shapes96, else -1 (no draw).
+func widen96(rng *rand.Rand, n int) int {
+	if !shapes96 {
+		return -1
+	}
+	return rng.IntN(n)
 }
 
 // fuzzImage is a base64 image and its declared type: small and valid,
@@ -892,13 +925,35 @@ func fuzzImage(rng *rand.Rand) (data, mime string) {
 		_ = png.Encode(&b, img)
 		return base64.StdEncoding.EncodeToString(b.Bytes())
 	}
-	switch rng.IntN(4) {
-	case 0:
+	n := 4 // 2026.5.6's campaigns: the shapes they were run with
+	if shapes96 {
+		n = 6
+	}
+	switch k := rng.IntN(n); {
+	case k == 3 && n == 4:
+		return "not base64 !", "image/png"
+	case k == 0:
 		return enc(2, 2), "image/png"
-	case 1:
+	case k == 1:
 		return enc(1300, 3), "image/png"
-	case 2:
+	case k == 2:
 		return enc(3, 2), "image/jpeg"
+	case k == 3:
+		// A small BMP labelled as another type: 2026.9.6's image library
+		// reads its header (kept as it is), its Anthropic transport sniffs
+		// the bytes and sends a PNG. (A BMP over the limits is not made:
+		// 9.6 then resizes it through the machine's ImageMagick.)
+		img := image.NewRGBA(image.Rect(0, 0, 3, 2))
+		for i := range img.Pix {
+			img.Pix[i] = byte(i * 7)
+		}
+		var b bytes.Buffer
+		_ = bmp.Encode(&b, img)
+		return base64.StdEncoding.EncodeToString(b.Bytes()), []string{"image/png", "image/jpeg"}[rng.IntN(2)]
+	case k == 4:
+		// unpadded base64: 9.6 pads it (then its image library finds no
+		// dimensions), 2026.5.6 refuses it
+		return "iVBORw0KGgo", "image/png"
 	default:
 		return "not base64 !", "image/png"
 	}

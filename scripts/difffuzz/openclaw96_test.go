@@ -148,3 +148,26 @@ func TestRefusedMigrationIssues(t *testing.T) {
 		t.Error("no failure report: no error")
 	}
 }
+
+// The oracle's import answer calls a file "partial" when a valid line's id is
+// not among the stored events: a transcript imported whole under a header id
+// the import rewrote (sessions.json's sessionId) is one (found with
+// -files: crafted transcripts whose header id is not their session id).
+func TestOracleStatus96(t *testing.T) {
+	whole := &upgrade.FileResult{Events: 5, Keys: 5}
+	rewritten := &upgrade.FileResult{Events: 5, Keys: 5, HeaderRewritten: true, Unmatched: []int64{1}}
+	for _, c := range []struct {
+		outcome upgrade.Outcome
+		r       *upgrade.FileResult
+		want    string
+	}{
+		{upgrade.Whole, whole, "imported"},
+		{upgrade.Whole, rewritten, "partial"},
+		{upgrade.Partial, whole, "partial"},
+		{upgrade.Nothing, whole, ""},
+	} {
+		if got := oracleStatus96(c.outcome, c.r); got != c.want {
+			t.Errorf("oracleStatus96(%s, unmatched %v) = %q, want %q", c.outcome, c.r.Unmatched, got, c.want)
+		}
+	}
+}

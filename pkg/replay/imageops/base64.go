@@ -144,3 +144,74 @@ func nodeBase64Decode(s string, _ bool) []byte {
 	}
 	return out
 }
+
+// CanonicalBase64For96 is 2026.9.6's canonicalizeBase64 (media-core
+// base64.ts): characters <= ' ' (by UTF-16 code unit) are dropped, the rest
+// must be base64 with at most two '=' at the end; unlike 2026.5.6 a length
+// that is not a multiple of 4 is padded (a remainder of 1 is refused, as
+// is any remainder after an '='), and the bits a padded last character
+// does not carry must be zero.
+func CanonicalBase64For96(s string) (string, bool) {
+	var b strings.Builder
+	b.Grow(len(s))
+	padding, sawPadding, last := 0, false, 0
+	for _, r := range s {
+		if r <= 32 {
+			continue
+		}
+		if r == '=' {
+			padding++
+			if padding > 2 {
+				return "", false
+			}
+			sawPadding = true
+			b.WriteByte('=')
+			continue
+		}
+		if sawPadding || r > 127 || !isBase64DataChar(byte(r)) {
+			return "", false
+		}
+		last = base64Value(byte(r))
+		b.WriteByte(byte(r))
+	}
+	out := b.String()
+	if out == "" {
+		return "", false
+	}
+	rem := len(out) % 4
+	if rem != 0 && (sawPadding || rem == 1) {
+		return "", false
+	}
+	eff := padding
+	if rem != 0 {
+		eff = 4 - rem
+	}
+	mask := 0
+	switch eff {
+	case 2:
+		mask = 15
+	case 1:
+		mask = 3
+	}
+	if last&mask != 0 {
+		return "", false
+	}
+	if rem != 0 {
+		out += strings.Repeat("=", 4-rem)
+	}
+	return out, true
+}
+
+func base64Value(c byte) int {
+	switch {
+	case c >= 'A' && c <= 'Z':
+		return int(c - 'A')
+	case c >= 'a' && c <= 'z':
+		return int(c-'a') + 26
+	case c >= '0' && c <= '9':
+		return int(c-'0') + 52
+	case c == '+':
+		return 62
+	}
+	return 63
+}

@@ -29,7 +29,12 @@ func decode(buf []byte) (image.Image, error) {
 	if bytes.HasPrefix(buf, []byte("GIF8")) {
 		return decodeGIFCanvas(buf)
 	}
-	img, _, err := image.Decode(bytes.NewReader(buf))
+	img, format, err := image.Decode(bytes.NewReader(buf))
+	if err == nil && format == "bmp" {
+		// golang.org/x/image/bmp (bmp.go, for 2026.9.6's Rastermill)
+		// registers BMP; sharp reads none
+		return nil, errUnsupported
+	}
 	if err == nil {
 		return img, nil
 	}

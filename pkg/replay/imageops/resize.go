@@ -57,8 +57,8 @@ func metadata(buf []byte) (pixelSize, bool) {
 		}
 		return d, true
 	}
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(buf))
-	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 {
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(buf))
+	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 || format == "bmp" { // sharp reads no BMP (bmp.go registers it)
 		return pixelSize{}, false
 	}
 	d := pixelSize{cfg.Width, cfg.Height}

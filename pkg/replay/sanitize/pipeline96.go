@@ -225,6 +225,7 @@ func pipeline96() pipeline {
 					preserveNative: pol.PreserveNativeAnthropicToolUseIDs,
 					preserveSigs:   pol.PreserveSignatures,
 					thoughtSigs:    pol.SanitizeThoughtSignatures,
+					images96:       true,
 				})
 			}},
 			{rule: Rule96StaleCompactionSignatures, when: signedOrPreserved, apply: func(r *run, in []Message) ([]Message, error) {

@@ -17,6 +17,12 @@ const (
 	imageOmittedEmptyPayload = "[" + imageLabel + "] omitted empty image payload"
 	imageOmittedInvalidB64   = "[" + imageLabel + "] omitted image payload: invalid base64"
 	imageOmittedPrefix       = "[" + imageLabel + "] omitted image payload: Error: "
+	// imageOmittedMissing96 is 2026.9.6's text for an image block whose
+	// data or mimeType is not a string (tool-images-*.mjs isImageTypeBlock).
+	imageOmittedMissing96 = "[" + imageLabel + "] omitted image payload: missing data or mimeType"
+	// imageOmittedRastermill96 starts 2026.9.6's text for an image its
+	// library refuses (`String(err)` of a RastermillError).
+	imageOmittedRastermill96 = "[" + imageLabel + "] omitted image payload: RastermillError: "
 )
 
 type imageStepOptions struct {
@@ -25,6 +31,9 @@ type imageStepOptions struct {
 	preserveNative bool
 	preserveSigs   bool
 	thoughtSigs    *policy.ThoughtSignatures
+	// images96: 2026.9.6's sanitizeContentBlocksImages (see
+	// sanitizeImageBlock96).
+	images96 bool
 }
 
 // dropEmptyTextBlocks removes text blocks whose text is blank.
@@ -102,7 +111,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 		switch jsvalue.Role(m) {
 		case "toolResult":
 			content, isArray := jsvalue.ArrayMember(m, "content")
-			next := sanitizeContentImages(content, lim, i, log)
+			next := sanitizeContentImages(content, lim, i, log, o.images96)
 			next, dropped := dropEmptyTextBlocks(next)
 			if dropped > 0 {
 				log.add(i, KindBlockDropped, "%s removed from tool result", countNoun(dropped, "blank text block", "blank text blocks"))
@@ -115,7 +124,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 			continue
 		case "user":
 			if content, ok := jsvalue.ArrayMember(m, "content"); ok {
-				next := sanitizeContentImages(content, lim, i, log)
+				next := sanitizeContentImages(content, lim, i, log, o.images96)
 				next, dropped := dropEmptyTextBlocks(next)
 				if dropped > 0 {
 					log.add(i, KindBlockDropped, "%s removed from user turn", countNoun(dropped, "blank text block", "blank text blocks"))
@@ -134,7 +143,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 					out = append(out, m)
 					continue
 				}
-				next, dropped := dropEmptyTextBlocks(sanitizeContentImages(content, lim, i, log))
+				next, dropped := dropEmptyTextBlocks(sanitizeContentImages(content, lim, i, log, o.images96))
 				if len(next) == 0 {
 					log.add(i, KindMessageDropped, "failed assistant turn with no content dropped")
 					continue
@@ -151,7 +160,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 					stripped = stripThoughtSignatures(content, o.thoughtSigs, i, log)
 				}
 				next, dropped := dropEmptyTextBlocks(stripped)
-				next = sanitizeContentImages(next, lim, i, log)
+				next = sanitizeContentImages(next, lim, i, log, o.images96)
 				if len(next) == 0 {
 					log.add(i, KindMessageDropped, "assistant turn left empty after blank text removal dropped")
 					continue
@@ -171,7 +180,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 // sanitizeContentImages is sanitizeContentBlocksImages: every image block is
 // checked against the limits; oversized ones are re-encoded as JPEG, broken
 // ones become a text placeholder.
-func sanitizeContentImages(content []any, lim imageops.Limits, index int, log *changeLog) []any {
+func sanitizeContentImages(content []any, lim imageops.Limits, index int, log *changeLog, v96 bool) []any {
 	var out []any
 	for j, b := range content {
 		bm, ok := jsvalue.AsObject(b)
@@ -183,7 +192,7 @@ func sanitizeContentImages(content []any, lim imageops.Limits, index int, log *c
 		}
 		data, ok1 := jsvalue.StringMember(bm, "data")
 		mime, ok2 := jsvalue.StringMember(bm, "mimeType")
-		if !ok1 || !ok2 {
+		if (!ok1 || !ok2) && !v96 {
 			if out != nil {
 				out = append(out, b)
 			}
@@ -193,7 +202,16 @@ func sanitizeContentImages(content []any, lim imageops.Limits, index int, log *c
 			out = make([]any, 0, len(content))
 			out = append(out, content[:j]...)
 		}
-		next, what := sanitizeImageBlock(bm, data, mime, lim)
+		var next *jsvalue.Object
+		var what string
+		switch {
+		case !ok1 || !ok2:
+			next, what = jsvalue.TextBlock(imageOmittedMissing96), "image without data or mimeType omitted"
+		case v96:
+			next, what = sanitizeImageBlock96(bm, data, mime, lim)
+		default:
+			next, what = sanitizeImageBlock(bm, data, mime, lim)
+		}
 		if what != "" {
 			log.add(index, KindContentChanged, "image block %d: %s", j, what)
 		}
@@ -234,6 +252,39 @@ func sanitizeImageBlock(bm *jsvalue.Object, data, mime string, lim imageops.Limi
 		what = "mime type corrected to " + res.MimeType
 	}
 	return next, what
+}
+
+// sanitizeImageBlock96 is 2026.9.6's sanitizeContentBlocksImages for one
+// image block with string data and mimeType (tool-images-*.mjs): its
+// canonicalizeBase64 pads unpadded base64 (CanonicalBase64For96), and its
+// image library (Rastermill) refuses some images sharp takes and names its
+// errors otherwise (imageops.RastermillRefusal), and reads BMP headers: a
+// BMP within the limits is
+// kept as it is, under the declared type (its bytes are converted to PNG only
+// by the Anthropic transport, wire.anthropicImage96). Everything else
+// follows the shared rule.
+func sanitizeImageBlock96(bm *jsvalue.Object, data, mime string, lim imageops.Limits) (*jsvalue.Object, string) {
+	trimmed := jsjson.Trim(data)
+	if trimmed == "" {
+		return jsvalue.TextBlock(imageOmittedEmptyPayload), "empty image payload omitted"
+	}
+	canonical, ok := imageops.CanonicalBase64For96(trimmed)
+	if !ok {
+		return jsvalue.TextBlock(imageOmittedInvalidB64), "invalid base64 image omitted"
+	}
+	if sniffed := imageops.MimeFromBase64(canonical); sniffed != "" {
+		mime = sniffed
+	}
+	if why := imageops.RastermillRefusal(canonical, lim); why != "" {
+		return jsvalue.TextBlock(imageOmittedRastermill96 + why), "image omitted: " + why
+	}
+	if imageops.BMPWithinLimits(canonical, lim) {
+		next := bm.Clone()
+		next.Set("data", canonical)
+		next.Set("mimeType", mime)
+		return next, ""
+	}
+	return sanitizeImageBlock(bm, canonical, mime, lim)
 }
 
 // stripThoughtSignatures removes Claude-style thought signatures that other

@@ -1,7 +1,12 @@
 package wire
 
 import (
+	"encoding/base64"
+	"strings"
+
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/imageops"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
@@ -53,6 +58,14 @@ func (c *conv) anthropicMessages(msgs []Message) []any {
 func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 	tm := c.transformMessages(msgs, anthropicToolCallID)
 	params := make([]any, 0, len(tm))
+	// 2026.9.6: replayThinkingEnabled is false unless the model requires
+	// adaptive thinking; thinking is then kept only in the active tool turn
+	// (findActiveAnthropicToolTurnAssistantIndex).
+	dropThinking := c.anthropicThinking96 && !policy.RequiresClaudeAdaptiveThinking96(c.model.ID)
+	activeToolTurn := -1
+	if dropThinking {
+		activeToolTurn = activeAnthropicToolTurn(tm)
+	}
 	for i := 0; i < len(tm) && c.err == nil; i++ {
 		msg := tm[i]
 		switch msg.Get("role") {
@@ -72,7 +85,7 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 					}
 					continue
 				}
-				blocks = append(blocks, anthropicImage(item))
+				blocks = append(blocks, c.anthropicImage(item))
 			}
 			if len(blocks) == 0 {
 				continue
@@ -80,6 +93,7 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 			params = append(params, jsvalue.NewObject("role", "user", "content", blocks))
 		case "assistant":
 			var blocks []any
+			omittedThinking := false
 			for _, b := range c.contentBlocks(msg) {
 				switch typeOf(b) {
 				case "text":
@@ -89,6 +103,10 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 					}
 					blocks = append(blocks, jsvalue.NewObject("type", "text", "text", sanitizeSurrogates(t)))
 				case "thinking":
+					if dropThinking && i != activeToolTurn {
+						omittedThinking = true
+						continue
+					}
 					if jsvalue.Truthy(b.Get("redacted")) {
 						o := jsvalue.NewObject("type", "redacted_thinking")
 						o.Copy("data", b, "thinkingSignature")
@@ -115,6 +133,9 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 					}
 					blocks = append(blocks, o)
 				}
+			}
+			if len(blocks) == 0 && omittedThinking {
+				blocks = append(blocks, jsvalue.NewObject("type", "text", "text", anthropicOmittedReasoningText))
 			}
 			if len(blocks) == 0 {
 				continue
@@ -158,7 +179,10 @@ func cacheMarkLastUser56(params []any) {
 	}
 }
 
-func anthropicImage(item *jsvalue.Object) *jsvalue.Object {
+func (c *conv) anthropicImage(item *jsvalue.Object) *jsvalue.Object {
+	if c.inlineImages96 {
+		return c.anthropicImage96(item)
+	}
 	src := jsvalue.NewObject("type", "base64")
 	src.Copy("media_type", item, "mimeType")
 	src.Copy("data", item, "data")
@@ -186,7 +210,7 @@ func (c *conv) anthropicToolContent(msg Message) any {
 			hasText = true
 			continue
 		}
-		blocks = append(blocks, anthropicImage(b))
+		blocks = append(blocks, c.anthropicImage(b))
 	}
 	if !hasText {
 		blocks = append([]any{jsvalue.NewObject("type", "text", "text", "(see attached image)")}, blocks...)
@@ -275,4 +299,154 @@ func cacheMarkMessages96(params []any, limit int) {
 	if fallback != nil {
 		fallback.Set("cache_control", ephemeral())
 	}
+}
+
+// anthropicMimePrefixChars is ANTHROPIC_MIME_PREFIX_BASE64_CHARS: the base64
+// prefix whose bytes are sniffed (FILE_TYPE_SNIFF_MAX_BYTES = 1 MiB).
+const anthropicMimePrefixChars = 4 * ((1048576 + 2) / 3)
+
+// anthropicImage96 is 2026.9.6's normalizeAnthropicInlineImage (the
+// transport host, ai-transport-host-*.mjs), which @openclaw/ai's
+// convertAnthropicMessages runs on every user and tool-result image: the
+// data made canonical (media-core canonicalizeBase64, else trimmed), the type
+// sniffed from the bytes (file-type) and sent when Anthropic takes it
+// (jpeg, png, gif, webp), else the declared type (normalised: lower case, no
+// parameters) when nothing is sniffed and Anthropic takes it; otherwise the
+// image is converted: a BMP to PNG, anything else to JPEG (a failure makes
+// the request fail).
+func (c *conv) anthropicImage96(item *jsvalue.Object) *jsvalue.Object {
+	raw, _ := item.Get("data").(string)
+	declared := normalizeMime96(jsvalue.StringOrEmpty(item, "mimeType"))
+	canonical, ok := imageops.CanonicalBase64For96(raw)
+	data := canonical
+	if !ok {
+		data = jsjson.Trim(raw)
+	}
+	sniff := data
+	if ok && len(sniff) > anthropicMimePrefixChars {
+		sniff = sniff[:anthropicMimePrefixChars]
+	}
+	buf := lenientBase64(sniff)
+	detected := imageops.SniffMime(buf)
+	mime := ""
+	switch {
+	case anthropicImageMime(detected):
+		mime = detected
+	case detected == "" && anthropicImageMime(declared):
+		mime = declared
+	default:
+		if len(sniff) != len(data) {
+			buf = lenientBase64(data)
+		}
+		var out []byte
+		var err error
+		if detected == "image/bmp" {
+			out, err = imageops.BMPToPNG(buf)
+			mime = "image/png"
+		} else {
+			out, err = imageops.ToJPEG(buf)
+			mime = "image/jpeg"
+		}
+		if err != nil {
+			c.fail("the Anthropic inline image (%s) cannot be converted: %v", firstNonEmpty(detected, declared, "unknown type"), err)
+			return jsvalue.NewObject("type", "image", "source", jsvalue.NewObject("type", "base64", "media_type", mime, "data", ""))
+		}
+		data = base64.StdEncoding.EncodeToString(out)
+	}
+	src := jsvalue.NewObject("type", "base64", "media_type", mime, "data", data)
+	return jsvalue.NewObject("type", "image", "source", src)
+}
+
+func anthropicImageMime(m string) bool {
+	return m == "image/jpeg" || m == "image/png" || m == "image/gif" || m == "image/webp"
+}
+
+// normalizeMime96 is media-core's normalizeMimeType: the part before ";",
+// trimmed and lower-cased, image/apng read as image/png.
+func normalizeMime96(m string) string {
+	m, _, _ = strings.Cut(m, ";")
+	m = strings.ToLower(jsjson.Trim(m))
+	if m == "image/apng" {
+		return "image/png"
+	}
+	return m
+}
+
+// lenientBase64 decodes base64 the way Node's Buffer.from(s, "base64")
+// does: characters outside the alphabet (and "-", "_" read as "+", "/")
+// are skipped, decoding stops at "=", a trailing partial group keeps its
+// whole bytes.
+func lenientBase64(s string) []byte {
+	clean := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '=':
+			i = len(s)
+			continue
+		case ch == '-':
+			ch = '+'
+		case ch == '_':
+			ch = '/'
+		case !(ch >= 'A' && ch <= 'Z' || ch >= 'a' && ch <= 'z' || ch >= '0' && ch <= '9' || ch == '+' || ch == '/'):
+			continue
+		}
+		clean = append(clean, ch)
+	}
+	if len(clean)%4 == 1 {
+		clean = clean[:len(clean)-1]
+	}
+	out, _ := base64.RawStdEncoding.DecodeString(string(clean))
+	return out
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// anthropicOmittedReasoningText is ANTHROPIC_OMITTED_REASONING_TEXT: an
+// assistant turn left with nothing once its thinking is omitted.
+const anthropicOmittedReasoningText = "[assistant reasoning omitted]"
+
+// activeAnthropicToolTurn is findActiveAnthropicToolTurnAssistantIndex
+// (anthropic-stream-reducer-*.mjs): the index of the assistant turn right
+// before the trailing tool results when it calls every one of them, else -1.
+func activeAnthropicToolTurn(tm []Message) int {
+	ids := map[string]bool{}
+	i := len(tm) - 1
+	for ; i >= 0 && tm[i].Get("role") == "toolResult"; i-- {
+		if id, ok := tm[i].Get("toolCallId").(string); ok {
+			ids[id] = true
+		}
+	}
+	if len(ids) == 0 || i < 0 || tm[i].Get("role") != "assistant" {
+		return -1
+	}
+	content, ok := tm[i].Get("content").([]any)
+	if !ok {
+		return -1
+	}
+	calls := map[string]bool{}
+	for _, v := range content {
+		b, ok := jsvalue.AsObject(v)
+		if !ok {
+			continue
+		}
+		if t := typeOf(b); t == "toolCall" || t == "tool_use" || t == "function_call" {
+			if id, ok := b.Get("id").(string); ok {
+				calls[id] = true
+			}
+		}
+	}
+	for id := range ids {
+		if !calls[id] {
+			return -1
+		}
+	}
+	return i
 }

@@ -33,6 +33,18 @@ type conv struct {
 	// first functionCall of a turn without a signature of its own gets
 	// "skip_thought_signature_validator".
 	google96 bool
+	// inlineImages96 is the 2026.9.6 transport host's
+	// normalizeAnthropicInlineContentBlocks, which every Anthropic image
+	// goes through (see anthropicImage96).
+	inlineImages96 bool
+	// toolImageLabels96 is @openclaw/ai 2026.9.6's openai-completions
+	// convertMessages: the user turn after a run of tool results with images
+	// labels each result's images "Image(s) from tool result #N (tool):".
+	toolImageLabels96 bool
+	// anthropicThinking96 is @openclaw/ai 2026.9.6's convertAnthropicMessages
+	// with replayThinkingEnabled false (a model without mandatory adaptive
+	// thinking): thinking is sent only in the active tool turn.
+	anthropicThinking96 bool
 }
 
 // failedTurnAction is what transformMessages does with an assistant turn.
@@ -312,6 +324,15 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 					}
 					out = append(out, nb)
 				default:
+					if c.trimToolCallIDs {
+						// 9.6's transformAssistant treats every block that is
+						// not thinking or text as a tool call: its id is
+						// trimmed and normalised (and mapped for the results
+						// answering it); a block without a string id throws
+						// (`block.id.trim()`), so nothing is sent.
+						out = append(out, c.toolCall96(b, same, msg, norm, idMap))
+						continue
+					}
 					out = append(out, b)
 				}
 			}

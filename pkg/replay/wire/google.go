@@ -89,24 +89,45 @@ func (c *conv) googleContents(msgs []Message) []any {
 	sameRoute := map[string]bool{} // google96: sameRouteToolCallIds
 	// google96: requiresToolCallSignature (google-shared-*.mjs convertMessages)
 	requiresSig := c.google96 && m.Provider != "google-gemini-cli" && gemini3ProOrFlashRE().MatchString(strings.ToLower(m.ID))
+	// google96: projectGoogleMessages sends an empty user text as " "
+	// (`sanitizeText(text) || " "`, a user turn with no parts as [{text:" "}]).
+	userText := func(s string) string {
+		s = sanitizeSurrogates(s)
+		if s == "" && c.google96 {
+			return " "
+		}
+		return s
+	}
+	// google96: the tool-result image turns of a run of tool results wait
+	// until the run ends (flushToolResultRun): all its functionResponses
+	// stay in one content.
+	var pendingImages []any
+	runOpen := false // google96: activeToolResultParts is set
 	for _, msg := range tm {
 		if c.err != nil {
 			break
 		}
+		if c.google96 && msg.Get("role") != "toolResult" {
+			contents = append(contents, pendingImages...)
+			pendingImages, runOpen = nil, false
+		}
 		switch msg.Get("role") {
 		case "user":
 			if s, ok := msg.Get("content").(string); ok {
-				contents = append(contents, jsvalue.NewObject("role", "user", "parts", []any{jsvalue.NewObject("text", sanitizeSurrogates(s))}))
+				contents = append(contents, jsvalue.NewObject("role", "user", "parts", []any{jsvalue.NewObject("text", userText(s))}))
 				continue
 			}
 			blocks := c.contentBlocks(msg)
 			if len(blocks) == 0 {
+				if c.google96 {
+					contents = append(contents, jsvalue.NewObject("role", "user", "parts", []any{jsvalue.NewObject("text", " ")}))
+				}
 				continue
 			}
 			parts := make([]any, 0, len(blocks))
 			for _, b := range blocks {
 				if typeOf(b) == "text" {
-					parts = append(parts, jsvalue.NewObject("text", sanitizeSurrogates(c.str(b, "text"))))
+					parts = append(parts, jsvalue.NewObject("text", userText(c.str(b, "text"))))
 				} else {
 					parts = append(parts, inlineData(b))
 				}
@@ -144,7 +165,10 @@ func (c *conv) googleContents(msgs []Message) []any {
 				case "toolCall":
 					fc := jsvalue.NewObject()
 					fc.Copy("name", b, "name")
-					if args, ok := b.Lookup("arguments"); ok && args != nil {
+					if c.google96 {
+						// coerceTransportToolCallArguments
+						fc.Set("args", coerceToolCallArguments96(b.Get("arguments")))
+					} else if args, ok := b.Lookup("arguments"); ok && args != nil {
 						fc.Set("args", args)
 					} else {
 						fc.Set("args", jsvalue.NewObject())
@@ -210,7 +234,7 @@ func (c *conv) googleContents(msgs []Message) []any {
 			}
 			part := jsvalue.NewObject("functionResponse", fr)
 			merged := false
-			if n := len(contents); n > 0 {
+			if n := len(contents); n > 0 && (runOpen || !c.google96) {
 				last := contents[n-1].(*jsvalue.Object)
 				if r := last.Get("role"); r == "user" {
 					lp := last.Get("parts")
@@ -223,12 +247,36 @@ func (c *conv) googleContents(msgs []Message) []any {
 			if !merged {
 				contents = append(contents, jsvalue.NewObject("role", "user", "parts", []any{part}))
 			}
+			runOpen = true
 			if len(images) > 0 && !multimodal {
-				contents = append(contents, jsvalue.NewObject("role", "user", "parts", append([]any{jsvalue.NewObject("text", "Tool result image:")}, images...)))
+				turn := jsvalue.NewObject("role", "user", "parts", append([]any{jsvalue.NewObject("text", "Tool result image:")}, images...))
+				if c.google96 {
+					pendingImages = append(pendingImages, turn)
+				} else {
+					contents = append(contents, turn)
+				}
 			}
 		}
 	}
-	return contents
+	return append(contents, pendingImages...)
+}
+
+// coerceToolCallArguments96 is @openclaw/ai 2026.9.6's
+// coerceTransportToolCallArguments (transport-stream-shared-*.mjs): an
+// object as it is, a string parsed as JSON when that gives an object, else
+// {}.
+func coerceToolCallArguments96(v any) any {
+	switch x := v.(type) {
+	case *jsvalue.Object:
+		return x
+	case string:
+		if p, err := jsvalue.Parse(x); err == nil {
+			if o, ok := p.(*jsvalue.Object); ok {
+				return o
+			}
+		}
+	}
+	return jsvalue.NewObject()
 }
 
 func hasFunctionResponse(parts []any) bool {

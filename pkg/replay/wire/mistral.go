@@ -221,8 +221,10 @@ func renderMistral96(c *conv, msgs []Message, system string) *jsvalue.Object {
 
 // mistralToolResultText96 is formatToolResultText: the text is no longer
 // trimmed (only tested for blankness), and the omitted-media placeholder
-// follows it on a new line.
+// follows it on a new line. Each text block's lone surrogates are removed
+// (extractToolResultBlockText → sanitizeSurrogates, host-*.mjs).
 func mistralToolResultText96(text string, hasImages, supportsImages, isError bool) string {
+	text = sanitizeSurrogates(text)
 	prefix := ""
 	if isError {
 		prefix = "[tool error] "

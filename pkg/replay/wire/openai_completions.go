@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
@@ -370,6 +371,9 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 				}
 				params = append(params, r)
 				if hasImages && m.Vision {
+					if c.toolImageLabels96 {
+						images = append(images, jsvalue.NewObject("type", "text", "text", toolImageLabel96(j-i+1, tr.Get("toolName"))))
+					}
 					for _, b := range content {
 						if typeOf(b) == "image" {
 							images = append(images, imageURL(b))
@@ -382,8 +386,10 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 				if compat.requiresAssistantAfterToolResult {
 					params = append(params, bridge())
 				}
-				params = append(params, jsvalue.NewObject("role", "user", "content",
-					append([]any{jsvalue.NewObject("type", "text", "text", "Attached image(s) from tool result:")}, images...)))
+				if !c.toolImageLabels96 {
+					images = append([]any{jsvalue.NewObject("type", "text", "text", "Attached image(s) from tool result:")}, images...)
+				}
+				params = append(params, jsvalue.NewObject("role", "user", "content", images))
 				lastRole = "user"
 			} else {
 				lastRole = "toolResult"
@@ -422,4 +428,20 @@ func completionsCompat96(m *models.Model) completionsCompat {
 		compat.supportsDeveloperRole = false
 	}
 	return compat
+}
+
+// toolImageLabel96 is 2026.9.6's label before the images of the n-th tool
+// result of a run: "Image(s) from tool result #n (tool):", the tool name cut
+// to 64 UTF-16 units (truncateUtf16Safe) with lone surrogates removed, and
+// no parenthesis without a name.
+func toolImageLabel96(n int, toolName any) string {
+	name, _ := toolName.(string)
+	if jsjson.Len(name) > 64 {
+		name = jsjson.Slice(name, 64)
+	}
+	name = sanitizeSurrogates(name)
+	if name == "" {
+		return fmt.Sprintf("Image(s) from tool result #%d:", n)
+	}
+	return fmt.Sprintf("Image(s) from tool result #%d (%s):", n, name)
 }

@@ -23,6 +23,11 @@ type Renderers struct {
 	// trimToolCallIDs and google96: see conv.
 	trimToolCallIDs bool
 	google96        bool
+	inlineImages96  bool
+	// toolImageLabels96: see conv.
+	toolImageLabels96 bool
+	// anthropicThinking96: see conv.
+	anthropicThinking96 bool
 }
 
 // Renderers56 are OpenClaw 2026.5.6's, through pi-ai 0.73.
@@ -62,6 +67,12 @@ func Renderers96() *Renderers {
 		trimToolCallIDs: true,
 		// projectGoogleMessages keeps same-route tool call ids
 		google96: true,
+		// the transport host normalises Anthropic inline images
+		inlineImages96: true,
+		// one label per tool result's images (openai-completions)
+		toolImageLabels96: true,
+		// thinking replayed only where 9.6's Anthropic transport replays it
+		anthropicThinking96: true,
 		byAPI: map[string]renderFunc{
 			"anthropic-messages":       renderAnthropic96,
 			"openai-completions":       renderOpenAICompletions96,
@@ -89,7 +100,8 @@ func (r *Renderers) Builds(api string) bool {
 // message, an image type the API does not know, ...). api must be one r
 // Builds.
 func (r *Renderers) Render(api string, msgs []Message, system string, model *models.Model) (*jsvalue.Object, error) {
-	c := &conv{model: model, failedTurn: r.failedTurn, trimToolCallIDs: r.trimToolCallIDs, google96: r.google96}
+	c := &conv{model: model, failedTurn: r.failedTurn, trimToolCallIDs: r.trimToolCallIDs, google96: r.google96, inlineImages96: r.inlineImages96,
+		toolImageLabels96: r.toolImageLabels96, anthropicThinking96: r.anthropicThinking96}
 	body := r.byAPI[api](c, msgs, system)
 	return body, c.err
 }
