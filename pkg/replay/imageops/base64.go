@@ -19,9 +19,20 @@ func isBase64DataChar(c byte) bool {
 // validates the rest: base64 alphabet, at most two trailing '=', length a
 // multiple of 4.
 func CanonicalBase64(s string) (string, bool) {
+	out, _, _, ok := scanBase64(s)
+	if !ok || out == "" || len(out)%4 != 0 {
+		return "", false
+	}
+	return out, true
+}
+
+// scanBase64 is what both releases' canonicalizeBase64 share: characters
+// <= ' ' dropped, the rest in the base64 alphabet with at most two '=' and
+// nothing after them; it returns what is kept, the number of '=', and the
+// value of the last data character.
+func scanBase64(s string) (out string, padding, last int, ok bool) {
 	var b strings.Builder
 	b.Grow(len(s))
-	padding := 0
 	sawPadding := false
 	for _, r := range s {
 		if r <= 32 {
@@ -30,22 +41,19 @@ func CanonicalBase64(s string) (string, bool) {
 		if r == '=' {
 			padding++
 			if padding > 2 {
-				return "", false
+				return "", 0, 0, false
 			}
 			sawPadding = true
 			b.WriteByte('=')
 			continue
 		}
 		if sawPadding || r > 127 || !isBase64DataChar(byte(r)) {
-			return "", false
+			return "", 0, 0, false
 		}
+		last = base64Value(byte(r))
 		b.WriteByte(byte(r))
 	}
-	out := b.String()
-	if out == "" || len(out)%4 != 0 {
-		return "", false
-	}
-	return out, true
+	return b.String(), padding, last, true
 }
 
 // MimeFromBase64 sniffs JPEG, PNG and GIF from the base64 prefix.
@@ -152,32 +160,11 @@ func nodeBase64Decode(s string, _ bool) []byte {
 // is any remainder after an '='), and the bits a padded last character
 // does not carry must be zero.
 func CanonicalBase64For96(s string) (string, bool) {
-	var b strings.Builder
-	b.Grow(len(s))
-	padding, sawPadding, last := 0, false, 0
-	for _, r := range s {
-		if r <= 32 {
-			continue
-		}
-		if r == '=' {
-			padding++
-			if padding > 2 {
-				return "", false
-			}
-			sawPadding = true
-			b.WriteByte('=')
-			continue
-		}
-		if sawPadding || r > 127 || !isBase64DataChar(byte(r)) {
-			return "", false
-		}
-		last = base64Value(byte(r))
-		b.WriteByte(byte(r))
-	}
-	out := b.String()
-	if out == "" {
+	out, padding, last, ok := scanBase64(s)
+	if !ok || out == "" {
 		return "", false
 	}
+	sawPadding := padding > 0
 	rem := len(out) % 4
 	if rem != 0 && (sawPadding || rem == 1) {
 		return "", false
