@@ -32,10 +32,7 @@ const fuzzRepro96Answers = "../../testdata/replay/fuzz-repro96/answers.jsonl"
 // fuzzRepro96Explained are the stage answers oc does not reproduce, each
 // with the reason (docs/replay.md lists them): they are counted apart and
 // must still differ, so that a fix shows up here.
-var fuzzRepro96Explained = map[string]string{
-	// The context is built by pkg/store/context96 (not this package).
-	"context-compaction-unknown-parent.jsonl": "9.6's runner walks the parent chain from a root leaf after a compaction on another chain",
-}
+var fuzzRepro96Explained = map[string]string{}
 
 type repro96Answer struct {
 	ID    string          `json:"id"`

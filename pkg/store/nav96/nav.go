@@ -1,7 +1,9 @@
 // Package nav96 computes a session's active branch and model-context size by
 // OpenClaw 2026.9.6's rules (src/config/sessions/transcript-tree.ts
-// scanSessionTranscriptNavigation and selectSessionTranscriptActiveEntries,
-// then packages/agent-core session.ts buildSessionContext): `leaf` control
+// scanSessionTranscriptNavigation and selectSessionTranscriptActiveEntries;
+// session-transcript-index visitProjectionSource for the cached active
+// events the context is read from; then packages/agent-core session.ts
+// buildSessionContext): `leaf` control
 // rows move the leaf to their targetId, `appendMode: "side"` entries never
 // become the leaf, a `reset` row starts a new visible history, an entry whose
 // parent is unknown is re-attached to the preceding leaf
@@ -53,6 +55,7 @@ type Record struct {
 	firstKept  ref
 	// message entries
 	hasMessage     bool // message is truthy
+	messageMember  bool // message is present (hasTranscriptMessage: any JSON value)
 	messageObject  bool
 	role           string
 	excludeFromCtx bool
@@ -241,6 +244,7 @@ func FromFieldsTo(r *Record, e *Fields) {
 		// readableMessageSchema: the message is an object
 		r.indexedShape = false
 	}
+	r.messageMember = e.Message != nil
 	if e.Message != nil && jsTruthy(e.Message) {
 		r.hasMessage = true
 		if e.Message[0] == '{' {
@@ -752,7 +756,12 @@ func (t *Tree) pathNodes(leaf string) []*Node {
 }
 
 // ActiveIndexes is selectSessionTranscriptActiveEntries: the row indexes of
-// the active branch in order (every row when no entry names a parent).
+// the active branch in order (every row when no entry names a parent), with
+// the nearest earlier compaction or reset prepended when the path starts
+// after one. 9.6 selects entries this way for archive reads and
+// leaf-controlled paths (selectSessionTranscriptLeafControlledPath), not for
+// the rows it caches as the active events or the runner's context: those
+// are ProjectedIndexes.
 func (t *Tree) ActiveIndexes() []int {
 	if !t.HasExplicitLeafUpdate {
 		out := make([]int, len(t.Records))
@@ -803,16 +812,66 @@ func (t *Tree) ActiveIndexes() []int {
 	return active
 }
 
+// ProjectedIndexes are the rows 9.6 caches as session_transcript_active_events
+// (visitProjectionSource, dist/session-transcript-index-*.mjs), in active
+// position order: the rows of the visible path from the leaf
+// (selectSessionTranscriptTreePathNodes, leaf controls left out); when that
+// path is empty, none if a leaf control exists, else every row. Only rows
+// shouldProjectActiveEvent takes count: an object that is not a session
+// header and is a canonical entry, a parent-linked tree entry or has a
+// message member. No compaction or reset before the path is added: the
+// bounded read that feeds the embedded runner (readSessionTranscriptBounded-
+// ActiveContextCore) takes its events, boundary and parents from these rows,
+// so a root leaf written after a compaction on another chain starts a
+// context of its own.
+func (t *Tree) ProjectedIndexes() []int {
+	var path []*Node
+	if t.LeafID != "" {
+		path = t.pathNodes(t.LeafID)
+	}
+	var out []int
+	if len(path) > 0 {
+		out = make([]int, 0, len(path))
+		for _, n := range path {
+			if t.Records[n.Index].projected() {
+				out = append(out, n.Index)
+			}
+		}
+		return out
+	}
+	if t.HasLeafControl {
+		return nil
+	}
+	for i, r := range t.Records {
+		if r.projected() {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// projected is shouldProjectActiveEvent.
+func (r *Record) projected() bool {
+	if !r.Object || r.Header() {
+		return false
+	}
+	return r.canonical() || parseTreeEntry(r) != nil || r.messageMember
+}
+
 // Result is a session's active branch and context size.
 type Result struct {
 	Leaf    string // active leaf id ("" none)
 	LeafSeq int    // its row index (-1 none)
-	Active  []int  // row indexes of the active branch, in order
-	// ActiveEvents is Active without session header rows: what 9.6 caches in
-	// session_transcript_active_events.
+	// Active are the row indexes of the active branch, in order, as
+	// selectSessionTranscriptActiveEntries selects them (ActiveIndexes:
+	// archive and leaf-controlled reads).
+	Active []int
+	// ActiveEvents are the rows 9.6 caches in
+	// session_transcript_active_events (ProjectedIndexes): what its bounded
+	// read, and so the embedded runner, starts from.
 	ActiveEvents []int
 	// Branch are the row indexes of the session manager's branch: the
-	// canonical entries of Active (what buildSessionContext walks).
+	// canonical entries of ActiveEvents (what buildSessionContext walks).
 	Branch []int
 	// Context are the messages buildSessionContext yields, in order; Pos is
 	// the row index of the entry each comes from.
@@ -837,14 +896,10 @@ func AnalyzeRecords(recs []*Record) *Result {
 		res.LeafSeq = n.Index
 	}
 	res.Active = t.ActiveIndexes()
-	for _, i := range res.Active {
-		if !(recs[i].Object && recs[i].TypeIsStr && recs[i].Type == "session") {
-			res.ActiveEvents = append(res.ActiveEvents, i)
-		}
-	}
+	res.ActiveEvents = t.ProjectedIndexes()
 	// The session manager's branch holds the canonical entries of the path.
 	var branch []*Record
-	for _, i := range res.Active {
+	for _, i := range res.ActiveEvents {
 		if recs[i].canonical() && recs[i].id.truthyStr() && recs[i].indexedShape {
 			branch = append(branch, recs[i])
 			res.Branch = append(res.Branch, i)

@@ -139,6 +139,7 @@ func parseReference(line []byte) *Record {
 	}
 	r.summaryTruthy = e.Summary.truthy
 	r.indexedShape = refIndexedShape(r, &e)
+	r.messageMember = e.Message.present
 	if e.Message.present && e.Message.truthy {
 		r.hasMessage = true
 		if e.Message.object {
