@@ -2,13 +2,15 @@ package nav96
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 )
 
-// FuzzAnalyze: any rows, any bytes: no panic, no endless walk, the active
-// branch is rows of the session without repeats, and the
-// context never holds more messages than the branch has rows plus one
-// compaction summary.
+// FuzzAnalyze: any rows, any bytes: no panic, no endless walk; the active
+// branch and the projected active events are rows of the session without
+// repeats; the session manager's branch is drawn from the projected events
+// in their order; and the context never holds more messages than that
+// branch has rows plus one compaction summary.
 func FuzzAnalyze(f *testing.F) {
 	f.Add([]byte(`{"type":"session","version":3,"id":"s"}
 {"type":"message","id":"u1","parentId":null,"message":{"role":"user","content":"a"}}
@@ -21,18 +23,40 @@ func FuzzAnalyze(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rows := bytes.Split(data, []byte("\n"))
 		res := Analyze(rows)
-		seen := map[int]bool{}
-		for _, i := range res.Active {
-			if i < 0 || i >= len(rows) || seen[i] {
-				t.Fatalf("active branch row %d out of range or repeated: %v", i, res.Active)
+		checkRows(t, "active branch", res.Active, len(rows))
+		checkRows(t, "projected active events", res.ActiveEvents, len(rows))
+		next := 0
+		for _, i := range res.Branch {
+			for next < len(res.ActiveEvents) && res.ActiveEvents[next] != i {
+				next++
 			}
-			seen[i] = true
+			if next == len(res.ActiveEvents) {
+				t.Fatalf("branch %v is not drawn in order from the projected events %v", res.Branch, res.ActiveEvents)
+			}
+			next++
 		}
-		if res.Messages > len(res.Active)+1 {
-			t.Fatalf("%d messages from a branch of %d rows", res.Messages, len(res.Active))
+		if res.Messages != len(res.Context) || res.Messages > len(res.Branch)+1 {
+			t.Fatalf("%d messages (%d context items) from a branch of %d rows", res.Messages, len(res.Context), len(res.Branch))
+		}
+		for _, c := range res.Context {
+			if !slices.Contains(res.Branch, c.Pos) {
+				t.Fatalf("context item from row %d, not on the branch %v", c.Pos, res.Branch)
+			}
 		}
 		if res.Leaf != "" && res.LeafSeq < 0 {
 			t.Fatalf("leaf %q has no row", res.Leaf)
 		}
 	})
+}
+
+// checkRows fails when idx holds a row index out of range or twice.
+func checkRows(t *testing.T, what string, idx []int, n int) {
+	t.Helper()
+	seen := map[int]bool{}
+	for _, i := range idx {
+		if i < 0 || i >= n || seen[i] {
+			t.Fatalf("%s row %d out of range or repeated: %v", what, i, idx)
+		}
+		seen[i] = true
+	}
 }
