@@ -35,7 +35,7 @@ func TestArchivesCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("inspect: exit %d: %s", code, stderr)
 	}
-	if want := "Archived: 3 generations of deleted or reset sessions in session_transcript_archives (2 unpublished): oc inspect --archived lists and checks them.\n"; !strings.Contains(out, want) || strings.Contains(out, "Archived generations") {
+	if want := "Archived: 3 generations of deleted or reset sessions in session_transcript_archives (2 unpublished): oc inspect --state-dir " + state + " --archived lists and checks them.\n"; !strings.Contains(out, want) || strings.Contains(out, "Archived generations") {
 		t.Errorf("inspect without --archived: want the one-line count %q, got:\n%s", want, out)
 	}
 	code, out, stderr = runOC(t, false, nil, "inspect", "--state-dir", state, "--archived")

@@ -17,6 +17,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/cireport"
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/internal/shellquote"
 	"github.com/openclaw-tools/oc/pkg/doctor"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
@@ -764,7 +765,7 @@ func docPlural(n int) string {
 func docNextCommand(rep *doctor.Report) (why, command string) {
 	state := ""
 	if rep.StateDir != "" {
-		state = " --state-dir " + doctor.ShellQuote(rep.StateDir)
+		state = " --state-dir " + shellquote.Quote(rep.StateDir)
 	}
 	if rep.Refused != "" {
 		return "stop the gateway, then fix", "openclaw gateway stop && oc doctor --fix" + state

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/internal/shellquote"
 	"github.com/openclaw-tools/oc/pkg/doctor"
 	"github.com/openclaw-tools/oc/pkg/openclawconfig"
 	"github.com/openclaw-tools/oc/pkg/store"
@@ -338,7 +339,7 @@ func fileExists(p string) bool {
 func writeCommand(w io.Writer, st *cli.Styles, argv []string) {
 	line := "      "
 	for i, a := range argv {
-		word := doctor.ShellQuote(cleanText(a))
+		word := shellquote.Quote(cleanText(a))
 		if i > 0 && len(line)+1+len(word) > 77 {
 			fmt.Fprintln(w, st.Key.Render(line+" \\"))
 			line = "        "

@@ -17,6 +17,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/cireport"
 	"github.com/openclaw-tools/oc/internal/cli"
+	"github.com/openclaw-tools/oc/internal/shellquote"
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/repair"
 	"github.com/openclaw-tools/oc/pkg/replay"
@@ -137,11 +138,11 @@ func runInspect(ctx context.Context, g *Globals, opts *inspectOptions, args []st
 			if !withReplay {
 				return nil
 			}
-			if skipped, ok := replay.SkippedFinding(s.Active.ContextBytes); ok && !opts.Replay {
+			if skipped, ok := replay.SkippedFinding(s.Active.ContextBytes, shellquote.Quote(f.Path)); ok && !opts.Replay {
 				return []transcript.Finding{skipped}
 			}
 			// JSONL transcripts: 2026.5.6 unless --openclaw says otherwise.
-			more, _ := replay.ProviderFindings(f.Path, opts.releaseOr(policy.Release56))
+			more, _ := replay.ProviderFindings(f.Path, opts.releaseOr(policy.Release56), shellquote.Quote(f.Path))
 			return more
 		},
 	})

@@ -71,7 +71,7 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 	// order), lines counted in that order.
 	var tree []*transcript.Segment
 	if path, cleanup, err := exportSessionToTemp(ctx, st, ses); err == nil {
-		more, _ := replay.ProviderFindings(path, opts.releaseOr(policy.Release96))
+		more, _ := replay.ProviderFindings(path, opts.releaseOr(policy.Release96), sessionRef(g, ses, st.Root))
 		if opts.Tree {
 			tree, _ = transcript.OutlineFile(path, nil)
 		}
@@ -160,7 +160,7 @@ func inspectSQLiteState(ctx context.Context, g *Globals, opts *inspectOptions, s
 	case g.JSON:
 		err = writeJSON(g.IO, rep)
 	default:
-		printSQLiteReport(g.IO.Out, g.IO.Styles(), rep, tableWidth(g))
+		printSQLiteReport(g.IO.Out, g.IO.Styles(), rep, tableWidth(g), stateDirArg(g, rep.Root))
 	}
 	if err == nil && len(rep.Errors) > 0 {
 		if !g.JSON {
@@ -182,7 +182,9 @@ func cleanText(s string) string { return cli.Safe(s) }
 
 // printSQLiteReport prints a SQLite state dir's report; width is the
 // terminal's (0 when piped: nothing is cut).
-func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport, width int) {
+// stateArg is the --state-dir the commands it suggests need ("" when they
+// look there by default).
+func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport, width int, stateArg string) {
 	era := "SQLite (OpenClaw 2026.8.1+)"
 	if rep.Era == "mid-upgrade" {
 		era = "mid-upgrade: SQLite databases and JSONL transcripts not yet imported"
@@ -243,15 +245,16 @@ func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport, wid
 	}
 	fmt.Fprintf(w, "\n%s %d sessions%s, %d entries, %d context messages, %s; findings: %d error, %d warning, %d info\n",
 		st.Bold.Render("Totals:"), t.Transcripts, archived, t.Entries, t.Messages, humanBytes(t.Bytes), t.Findings[transcript.SevError], t.Findings[transcript.SevWarning], t.Findings[transcript.SevInfo])
-	fmt.Fprintf(w, "%s oc inspect KEY shows one session; oc export KEY writes it as JSONL.\n", st.Dim.Render("Next:"))
+	stateArg = cli.Safe(stateArg)
+	fmt.Fprintf(w, "%s oc inspect KEY%s shows one session; oc export KEY%s writes it as JSONL.\n", st.Dim.Render("Next:"), stateArg, stateArg)
 	if n, pending := archivedCount(rep); n > 0 && rep.Archives == nil {
 		unpublished := ""
 		if pending > 0 {
 			unpublished = fmt.Sprintf(" (%d unpublished)", pending)
 		}
-		fmt.Fprintf(w, "%s %s of deleted or reset sessions in session_transcript_archives%s: oc inspect --archived lists and checks them.\n", st.Dim.Render("Archived:"), plural(n, "generation"), unpublished)
+		fmt.Fprintf(w, "%s %s of deleted or reset sessions in session_transcript_archives%s: oc inspect%s --archived lists and checks them.\n", st.Dim.Render("Archived:"), plural(n, "generation"), unpublished, stateArg)
 	} else if len(rep.Archives) > 0 {
-		fmt.Fprintf(w, "%s oc inspect SESSIONID@GENERATION shows one; oc export SESSIONID@GENERATION writes it as JSONL.\n", st.Dim.Render("Archived:"))
+		fmt.Fprintf(w, "%s oc inspect SESSIONID@GENERATION%s shows one; oc export SESSIONID@GENERATION%s writes it as JSONL.\n", st.Dim.Render("Archived:"), stateArg, stateArg)
 	}
 }
 
@@ -327,7 +330,7 @@ func inspectOneArchive(ctx context.Context, g *Globals, st *store.State, ses sto
 	}
 	if rep.Verified {
 		if path, cleanup, err := exportSessionToTemp(ctx, st, ses); err == nil {
-			more, _ := replay.ProviderFindings(path, opts.releaseOr(policy.Release96))
+			more, _ := replay.ProviderFindings(path, opts.releaseOr(policy.Release96), sessionRef(g, ses, st.Root))
 			cleanup()
 			rep.Summary.AddFindings(more)
 		}
@@ -393,7 +396,7 @@ func addSQLiteReplayFindings(ctx context.Context, g *Globals, st *store.State, r
 		if err != nil {
 			continue
 		}
-		more, _ := replay.ProviderFindings(path, rel)
+		more, _ := replay.ProviderFindings(path, rel, sessionRef(g, ses, st.Root))
 		cleanup()
 		s.Summary.Findings = append(s.Summary.Findings, more...)
 		for _, f := range more {

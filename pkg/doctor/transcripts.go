@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/parallel"
+	"github.com/openclaw-tools/oc/internal/shellquote"
 	"github.com/openclaw-tools/oc/pkg/repair"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
@@ -49,7 +50,7 @@ func RepairCheck(stateDir string) ([]Finding, error) {
 		p, err := repair.PlanFile(f.Path, repair.Options{})
 		if err != nil {
 			per[i] = &Finding{ID: "transcript-unreadable", Severity: SevError, Path: f.Path, Section: SectionTranscripts,
-				Message: err.Error(), Fix: "oc inspect " + ShellQuote(f.Path)}
+				Message: err.Error(), Fix: "oc inspect " + shellquote.Quote(f.Path)}
 			return
 		}
 		if !p.NeedsAttention() {
@@ -66,7 +67,7 @@ func RepairCheck(stateDir string) ([]Finding, error) {
 			msg += "; " + strings.Join(b, ", ") + " breaks OpenClaw (a session that hangs, or the upgrade to 2026.8+ refused for the whole state dir)"
 		}
 		per[i] = &Finding{ID: "transcript-needs-repair", Severity: sev, Path: f.Path, Section: SectionTranscripts,
-			Message: msg, Fix: "oc repair " + ShellQuote(f.Path)}
+			Message: msg, Fix: "oc repair " + shellquote.Quote(f.Path)}
 	})
 	return compact(per), nil
 }
@@ -111,7 +112,7 @@ func OwnershipCheck(stateDir string) ([]Finding, error) {
 			return
 		}
 		per[i] = &Finding{ID: "transcript-ownership", Severity: sev, Path: f.Path, Section: SectionTranscripts,
-			Message: "ownership problems: " + countsText(counts), Fix: "oc inspect " + ShellQuote(f.Path)}
+			Message: "ownership problems: " + countsText(counts), Fix: "oc inspect " + shellquote.Quote(f.Path)}
 	})
 	return compact(per), nil
 }
@@ -130,13 +131,4 @@ func countsText(m map[string]int) string {
 		return "no rule counts"
 	}
 	return strings.Join(parts, ", ")
-}
-
-// ShellQuote quotes s for a POSIX shell when it needs it, for the commands
-// doctor suggests.
-func ShellQuote(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/openclaw-tools/oc/internal/shellquote"
 	"github.com/openclaw-tools/oc/pkg/repair"
 	"github.com/openclaw-tools/oc/pkg/upgrade"
 )
@@ -39,7 +40,7 @@ func UpgradeCheck(stateDir string) ([]Finding, error) {
 	}
 	for _, s := range losses {
 		f := Finding{ID: "upgrade-loss", Severity: SevWarning, Path: s.Path, Section: SectionTranscripts,
-			Message: upgrade.LossText(s), Fix: "oc repair " + ShellQuote(s.Path)}
+			Message: upgrade.LossText(s), Fix: "oc repair " + shellquote.Quote(s.Path)}
 		if h := hints[s.Path]; h != nil {
 			// a transcript not in sessions.json: say so when oc repair cannot make the import take it
 			if p, err := repair.PlanFile(s.Path, repair.Options{Recovery: h}); err == nil && p.Unrepairable() != "" {
@@ -59,12 +60,12 @@ func UpgradeCheck(stateDir string) ([]Finding, error) {
 	refusals := rep.Refusals()
 	for _, s := range refusals {
 		out = append(out, Finding{ID: "upgrade-refused", Severity: SevError, Path: s.Path, Section: SectionTranscripts,
-			Message: upgrade.RefusalText(s), Fix: "oc repair " + ShellQuote(s.Path)})
+			Message: upgrade.RefusalText(s), Fix: "oc repair " + shellquote.Quote(s.Path)})
 	}
 	if len(rep.Sessions) > 0 {
 		fix := ""
 		if len(out) > 0 || len(refusals) > 0 {
-			fix = "oc repair --state-dir " + ShellQuote(stateDir)
+			fix = "oc repair --state-dir " + shellquote.Quote(stateDir)
 		}
 		out = append(out, Finding{ID: "upgrade-summary", Severity: SevInfo, Path: stateDir, Section: SectionTranscripts,
 			Message: rep.Summary(), Fix: fix})

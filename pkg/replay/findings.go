@@ -25,22 +25,28 @@ const FindingsContextLimit = 32 << 20
 
 // SkippedFinding is the finding that says why inspect left the replay
 // findings out of a transcript whose context is that many bytes, and how to
-// get them; false when the context is small enough to replay.
-func SkippedFinding(contextBytes int64) (transcript.Finding, bool) {
+// get them (replayArg names the session to `oc replay`, as in
+// ProviderFindings); false when the context is small enough to replay.
+func SkippedFinding(contextBytes int64, replayArg string) (transcript.Finding, bool) {
 	if contextBytes <= FindingsContextLimit {
 		return transcript.Finding{}, false
 	}
 	return transcript.Finding{Rule: FindingReplaySkipped, Severity: transcript.SevInfo,
-		Message: fmt.Sprintf("the active branch's context is %d MiB, over the %d MiB inspect replays unasked: no replay findings (`oc inspect --replay` or `oc replay FILE --provider all` computes them)",
-			contextBytes>>20, FindingsContextLimit>>20)}, true
+		Message: fmt.Sprintf("the active branch's context is %d MiB, over the %d MiB inspect replays unasked: no replay findings (`oc inspect --replay` or `oc replay %s --provider all` computes them)",
+			contextBytes>>20, FindingsContextLimit>>20, replayArg)}, true
 }
 
 // ProviderFindings says, as `oc inspect` findings, which provider families
 // OpenClaw release rel would have to fix this transcript for at replay (ids
 // rewritten, blocks or messages dropped, synthetic tool results) and which
 // would most likely reject the request anyway. Providers the release does
-// not build in (a plugin) are left out.
-func ProviderFindings(path string, rel policy.Release) ([]transcript.Finding, error) {
+// not build in (a plugin) are left out. replayArg is what to pass to
+// `oc replay` for this session in the advice (the transcript's path, a
+// SQLite session's key), quoted for a shell; "" says SESSION.
+func ProviderFindings(path string, rel policy.Release, replayArg string) ([]transcript.Finding, error) {
+	if replayArg == "" {
+		replayArg = "SESSION"
+	}
 	ctx, err := transcript.LoadContext(path, nil)
 	if err != nil {
 		return nil, err
@@ -127,7 +133,7 @@ func ProviderFindings(path string, rel policy.Release) ([]transcript.Finding, er
 	var out []transcript.Finding
 	if len(fixes) > 0 {
 		out = append(out, transcript.Finding{Rule: FindingReplayFixes, Severity: transcript.SevInfo,
-			Message: "at replay OpenClaw " + rel.String() + " rewrites this history: " + strings.Join(fixes, "; ") + " (details: oc replay FILE --provider P --explain)"})
+			Message: "at replay OpenClaw " + rel.String() + " rewrites this history: " + strings.Join(fixes, "; ") + " (details: oc replay " + replayArg + " --provider P --explain)"})
 	}
 	if len(rejects) > 0 {
 		out = append(out, transcript.Finding{Rule: FindingReplayRejects, Severity: transcript.SevWarning,

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/openclaw-tools/oc/internal/durable"
+	"github.com/openclaw-tools/oc/internal/shellquote"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
@@ -107,7 +108,26 @@ func (s *State) databaseNotSession(ctx context.Context, path string) error {
 	for _, ses := range sessions {
 		keys = append(keys, ses.Label())
 	}
-	return &NotSessionError{Path: path, Reason: fmt.Sprintf("an OpenClaw agent database, not a transcript; nothing written. Export one of its %d sessions by key (oc export KEY)", len(sessions)), Keys: keys}
+	return &NotSessionError{Path: path, Reason: fmt.Sprintf("an OpenClaw agent database, not a transcript; nothing written. Export one of its %d sessions by key (%s)", len(sessions), byKeyHint("oc export", path)), Keys: keys}
+}
+
+// DatabaseStateDir is the state dir an agent database at path belongs to
+// (<state>/agents/<id>/agent/openclaw-agent.sqlite), where its sessions
+// resolve by key; ok is false for a database elsewhere.
+func DatabaseStateDir(path string) (dir string, ok bool) {
+	if agentOfDB(path) == "" {
+		return "", false
+	}
+	return filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(path)))), true
+}
+
+// byKeyHint is how to name one of the sessions of the database at path to
+// a command (cmd KEY), with the state dir it resolves in.
+func byKeyHint(cmd, path string) string {
+	if dir, ok := DatabaseStateDir(path); ok {
+		return cmd + " KEY --state-dir " + shellquote.Quote(dir)
+	}
+	return cmd + " KEY, once the database is in a state dir as agents/<id>/agent/" + AgentDBName
 }
 
 // agentOfDB is the agent id of agents/<id>/agent/openclaw-agent.sqlite
@@ -221,9 +241,9 @@ func isJSONString(raw json.RawMessage) bool {
 // agent database is an error.
 func OpenDatabase(ctx context.Context, path string, opts Options) (*State, error) {
 	agent := agentOfDB(path)
-	root := filepath.Dir(path)
-	if agent != "" {
-		root = filepath.Dir(filepath.Dir(filepath.Dir(root)))
+	root, ok := DatabaseStateDir(path)
+	if !ok {
+		root = filepath.Dir(path)
 	}
 	st, err := Open(root, opts)
 	if err != nil {
