@@ -63,7 +63,8 @@ and sessions.json cross-checked with the files.
 On a SQLite install (OpenClaw 2026.8.1+) the state dir's report lists the
 sessions of every agent database; an agent database given as a PATH
 (agents/<id>/agent/openclaw-agent.sqlite, or a copy of one) is read as that
-database alone, and --tree draws a SQLite session's branches. Piped, the
+database alone, and --tree draws each session's branches under its row
+(or one session's under its summary), in either era. Piped, the
 tables print keys and ids whole; on a terminal they are cut only to fit. --archived adds the generations OpenClaw
 2026.9.6 keeps of deleted and reset sessions (session_transcript_archives):
 each blob checked as 2026.9.6 checks it and analysed as a transcript, and

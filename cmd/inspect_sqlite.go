@@ -160,7 +160,11 @@ func inspectSQLiteState(ctx context.Context, g *Globals, opts *inspectOptions, s
 	case g.JSON:
 		err = writeJSON(g.IO, rep)
 	default:
-		printSQLiteReport(g.IO.Out, g.IO.Styles(), rep, tableWidth(g), stateDirArg(g, rep.Root))
+		var outlines [][]*transcript.Segment
+		if opts.Tree {
+			outlines = sqliteOutlines(ctx, g, st, rep)
+		}
+		printSQLiteReport(g.IO.Out, g.IO.Styles(), rep, tableWidth(g), stateDirArg(g, rep.Root), outlines)
 	}
 	if err == nil && len(rep.Errors) > 0 {
 		if !g.JSON {
@@ -183,8 +187,9 @@ func cleanText(s string) string { return cli.Safe(s) }
 // printSQLiteReport prints a SQLite state dir's report; width is the
 // terminal's (0 when piped: nothing is cut).
 // stateArg is the --state-dir the commands it suggests need ("" when they
-// look there by default).
-func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport, width int, stateArg string) {
+// look there by default); outlines, when set (--tree), are the branches of
+// each session, drawn under its row.
+func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport, width int, stateArg string, outlines [][]*transcript.Segment) {
 	era := "SQLite (OpenClaw 2026.8.1+)"
 	if rep.Era == "mid-upgrade" {
 		era = "mid-upgrade: SQLite databases and JSONL transcripts not yet imported"
@@ -222,8 +227,11 @@ func printSQLiteReport(w io.Writer, st *cli.Styles, rep *store.SQLiteReport, wid
 	if len(rows) > 0 {
 		fmt.Fprintf(w, "\n%s\n", table.Header(st))
 	}
-	for _, r := range rows {
+	for i, r := range rows {
 		fmt.Fprintln(w, table.Row(r...))
+		if outlines != nil {
+			printOutline(w, st, outlines[i])
+		}
 	}
 	printArchives(w, st, rep, width)
 	if len(rep.Findings) > 0 {
@@ -372,6 +380,46 @@ func inspectOneArchive(ctx context.Context, g *Globals, st *store.State, ses sto
 
 // stampUTC is a millisecond time to the second.
 func stampUTC(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02 15:04:05Z") }
+
+// sqliteOutlines reads the branches of every session of a state dir's
+// report (--tree), in its order: a SQLite session's rows as exported
+// (header first, seq order, as `oc inspect KEY --tree` draws them), a JSONL
+// transcript awaiting import from its file. nil marks one that could not
+// be read.
+func sqliteOutlines(ctx context.Context, g *Globals, st *store.State, rep *store.SQLiteReport) [][]*transcript.Segment {
+	sessions, err := st.SQLiteSessions(ctx)
+	if err != nil {
+		sessions = nil
+	}
+	byID := map[string]store.Session{}
+	for _, ses := range sessions {
+		byID[ses.Agent+"\x00"+ses.ID] = ses
+	}
+	out := make([][]*transcript.Segment, len(rep.Sessions))
+	progress := cli.NewProgress(g.IO, "drawing branches", len(rep.Sessions))
+	defer progress.Done()
+	for i, s := range rep.Sessions {
+		progress.Add(1)
+		if ctx.Err() != nil {
+			break
+		}
+		if s.Era == store.EraJSONL {
+			out[i], _ = transcript.OutlineFile(s.Path, nil)
+			continue
+		}
+		ses, ok := byID[s.Agent+"\x00"+s.SessionID]
+		if !ok {
+			continue
+		}
+		path, cleanup, err := exportSessionToTemp(ctx, st, ses)
+		if err != nil {
+			continue
+		}
+		out[i], _ = transcript.OutlineFile(path, nil)
+		cleanup()
+	}
+	return out
+}
 
 // addSQLiteReplayFindings replays every session of a SQLite report (inspect
 // --replay) and adds the replay findings to it and to its totals.
