@@ -16,6 +16,7 @@ import (
 	"github.com/openclaw-tools/oc/pkg/search"
 	"github.com/openclaw-tools/oc/pkg/store"
 	"github.com/openclaw-tools/oc/pkg/transcript"
+	"github.com/openclaw-tools/oc/pkg/vocab"
 )
 
 type grepOptions struct {
@@ -93,7 +94,7 @@ still searched and printed).`,
 	_ = cmd.RegisterFlagCompletionFunc("agent", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return g.agentIDs(), cobra.ShellCompDirectiveNoFileComp
 	})
-	_ = cmd.RegisterFlagCompletionFunc("role", cobra.FixedCompletions([]string{"user", "assistant", "toolResult", "custom", "compaction", "branchSummary"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("role", cobra.FixedCompletions([]string{"user", "assistant", vocab.RoleToolResult, "custom", "compaction", "branchSummary"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 

@@ -19,6 +19,7 @@ import (
 	_ "golang.org/x/image/webp" // image dimensions of WebP placeholders
 
 	"github.com/openclaw-tools/oc/pkg/transcript"
+	"github.com/openclaw-tools/oc/pkg/vocab"
 )
 
 // Kind is what an item is.
@@ -96,7 +97,7 @@ type BlockKind string
 const (
 	BlockText     BlockKind = "text"
 	BlockThinking BlockKind = "thinking"
-	BlockToolCall BlockKind = "toolCall"
+	BlockToolCall BlockKind = vocab.BlockToolCall
 	BlockImage    BlockKind = "image"
 	BlockOther    BlockKind = "other"
 )

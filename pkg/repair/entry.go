@@ -8,6 +8,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/pkg/vocab"
 )
 
 // Entry is one parsed transcript value (a whole line, or one entry salvaged
@@ -233,7 +234,7 @@ func (e *Entry) findKinds() {
 	if e.messageHasFields() {
 		k.user = jsonl.StringIs(e.Role, "user")
 		k.assistant = !k.user && jsonl.StringIs(e.Role, "assistant")
-		k.toolResult = !k.user && !k.assistant && jsonl.StringIs(e.Role, "toolResult")
+		k.toolResult = !k.user && !k.assistant && jsonl.StringIs(e.Role, vocab.RoleToolResult)
 	}
 	e.kinds = k
 }
@@ -619,7 +620,7 @@ func toolCalls(content []byte) []toolCall {
 			return true
 		}
 		t, ok := jsonl.StringValue(bl.typ)
-		if !ok || jsonl.ValueKind(bl.typ) != '"' || (t != "toolCall" && t != "toolUse" && t != "functionCall") {
+		if !ok || jsonl.ValueKind(bl.typ) != '"' || !vocab.IsToolCallBlock(t) {
 			return true
 		}
 		tc := toolCall{id: id}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"github.com/openclaw-tools/oc/pkg/replay/sanitize"
+	"github.com/openclaw-tools/oc/pkg/vocab"
 )
 
 // Alignment of stored and replayed messages for `oc replay --diff`.
@@ -131,7 +132,7 @@ func Brief(m Message) string {
 			switch t := jsvalue.StringOrEmpty(bm, "type"); t {
 			case "text":
 				parts = append(parts, fmt.Sprintf("%q", jsvalue.StringOrEmpty(bm, "text")))
-			case "toolCall", "toolUse", "functionCall":
+			case vocab.BlockToolCall, vocab.BlockToolUse, vocab.BlockFunctionCall:
 				parts = append(parts, fmt.Sprintf("%s(%s)", jsvalue.StringOrEmpty(bm, "name"), jsvalue.StringOrEmpty(bm, "id")))
 			case "thinking", "redacted_thinking":
 				parts = append(parts, "[thinking]")
@@ -141,7 +142,7 @@ func Brief(m Message) string {
 		}
 	}
 	head := jsvalue.Role(m)
-	if id := sanitize.ToolResultID(m); id != "" && head == "toolResult" {
+	if id := sanitize.ToolResultID(m); id != "" && head == vocab.RoleToolResult {
 		head += " " + id
 	}
 	return strings.Join(append([]string{head + ":"}, parts...), " ")

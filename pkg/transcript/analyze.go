@@ -13,6 +13,7 @@ import (
 	"github.com/openclaw-tools/oc/internal/grow"
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/pkg/vocab"
 )
 
 // Severity of a finding.
@@ -299,10 +300,6 @@ func (a *analyzer) markOf(n *Node) messageMark {
 func (a *analyzer) add(rule string, line int64, sev, format string, args ...any) {
 	a.findings = append(a.findings, Finding{Rule: rule, Line: line, Severity: sev, Message: fmt.Sprintf(format, args...)})
 }
-
-var (
-	toolCallKind = map[string]bool{"toolCall": true, "toolUse": true, "functionCall": true}
-)
 
 // Entry implements Observer. n is nil for header lines.
 func (a *analyzer) Entry(n *Node, line int64, raw []byte, e *rawEntry) {
@@ -598,7 +595,7 @@ func analyzeMessage(e *rawEntry, line int64, in interner, seed maphash.Seed) {
 			if !isBase64(data) {
 				add("corrupted-image", SevWarning, "image data is not valid base64 (%d bytes); providers reject it (\"invalid base64 data\")", len(data))
 			}
-		case isToolCallKind(bt) && role == RoleAssistant:
+		case vocab.IsToolCallBlock(bt) && role == RoleAssistant:
 			id, _ := str(b.ID)
 			name, _ := str(b.Name)
 			if len(jsonl.TrimSpace(b.PartialJSON)) > 0 {
@@ -898,9 +895,6 @@ func isToolName(name string) bool {
 	}
 	return name != ""
 }
-
-// isToolCallKind: a content block type of a tool call.
-func isToolCallKind(t string) bool { return t == "toolCall" || t == "toolUse" || t == "functionCall" }
 
 // pluralWord is one for 1, many otherwise.
 func pluralWord(n int, one, many string) string {

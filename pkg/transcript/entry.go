@@ -11,31 +11,30 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/pkg/vocab"
 )
 
-// Entry types written by OpenClaw 2026.5.6 (pi's SessionManager plus OpenClaw's additions).
+// Entry types and message roles, as package vocab names them (kept here
+// for the packages that read entries through transcript).
 const (
-	TypeSession             = "session"
-	TypeMessage             = "message"
-	TypeThinkingLevelChange = "thinking_level_change"
-	TypeModelChange         = "model_change"
-	TypeCompaction          = "compaction"
-	TypeBranchSummary       = "branch_summary"
-	TypeCustom              = "custom"
-	TypeCustomMessage       = "custom_message"
-	TypeLabel               = "label"
-	TypeSessionInfo         = "session_info"
-)
+	TypeSession             = vocab.TypeSession
+	TypeMessage             = vocab.TypeMessage
+	TypeThinkingLevelChange = vocab.TypeThinkingLevelChange
+	TypeModelChange         = vocab.TypeModelChange
+	TypeCompaction          = vocab.TypeCompaction
+	TypeBranchSummary       = vocab.TypeBranchSummary
+	TypeCustom              = vocab.TypeCustom
+	TypeCustomMessage       = vocab.TypeCustomMessage
+	TypeLabel               = vocab.TypeLabel
+	TypeSessionInfo         = vocab.TypeSessionInfo
 
-// Message roles.
-const (
-	RoleUser              = "user"
-	RoleAssistant         = "assistant"
-	RoleToolResult        = "toolResult"
-	RoleCustom            = "custom"
-	RoleBashExecution     = "bashExecution"
-	RoleBranchSummary     = "branchSummary"
-	RoleCompactionSummary = "compactionSummary"
+	RoleUser              = vocab.RoleUser
+	RoleAssistant         = vocab.RoleAssistant
+	RoleToolResult        = vocab.RoleToolResult
+	RoleCustom            = vocab.RoleCustom
+	RoleBashExecution     = vocab.RoleBashExecution
+	RoleBranchSummary     = vocab.RoleBranchSummary
+	RoleCompactionSummary = vocab.RoleCompactionSummary
 )
 
 // Key is a JSON value used as an entry id or parentId, compared the way a

@@ -11,6 +11,7 @@ import (
 	"github.com/openclaw-tools/oc/internal/grow"
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/pkg/vocab"
 )
 
 // Node is what the tree and the context need to know about one entry. The
@@ -577,8 +578,8 @@ func knownName(inner []byte) (string, bool) {
 		return "thinking", true
 	case "redacted_thinking":
 		return "redacted_thinking", true
-	case "toolCall":
-		return "toolCall", true
+	case vocab.BlockToolCall:
+		return vocab.BlockToolCall, true
 	case "toolUse":
 		return "toolUse", true
 	case "functionCall":

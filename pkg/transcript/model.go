@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/pkg/vocab"
 )
 
 // Entry is one transcript line decoded leniently: the common fields, a typed
@@ -91,7 +92,7 @@ type Block struct {
 }
 
 // IsToolCall reports whether the block is a tool call OpenClaw recognises.
-func (b Block) IsToolCall() bool { return toolCallKind[b.Type] }
+func (b Block) IsToolCall() bool { return vocab.IsToolCallBlock(b.Type) }
 
 // ModelChange is a model_change entry.
 type ModelChange struct {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/pkg/vocab"
 )
 
 // legacyEntryTypes is sessionEntryTypeSchema of transcript-payload-*.mjs.
@@ -37,9 +38,9 @@ func legacyRecognized(text []byte) bool {
 	role, _ := msg["role"].(string)
 	// normalizeLoadedFileEntry: string content of assistant/toolResult becomes
 	// one text block; an object toolResult content becomes a one-element array
-	if c, ok := msg["content"].(string); ok && (role == "assistant" || role == "toolResult") {
+	if c, ok := msg["content"].(string); ok && (role == "assistant" || role == vocab.RoleToolResult) {
 		msg["content"] = []any{map[string]any{"type": "text", "text": c}}
-	} else if c, ok := msg["content"].(map[string]any); ok && role == "toolResult" {
+	} else if c, ok := msg["content"].(map[string]any); ok && role == vocab.RoleToolResult {
 		msg["content"] = []any{c}
 	}
 	// normalizePersistedLegacyHookMessage: custom without customType is a hook
@@ -78,7 +79,7 @@ func readableMessage(m map[string]any, role string) bool {
 	switch role {
 	case "user", "assistant":
 		return readableContent(m["content"])
-	case "toolResult":
+	case vocab.RoleToolResult:
 		_, isErr := m["isError"].(bool)
 		_, arr := m["content"].([]any)
 		return str("toolCallId") && str("toolName") && isErr && arr

@@ -12,6 +12,7 @@ import (
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 	"github.com/openclaw-tools/oc/pkg/store"
+	"github.com/openclaw-tools/oc/pkg/vocab"
 )
 
 // ErrIDsRewritten is returned by ImportedRows for a format-v1 transcript
@@ -122,7 +123,7 @@ func normalizeLoadedEntry(b []byte, version int) ([]byte, bool) {
 	changed := false
 	switch c := content.(type) {
 	case string:
-		if hasContent && (role == "assistant" || role == "toolResult") {
+		if hasContent && (role == "assistant" || role == vocab.RoleToolResult) {
 			block := &jsjson.Object{}
 			block.Set("type", "text")
 			block.Set("text", c)
@@ -137,7 +138,7 @@ func normalizeLoadedEntry(b []byte, version int) ([]byte, bool) {
 			changed = true
 		}
 	case *jsjson.Object:
-		if role == "toolResult" {
+		if role == vocab.RoleToolResult {
 			m.Set("content", []any{c})
 			changed = true
 		}
@@ -204,7 +205,7 @@ func mayNormalize(b []byte, version int) bool {
 	switch r {
 	case "assistant":
 		return jsonl.ValueKind(content) == '"'
-	case "toolResult":
+	case vocab.RoleToolResult:
 		k := jsonl.ValueKind(content)
 		return k == '"' || k == '{'
 	case "hookMessage":

@@ -27,13 +27,14 @@ import (
 	"image"
 	"image/png"
 
-	"golang.org/x/image/bmp"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"golang.org/x/image/bmp"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/internal/oracletest"
@@ -42,6 +43,7 @@ import (
 	"github.com/openclaw-tools/oc/pkg/repair"
 	"github.com/openclaw-tools/oc/pkg/replay"
 	"github.com/openclaw-tools/oc/pkg/transcript"
+	"github.com/openclaw-tools/oc/pkg/vocab"
 )
 
 func main() {
@@ -784,7 +786,7 @@ func generate(rng *rand.Rand, entries []*jsjson.Object, routes []route, sessionI
 		ids = append(ids, id)
 		if m, ok := e.Get("message"); ok {
 			if mo, ok := m.(*jsjson.Object); ok {
-				if role, _ := mo.Get("role"); role == "toolResult" && rng.IntN(10) == 0 {
+				if role, _ := mo.Get("role"); role == vocab.RoleToolResult && rng.IntN(10) == 0 {
 					continue // an orphaned call
 				}
 				mutate(rng, mo, routes)
@@ -850,7 +852,7 @@ func mutate(rng *rand.Rand, m *jsjson.Object, routes []route) {
 		}
 		blocks = append([]any{th}, blocks...)
 		m.Set("content", blocks)
-	case (role == "user" || role == "toolResult") && blocks != nil && rng.IntN(10) == 0:
+	case (role == "user" || role == vocab.RoleToolResult) && blocks != nil && rng.IntN(10) == 0:
 		img := &jsjson.Object{}
 		img.Set("type", "image")
 		data, mime := fuzzImage(rng)
@@ -879,7 +881,7 @@ func mutate(rng *rand.Rand, m *jsjson.Object, routes []route) {
 				extra := []string{string(jsjson.AppendUnit(nil, 0xD83D)), string(jsjson.AppendUnit(nil, 0xDFFF)), "\u2028", "\u00a0"}[rng.IntN(4)]
 				bo.Set("text", str+extra)
 			}
-		case "toolCall":
+		case vocab.BlockToolCall:
 			if widen96(rng, 30) == 0 {
 				// 9.6's transformAssistant takes any block that is not
 				// text or thinking for a tool call (its id normalised)

@@ -8,6 +8,7 @@ import (
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay/imageops"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+	"github.com/openclaw-tools/oc/pkg/vocab"
 )
 
 // Anthropic Messages (`anthropic-messages`): pi-ai providers/anthropic.js,
@@ -122,7 +123,7 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 						continue
 					}
 					blocks = append(blocks, jsvalue.NewObject("type", "thinking", "thinking", sanitizeSurrogates(th), "signature", b.Get("thinkingSignature")))
-				case "toolCall":
+				case vocab.BlockToolCall:
 					o := jsvalue.NewObject("type", "tool_use")
 					o.Copy("id", b, "id")
 					o.Copy("name", b, "name")
@@ -141,10 +142,10 @@ func (c *conv) anthropicMessagesUnmarked(msgs []Message) []any {
 				continue
 			}
 			params = append(params, jsvalue.NewObject("role", "assistant", "content", blocks))
-		case "toolResult":
+		case vocab.RoleToolResult:
 			var results []any
 			j := i
-			for ; j < len(tm) && tm[j].Get("role") == "toolResult"; j++ {
+			for ; j < len(tm) && tm[j].Get("role") == vocab.RoleToolResult; j++ {
 				r := jsvalue.NewObject("type", "tool_result")
 				r.Copy("tool_use_id", tm[j], "toolCallId")
 				r.Set("content", c.anthropicToolContent(tm[j]))
@@ -419,7 +420,7 @@ const anthropicOmittedReasoningText = "[assistant reasoning omitted]"
 func activeAnthropicToolTurn(tm []Message) int {
 	ids := map[string]bool{}
 	i := len(tm) - 1
-	for ; i >= 0 && tm[i].Get("role") == "toolResult"; i-- {
+	for ; i >= 0 && tm[i].Get("role") == vocab.RoleToolResult; i-- {
 		if id, ok := tm[i].Get("toolCallId").(string); ok {
 			ids[id] = true
 		}
@@ -437,7 +438,7 @@ func activeAnthropicToolTurn(tm []Message) int {
 		if !ok {
 			continue
 		}
-		if t := typeOf(b); t == "toolCall" || t == "tool_use" || t == "function_call" {
+		if t := typeOf(b); t == vocab.BlockToolCall || t == "tool_use" || t == "function_call" {
 			if id, ok := b.Get("id").(string); ok {
 				calls[id] = true
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"github.com/openclaw-tools/oc/pkg/replay/models"
+	"github.com/openclaw-tools/oc/pkg/vocab"
 )
 
 // Amazon Bedrock Converse (`bedrock-converse-stream`): pi-ai
@@ -186,7 +187,7 @@ func (c *conv) bedrockMessages(msgs []Message) []any {
 						continue
 					}
 					content = append(content, jsvalue.NewObject("text", sanitizeSurrogates(t)))
-				case "toolCall":
+				case vocab.BlockToolCall:
 					tu := jsvalue.NewObject()
 					tu.Copy("toolUseId", b, "id")
 					tu.Copy("name", b, "name")
@@ -215,10 +216,10 @@ func (c *conv) bedrockMessages(msgs []Message) []any {
 				continue
 			}
 			result = append(result, jsvalue.NewObject("role", "assistant", "content", content))
-		case "toolResult":
+		case vocab.RoleToolResult:
 			var results []any
 			j := i
-			for ; j < len(tm) && tm[j].Get("role") == "toolResult"; j++ {
+			for ; j < len(tm) && tm[j].Get("role") == vocab.RoleToolResult; j++ {
 				tr := jsvalue.NewObject()
 				tr.Copy("toolUseId", tm[j], "toolCallId")
 				tr.Set("content", c.bedrockToolResultContent(tm[j]))

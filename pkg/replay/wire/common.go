@@ -7,6 +7,7 @@ import (
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"github.com/openclaw-tools/oc/pkg/replay/models"
+	"github.com/openclaw-tools/oc/pkg/vocab"
 )
 
 // conv carries what every renderer needs: the model and the first error. An error stands for a place where pi-ai's JavaScript would throw
@@ -86,7 +87,7 @@ func failedTurn96(msg Message) failedTurnAction {
 		if b == nil {
 			continue
 		}
-		if typeOf(b) == "toolCall" {
+		if typeOf(b) == vocab.BlockToolCall {
 			return turnDrop
 		}
 		if t, ok := b.Get("text").(string); ok && typeOf(b) == "text" && !isStreamErrorFallbackText(t) {
@@ -221,10 +222,10 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 	transformed := make([]Message, 0, len(msgs))
 	for _, msg := range msgs {
 		role, _ := msg.Get("role").(string)
-		if !m.Vision && (role == "user" || role == "toolResult") {
+		if !m.Vision && (role == "user" || role == vocab.RoleToolResult) {
 			if l, ok := msg.Get("content").([]any); ok {
 				placeholder := NonVisionUserImagePlaceholder
-				if role == "toolResult" {
+				if role == vocab.RoleToolResult {
 					placeholder = nonVisionToolImagePlaceholder
 				}
 				msg = msg.Clone()
@@ -232,7 +233,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 			}
 		}
 		switch role {
-		case "toolResult":
+		case vocab.RoleToolResult:
 			if c.trimToolCallIDs {
 				// `const trimmedId = message.toolCallId.trim(); toolCallId =
 				// toolCallIdMap.get(trimmedId) ?? trimmedId`
@@ -302,7 +303,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 						t.Set("text", v)
 					}
 					out = append(out, t)
-				case "toolCall":
+				case vocab.BlockToolCall:
 					if c.trimToolCallIDs {
 						out = append(out, c.toolCall96(b, same, msg, norm, idMap))
 						continue
@@ -355,7 +356,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 			if isStr && existing[id] {
 				continue
 			}
-			synth := jsvalue.NewObject("role", "toolResult")
+			synth := jsvalue.NewObject("role", vocab.RoleToolResult)
 			if v, ok := tc.Lookup("id"); ok {
 				synth.Set("toolCallId", v)
 			}
@@ -388,7 +389,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 			}
 			var calls []*jsvalue.Object
 			for _, v := range msg.Get("content").([]any) {
-				if b, _ := jsvalue.AsObject(v); b != nil && typeOf(b) == "toolCall" {
+				if b, _ := jsvalue.AsObject(v); b != nil && typeOf(b) == vocab.BlockToolCall {
 					calls = append(calls, b)
 				}
 			}
@@ -397,7 +398,7 @@ func (c *conv) transformMessages(msgs []Message, norm idNormalizer) []Message {
 				clear(existing)
 			}
 			result = append(result, msg)
-		case "toolResult":
+		case vocab.RoleToolResult:
 			if id, ok := msg.Get("toolCallId").(string); ok {
 				existing[id] = true
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+	"github.com/openclaw-tools/oc/pkg/vocab"
 )
 
 // Google Gemini (`google-generative-ai`): pi-ai providers/google-shared.js
@@ -107,7 +108,7 @@ func (c *conv) googleContents(msgs []Message) []any {
 		if c.err != nil {
 			break
 		}
-		if c.google96 && msg.Get("role") != "toolResult" {
+		if c.google96 && msg.Get("role") != vocab.RoleToolResult {
 			contents = append(contents, pendingImages...)
 			pendingImages, runOpen = nil, false
 		}
@@ -162,7 +163,7 @@ func (c *conv) googleContents(msgs []Message) []any {
 					} else {
 						parts = append(parts, jsvalue.NewObject("text", text))
 					}
-				case "toolCall":
+				case vocab.BlockToolCall:
 					fc := jsvalue.NewObject()
 					fc.Copy("name", b, "name")
 					if c.google96 {
@@ -194,7 +195,7 @@ func (c *conv) googleContents(msgs []Message) []any {
 				continue
 			}
 			contents = append(contents, jsvalue.NewObject("role", "model", "parts", parts))
-		case "toolResult":
+		case vocab.RoleToolResult:
 			content := c.contentBlocks(msg)
 			var texts []*jsvalue.Object
 			var images []any

@@ -7,6 +7,7 @@ import (
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"github.com/openclaw-tools/oc/pkg/replay/models"
+	"github.com/openclaw-tools/oc/pkg/vocab"
 )
 
 // OpenAI Chat Completions (`openai-completions`): pi-ai
@@ -138,11 +139,11 @@ func renderOpenAICompletionsWith(c *conv, msgs []Message, system string, compat 
 func (c *conv) hasToolHistory(msgs []Message) bool {
 	for _, msg := range msgs {
 		switch msg.Get("role") {
-		case "toolResult":
+		case vocab.RoleToolResult:
 			return true
 		case "assistant":
 			for _, b := range c.contentBlocks(msg) {
-				if typeOf(b) == "toolCall" {
+				if typeOf(b) == vocab.BlockToolCall {
 					return true
 				}
 			}
@@ -224,7 +225,7 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 	for i := 0; i < len(tm) && c.err == nil; i++ {
 		msg := tm[i]
 		role, _ := msg.Get("role").(string)
-		if compat.requiresAssistantAfterToolResult && lastRole == "toolResult" && role == "user" {
+		if compat.requiresAssistantAfterToolResult && lastRole == vocab.RoleToolResult && role == "user" {
 			params = append(params, bridge())
 		}
 		switch role {
@@ -273,7 +274,7 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 					if !jsjson.Blank(c.str(b, "thinking")) {
 						thinking = append(thinking, b)
 					}
-				case "toolCall":
+				case vocab.BlockToolCall:
 					toolCalls = append(toolCalls, b)
 				}
 			}
@@ -343,10 +344,10 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 				continue
 			}
 			params = append(params, am)
-		case "toolResult":
+		case vocab.RoleToolResult:
 			var images []any
 			j := i
-			for ; j < len(tm) && tm[j].Get("role") == "toolResult"; j++ {
+			for ; j < len(tm) && tm[j].Get("role") == vocab.RoleToolResult; j++ {
 				tr := tm[j]
 				content := c.contentBlocks(tr)
 				var texts []*jsvalue.Object
@@ -392,7 +393,7 @@ func (c *conv) completionsMessages(msgs []Message, system string, compat complet
 				params = append(params, jsvalue.NewObject("role", "user", "content", images))
 				lastRole = "user"
 			} else {
-				lastRole = "toolResult"
+				lastRole = vocab.RoleToolResult
 			}
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"github.com/openclaw-tools/oc/pkg/replay/models"
+	"github.com/openclaw-tools/oc/pkg/vocab"
 )
 
 // OpenAI Responses (`openai-responses`) and ChatGPT Codex Responses
@@ -222,7 +223,7 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 						item.Set("phase", ts.phase)
 					}
 					output = append(output, item)
-				case "toolCall":
+				case vocab.BlockToolCall:
 					callID, itemID, hasItem := jsSplitTwo(c.str(b, "id"), "|")
 					if differentModel && hasItem && strings.HasPrefix(itemID, "fc_") {
 						hasItem = false
@@ -243,7 +244,7 @@ func (c *conv) responsesInput(msgs []Message, system string, includeSystem bool,
 				continue
 			}
 			items = append(items, output...)
-		case "toolResult":
+		case vocab.RoleToolResult:
 			content := c.contentBlocks(msg)
 			var texts []*jsvalue.Object
 			hasImages := false

@@ -6,6 +6,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
+	"github.com/openclaw-tools/oc/pkg/vocab"
 )
 
 // responsesInput96 is 2026.9.6's convertResponsesMessages in the "provider"
@@ -117,7 +118,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 						item.Set("phase", ts.phase)
 					}
 					output = append(output, item)
-				case "toolCall":
+				case vocab.BlockToolCall:
 					callID, itemID, hasItem := jsSplitTwo(c.str(b, "id"), "|")
 					fc := jsvalue.NewObject("type", "function_call")
 					if replayIDs && hasItem && itemID != "" && !(differentModel && strings.HasPrefix(itemID, "fc_")) {
@@ -154,7 +155,7 @@ func (c *conv) responsesInput96(msgs []Message, system string, includeSystem, re
 				continue
 			}
 			items = append(items, output...)
-		case "toolResult":
+		case vocab.RoleToolResult:
 			content := c.contentBlocks(msg)
 			text := toolResultText96(content)
 			hasImages := false

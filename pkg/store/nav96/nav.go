@@ -16,6 +16,7 @@ import (
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
+	"github.com/openclaw-tools/oc/pkg/vocab"
 )
 
 // ref is a JavaScript value that is undefined, null or a string.
@@ -272,7 +273,7 @@ func FromFieldsTo(r *Record, e *Fields) {
 			if r.TypeIsStr && r.Type == "message" && r.indexedShape {
 				r.indexedShape = readableMessage(r.role, role, content, toolCallID, e.Message)
 			}
-			if r.role == "toolResult" {
+			if r.role == vocab.RoleToolResult {
 				id, ok := jsonl.StringValue(toolCallID)
 				if !ok || id == "" {
 					id, _ = jsonl.StringValue(toolUseID)
@@ -297,8 +298,8 @@ func knownString(v []byte) (string, bool) {
 			return "user", true
 		case "assistant":
 			return "assistant", true
-		case "toolResult":
-			return "toolResult", true
+		case vocab.RoleToolResult:
+			return vocab.RoleToolResult, true
 		case "session":
 			return "session", true
 		case "leaf":
@@ -395,7 +396,7 @@ func readableMessage(role string, rawRole, content, toolCallID, msg []byte) bool
 	switch role {
 	case "user", "assistant":
 		return readableContent(content)
-	case "toolResult", "custom", "bashExecution":
+	case vocab.RoleToolResult, vocab.RoleCustom, vocab.RoleBashExecution:
 	default:
 		return false
 	}
@@ -416,7 +417,7 @@ func readableMessage(role string, rawRole, content, toolCallID, msg []byte) bool
 		return true
 	})
 	switch role {
-	case "toolResult":
+	case vocab.RoleToolResult:
 		// normalizeLoadedFileEntry (session-manager-codec-*.mjs) has made a
 		// string or object content an array before the check
 		c := bytes.TrimSpace(content)
@@ -504,7 +505,7 @@ func (r *Record) toolCalls() []string {
 		})
 		t, tok := jsjson.StringValue(typ)
 		v, vok := jsjson.StringValue(id)
-		if tok && vok && v != "" && (t == "toolCall" || t == "toolUse" || t == "functionCall") {
+		if tok && vok && v != "" && vocab.IsToolCallBlock(t) {
 			ids = append(ids, v)
 		}
 		return true
@@ -1018,7 +1019,7 @@ func selectResetKept(path []*Record, from, to int) map[int]bool {
 			for _, id := range r.toolCalls() {
 				calls[id]++
 			}
-		case "toolResult":
+		case vocab.RoleToolResult:
 			if calls[r.toolResultID] > 0 {
 				calls[r.toolResultID]--
 				kept[i] = true
