@@ -70,7 +70,7 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 	// --tree: the branches of the rows as exported (header first, seq
 	// order), lines counted in that order.
 	var tree []*transcript.Segment
-	if path, cleanup, err := exportSessionToTemp(ctx, st, ses); err == nil {
+	if path, cleanup, err := st.ExportToTemp(ctx, ses); err == nil {
 		more, _ := replay.ProviderFindings(path, opts.releaseOr(policy.Release96), sessionRef(g, ses, st.Root))
 		if opts.Tree {
 			tree, _ = transcript.OutlineFile(path, nil)
@@ -337,7 +337,7 @@ func inspectOneArchive(ctx context.Context, g *Globals, st *store.State, ses sto
 		return cli.Incomplete(err)
 	}
 	if rep.Verified {
-		if path, cleanup, err := exportSessionToTemp(ctx, st, ses); err == nil {
+		if path, cleanup, err := st.ExportToTemp(ctx, ses); err == nil {
 			more, _ := replay.ProviderFindings(path, opts.releaseOr(policy.Release96), sessionRef(g, ses, st.Root))
 			cleanup()
 			rep.Summary.AddFindings(more)
@@ -411,7 +411,7 @@ func sqliteOutlines(ctx context.Context, g *Globals, st *store.State, rep *store
 		if !ok {
 			continue
 		}
-		path, cleanup, err := exportSessionToTemp(ctx, st, ses)
+		path, cleanup, err := st.ExportToTemp(ctx, ses)
 		if err != nil {
 			continue
 		}
@@ -440,7 +440,7 @@ func addSQLiteReplayFindings(ctx context.Context, g *Globals, st *store.State, r
 		if !ok {
 			continue
 		}
-		path, cleanup, err := exportSessionToTemp(ctx, st, ses)
+		path, cleanup, err := st.ExportToTemp(ctx, ses)
 		if err != nil {
 			continue
 		}

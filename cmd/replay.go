@@ -19,9 +19,9 @@ import (
 	"github.com/openclaw-tools/oc/pkg/openclawconfig"
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay"
+	"github.com/openclaw-tools/oc/pkg/replayinput"
+	"github.com/openclaw-tools/oc/pkg/store"
 	"github.com/openclaw-tools/oc/pkg/store/context96"
-	"github.com/openclaw-tools/oc/pkg/transcript"
-	"github.com/openclaw-tools/oc/pkg/upgrade"
 )
 
 type replayOptions struct {
@@ -146,143 +146,23 @@ func addReplayFlags(cmd *cobra.Command, opts *replayOptions) {
 	f.IntVar(&opts.ContextTokens, "context-tokens", context96.DefaultContextTokens, "token budget 2026.9.6 reads the session with: the newest entries within tokens*8 bytes (as the oracle's ORACLE_CONTEXT_TOKENS; 2026.5.6 reads it all)")
 }
 
-// replayInput is the shared work of every provider: the context, decoded once.
-type replayInput struct {
-	path     string
-	src      replaySource
-	ctx      *transcript.Context
-	messages []replay.Message
-	// modelSnapshots and sessionVersion are what 2026.9.6 reads of a SQLite
-	// session beside its context (none for a file).
-	modelSnapshots []replay.ModelSnapshot
-	sessionVersion int
-	// newer is the same session as 2026.9.6 reads it (its import, its
-	// active branch, its bounded read), when two releases are compared;
-	// this input is then 2026.5.6's.
-	newer *replayInput
-}
-
-// forRelease is the input rel reads: each release builds its own context.
-func (in *replayInput) forRelease(rel policy.Release) *replayInput {
-	if rel == policy.Release96 && in.newer != nil {
-		return in.newer
-	}
-	return in
-}
-
-func loadReplayInput(ctx context.Context, g *Globals, session string, releases []policy.Release, limits context96.Limits, decode, keepText bool) (*replayInput, error) {
-	path, stored, src, err := resolveReplaySession(ctx, g, session)
+// loadReplayInput resolves SESSION in the state dir and builds its
+// context for releases (replayinput.Load): an ambiguous prefix is a usage
+// error, anything else that stops it exit 3.
+func loadReplayInput(ctx context.Context, g *Globals, session string, releases []policy.Release, limits context96.Limits, decode, keepText bool) (*replayinput.Input, error) {
+	ses, err := replayinput.Resolve(ctx, g.ResolvedStateDir(), session, func(index string) { warnSkippedIndex(g, index) })
 	if err != nil {
-		if cli.CodeOf(err) == cli.ExitUsage {
-			return nil, err
+		var amb *store.AmbiguousError
+		if errors.As(err, &amb) {
+			return nil, cli.Exit(cli.ExitUsage, err)
 		}
 		return nil, cli.Incomplete(err)
 	}
-	in := &replayInput{path: path, src: src}
-	switch {
-	case stored != nil && contextOf96(releases):
-		// 2026.9.6 builds the context from its own active branch.
-		in.path = src.Name
-		var rows [][]byte
-		if rows, err = stored.rows(ctx); err != nil {
-			return nil, cli.Incomplete(err)
-		}
-		err = in.buildContext96(rows, limits)
-	case stored != nil:
-		err = in.loadExported(ctx, g, stored)
-	case path != "-" && len(releases) > 0 && contextOf96(releases):
-		err = in.loadImported96(g, limits)
-	default:
-		if in.ctx, err = transcript.LoadContext(path, g.IO.In); err != nil {
-			err = cli.Incomplete(err)
-		}
-	}
+	in, err := replayinput.Load(ctx, ses, replayinput.LoadOptions{Releases: releases, Limits: limits, Decode: decode, KeepText: keepText, Stdin: g.IO.In})
 	if err != nil {
-		return nil, err
-	}
-	if !decode {
-		return in, nil
-	}
-	if err := in.decode(keepText); err != nil {
-		return nil, err
+		return nil, cli.Incomplete(err)
 	}
 	return in, nil
-}
-
-// buildContext96 builds the context from a session's rows as 2026.9.6 does
-// (its active branch, read within limits), with the model snapshots on it.
-func (in *replayInput) buildContext96(rows [][]byte, limits context96.Limits) error {
-	s, err := context96.BuildBounded(rows, limits)
-	if err != nil {
-		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
-	}
-	if in.modelSnapshots, err = replay.ModelSnapshotsOnBranch(s.Branch); err != nil {
-		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
-	}
-	in.ctx, in.sessionVersion = s.Context, s.Version
-	return nil
-}
-
-// loadExported reads a stored session for 2026.5.6's rules, which read the
-// session exported as a file; the temporary export is removed on return:
-// messages name the session.
-func (in *replayInput) loadExported(ctx context.Context, g *Globals, stored *storedSession) error {
-	tmp, cleanup, err := exportSessionToTemp(ctx, stored.st, stored.ses)
-	if err != nil {
-		return cli.Incomplete(err)
-	}
-	in.ctx, err = transcript.LoadContext(tmp, g.IO.In)
-	cleanup()
-	if err != nil {
-		// The error names the session, not its removed temporary file.
-		return cli.Incomplete(errors.New(strings.ReplaceAll(err.Error(), tmp, in.src.Name)))
-	}
-	in.path = in.src.Name
-	return nil
-}
-
-// loadImported96 reads a JSONL transcript replayed by 2026.9.6 (asked for:
-// its era's default is 2026.5.6). 9.6 reads no JSONL: it imports the file
-// first, then builds the context from the rows it stored.
-func (in *replayInput) loadImported96(g *Globals, limits context96.Limits) error {
-	rows, _, err := upgrade.ImportedRows(in.path)
-	if errors.Is(err, upgrade.ErrIDsRewritten) {
-		if in.ctx, err = transcript.LoadContext(in.path, g.IO.In); err != nil {
-			return cli.Incomplete(err)
-		}
-		return nil
-	}
-	if err != nil {
-		return cli.Incomplete(err)
-	}
-	return in.buildContext96(rows, limits)
-}
-
-// decode decodes the context's messages. Unless the text is printed later
-// (keepText), the decoded messages are all that is used from here on: the
-// text goes as it is decoded (peak memory on large transcripts).
-func (in *replayInput) decode(keepText bool) error {
-	var err error
-	in.messages, err = replay.DecodeMessages(in.ctx.Messages, !keepText)
-	if err != nil {
-		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
-	}
-	if !keepText {
-		in.ctx.Messages = nil
-	}
-	return nil
-}
-
-// contextOf96 says whether a SQLite session's context is built by
-// 2026.9.6's rules: unless 2026.5.6 is asked for (alone, or compared with
-// 2026.9.6 on one shared context), the install's era's release builds it.
-func contextOf96(releases []policy.Release) bool {
-	for _, r := range releases {
-		if r == policy.Release56 {
-			return false
-		}
-	}
-	return true
 }
 
 // parseReplayFlags checks the flags and fills in opts' parsed fields.
@@ -336,14 +216,14 @@ func runReplay(ctx context.Context, g *Globals, opts *replayOptions, session str
 		return err
 	}
 	if contextOnly {
-		return printValue(g, rawArray(in.ctx.Messages))
+		return printValue(g, rawArray(in.Context.Messages))
 	}
 	imageMax := replayImageMax(g, opts)
-	rel, label := in.src.defaultRelease(), ""
+	rel, label := in.Source.DefaultRelease(), ""
 	if len(opts.releases) > 0 {
 		rel = opts.releases[0]
 	}
-	label = releaseLabel(rel, len(opts.releases) > 0, in.src)
+	label = releaseLabel(rel, len(opts.releases) > 0, in.Source)
 	switch {
 	case comparing && opts.Provider == "all":
 		return replayAllReleases(g, opts, in, imageMax)
@@ -361,27 +241,27 @@ func runReplay(ctx context.Context, g *Globals, opts *replayOptions, session str
 	}
 	route = replay.RouteForRelease(rel, route)
 	if opts.Stage == stageContext && !opts.Explain && !opts.Diff {
-		return printValue(g, rawArray(in.ctx.Messages))
+		return printValue(g, rawArray(in.Context.Messages))
 	}
 	return replayRoute(g, opts, in, route, imageMax, rel, label)
 }
 
 // loadReplayInputs loads the session's context, and when comparing the
 // context OpenClaw 2026.9.6 builds from it too.
-func loadReplayInputs(ctx context.Context, g *Globals, opts *replayOptions, session string, comparing, contextOnly bool) (*replayInput, error) {
+func loadReplayInputs(ctx context.Context, g *Globals, opts *replayOptions, session string, comparing, contextOnly bool) (*replayinput.Input, error) {
 	in, err := loadReplayInput(ctx, g, session, opts.releases, context96.LimitsFor(opts.ContextTokens), !contextOnly, opts.Stage == stageContext)
 	if err != nil {
 		return nil, err
 	}
-	if err := replay.ContextError(in.ctx); err != nil {
-		return nil, cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
+	if err := replay.ContextError(in.Context); err != nil {
+		return nil, cli.Incomplete(fmt.Errorf("%s: %w", in.Path, err))
 	}
 	if comparing {
-		if in.newer, err = loadReplayInput(ctx, g, session, []policy.Release{policy.Release96}, context96.LimitsFor(opts.ContextTokens), true, false); err != nil {
+		if in.Newer, err = loadReplayInput(ctx, g, session, []policy.Release{policy.Release96}, context96.LimitsFor(opts.ContextTokens), true, false); err != nil {
 			return nil, err
 		}
-		if err := replay.ContextError(in.newer.ctx); err != nil {
-			return nil, cli.Incomplete(fmt.Errorf("%s: OpenClaw %s: %w", in.path, policy.Release96, err))
+		if err := replay.ContextError(in.Newer.Context); err != nil {
+			return nil, cli.Incomplete(fmt.Errorf("%s: OpenClaw %s: %w", in.Path, policy.Release96, err))
 		}
 	}
 	return in, nil
@@ -406,16 +286,16 @@ func replayImageMax(g *Globals, opts *replayOptions) int {
 // replayRoute sanitizes the context for one route and prints the stage
 // asked for: the explanation, the diff, the sanitized messages or the wire
 // body.
-func replayRoute(g *Globals, opts *replayOptions, in *replayInput, route replay.ResolvedRoute, imageMax int, rel policy.Release, label string) error {
+func replayRoute(g *Globals, opts *replayOptions, in *replayinput.Input, route replay.ResolvedRoute, imageMax int, rel policy.Release, label string) error {
 	if err := replay.CheckBuiltIn(rel, route.API); err != nil {
 		// Its rules are the plugin's: said, never guessed.
-		return cli.Incomplete(fmt.Errorf("%s: --provider %s: %w", in.path, route.Provider, err))
+		return cli.Incomplete(fmt.Errorf("%s: --provider %s: %w", in.Path, route.Provider, err))
 	}
 	sopts := sanitizeOptions(route, opts, imageMax, in)
 	sopts.Release = rel
-	res, err := replay.Sanitize(in.messages, sopts)
+	res, err := replay.Sanitize(in.Messages, sopts)
 	if err != nil {
-		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
+		return cli.Incomplete(fmt.Errorf("%s: %w", in.Path, err))
 	}
 	if !g.JSON && !opts.Explain && !opts.Diff {
 		// The stages print the exact JSON the release hands on: the release
@@ -427,18 +307,18 @@ func replayRoute(g *Globals, opts *replayOptions, in *replayInput, route replay.
 		_, perr := payloadOf(in, route, opts, res, rel)
 		return printExplain(g, in, route, res, perr, rel, label)
 	case opts.Diff:
-		return printDiff(g, in.messages, res.Limited, rel, label)
+		return printDiff(g, in.Messages, res.Limited, rel, label)
 	case opts.Stage == stageSanitized:
 		return printSanitizedStage(g, res)
 	}
 	p, err := payloadOf(in, route, opts, res, rel)
 	if errors.Is(err, replay.ErrNoWireBody) {
 		// Said plainly, then the last stage there is: what the model is handed.
-		fmt.Fprintf(g.IO.ErrOut, "oc: %s: no wire body: %v\noc: showing the sanitized stage instead\n", in.path, err)
+		fmt.Fprintf(g.IO.ErrOut, "oc: %s: no wire body: %v\noc: showing the sanitized stage instead\n", in.Path, err)
 		return printSanitizedStage(g, res)
 	}
 	if err != nil {
-		return cli.Incomplete(fmt.Errorf("%s: %w", in.path, err))
+		return cli.Incomplete(fmt.Errorf("%s: %w", in.Path, err))
 	}
 	body, err := p.AppendJSON(nil)
 	if err != nil {
@@ -457,8 +337,8 @@ func printSanitizedStage(g *Globals, res *replay.Result) error {
 }
 
 // resolveRoute is --provider/--api/--model resolved against the transcript.
-func resolveRoute(opts *replayOptions, in *replayInput) (replay.ResolvedRoute, error) {
-	route, err := replay.ResolveRoute(opts.Provider, opts.API, opts.Model, in.messages)
+func resolveRoute(opts *replayOptions, in *replayinput.Input) (replay.ResolvedRoute, error) {
+	route, err := replay.ResolveRoute(opts.Provider, opts.API, opts.Model, in.Messages)
 	if err != nil {
 		if !containsString(knownProviders(), policy.NormalizeProviderID(opts.Provider)) {
 			return route, cli.Usagef("--provider %q: no turn of it in the transcript and not a provider oc knows; known: %s; aliases: %s (or give --api and --model)",
@@ -469,15 +349,15 @@ func resolveRoute(opts *replayOptions, in *replayInput) (replay.ResolvedRoute, e
 	return route, nil
 }
 
-func sanitizeOptions(route replay.ResolvedRoute, opts *replayOptions, imageMax int, in *replayInput) replay.Options {
+func sanitizeOptions(route replay.ResolvedRoute, opts *replayOptions, imageMax int, in *replayinput.Input) replay.Options {
 	return replay.Options{Provider: route.Provider, API: route.API, Model: route.Model,
 		AllowedToolNames: opts.AllowedTools, ImageMaxDimensionPx: imageMax, Now: opts.now,
-		ModelSnapshots: in.modelSnapshots}
+		ModelSnapshots: in.ModelSnapshots}
 }
 
-func payloadOf(in *replayInput, route replay.ResolvedRoute, opts *replayOptions, res *replay.Result, rel policy.Release) (*replay.Payload, error) {
+func payloadOf(in *replayinput.Input, route replay.ResolvedRoute, opts *replayOptions, res *replay.Result, rel policy.Release) (*replay.Payload, error) {
 	return replay.BuildPayload(replay.PayloadInput{Release: rel, Location: opts.location, Now: opts.now, ModelOverrides: opts.modelOverrides,
-		Provider: route.Provider, API: route.API, Model: route.Model, SessionVersion: in.sessionVersion,
+		Provider: route.Provider, API: route.API, Model: route.Model, SessionVersion: in.SessionVersion,
 		Messages: res.Limited, SystemPrompt: opts.System})
 }
 
@@ -682,19 +562,19 @@ type explainStages struct {
 	ImageMaxSide int                  `json:"imageMaxSide,omitempty"`
 }
 
-func printExplain(g *Globals, in *replayInput, route replay.ResolvedRoute, res *replay.Result, perr error, rel policy.Release, label string) error {
-	sum := replay.SummarizeFor(rel, route, len(in.messages), res)
+func printExplain(g *Globals, in *replayinput.Input, route replay.ResolvedRoute, res *replay.Result, perr error, rel policy.Release, label string) error {
+	sum := replay.SummarizeFor(rel, route, len(in.Messages), res)
 	payload := "ok"
 	if perr != nil {
 		payload = perr.Error()
 	}
-	source := in.src.describe()
+	source := in.Source.Describe()
 	if strings.HasSuffix(label, "(--openclaw)") {
 		source = "--openclaw"
 	}
-	doc := explainDoc{OpenClaw: policy.Release(rel.String()), OpenClawSource: source, Source: in.src.From,
+	doc := explainDoc{OpenClaw: policy.Release(rel.String()), OpenClawSource: source, Source: in.Source.From,
 		Policy: res.Policy, Changes: res.Changes, Stages: explainStages{
-			Route: route, Family: sum.Family, Context: len(in.messages), Sanitized: len(res.Sanitized),
+			Route: route, Family: sum.Family, Context: len(in.Messages), Sanitized: len(res.Sanitized),
 			Validated: len(res.Validated), Limited: len(res.Limited), Payload: payload, Problems: sum.Problems,
 		}}
 	if doc.Changes == nil {
@@ -706,7 +586,7 @@ func printExplain(g *Globals, in *replayInput, route replay.ResolvedRoute, res *
 	st := g.IO.Styles()
 	w := g.IO.Out
 	fmt.Fprintf(w, "%s %s/%s/%s (%s, %s) following %s\n", st.Title.Render("Replay"), cli.Safe(route.Provider), cli.Safe(route.API), cli.Safe(route.Model), sum.Family, route.Source, label)
-	fmt.Fprintf(w, "%s\n", st.Dim.Render(cli.Safe(in.path)))
+	fmt.Fprintf(w, "%s\n", st.Dim.Render(cli.Safe(in.Path)))
 	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Policy (resolveTranscriptPolicy of OpenClaw "+rel.String()+")"))
 	pb, _ := json.Marshal(res.Policy)
 	var flags map[string]any
@@ -716,7 +596,7 @@ func printExplain(g *Globals, in *replayInput, route replay.ResolvedRoute, res *
 	}
 	fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Stages"))
 	fmt.Fprintf(w, "  context %d → sanitized %d → validated %d → sent %d messages; payload: %s\n",
-		len(in.messages), len(res.Sanitized), len(res.Validated), len(res.Limited), cli.Safe(payload))
+		len(in.Messages), len(res.Sanitized), len(res.Validated), len(res.Limited), cli.Safe(payload))
 	fmt.Fprintf(w, "\n%s (%d)\n", st.Heading.Render("Changes"), len(res.Changes))
 	if len(res.Changes) == 0 {
 		fmt.Fprintf(w, "  %s\n", st.Dim.Render("none: the history is sent as stored"))
@@ -768,7 +648,7 @@ func policyKeys(obj []byte) []string {
 	}
 }
 
-func replayAll(g *Globals, opts *replayOptions, in *replayInput, imageMax int, rel policy.Release, label string) error {
+func replayAll(g *Globals, opts *replayOptions, in *replayinput.Input, imageMax int, rel policy.Release, label string) error {
 	rows, err := replayAllRows(g, opts, in, imageMax, rel)
 	if err != nil {
 		return err
@@ -781,23 +661,23 @@ func replayAll(g *Globals, opts *replayOptions, in *replayInput, imageMax int, r
 	return nil
 }
 
-func replayAllRows(g *Globals, opts *replayOptions, in *replayInput, imageMax int, rel policy.Release) ([]replay.ReplayRow, error) {
+func replayAllRows(g *Globals, opts *replayOptions, in *replayinput.Input, imageMax int, rel policy.Release) ([]replay.ReplayRow, error) {
 	progress := cli.NewProgress(g.IO, "replaying", len(replay.ComparedProviders()))
 	cin := compareInput(opts, in, imageMax, rel)
 	cin.Progress = func() { progress.Add(1) }
 	rows, err := replay.CompareProviders(cin)
 	progress.Done()
 	if err != nil {
-		return nil, cli.Incomplete(fmt.Errorf("%s: OpenClaw %s: %w", in.path, rel, err))
+		return nil, cli.Incomplete(fmt.Errorf("%s: OpenClaw %s: %w", in.Path, rel, err))
 	}
 	return rows, nil
 }
 
 // printAllTable is one release's table of --provider all.
-func printAllTable(g *Globals, in *replayInput, rows []replay.ReplayRow, label string) {
+func printAllTable(g *Globals, in *replayinput.Input, rows []replay.ReplayRow, label string) {
 	st := g.IO.Styles()
 	w := g.IO.Out
-	fmt.Fprintf(w, "%s %s (%s) following %s\n\n", st.Title.Render("Replay"), cli.Safe(in.path), plural(len(in.messages), "context message"), label)
+	fmt.Fprintf(w, "%s %s (%s) following %s\n\n", st.Title.Render("Replay"), cli.Safe(in.Path), plural(len(in.Messages), "context message"), label)
 	fmt.Fprintf(w, "%-24s %-24s %-30s %5s %5s %5s %5s %5s  %s\n", "PROVIDER", "API", "MODEL", "SENT", "IDS", "DROP", "MSGS-", "SYNTH", "ACCEPT")
 	for _, r := range rows {
 		verdict := st.OK.Render("yes")
@@ -841,10 +721,10 @@ type providerChanges struct {
 
 // replayAllReleases is --provider all for two releases: a table per
 // release, then what changed per provider.
-func replayAllReleases(g *Globals, opts *replayOptions, in *replayInput, imageMax int) error {
-	doc := allReleases{Session: in.path, Changed: []providerChanges{}, SameWireBody: []string{}}
+func replayAllReleases(g *Globals, opts *replayOptions, in *replayinput.Input, imageMax int) error {
+	doc := allReleases{Session: in.Path, Changed: []providerChanges{}, SameWireBody: []string{}}
 	for _, rel := range opts.releases {
-		rows, err := replayAllRows(g, opts, in.forRelease(rel), imageMax, rel)
+		rows, err := replayAllRows(g, opts, in.ForRelease(rel), imageMax, rel)
 		if err != nil {
 			return err
 		}

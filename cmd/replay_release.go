@@ -10,6 +10,7 @@ import (
 	"github.com/openclaw-tools/oc/internal/cli"
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay"
+	"github.com/openclaw-tools/oc/pkg/replayinput"
 )
 
 // parseReleases reads --openclaw: one release, or two separated by a comma
@@ -92,11 +93,11 @@ func parseModelJSON(arg string) ([]byte, error) {
 }
 
 // releaseLabel names the release a replay follows and why.
-func releaseLabel(rel policy.Release, fromFlag bool, src replaySource) string {
+func releaseLabel(rel policy.Release, fromFlag bool, src replayinput.Source) string {
 	if fromFlag {
 		return "OpenClaw " + rel.String() + " (--openclaw)"
 	}
-	return "OpenClaw " + rel.String() + " (" + src.describe() + ")"
+	return "OpenClaw " + rel.String() + " (" + src.Describe() + ")"
 }
 
 // releaseComparison is `oc replay --openclaw A,B --provider P --json`.
@@ -113,16 +114,16 @@ type releaseComparison struct {
 
 // compareReleases replays one provider under each release and shows them
 // side by side.
-func compareReleases(g *Globals, opts *replayOptions, in *replayInput, imageMax int) error {
-	doc := releaseComparison{Session: in.path, Provider: opts.Provider, ContextMessages: len(in.messages)}
+func compareReleases(g *Globals, opts *replayOptions, in *replayinput.Input, imageMax int) error {
+	doc := releaseComparison{Session: in.Path, Provider: opts.Provider, ContextMessages: len(in.Messages)}
 	for _, rel := range opts.releases {
-		route, err := resolveRoute(opts, in.forRelease(rel))
+		route, err := resolveRoute(opts, in.ForRelease(rel))
 		if err != nil {
 			return err
 		}
-		row, err := replay.ReplayRoute(compareInput(opts, in.forRelease(rel), imageMax, rel), route)
+		row, err := replay.ReplayRoute(compareInput(opts, in.ForRelease(rel), imageMax, rel), route)
 		if err != nil {
-			return cli.Incomplete(fmt.Errorf("%s: OpenClaw %s: %w", in.path, rel, err))
+			return cli.Incomplete(fmt.Errorf("%s: OpenClaw %s: %w", in.Path, rel, err))
 		}
 		doc.Releases = append(doc.Releases, row)
 	}
@@ -138,7 +139,7 @@ func compareReleases(g *Globals, opts *replayOptions, in *replayInput, imageMax 
 	w := g.IO.Out
 	a, b := doc.Releases[0], doc.Releases[1]
 	fmt.Fprintf(w, "%s %s: OpenClaw %s and %s side by side\n", st.Title.Render("Replay"), cli.Safe(opts.Provider), a.OpenClaw, b.OpenClaw)
-	fmt.Fprintf(w, "%s\n\n", st.Dim.Render(fmt.Sprintf("%s (%s)", cli.Safe(in.path), plural(len(in.messages), "context message"))))
+	fmt.Fprintf(w, "%s\n\n", st.Dim.Render(fmt.Sprintf("%s (%s)", cli.Safe(in.Path), plural(len(in.Messages), "context message"))))
 	const col = 44
 	row := func(label string, left, right []string) {
 		n := max(len(left), len(right), 1)
@@ -236,9 +237,9 @@ func sortedKinds(m map[string]int) []string {
 }
 
 // compareInput is what every row of a comparison shares, for one release.
-func compareInput(opts *replayOptions, in *replayInput, imageMax int, rel policy.Release) replay.CompareInput {
+func compareInput(opts *replayOptions, in *replayinput.Input, imageMax int, rel policy.Release) replay.CompareInput {
 	o := sanitizeOptions(replay.ResolvedRoute{}, opts, imageMax, in)
 	o.Release = rel
-	return replay.CompareInput{Messages: in.messages, SystemPrompt: opts.System, Options: o,
-		Location: opts.location, Now: opts.now, ModelOverrides: opts.modelOverrides, SessionVersion: in.sessionVersion}
+	return replay.CompareInput{Messages: in.Messages, SystemPrompt: opts.System, Options: o,
+		Location: opts.location, Now: opts.now, ModelOverrides: opts.modelOverrides, SessionVersion: in.SessionVersion}
 }

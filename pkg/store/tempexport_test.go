@@ -1,4 +1,4 @@
-package cmd
+package store_test
 
 import (
 	"os"
@@ -12,14 +12,14 @@ import (
 
 // A session id from a database with a path separator does not name the
 // temporary export's file: it stays in its private folder.
-func TestExportSessionToTempKeepsItsFolder(t *testing.T) {
+func TestExportToTempKeepsItsFolder(t *testing.T) {
 	state := oracletest.ColdState96(t, oracletest.ArchiveFixtureDir(t), "state")
 	st, err := store.Open(state, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ses := store.Session{Era: store.EraSQLite, Agent: "main", ID: "../../escaped", Path: filepath.Join(state, "agents", "main", "agent", "openclaw-agent.sqlite")}
-	path, cleanup, err := exportSessionToTemp(t.Context(), st, ses)
+	path, cleanup, err := st.ExportToTemp(t.Context(), ses)
 	if err != nil {
 		t.Fatal(err)
 	}
