@@ -68,6 +68,16 @@ func (g *Globals) completeSessions(cmd *cobra.Command, args []string, toComplete
 	return out, cobra.ShellCompDirectiveDefault
 }
 
+// completeInspectArgs: inspect takes one SESSION (completed as
+// completeSessions does) or any number of paths (file names, as the shell
+// completes them).
+func (g *Globals) completeInspectArgs(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveDefault
+	}
+	return g.completeSessions(cmd, args, toComplete)
+}
+
 func registerRepairCompletions(cmd *cobra.Command) {
 	_ = cmd.RegisterFlagCompletionFunc("rules", completeValues(string(repair.RuleSetAll), string(repair.RuleSetOpenClaw)))
 }

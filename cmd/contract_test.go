@@ -399,6 +399,8 @@ func TestFlagValueCompletion(t *testing.T) {
 		{[]string{"__complete", "inspect", "--state-dir", exampleState, "--agent", ""}, []string{"main", "ops"}},
 		{[]string{"__complete", "replay", "--state-dir", exampleState, "0197d2"}, []string{"0197d2a4-6b1e-7c3d-9e4f-5a6b7c8d9e01\tmain"}},
 		{[]string{"__complete", "export", "--state-dir", exampleState, "0197d2"}, []string{"0197d2a4-6b1e-7c3d-9e4f-5a6b7c8d9e01\tmain"}},
+		{[]string{"__complete", "inspect", "--state-dir", exampleState, "agent:ops"}, []string{"agent:ops:main\t0197d400-aaaa-7bbb-8ccc-ddddeeeeffff"}},
+		{[]string{"__complete", "show", "--state-dir", exampleState, "0197d2"}, []string{"0197d2a4-6b1e-7c3d-9e4f-5a6b7c8d9e01\tmain"}},
 		{[]string{"__complete", "replay", "--state-dir", exampleState, "agent:ops"}, []string{"agent:ops:main\t0197d400-aaaa-7bbb-8ccc-ddddeeeeffff"}},
 	} {
 		code, out, _ := runOC(t, false, nil, c.args...)

@@ -93,6 +93,7 @@ Inputs may be plain, .gz or .zst; "-" reads a transcript from stdin.`,
 	f.BoolVar(&opts.Replay, "replay", false, "replay every transcript for each provider family and report what they would need fixed (default: only when one transcript or session is named and its context is at most 32 MiB)")
 	f.StringVar(&opts.OpenClaw, "openclaw", "", "OpenClaw release whose replay rules the replay findings follow: 2026.5.6 or 2026.9.6 (default: the install's era: 2026.5.6 for JSONL transcripts, 2026.9.6 for SQLite sessions)")
 	_ = cmd.RegisterFlagCompletionFunc("openclaw", completeValues(releaseCompletions(false)...))
+	cmd.ValidArgsFunction = g.completeInspectArgs
 	return cmd
 }
 
