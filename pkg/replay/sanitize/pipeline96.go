@@ -240,10 +240,10 @@ func pipeline96() pipeline {
 			sh.dropReasoning,
 			sh.dropThinking,
 			{rule: Rule96ToolCallInputs, apply: func(r *run, in []Message) ([]Message, error) {
-				return sanitizeToolCallInputs96(in, toolInputOptions{
+				return sanitizeToolCallInputs(in, toolInputOptions{
 					allowed:       normalizeAllowedToolNames(r.opts.AllowedToolNames),
 					ownedThinking: r.ownedThinking,
-				}, r.step(Rule96ToolCallInputs)), nil
+				}, toolInputRelease96(), r.step(Rule96ToolCallInputs)), nil
 			}},
 			pairing(Rule96ResponsesPairing, responsesRepair, abortedText),
 			{rule: Rule96StaleOpenAIReasoning, when: isResponses, apply: func(r *run, in []Message) ([]Message, error) {
@@ -254,11 +254,12 @@ func pipeline96() pipeline {
 			pairing(Rule96Pairing, notResponsesRepair, defaultText),
 			{rule: Rule96ToolCallIDs, when: func(r *run) bool { return !r.responses && polSanitizeIDs(r) }, apply: func(r *run, in []Message) ([]Message, error) {
 				pol := r.pol
-				return sanitizeToolCallIDs96(in, pol.ToolCallIDMode, toolIDOptions96{toolIDOptions: toolIDOptions{
+				return sanitizeToolCallIDs(in, pol.ToolCallIDMode, toolIDOptions{
 					preserveNative:       pol.PreserveNativeAnthropicToolUseIDs,
 					preserveSafeThinking: r.ownedThinking,
 					allowed:              normalizeAllowedToolNames(r.opts.AllowedToolNames),
-				}, duplicateStyle: pol.DuplicateToolCallIDStyle}, r.step(Rule96ToolCallIDs)), nil
+					duplicateStyle:       pol.DuplicateToolCallIDStyle,
+				}, toolIDRelease96(), r.step(Rule96ToolCallIDs)), nil
 			}},
 			sh.toolResultDetails,
 			sh.staleUsage,

@@ -106,7 +106,7 @@ func shared() sharedSteps {
 			return sanitizeToolCallInputs(in, toolInputOptions{
 				allowed:       normalizeAllowedToolNames(r.opts.AllowedToolNames),
 				ownedThinking: r.ownedThinking,
-			}, r.step(RuleToolCallInputs)), nil
+			}, toolInputRelease56(), r.step(RuleToolCallInputs)), nil
 		}},
 		functionCallPairs: pure(RuleOpenAIFunctionCallPairs, isResponses, downgradeOpenAIFunctionCallReasoningPairs),
 		toolResultDetails: pure(RuleToolResultDetails, nil, stripToolResultDetails),
@@ -177,7 +177,7 @@ func pipeline56() pipeline {
 					preserveNative:       pol.PreserveNativeAnthropicToolUseIDs,
 					preserveSafeThinking: r.ownedThinking,
 					allowed:              normalizeAllowedToolNames(r.opts.AllowedToolNames),
-				}, r.step(RuleToolCallIDs)), nil
+				}, toolIDRelease56(), r.step(RuleToolCallIDs)), nil
 			}},
 			pairingStep(RulePairing, notResponsesRepair, defaultText),
 			sh.toolResultDetails,

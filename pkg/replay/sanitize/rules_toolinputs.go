@@ -245,42 +245,126 @@ type toolInputOptions struct {
 	ownedThinking bool
 }
 
+// toolInputRelease is what a release's sanitizeToolCallInputs does its own
+// way.
+type toolInputRelease struct {
+	// objectsOnly: messages that are not JavaScript objects are dropped
+	// (2026.9.6).
+	objectsOnly bool
+	// isCallBlock says which content blocks are tool calls.
+	isCallBlock func(b any) bool
+	// keepSignedTurn decides whether signed-thinking turn i of a route that
+	// owns its thinking is kept byte for byte (or else dropped whole);
+	// changed reports that keeping it still changes the list.
+	keepSignedTurn func(seen *toolInputCalls, in []Message, i int, content []any, allowed allowedNames) (keep, changed bool)
+	// sanitizeCall is tool-call block j of message i: the block to keep
+	// (keep false drops it) and whether it changed, logging what it did.
+	sanitizeCall func(m Message, i, j int, bm *jsvalue.Object, allowed allowedNames, log *changeLog) (next *jsvalue.Object, keep, changed bool)
+	// replaceContent is m with its content replaced by next.
+	replaceContent func(m Message, next []any) Message
+	// noteTurn, when set, records the calls of an assistant turn kept
+	// other than as a signed-thinking turn.
+	noteTurn func(seen *toolInputCalls, m Message)
+}
+
+// toolInputCalls is what sanitizeToolCallInputs remembers of the tool calls
+// it has passed.
+type toolInputCalls struct {
+	// preserved: ids of the calls of signed-thinking turns kept as they are.
+	preserved map[string]bool
+	// prior: ids of the calls of every assistant turn kept (2026.9.6).
+	prior map[string]bool
+}
+
+// toolInputRelease56 is 2026.5.6's sanitizeToolCallInputs.
+func toolInputRelease56() toolInputRelease {
+	return toolInputRelease{
+		isCallBlock:    isRawToolCallBlock,
+		keepSignedTurn: keepSignedTurn56,
+		sanitizeCall:   sanitizeToolCall56,
+		replaceContent: func(m Message, next []any) Message { return m.With("content", next) },
+	}
+}
+
+// keepSignedTurn56 keeps a replay-safe signed-thinking turn whose call ids
+// no earlier kept turn claimed.
+func keepSignedTurn56(seen *toolInputCalls, in []Message, i int, content []any, allowed allowedNames) (bool, bool) {
+	refs := toolCallsOf(in[i])
+	safe := isReplaySafeThinkingTurn(content, allowed)
+	for _, r := range refs {
+		if seen.preserved[r.id] {
+			safe = false
+		}
+	}
+	if safe {
+		for _, r := range refs {
+			seen.preserved[r.id] = true
+		}
+	}
+	return safe, false
+}
+
+// sanitizeToolCall56 drops a call without input, id or an allowed name,
+// redacts sessions_spawn attachments and trims the name.
+func sanitizeToolCall56(_ Message, i, j int, bm *jsvalue.Object, allowed allowedNames, log *changeLog) (*jsvalue.Object, bool, bool) {
+	id, _ := jsvalue.StringMember(bm, "id")
+	switch {
+	case !hasToolCallInput(bm):
+		log.add(i, KindBlockDropped, "tool call %d (%s) has no input", j, describeCall(bm))
+		return nil, false, true
+	case jsjson.Blank(id):
+		log.add(i, KindBlockDropped, "tool call %d (%s) has no id", j, describeCall(bm))
+		return nil, false, true
+	case !isAllowedToolCallName(bm.Get("name"), allowed):
+		log.add(i, KindBlockDropped, "tool call %d has an invalid name %q", j, jsvalue.StringOrEmpty(bm, "name"))
+		return nil, false, true
+	}
+	if isSessionsSpawn(bm) {
+		s, c := sanitizeToolCallBlock(bm)
+		if c {
+			log.add(i, KindContentChanged, "sessions_spawn tool call %d: attachments redacted", j)
+		}
+		return s, true, c
+	}
+	if name, ok := jsvalue.StringMember(bm, "name"); ok {
+		if t := jsjson.Trim(name); t != name && t != "" {
+			log.add(i, KindContentChanged, "tool call %d name trimmed to %q", j, t)
+			return bm.With("name", t), true, true
+		}
+	}
+	return bm, true, false
+}
+
 // sanitizeToolCallInputs drops tool calls that cannot be replayed (no input,
-// no id, a name providers reject), trims names, redacts sessions_spawn
-// attachments, and drops assistant turns left empty. Signed-thinking turns
-// on provider-owned thinking routes are kept byte for byte or dropped whole.
-func sanitizeToolCallInputs(in []Message, o toolInputOptions, log *changeLog) []Message {
+// no id, a name providers reject), trims names, and drops assistant turns
+// left empty, as release rel does (2026.5.6 also redacts sessions_spawn
+// attachments). Signed-thinking turns on provider-owned thinking routes are
+// kept byte for byte or dropped whole.
+func sanitizeToolCallInputs(in []Message, o toolInputOptions, rel toolInputRelease, log *changeLog) []Message {
 	out := make([]Message, 0, len(in))
 	changed := false
-	claimed := map[string]bool{}
+	seen := &toolInputCalls{preserved: map[string]bool{}, prior: map[string]bool{}}
 	for i, m := range in {
+		if rel.objectsOnly && !isJSObjectMessage(m) {
+			changed = true
+			log.add(i, KindMessageDropped, "message that is not an object dropped")
+			continue
+		}
 		content, ok := assistantContent(m)
 		if !ok {
 			out = append(out, m)
 			continue
 		}
-		calls := 0
-		thinking := false
+		calls, thinking := 0, false
 		for _, b := range content {
-			if isRawToolCallBlock(b) {
+			if rel.isCallBlock(b) {
 				calls++
 			}
-			if isThinkingBlock(b) {
-				thinking = true
-			}
+			thinking = thinking || isThinkingBlock(b)
 		}
 		if o.ownedThinking && thinking && calls > 0 {
-			refs := toolCallsOf(m)
-			safe := isReplaySafeThinkingTurn(content, o.allowed)
-			for _, r := range refs {
-				if claimed[r.id] {
-					safe = false
-				}
-			}
-			if safe {
-				for _, r := range refs {
-					claimed[r.id] = true
-				}
+			if keep, c := rel.keepSignedTurn(seen, in, i, content, o.allowed); keep {
+				changed = changed || c
 				out = append(out, m)
 			} else {
 				changed = true
@@ -289,61 +373,28 @@ func sanitizeToolCallInputs(in []Message, o toolInputOptions, log *changeLog) []
 			continue
 		}
 		next := make([]any, 0, len(content))
-		dropped := 0
 		msgChanged := false
 		for j, b := range content {
-			if !isRawToolCallBlock(b) {
+			if !rel.isCallBlock(b) {
 				next = append(next, b)
 				continue
 			}
-			bm := b.(*jsvalue.Object)
-			id, _ := jsvalue.StringMember(bm, "id")
-			switch {
-			case !hasToolCallInput(bm):
-				dropped++
-				log.add(i, KindBlockDropped, "tool call %d (%s) has no input", j, describeCall(bm))
-				continue
-			case jsjson.Blank(id):
-				dropped++
-				log.add(i, KindBlockDropped, "tool call %d (%s) has no id", j, describeCall(bm))
-				continue
-			case !isAllowedToolCallName(bm.Get("name"), o.allowed):
-				dropped++
-				log.add(i, KindBlockDropped, "tool call %d has an invalid name %q", j, jsvalue.StringOrEmpty(bm, "name"))
-				continue
+			nb, keep, c := rel.sanitizeCall(m, i, j, b.(*jsvalue.Object), o.allowed, log)
+			msgChanged = msgChanged || c
+			if keep {
+				next = append(next, nb)
 			}
-			if isSessionsSpawn(bm) {
-				s, c := sanitizeToolCallBlock(bm)
-				if c {
-					msgChanged = true
-					log.add(i, KindContentChanged, "sessions_spawn tool call %d: attachments redacted", j)
-				}
-				next = append(next, s)
-				continue
-			}
-			if name, ok := jsvalue.StringMember(bm, "name"); ok {
-				if t := jsjson.Trim(name); t != name && t != "" {
-					next = append(next, bm.With("name", t))
-					msgChanged = true
-					log.add(i, KindContentChanged, "tool call %d name trimmed to %q", j, t)
-					continue
-				}
-			}
-			next = append(next, b)
 		}
-		if dropped > 0 {
+		if msgChanged {
 			changed = true
 			if len(next) == 0 {
 				log.add(i, KindMessageDropped, "assistant turn left empty after dropping tool calls")
 				continue
 			}
-			out = append(out, m.With("content", next))
-			continue
+			m = rel.replaceContent(m, next)
 		}
-		if msgChanged {
-			changed = true
-			out = append(out, m.With("content", next))
-			continue
+		if rel.noteTurn != nil {
+			rel.noteTurn(seen, m)
 		}
 		out = append(out, m)
 	}
