@@ -139,7 +139,7 @@ func normalizeMessagesForLlmBoundary(c *boundaryRun, msgs []Message, o boundaryO
 	msgs = normalizeUserMessagesForLlmBoundary(c, msgs, o)
 	msgs = projectPersistedSenderContext(c, msgs)
 	if !o.appendOnlyRuntimeContext {
-		msgs = stripHistoricalRuntimeContext96(msgs)
+		msgs = stripHistoricalRuntimeContext(msgs, runtimeContextBeforeLastUser)
 	}
 	return msgs
 }
@@ -472,36 +472,15 @@ func pad2(n int) string {
 	return strconv.Itoa(n)
 }
 
-// stripHistoricalRuntimeContext96 is 2026.9.6's
-// stripHistoricalRuntimeContextCustomMessages: only the runtime-context
-// messages directly before the last user message are kept (5.6 kept the
-// ones after it); without a user message all are dropped.
-func stripHistoricalRuntimeContext96(msgs []Message) []Message {
-	found := false
-	lastUser := -1
-	for i, m := range msgs {
-		if isRuntimeContextMessage(m) {
-			found = true
-		}
-		if m.Get("role") == "user" {
-			lastUser = i
-		}
+// runtimeContextBeforeLastUser is 2026.9.6's current runtime context
+// (stripHistoricalRuntimeContextCustomMessages): the messages directly
+// before the last user message (5.6 kept the ones after it).
+func runtimeContextBeforeLastUser(msgs []Message, lastUser int) (from, to int) {
+	from = lastUser
+	for from > 0 && isRuntimeContextMessage(msgs[from-1]) {
+		from--
 	}
-	if !found {
-		return msgs
-	}
-	keepFrom := lastUser
-	for keepFrom > 0 && isRuntimeContextMessage(msgs[keepFrom-1]) {
-		keepFrom--
-	}
-	out := make([]Message, 0, len(msgs))
-	for i, m := range msgs {
-		if isRuntimeContextMessage(m) && (lastUser == -1 || i < keepFrom || i > lastUser) {
-			continue
-		}
-		out = append(out, m)
-	}
-	return out
+	return from, lastUser
 }
 
 // relocateCurrentRuntimeContextCarrierToTail (internal-runtime-context): the

@@ -235,7 +235,7 @@ func pipeline96() pipeline {
 				return stripStaleThinkingSignaturesForCompactionReplay(in, r.step(Rule96StaleCompactionSignatures)), nil
 			}},
 			{rule: Rule96InvalidSignatures, when: signedOrPreserved, apply: func(r *run, in []Message) ([]Message, error) {
-				return stripInvalidThinkingSignatures96(in, r.preserveLatestThinking, r.step(Rule96InvalidSignatures)), nil
+				return stripInvalidThinkingSignatures(in, r.preserveLatestThinking, r.step(Rule96InvalidSignatures)), nil
 			}},
 			sh.dropReasoning,
 			sh.dropThinking,

@@ -185,7 +185,7 @@ func TestRuleThoughtSignatures(t *testing.T) {
 func TestRuleStripInvalidThinkingSignatures(t *testing.T) {
 	in := msgsOf(t, `[{"role":"assistant","content":[{"type":"thinking","thinking":"a"},{"type":"thinking","thinking":"b","signature":" "},{"type":"thinking","thinking":"c","thinkingSignature":"s"},{"type":"redacted_thinking","data":"d"}]},
 	 {"role":"assistant","content":[{"type":"thinking","thinking":"x"}]}]`)
-	assertMsgs(t, stripInvalidThinkingSignatures(in, newLog()), `[
+	assertMsgs(t, stripInvalidThinkingSignatures(in, false, newLog()), `[
 	 {"role":"assistant","content":[{"type":"thinking","thinking":"c","thinkingSignature":"s"},{"type":"redacted_thinking","data":"d"}]},
 	 {"role":"assistant","content":[{"type":"text","text":"[assistant reasoning omitted]"}]}]`)
 }

@@ -162,7 +162,9 @@ func pipeline56() pipeline {
 					thoughtSigs:    pol.SanitizeThoughtSignatures,
 				})
 			}},
-			pure(RuleInvalidSignatures, polPreserveSignatures, stripInvalidThinkingSignatures),
+			pure(RuleInvalidSignatures, polPreserveSignatures, func(in []Message, log *changeLog) []Message {
+				return stripInvalidThinkingSignatures(in, false, log)
+			}),
 			sh.dropReasoning,
 			sh.dropThinking,
 			sh.toolCallInputs,

@@ -26,73 +26,6 @@ var managedDisplayBlockTypes = map[string]bool{"attachment": true, "attachment_e
 
 const silentReplyToken = "NO_REPLY"
 
-// hasPersistedMedia (provider-utils hasPersistedMedia: readPersistedMediaFacts
-// + isMeaningfulMediaFact in media-facts): message.__openclaw.media holds a
-// fact with a non-blank path or url (normalizeOptionalString, then trim), a
-// non-blank content type, or a truthy kind other than "unknown". (A fact
-// without a kind derives one from its content type, which then counts
-// already.)
-func hasPersistedMedia(m Message) bool {
-	meta, ok := jsvalue.AsObject(m.Get("__openclaw"))
-	if !ok {
-		return false
-	}
-	media, ok := meta.Get("media").([]any)
-	if !ok {
-		return false
-	}
-	for _, e := range media {
-		f, ok := jsvalue.AsObject(e)
-		if !ok {
-			continue
-		}
-		for _, key := range []string{"path", "url", "contentType"} {
-			if s, ok := f.Get(key).(string); ok && !jsjson.Blank(s) {
-				return true
-			}
-		}
-		if k, ok := f.Lookup("kind"); ok && jsvalue.Truthy(k) && k != "unknown" {
-			return true
-		}
-	}
-	return false
-}
-
-// sanitizeUserReplayContent96 (normalizeAssistantReplayContent's
-// sanitizeUserReplayContent) returns the user message to keep (nil: drop):
-// blank text blocks are dropped; a turn left with nothing is dropped unless
-// it carries persisted media. Both 9.6 passes run it.
-func sanitizeUserReplayContent96(m Message) Message {
-	switch content := m.Get("content").(type) {
-	case string:
-		if jsjson.Trim(content) != "" || hasPersistedMedia(m) {
-			return m
-		}
-		return nil
-	case []any:
-		kept := make([]any, 0, len(content))
-		for _, b := range content {
-			if bm, ok := jsvalue.AsObject(b); ok && jsvalue.StringOrEmpty(bm, "type") == "text" {
-				if t, ok := jsvalue.StringMember(bm, "text"); ok && jsjson.Blank(t) {
-					continue
-				}
-			}
-			kept = append(kept, b)
-		}
-		if len(kept) == 0 {
-			if hasPersistedMedia(m) {
-				return m.With("content", "")
-			}
-			return nil
-		}
-		if len(kept) == len(content) {
-			return m
-		}
-		return m.With("content", kept)
-	}
-	return m
-}
-
 // isTranscriptOnlyOpenClawAssistant96 is 9.6's
 // isTranscriptOnlyOpenClawAssistantMessage: 5.6's provider/model test, or an
 // openclawDeliveryMirror marker of a known kind.
@@ -183,7 +116,7 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 	touched := false
 	for i, m := range in {
 		if m != nil && jsvalue.Role(m) == "user" {
-			next := sanitizeUserReplayContent96(m)
+			next, _ := sanitizeUserReplayContent(m, true)
 			if next == nil {
 				log.add(i, KindMessageDropped, "blank user turn dropped")
 			} else if !sameMessage(next, m) {

@@ -83,25 +83,15 @@ func trimToolCallName96(bm *jsvalue.Object) (*jsvalue.Object, bool) {
 	return bm.With("name", t), true
 }
 
-func isReplaySafeThinkingTurn96(content []any, allowed allowedNames) bool {
-	sawCall := false
-	seen := map[string]bool{}
-	for _, b := range content {
-		if !isContractToolCallBlock(b) {
-			continue
-		}
-		bm := b.(*jsvalue.Object)
-		sawCall = true
-		id := jsjson.Trim(jsvalue.StringOrEmpty(bm, "id"))
-		if !hasToolCallInput(bm) || jsvalue.Has(bm, "partialJson") && isStringValue(bm.Get("partialJson")) || id == "" || seen[id] || !isAllowedToolCallName(bm.Get("name"), allowed) {
-			return false
-		}
-		seen[id] = true
-		if _, changed := trimToolCallName96(bm); changed {
-			return false
-		}
+// toolCallNeedsChange96 is 9.6's test, in a signed-thinking turn, for a tool
+// call that replay would change: an unfinished call (string partialJson) or
+// a name to trim.
+func toolCallNeedsChange96(bm *jsvalue.Object) bool {
+	if jsvalue.Has(bm, "partialJson") && isStringValue(bm.Get("partialJson")) {
+		return true
 	}
-	return sawCall
+	_, changed := trimToolCallName96(bm)
+	return changed
 }
 
 func isStringValue(v any) bool { _, ok := v.(string); return ok }
@@ -177,7 +167,7 @@ func keepSignedTurn96(seen *toolInputCalls, in []Message, i int, content []any, 
 	refs := toolCalls96(in[i])
 	following, displaced := collectFollowingToolResults(in, i)
 	spawn := hasSessionsSpawnAttachments(content)
-	safe := isReplaySafeThinkingTurn96(content, allowed)
+	safe := replaySafeToolCalls(content, allowed, isContractToolCallBlock, toolCallNeedsChange96)
 	for _, r := range refs {
 		if seen.preserved[r.id] || (spawn && !following[r.id]) || (displaced && seen.prior[r.id]) {
 			safe = false

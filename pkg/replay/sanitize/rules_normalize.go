@@ -218,14 +218,50 @@ func hasZeroTokenUsage(v any) bool {
 	return n > 0
 }
 
-// sanitizeUserReplayContent drops blank user text (nil: drop the message).
-func sanitizeUserReplayContent(m Message) (Message, bool) {
+// hasPersistedMedia (provider-utils hasPersistedMedia: readPersistedMediaFacts
+// + isMeaningfulMediaFact in media-facts): message.__openclaw.media holds a
+// fact with a non-blank path or url (normalizeOptionalString, then trim), a
+// non-blank content type, or a truthy kind other than "unknown". (A fact
+// without a kind derives one from its content type, which then counts
+// already.)
+func hasPersistedMedia(m Message) bool {
+	meta, ok := jsvalue.AsObject(m.Get("__openclaw"))
+	if !ok {
+		return false
+	}
+	media, ok := meta.Get("media").([]any)
+	if !ok {
+		return false
+	}
+	for _, e := range media {
+		f, ok := jsvalue.AsObject(e)
+		if !ok {
+			continue
+		}
+		for _, key := range []string{"path", "url", "contentType"} {
+			if s, ok := f.Get(key).(string); ok && !jsjson.Blank(s) {
+				return true
+			}
+		}
+		if k, ok := f.Lookup("kind"); ok && jsvalue.Truthy(k) && k != "unknown" {
+			return true
+		}
+	}
+	return false
+}
+
+// sanitizeUserReplayContent drops blank text from a user turn: the message
+// to keep (nil: drop it) and whether it changed. keepMedia (2026.9.6): a
+// turn left with nothing that carries persisted media is kept, its content
+// "" when it had blocks.
+func sanitizeUserReplayContent(m Message, keepMedia bool) (Message, bool) {
+	media := func() bool { return keepMedia && hasPersistedMedia(m) }
 	switch content := m.Get("content").(type) {
 	case string:
-		if jsjson.Blank(content) {
-			return nil, true
+		if !jsjson.Blank(content) || media() {
+			return m, false
 		}
-		return m, false
+		return nil, true
 	case []any:
 		kept := make([]any, 0, len(content))
 		for _, b := range content {
@@ -237,6 +273,9 @@ func sanitizeUserReplayContent(m Message) (Message, bool) {
 			kept = append(kept, b)
 		}
 		if len(kept) == 0 {
+			if media() {
+				return m.With("content", ""), true
+			}
 			return nil, true
 		}
 		if len(kept) == len(content) {
@@ -264,7 +303,7 @@ func normalizeAssistantReplayContent(in []Message, log *changeLog) []Message {
 	for i, m := range in {
 		switch jsvalue.Role(m) {
 		case "user":
-			next, changed := sanitizeUserReplayContent(m)
+			next, changed := sanitizeUserReplayContent(m, false)
 			if changed {
 				touched = true
 				if next == nil {

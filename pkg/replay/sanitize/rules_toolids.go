@@ -240,32 +240,18 @@ func isReplaySafeThinkingMessage(m Message, allowed allowedNames) bool {
 }
 
 // isReplaySafeThinking is that check with the release's test for a tool
-// call that replay would change (needsMutation).
+// call that replay would change (needsMutation): a turn with thinking whose
+// tool calls are replay-safe.
 func isReplaySafeThinking(m Message, allowed allowedNames, needsMutation func(*jsvalue.Object) bool) bool {
 	content, ok := jsvalue.ArrayMember(m, "content")
 	if !ok {
 		return false
 	}
-	sawThinking, sawCall := false, false
-	seen := map[string]bool{}
+	sawThinking := false
 	for _, b := range content {
-		if isThinkingBlock(b) {
-			sawThinking = true
-			continue
-		}
-		if !isRawToolCallBlock(b) {
-			continue
-		}
-		bm := b.(*jsvalue.Object)
-		sawCall = true
-		id, _ := jsvalue.StringMember(bm, "id")
-		id = jsjson.Trim(id)
-		if !hasToolCallInput(bm) || id == "" || seen[id] || !isAllowedToolCallName(bm.Get("name"), allowed) || needsMutation(bm) {
-			return false
-		}
-		seen[id] = true
+		sawThinking = sawThinking || isThinkingBlock(b)
 	}
-	return sawThinking && sawCall
+	return sawThinking && replaySafeToolCalls(content, allowed, isRawToolCallBlock, needsMutation)
 }
 
 // toolCallNeedsReplayMutation: an untrimmed name or unredacted

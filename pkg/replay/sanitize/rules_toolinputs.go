@@ -184,28 +184,32 @@ func sanitizeToolCallBlock(bm *jsvalue.Object) (*jsvalue.Object, bool) {
 	return next, true
 }
 
-// isReplaySafeThinkingTurn: every tool call of a signed-thinking turn has
-// input, a unique id, an allowed name and needs no rewrite.
-func isReplaySafeThinkingTurn(content []any, allowed allowedNames) bool {
+// replaySafeToolCalls: content has a tool call (isCall) and every one has
+// input, a unique trimmed id and an allowed name, and needs no change for
+// replay (needsChange is the release's test).
+func replaySafeToolCalls(content []any, allowed allowedNames, isCall func(any) bool, needsChange func(*jsvalue.Object) bool) bool {
 	sawCall := false
 	seen := map[string]bool{}
 	for _, b := range content {
-		if !isRawToolCallBlock(b) {
+		if !isCall(b) {
 			continue
 		}
 		bm := b.(*jsvalue.Object)
 		sawCall = true
 		id, _ := jsvalue.StringMember(bm, "id")
 		id = jsjson.Trim(id)
-		if !hasToolCallInput(bm) || id == "" || seen[id] || !isAllowedToolCallName(bm.Get("name"), allowed) {
+		if !hasToolCallInput(bm) || id == "" || seen[id] || !isAllowedToolCallName(bm.Get("name"), allowed) || needsChange(bm) {
 			return false
 		}
 		seen[id] = true
-		if _, changed := sanitizeToolCallBlock(bm); changed {
-			return false
-		}
 	}
 	return sawCall
+}
+
+// toolCallBlockChanges56: sanitizeToolCallBlock would change the block.
+func toolCallBlockChanges56(bm *jsvalue.Object) bool {
+	_, changed := sanitizeToolCallBlock(bm)
+	return changed
 }
 
 // toolCallIDsOf is extractToolCallsFromAssistant: tool calls (toolCall,
@@ -290,7 +294,7 @@ func toolInputRelease56() toolInputRelease {
 // no earlier kept turn claimed.
 func keepSignedTurn56(seen *toolInputCalls, in []Message, i int, content []any, allowed allowedNames) (bool, bool) {
 	refs := toolCallsOf(in[i])
-	safe := isReplaySafeThinkingTurn(content, allowed)
+	safe := replaySafeToolCalls(content, allowed, isRawToolCallBlock, toolCallBlockChanges56)
 	for _, r := range refs {
 		if seen.preserved[r.id] {
 			safe = false
