@@ -263,7 +263,9 @@ func pipeline96() pipeline {
 			}},
 			sh.toolResultDetails,
 			sh.staleUsage,
-			pure(Rule96UsageSnapshots, nil, ensureAssistantUsageSnapshots96),
+			{rule: Rule96UsageSnapshots, apply: func(r *run, in []Message) ([]Message, error) {
+				return ensureAssistantUsageSnapshots(in, snapshotUsage96, r.step(Rule96UsageSnapshots)), nil
+			}},
 			sh.providerHook,
 			pairing(Rule96ResponsesPairingAfterHooks, responsesRepair, abortedText),
 			{rule: Rule96ResponsesInvariant, when: isResponses, apply: assertResponsesInvariant},
@@ -333,7 +335,7 @@ func assertResponsesInvariant(r *run, in []Message) ([]Message, error) {
 		if rl != "assistant" {
 			continue
 		}
-		for _, c := range toolCalls96(m) {
+		for _, c := range toolCallsOf(m) {
 			// A Map keeps the first insertion's place; set() updates the value.
 			found := false
 			for k := range pending {

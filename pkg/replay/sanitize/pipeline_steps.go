@@ -111,7 +111,9 @@ func shared() sharedSteps {
 		functionCallPairs: pure(RuleOpenAIFunctionCallPairs, isResponses, downgradeOpenAIFunctionCallReasoningPairs),
 		toolResultDetails: pure(RuleToolResultDetails, nil, stripToolResultDetails),
 		staleUsage:        pure(RuleStaleUsage, nil, stripStaleAssistantUsageBeforeLatestCompaction),
-		usageSnapshots:    pure(RuleUsageSnapshots, nil, ensureAssistantUsageSnapshots),
+		usageSnapshots: step{rule: RuleUsageSnapshots, apply: func(r *run, in []Message) ([]Message, error) {
+			return ensureAssistantUsageSnapshots(in, snapshotUsage56, r.step(RuleUsageSnapshots)), nil
+		}},
 		providerHook: step{rule: RuleProviderHook, when: providerAssistantFirstHook, apply: func(r *run, in []Message) ([]Message, error) {
 			return r.assistantFirstOrdering(in, RuleProviderHook), nil
 		}},

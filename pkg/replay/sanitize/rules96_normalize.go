@@ -259,7 +259,7 @@ func isBareDeliveryMirrorDuplicate(out []Message, next Message) bool {
 	}
 	usage, ok := next.Lookup("usage")
 	if !ok || !jsvalue.IsObjectOrArray(usage) || hasNonzeroUsage(usage) || jsvalue.StringOrEmpty(next, "stopReason") != "stop" ||
-		len(toolCalls96(prev)) > 0 || len(toolCalls96(next)) > 0 {
+		len(toolCallsOf(prev)) > 0 || len(toolCallsOf(next)) > 0 {
 		return false
 	}
 	pc, ok1 := prev.Get("content").([]any)

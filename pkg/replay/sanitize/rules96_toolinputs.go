@@ -120,14 +120,14 @@ func hasSessionsSpawnAttachments(content []any) bool {
 // the next tool-calling turn, and whether any came after another message.
 func collectFollowingToolResults(in []Message, index int) (map[string]bool, bool) {
 	ids := map[string]bool{}
-	calls := toolCalls96(in[index])
+	calls := toolCallsOf(in[index])
 	sawOther, displaced := false, false
 	for _, m := range in[index+1:] {
 		if !isJSObjectMessage(m) {
 			sawOther = true
 			continue
 		}
-		if jsvalue.Role(m) == "assistant" && len(toolCalls96(m)) > 0 {
+		if jsvalue.Role(m) == "assistant" && len(toolCallsOf(m)) > 0 {
 			break
 		}
 		if jsvalue.Role(m) == "toolResult" {
@@ -152,7 +152,7 @@ func toolInputRelease96() toolInputRelease {
 		sanitizeCall:   sanitizeToolCall96,
 		replaceContent: replaceReplayOwnerContent,
 		noteTurn: func(seen *toolInputCalls, m Message) {
-			for _, c := range toolCalls96(m) {
+			for _, c := range toolCallsOf(m) {
 				seen.prior[c.id] = true
 			}
 		},
@@ -164,7 +164,7 @@ func toolInputRelease96() toolInputRelease {
 // their results, and, when its results were displaced, whose calls no
 // earlier turn made; keeping a displaced turn counts as a change.
 func keepSignedTurn96(seen *toolInputCalls, in []Message, i int, content []any, allowed allowedNames) (bool, bool) {
-	refs := toolCalls96(in[i])
+	refs := toolCallsOf(in[i])
 	following, displaced := collectFollowingToolResults(in, i)
 	spawn := hasSessionsSpawnAttachments(content)
 	safe := replaySafeToolCalls(content, allowed, isContractToolCallBlock, toolCallNeedsChange96)

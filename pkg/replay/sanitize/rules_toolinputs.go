@@ -212,36 +212,47 @@ func toolCallBlockChanges56(bm *jsvalue.Object) bool {
 	return changed
 }
 
-// toolCallIDsOf is extractToolCallsFromAssistant: tool calls (toolCall,
-// toolUse, functionCall) with a non-empty string id.
-type toolCallRef struct {
-	id      string
-	name    string
-	hasName bool
-}
-
-func toolCallsOf(m Message) []toolCallRef {
+// toolCallsOf is extractToolCallsFromAssistant (readToolCall in 2026.9.6):
+// the toolCall, toolUse and functionCall blocks with a non-empty string id.
+func toolCallsOf(m Message) []toolOccurrence {
 	content, ok := jsvalue.ArrayMember(m, "content")
 	if !ok {
 		return nil
 	}
-	var out []toolCallRef
-	for _, b := range content {
+	var out []toolOccurrence
+	for i, b := range content {
 		bm, ok := jsvalue.AsObject(b)
-		if !ok {
+		if !ok || !isOpenAIToolCallType(jsvalue.StringOrEmpty(bm, "type")) {
 			continue
 		}
 		id, ok := jsvalue.StringMember(bm, "id")
 		if !ok || id == "" {
 			continue
 		}
-		switch jsvalue.StringOrEmpty(bm, "type") {
-		case "toolCall", "toolUse", "functionCall":
-			name, hasName := jsvalue.StringMember(bm, "name")
-			out = append(out, toolCallRef{id: id, name: name, hasName: hasName})
+		var name any
+		if s, ok := jsvalue.StringMember(bm, "name"); ok {
+			name = s
 		}
+		out = append(out, toolOccurrence{id: id, name: name, contentIndex: i})
 	}
 	return out
+}
+
+// toolOccurrence is one tool call of an assistant turn (and, in 2026.9.6's
+// pairing repair, the result found for it).
+type toolOccurrence struct {
+	id           string
+	name         any // the block's name when a string, else nil
+	result       Message
+	source       Message
+	sourceIndex  int
+	contentIndex int
+}
+
+// stringName is the call's name when it is a string.
+func (c toolOccurrence) stringName() (string, bool) {
+	s, ok := c.name.(string)
+	return s, ok
 }
 
 type toolInputOptions struct {
