@@ -134,7 +134,7 @@ func normalizeCoreContextMessages(msgs []Message) []Message {
 // retained runtime-context carriers), which a replay does not have.
 func normalizeMessagesForLlmBoundary(c *boundaryRun, msgs []Message, o boundaryOptions) []Message {
 	msgs = normalizeAssistantReplayContent96AtBoundary(msgs)
-	msgs = stripToolResultDetails96(msgs)
+	msgs = stripToolResultDetails(msgs, nil) // model-context-message's, as in sanitize
 	msgs = stripUnsafeBlockedRunMetadata(msgs)
 	msgs = normalizeUserMessagesForLlmBoundary(c, msgs, o)
 	msgs = projectPersistedSenderContext(c, msgs)
@@ -153,22 +153,6 @@ func normalizeMessagesForLlmBoundary(c *boundaryRun, msgs []Message, o boundaryO
 // (isBareDeliveryMirrorDuplicate) can first qualify for dropping here.
 func normalizeAssistantReplayContent96AtBoundary(msgs []Message) []Message {
 	return normalizeAssistantReplayContent96(msgs, &changeLog{stage: "boundary", rule: Rule96NormalizeAssistant})
-}
-
-// stripToolResultDetails96 (model-context-message): toolResult messages lose
-// their `details`.
-func stripToolResultDetails96(msgs []Message) []Message {
-	return mapMessages(msgs, func(m Message) Message {
-		if m.Get("role") != "toolResult" {
-			return m
-		}
-		if _, ok := m.Lookup("details"); !ok {
-			return m
-		}
-		out := m.Clone()
-		out.Delete("details")
-		return out
-	})
 }
 
 // stripUnsafeBlockedRunMetadata (builtin-openclaw): __openclaw.beforeAgentRunBlocked

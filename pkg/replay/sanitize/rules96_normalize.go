@@ -170,7 +170,7 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 			log.add(i, KindContentChanged, "content that is not an array made one")
 		}
 		blocksIn := content.([]any)
-		next, changed := normalizeAssistantBlocks96(am, blocksIn)
+		next, changed := normalizeAssistantBlocks(am, blocksIn, assistantBlockRules96())
 		if changed {
 			touched = true
 			if next == nil {
@@ -198,53 +198,15 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 	return out
 }
 
-// normalizeAssistantBlocks96 is normalizeAssistantReplayBlockContent.
-func normalizeAssistantBlocks96(m Message, content []any) (Message, bool) {
-	touched, removedSilent := false, false
-	kept := make([]any, 0, len(content))
-	for _, b := range content {
-		bm, ok := jsvalue.AsObject(b)
-		if !ok {
-			kept = append(kept, b)
-			continue
-		}
-		if t, ok := jsvalue.StringMember(bm, "type"); ok && managedDisplayBlockTypes[t] {
-			touched = true
-			continue
-		}
-		text, ok := jsvalue.StringMember(bm, "text")
-		if !ok {
-			kept = append(kept, b)
-			continue
-		}
-		stripped := stripInternalMetadataForDisplay(text)
-		if stripped == text {
-			if !isSilentReplyPayloadText(jsjson.Trim(text)) {
-				kept = append(kept, b)
-			} else {
-				touched, removedSilent = true, true
-			}
-			continue
-		}
-		touched = true
-		t := jsjson.Trim(stripped)
-		silent := t != "" && isSilentReplyPayloadText(t)
-		if t != "" && !silent {
-			kept = append(kept, bm.With("text", stripped))
-		}
-		removedSilent = removedSilent || silent
+// assistantBlockRules96 is 2026.9.6's: internal metadata stripped for
+// display, managed display blocks and silent replies dropped.
+func assistantBlockRules96() assistantBlockRules {
+	return assistantBlockRules{
+		stripText:         stripInternalMetadataForDisplay,
+		dropDisplayBlocks: true,
+		dropSilent:        true,
+		replaceContent:    replaceReplayOwnerContent,
 	}
-	if !touched {
-		return m, false
-	}
-	if len(kept) == 0 {
-		return nil, true
-	}
-	next := replaceReplayOwnerContent(m, kept)
-	if removedSilent && hasOnlyAssistantReasoningContent(next) {
-		return nil, true
-	}
-	return next, true
 }
 
 // isBareDeliveryMirrorDuplicate: a zero-usage "stop" turn without tool calls

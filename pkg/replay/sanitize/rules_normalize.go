@@ -338,7 +338,7 @@ func normalizeAssistantReplayContent(in []Message, log *changeLog) []Message {
 			out = append(out, m.With("content", []any{jsvalue.TextBlock(stripped)}))
 			continue
 		case []any:
-			if next, changed := normalizeAssistantBlocks(m, content); changed {
+			if next, changed := normalizeAssistantBlocks(m, content, assistantBlockRules56()); changed {
 				touched = true
 				if next == nil {
 					log.add(i, KindMessageDropped, "assistant turn with only inbound metadata dropped")
@@ -363,8 +363,33 @@ func normalizeAssistantReplayContent(in []Message, log *changeLog) []Message {
 	return out
 }
 
-func normalizeAssistantBlocks(m Message, content []any) (Message, bool) {
-	touched := false
+// assistantBlockRules is what a release's
+// normalizeAssistantReplayBlockContent does its own way.
+type assistantBlockRules struct {
+	// stripText removes the metadata the release strips from text.
+	stripText func(text string) string
+	// dropDisplayBlocks: managed display blocks are dropped (2026.9.6).
+	dropDisplayBlocks bool
+	// dropSilent: silent-reply text blocks are dropped, and a turn left with
+	// only reasoning after that is dropped whole (2026.9.6).
+	dropSilent bool
+	// replaceContent is m with its content replaced by next.
+	replaceContent func(m Message, next []any) Message
+}
+
+// assistantBlockRules56 is 2026.5.6's: inbound metadata stripped.
+func assistantBlockRules56() assistantBlockRules {
+	return assistantBlockRules{
+		stripText:      stripInboundMetadata,
+		replaceContent: func(m Message, next []any) Message { return m.With("content", next) },
+	}
+}
+
+// normalizeAssistantBlocks is normalizeAssistantReplayBlockContent: the
+// assistant turn with its blocks cleaned as the release's rules say (nil:
+// drop the turn), and whether it changed.
+func normalizeAssistantBlocks(m Message, content []any, rules assistantBlockRules) (Message, bool) {
+	touched, removedSilent := false, false
 	kept := make([]any, 0, len(content))
 	for _, b := range content {
 		bm, ok := jsvalue.AsObject(b)
@@ -372,20 +397,33 @@ func normalizeAssistantBlocks(m Message, content []any) (Message, bool) {
 			kept = append(kept, b)
 			continue
 		}
+		if rules.dropDisplayBlocks {
+			if t, ok := jsvalue.StringMember(bm, "type"); ok && managedDisplayBlockTypes[t] {
+				touched = true
+				continue
+			}
+		}
 		text, ok := jsvalue.StringMember(bm, "text")
 		if !ok {
 			kept = append(kept, b)
 			continue
 		}
-		stripped := stripInboundMetadata(text)
+		stripped := rules.stripText(text)
 		if stripped == text {
-			kept = append(kept, b)
+			if rules.dropSilent && isSilentReplyPayloadText(jsjson.Trim(text)) {
+				touched, removedSilent = true, true
+			} else {
+				kept = append(kept, b)
+			}
 			continue
 		}
 		touched = true
-		if !jsjson.Blank(stripped) {
+		t := jsjson.Trim(stripped)
+		silent := t != "" && rules.dropSilent && isSilentReplyPayloadText(t)
+		if t != "" && !silent {
 			kept = append(kept, bm.With("text", stripped))
 		}
+		removedSilent = removedSilent || silent
 	}
 	if !touched {
 		return m, false
@@ -393,5 +431,9 @@ func normalizeAssistantBlocks(m Message, content []any) (Message, bool) {
 	if len(kept) == 0 {
 		return nil, true
 	}
-	return m.With("content", kept), true
+	next := rules.replaceContent(m, kept)
+	if removedSilent && hasOnlyAssistantReasoningContent(next) {
+		return nil, true
+	}
+	return next, true
 }

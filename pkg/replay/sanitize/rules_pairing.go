@@ -191,7 +191,8 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 	return out
 }
 
-// stripToolResultDetails deletes `details` from every tool result.
+// stripToolResultDetails deletes `details` from every tool result (a nil
+// log records nothing: the 2026.9.6 LLM boundary runs it again so).
 func stripToolResultDetails(in []Message, log *changeLog) []Message {
 	var out []Message
 	for i, m := range in {
