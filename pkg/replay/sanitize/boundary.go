@@ -34,9 +34,11 @@ func isRuntimeContextMessage(m Message) bool {
 }
 
 // stripHistoricalRuntimeContext drops the runtime-context custom messages
-// that precede the last user message. The input is not modified; it is
-// returned as is when nothing is dropped.
-func stripHistoricalRuntimeContext(msgs []Message) []Message {
+// that are not current: all of them without a user message, else those
+// outside the range current picks around the last user message (from and
+// to inclusive). The input is not modified; it is returned as is when
+// nothing is dropped.
+func stripHistoricalRuntimeContext(msgs []Message, current func(msgs []Message, lastUser int) (from, to int)) []Message {
 	lastUser, found := -1, false
 	for i, m := range msgs {
 		if m.Get("role") == "user" {
@@ -49,14 +51,24 @@ func stripHistoricalRuntimeContext(msgs []Message) []Message {
 	if !found {
 		return msgs
 	}
+	from, to := 0, -1
+	if lastUser != -1 {
+		from, to = current(msgs, lastUser)
+	}
 	out := make([]Message, 0, len(msgs))
 	for i, m := range msgs {
-		if isRuntimeContextMessage(m) && (lastUser == -1 || i <= lastUser) {
+		if isRuntimeContextMessage(m) && (lastUser == -1 || i < from || i > to) {
 			continue
 		}
 		out = append(out, m)
 	}
 	return out
+}
+
+// runtimeContextAfterLastUser is 2026.5.6's current runtime context: the
+// messages after the last user message.
+func runtimeContextAfterLastUser(msgs []Message, lastUser int) (from, to int) {
+	return lastUser + 1, len(msgs) - 1
 }
 
 // convertToLLM is pi's convertToLlm: bashExecution, custom, branchSummary and
@@ -128,7 +140,7 @@ func bashExecutionText(m Message) string {
 // runtime-context messages from earlier turns dropped, then pi's
 // convertToLlm.
 func Boundary56(msgs []Message) []Message {
-	return convertToLLM(stripHistoricalRuntimeContext(msgs))
+	return convertToLLM(stripHistoricalRuntimeContext(msgs, runtimeContextAfterLastUser))
 }
 
 // boundaryRun is what the LLM-boundary steps share: the first place where

@@ -134,12 +134,12 @@ func normalizeCoreContextMessages(msgs []Message) []Message {
 // retained runtime-context carriers), which a replay does not have.
 func normalizeMessagesForLlmBoundary(c *boundaryRun, msgs []Message, o boundaryOptions) []Message {
 	msgs = normalizeAssistantReplayContent96AtBoundary(msgs)
-	msgs = stripToolResultDetails96(msgs)
+	msgs = stripToolResultDetails(msgs, nil) // model-context-message's, as in sanitize
 	msgs = stripUnsafeBlockedRunMetadata(msgs)
 	msgs = normalizeUserMessagesForLlmBoundary(c, msgs, o)
 	msgs = projectPersistedSenderContext(c, msgs)
 	if !o.appendOnlyRuntimeContext {
-		msgs = stripHistoricalRuntimeContext96(msgs)
+		msgs = stripHistoricalRuntimeContext(msgs, runtimeContextBeforeLastUser)
 	}
 	return msgs
 }
@@ -153,22 +153,6 @@ func normalizeMessagesForLlmBoundary(c *boundaryRun, msgs []Message, o boundaryO
 // (isBareDeliveryMirrorDuplicate) can first qualify for dropping here.
 func normalizeAssistantReplayContent96AtBoundary(msgs []Message) []Message {
 	return normalizeAssistantReplayContent96(msgs, &changeLog{stage: "boundary", rule: Rule96NormalizeAssistant})
-}
-
-// stripToolResultDetails96 (model-context-message): toolResult messages lose
-// their `details`.
-func stripToolResultDetails96(msgs []Message) []Message {
-	return mapMessages(msgs, func(m Message) Message {
-		if m.Get("role") != "toolResult" {
-			return m
-		}
-		if _, ok := m.Lookup("details"); !ok {
-			return m
-		}
-		out := m.Clone()
-		out.Delete("details")
-		return out
-	})
 }
 
 // stripUnsafeBlockedRunMetadata (builtin-openclaw): __openclaw.beforeAgentRunBlocked
@@ -472,36 +456,15 @@ func pad2(n int) string {
 	return strconv.Itoa(n)
 }
 
-// stripHistoricalRuntimeContext96 is 2026.9.6's
-// stripHistoricalRuntimeContextCustomMessages: only the runtime-context
-// messages directly before the last user message are kept (5.6 kept the
-// ones after it); without a user message all are dropped.
-func stripHistoricalRuntimeContext96(msgs []Message) []Message {
-	found := false
-	lastUser := -1
-	for i, m := range msgs {
-		if isRuntimeContextMessage(m) {
-			found = true
-		}
-		if m.Get("role") == "user" {
-			lastUser = i
-		}
+// runtimeContextBeforeLastUser is 2026.9.6's current runtime context
+// (stripHistoricalRuntimeContextCustomMessages): the messages directly
+// before the last user message (5.6 kept the ones after it).
+func runtimeContextBeforeLastUser(msgs []Message, lastUser int) (from, to int) {
+	from = lastUser
+	for from > 0 && isRuntimeContextMessage(msgs[from-1]) {
+		from--
 	}
-	if !found {
-		return msgs
-	}
-	keepFrom := lastUser
-	for keepFrom > 0 && isRuntimeContextMessage(msgs[keepFrom-1]) {
-		keepFrom--
-	}
-	out := make([]Message, 0, len(msgs))
-	for i, m := range msgs {
-		if isRuntimeContextMessage(m) && (lastUser == -1 || i < keepFrom || i > lastUser) {
-			continue
-		}
-		out = append(out, m)
-	}
-	return out
+	return from, lastUser
 }
 
 // relocateCurrentRuntimeContextCarrierToTail (internal-runtime-context): the

@@ -235,15 +235,15 @@ func pipeline96() pipeline {
 				return stripStaleThinkingSignaturesForCompactionReplay(in, r.step(Rule96StaleCompactionSignatures)), nil
 			}},
 			{rule: Rule96InvalidSignatures, when: signedOrPreserved, apply: func(r *run, in []Message) ([]Message, error) {
-				return stripInvalidThinkingSignatures96(in, r.preserveLatestThinking, r.step(Rule96InvalidSignatures)), nil
+				return stripInvalidThinkingSignatures(in, r.preserveLatestThinking, r.step(Rule96InvalidSignatures)), nil
 			}},
 			sh.dropReasoning,
 			sh.dropThinking,
 			{rule: Rule96ToolCallInputs, apply: func(r *run, in []Message) ([]Message, error) {
-				return sanitizeToolCallInputs96(in, toolInputOptions{
+				return sanitizeToolCallInputs(in, toolInputOptions{
 					allowed:       normalizeAllowedToolNames(r.opts.AllowedToolNames),
 					ownedThinking: r.ownedThinking,
-				}, r.step(Rule96ToolCallInputs)), nil
+				}, toolInputRelease96(), r.step(Rule96ToolCallInputs)), nil
 			}},
 			pairing(Rule96ResponsesPairing, responsesRepair, abortedText),
 			{rule: Rule96StaleOpenAIReasoning, when: isResponses, apply: func(r *run, in []Message) ([]Message, error) {
@@ -254,15 +254,18 @@ func pipeline96() pipeline {
 			pairing(Rule96Pairing, notResponsesRepair, defaultText),
 			{rule: Rule96ToolCallIDs, when: func(r *run) bool { return !r.responses && polSanitizeIDs(r) }, apply: func(r *run, in []Message) ([]Message, error) {
 				pol := r.pol
-				return sanitizeToolCallIDs96(in, pol.ToolCallIDMode, toolIDOptions96{toolIDOptions: toolIDOptions{
+				return sanitizeToolCallIDs(in, pol.ToolCallIDMode, toolIDOptions{
 					preserveNative:       pol.PreserveNativeAnthropicToolUseIDs,
 					preserveSafeThinking: r.ownedThinking,
 					allowed:              normalizeAllowedToolNames(r.opts.AllowedToolNames),
-				}, duplicateStyle: pol.DuplicateToolCallIDStyle}, r.step(Rule96ToolCallIDs)), nil
+					duplicateStyle:       pol.DuplicateToolCallIDStyle,
+				}, toolIDRelease96(), r.step(Rule96ToolCallIDs)), nil
 			}},
 			sh.toolResultDetails,
 			sh.staleUsage,
-			pure(Rule96UsageSnapshots, nil, ensureAssistantUsageSnapshots96),
+			{rule: Rule96UsageSnapshots, apply: func(r *run, in []Message) ([]Message, error) {
+				return ensureAssistantUsageSnapshots(in, snapshotUsage96, r.step(Rule96UsageSnapshots)), nil
+			}},
 			sh.providerHook,
 			pairing(Rule96ResponsesPairingAfterHooks, responsesRepair, abortedText),
 			{rule: Rule96ResponsesInvariant, when: isResponses, apply: assertResponsesInvariant},
@@ -332,7 +335,7 @@ func assertResponsesInvariant(r *run, in []Message) ([]Message, error) {
 		if rl != "assistant" {
 			continue
 		}
-		for _, c := range toolCalls96(m) {
+		for _, c := range toolCallsOf(m) {
 			// A Map keeps the first insertion's place; set() updates the value.
 			found := false
 			for k := range pending {

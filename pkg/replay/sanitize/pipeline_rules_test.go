@@ -185,7 +185,7 @@ func TestRuleThoughtSignatures(t *testing.T) {
 func TestRuleStripInvalidThinkingSignatures(t *testing.T) {
 	in := msgsOf(t, `[{"role":"assistant","content":[{"type":"thinking","thinking":"a"},{"type":"thinking","thinking":"b","signature":" "},{"type":"thinking","thinking":"c","thinkingSignature":"s"},{"type":"redacted_thinking","data":"d"}]},
 	 {"role":"assistant","content":[{"type":"thinking","thinking":"x"}]}]`)
-	assertMsgs(t, stripInvalidThinkingSignatures(in, newLog()), `[
+	assertMsgs(t, stripInvalidThinkingSignatures(in, false, newLog()), `[
 	 {"role":"assistant","content":[{"type":"thinking","thinking":"c","thinkingSignature":"s"},{"type":"redacted_thinking","data":"d"}]},
 	 {"role":"assistant","content":[{"type":"text","text":"[assistant reasoning omitted]"}]}]`)
 }
@@ -213,21 +213,21 @@ func TestRuleSanitizeToolCallInputs(t *testing.T) {
 	  {"type":"toolCall","id":"b","name":"bad name","arguments":{}},{"type":"toolCall","id":"c","name":" read ","arguments":{}},
 	  {"type":"toolCall","id":"d","name":"sessions_spawn","arguments":{"attachments":[{"name":"f","content":"secret"}]}}]},
 	 {"role":"assistant","content":[{"type":"toolCall","id":"e","name":"read"}]}]`)
-	assertMsgs(t, sanitizeToolCallInputs(in, toolInputOptions{}, newLog()), `[{"role":"assistant","content":[
+	assertMsgs(t, sanitizeToolCallInputs(in, toolInputOptions{}, toolInputRelease56(), newLog()), `[{"role":"assistant","content":[
 	  {"type":"toolCall","id":"c","name":"read","arguments":{}},
 	  {"type":"toolCall","id":"d","name":"sessions_spawn","arguments":{"attachments":[{"content":"__OPENCLAW_REDACTED__","name":"f"}]}}]}]`)
 	// Provider-owned signed thinking: a turn needing any change is dropped whole.
 	signed := msgsOf(t, `[{"role":"user","content":"retry"},{"role":"assistant","content":[{"type":"thinking","thinking":"i","thinkingSignature":"s"},{"type":"toolCall","id":"call_1","name":" read ","arguments":{}}]}]`)
-	assertMsgs(t, sanitizeToolCallInputs(signed, toolInputOptions{ownedThinking: true}, newLog()), `[{"role":"user","content":"retry"}]`)
+	assertMsgs(t, sanitizeToolCallInputs(signed, toolInputOptions{ownedThinking: true}, toolInputRelease56(), newLog()), `[{"role":"user","content":"retry"}]`)
 	allowed := sanitizeToolCallInputs(msgsOf(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"x","name":"write","arguments":{}},{"type":"text","text":"t"}]}]`),
-		toolInputOptions{allowed: normalizeAllowedToolNames([]string{"READ"})}, newLog())
+		toolInputOptions{allowed: normalizeAllowedToolNames([]string{"READ"})}, toolInputRelease56(), newLog())
 	assertMsgs(t, allowed, `[{"role":"assistant","content":[{"type":"text","text":"t"}]}]`)
 }
 
 func TestRuleToolCallIDsStrict(t *testing.T) {
 	in := msgsOf(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"call|item:123"},{"type":"toolCall","id":"call_a|b"},{"type":"toolCall","id":"call_a:b"},{"type":"toolCall","id":"functions.read:0"},{"type":"toolCall","id":"toolu_01A"}]},
 	 {"role":"toolResult","toolCallId":"call|item:123"},{"role":"toolResult","toolCallId":"call_a:b"},{"role":"toolResult","toolCallId":"toolu_01A"},{"role":"toolResult","toolCallId":"orphan"}]`)
-	out := sanitizeToolCallIDs(in, policy.IDStrict, toolIDOptions{preserveNative: true}, newLog())
+	out := sanitizeToolCallIDs(in, policy.IDStrict, toolIDOptions{preserveNative: true}, toolIDRelease56(), newLog())
 	ids := []string{}
 	for _, b := range out[0].Get("content").([]any) {
 		ids = append(ids, b.(*jsvalue.Object).Get("id").(string))
@@ -252,7 +252,7 @@ func TestRuleToolCallIDsStrict(t *testing.T) {
 func TestRuleToolCallIDsStrict9(t *testing.T) {
 	in := msgsOf(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"call_1"},{"type":"toolCall","id":"exec1774786568428215"},{"type":"toolCall","id":"!!!"}]},
 	 {"role":"assistant","content":[{"type":"toolCall","id":"call_1"}]}]`)
-	out := sanitizeToolCallIDs(in, policy.IDStrict9, toolIDOptions{}, newLog())
+	out := sanitizeToolCallIDs(in, policy.IDStrict9, toolIDOptions{}, toolIDRelease56(), newLog())
 	var ids []string
 	for _, m := range out {
 		for _, b := range m.Get("content").([]any) {
@@ -310,7 +310,7 @@ func TestRuleUsage(t *testing.T) {
 	in := msgsOf(t, `[{"role":"assistant","content":[],"usage":{"prompt_tokens":100,"completion_tokens":20,"prompt_tokens_details":{"cached_tokens":30},"total_tokens":120}},
 	 {"role":"assistant","content":[]},
 	 {"role":"assistant","content":[],"usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0,"totalTokens":3}}]`)
-	assertMsgs(t, ensureAssistantUsageSnapshots(in, newLog()), `[
+	assertMsgs(t, ensureAssistantUsageSnapshots(in, snapshotUsage56, newLog()), `[
 	 {"role":"assistant","content":[],"usage":{"input":70,"output":20,"cacheRead":30,"cacheWrite":0,"totalTokens":120}},
 	 {"role":"assistant","content":[],"usage":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"totalTokens":0,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}},
 	 {"role":"assistant","content":[],"usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0,"totalTokens":3}}]`)

@@ -106,12 +106,14 @@ func shared() sharedSteps {
 			return sanitizeToolCallInputs(in, toolInputOptions{
 				allowed:       normalizeAllowedToolNames(r.opts.AllowedToolNames),
 				ownedThinking: r.ownedThinking,
-			}, r.step(RuleToolCallInputs)), nil
+			}, toolInputRelease56(), r.step(RuleToolCallInputs)), nil
 		}},
 		functionCallPairs: pure(RuleOpenAIFunctionCallPairs, isResponses, downgradeOpenAIFunctionCallReasoningPairs),
 		toolResultDetails: pure(RuleToolResultDetails, nil, stripToolResultDetails),
 		staleUsage:        pure(RuleStaleUsage, nil, stripStaleAssistantUsageBeforeLatestCompaction),
-		usageSnapshots:    pure(RuleUsageSnapshots, nil, ensureAssistantUsageSnapshots),
+		usageSnapshots: step{rule: RuleUsageSnapshots, apply: func(r *run, in []Message) ([]Message, error) {
+			return ensureAssistantUsageSnapshots(in, snapshotUsage56, r.step(RuleUsageSnapshots)), nil
+		}},
 		providerHook: step{rule: RuleProviderHook, when: providerAssistantFirstHook, apply: func(r *run, in []Message) ([]Message, error) {
 			return r.assistantFirstOrdering(in, RuleProviderHook), nil
 		}},
@@ -162,7 +164,9 @@ func pipeline56() pipeline {
 					thoughtSigs:    pol.SanitizeThoughtSignatures,
 				})
 			}},
-			pure(RuleInvalidSignatures, polPreserveSignatures, stripInvalidThinkingSignatures),
+			pure(RuleInvalidSignatures, polPreserveSignatures, func(in []Message, log *changeLog) []Message {
+				return stripInvalidThinkingSignatures(in, false, log)
+			}),
 			sh.dropReasoning,
 			sh.dropThinking,
 			sh.toolCallInputs,
@@ -177,7 +181,7 @@ func pipeline56() pipeline {
 					preserveNative:       pol.PreserveNativeAnthropicToolUseIDs,
 					preserveSafeThinking: r.ownedThinking,
 					allowed:              normalizeAllowedToolNames(r.opts.AllowedToolNames),
-				}, r.step(RuleToolCallIDs)), nil
+				}, toolIDRelease56(), r.step(RuleToolCallIDs)), nil
 			}},
 			pairingStep(RulePairing, notResponsesRepair, defaultText),
 			sh.toolResultDetails,

@@ -26,73 +26,6 @@ var managedDisplayBlockTypes = map[string]bool{"attachment": true, "attachment_e
 
 const silentReplyToken = "NO_REPLY"
 
-// hasPersistedMedia (provider-utils hasPersistedMedia: readPersistedMediaFacts
-// + isMeaningfulMediaFact in media-facts): message.__openclaw.media holds a
-// fact with a non-blank path or url (normalizeOptionalString, then trim), a
-// non-blank content type, or a truthy kind other than "unknown". (A fact
-// without a kind derives one from its content type, which then counts
-// already.)
-func hasPersistedMedia(m Message) bool {
-	meta, ok := jsvalue.AsObject(m.Get("__openclaw"))
-	if !ok {
-		return false
-	}
-	media, ok := meta.Get("media").([]any)
-	if !ok {
-		return false
-	}
-	for _, e := range media {
-		f, ok := jsvalue.AsObject(e)
-		if !ok {
-			continue
-		}
-		for _, key := range []string{"path", "url", "contentType"} {
-			if s, ok := f.Get(key).(string); ok && !jsjson.Blank(s) {
-				return true
-			}
-		}
-		if k, ok := f.Lookup("kind"); ok && jsvalue.Truthy(k) && k != "unknown" {
-			return true
-		}
-	}
-	return false
-}
-
-// sanitizeUserReplayContent96 (normalizeAssistantReplayContent's
-// sanitizeUserReplayContent) returns the user message to keep (nil: drop):
-// blank text blocks are dropped; a turn left with nothing is dropped unless
-// it carries persisted media. Both 9.6 passes run it.
-func sanitizeUserReplayContent96(m Message) Message {
-	switch content := m.Get("content").(type) {
-	case string:
-		if jsjson.Trim(content) != "" || hasPersistedMedia(m) {
-			return m
-		}
-		return nil
-	case []any:
-		kept := make([]any, 0, len(content))
-		for _, b := range content {
-			if bm, ok := jsvalue.AsObject(b); ok && jsvalue.StringOrEmpty(bm, "type") == "text" {
-				if t, ok := jsvalue.StringMember(bm, "text"); ok && jsjson.Blank(t) {
-					continue
-				}
-			}
-			kept = append(kept, b)
-		}
-		if len(kept) == 0 {
-			if hasPersistedMedia(m) {
-				return m.With("content", "")
-			}
-			return nil
-		}
-		if len(kept) == len(content) {
-			return m
-		}
-		return m.With("content", kept)
-	}
-	return m
-}
-
 // isTranscriptOnlyOpenClawAssistant96 is 9.6's
 // isTranscriptOnlyOpenClawAssistantMessage: 5.6's provider/model test, or an
 // openclawDeliveryMirror marker of a known kind.
@@ -183,7 +116,7 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 	touched := false
 	for i, m := range in {
 		if m != nil && jsvalue.Role(m) == "user" {
-			next := sanitizeUserReplayContent96(m)
+			next, _ := sanitizeUserReplayContent(m, true)
 			if next == nil {
 				log.add(i, KindMessageDropped, "blank user turn dropped")
 			} else if !sameMessage(next, m) {
@@ -237,7 +170,7 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 			log.add(i, KindContentChanged, "content that is not an array made one")
 		}
 		blocksIn := content.([]any)
-		next, changed := normalizeAssistantBlocks96(am, blocksIn)
+		next, changed := normalizeAssistantBlocks(am, blocksIn, assistantBlockRules96())
 		if changed {
 			touched = true
 			if next == nil {
@@ -265,53 +198,15 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 	return out
 }
 
-// normalizeAssistantBlocks96 is normalizeAssistantReplayBlockContent.
-func normalizeAssistantBlocks96(m Message, content []any) (Message, bool) {
-	touched, removedSilent := false, false
-	kept := make([]any, 0, len(content))
-	for _, b := range content {
-		bm, ok := jsvalue.AsObject(b)
-		if !ok {
-			kept = append(kept, b)
-			continue
-		}
-		if t, ok := jsvalue.StringMember(bm, "type"); ok && managedDisplayBlockTypes[t] {
-			touched = true
-			continue
-		}
-		text, ok := jsvalue.StringMember(bm, "text")
-		if !ok {
-			kept = append(kept, b)
-			continue
-		}
-		stripped := stripInternalMetadataForDisplay(text)
-		if stripped == text {
-			if !isSilentReplyPayloadText(jsjson.Trim(text)) {
-				kept = append(kept, b)
-			} else {
-				touched, removedSilent = true, true
-			}
-			continue
-		}
-		touched = true
-		t := jsjson.Trim(stripped)
-		silent := t != "" && isSilentReplyPayloadText(t)
-		if t != "" && !silent {
-			kept = append(kept, bm.With("text", stripped))
-		}
-		removedSilent = removedSilent || silent
+// assistantBlockRules96 is 2026.9.6's: internal metadata stripped for
+// display, managed display blocks and silent replies dropped.
+func assistantBlockRules96() assistantBlockRules {
+	return assistantBlockRules{
+		stripText:         stripInternalMetadataForDisplay,
+		dropDisplayBlocks: true,
+		dropSilent:        true,
+		replaceContent:    replaceReplayOwnerContent,
 	}
-	if !touched {
-		return m, false
-	}
-	if len(kept) == 0 {
-		return nil, true
-	}
-	next := replaceReplayOwnerContent(m, kept)
-	if removedSilent && hasOnlyAssistantReasoningContent(next) {
-		return nil, true
-	}
-	return next, true
 }
 
 // isBareDeliveryMirrorDuplicate: a zero-usage "stop" turn without tool calls
@@ -326,7 +221,7 @@ func isBareDeliveryMirrorDuplicate(out []Message, next Message) bool {
 	}
 	usage, ok := next.Lookup("usage")
 	if !ok || !jsvalue.IsObjectOrArray(usage) || hasNonzeroUsage(usage) || jsvalue.StringOrEmpty(next, "stopReason") != "stop" ||
-		len(toolCalls96(prev)) > 0 || len(toolCalls96(next)) > 0 {
+		len(toolCallsOf(prev)) > 0 || len(toolCallsOf(next)) > 0 {
 		return false
 	}
 	pc, ok1 := prev.Get("content").([]any)

@@ -114,47 +114,6 @@ func isSyntheticMissingToolResult(m Message) bool {
 	return false
 }
 
-// toolOccurrence is one tool call of a frame's assistant turn.
-type toolOccurrence struct {
-	id           string
-	name         any // the block's name when a string, else nil
-	result       Message
-	source       Message
-	sourceIndex  int
-	contentIndex int
-}
-
-// readToolCall96 is readToolCall: a toolCall/toolUse/functionCall block with
-// a non-empty string id.
-func toolCalls96(m Message) []toolOccurrence {
-	content, ok := jsvalue.ArrayMember(m, "content")
-	if !ok {
-		return nil
-	}
-	var out []toolOccurrence
-	for i, b := range content {
-		bm, ok := jsvalue.AsObject(b)
-		if !ok {
-			continue
-		}
-		switch jsvalue.StringOrEmpty(bm, "type") {
-		case "toolCall", "toolUse", "functionCall":
-		default:
-			continue
-		}
-		id, ok := jsvalue.StringMember(bm, "id")
-		if !ok || id == "" {
-			continue
-		}
-		var name any
-		if s, ok := jsvalue.StringMember(bm, "name"); ok {
-			name = s
-		}
-		out = append(out, toolOccurrence{id: id, name: name, contentIndex: i})
-	}
-	return out
-}
-
 type pairingFrame struct {
 	start, end  int
 	assistant   Message
@@ -174,7 +133,7 @@ type unclaimedResult struct {
 func classifyToolUseResultPairing(in []Message, log *changeLog) []*pairingFrame {
 	var starts []int
 	for i, m := range in {
-		if m != nil && jsvalue.Role(m) == "assistant" && len(toolCalls96(m)) > 0 {
+		if m != nil && jsvalue.Role(m) == "assistant" && len(toolCallsOf(m)) > 0 {
 			starts = append(starts, i)
 		}
 	}
@@ -184,7 +143,7 @@ func classifyToolUseResultPairing(in []Message, log *changeLog) []*pairingFrame 
 		if fi+1 < len(starts) {
 			f.end = starts[fi+1]
 		}
-		calls := toolCalls96(f.assistant)
+		calls := toolCallsOf(f.assistant)
 		pending := map[string][]*toolOccurrence{}
 		for i := range calls {
 			occ := &calls[i]

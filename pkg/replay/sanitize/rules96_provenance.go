@@ -3,7 +3,6 @@ package sanitize
 import (
 	"strings"
 
-	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
@@ -42,17 +41,6 @@ func stripInterSessionPromptPrefix96(text string) string {
 	return strings.Join(parts, "\n")
 }
 
-func annotateInterSessionText96(text string, p provenance) string {
-	if jsjson.Blank(text) {
-		return text
-	}
-	prefix := interSessionPrefix(p)
-	if text == prefix || strings.HasPrefix(text, prefix+"\n") {
-		return text
-	}
-	return prefix + "\n" + stripInterSessionPromptPrefix96(text)
-}
-
 func annotateInterSessionUserMessages96(in []Message, log *changeLog) []Message {
-	return annotateInterSessionWith(in, annotateInterSessionText96, log)
+	return annotateInterSessionWith(in, stripInterSessionPromptPrefix96, log)
 }

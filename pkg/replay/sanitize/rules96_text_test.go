@@ -46,7 +46,7 @@ func TestText96HelpersMatchOpenClaw(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: provenance not recognised", c.Args[1])
 			}
-			got = annotateInterSessionText96(text, prov)
+			got = annotateInterSessionText(text, prov, stripInterSessionPromptPrefix96)
 		default:
 			t.Fatalf("unknown function %s", c.Fn)
 		}

@@ -9,19 +9,8 @@ import (
 // OpenClaw 2026.9.6's thinking-signature steps: dist/thinking-signatures-*.mjs
 // stripStaleThinkingSignaturesForCompactionReplay and
 // dist/tool-result-truncation-*.mjs (region embedded-agent-runner/thinking.ts)
-// stripInvalidThinkingSignatures with its latest-turn exemption and
-// shouldPreserveLatestAssistantThinking.
-
-// latestAssistantWithContent is the index of the last assistant message
-// with array content (-1: none).
-func latestAssistantWithContent(in []Message) int {
-	for i := len(in) - 1; i >= 0; i-- {
-		if _, ok := assistantContent(in[i]); ok {
-			return i
-		}
-	}
-	return -1
-}
+// shouldPreserveLatestAssistantThinking, which turns on the latest-turn
+// exemption of stripInvalidThinkingSignatures.
 
 // shouldPreserveLatestAssistantThinking: the latest assistant turn is the
 // last message, or the current tool turn.
@@ -41,20 +30,6 @@ func shouldPreserveLatestAssistantThinking(in []Message) bool {
 		}
 	}
 	return isCurrentToolTurn(in, latest, latestUser)
-}
-
-// stripInvalidThinkingSignatures96 is 9.6's stripInvalidThinkingSignatures:
-// 5.6's rule, except that the latest assistant turn is left alone when
-// preserveLatest (providers reject a modified latest thinking block).
-func stripInvalidThinkingSignatures96(in []Message, preserveLatest bool, log *changeLog) []Message {
-	latest := -1
-	if preserveLatest {
-		latest = latestAssistantWithContent(in)
-	}
-	unsigned := func(b any) bool {
-		return isThinkingBlock(b) && !hasReplayableThinkingSignature(b.(*jsvalue.Object))
-	}
-	return dropAssistantBlocks(in, log, func(i int) bool { return i == latest }, unsigned, "unsigned thinking block removed", "unsigned thinking blocks removed")
 }
 
 // stripStaleThinkingSignaturesForCompactionReplay removes the signatures of

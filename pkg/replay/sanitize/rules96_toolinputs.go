@@ -83,25 +83,15 @@ func trimToolCallName96(bm *jsvalue.Object) (*jsvalue.Object, bool) {
 	return bm.With("name", t), true
 }
 
-func isReplaySafeThinkingTurn96(content []any, allowed allowedNames) bool {
-	sawCall := false
-	seen := map[string]bool{}
-	for _, b := range content {
-		if !isContractToolCallBlock(b) {
-			continue
-		}
-		bm := b.(*jsvalue.Object)
-		sawCall = true
-		id := jsjson.Trim(jsvalue.StringOrEmpty(bm, "id"))
-		if !hasToolCallInput(bm) || jsvalue.Has(bm, "partialJson") && isStringValue(bm.Get("partialJson")) || id == "" || seen[id] || !isAllowedToolCallName(bm.Get("name"), allowed) {
-			return false
-		}
-		seen[id] = true
-		if _, changed := trimToolCallName96(bm); changed {
-			return false
-		}
+// toolCallNeedsChange96 is 9.6's test, in a signed-thinking turn, for a tool
+// call that replay would change: an unfinished call (string partialJson) or
+// a name to trim.
+func toolCallNeedsChange96(bm *jsvalue.Object) bool {
+	if jsvalue.Has(bm, "partialJson") && isStringValue(bm.Get("partialJson")) {
+		return true
 	}
-	return sawCall
+	_, changed := trimToolCallName96(bm)
+	return changed
 }
 
 func isStringValue(v any) bool { _, ok := v.(string); return ok }
@@ -130,14 +120,14 @@ func hasSessionsSpawnAttachments(content []any) bool {
 // the next tool-calling turn, and whether any came after another message.
 func collectFollowingToolResults(in []Message, index int) (map[string]bool, bool) {
 	ids := map[string]bool{}
-	calls := toolCalls96(in[index])
+	calls := toolCallsOf(in[index])
 	sawOther, displaced := false, false
 	for _, m := range in[index+1:] {
 		if !isJSObjectMessage(m) {
 			sawOther = true
 			continue
 		}
-		if jsvalue.Role(m) == "assistant" && len(toolCalls96(m)) > 0 {
+		if jsvalue.Role(m) == "assistant" && len(toolCallsOf(m)) > 0 {
 			break
 		}
 		if jsvalue.Role(m) == "toolResult" {
@@ -153,104 +143,69 @@ func collectFollowingToolResults(in []Message, index int) (map[string]bool, bool
 	return ids, displaced
 }
 
-func sanitizeToolCallInputs96(in []Message, o toolInputOptions, log *changeLog) []Message {
-	out := make([]Message, 0, len(in))
-	changed := false
-	preserved := map[string]bool{}
-	prior := map[string]bool{}
-	for i, m := range in {
-		if !isJSObjectMessage(m) {
-			changed = true
-			log.add(i, KindMessageDropped, "message that is not an object dropped")
-			continue
-		}
-		content, ok := assistantContent(m)
-		if !ok {
-			out = append(out, m)
-			continue
-		}
-		calls, thinking := 0, false
-		for _, b := range content {
-			if isContractToolCallBlock(b) {
-				calls++
+// toolInputRelease96 is 2026.9.6's sanitizeToolCallInputs.
+func toolInputRelease96() toolInputRelease {
+	return toolInputRelease{
+		objectsOnly:    true,
+		isCallBlock:    isContractToolCallBlock,
+		keepSignedTurn: keepSignedTurn96,
+		sanitizeCall:   sanitizeToolCall96,
+		replaceContent: replaceReplayOwnerContent,
+		noteTurn: func(seen *toolInputCalls, m Message) {
+			for _, c := range toolCallsOf(m) {
+				seen.prior[c.id] = true
 			}
-			thinking = thinking || isThinkingBlock(b)
-		}
-		if o.ownedThinking && thinking && calls > 0 {
-			refs := toolCalls96(m)
-			following, displaced := collectFollowingToolResults(in, i)
-			spawn := hasSessionsSpawnAttachments(content)
-			safe := isReplaySafeThinkingTurn96(content, o.allowed)
-			for _, r := range refs {
-				if preserved[r.id] || (spawn && !following[r.id]) || (displaced && prior[r.id]) {
-					safe = false
-				}
-			}
-			if safe {
-				for _, r := range refs {
-					preserved[r.id] = true
-					prior[r.id] = true
-				}
-				changed = changed || displaced
-				out = append(out, m)
-			} else {
-				changed = true
-				log.add(i, KindMessageDropped, "signed-thinking turn with %s that would need changes dropped whole", countNoun(calls, "tool call", "tool calls"))
-			}
-			continue
-		}
-		next := make([]any, 0, len(content))
-		msgChanged := false
-		for j, b := range content {
-			if isContractToolCallBlock(b) {
-				bm := b.(*jsvalue.Object)
-				if !hasToolCallInput(bm) || !hasContractToolCallID(bm) || !isAllowedToolCallName(bm.Get("name"), o.allowed) {
-					msgChanged = true
-					log.add(i, KindBlockDropped, "tool call %d (%s) has no input, no id or an invalid name", j, describeCall(bm))
-					continue
-				}
-				work := bm
-				if isStringValue(bm.Get("partialJson")) {
-					if !isFinalizedOpenAIResponsesToolCall(m, bm) {
-						msgChanged = true
-						log.add(i, KindBlockDropped, "tool call %d (%s) was never finished (partialJson)", j, describeCall(bm))
-						continue
-					}
-					work = bm.Clone()
-					work.Delete("partialJson")
-					msgChanged = true
-					log.add(i, KindContentChanged, "tool call %d: partialJson of a finished call removed", j)
-				}
-				if s, c := trimToolCallName96(work); c {
-					msgChanged = true
-					log.add(i, KindContentChanged, "tool call %d name trimmed", j)
-					work = s
-				}
-				next = append(next, work)
-				continue
-			}
-			next = append(next, b)
-		}
-		if msgChanged {
-			changed = true
-			if len(next) == 0 {
-				log.add(i, KindMessageDropped, "assistant turn left empty after dropping tool calls")
-				continue
-			}
-			nm := replaceReplayOwnerContent(m, next)
-			for _, c := range toolCalls96(nm) {
-				prior[c.id] = true
-			}
-			out = append(out, nm)
-			continue
-		}
-		for _, c := range toolCalls96(m) {
-			prior[c.id] = true
-		}
-		out = append(out, m)
+		},
 	}
-	if !changed {
-		return in
+}
+
+// keepSignedTurn96 keeps a replay-safe signed-thinking turn whose call ids no
+// earlier kept signed turn claimed, whose sessions_spawn attachments have
+// their results, and, when its results were displaced, whose calls no
+// earlier turn made; keeping a displaced turn counts as a change.
+func keepSignedTurn96(seen *toolInputCalls, in []Message, i int, content []any, allowed allowedNames) (bool, bool) {
+	refs := toolCallsOf(in[i])
+	following, displaced := collectFollowingToolResults(in, i)
+	spawn := hasSessionsSpawnAttachments(content)
+	safe := replaySafeToolCalls(content, allowed, isContractToolCallBlock, toolCallNeedsChange96)
+	for _, r := range refs {
+		if seen.preserved[r.id] || (spawn && !following[r.id]) || (displaced && seen.prior[r.id]) {
+			safe = false
+		}
 	}
-	return out
+	if !safe {
+		return false, false
+	}
+	for _, r := range refs {
+		seen.preserved[r.id] = true
+		seen.prior[r.id] = true
+	}
+	return true, displaced
+}
+
+// sanitizeToolCall96 drops a call without input, id or an allowed name, or
+// never finished; removes the partialJson of a finished OpenAI Responses
+// call; trims the name.
+func sanitizeToolCall96(m Message, i, j int, bm *jsvalue.Object, allowed allowedNames, log *changeLog) (*jsvalue.Object, bool, bool) {
+	if !hasToolCallInput(bm) || !hasContractToolCallID(bm) || !isAllowedToolCallName(bm.Get("name"), allowed) {
+		log.add(i, KindBlockDropped, "tool call %d (%s) has no input, no id or an invalid name", j, describeCall(bm))
+		return nil, false, true
+	}
+	work, changed := bm, false
+	if isStringValue(bm.Get("partialJson")) {
+		if !isFinalizedOpenAIResponsesToolCall(m, bm) {
+			log.add(i, KindBlockDropped, "tool call %d (%s) was never finished (partialJson)", j, describeCall(bm))
+			return nil, false, true
+		}
+		work = bm.Clone()
+		work.Delete("partialJson")
+		changed = true
+		log.add(i, KindContentChanged, "tool call %d: partialJson of a finished call removed", j)
+	}
+	if s, c := trimToolCallName96(work); c {
+		changed = true
+		log.add(i, KindContentChanged, "tool call %d name trimmed", j)
+		work = s
+	}
+	return work, true, changed
 }

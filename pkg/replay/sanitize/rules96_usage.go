@@ -103,49 +103,34 @@ func normalizeUsage96(raw any) (normalizedUsage96, bool) {
 	return n, true
 }
 
-// ensureAssistantUsageSnapshots96 gives every assistant turn 9.6's
-// normalised usage object.
-func ensureAssistantUsageSnapshots96(in []Message, log *changeLog) []Message {
-	var out []Message
-	for i, m := range in {
-		if m == nil || jsvalue.Role(m) != "assistant" {
-			continue
+// snapshotUsage96 is 2026.9.6's normalised usage object (with its
+// contextUsage).
+func snapshotUsage96(raw any) (*jsvalue.Object, bool) {
+	n, ok := normalizeUsage96(raw)
+	var cost *usageCost
+	if !ok {
+		n = normalizedUsage96{}
+		cost = &usageCost{}
+	} else {
+		if !n.hasTotal {
+			n.total = n.input + n.output + n.cacheRead + n.cacheWrite
 		}
-		raw := m.Get("usage")
-		n, ok := normalizeUsage96(raw)
-		var cost *usageCost
-		if !ok {
-			n = normalizedUsage96{}
-			cost = &usageCost{}
-		} else {
-			if !n.hasTotal {
-				n.total = n.input + n.output + n.cacheRead + n.cacheWrite
-			}
-			if c, ok := normalizeUsageCost(raw); ok {
-				cost = &c
-			}
+		if c, ok := normalizeUsageCost(raw); ok {
+			cost = &c
 		}
-		if usageMatches(raw, n.normalizedUsage, cost) && contextUsageMatches(raw, n.context) {
-			continue
-		}
-		if out == nil {
-			out = append([]Message(nil), in...)
-		}
-		var cu *jsvalue.Object
-		if n.context != nil {
-			cu = jsvalue.NewObject("state", n.context.state)
-			if n.context.state == "available" {
-				cu.Set("promptTokens", jsvalue.JSONNumber(n.context.prompt))
-				cu.Set("totalTokens", jsvalue.JSONNumber(n.context.total))
-			}
-		}
-		out[i] = m.With("usage", snapshotValue(n.normalizedUsage, cu, cost))
-		log.add(i, KindMetadataChanged, "usage normalised")
 	}
-	if out == nil {
-		return in
+	if usageMatches(raw, n.normalizedUsage, cost) && contextUsageMatches(raw, n.context) {
+		return nil, true
 	}
-	return out
+	var cu *jsvalue.Object
+	if n.context != nil {
+		cu = jsvalue.NewObject("state", n.context.state)
+		if n.context.state == "available" {
+			cu.Set("promptTokens", jsvalue.JSONNumber(n.context.prompt))
+			cu.Set("totalTokens", jsvalue.JSONNumber(n.context.total))
+		}
+	}
+	return snapshotValue(n.normalizedUsage, cu, cost), false
 }
 
 // contextUsageMatches: the stored contextUsage already equals the normalised one.

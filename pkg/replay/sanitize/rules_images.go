@@ -92,7 +92,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 		if mode == "" {
 			mode = policy.IDStrict
 		}
-		msgs = sanitizeToolCallIDs(msgs, mode, toolIDOptions{preserveNative: o.preserveNative}, r.step(RuleImages+"/toolCallIds"))
+		msgs = sanitizeToolCallIDs(msgs, mode, toolIDOptions{preserveNative: o.preserveNative}, toolIDRelease56(), r.step(RuleImages+"/toolCallIds"))
 	}
 	log := r.step(RuleImages)
 	lim := imageops.Limits{MaxSide: r.opts.ImageMaxDimensionPx, MaxBytes: r.opts.ImageMaxBytes}

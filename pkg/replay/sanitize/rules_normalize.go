@@ -218,14 +218,50 @@ func hasZeroTokenUsage(v any) bool {
 	return n > 0
 }
 
-// sanitizeUserReplayContent drops blank user text (nil: drop the message).
-func sanitizeUserReplayContent(m Message) (Message, bool) {
+// hasPersistedMedia (provider-utils hasPersistedMedia: readPersistedMediaFacts
+// + isMeaningfulMediaFact in media-facts): message.__openclaw.media holds a
+// fact with a non-blank path or url (normalizeOptionalString, then trim), a
+// non-blank content type, or a truthy kind other than "unknown". (A fact
+// without a kind derives one from its content type, which then counts
+// already.)
+func hasPersistedMedia(m Message) bool {
+	meta, ok := jsvalue.AsObject(m.Get("__openclaw"))
+	if !ok {
+		return false
+	}
+	media, ok := meta.Get("media").([]any)
+	if !ok {
+		return false
+	}
+	for _, e := range media {
+		f, ok := jsvalue.AsObject(e)
+		if !ok {
+			continue
+		}
+		for _, key := range []string{"path", "url", "contentType"} {
+			if s, ok := f.Get(key).(string); ok && !jsjson.Blank(s) {
+				return true
+			}
+		}
+		if k, ok := f.Lookup("kind"); ok && jsvalue.Truthy(k) && k != "unknown" {
+			return true
+		}
+	}
+	return false
+}
+
+// sanitizeUserReplayContent drops blank text from a user turn: the message
+// to keep (nil: drop it) and whether it changed. keepMedia (2026.9.6): a
+// turn left with nothing that carries persisted media is kept, its content
+// "" when it had blocks.
+func sanitizeUserReplayContent(m Message, keepMedia bool) (Message, bool) {
+	media := func() bool { return keepMedia && hasPersistedMedia(m) }
 	switch content := m.Get("content").(type) {
 	case string:
-		if jsjson.Blank(content) {
-			return nil, true
+		if !jsjson.Blank(content) || media() {
+			return m, false
 		}
-		return m, false
+		return nil, true
 	case []any:
 		kept := make([]any, 0, len(content))
 		for _, b := range content {
@@ -237,6 +273,9 @@ func sanitizeUserReplayContent(m Message) (Message, bool) {
 			kept = append(kept, b)
 		}
 		if len(kept) == 0 {
+			if media() {
+				return m.With("content", ""), true
+			}
 			return nil, true
 		}
 		if len(kept) == len(content) {
@@ -264,7 +303,7 @@ func normalizeAssistantReplayContent(in []Message, log *changeLog) []Message {
 	for i, m := range in {
 		switch jsvalue.Role(m) {
 		case "user":
-			next, changed := sanitizeUserReplayContent(m)
+			next, changed := sanitizeUserReplayContent(m, false)
 			if changed {
 				touched = true
 				if next == nil {
@@ -299,7 +338,7 @@ func normalizeAssistantReplayContent(in []Message, log *changeLog) []Message {
 			out = append(out, m.With("content", []any{jsvalue.TextBlock(stripped)}))
 			continue
 		case []any:
-			if next, changed := normalizeAssistantBlocks(m, content); changed {
+			if next, changed := normalizeAssistantBlocks(m, content, assistantBlockRules56()); changed {
 				touched = true
 				if next == nil {
 					log.add(i, KindMessageDropped, "assistant turn with only inbound metadata dropped")
@@ -324,8 +363,33 @@ func normalizeAssistantReplayContent(in []Message, log *changeLog) []Message {
 	return out
 }
 
-func normalizeAssistantBlocks(m Message, content []any) (Message, bool) {
-	touched := false
+// assistantBlockRules is what a release's
+// normalizeAssistantReplayBlockContent does its own way.
+type assistantBlockRules struct {
+	// stripText removes the metadata the release strips from text.
+	stripText func(text string) string
+	// dropDisplayBlocks: managed display blocks are dropped (2026.9.6).
+	dropDisplayBlocks bool
+	// dropSilent: silent-reply text blocks are dropped, and a turn left with
+	// only reasoning after that is dropped whole (2026.9.6).
+	dropSilent bool
+	// replaceContent is m with its content replaced by next.
+	replaceContent func(m Message, next []any) Message
+}
+
+// assistantBlockRules56 is 2026.5.6's: inbound metadata stripped.
+func assistantBlockRules56() assistantBlockRules {
+	return assistantBlockRules{
+		stripText:      stripInboundMetadata,
+		replaceContent: func(m Message, next []any) Message { return m.With("content", next) },
+	}
+}
+
+// normalizeAssistantBlocks is normalizeAssistantReplayBlockContent: the
+// assistant turn with its blocks cleaned as the release's rules say (nil:
+// drop the turn), and whether it changed.
+func normalizeAssistantBlocks(m Message, content []any, rules assistantBlockRules) (Message, bool) {
+	touched, removedSilent := false, false
 	kept := make([]any, 0, len(content))
 	for _, b := range content {
 		bm, ok := jsvalue.AsObject(b)
@@ -333,20 +397,33 @@ func normalizeAssistantBlocks(m Message, content []any) (Message, bool) {
 			kept = append(kept, b)
 			continue
 		}
+		if rules.dropDisplayBlocks {
+			if t, ok := jsvalue.StringMember(bm, "type"); ok && managedDisplayBlockTypes[t] {
+				touched = true
+				continue
+			}
+		}
 		text, ok := jsvalue.StringMember(bm, "text")
 		if !ok {
 			kept = append(kept, b)
 			continue
 		}
-		stripped := stripInboundMetadata(text)
+		stripped := rules.stripText(text)
 		if stripped == text {
-			kept = append(kept, b)
+			if rules.dropSilent && isSilentReplyPayloadText(jsjson.Trim(text)) {
+				touched, removedSilent = true, true
+			} else {
+				kept = append(kept, b)
+			}
 			continue
 		}
 		touched = true
-		if !jsjson.Blank(stripped) {
+		t := jsjson.Trim(stripped)
+		silent := t != "" && rules.dropSilent && isSilentReplyPayloadText(t)
+		if t != "" && !silent {
 			kept = append(kept, bm.With("text", stripped))
 		}
+		removedSilent = removedSilent || silent
 	}
 	if !touched {
 		return m, false
@@ -354,5 +431,9 @@ func normalizeAssistantBlocks(m Message, content []any) (Message, bool) {
 	if len(kept) == 0 {
 		return nil, true
 	}
-	return m.With("content", kept), true
+	next := rules.replaceContent(m, kept)
+	if removedSilent && hasOnlyAssistantReasoningContent(next) {
+		return nil, true
+	}
+	return next, true
 }

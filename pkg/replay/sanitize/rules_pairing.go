@@ -27,7 +27,7 @@ func ToolResultID(m Message) string {
 
 // normalizeToolResultName trims the result's toolName, else fills it from
 // the call, else "unknown" (only when toolName was a string).
-func normalizeToolResultName(m Message, call toolCallRef) (Message, bool) {
+func normalizeToolResultName(m Message, call toolOccurrence) (Message, bool) {
 	raw, isStr := jsvalue.StringMember(m, "toolName")
 	if t := jsjson.Trim(raw); t != "" {
 		if raw == t {
@@ -35,8 +35,8 @@ func normalizeToolResultName(m Message, call toolCallRef) (Message, bool) {
 		}
 		return m.With("toolName", t), true
 	}
-	if call.hasName {
-		if t := jsjson.Trim(call.name); t != "" {
+	if name, ok := call.stringName(); ok {
+		if t := jsjson.Trim(name); t != "" {
 			return m.With("toolName", t), true
 		}
 	}
@@ -97,7 +97,7 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 			continue
 		}
 		// JavaScript's Map keeps the last name for a repeated id.
-		byID := map[string]toolCallRef{}
+		byID := map[string]toolOccurrence{}
 		for _, c := range calls {
 			byID[c.id] = c
 		}
@@ -167,8 +167,8 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 				continue
 			}
 			name := "unknown"
-			if c.hasName {
-				name = c.name
+			if s, ok := c.stringName(); ok {
+				name = s
 			}
 			synthetic := jsvalue.NewObject(
 				"role", "toolResult",
@@ -191,7 +191,8 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 	return out
 }
 
-// stripToolResultDetails deletes `details` from every tool result.
+// stripToolResultDetails deletes `details` from every tool result (a nil
+// log records nothing: the 2026.9.6 LLM boundary runs it again so).
 func stripToolResultDetails(in []Message, log *changeLog) []Message {
 	var out []Message
 	for i, m := range in {

@@ -82,8 +82,9 @@ func removeFirstInterSessionPrefix(text string) string {
 	return joinNonEmpty(jsvalue.TrimEnd(text[:index]), jsvalue.TrimStart(text[explanationEnd:]))
 }
 
-// annotateInterSessionText is annotateInterSessionPromptText.
-func annotateInterSessionText(text string, p provenance) string {
+// annotateInterSessionText is annotateInterSessionPromptText with the
+// release's removal of an earlier marker (stripPrefix).
+func annotateInterSessionText(text string, p provenance, stripPrefix func(string) string) string {
 	if jsjson.Blank(text) {
 		return text
 	}
@@ -91,19 +92,20 @@ func annotateInterSessionText(text string, p provenance) string {
 	if text == prefix || strings.HasPrefix(text, prefix+"\n") {
 		return text
 	}
-	return prefix + "\n" + removeFirstInterSessionPrefix(text)
+	return prefix + "\n" + stripPrefix(text)
 }
 
 // annotateInterSessionUserMessages prefixes user turns that another session
 // or an internal tool routed here, so the model does not take them as the
 // end user's words.
 func annotateInterSessionUserMessages(in []Message, log *changeLog) []Message {
-	return annotateInterSessionWith(in, annotateInterSessionText, log)
+	return annotateInterSessionWith(in, removeFirstInterSessionPrefix, log)
 }
 
 // annotateInterSessionWith is annotateInterSessionUserMessages with the
-// release's annotateInterSessionPromptText.
-func annotateInterSessionWith(in []Message, annotate func(string, provenance) string, log *changeLog) []Message {
+// release's removal of an earlier marker (see annotateInterSessionText).
+func annotateInterSessionWith(in []Message, stripPrefix func(string) string, log *changeLog) []Message {
+	annotate := func(text string, p provenance) string { return annotateInterSessionText(text, p, stripPrefix) }
 	out := in
 	copied := false
 	set := func(i int, m Message) {

@@ -67,14 +67,31 @@ func replaceThinking(m Message, kept []any) Message {
 	return m.With("content", kept)
 }
 
+// latestAssistantWithContent is the index of the last assistant message
+// with array content (-1: none).
+func latestAssistantWithContent(in []Message) int {
+	for i := len(in) - 1; i >= 0; i-- {
+		if _, ok := assistantContent(in[i]); ok {
+			return i
+		}
+	}
+	return -1
+}
+
 // stripInvalidThinkingSignatures removes thinking blocks whose signature is
 // missing or blank (Anthropic and Bedrock reject them); a turn left empty
-// says "[assistant reasoning omitted]".
-func stripInvalidThinkingSignatures(in []Message, log *changeLog) []Message {
+// says "[assistant reasoning omitted]". preserveLatest (2026.9.6, where
+// providers reject a modified latest thinking block) leaves the latest
+// assistant turn alone.
+func stripInvalidThinkingSignatures(in []Message, preserveLatest bool, log *changeLog) []Message {
+	latest := -1
+	if preserveLatest {
+		latest = latestAssistantWithContent(in)
+	}
 	unsigned := func(b any) bool {
 		return isThinkingBlock(b) && !hasReplayableThinkingSignature(b.(*jsvalue.Object))
 	}
-	return dropAssistantBlocks(in, log, nil, unsigned, "unsigned thinking block removed", "unsigned thinking blocks removed")
+	return dropAssistantBlocks(in, log, func(i int) bool { return i == latest }, unsigned, "unsigned thinking block removed", "unsigned thinking blocks removed")
 }
 
 // dropAssistantBlocks removes the blocks drop picks from every assistant turn

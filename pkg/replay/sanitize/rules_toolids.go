@@ -27,6 +27,7 @@ const (
 var (
 	nativeAnthropicToolUseID = lazyre.New(`^toolu_[A-Za-z0-9_]+$`)
 	nativeKimiToolCallID     = lazyre.New(`^functions\.[A-Za-z0-9_-]+:\d+$`)
+	openAIToolCallIDRE       = lazyre.New(`^call_[A-Za-z0-9_-]+$`)
 )
 
 func sha256Hex(text string, n int) string {
@@ -151,16 +152,30 @@ func (r *idResolver) allocate(seed string) string {
 	return next
 }
 
-func (r *idResolver) assistantID(id string) string {
+// assistantID is createOccurrenceAwareResolver's resolveAssistantId. style
+// is 2026.9.6's duplicateToolCallIdStyle: "openai" keeps a first call_* id
+// and gives repeats call_<hash>; "" (the only style before 9.6) does neither.
+func (r *idResolver) assistantID(id, style string) string {
 	occ := r.assistantSeen[id] + 1
 	r.assistantSeen[id] = occ
 	var next string
-	if r.preserveNative && nativeAnthropicToolUseID().MatchString(id) && occ == 1 && !r.used[id] {
+	switch {
+	case style == "openai" && occ > 1:
+		for attempt := 0; ; attempt++ {
+			c := "call_" + sha256Hex(fmt.Sprintf("%s:%d:%d", id, occ, attempt), 24)
+			if !r.used[c] {
+				next = c
+				break
+			}
+		}
+		r.used[next] = true
+	case style == "openai" && occ == 1 && openAIToolCallIDRE().MatchString(id) && !r.used[id],
+		r.preserveNative && nativeAnthropicToolUseID().MatchString(id) && occ == 1 && !r.used[id]:
 		r.used[id] = true
 		next = id
-	} else if occ == 1 {
+	case occ == 1:
 		next = r.allocate(id)
-	} else {
+	default:
 		next = r.allocate(fmt.Sprintf("%s:%d", id, occ))
 	}
 	r.pending[id] = append(r.pending[id], next)
@@ -195,6 +210,27 @@ type toolIDOptions struct {
 	preserveNative       bool
 	preserveSafeThinking bool
 	allowed              allowedNames
+	// duplicateStyle is 2026.9.6's duplicateToolCallIdStyle (see
+	// idResolver.assistantID); "" before 9.6.
+	duplicateStyle string
+}
+
+// toolIDRelease is what a release's sanitizeToolCallIdsForCloudCodeAssist
+// does its own way.
+type toolIDRelease struct {
+	// objectsOnly: messages that are not JavaScript objects are passed over
+	// (2026.9.6 checks; 2026.5.6 reads their role, which is never a match).
+	objectsOnly bool
+	// safeThinking is the check for a signed-thinking turn whose ids stay.
+	safeThinking func(m Message, allowed allowedNames) bool
+	// rewriteResult gives tool result i its resolved ids, logging what it
+	// changed; changed false leaves the message as it is.
+	rewriteResult func(i int, m Message, res *idResolver, log *changeLog) (next Message, changed bool)
+}
+
+// toolIDRelease56 is 2026.5.6's sanitizeToolCallIdsForCloudCodeAssist.
+func toolIDRelease56() toolIDRelease {
+	return toolIDRelease{safeThinking: isReplaySafeThinkingMessage, rewriteResult: rewriteToolResultIDs56}
 }
 
 // isReplaySafeThinkingMessage is tool-call-id.ts's check for a signed
@@ -204,32 +240,18 @@ func isReplaySafeThinkingMessage(m Message, allowed allowedNames) bool {
 }
 
 // isReplaySafeThinking is that check with the release's test for a tool
-// call that replay would change (needsMutation).
+// call that replay would change (needsMutation): a turn with thinking whose
+// tool calls are replay-safe.
 func isReplaySafeThinking(m Message, allowed allowedNames, needsMutation func(*jsvalue.Object) bool) bool {
 	content, ok := jsvalue.ArrayMember(m, "content")
 	if !ok {
 		return false
 	}
-	sawThinking, sawCall := false, false
-	seen := map[string]bool{}
+	sawThinking := false
 	for _, b := range content {
-		if isThinkingBlock(b) {
-			sawThinking = true
-			continue
-		}
-		if !isRawToolCallBlock(b) {
-			continue
-		}
-		bm := b.(*jsvalue.Object)
-		sawCall = true
-		id, _ := jsvalue.StringMember(bm, "id")
-		id = jsjson.Trim(id)
-		if !hasToolCallInput(bm) || id == "" || seen[id] || !isAllowedToolCallName(bm.Get("name"), allowed) || needsMutation(bm) {
-			return false
-		}
-		seen[id] = true
+		sawThinking = sawThinking || isThinkingBlock(b)
 	}
-	return sawThinking && sawCall
+	return sawThinking && replaySafeToolCalls(content, allowed, isRawToolCallBlock, needsMutation)
 }
 
 // toolCallNeedsReplayMutation: an untrimmed name or unredacted
@@ -263,22 +285,57 @@ func hasUnredactedSessionsSpawnAttachments(bm *jsvalue.Object) bool {
 	return false
 }
 
-// sanitizeToolCallIDs is sanitizeToolCallIdsForCloudCodeAssist.
-func sanitizeToolCallIDs(in []Message, mode string, o toolIDOptions, log *changeLog) []Message {
+// rewriteToolResultIDs56 resolves a tool result's toolCallId and toolUseId
+// (one id when they are equal).
+func rewriteToolResultIDs56(i int, m Message, res *idResolver, log *changeLog) (Message, bool) {
+	callID, _ := jsvalue.StringMember(m, "toolCallId")
+	useID, _ := jsvalue.StringMember(m, "toolUseId")
+	var nextCall, nextUse string
+	if callID != "" && useID != "" && callID == useID {
+		shared := res.resultID(callID)
+		nextCall, nextUse = shared, shared
+	} else {
+		if callID != "" {
+			nextCall = res.resultID(callID)
+		}
+		if useID != "" {
+			nextUse = res.resultID(useID)
+		}
+	}
+	if nextCall == callID && nextUse == useID {
+		return m, false
+	}
+	next := m.Clone()
+	if nextCall != "" {
+		next.Set("toolCallId", nextCall)
+	}
+	if nextUse != "" {
+		next.Set("toolUseId", nextUse)
+	}
+	if nextCall != callID {
+		log.add(i, KindIDRewritten, "tool result id %s -> %s", callID, nextCall)
+	}
+	if nextUse != useID {
+		log.add(i, KindIDRewritten, "tool result toolUseId %s -> %s", useID, nextUse)
+	}
+	return next, true
+}
+
+// sanitizeToolCallIDs is sanitizeToolCallIdsForCloudCodeAssist as release
+// rel has it.
+func sanitizeToolCallIDs(in []Message, mode string, o toolIDOptions, rel toolIDRelease, log *changeLog) []Message {
 	var reserved map[string]bool
-	var preserved map[int]bool
+	preserved := map[int]bool{}
 	if o.preserveSafeThinking {
-		reserved, preserved = map[string]bool{}, map[int]bool{}
+		reserved = map[string]bool{}
 		for i, m := range in {
-			if jsvalue.Role(m) != "assistant" || !isReplaySafeThinkingMessage(m, o.allowed) {
+			if rel.objectsOnly && !isJSObjectMessage(m) || jsvalue.Role(m) != "assistant" || !rel.safeThinking(m, o.allowed) {
 				continue
 			}
 			calls := toolCallsOf(m)
 			clash := false
 			for _, c := range calls {
-				if reserved[c.id] {
-					clash = true
-				}
+				clash = clash || reserved[c.id]
 			}
 			if clash {
 				continue
@@ -298,6 +355,9 @@ func sanitizeToolCallIDs(in []Message, mode string, o toolIDOptions, log *change
 		out[i] = m
 	}
 	for i, m := range in {
+		if rel.objectsOnly && !isJSObjectMessage(m) {
+			continue
+		}
 		switch jsvalue.Role(m) {
 		case "assistant":
 			if preserved[i] {
@@ -313,19 +373,14 @@ func sanitizeToolCallIDs(in []Message, mode string, o toolIDOptions, log *change
 			var next []any
 			for j, b := range content {
 				bm, ok := jsvalue.AsObject(b)
-				if !ok {
+				if !ok || !isOpenAIToolCallType(jsvalue.StringOrEmpty(bm, "type")) {
 					continue
 				}
 				id, _ := jsvalue.StringMember(bm, "id")
-				switch jsvalue.StringOrEmpty(bm, "type") {
-				case "functionCall", "toolUse", "toolCall":
-				default:
-					continue
-				}
 				if id == "" {
 					continue
 				}
-				nid := res.assistantID(id)
+				nid := res.assistantID(id, o.duplicateStyle)
 				if nid == id {
 					continue
 				}
@@ -339,36 +394,8 @@ func sanitizeToolCallIDs(in []Message, mode string, o toolIDOptions, log *change
 				set(i, m.With("content", next))
 			}
 		case "toolResult":
-			callID, _ := jsvalue.StringMember(m, "toolCallId")
-			useID, _ := jsvalue.StringMember(m, "toolUseId")
-			var nextCall, nextUse string
-			if callID != "" && useID != "" && callID == useID {
-				shared := res.resultID(callID)
-				nextCall, nextUse = shared, shared
-			} else {
-				if callID != "" {
-					nextCall = res.resultID(callID)
-				}
-				if useID != "" {
-					nextUse = res.resultID(useID)
-				}
-			}
-			if nextCall == callID && nextUse == useID {
-				continue
-			}
-			next := m.Clone()
-			if nextCall != "" {
-				next.Set("toolCallId", nextCall)
-			}
-			if nextUse != "" {
-				next.Set("toolUseId", nextUse)
-			}
-			set(i, next)
-			if nextCall != callID {
-				log.add(i, KindIDRewritten, "tool result id %s -> %s", callID, nextCall)
-			}
-			if nextUse != useID {
-				log.add(i, KindIDRewritten, "tool result toolUseId %s -> %s", useID, nextUse)
+			if next, changed := rel.rewriteResult(i, m, res, log); changed {
+				set(i, next)
 			}
 		}
 	}

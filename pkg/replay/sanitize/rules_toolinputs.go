@@ -184,60 +184,75 @@ func sanitizeToolCallBlock(bm *jsvalue.Object) (*jsvalue.Object, bool) {
 	return next, true
 }
 
-// isReplaySafeThinkingTurn: every tool call of a signed-thinking turn has
-// input, a unique id, an allowed name and needs no rewrite.
-func isReplaySafeThinkingTurn(content []any, allowed allowedNames) bool {
+// replaySafeToolCalls: content has a tool call (isCall) and every one has
+// input, a unique trimmed id and an allowed name, and needs no change for
+// replay (needsChange is the release's test).
+func replaySafeToolCalls(content []any, allowed allowedNames, isCall func(any) bool, needsChange func(*jsvalue.Object) bool) bool {
 	sawCall := false
 	seen := map[string]bool{}
 	for _, b := range content {
-		if !isRawToolCallBlock(b) {
+		if !isCall(b) {
 			continue
 		}
 		bm := b.(*jsvalue.Object)
 		sawCall = true
 		id, _ := jsvalue.StringMember(bm, "id")
 		id = jsjson.Trim(id)
-		if !hasToolCallInput(bm) || id == "" || seen[id] || !isAllowedToolCallName(bm.Get("name"), allowed) {
+		if !hasToolCallInput(bm) || id == "" || seen[id] || !isAllowedToolCallName(bm.Get("name"), allowed) || needsChange(bm) {
 			return false
 		}
 		seen[id] = true
-		if _, changed := sanitizeToolCallBlock(bm); changed {
-			return false
-		}
 	}
 	return sawCall
 }
 
-// toolCallIDsOf is extractToolCallsFromAssistant: tool calls (toolCall,
-// toolUse, functionCall) with a non-empty string id.
-type toolCallRef struct {
-	id      string
-	name    string
-	hasName bool
+// toolCallBlockChanges56: sanitizeToolCallBlock would change the block.
+func toolCallBlockChanges56(bm *jsvalue.Object) bool {
+	_, changed := sanitizeToolCallBlock(bm)
+	return changed
 }
 
-func toolCallsOf(m Message) []toolCallRef {
+// toolCallsOf is extractToolCallsFromAssistant (readToolCall in 2026.9.6):
+// the toolCall, toolUse and functionCall blocks with a non-empty string id.
+func toolCallsOf(m Message) []toolOccurrence {
 	content, ok := jsvalue.ArrayMember(m, "content")
 	if !ok {
 		return nil
 	}
-	var out []toolCallRef
-	for _, b := range content {
+	var out []toolOccurrence
+	for i, b := range content {
 		bm, ok := jsvalue.AsObject(b)
-		if !ok {
+		if !ok || !isOpenAIToolCallType(jsvalue.StringOrEmpty(bm, "type")) {
 			continue
 		}
 		id, ok := jsvalue.StringMember(bm, "id")
 		if !ok || id == "" {
 			continue
 		}
-		switch jsvalue.StringOrEmpty(bm, "type") {
-		case "toolCall", "toolUse", "functionCall":
-			name, hasName := jsvalue.StringMember(bm, "name")
-			out = append(out, toolCallRef{id: id, name: name, hasName: hasName})
+		var name any
+		if s, ok := jsvalue.StringMember(bm, "name"); ok {
+			name = s
 		}
+		out = append(out, toolOccurrence{id: id, name: name, contentIndex: i})
 	}
 	return out
+}
+
+// toolOccurrence is one tool call of an assistant turn (and, in 2026.9.6's
+// pairing repair, the result found for it).
+type toolOccurrence struct {
+	id           string
+	name         any // the block's name when a string, else nil
+	result       Message
+	source       Message
+	sourceIndex  int
+	contentIndex int
+}
+
+// stringName is the call's name when it is a string.
+func (c toolOccurrence) stringName() (string, bool) {
+	s, ok := c.name.(string)
+	return s, ok
 }
 
 type toolInputOptions struct {
@@ -245,42 +260,126 @@ type toolInputOptions struct {
 	ownedThinking bool
 }
 
+// toolInputRelease is what a release's sanitizeToolCallInputs does its own
+// way.
+type toolInputRelease struct {
+	// objectsOnly: messages that are not JavaScript objects are dropped
+	// (2026.9.6).
+	objectsOnly bool
+	// isCallBlock says which content blocks are tool calls.
+	isCallBlock func(b any) bool
+	// keepSignedTurn decides whether signed-thinking turn i of a route that
+	// owns its thinking is kept byte for byte (or else dropped whole);
+	// changed reports that keeping it still changes the list.
+	keepSignedTurn func(seen *toolInputCalls, in []Message, i int, content []any, allowed allowedNames) (keep, changed bool)
+	// sanitizeCall is tool-call block j of message i: the block to keep
+	// (keep false drops it) and whether it changed, logging what it did.
+	sanitizeCall func(m Message, i, j int, bm *jsvalue.Object, allowed allowedNames, log *changeLog) (next *jsvalue.Object, keep, changed bool)
+	// replaceContent is m with its content replaced by next.
+	replaceContent func(m Message, next []any) Message
+	// noteTurn, when set, records the calls of an assistant turn kept
+	// other than as a signed-thinking turn.
+	noteTurn func(seen *toolInputCalls, m Message)
+}
+
+// toolInputCalls is what sanitizeToolCallInputs remembers of the tool calls
+// it has passed.
+type toolInputCalls struct {
+	// preserved: ids of the calls of signed-thinking turns kept as they are.
+	preserved map[string]bool
+	// prior: ids of the calls of every assistant turn kept (2026.9.6).
+	prior map[string]bool
+}
+
+// toolInputRelease56 is 2026.5.6's sanitizeToolCallInputs.
+func toolInputRelease56() toolInputRelease {
+	return toolInputRelease{
+		isCallBlock:    isRawToolCallBlock,
+		keepSignedTurn: keepSignedTurn56,
+		sanitizeCall:   sanitizeToolCall56,
+		replaceContent: func(m Message, next []any) Message { return m.With("content", next) },
+	}
+}
+
+// keepSignedTurn56 keeps a replay-safe signed-thinking turn whose call ids
+// no earlier kept turn claimed.
+func keepSignedTurn56(seen *toolInputCalls, in []Message, i int, content []any, allowed allowedNames) (bool, bool) {
+	refs := toolCallsOf(in[i])
+	safe := replaySafeToolCalls(content, allowed, isRawToolCallBlock, toolCallBlockChanges56)
+	for _, r := range refs {
+		if seen.preserved[r.id] {
+			safe = false
+		}
+	}
+	if safe {
+		for _, r := range refs {
+			seen.preserved[r.id] = true
+		}
+	}
+	return safe, false
+}
+
+// sanitizeToolCall56 drops a call without input, id or an allowed name,
+// redacts sessions_spawn attachments and trims the name.
+func sanitizeToolCall56(_ Message, i, j int, bm *jsvalue.Object, allowed allowedNames, log *changeLog) (*jsvalue.Object, bool, bool) {
+	id, _ := jsvalue.StringMember(bm, "id")
+	switch {
+	case !hasToolCallInput(bm):
+		log.add(i, KindBlockDropped, "tool call %d (%s) has no input", j, describeCall(bm))
+		return nil, false, true
+	case jsjson.Blank(id):
+		log.add(i, KindBlockDropped, "tool call %d (%s) has no id", j, describeCall(bm))
+		return nil, false, true
+	case !isAllowedToolCallName(bm.Get("name"), allowed):
+		log.add(i, KindBlockDropped, "tool call %d has an invalid name %q", j, jsvalue.StringOrEmpty(bm, "name"))
+		return nil, false, true
+	}
+	if isSessionsSpawn(bm) {
+		s, c := sanitizeToolCallBlock(bm)
+		if c {
+			log.add(i, KindContentChanged, "sessions_spawn tool call %d: attachments redacted", j)
+		}
+		return s, true, c
+	}
+	if name, ok := jsvalue.StringMember(bm, "name"); ok {
+		if t := jsjson.Trim(name); t != name && t != "" {
+			log.add(i, KindContentChanged, "tool call %d name trimmed to %q", j, t)
+			return bm.With("name", t), true, true
+		}
+	}
+	return bm, true, false
+}
+
 // sanitizeToolCallInputs drops tool calls that cannot be replayed (no input,
-// no id, a name providers reject), trims names, redacts sessions_spawn
-// attachments, and drops assistant turns left empty. Signed-thinking turns
-// on provider-owned thinking routes are kept byte for byte or dropped whole.
-func sanitizeToolCallInputs(in []Message, o toolInputOptions, log *changeLog) []Message {
+// no id, a name providers reject), trims names, and drops assistant turns
+// left empty, as release rel does (2026.5.6 also redacts sessions_spawn
+// attachments). Signed-thinking turns on provider-owned thinking routes are
+// kept byte for byte or dropped whole.
+func sanitizeToolCallInputs(in []Message, o toolInputOptions, rel toolInputRelease, log *changeLog) []Message {
 	out := make([]Message, 0, len(in))
 	changed := false
-	claimed := map[string]bool{}
+	seen := &toolInputCalls{preserved: map[string]bool{}, prior: map[string]bool{}}
 	for i, m := range in {
+		if rel.objectsOnly && !isJSObjectMessage(m) {
+			changed = true
+			log.add(i, KindMessageDropped, "message that is not an object dropped")
+			continue
+		}
 		content, ok := assistantContent(m)
 		if !ok {
 			out = append(out, m)
 			continue
 		}
-		calls := 0
-		thinking := false
+		calls, thinking := 0, false
 		for _, b := range content {
-			if isRawToolCallBlock(b) {
+			if rel.isCallBlock(b) {
 				calls++
 			}
-			if isThinkingBlock(b) {
-				thinking = true
-			}
+			thinking = thinking || isThinkingBlock(b)
 		}
 		if o.ownedThinking && thinking && calls > 0 {
-			refs := toolCallsOf(m)
-			safe := isReplaySafeThinkingTurn(content, o.allowed)
-			for _, r := range refs {
-				if claimed[r.id] {
-					safe = false
-				}
-			}
-			if safe {
-				for _, r := range refs {
-					claimed[r.id] = true
-				}
+			if keep, c := rel.keepSignedTurn(seen, in, i, content, o.allowed); keep {
+				changed = changed || c
 				out = append(out, m)
 			} else {
 				changed = true
@@ -289,61 +388,28 @@ func sanitizeToolCallInputs(in []Message, o toolInputOptions, log *changeLog) []
 			continue
 		}
 		next := make([]any, 0, len(content))
-		dropped := 0
 		msgChanged := false
 		for j, b := range content {
-			if !isRawToolCallBlock(b) {
+			if !rel.isCallBlock(b) {
 				next = append(next, b)
 				continue
 			}
-			bm := b.(*jsvalue.Object)
-			id, _ := jsvalue.StringMember(bm, "id")
-			switch {
-			case !hasToolCallInput(bm):
-				dropped++
-				log.add(i, KindBlockDropped, "tool call %d (%s) has no input", j, describeCall(bm))
-				continue
-			case jsjson.Blank(id):
-				dropped++
-				log.add(i, KindBlockDropped, "tool call %d (%s) has no id", j, describeCall(bm))
-				continue
-			case !isAllowedToolCallName(bm.Get("name"), o.allowed):
-				dropped++
-				log.add(i, KindBlockDropped, "tool call %d has an invalid name %q", j, jsvalue.StringOrEmpty(bm, "name"))
-				continue
+			nb, keep, c := rel.sanitizeCall(m, i, j, b.(*jsvalue.Object), o.allowed, log)
+			msgChanged = msgChanged || c
+			if keep {
+				next = append(next, nb)
 			}
-			if isSessionsSpawn(bm) {
-				s, c := sanitizeToolCallBlock(bm)
-				if c {
-					msgChanged = true
-					log.add(i, KindContentChanged, "sessions_spawn tool call %d: attachments redacted", j)
-				}
-				next = append(next, s)
-				continue
-			}
-			if name, ok := jsvalue.StringMember(bm, "name"); ok {
-				if t := jsjson.Trim(name); t != name && t != "" {
-					next = append(next, bm.With("name", t))
-					msgChanged = true
-					log.add(i, KindContentChanged, "tool call %d name trimmed to %q", j, t)
-					continue
-				}
-			}
-			next = append(next, b)
 		}
-		if dropped > 0 {
+		if msgChanged {
 			changed = true
 			if len(next) == 0 {
 				log.add(i, KindMessageDropped, "assistant turn left empty after dropping tool calls")
 				continue
 			}
-			out = append(out, m.With("content", next))
-			continue
+			m = rel.replaceContent(m, next)
 		}
-		if msgChanged {
-			changed = true
-			out = append(out, m.With("content", next))
-			continue
+		if rel.noteTurn != nil {
+			rel.noteTurn(seen, m)
 		}
 		out = append(out, m)
 	}

@@ -259,26 +259,36 @@ func usageMatches(raw any, n normalizedUsage, cost *usageCost) bool {
 	return ceq("input", cost.input) && ceq("output", cost.output) && ceq("cacheRead", cost.cacheRead) && ceq("cacheWrite", cost.cacheWrite) && ceq("total", cost.total)
 }
 
-// ensureAssistantUsageSnapshots gives every assistant turn a normalised
-// usage object.
-func ensureAssistantUsageSnapshots(in []Message, log *changeLog) []Message {
+// ensureAssistantUsageSnapshots gives every assistant turn the usage
+// object the release's snapshot makes of its usage (same: the usage already
+// is that object).
+func ensureAssistantUsageSnapshots(in []Message, snapshot func(raw any) (next *jsvalue.Object, same bool), log *changeLog) []Message {
 	var out []Message
 	for i, m := range in {
 		if jsvalue.Role(m) != "assistant" {
 			continue
 		}
-		n, cost := usageSnapshot(m.Get("usage"))
-		if usageMatches(m.Get("usage"), n, cost) {
+		next, same := snapshot(m.Get("usage"))
+		if same {
 			continue
 		}
 		if out == nil {
 			out = append([]Message(nil), in...)
 		}
-		out[i] = m.With("usage", snapshotValue(n, nil, cost))
+		out[i] = m.With("usage", next)
 		log.add(i, KindMetadataChanged, "usage normalised")
 	}
 	if out == nil {
 		return in
 	}
 	return out
+}
+
+// snapshotUsage56 is 2026.5.6's normalised usage object.
+func snapshotUsage56(raw any) (*jsvalue.Object, bool) {
+	n, cost := usageSnapshot(raw)
+	if usageMatches(raw, n, cost) {
+		return nil, true
+	}
+	return snapshotValue(n, nil, cost), false
 }
