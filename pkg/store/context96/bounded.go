@@ -97,9 +97,11 @@ func BoundedRows(rows [][]byte, limits Limits) (out [][]byte, truncated bool, er
 			break
 		}
 	}
+	injected := false
 	if boundary >= 0 && !chosen[boundary] {
 		if size := storedBytes(rows[boundary]) + 1; bytes+size <= limits.MaxBytes {
 			selected = append([]int{boundary}, selected...)
+			injected = true
 		} else {
 			truncated = true
 		}
@@ -115,6 +117,18 @@ func BoundedRows(rows [][]byte, limits Limits) (out [][]byte, truncated bool, er
 			}
 		}
 		out = append(out, row)
+	}
+	// A boundary whose first kept entry is an id the read skipped takes
+	// the entry the session manager resolves it to (nav96.OpaqueFirstKept).
+	events := out[len(out)-len(selected):]
+	evRecs := make([]*nav96.Record, len(events))
+	for k, row := range events {
+		evRecs[k] = nav96.Parse(row)
+	}
+	for k, id := range nav96.OpaqueFirstKept(evRecs, injected, res.Leaf) {
+		if events[k], err = withFirstKept(events[k], id); err != nil {
+			return nil, false, fmt.Errorf("row %d: %w", selected[k]+1, err)
+		}
 	}
 	return out, truncated, nil
 }

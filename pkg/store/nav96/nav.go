@@ -47,7 +47,8 @@ type Record struct {
 	Object     bool // a JSON object (isRecord)
 	Type       string
 	TypeIsStr  bool
-	id         ref // readNonBlankString(id) or undefined
+	id         ref   // readNonBlankString(id) or undefined
+	rawID      field // id as stored (present, a string, …)
 	hasParent  bool
 	parent     field
 	target     field
@@ -77,6 +78,7 @@ type Record struct {
 type field struct {
 	present  bool
 	null     bool
+	str      bool // a string (s), blank or not
 	nonBlank bool
 	s        string
 	side     bool // the string "side" (appendMode)
@@ -116,7 +118,7 @@ func readField(raw []byte, ok bool) field {
 	}
 	if len(t) > 0 && t[0] == '"' {
 		if s, ok := jsonl.StringValue(t); ok {
-			f.s = s
+			f.s, f.str = s, true
 			f.nonBlank = jsjson.Trim(s) != ""
 			f.side = s == "side"
 		}
@@ -224,8 +226,9 @@ func FromFieldsTo(r *Record, e *Fields) {
 			r.Type, r.TypeIsStr = s, true
 		}
 	}
-	if f := readField(e.ID, e.ID != nil); f.nonBlank {
-		r.id = str(f.s)
+	r.rawID = readField(e.ID, e.ID != nil)
+	if r.rawID.nonBlank {
+		r.id = str(r.rawID.s)
 	}
 	r.parent = readField(e.ParentID, e.ParentID != nil)
 	r.hasParent = r.parent.present

@@ -126,7 +126,8 @@ func parseReference(line []byte) *Record {
 			r.Type, r.TypeIsStr = s, true
 		}
 	}
-	if f := refReadField(e.ID, e.ID != nil); f.nonBlank {
+	r.rawID = refReadField(e.ID, e.ID != nil)
+	if f := r.rawID; f.nonBlank {
 		r.id = str(f.s)
 	}
 	r.parent = refReadField(e.ParentID, e.ParentID != nil)
@@ -215,7 +216,7 @@ func refReadField(raw gojson.RawMessage, ok bool) field {
 	if len(t) > 0 && t[0] == '"' {
 		var s string
 		if gojson.Unmarshal(t, &s) == nil {
-			f.s = s
+			f.s, f.str = s, true
 			f.nonBlank = jsjson.Trim(s) != ""
 			if f.nonBlank {
 				raws = `"` + s + `"`
