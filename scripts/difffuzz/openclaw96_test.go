@@ -163,11 +163,33 @@ func TestOracleStatus96(t *testing.T) {
 	}{
 		{upgrade.Whole, whole, "imported"},
 		{upgrade.Whole, rewritten, "partial"},
-		{upgrade.Partial, whole, "partial"},
 		{upgrade.Nothing, whole, ""},
 	} {
 		if got := oracleStatus96(c.outcome, c.r); got != c.want {
 			t.Errorf("oracleStatus96(%s, unmatched %v) = %q, want %q", c.outcome, c.r.Unmatched, got, c.want)
+		}
+	}
+}
+
+// The oracle's import status matches lines by id: a file whose only
+// left-behind line repeats an id stored before it is "imported" there
+// (seed 3508's fz-0059), one with a left-behind id not stored "partial".
+func TestOracleStatus96MatchesByID(t *testing.T) {
+	repeatBehind := &upgrade.FileResult{Events: 12, LeftBehind: []int64{14}}
+	lostBehind := &upgrade.FileResult{Events: 12, LeftBehind: []int64{14}, Unmatched: []int64{14}}
+	for _, c := range []struct {
+		outcome upgrade.Outcome
+		r       *upgrade.FileResult
+		want    string
+	}{
+		{upgrade.Partial, repeatBehind, "imported"},
+		{upgrade.Partial, lostBehind, "partial"},
+		{upgrade.Whole, &upgrade.FileResult{Events: 3, Unmatched: []int64{1}}, "partial"},
+		{upgrade.Whole, &upgrade.FileResult{Events: 3}, "imported"},
+		{upgrade.Nothing, &upgrade.FileResult{}, ""},
+	} {
+		if got := oracleStatus96(c.outcome, c.r); got != c.want {
+			t.Errorf("%s %+v: %q, want %q", c.outcome, c.r, got, c.want)
 		}
 	}
 }
