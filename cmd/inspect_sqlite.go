@@ -381,30 +381,30 @@ func inspectOneArchive(ctx context.Context, g *Globals, st *store.State, ses sto
 // stampUTC is a millisecond time to the second.
 func stampUTC(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02 15:04:05Z") }
 
-// sqliteOutlines reads the branches of every session of a state dir's
-// report (--tree), in its order: a SQLite session's rows as exported
-// (header first, seq order, as `oc inspect KEY --tree` draws them), a JSONL
-// transcript awaiting import from its file. nil marks one that could not
-// be read.
-func sqliteOutlines(ctx context.Context, g *Globals, st *store.State, rep *store.SQLiteReport) [][]*transcript.Segment {
-	sessions, err := st.SQLiteSessions(ctx)
-	if err != nil {
-		sessions = nil
-	}
+// eachReportedSession calls fn for every session of a state dir's report,
+// in its order, with a JSONL file of it: a SQLite session's rows exported
+// to a temporary file (removed when fn returns; header first, seq order, as
+// `oc inspect KEY` reads them), a JSONL transcript awaiting import as its
+// own file. what names the work on the progress line. Sessions that cannot
+// be read are passed over; so is the rest once ctx is done.
+func eachReportedSession(ctx context.Context, g *Globals, st *store.State, rep *store.SQLiteReport, what string, fn func(i int, s *store.SessionReport, ses store.Session, path string)) {
+	sessions, _ := st.SQLiteSessions(ctx)
 	byID := map[string]store.Session{}
 	for _, ses := range sessions {
 		byID[ses.Agent+"\x00"+ses.ID] = ses
 	}
-	out := make([][]*transcript.Segment, len(rep.Sessions))
-	progress := cli.NewProgress(g.IO, "drawing branches", len(rep.Sessions))
+	progress := cli.NewProgress(g.IO, what, len(rep.Sessions))
 	defer progress.Done()
 	for i, s := range rep.Sessions {
 		progress.Add(1)
 		if ctx.Err() != nil {
-			break
+			return
+		}
+		if s.Summary == nil {
+			continue // not read: its error is the report's
 		}
 		if s.Era == store.EraJSONL {
-			out[i], _ = transcript.OutlineFile(s.Path, nil)
+			fn(i, s, store.Session{Era: store.EraJSONL, Agent: s.Agent, ID: s.SessionID, Path: s.Path}, s.Path)
 			continue
 		}
 		ses, ok := byID[s.Agent+"\x00"+s.SessionID]
@@ -415,42 +415,34 @@ func sqliteOutlines(ctx context.Context, g *Globals, st *store.State, rep *store
 		if err != nil {
 			continue
 		}
-		out[i], _ = transcript.OutlineFile(path, nil)
+		fn(i, s, ses, path)
 		cleanup()
 	}
+}
+
+// sqliteOutlines reads the branches of every session of a state dir's
+// report (--tree), in its order; nil marks one that could not be read.
+func sqliteOutlines(ctx context.Context, g *Globals, st *store.State, rep *store.SQLiteReport) [][]*transcript.Segment {
+	out := make([][]*transcript.Segment, len(rep.Sessions))
+	eachReportedSession(ctx, g, st, rep, "drawing branches", func(i int, _ *store.SessionReport, _ store.Session, path string) {
+		out[i], _ = transcript.OutlineFile(path, nil)
+	})
 	return out
 }
 
-// addSQLiteReplayFindings replays every session of a SQLite report (inspect
-// --replay) and adds the replay findings to it and to its totals.
+// addSQLiteReplayFindings replays every SQLite session of a report
+// (inspect --replay) and adds the replay findings to it and to its totals.
 func addSQLiteReplayFindings(ctx context.Context, g *Globals, st *store.State, rep *store.SQLiteReport, rel policy.Release) {
-	sessions, err := st.SQLiteSessions(ctx)
-	if err != nil {
-		return
-	}
-	byID := map[string]store.Session{}
-	for _, ses := range sessions {
-		byID[ses.Agent+"\x00"+ses.ID] = ses
-	}
-	progress := cli.NewProgress(g.IO, "replaying", len(rep.Sessions))
-	defer progress.Done()
-	for _, s := range rep.Sessions {
-		progress.Add(1)
-		ses, ok := byID[s.Agent+"\x00"+s.SessionID]
-		if !ok {
-			continue
-		}
-		path, cleanup, err := st.ExportToTemp(ctx, ses)
-		if err != nil {
-			continue
+	eachReportedSession(ctx, g, st, rep, "replaying", func(_ int, s *store.SessionReport, ses store.Session, path string) {
+		if ses.Era != store.EraSQLite {
+			return
 		}
 		more, _ := replay.ProviderFindings(path, rel, sessionRef(g, ses, st.Root))
-		cleanup()
 		s.Summary.Findings = append(s.Summary.Findings, more...)
 		for _, f := range more {
 			rep.Totals.Findings[f.Severity]++
 		}
-	}
+	})
 }
 
 // sessionTable is the state-dir table of `oc inspect` on a SQLite store, one
