@@ -109,22 +109,21 @@ func BoundedRows(rows [][]byte, limits Limits) (out [][]byte, truncated bool, er
 	if header >= 0 {
 		out = append(out, rows[header])
 	}
+	evRecs := make([]*nav96.Record, len(selected)) // the rows as handed over
 	for p, i := range selected {
 		row := rows[i]
+		evRecs[p] = recs[i]
 		if fk, ok := firstKeptOf(recs, res.ActiveEvents, selected, p); ok {
 			if row, err = withFirstKept(row, fk); err != nil {
 				return nil, false, fmt.Errorf("row %d: %w", i+1, err)
 			}
+			evRecs[p] = nav96.Parse(row)
 		}
 		out = append(out, row)
 	}
 	// A boundary whose first kept entry is an id the read skipped takes
 	// the entry the session manager resolves it to (nav96.OpaqueFirstKept).
 	events := out[len(out)-len(selected):]
-	evRecs := make([]*nav96.Record, len(events))
-	for k, row := range events {
-		evRecs[k] = nav96.Parse(row)
-	}
 	for k, id := range nav96.OpaqueFirstKept(evRecs, injected, res.Leaf) {
 		if events[k], err = withFirstKept(events[k], id); err != nil {
 			return nil, false, fmt.Errorf("row %d: %w", selected[k]+1, err)
