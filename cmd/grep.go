@@ -94,7 +94,7 @@ still searched and printed).`,
 	_ = cmd.RegisterFlagCompletionFunc("agent", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return g.agentIDs(), cobra.ShellCompDirectiveNoFileComp
 	})
-	_ = cmd.RegisterFlagCompletionFunc("role", cobra.FixedCompletions([]string{"user", "assistant", vocab.RoleToolResult, "custom", "compaction", "branchSummary"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("role", cobra.FixedCompletions([]string{vocab.RoleUser, vocab.RoleAssistant, vocab.RoleToolResult, vocab.RoleCustom, vocab.TypeCompaction, vocab.RoleBranchSummary}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
