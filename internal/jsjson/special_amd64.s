@@ -1,3 +1,5 @@
+//go:build !purego
+
 #include "textflag.h"
 
 // UTF-8 validation tables of Keiser and Lemire, "Validating UTF-8 In Less
