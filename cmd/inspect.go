@@ -144,7 +144,11 @@ func runInspect(ctx context.Context, g *Globals, opts *inspectOptions, args []st
 				return []transcript.Finding{skipped}
 			}
 			// JSONL transcripts: 2026.5.6 unless --openclaw says otherwise.
-			more, _ := replay.ProviderFindings(f.Path, opts.releaseOr(policy.Release56), shellquote.Quote(f.Path))
+			rctx, err := s.Context()
+			if err != nil {
+				return nil
+			}
+			more, _ := replay.ContextFindings(rctx, opts.releaseOr(policy.Release56), shellquote.Quote(f.Path))
 			return more
 		},
 	})

@@ -44,12 +44,19 @@ func SkippedFinding(contextBytes int64, replayArg string) (transcript.Finding, b
 // `oc replay` for this session in the advice (the transcript's path, a
 // SQLite session's key), quoted for a shell; "" says SESSION.
 func ProviderFindings(path string, rel policy.Release, replayArg string) ([]transcript.Finding, error) {
-	if replayArg == "" {
-		replayArg = "SESSION"
-	}
 	ctx, err := transcript.LoadContext(path, nil)
 	if err != nil {
 		return nil, err
+	}
+	return ContextFindings(ctx, rel, replayArg)
+}
+
+// ContextFindings is ProviderFindings of a context already built (for
+// inspect, from the summary of the read that analysed the file:
+// transcript.Summary.Context).
+func ContextFindings(ctx *transcript.Context, rel policy.Release, replayArg string) ([]transcript.Finding, error) {
+	if replayArg == "" {
+		replayArg = "SESSION"
 	}
 	if len(ctx.Messages) == 0 || ContextError(ctx) != nil {
 		return nil, nil // a parentId cycle is analyze's finding (parent-cycle)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
@@ -117,6 +118,29 @@ type Summary struct {
 	Active      ActiveBranch   `json:"activeBranch"`
 	Malformed   []int64        `json:"malformedLines"`
 	Findings    []Finding      `json:"findings"`
+
+	// context is where the active branch's messages are, as the analysis
+	// found it (nil for a summary of a stream); Inspect drops it once the
+	// file's findings are made.
+	context *contextLines
+}
+
+// Context builds the context of the transcript at s.Path, as LoadContext
+// does, from the lines the analysis found the active branch's messages on:
+// it reads the file up to the last of them again, without indexing it
+// again. A summary of stdin has no path to read: it fails.
+func (s *Summary) Context() (*Context, error) {
+	if s.Path == "" || s.Path == "-" {
+		return nil, errors.New("a transcript read from stdin cannot be read again for its context")
+	}
+	if s.context == nil {
+		return LoadContext(s.Path, nil)
+	}
+	ctx, err := s.context.read(func() (io.ReadCloser, error) { return jsonl.Open(s.Path, nil) })
+	if err != nil {
+		return nil, atFile(s.Path, err)
+	}
+	return ctx, nil
 }
 
 // Counts of findings by severity.
@@ -701,6 +725,7 @@ func (a *analyzer) finish(ix *Index) *Summary {
 		s.Active.Messages = cp.MessageCount()
 		s.Active.ContextBytes = contextBytes(ix, cp)
 	}
+	s.context = contextLinesOf(ix, cp)
 	a.ownership(ix, path)
 
 	sort.SliceStable(a.findings, func(i, j int) bool { return a.findings[i].Line < a.findings[j].Line })

@@ -175,27 +175,59 @@ func LoadContext(path string, stdin io.Reader) (*Context, error) {
 // BuildContext builds the context from an index, re-reading the lines of the
 // entries on the active branch through open.
 func BuildContext(ix *Index, open func() (io.ReadCloser, error)) (*Context, error) {
-	t := NewTree(ix)
-	cp := PlanContext(ix, t)
-	ctx := &Context{Messages: make([]json.RawMessage, 0, cp.MessageCount()), ThinkingLevel: cp.ThinkingLevel, Model: cp.Model, CycleLine: cp.CycleLine}
+	return contextLinesOf(ix, PlanContext(ix, NewTree(ix))).read(open)
+}
+
+// contextLines is what reading a context needs of its index: the lines of
+// the entries whose messages it holds, in file order, and the settings in
+// force. It is small (a few words per context message), so a Summary keeps
+// it and builds the context without indexing the file again.
+type contextLines struct {
+	want       []wantedLine
+	entries    int  // the messages of entries (the compaction's summary apart)
+	compaction bool // a compaction's summary comes first
+	thinking   json.RawMessage
+	model      *ModelRef
+	cycleLine  int64
+}
+
+// wantedLine is a line to read again: k is its entry's position in the
+// plan's entries, or -1 for the compaction whose summary comes first.
+type wantedLine struct {
+	line int64
+	k    int
+	typ  string
+}
+
+func contextLinesOf(ix *Index, cp *ContextPlan) *contextLines {
+	cl := &contextLines{entries: len(cp.Entries), compaction: cp.Compaction >= 0,
+		thinking: cp.ThinkingLevel, model: cp.Model, cycleLine: cp.CycleLine}
 	if cp.MessageCount() == 0 {
-		return ctx, nil
+		return cl
 	}
-	// The lines to read again, in file order; k is the message's position in
-	// cp.Entries, or -1 for the compaction whose summary comes first.
-	type wanted struct {
-		line int64
-		k    int
-	}
-	want := make([]wanted, 0, cp.MessageCount())
+	cl.want = make([]wantedLine, 0, cp.MessageCount())
 	for k, i := range cp.Entries {
-		want = append(want, wanted{ix.Nodes[i].Line, k})
+		cl.want = append(cl.want, wantedLine{ix.Nodes[i].Line, k, ix.Nodes[i].Type})
 	}
 	if cp.Compaction >= 0 {
-		want = append(want, wanted{ix.Nodes[cp.Compaction].Line, -1})
+		cl.want = append(cl.want, wantedLine{ix.Nodes[cp.Compaction].Line, -1, TypeCompaction})
 	}
-	sort.Slice(want, func(a, b int) bool { return want[a].line < want[b].line })
-	byEntry := make([]json.RawMessage, len(cp.Entries))
+	sort.Slice(cl.want, func(a, b int) bool { return cl.want[a].line < cl.want[b].line })
+	return cl
+}
+
+// read reads the wanted lines through open and builds the context.
+func (cl *contextLines) read(open func() (io.ReadCloser, error)) (*Context, error) {
+	n := cl.entries
+	if cl.compaction {
+		n++
+	}
+	ctx := &Context{Messages: make([]json.RawMessage, 0, n), ThinkingLevel: cl.thinking, Model: cl.model, CycleLine: cl.cycleLine}
+	if n == 0 {
+		return ctx, nil
+	}
+	want := cl.want
+	byEntry := make([]json.RawMessage, cl.entries)
 	var summary json.RawMessage
 	src, err := open()
 	if err != nil {
@@ -214,12 +246,12 @@ func BuildContext(ix *Index, open func() (io.ReadCloser, error)) (*Context, erro
 		if line.Num != want[next].line {
 			continue
 		}
-		k := want[next].k
+		k, typ := want[next].k, want[next].typ
 		for next < len(want) && want[next].line == line.Num {
 			next++
 		}
 		data := bytes.TrimPrefix(line.Data, bom)
-		if k >= 0 && ix.Nodes[cp.Entries[k]].Type == TypeMessage {
+		if k >= 0 && typ == TypeMessage {
 			// Only the message itself is needed: skip the rest without copying it.
 			var msg []byte
 			jsonl.Members(data, func(key, v []byte) bool {
@@ -237,9 +269,9 @@ func BuildContext(ix *Index, open func() (io.ReadCloser, error)) (*Context, erro
 			summary = compactionSummaryMessage(&e)
 			continue
 		}
-		byEntry[k] = entryMessage(ix.Nodes[cp.Entries[k]].Type, &e)
+		byEntry[k] = entryMessage(typ, &e)
 	}
-	if cp.Compaction >= 0 {
+	if cl.compaction {
 		ctx.Messages = append(ctx.Messages, summary)
 	}
 	ctx.Messages = append(ctx.Messages, byEntry...)

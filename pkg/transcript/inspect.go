@@ -114,6 +114,9 @@ func Inspect(ctx context.Context, paths []string, opts InspectOptions) (*Report,
 		if errs[i] == nil && opts.MoreFindings != nil && files[i].Path != "-" {
 			summaries[i].AddFindings(opts.MoreFindings(files[i], summaries[i]))
 		}
+		if errs[i] == nil {
+			summaries[i].context = nil // the report keeps every summary: not their contexts' lines
+		}
 		if opts.Progress != nil {
 			opts.Progress()
 		}
