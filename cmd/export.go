@@ -139,7 +139,7 @@ func runExport(ctx context.Context, g *Globals, opts *exportOptions, args []stri
 			printAgentExport(g, res)
 		}
 		if partial != nil {
-			return cli.Incomplete(errors.New(oneLine(partial.Error())))
+			return cli.Incomplete(partial)
 		}
 		return nil
 	}

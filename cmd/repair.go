@@ -230,15 +230,15 @@ func repairPaths(ctx context.Context, g *Globals, args []string) ([]string, erro
 	}
 	st, err := store.Open(g.ResolvedStateDir(), store.Options{})
 	if err != nil {
-		return nil, cli.Incomplete(errors.New(oneLine(err.Error())))
+		return nil, cli.Incomplete(err)
 	}
 	paths, err := st.TranscriptFiles(ctx, args)
 	var amb *store.AmbiguousError
 	switch {
 	case errors.As(err, &amb):
-		return nil, cli.Exit(cli.ExitUsage, errors.New(oneLine(err.Error())))
+		return nil, cli.Exit(cli.ExitUsage, err)
 	case err != nil:
-		return nil, cli.Incomplete(errors.New(oneLine(err.Error())))
+		return nil, cli.Incomplete(err)
 	}
 	return paths, nil
 }

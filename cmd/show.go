@@ -144,7 +144,7 @@ func runShow(cmd *cobra.Command, g *Globals, opts *showOptions, arg string) erro
 	case err == nil || cli.IsClosedPipe(err):
 		return nil
 	case errors.Is(err, conversation.ErrNoSuchEntry):
-		return cli.Usagef("%s", oneLine(err.Error()))
+		return cli.Exit(cli.ExitUsage, err)
 	}
 	return cli.Incomplete(err)
 }
