@@ -135,22 +135,8 @@ func runInspect(ctx context.Context, g *Globals, opts *inspectOptions, args []st
 	rep, err := transcript.Inspect(ctx, paths, transcript.InspectOptions{
 		Archived: opts.Archived, Jobs: opts.Jobs, Stdin: g.IO.In, Keep: filter.Keep,
 		Progress: fileDone, ByteProgress: byteProgress,
-		Analyze: analyzeWithRepairFinding,
-		MoreFindings: func(f transcript.File, s *transcript.Summary) []transcript.Finding {
-			if !withReplay {
-				return nil
-			}
-			if skipped, ok := replay.SkippedFinding(s.Active.ContextBytes, shellquote.Quote(f.Path)); ok && !opts.Replay {
-				return []transcript.Finding{skipped}
-			}
-			// JSONL transcripts: 2026.5.6 unless --openclaw says otherwise.
-			rctx, err := s.Context()
-			if err != nil {
-				return nil
-			}
-			more, _ := replay.ContextFindings(rctx, opts.releaseOr(policy.Release56), shellquote.Quote(f.Path))
-			return more
-		},
+		Analyze:      analyzeWithRepairFinding,
+		MoreFindings: opts.replayFindings(withReplay),
 	})
 	progress.Done()
 	if err != nil {
@@ -182,6 +168,27 @@ func runInspect(ctx context.Context, g *Globals, opts *inspectOptions, args []st
 		return err
 	}
 	return inspectGate(ci)
+}
+
+// replayFindings adds to each JSONL transcript's findings what replaying
+// it would change per provider (withReplay: --replay, or one file named),
+// by 2026.5.6's rules unless --openclaw says otherwise; a context too large
+// to replay unasked gets the finding that says so instead.
+func (o *inspectOptions) replayFindings(withReplay bool) func(f transcript.File, s *transcript.Summary) []transcript.Finding {
+	if !withReplay {
+		return nil
+	}
+	return func(f transcript.File, s *transcript.Summary) []transcript.Finding {
+		if skipped, ok := replay.SkippedFinding(s.Active.ContextBytes, shellquote.Quote(f.Path)); ok && !o.Replay {
+			return []transcript.Finding{skipped}
+		}
+		rctx, err := s.Context()
+		if err != nil {
+			return nil
+		}
+		more, _ := replay.ContextFindings(rctx, o.releaseOr(policy.Release56), shellquote.Quote(f.Path))
+		return more
+	}
 }
 
 // inspectGate is inspect's exit for --fail-on once the report is written:

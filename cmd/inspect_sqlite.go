@@ -61,9 +61,16 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 	if ses.Archive != nil {
 		return true, nil, inspectOneArchive(ctx, g, st, ses, opts)
 	}
+	return true, nil, inspectSQLiteSession(ctx, g, opts, st, ses)
+}
+
+// inspectSQLiteSession is the report of one SQLite session: the store's
+// analysis, replay findings by 2026.9.6's rules unless --openclaw says
+// otherwise, and with --tree its branches.
+func inspectSQLiteSession(ctx context.Context, g *Globals, opts *inspectOptions, st *store.State, ses store.Session) error {
 	rep, err := st.InspectSession(ctx, ses)
 	if err != nil {
-		return true, nil, cli.Incomplete(err)
+		return cli.Incomplete(err)
 	}
 	// One session named: replay findings, by 2026.9.6's rules unless
 	// --openclaw says otherwise (the install's era).
@@ -82,26 +89,12 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 	ci := inspectCIFromSession(rep, opts.failOn)
 	if opts.format.Machine() {
 		if err := writeCIReport(g, opts.format, ci.report()); err != nil {
-			return true, nil, err
+			return err
 		}
-		return true, nil, inspectGate(ci)
+		return inspectGate(ci)
 	}
 	if g.JSON {
-		if opts.Tree {
-			if tree == nil {
-				tree = []*transcript.Segment{}
-			}
-			err = writeJSON(g.IO, struct {
-				*store.SessionReport
-				Tree []*transcript.Segment `json:"tree"`
-			}{rep, tree})
-		} else {
-			err = writeJSON(g.IO, rep)
-		}
-		if err != nil {
-			return true, nil, err
-		}
-		return true, nil, inspectGate(ci)
+		return writeSQLiteSessionJSON(g, rep, opts.Tree, tree, ci)
 	}
 	st2 := g.IO.Styles()
 	fmt.Fprintf(g.IO.Out, "%s %s  %s\n", st2.Bold.Render(fmt.Sprintf("%-12s", "Session")), st2.Title.Render(cleanText(rep.Key)), st2.Dim.Render("sqlite, "+cleanText(rep.SessionID)))
@@ -119,7 +112,28 @@ func inspectViaStore(ctx context.Context, g *Globals, opts *inspectOptions, args
 	if opts.Tree {
 		printOutline(g.IO.Out, st2, tree)
 	}
-	return true, nil, inspectGate(ci)
+	return inspectGate(ci)
+}
+
+// writeSQLiteSessionJSON writes one SQLite session's --json report (with
+// its tree under "tree" when asked) and returns the gate's verdict.
+func writeSQLiteSessionJSON(g *Globals, rep *store.SessionReport, withTree bool, tree []*transcript.Segment, ci *inspectCI) error {
+	var err error
+	if withTree {
+		if tree == nil {
+			tree = []*transcript.Segment{}
+		}
+		err = writeJSON(g.IO, struct {
+			*store.SessionReport
+			Tree []*transcript.Segment `json:"tree"`
+		}{rep, tree})
+	} else {
+		err = writeJSON(g.IO, rep)
+	}
+	if err != nil {
+		return err
+	}
+	return inspectGate(ci)
 }
 
 // inspectSQLiteState is the state-dir report of a SQLite-era install (or of
