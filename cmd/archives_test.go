@@ -38,6 +38,20 @@ func TestArchivesCLI(t *testing.T) {
 	if want := "Archived: 3 generations of deleted or reset sessions in session_transcript_archives (2 unpublished): oc inspect --state-dir " + state + " --archived lists and checks them.\n"; !strings.Contains(out, want) || strings.Contains(out, "Archived generations") {
 		t.Errorf("inspect without --archived: want the one-line count %q, got:\n%s", want, out)
 	}
+	// doctor tells the same story: each database's count, and where they
+	// are checked
+	code, out, stderr = runOC(t, false, nil, "doctor", "--state-dir", state)
+	if code != 0 && code != 1 {
+		t.Fatalf("doctor: exit %d: %s", code, stderr)
+	}
+	words := strings.Join(strings.Fields(out), " ") // as wrapped at any width
+	for _, want := range []string{"agent main: schema 23, 2 sessions, 1 archived generation, quick_check ok",
+		"agent ops: schema 23, 0 sessions, 2 archived generations (2 unpublished), quick_check ok",
+		"3 archived generations not checked here: oc inspect --state-dir " + state + " --archived lists and checks them"} {
+		if !strings.Contains(words, want) {
+			t.Errorf("doctor: want %q in:\n%s", want, out)
+		}
+	}
 	code, out, stderr = runOC(t, false, nil, "inspect", "--state-dir", state, "--archived")
 	if code != 0 {
 		t.Fatalf("inspect --archived: exit %d: %s", code, stderr)

@@ -139,13 +139,24 @@ func renderSQLiteDoctor(ios *cli.IOStreams, rep *doctor.Report, sd *sqliteDoctor
 	st := ios.Styles()
 	w := ios.Out
 	if len(rep.Databases) > 0 {
+		archived := 0
 		fmt.Fprintf(w, "\n%s\n", st.Heading.Render("Agent databases (OpenClaw 2026.8.1+)"))
 		for _, d := range rep.Databases {
 			if d.Error != "" {
 				docWriteWrapped(w, "  ", "      ", fmt.Sprintf("agent %s: %s", cleanText(d.Agent), cleanText(d.Error)), 80)
 				continue
 			}
-			docWriteWrapped(w, "  ", "      ", fmt.Sprintf("agent %s: schema %d, %d sessions, quick_check %s [%s]", cleanText(d.Agent), d.Schema, d.Sessions, cleanText(d.QuickCheck), cleanText(docRel(d.Path, rep.StateDir))), 80)
+			docWriteWrapped(w, "  ", "      ", fmt.Sprintf("agent %s: schema %d, %d sessions%s, quick_check %s [%s]", cleanText(d.Agent), d.Schema, d.Sessions, archivedGenerations(d), cleanText(d.QuickCheck), cleanText(docRel(d.Path, rep.StateDir))), 80)
+			archived += d.ArchivedGenerations
+		}
+		if archived > 0 {
+			// Doctor reads the live sessions; the archived generations are
+			// history 2026.9.6 keeps apart, checked by inspect --archived.
+			state := ""
+			if rep.StateDir != "" {
+				state = " --state-dir " + shellquote.Quote(rep.StateDir)
+			}
+			docWriteWrapped(w, "  ", "    ", fmt.Sprintf("%s not checked here: oc inspect%s --archived lists and checks them", plural(archived, "archived generation"), cli.Safe(state)), 80)
 		}
 	}
 	renderImportAudit(w, st, rep)
@@ -372,4 +383,18 @@ func renderImportAudit(w io.Writer, st *cli.Styles, rep *doctor.Report) {
 			writeCommand(w, st, c)
 		}
 	}
+}
+
+// archivedGenerations is ", N archived generations (M unpublished)" for a
+// database that holds deleted or reset generations, "" for one that holds
+// none.
+func archivedGenerations(d *store.DBReport) string {
+	if d.ArchivedGenerations == 0 {
+		return ""
+	}
+	s := ", " + plural(d.ArchivedGenerations, "archived generation")
+	if d.UnpublishedArchives > 0 {
+		s += fmt.Sprintf(" (%d unpublished)", d.UnpublishedArchives)
+	}
+	return s
 }
