@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/entrywalk"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 	"github.com/openclaw-tools/oc/pkg/vocab"
 )
@@ -30,6 +31,9 @@ type Entry struct {
 	Message                                                                []byte
 	Role, Content, StopReason, API, Provider, Model, ToolCallID, ToolUseID []byte
 	contentStart, contentEnd                                               int
+	// content is the tape's node of the message's content (-1: not on the
+	// tape), for the hints
+	content int
 
 	f     facts // what the rules decide of the entry alone (prepare)
 	kinds kinds // see kind
@@ -39,64 +43,43 @@ type Entry struct {
 // only called on what jsonl.Valid accepted); on anything else the fields it
 // could not reach stay nil.
 func ParseEntry(b []byte) *Entry {
-	e := &Entry{B: b}
-	e.parse()
+	e := new(Entry)
+	e.fromTape(b, nil)
 	return e
 }
 
-// parse reads e.B's fields by walking its text.
-func (e *Entry) parse() {
-	b := e.B
-	i := jsonl.SkipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return
-	}
-	e.Object = true
-	jsonl.EachMember(b, i, func(m jsonl.Member) bool {
-		if e.topMember(jsonl.KeyText(m.Key), m.Start, m.End) && b[m.Start] == '{' {
-			_, ok := jsonl.EachMember(b, m.Start, e.messageMember)
-			return ok
-		}
-		return true
-	})
-}
-
-// fromTape fills e (the entry b) from the tape tp.Parse(b) made: the fields
-// ParseEntry reads, without walking b again, and the hints.
+// fromTape fills e (the entry b) from the tape tp.Parse(b) made (nil: from
+// b's text), through the walk every entry decoder shares, and the hints.
 func (e *Entry) fromTape(b []byte, tp *jsjson.Tape) {
 	*e = Entry{B: b}
-	nodes := tp.Nodes
-	content := -1 // the tape's node of the message's content
+	f := (*entryFields)(e)
+	f.content = -1
+	e.Object = entrywalk.Walk(b, tp, f)
 	switch {
-	case tp.Unrecorded:
-		e.parse() // too long a line for the tape's offsets
-	case len(nodes) == 0 || nodes[0].Kind != '{':
-	case nodes[0].Flags&jsjson.Pruned != 0:
-		e.parse() // more members than the tape holds
+	case tp == nil:
+		// no tape: prepare and the rules read the content's text
+	case jsonl.ValueKind(e.Content) == '[':
+		e.f.imageHint, e.f.blankHint, e.f.hintsKnown = contentHints(b, tp.Nodes, f.content)
 	default:
-		e.Object = true
-		for j := 1; j < int(nodes[0].Next); j = int(nodes[j].Next) {
-			n := &nodes[j]
-			if !e.topMember(n.KeyText(b), int(n.Start), int(n.End)) || n.Kind != '{' {
-				continue
-			}
-			if n.Flags&jsjson.Pruned != 0 {
-				jsonl.EachMember(b, int(n.Start), e.messageMember)
-				continue
-			}
-			for k := j + 1; k < int(n.Next); k = int(nodes[k].Next) {
-				m := &nodes[k]
-				e.messageField(m.KeyText(b), int(m.Start), int(m.End))
-				if e.contentStart == int(m.Start) && e.Content != nil {
-					content = k
-				}
-			}
-		}
-	}
-	if jsonl.ValueKind(e.Content) == '[' {
-		e.f.imageHint, e.f.blankHint, e.f.hintsKnown = contentHints(b, nodes, content)
-	} else {
 		e.f.hintsKnown = true
+	}
+}
+
+// entryFields is an Entry as the visitor of its walk (entrywalk.Visitor),
+// so that Entry itself exports no visitor methods.
+type entryFields Entry
+
+// Member takes one member of the entry object.
+func (f *entryFields) Member(key, value []byte, start, _ int) {
+	(*Entry)(f).topMember(key, start, start+len(value))
+}
+
+// MessageMember takes one member of the message object, and the tape's node
+// of its content (for the hints).
+func (f *entryFields) MessageMember(key, value []byte, start, node int) {
+	(*Entry)(f).messageField(key, start, start+len(value))
+	if string(key) == "content" {
+		f.content = node
 	}
 }
 
@@ -152,10 +135,9 @@ func surelyNotBlank(v []byte) bool {
 }
 
 // topMember takes one member of the entry object (its decoded key and value
-// offsets in e.B). It reports whether the member is "message" (whose
-// members the caller reads next, when it is an object); like JSON.parse, a
-// key given twice counts with its last value.
-func (e *Entry) topMember(key []byte, vs, ve int) bool {
+// offsets in e.B); like JSON.parse, a key given twice counts with its last
+// value, and the message's fields are those of the last "message".
+func (e *Entry) topMember(key []byte, vs, ve int) {
 	v := e.B[vs:ve]
 	switch string(key) {
 	case "type":
@@ -171,21 +153,12 @@ func (e *Entry) topMember(key []byte, vs, ve int) bool {
 	case "message":
 		e.resetMessage()
 		e.Message = v
-		return true
 	}
-	return false
 }
 
 func (e *Entry) resetMessage() {
 	e.Role, e.Content, e.StopReason, e.API, e.Provider, e.Model, e.ToolCallID, e.ToolUseID = nil, nil, nil, nil, nil, nil, nil, nil
 	e.contentStart, e.contentEnd = 0, 0
-}
-
-// messageMember takes one member of the message object (jsonl.EachMember's
-// callback).
-func (e *Entry) messageMember(m jsonl.Member) bool {
-	e.messageField(jsonl.KeyText(m.Key), m.Start, m.End)
-	return true
 }
 
 // messageField takes one member of the message object (its decoded key and

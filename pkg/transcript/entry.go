@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/openclaw-tools/oc/internal/jsjson"
+	"github.com/openclaw-tools/oc/pkg/entrywalk"
 	"github.com/openclaw-tools/oc/pkg/jsonl"
 	"github.com/openclaw-tools/oc/pkg/vocab"
 )
@@ -128,6 +129,9 @@ type rawEntry struct {
 	typ, role string
 	typOK     bool
 	roleCode  roleCode
+	// contentNode is the tape's node of the message's content (-1: none, or
+	// read from the text), while fromTape decodes e
+	contentNode int
 }
 
 // decodeNames sets e's typ, typOK, role and roleCode from its decoded fields.
@@ -189,51 +193,28 @@ func (e *rawEntry) contentBlocks() []rawBlock {
 	return e.blocks
 }
 
-// fromTape decodes e from the tape tp.Parse(b) made: the members decode
-// finds, the message's and its content blocks', without walking b again
-// (what the tape left out, past its depth or node budget, is decoded from
-// the text). It reports whether b is an object.
+// fromTape decodes e from the tape tp.Parse(b) made (nil: from b's text),
+// through the walk every entry decoder shares: the members decode finds,
+// the message's and, where the tape holds them, its content blocks' (what
+// the tape left out, past its depth or node budget, is decoded from the
+// text). It reports whether b is an object.
 func (e *rawEntry) fromTape(b []byte, tp *jsjson.Tape) bool {
 	e.reset()
-	if tp.Unrecorded {
-		return e.decode(b) // too long a line for the tape's offsets
-	}
-	nodes := tp.Nodes
-	if len(nodes) == 0 || nodes[0].Kind != '{' {
+	e.contentNode = -1
+	if !entrywalk.Walk(b, tp, e) {
 		return false
 	}
-	if nodes[0].Flags&jsjson.Pruned != 0 {
-		return e.decode(b)
-	}
-	msgNode := -1
-	for j := 1; j < int(nodes[0].Next); j = int(nodes[j].Next) {
-		n := &nodes[j]
-		if e.member(n.KeyText(b), n.Value(b)) {
-			msgNode = j
-		}
-	}
-	if msgNode < 0 || nodes[msgNode].Kind != '{' {
-		return true // decoded when asked: an empty message
-	}
-	m := &nodes[msgNode]
 	e.msgDecoded = true
-	if m.Flags&jsjson.Pruned != 0 {
-		e.msg.decode(e.Message)
-		return true
+	if e.contentNode < 0 {
+		return true // blocks decoded when asked
 	}
-	content := -1
-	for k := msgNode + 1; k < int(m.Next); k = int(nodes[k].Next) {
-		n := &nodes[k]
-		if e.msg.member(n.KeyText(b), n.Value(b)) {
-			content = k
-		}
-	}
-	if content < 0 || nodes[content].Kind != '[' || nodes[content].Flags&jsjson.Pruned != 0 {
+	nodes := tp.Nodes
+	c := &nodes[e.contentNode]
+	if c.Kind != '[' || c.Flags&jsjson.Pruned != 0 {
 		return true // decoded when asked
 	}
 	e.blocksDecoded = true
-	c := &nodes[content]
-	for k := content + 1; k < int(c.Next); k = int(nodes[k].Next) {
+	for k := e.contentNode + 1; k < int(c.Next); k = int(nodes[k].Next) {
 		el := &nodes[k]
 		e.blocks = append(e.blocks, rawBlock{})
 		bl := &e.blocks[len(e.blocks)-1]
@@ -248,6 +229,17 @@ func (e *rawEntry) fromTape(b []byte, tp *jsjson.Tape) bool {
 		}
 	}
 	return true
+}
+
+// Member takes one member of the entry object (entrywalk.Visitor).
+func (e *rawEntry) Member(key, value []byte, _, _ int) { e.member(key, value) }
+
+// MessageMember takes one member of the message object (entrywalk.Visitor),
+// and the tape's node of its content.
+func (e *rawEntry) MessageMember(key, value []byte, _, node int) {
+	if e.msg.member(key, value) {
+		e.contentNode = node
+	}
 }
 
 // messageMembers decodes e.Message's members the first time it is asked and
@@ -304,17 +296,10 @@ type rawBlock struct {
 // which would read {"Type":"session"} as a header. The slices point into the
 // decoded bytes.
 
-func (e *rawEntry) decode(b []byte) bool {
-	e.reset()
-	return jsonl.Members(b, func(k, v []byte) bool {
-		e.member(k, v)
-		return true
-	})
-}
+func (e *rawEntry) decode(b []byte) bool { return e.fromTape(b, nil) }
 
-// member takes one member of the entry object; it reports whether it is
-// "message".
-func (e *rawEntry) member(k, v []byte) bool {
+// member takes one member of the entry object.
+func (e *rawEntry) member(k, v []byte) {
 	switch string(k) {
 	case "type":
 		e.Type = v
@@ -330,11 +315,9 @@ func (e *rawEntry) member(k, v []byte) bool {
 		e.Cwd = v
 	case "message":
 		e.Message = v
-		return true
 	default:
 		e.hasRare = e.rare(k, v) || e.hasRare
 	}
-	return false
 }
 
 // rare sets the field of another entry type that k names, if one does.
