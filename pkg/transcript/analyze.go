@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"os"
 	"sort"
 	"strings"
 
@@ -128,12 +129,14 @@ type Summary struct {
 // Context builds the context of the transcript at s.Path, as LoadContext
 // does, from the lines the analysis found the active branch's messages on:
 // it reads the file up to the last of them again, without indexing it
-// again. A summary of stdin has no path to read: it fails.
+// again. A file whose size changed since (a writer appended, a repair
+// replaced it) is read afresh by LoadContext. A summary of stdin has no
+// path to read: it fails.
 func (s *Summary) Context() (*Context, error) {
 	if s.Path == "" || s.Path == "-" {
 		return nil, errors.New("a transcript read from stdin cannot be read again for its context")
 	}
-	if s.context == nil {
+	if st, err := os.Stat(s.Path); s.context == nil || err != nil || st.Size() != s.Size {
 		return LoadContext(s.Path, nil)
 	}
 	ctx, err := s.context.read(func() (io.ReadCloser, error) { return jsonl.Open(s.Path, nil) })

@@ -3,6 +3,7 @@ package transcript
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -116,5 +117,48 @@ func TestInspectDropsContextLinesAfterFindings(t *testing.T) {
 	}
 	if _, err := s.Context(); err == nil {
 		t.Error("the summary of stdin built a context: it has no file to read again")
+	}
+}
+
+// A writer that appends between the analysis and the replay findings (the
+// gateway answering meanwhile) changes the file: Summary.Context then reads
+// it afresh instead of reading the lines the analysis saw.
+func TestSummaryContextRereadsAChangedFile(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "example-state", "agents", "main", "sessions", "0197d2a4-6b1e-7c3d-9e4f-5a6b7c8d9e01.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(path, src, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := AnalyzeFile(File{Path: path}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := s.Context()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(`{"type":"message","id":"a0000010","parentId":"a000000f","timestamp":"2026-05-17T06:41:00.000Z","message":{"role":"user","content":"one more"}}` + "\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	after, err := s.Context()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := LoadContext(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Messages) != len(before.Messages)+1 || !reflect.DeepEqual(after, want) {
+		t.Fatalf("after an append: %d messages, LoadContext %d (before the append %d)", len(after.Messages), len(want.Messages), len(before.Messages))
 	}
 }
