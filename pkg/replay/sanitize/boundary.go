@@ -29,22 +29,22 @@ const (
 	branchSummarySuffix     = "</summary>"
 )
 
-func isRuntimeContextMessage(m Message) bool {
+func IsRuntimeContextMessage(m Message) bool {
 	return m.Get("role") == "custom" && m.Get("customType") == RuntimeContextCustomType
 }
 
-// stripHistoricalRuntimeContext drops the runtime-context custom messages
+// StripHistoricalRuntimeContext drops the runtime-context custom messages
 // that are not current: all of them without a user message, else those
 // outside the range current picks around the last user message (from and
 // to inclusive). The input is not modified; it is returned as is when
 // nothing is dropped.
-func stripHistoricalRuntimeContext(msgs []Message, current func(msgs []Message, lastUser int) (from, to int)) []Message {
+func StripHistoricalRuntimeContext(msgs []Message, current func(msgs []Message, lastUser int) (from, to int)) []Message {
 	lastUser, found := -1, false
 	for i, m := range msgs {
 		if m.Get("role") == "user" {
 			lastUser = i
 		}
-		if isRuntimeContextMessage(m) {
+		if IsRuntimeContextMessage(m) {
 			found = true
 		}
 	}
@@ -57,7 +57,7 @@ func stripHistoricalRuntimeContext(msgs []Message, current func(msgs []Message, 
 	}
 	out := make([]Message, 0, len(msgs))
 	for i, m := range msgs {
-		if isRuntimeContextMessage(m) && (lastUser == -1 || i < from || i > to) {
+		if IsRuntimeContextMessage(m) && (lastUser == -1 || i < from || i > to) {
 			continue
 		}
 		out = append(out, m)
@@ -71,11 +71,11 @@ func runtimeContextAfterLastUser(msgs []Message, lastUser int) (from, to int) {
 	return lastUser + 1, len(msgs) - 1
 }
 
-// convertToLLM is pi's convertToLlm: bashExecution, custom, branchSummary and
+// ConvertToLLM is pi's convertToLlm: bashExecution, custom, branchSummary and
 // compactionSummary messages become user messages (bashExecution marked
 // excludeFromContext is dropped), user/assistant/toolResult pass through and
 // other roles are dropped. Messages it creates carry the source timestamp.
-func convertToLLM(msgs []Message) []Message {
+func ConvertToLLM(msgs []Message) []Message {
 	out := make([]Message, 0, len(msgs))
 	for _, m := range msgs {
 		role, _ := m.Get("role").(string)
@@ -140,7 +140,7 @@ func bashExecutionText(m Message) string {
 // runtime-context messages from earlier turns dropped, then pi's
 // convertToLlm.
 func Boundary56(msgs []Message) []Message {
-	return convertToLLM(stripHistoricalRuntimeContext(msgs, runtimeContextAfterLastUser))
+	return ConvertToLLM(StripHistoricalRuntimeContext(msgs, runtimeContextAfterLastUser))
 }
 
 // boundaryRun is what the LLM-boundary steps share: the first place where

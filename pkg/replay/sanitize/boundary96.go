@@ -134,12 +134,12 @@ func normalizeCoreContextMessages(msgs []Message) []Message {
 // retained runtime-context carriers), which a replay does not have.
 func normalizeMessagesForLlmBoundary(c *boundaryRun, msgs []Message, o boundaryOptions) []Message {
 	msgs = normalizeAssistantReplayContent96AtBoundary(msgs)
-	msgs = stripToolResultDetails(msgs, nil) // model-context-message's, as in sanitize
+	msgs = StripToolResultDetails(msgs, nil) // model-context-message's, as in sanitize
 	msgs = stripUnsafeBlockedRunMetadata(msgs)
 	msgs = normalizeUserMessagesForLlmBoundary(c, msgs, o)
 	msgs = projectPersistedSenderContext(c, msgs)
 	if !o.appendOnlyRuntimeContext {
-		msgs = stripHistoricalRuntimeContext(msgs, runtimeContextBeforeLastUser)
+		msgs = StripHistoricalRuntimeContext(msgs, runtimeContextBeforeLastUser)
 	}
 	return msgs
 }
@@ -152,7 +152,7 @@ func normalizeMessagesForLlmBoundary(c *boundaryRun, msgs []Message, o boundaryO
 // "stop" turn whose content repeats the previous assistant turn's
 // (isBareDeliveryMirrorDuplicate) can first qualify for dropping here.
 func normalizeAssistantReplayContent96AtBoundary(msgs []Message) []Message {
-	return normalizeAssistantReplayContent96(msgs, &changeLog{stage: "boundary", rule: Rule96NormalizeAssistant})
+	return normalizeAssistantReplayContent96(msgs, NewChangeLog("boundary", Rule96NormalizeAssistant))
 }
 
 // stripUnsafeBlockedRunMetadata (builtin-openclaw): __openclaw.beforeAgentRunBlocked
@@ -280,7 +280,7 @@ func normalizeUserMessage96(c *boundaryRun, m Message, preserve bool, loc *time.
 		return m
 	}
 	content := m.Get("content")
-	injectMedia := !hasNonBlankUserText(content) && hasPersistedMedia(m)
+	injectMedia := !hasNonBlankUserText(content) && HasPersistedMedia(m)
 	transform := func(raw string) string {
 		src := raw
 		if injectMedia && jsjson.Blank(raw) {
@@ -461,7 +461,7 @@ func pad2(n int) string {
 // before the last user message (5.6 kept the ones after it).
 func runtimeContextBeforeLastUser(msgs []Message, lastUser int) (from, to int) {
 	from = lastUser
-	for from > 0 && isRuntimeContextMessage(msgs[from-1]) {
+	for from > 0 && IsRuntimeContextMessage(msgs[from-1]) {
 		from--
 	}
 	return from, lastUser
@@ -473,7 +473,7 @@ func runtimeContextBeforeLastUser(msgs []Message, lastUser int) (from, to int) {
 func relocateCurrentRuntimeContextCarrierToTail(msgs []Message) []Message {
 	carrier := -1
 	for i, m := range msgs {
-		if isRuntimeContextMessage(m) {
+		if IsRuntimeContextMessage(m) {
 			carrier = i
 			break
 		}
@@ -500,17 +500,17 @@ func relocateCurrentRuntimeContextCarrierToTail(msgs []Message) []Message {
 	}
 	out := make([]Message, 0, len(msgs))
 	for _, m := range msgs[:boundary] {
-		if !isRuntimeContextMessage(m) {
+		if !IsRuntimeContextMessage(m) {
 			out = append(out, m)
 		}
 	}
 	for _, m := range msgs {
-		if isRuntimeContextMessage(m) {
+		if IsRuntimeContextMessage(m) {
 			out = append(out, m)
 		}
 	}
 	for _, m := range msgs[boundary:] {
-		if !isRuntimeContextMessage(m) {
+		if !IsRuntimeContextMessage(m) {
 			out = append(out, m)
 		}
 	}
@@ -535,7 +535,7 @@ func convertToLLM96(msgs []Message) []Message {
 				continue
 			}
 		}
-		conv := convertToLLM([]Message{m})
+		conv := ConvertToLLM([]Message{m})
 		if len(conv) == 1 && m.Get("role") == "custom" {
 			if d, ok := m.Get("details").(*jsvalue.Object); ok && d.Get("runtimeContextCarrier") == true {
 				conv[0].Set("runtimeContextCarrier", true)
@@ -565,16 +565,16 @@ func sanitizeMalformedToolCalls96(msgs []Message, pol policy.Policy, api string)
 		// nextMessages === messages: the base stream gets the context as is.
 		return msgs
 	}
-	log := &changeLog{}
+	log := NewChangeLog("", "")
 	out := stripped
 	if pol.ValidateGeminiTurns {
-		out = validateGeminiTurns(out, log)
+		out = ValidateGeminiTurns(out, log)
 	}
 	if pol.ValidateAnthropicTurns {
-		out = mergeConsecutive(out, "assistant", mergeAssistantTurns, log)
-		out = stripDanglingAnthropicToolUses(out, log)
+		out = MergeConsecutive(out, "assistant", MergeAssistantTurns, log)
+		out = StripDanglingAnthropicToolUses(out, log)
 		if !(pol.AppendOnlyRuntimeContext && api == "anthropic-messages") {
-			out = mergeConsecutive(out, "user", mergeUserTurns, log)
+			out = MergeConsecutive(out, "user", MergeUserTurns, log)
 		}
 	}
 	return out
@@ -665,7 +665,7 @@ func runtimeContextFragments(details any) ([][2]string, bool) {
 // the JSON string); the delimiters inside user and custom text are escaped.
 func projectRuntimeContextMessages(c *boundaryRun, msgs []Message) []Message {
 	return mapMessages(msgs, func(m Message) Message {
-		if isRuntimeContextMessage(m) {
+		if IsRuntimeContextMessage(m) {
 			if frags, ok := runtimeContextFragments(m.Get("details")); ok {
 				parts := make([]string, len(frags))
 				for i, f := range frags {

@@ -13,15 +13,15 @@ func TestBoundaryDropsHistoricalRuntimeContext(t *testing.T) {
 		return jsvalue.NewObject("role", "custom", "customType", RuntimeContextCustomType, "content", s)
 	}
 	user := jsvalue.NewObject("role", "user", "content", "u")
-	got := stripHistoricalRuntimeContext([]Message{rc("old"), user, rc("current")}, runtimeContextAfterLastUser)
+	got := StripHistoricalRuntimeContext([]Message{rc("old"), user, rc("current")}, runtimeContextAfterLastUser)
 	if len(got) != 2 || got[1].Get("content") != "current" {
 		t.Errorf("kept %v", got)
 	}
-	if got := stripHistoricalRuntimeContext([]Message{rc("a")}, runtimeContextAfterLastUser); len(got) != 0 {
+	if got := StripHistoricalRuntimeContext([]Message{rc("a")}, runtimeContextAfterLastUser); len(got) != 0 {
 		t.Errorf("without a user message all go: %v", got)
 	}
 	in := []Message{user}
-	if got := stripHistoricalRuntimeContext(in, runtimeContextAfterLastUser); &got[0] != &in[0] {
+	if got := StripHistoricalRuntimeContext(in, runtimeContextAfterLastUser); &got[0] != &in[0] {
 		t.Error("unchanged input should be returned as is")
 	}
 }

@@ -67,14 +67,18 @@ type Change struct {
 	What  string `json:"what"`
 }
 
-// changeLog collects the changes of the rule currently running.
-type changeLog struct {
+// ChangeLog collects the changes of the rule currently running.
+type ChangeLog struct {
 	stage string
 	rule  string
 	list  []Change
 }
 
-func (l *changeLog) add(index int, kind, format string, args ...any) {
+// NewChangeLog is a change log for the changes of a rule run outside a
+// pipeline's steps, recorded under stage and rule.
+func NewChangeLog(stage, rule string) *ChangeLog { return &ChangeLog{stage: stage, rule: rule} }
+
+func (l *ChangeLog) Add(index int, kind, format string, args ...any) {
 	if l == nil {
 		return
 	}
@@ -89,14 +93,14 @@ func (l *changeLog) add(index int, kind, format string, args ...any) {
 // for many messages make it once).
 // countNoun is n with the noun in the right number: "1 message",
 // "2 messages", "0 results".
-func countNoun(n int, one, many string) string {
+func CountNoun(n int, one, many string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, one)
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-func (l *changeLog) addText(index int, kind, what string) {
+func (l *ChangeLog) AddText(index int, kind, what string) {
 	if l == nil {
 		return
 	}
@@ -159,35 +163,33 @@ type Result struct {
 	Changes []Change
 }
 
-// run is the state one Sanitize call threads through its rules.
-type run struct {
-	opts     Options
-	pol      policy.Policy
-	release  policy.Release
-	log      changeLog
+// Run is the state one Sanitize call threads through its rules.
+type Run struct {
+	Opts     Options
+	Policy   policy.Policy
+	log      ChangeLog
 	now      int64
 	nowValid bool
 	// Values a release's prepare step derives once for its steps.
-	ownedThinking bool // shouldAllowProviderOwnedThinkingReplay
-	responses     bool // the OpenAI Responses family
-	modelChanged  bool // the route differs from the last model snapshot
-	// 2026.9.6: the latest model switch (readModelSnapshotState), and
-	// shouldPreserveLatestAssistantThinking of the image step's output.
-	latestSwitch           *float64
-	preserveLatestThinking bool
+	OwnedThinking bool // shouldAllowProviderOwnedThinkingReplay
+	Responses     bool // the OpenAI Responses family
+	ModelChanged  bool // the route differs from the last model snapshot
+	// State holds the values a release's prepare step derives for its own
+	// steps only (nil: none); the release's steps know its type.
+	State any
 }
 
-func (r *run) step(rule string) *changeLog {
+func (r *Run) Log(rule string) *ChangeLog {
 	r.log.rule = rule
 	return &r.log
 }
 
-// nowMillis is Date.now(), taken once per run so that every synthetic
+// NowMillis is Date.now(), taken once per run so that every synthetic
 // message of one run carries the same time.
-func (r *run) nowMillis() int64 {
+func (r *Run) NowMillis() int64 {
 	if !r.nowValid {
-		if r.opts.Now != nil {
-			r.now = r.opts.Now()
+		if r.Opts.Now != nil {
+			r.now = r.Opts.Now()
 		} else {
 			r.now = time.Now().UnixMilli()
 		}
@@ -203,33 +205,34 @@ func (r *run) nowMillis() int64 {
 // (zero: 2026.5.6); its steps are the data of pipelineFor. The input is
 // never modified.
 func Sanitize(messages []Message, opts Options) (*Result, error) {
-	pipe := pipelineFor(opts.Release)
-	pol := policy.ResolveFor(pipe.release, policy.Route{Provider: opts.Provider, API: opts.API, Model: opts.Model}).Policy
-	if pipe.release == policy.Release56 {
-		pol = policy.For(opts.Provider, opts.API, opts.Model)
-	}
+	return pipelineFor(opts.Release).Run(messages, opts)
+}
+
+// Run runs the pipeline on the context messages.
+func (pipe Pipeline) Run(messages []Message, opts Options) (*Result, error) {
+	pol := pipe.Policy(policy.Route{Provider: opts.Provider, API: opts.API, Model: opts.Model})
 	if opts.Policy != nil {
 		pol = *opts.Policy
 	}
-	r := &run{opts: opts, pol: pol, release: pipe.release}
+	r := &Run{Opts: opts, Policy: pol}
 	res := &Result{Policy: pol}
 	for i, m := range messages {
 		if m == nil {
 			// JSON null, or a message entry without "message" (undefined):
 			// OpenClaw's sanitizer reads msg.role and throws.
-			return nil, &OpenClawFailure{What: fmt.Sprintf("context message %d is null or undefined: OpenClaw %s's sanitizer throws a TypeError on it (reading its role), so it sends nothing", i, pipe.release)}
+			return nil, &OpenClawFailure{What: fmt.Sprintf("context message %d is null or undefined: OpenClaw %s's sanitizer throws a TypeError on it (reading its role), so it sends nothing", i, pipe.Release)}
 		}
 	}
-	if pipe.prepare != nil {
-		pipe.prepare(r)
+	if pipe.Prepare != nil {
+		pipe.Prepare(r)
 	}
 	var err error
 	msgs := messages
 	for _, st := range []struct {
 		stage string
-		steps []step
+		steps []Step
 		out   *[]Message
-	}{{StageSanitize, pipe.sanitize, &res.Sanitized}, {StageValidate, pipe.validate, &res.Validated}, {StageLimit, pipe.limit, &res.Limited}} {
+	}{{StageSanitize, pipe.Sanitize, &res.Sanitized}, {StageValidate, pipe.Validate, &res.Validated}, {StageLimit, pipe.Limit, &res.Limited}} {
 		r.log.stage = st.stage
 		if msgs, err = r.runSteps(st.steps, msgs); err != nil {
 			return nil, err

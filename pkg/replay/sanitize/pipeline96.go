@@ -159,30 +159,44 @@ func snapshotField(v any) string {
 	return fmt.Sprintf("\x00%v", v)
 }
 
+// runState96 is what 2026.9.6's steps share beyond the run's common values.
+type runState96 struct {
+	// latestSwitch is the latest model switch (readModelSnapshotState).
+	latestSwitch *float64
+	// preserveLatestThinking is shouldPreserveLatestAssistantThinking of
+	// the image step's output.
+	preserveLatestThinking bool
+}
+
+// stateOf96 is the run's 2026.9.6 values (set by prepare96).
+func stateOf96(r *Run) *runState96 { return r.State.(*runState96) }
+
 // prepare96 derives what sanitizeSessionHistory computes before its steps.
-func prepare96(r *run) {
-	api, provider := r.opts.API, r.opts.Provider
+func prepare96(r *Run) {
+	st := &runState96{}
+	r.State = st
+	api, provider := r.Opts.API, r.Opts.Provider
 	signed := providerRequiresSignedThinking96(provider)
 	// shouldAllowProviderOwnedThinkingReplay (embedded-agent-helpers).
-	r.ownedThinking = policy.IsAnthropicAPI(api) && r.pol.ValidateAnthropicTurns && (r.pol.PreserveSignatures || signed) && !r.pol.DropThinkingBlocks
-	r.responses = isResponsesAPI96(api)
+	r.OwnedThinking = policy.IsAnthropicAPI(api) && r.Policy.ValidateAnthropicTurns && (r.Policy.PreserveSignatures || signed) && !r.Policy.DropThinkingBlocks
+	r.Responses = isResponsesAPI96(api)
 	// readModelSnapshotState over the branch, and the current snapshot.
-	if provider == "" && api == "" && r.opts.Model == "" {
+	if provider == "" && api == "" && r.Opts.Model == "" {
 		return
 	}
 	var last *ModelSnapshot
-	for i := range r.opts.ModelSnapshots {
-		s := &r.opts.ModelSnapshots[i]
+	for i := range r.Opts.ModelSnapshots {
+		s := &r.Opts.ModelSnapshots[i]
 		if last != nil && !sameSnapshot(*last, *s) && s.Timestamp != nil {
 			ts := *s.Timestamp
-			r.latestSwitch = &ts
+			st.latestSwitch = &ts
 		}
 		last = s
 	}
-	if last != nil && !sameSnapshot(*last, ModelSnapshot{Provider: provider, ModelAPI: api, ModelID: r.opts.Model}) {
-		r.modelChanged = true
-		now := float64(r.nowMillis())
-		r.latestSwitch = &now
+	if last != nil && !sameSnapshot(*last, ModelSnapshot{Provider: provider, ModelAPI: api, ModelID: r.Opts.Model}) {
+		r.ModelChanged = true
+		now := float64(r.NowMillis())
+		st.latestSwitch = &now
 	}
 }
 
@@ -193,100 +207,107 @@ func sameSnapshot(a, b ModelSnapshot) bool {
 // signedOrPreserved: the provider owns signed thinking or the policy keeps
 // signatures (sanitizeSessionHistory's signedThinkingProvider ||
 // policy.preserveSignatures).
-func signedOrPreserved(r *run) bool {
-	return providerRequiresSignedThinking96(r.opts.Provider) || r.pol.PreserveSignatures
+func signedOrPreserved(r *Run) bool {
+	return providerRequiresSignedThinking96(r.Opts.Provider) || r.Policy.PreserveSignatures
 }
 
-func pipeline96() pipeline {
-	sh := shared()
-	pairing := func(rule string, when func(r *run) bool, text func(r *run) string) step {
-		return step{rule: rule, when: when, apply: func(r *run, in []Message) ([]Message, error) {
-			return r.repairPairing96(in, rule, text(r)), nil
+func pipeline96() Pipeline {
+	pairing := func(rule string, when func(r *Run) bool, text func(r *Run) string) Step {
+		return Step{Rule: rule, When: when, Apply: func(r *Run, in []Message) ([]Message, error) {
+			return repairPairing96(r, in, rule, text(r)), nil
 		}}
 	}
-	responsesText := func(r *run) string {
-		if r.responses {
-			return missingResultAborted
+	responsesText := func(r *Run) string {
+		if r.Responses {
+			return MissingResultAborted
 		}
 		return ""
 	}
-	return pipeline{
-		release: policy.Release96,
-		prepare: prepare96,
-		sanitize: []step{
-			pure(Rule96InterSessionMarkers, nil, annotateInterSessionUserMessages96),
-			pure(Rule96NormalizeAssistant, nil, normalizeAssistantReplayContent96),
-			{rule: RuleImages, apply: func(r *run, in []Message) ([]Message, error) {
+	return Pipeline{
+		Release: policy.Release96,
+		Policy: func(rt policy.Route) policy.Policy {
+			return policy.ResolveFor(policy.Release96, rt).Policy
+		},
+		Prepare: prepare96,
+		Sanitize: []Step{
+			Pure(Rule96InterSessionMarkers, nil, annotateInterSessionUserMessages96),
+			Pure(Rule96NormalizeAssistant, nil, normalizeAssistantReplayContent96),
+			{Rule: RuleImages, Apply: func(r *Run, in []Message) ([]Message, error) {
 				// 9.6 passes sanitizeToolCallIds: false: ids are left to the
 				// later step.
-				pol := r.pol
-				return r.sanitizeImages(in, imageStepOptions{
-					idMode:         pol.ToolCallIDMode,
-					preserveNative: pol.PreserveNativeAnthropicToolUseIDs,
-					preserveSigs:   pol.PreserveSignatures,
-					thoughtSigs:    pol.SanitizeThoughtSignatures,
-					images96:       true,
+				pol := r.Policy
+				return r.SanitizeImages(in, ImageStepOptions{
+					IDMode:         pol.ToolCallIDMode,
+					PreserveNative: pol.PreserveNativeAnthropicToolUseIDs,
+					PreserveSigs:   pol.PreserveSignatures,
+					ThoughtSigs:    pol.SanitizeThoughtSignatures,
+					Images:         imageRelease96(),
 				})
 			}},
-			{rule: Rule96StaleCompactionSignatures, when: signedOrPreserved, apply: func(r *run, in []Message) ([]Message, error) {
+			{Rule: Rule96StaleCompactionSignatures, When: signedOrPreserved, Apply: func(r *Run, in []Message) ([]Message, error) {
 				// shouldPreserveLatestAssistantThinking runs on the image
 				// step's output, before this step.
-				r.preserveLatestThinking = shouldPreserveLatestAssistantThinking(in)
-				return stripStaleThinkingSignaturesForCompactionReplay(in, r.step(Rule96StaleCompactionSignatures)), nil
+				stateOf96(r).preserveLatestThinking = shouldPreserveLatestAssistantThinking(in)
+				return stripStaleThinkingSignaturesForCompactionReplay(in, r.Log(Rule96StaleCompactionSignatures)), nil
 			}},
-			{rule: Rule96InvalidSignatures, when: signedOrPreserved, apply: func(r *run, in []Message) ([]Message, error) {
-				return stripInvalidThinkingSignatures(in, r.preserveLatestThinking, r.step(Rule96InvalidSignatures)), nil
+			{Rule: Rule96InvalidSignatures, When: signedOrPreserved, Apply: func(r *Run, in []Message) ([]Message, error) {
+				return StripInvalidThinkingSignatures(in, stateOf96(r).preserveLatestThinking, r.Log(Rule96InvalidSignatures)), nil
 			}},
-			sh.dropReasoning,
-			sh.dropThinking,
-			{rule: Rule96ToolCallInputs, apply: func(r *run, in []Message) ([]Message, error) {
-				return sanitizeToolCallInputs(in, toolInputOptions{
-					allowed:       normalizeAllowedToolNames(r.opts.AllowedToolNames),
-					ownedThinking: r.ownedThinking,
-				}, toolInputRelease96(), r.step(Rule96ToolCallInputs)), nil
+			DropReasoningStep(),
+			DropThinkingStep(),
+			{Rule: Rule96ToolCallInputs, Apply: func(r *Run, in []Message) ([]Message, error) {
+				return SanitizeToolCallInputs(in, ToolInputOptions{
+					Allowed:       NormalizeAllowedToolNames(r.Opts.AllowedToolNames),
+					OwnedThinking: r.OwnedThinking,
+				}, toolInputRelease96(), r.Log(Rule96ToolCallInputs)), nil
 			}},
-			pairing(Rule96ResponsesPairing, responsesRepair, abortedText),
-			{rule: Rule96StaleOpenAIReasoning, when: isResponses, apply: func(r *run, in []Message) ([]Message, error) {
-				return dropStaleOpenAIReasoning(in, r.latestSwitch, r.step(Rule96StaleOpenAIReasoning)), nil
+			pairing(Rule96ResponsesPairing, ResponsesRepair, AbortedText),
+			{Rule: Rule96StaleOpenAIReasoning, When: IsResponses, Apply: func(r *Run, in []Message) ([]Message, error) {
+				return dropStaleOpenAIReasoning(in, stateOf96(r).latestSwitch, r.Log(Rule96StaleOpenAIReasoning)), nil
 			}},
-			pure(Rule96ResponsesToolCallIDs, isResponses, normalizeOpenAIResponsesToolCallIDs),
-			sh.functionCallPairs,
-			pairing(Rule96Pairing, notResponsesRepair, defaultText),
-			{rule: Rule96ToolCallIDs, when: func(r *run) bool { return !r.responses && polSanitizeIDs(r) }, apply: func(r *run, in []Message) ([]Message, error) {
-				pol := r.pol
-				return sanitizeToolCallIDs(in, pol.ToolCallIDMode, toolIDOptions{
-					preserveNative:       pol.PreserveNativeAnthropicToolUseIDs,
-					preserveSafeThinking: r.ownedThinking,
-					allowed:              normalizeAllowedToolNames(r.opts.AllowedToolNames),
-					duplicateStyle:       pol.DuplicateToolCallIDStyle,
-				}, toolIDRelease96(), r.step(Rule96ToolCallIDs)), nil
+			Pure(Rule96ResponsesToolCallIDs, IsResponses, normalizeOpenAIResponsesToolCallIDs),
+			FunctionCallPairsStep(),
+			pairing(Rule96Pairing, NotResponsesRepair, DefaultText),
+			{Rule: Rule96ToolCallIDs, When: func(r *Run) bool { return !r.Responses && PolSanitizeIDs(r) }, Apply: func(r *Run, in []Message) ([]Message, error) {
+				pol := r.Policy
+				return SanitizeToolCallIDs(in, pol.ToolCallIDMode, ToolIDOptions{
+					PreserveNative:       pol.PreserveNativeAnthropicToolUseIDs,
+					PreserveSafeThinking: r.OwnedThinking,
+					Allowed:              NormalizeAllowedToolNames(r.Opts.AllowedToolNames),
+					DuplicateStyle:       pol.DuplicateToolCallIDStyle,
+				}, toolIDRelease96(), r.Log(Rule96ToolCallIDs)), nil
 			}},
-			sh.toolResultDetails,
-			sh.staleUsage,
-			{rule: Rule96UsageSnapshots, apply: func(r *run, in []Message) ([]Message, error) {
-				return ensureAssistantUsageSnapshots(in, snapshotUsage96, r.step(Rule96UsageSnapshots)), nil
+			ToolResultDetailsStep(),
+			StaleUsageStep(),
+			{Rule: Rule96UsageSnapshots, Apply: func(r *Run, in []Message) ([]Message, error) {
+				return EnsureAssistantUsageSnapshots(in, snapshotUsage96, r.Log(Rule96UsageSnapshots)), nil
 			}},
-			sh.providerHook,
-			pairing(Rule96ResponsesPairingAfterHooks, responsesRepair, abortedText),
-			{rule: Rule96ResponsesInvariant, when: isResponses, apply: assertResponsesInvariant},
-			sh.googleTurnOrdering,
-			{rule: Rule96ResponsesInvariant, when: func(r *run) bool { return r.responses && r.pol.ApplyGoogleTurnOrdering }, apply: assertResponsesInvariant},
+			ProviderHookStep(func(r *Run) bool {
+				// 2026.9.6: the google-gemini replay family's sanitizeReplayHistory
+				// (provider-model-shared buildProviderReplayFamilyHooks ->
+				// provider-replay-helpers sanitizeGoogleGeminiReplayHistory).
+				return policy.Resolve96(policy.Route{Provider: r.Opts.Provider, API: r.Opts.API, Model: r.Opts.Model}).Family == "google-gemini"
+			}),
+			pairing(Rule96ResponsesPairingAfterHooks, ResponsesRepair, AbortedText),
+			{Rule: Rule96ResponsesInvariant, When: IsResponses, Apply: assertResponsesInvariant},
+			GoogleTurnOrderingStep(),
+			{Rule: Rule96ResponsesInvariant, When: func(r *Run) bool { return r.Responses && r.Policy.ApplyGoogleTurnOrdering }, Apply: assertResponsesInvariant},
 		},
-		validate: []step{
-			sh.geminiTurns,
-			{rule: Rule96AnthropicTurns, when: polValidateAnthropic, apply: func(r *run, in []Message) ([]Message, error) {
+		Validate: []Step{
+			GeminiTurnsStep(),
+			{Rule: Rule96AnthropicTurns, When: PolValidateAnthropic, Apply: func(r *Run, in []Message) ([]Message, error) {
 				// shouldMergeConsecutiveUserTurns: only the direct Messages API
 				// under append-only runtime context keeps user turns apart.
-				merge := !(r.pol.AppendOnlyRuntimeContext && r.opts.API == "anthropic-messages")
-				return validateAnthropicTurns96(in, merge, r.step(Rule96AnthropicTurns)), nil
+				merge := !(r.Policy.AppendOnlyRuntimeContext && r.Opts.API == "anthropic-messages")
+				return validateAnthropicTurns96(in, merge, r.Log(Rule96AnthropicTurns)), nil
 			}},
 		},
-		limit: []step{
-			pure(Rule96Heartbeat, nil, filterHeartbeatTranscriptArtifacts),
+		Limit: []Step{
+			Pure(Rule96Heartbeat, nil, filterHeartbeatTranscriptArtifacts),
 			// The runner repairs pairing before the context engine and once
 			// more after it (the default engine returns the list unchanged).
-			pairing(Rule96LimitPairing, polRepairPairing, responsesText),
-			pairing(Rule96LimitPairing, polRepairPairing, responsesText),
+			pairing(Rule96LimitPairing, PolRepairPairing, responsesText),
+			pairing(Rule96LimitPairing, PolRepairPairing, responsesText),
 		},
 	}
 }
@@ -294,7 +315,7 @@ func pipeline96() pipeline {
 // assertResponsesInvariant is assertOpenAIResponsesToolUseResultInvariant:
 // on the Responses APIs every tool call must be followed by its results
 // before any other message, else 9.6 throws and sends nothing.
-func assertResponsesInvariant(r *run, in []Message) ([]Message, error) {
+func assertResponsesInvariant(r *Run, in []Message) ([]Message, error) {
 	type pend struct {
 		id    string
 		index int
@@ -314,7 +335,7 @@ func assertResponsesInvariant(r *run, in []Message) ([]Message, error) {
 		if len(pending) > 0 && rl != "toolResult" {
 			return nil, fail("dangling_tool_call", pending[0].id, pending[0].index)
 		}
-		if !isJSObjectMessage(m) {
+		if !IsJSObjectMessage(m) {
 			continue
 		}
 		if rl == "toolResult" {
@@ -335,17 +356,17 @@ func assertResponsesInvariant(r *run, in []Message) ([]Message, error) {
 		if rl != "assistant" {
 			continue
 		}
-		for _, c := range toolCallsOf(m) {
+		for _, c := range ToolCallsOf(m) {
 			// A Map keeps the first insertion's place; set() updates the value.
 			found := false
 			for k := range pending {
-				if pending[k].id == c.id {
+				if pending[k].id == c.ID {
 					pending[k].index = i
 					found = true
 				}
 			}
 			if !found {
-				pending = append(pending, pend{c.id, i})
+				pending = append(pending, pend{c.ID, i})
 			}
 		}
 	}
@@ -360,10 +381,10 @@ func assertResponsesInvariant(r *run, in []Message) ([]Message, error) {
 // merged first (as validateGeminiTurns does), then dangling tool calls are
 // stripped, then consecutive user turns merged unless mergeUsers is false
 // (shouldMergeConsecutiveUserTurns).
-func validateAnthropicTurns96(in []Message, mergeUsers bool, log *changeLog) []Message {
-	msgs := stripDanglingAnthropicToolUses(mergeConsecutive(in, "assistant", mergeAssistantTurns, log), log)
+func validateAnthropicTurns96(in []Message, mergeUsers bool, log *ChangeLog) []Message {
+	msgs := StripDanglingAnthropicToolUses(MergeConsecutive(in, "assistant", MergeAssistantTurns, log), log)
 	if !mergeUsers {
 		return msgs
 	}
-	return mergeConsecutive(msgs, "user", mergeUserTurns, log)
+	return MergeConsecutive(msgs, "user", MergeUserTurns, log)
 }

@@ -137,7 +137,7 @@ func run96(t testing.TB, ctx []json.RawMessage, tr []string, snaps []ModelSnapsh
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Sanitize(msgs, Options{Release: policy.Release96, Provider: tr[0], API: tr[1], Model: tr[2],
+	res, err := pipeline96().Run(msgs, Options{Release: policy.Release96, Provider: tr[0], API: tr[1], Model: tr[2],
 		ModelSnapshots: snaps, Now: replaytest.FixedNow96})
 	if err != nil {
 		return equal, []string{"error: " + err.Error()}

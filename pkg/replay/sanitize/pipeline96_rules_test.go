@@ -137,7 +137,7 @@ func sameFailure96(t testing.TB, j rule96Job, ctxOut json.RawMessage, oracleErr 
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Sanitize(msgs, Options{Release: policy.Release96, Provider: j.triple[0], API: j.triple[1], Model: j.triple[2],
+	_, err = pipeline96().Run(msgs, Options{Release: policy.Release96, Provider: j.triple[0], API: j.triple[1], Model: j.triple[2],
 		ModelSnapshots: fileSnapshots(t, j.path), Now: replaytest.FixedNow96})
 	first := strings.SplitN(oracleErr, "\n", 2)[0]
 	if err == nil || !strings.Contains(first, strings.SplitN(err.Error(), " (OpenClaw", 2)[0]) {

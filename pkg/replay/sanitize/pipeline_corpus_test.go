@@ -61,7 +61,7 @@ func TestSanitizeMatchesStoredOracleAnswers(t *testing.T) {
 			if err := json.Unmarshal(ans.Out, &want); err != nil {
 				t.Fatal(err)
 			}
-			res, err := Sanitize(msgs, Options{Provider: tr[0], API: tr[1], Model: tr[2], Now: replaytest.FixedNow})
+			res, err := pipeline56().Run(msgs, Options{Provider: tr[0], API: tr[1], Model: tr[2], Now: replaytest.FixedNow})
 			if err != nil {
 				t.Errorf("%s %v: %v", name, tr, err)
 				continue

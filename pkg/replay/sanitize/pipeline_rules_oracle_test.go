@@ -112,7 +112,7 @@ func TestRuleTranscriptsMatchOracle(t *testing.T) {
 		if err := json.Unmarshal(answers[key].Out, &want); err != nil {
 			t.Fatal(err)
 		}
-		res, err := Sanitize(contextMessages(t, ctx.Out), Options{Provider: id[2], API: id[3], Model: id[4], Now: replaytest.FixedNow})
+		res, err := pipeline56().Run(contextMessages(t, ctx.Out), Options{Provider: id[2], API: id[3], Model: id[4], Now: replaytest.FixedNow})
 		if err != nil {
 			t.Errorf("%s: %v", key, err)
 			continue
@@ -233,7 +233,7 @@ func TestRuleTranscriptsLiveOracle(t *testing.T) {
 	if err := json.Unmarshal(res["san"].Out, &want); err != nil {
 		t.Fatalf("oracle sanitize answer: %v", err)
 	}
-	got, err := Sanitize(contextMessages(t, res["ctx"].Out), Options{Provider: tr[0], API: tr[1], Model: tr[2], Now: replaytest.FixedNow})
+	got, err := pipeline56().Run(contextMessages(t, res["ctx"].Out), Options{Provider: tr[0], API: tr[1], Model: tr[2], Now: replaytest.FixedNow})
 	if err != nil {
 		t.Fatal(err)
 	}

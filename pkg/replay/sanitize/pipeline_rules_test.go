@@ -16,42 +16,13 @@ import (
 
 // Each rule's smallest input that triggers it, and what it must give.
 
-func msgsOf(t *testing.T, js string) []Message {
-	t.Helper()
-	var raws []json.RawMessage
-	if err := json.Unmarshal([]byte(js), &raws); err != nil {
-		t.Fatalf("bad test JSON: %v\n%s", err, js)
-	}
-	m, err := jsvalue.DecodeMessages(raws, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-func assertMsgs(t *testing.T, got []Message, want string) {
-	t.Helper()
-	var w any
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatalf("bad want JSON: %v", err)
-	}
-	g := replaytest.Plain(t, got)
-	if g == nil {
-		g = []any{}
-	}
-	if d := replaytest.CompareStage(t, got, w.([]any)); d != "" {
-		gb, _ := json.Marshal(g)
-		t.Errorf("mismatch %s\n got  %s\n want %s", d, gb, want)
-	}
-}
-
-func newLog() *changeLog { return &changeLog{stage: "test", rule: "test"} }
+func newLog() *ChangeLog { return NewChangeLog("test", "test") }
 
 func TestRuleInterSessionMarker(t *testing.T) {
-	in := msgsOf(t, `[{"role":"user","content":"hi","provenance":{"kind":"inter_session","sourceSessionKey":"agent:main:req","sourceTool":"sessions_send"}}]`)
+	in := replaytest.Messages(t, `[{"role":"user","content":"hi","provenance":{"kind":"inter_session","sourceSessionKey":"agent:main:req","sourceTool":"sessions_send"}}]`)
 	out := annotateInterSessionUserMessages(in, newLog())
 	text := out[0].Get("content").(string)
-	want := "[Inter-session message] sourceSession=agent:main:req sourceTool=sessions_send isUser=false\n" + interSessionExplanation + "\nhi"
+	want := "[Inter-session message] sourceSession=agent:main:req sourceTool=sessions_send isUser=false\n" + InterSessionExplanation + "\nhi"
 	if text != want {
 		t.Errorf("got %q", text)
 	}
@@ -63,7 +34,7 @@ func TestRuleInterSessionMarker(t *testing.T) {
 		t.Error("not idempotent")
 	}
 	// No text block: a first block is inserted.
-	img := msgsOf(t, `[{"role":"user","content":[{"type":"image","data":"x","mimeType":"image/png"}],"provenance":{"kind":"inter_session"}}]`)
+	img := replaytest.Messages(t, `[{"role":"user","content":[{"type":"image","data":"x","mimeType":"image/png"}],"provenance":{"kind":"inter_session"}}]`)
 	got := annotateInterSessionUserMessages(img, newLog())[0].Get("content").([]any)
 	if len(got) != 2 || !strings.HasSuffix(got[0].(*jsvalue.Object).Get("text").(string), "\nInter-session content follows.") {
 		t.Errorf("got %v", got)
@@ -71,7 +42,7 @@ func TestRuleInterSessionMarker(t *testing.T) {
 }
 
 func TestRuleNormalizeAssistantReplayContent(t *testing.T) {
-	in := msgsOf(t, `[
+	in := replaytest.Messages(t, `[
 	 {"role":"user","content":"  "},
 	 {"role":"user","content":[{"type":"text","text":" "},{"type":"text","text":"q"}]},
 	 {"role":"assistant","content":[],"stopReason":"error"},
@@ -80,7 +51,7 @@ func TestRuleNormalizeAssistantReplayContent(t *testing.T) {
 	 {"role":"assistant","content":[],"stopReason":"stop","usage":{"input":0,"output":0}},
 	 {"role":"assistant","content":[],"stopReason":"stop","usage":{"input":3,"output":0}},
 	 {"role":"assistant","content":[],"stopReason":"toolUse"}]`)
-	assertMsgs(t, normalizeAssistantReplayContent(in, newLog()), `[
+	replaytest.AssertMessages(t, normalizeAssistantReplayContent(in, newLog()), `[
 	 {"role":"user","content":[{"type":"text","text":"q"}]},
 	 {"role":"assistant","content":[{"type":"text","text":"[assistant turn failed before producing content]"}],"stopReason":"error"},
 	 {"role":"assistant","content":[{"type":"text","text":"plain"}]},
@@ -120,8 +91,8 @@ func pngB64(t *testing.T, w, h int) string {
 func TestRuleImages(t *testing.T) {
 	big := pngB64(t, 2400, 60)
 	small := pngB64(t, 4, 4)
-	r := &run{pol: policy.Default(), now: 1, nowValid: true}
-	in := msgsOf(t, `[{"role":"user","content":[
+	r := &Run{Policy: policy.Default(), Opts: Options{Now: func() int64 { return 1 }}}
+	in := replaytest.Messages(t, `[{"role":"user","content":[
 	  {"type":"image","data":"`+big+`","mimeType":"image/png"},
 	  {"type":"image","data":"`+small+`","mimeType":"image/jpeg"},
 	  {"type":"image","data":"  ","mimeType":"image/png"},
@@ -130,7 +101,7 @@ func TestRuleImages(t *testing.T) {
 	  {"type":"text","text":"  "}]},
 	 {"role":"toolResult","toolCallId":"c","content":[{"type":"text","text":""}]},
 	 {"role":"assistant","content":[{"type":"text","text":"  "}],"stopReason":"stop"}]`)
-	out, err := r.sanitizeImages(in, imageStepOptions{})
+	out, err := r.SanitizeImages(in, ImageStepOptions{Images: imageRelease56()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +128,7 @@ func TestRuleImages(t *testing.T) {
 			t.Errorf("block %d = %v, want %q", 2+i, got, w)
 		}
 	}
-	assertMsgs(t, out[1:], `[{"role":"toolResult","toolCallId":"c","content":[{"type":"text","text":"[empty content omitted]"}]}]`)
+	replaytest.AssertMessages(t, out[1:], `[{"role":"toolResult","toolCallId":"c","content":[{"type":"text","text":"[empty content omitted]"}]}]`)
 }
 
 func TestRuleThoughtSignatures(t *testing.T) {
@@ -183,51 +154,51 @@ func TestRuleThoughtSignatures(t *testing.T) {
 }
 
 func TestRuleStripInvalidThinkingSignatures(t *testing.T) {
-	in := msgsOf(t, `[{"role":"assistant","content":[{"type":"thinking","thinking":"a"},{"type":"thinking","thinking":"b","signature":" "},{"type":"thinking","thinking":"c","thinkingSignature":"s"},{"type":"redacted_thinking","data":"d"}]},
+	in := replaytest.Messages(t, `[{"role":"assistant","content":[{"type":"thinking","thinking":"a"},{"type":"thinking","thinking":"b","signature":" "},{"type":"thinking","thinking":"c","thinkingSignature":"s"},{"type":"redacted_thinking","data":"d"}]},
 	 {"role":"assistant","content":[{"type":"thinking","thinking":"x"}]}]`)
-	assertMsgs(t, stripInvalidThinkingSignatures(in, false, newLog()), `[
+	replaytest.AssertMessages(t, StripInvalidThinkingSignatures(in, false, newLog()), `[
 	 {"role":"assistant","content":[{"type":"thinking","thinking":"c","thinkingSignature":"s"},{"type":"redacted_thinking","data":"d"}]},
 	 {"role":"assistant","content":[{"type":"text","text":"[assistant reasoning omitted]"}]}]`)
 }
 
 func TestRuleDropThinkingBlocks(t *testing.T) {
-	in := msgsOf(t, `[{"role":"assistant","content":[{"type":"thinking","thinking":"old","thinkingSignature":"s"}]},{"role":"user","content":"u"},
+	in := replaytest.Messages(t, `[{"role":"assistant","content":[{"type":"thinking","thinking":"old","thinkingSignature":"s"}]},{"role":"user","content":"u"},
 	 {"role":"assistant","content":[{"type":"thinking","thinking":"new","thinkingSignature":"s"},{"type":"text","text":"t"}]}]`)
-	assertMsgs(t, dropThinkingBlocks(in, newLog()), `[{"role":"assistant","content":[{"type":"text","text":"[assistant reasoning omitted]"}]},{"role":"user","content":"u"},
+	replaytest.AssertMessages(t, dropThinkingBlocks(in, newLog()), `[{"role":"assistant","content":[{"type":"text","text":"[assistant reasoning omitted]"}]},{"role":"user","content":"u"},
 	 {"role":"assistant","content":[{"type":"thinking","thinking":"new","thinkingSignature":"s"},{"type":"text","text":"t"}]}]`)
 }
 
 func TestRuleDropReasoningFromHistory(t *testing.T) {
-	in := msgsOf(t, `[{"role":"user","content":"a"},{"role":"assistant","content":[{"type":"thinking","thinking":"old"},{"type":"text","text":"v"}]},
+	in := replaytest.Messages(t, `[{"role":"user","content":"a"},{"role":"assistant","content":[{"type":"thinking","thinking":"old"},{"type":"text","text":"v"}]},
 	 {"role":"user","content":"b"},{"role":"assistant","content":[{"type":"thinking","thinking":"now"},{"type":"toolCall","id":"c1","name":"x","arguments":{}}]},
 	 {"role":"toolResult","toolCallId":"c1","content":[]}]`)
 	out := dropReasoningFromHistory(in, newLog())
-	assertMsgs(t, out[1:2], `[{"role":"assistant","content":[{"type":"text","text":"v"}]}]`)
+	replaytest.AssertMessages(t, out[1:2], `[{"role":"assistant","content":[{"type":"text","text":"v"}]}]`)
 	if len(out[3].Get("content").([]any)) != 2 {
 		t.Error("current tool turn lost its reasoning")
 	}
 }
 
 func TestRuleSanitizeToolCallInputs(t *testing.T) {
-	in := msgsOf(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"a","name":"read"},{"type":"toolCall","id":" ","name":"read","arguments":{}},
+	in := replaytest.Messages(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"a","name":"read"},{"type":"toolCall","id":" ","name":"read","arguments":{}},
 	  {"type":"toolCall","id":"b","name":"bad name","arguments":{}},{"type":"toolCall","id":"c","name":" read ","arguments":{}},
 	  {"type":"toolCall","id":"d","name":"sessions_spawn","arguments":{"attachments":[{"name":"f","content":"secret"}]}}]},
 	 {"role":"assistant","content":[{"type":"toolCall","id":"e","name":"read"}]}]`)
-	assertMsgs(t, sanitizeToolCallInputs(in, toolInputOptions{}, toolInputRelease56(), newLog()), `[{"role":"assistant","content":[
+	replaytest.AssertMessages(t, SanitizeToolCallInputs(in, ToolInputOptions{}, toolInputRelease56(), newLog()), `[{"role":"assistant","content":[
 	  {"type":"toolCall","id":"c","name":"read","arguments":{}},
 	  {"type":"toolCall","id":"d","name":"sessions_spawn","arguments":{"attachments":[{"content":"__OPENCLAW_REDACTED__","name":"f"}]}}]}]`)
 	// Provider-owned signed thinking: a turn needing any change is dropped whole.
-	signed := msgsOf(t, `[{"role":"user","content":"retry"},{"role":"assistant","content":[{"type":"thinking","thinking":"i","thinkingSignature":"s"},{"type":"toolCall","id":"call_1","name":" read ","arguments":{}}]}]`)
-	assertMsgs(t, sanitizeToolCallInputs(signed, toolInputOptions{ownedThinking: true}, toolInputRelease56(), newLog()), `[{"role":"user","content":"retry"}]`)
-	allowed := sanitizeToolCallInputs(msgsOf(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"x","name":"write","arguments":{}},{"type":"text","text":"t"}]}]`),
-		toolInputOptions{allowed: normalizeAllowedToolNames([]string{"READ"})}, toolInputRelease56(), newLog())
-	assertMsgs(t, allowed, `[{"role":"assistant","content":[{"type":"text","text":"t"}]}]`)
+	signed := replaytest.Messages(t, `[{"role":"user","content":"retry"},{"role":"assistant","content":[{"type":"thinking","thinking":"i","thinkingSignature":"s"},{"type":"toolCall","id":"call_1","name":" read ","arguments":{}}]}]`)
+	replaytest.AssertMessages(t, SanitizeToolCallInputs(signed, ToolInputOptions{OwnedThinking: true}, toolInputRelease56(), newLog()), `[{"role":"user","content":"retry"}]`)
+	allowed := SanitizeToolCallInputs(replaytest.Messages(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"x","name":"write","arguments":{}},{"type":"text","text":"t"}]}]`),
+		ToolInputOptions{Allowed: NormalizeAllowedToolNames([]string{"READ"})}, toolInputRelease56(), newLog())
+	replaytest.AssertMessages(t, allowed, `[{"role":"assistant","content":[{"type":"text","text":"t"}]}]`)
 }
 
 func TestRuleToolCallIDsStrict(t *testing.T) {
-	in := msgsOf(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"call|item:123"},{"type":"toolCall","id":"call_a|b"},{"type":"toolCall","id":"call_a:b"},{"type":"toolCall","id":"functions.read:0"},{"type":"toolCall","id":"toolu_01A"}]},
+	in := replaytest.Messages(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"call|item:123"},{"type":"toolCall","id":"call_a|b"},{"type":"toolCall","id":"call_a:b"},{"type":"toolCall","id":"functions.read:0"},{"type":"toolCall","id":"toolu_01A"}]},
 	 {"role":"toolResult","toolCallId":"call|item:123"},{"role":"toolResult","toolCallId":"call_a:b"},{"role":"toolResult","toolCallId":"toolu_01A"},{"role":"toolResult","toolCallId":"orphan"}]`)
-	out := sanitizeToolCallIDs(in, policy.IDStrict, toolIDOptions{preserveNative: true}, toolIDRelease56(), newLog())
+	out := SanitizeToolCallIDs(in, policy.IDStrict, ToolIDOptions{PreserveNative: true}, toolIDRelease56(), newLog())
 	ids := []string{}
 	for _, b := range out[0].Get("content").([]any) {
 		ids = append(ids, b.(*jsvalue.Object).Get("id").(string))
@@ -243,6 +214,10 @@ func TestRuleToolCallIDsStrict(t *testing.T) {
 	if got := out[4].Get("toolCallId"); got != "orphantoolresult1" {
 		t.Errorf("orphan result id = %v", got)
 	}
+}
+
+// sanitizeToolCallId keeps a long strict id; makeUniqueToolId caps it at 40.
+func TestRuleToolCallIDsStrictCap(t *testing.T) {
 	long := sanitizeToolCallID(strings.Repeat("x", 60), policy.IDStrict)
 	if u := makeUniqueToolID(strings.Repeat("x", 60), policy.IDStrict, map[string]bool{}); len(u) != 40 || long != strings.Repeat("x", 60) {
 		t.Errorf("40-char cap: %q", u)
@@ -250,9 +225,9 @@ func TestRuleToolCallIDsStrict(t *testing.T) {
 }
 
 func TestRuleToolCallIDsStrict9(t *testing.T) {
-	in := msgsOf(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"call_1"},{"type":"toolCall","id":"exec1774786568428215"},{"type":"toolCall","id":"!!!"}]},
+	in := replaytest.Messages(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"call_1"},{"type":"toolCall","id":"exec1774786568428215"},{"type":"toolCall","id":"!!!"}]},
 	 {"role":"assistant","content":[{"type":"toolCall","id":"call_1"}]}]`)
-	out := sanitizeToolCallIDs(in, policy.IDStrict9, toolIDOptions{}, toolIDRelease56(), newLog())
+	out := SanitizeToolCallIDs(in, policy.IDStrict9, ToolIDOptions{}, toolIDRelease56(), newLog())
 	var ids []string
 	for _, m := range out {
 		for _, b := range m.Get("content").([]any) {
@@ -265,7 +240,7 @@ func TestRuleToolCallIDsStrict9(t *testing.T) {
 }
 
 func TestRulePairingRepair(t *testing.T) {
-	in := msgsOf(t, `[{"role":"toolResult","toolCallId":"early"},
+	in := replaytest.Messages(t, `[{"role":"toolResult","toolCallId":"early"},
 	 {"role":"assistant","content":[{"type":"toolCall","id":"call_1","name":"read"},{"type":"toolCall","id":"call_2","name":"exec"}],"stopReason":"toolUse"},
 	 {"role":"user","content":"text"},
 	 {"role":"toolResult","toolCallId":"call_2","toolName":"exec","content":[{"type":"text","text":"ok"}]},
@@ -273,24 +248,27 @@ func TestRulePairingRepair(t *testing.T) {
 	 {"role":"assistant","content":[{"type":"toolCall","id":"call_3","name":"w"}],"stopReason":"aborted"},
 	 {"role":"toolResult","toolCallId":"call_3","content":[]},
 	 {"role":"user","content":"after"}]`)
-	out := repairToolUseResultPairing(in, missingResultDefault, func() int64 { return replaytest.SyntheticTime }, newLog())
-	assertMsgs(t, out, `[
+	out := repairToolUseResultPairing(in, MissingResultDefault, func() int64 { return replaytest.SyntheticTime }, newLog())
+	replaytest.AssertMessages(t, out, `[
 	 {"role":"assistant","content":[{"type":"toolCall","id":"call_1","name":"read"},{"type":"toolCall","id":"call_2","name":"exec"}],"stopReason":"toolUse"},
-	 {"role":"toolResult","toolCallId":"call_1","toolName":"read","content":[{"type":"text","text":"`+missingResultDefault+`"}],"isError":true,"timestamp":`+jsvalue.JSONNumber(replaytest.SyntheticTime).String()+`},
+	 {"role":"toolResult","toolCallId":"call_1","toolName":"read","content":[{"type":"text","text":"`+MissingResultDefault+`"}],"isError":true,"timestamp":`+jsvalue.JSONNumber(replaytest.SyntheticTime).String()+`},
 	 {"role":"toolResult","toolCallId":"call_2","toolName":"exec","content":[{"type":"text","text":"ok"}]},
 	 {"role":"user","content":"text"},
 	 {"role":"user","content":"after"}]`)
-	clean := msgsOf(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"a","name":"r"}]},{"role":"toolResult","toolCallId":"a","toolName":"r"}]`)
-	if got := repairToolUseResultPairing(clean, missingResultDefault, func() int64 { return 0 }, newLog()); &got[0] != &clean[0] {
+	clean := replaytest.Messages(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"a","name":"r"}]},{"role":"toolResult","toolCallId":"a","toolName":"r"}]`)
+	if got := repairToolUseResultPairing(clean, MissingResultDefault, func() int64 { return 0 }, newLog()); &got[0] != &clean[0] {
 		t.Error("an already paired history must come back unchanged")
 	}
 }
 
 func TestRuleOpenAIResponses(t *testing.T) {
-	in := msgsOf(t, `[{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"thinking","thinking":"r","thinkingSignature":"{\"id\":\"rs_1\",\"type\":\"reasoning\"}"}]},
+	in := replaytest.Messages(t, `[{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"thinking","thinking":"r","thinkingSignature":"{\"id\":\"rs_1\",\"type\":\"reasoning\"}"}]},
 	 {"role":"assistant","content":[{"type":"thinking","thinking":"r","thinkingSignature":{"id":"rs_2","type":"reasoning"}}]}]`)
-	assertMsgs(t, downgradeOpenAIReasoningBlocks(in, false, newLog()), `[{"role":"assistant","content":[{"type":"text","text":"a"}]}]`)
-	pairs := msgsOf(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"call_a|fc_1"}]},{"role":"toolResult","toolCallId":"call_a|fc_1"},
+	replaytest.AssertMessages(t, downgradeOpenAIReasoningBlocks(in, false, newLog()), `[{"role":"assistant","content":[{"type":"text","text":"a"}]}]`)
+}
+
+func TestRuleOpenAIFunctionCallPairs(t *testing.T) {
+	pairs := replaytest.Messages(t, `[{"role":"assistant","content":[{"type":"toolCall","id":"call_a|fc_1"}]},{"role":"toolResult","toolCallId":"call_a|fc_1"},
 	 {"role":"assistant","content":[{"type":"thinking","thinkingSignature":"{\"id\":\"rs_1\",\"type\":\"reasoning\"}"},{"type":"toolCall","id":"call_b|fc_2"}]}]`)
 	out := downgradeOpenAIFunctionCallReasoningPairs(pairs, newLog())
 	if out[0].Get("content").([]any)[0].(*jsvalue.Object).Get("id") != "call_a" || out[1].Get("toolCallId") != "call_a" {
@@ -302,19 +280,22 @@ func TestRuleOpenAIResponses(t *testing.T) {
 }
 
 func TestRuleStripToolResultDetails(t *testing.T) {
-	in := msgsOf(t, `[{"role":"toolResult","toolCallId":"a","details":{"x":1}}]`)
-	assertMsgs(t, stripToolResultDetails(in, newLog()), `[{"role":"toolResult","toolCallId":"a"}]`)
+	in := replaytest.Messages(t, `[{"role":"toolResult","toolCallId":"a","details":{"x":1}}]`)
+	replaytest.AssertMessages(t, StripToolResultDetails(in, newLog()), `[{"role":"toolResult","toolCallId":"a"}]`)
 }
 
 func TestRuleUsage(t *testing.T) {
-	in := msgsOf(t, `[{"role":"assistant","content":[],"usage":{"prompt_tokens":100,"completion_tokens":20,"prompt_tokens_details":{"cached_tokens":30},"total_tokens":120}},
+	in := replaytest.Messages(t, `[{"role":"assistant","content":[],"usage":{"prompt_tokens":100,"completion_tokens":20,"prompt_tokens_details":{"cached_tokens":30},"total_tokens":120}},
 	 {"role":"assistant","content":[]},
 	 {"role":"assistant","content":[],"usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0,"totalTokens":3}}]`)
-	assertMsgs(t, ensureAssistantUsageSnapshots(in, snapshotUsage56, newLog()), `[
+	replaytest.AssertMessages(t, EnsureAssistantUsageSnapshots(in, snapshotUsage56, newLog()), `[
 	 {"role":"assistant","content":[],"usage":{"input":70,"output":20,"cacheRead":30,"cacheWrite":0,"totalTokens":120}},
 	 {"role":"assistant","content":[],"usage":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"totalTokens":0,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}},
 	 {"role":"assistant","content":[],"usage":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0,"totalTokens":3}}]`)
-	stale := msgsOf(t, `[{"role":"assistant","content":[],"usage":{"input":5},"timestamp":10},{"role":"compactionSummary","summary":"s","timestamp":20},{"role":"assistant","content":[],"usage":{"input":5},"timestamp":30}]`)
+}
+
+func TestRuleStaleUsage(t *testing.T) {
+	stale := replaytest.Messages(t, `[{"role":"assistant","content":[],"usage":{"input":5},"timestamp":10},{"role":"compactionSummary","summary":"s","timestamp":20},{"role":"assistant","content":[],"usage":{"input":5},"timestamp":30}]`)
 	out := stripStaleAssistantUsageBeforeLatestCompaction(stale, newLog())
 	if out[0].Get("usage").(*jsvalue.Object).Get("totalTokens") != jsvalue.JSONNumber(0) || out[2].Get("usage").(*jsvalue.Object).Get("input") != json.Number("5") {
 		t.Errorf("stale usage: %v / %v", out[0].Get("usage"), out[2].Get("usage"))
@@ -322,8 +303,8 @@ func TestRuleUsage(t *testing.T) {
 }
 
 func TestRuleTurnOrderingAndValidation(t *testing.T) {
-	r := &run{now: replaytest.SyntheticTime, nowValid: true}
-	in := msgsOf(t, `[{"role":"assistant","content":[{"type":"text","text":"a"}]},{"role":"assistant","content":[{"type":"text","text":"b"}],"stopReason":"stop"}]`)
+	r := &Run{now: replaytest.SyntheticTime, nowValid: true}
+	in := replaytest.Messages(t, `[{"role":"assistant","content":[{"type":"text","text":"a"}]},{"role":"assistant","content":[{"type":"text","text":"b"}],"stopReason":"stop"}]`)
 	ordered := r.assistantFirstOrdering(in, RuleGoogleTurnOrdering)
 	if len(ordered) != 3 || ordered[0].Get("content") != "(session bootstrap)" {
 		t.Fatalf("bootstrap: %v", ordered)
@@ -331,24 +312,27 @@ func TestRuleTurnOrderingAndValidation(t *testing.T) {
 	if again := r.assistantFirstOrdering(ordered, RuleGoogleTurnOrdering); len(again) != 3 {
 		t.Error("bootstrap added twice")
 	}
-	assertMsgs(t, validateGeminiTurns(in, newLog()), `[{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}],"stopReason":"stop"}]`)
-	users := msgsOf(t, `[{"role":"user","content":"x","timestamp":1},{"role":"user","content":[{"type":"text","text":"y"}]},
+	replaytest.AssertMessages(t, ValidateGeminiTurns(in, newLog()), `[{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}],"stopReason":"stop"}]`)
+}
+
+func TestRuleValidateAnthropicTurns(t *testing.T) {
+	users := replaytest.Messages(t, `[{"role":"user","content":"x","timestamp":1},{"role":"user","content":[{"type":"text","text":"y"}]},
 	 {"role":"assistant","content":[{"type":"toolCall","id":"t1","name":"r"},{"type":"text","text":"k"}]},{"role":"user","content":"z"}]`)
-	assertMsgs(t, validateAnthropicTurns(users, newLog()), `[{"role":"user","content":[{"type":"text","text":"x"},{"type":"text","text":"y"}],"timestamp":1},
+	replaytest.AssertMessages(t, validateAnthropicTurns(users, newLog()), `[{"role":"user","content":[{"type":"text","text":"x"},{"type":"text","text":"y"}],"timestamp":1},
 	 {"role":"assistant","content":[{"type":"text","text":"k"}]},{"role":"user","content":"z"}]`)
-	thinking := msgsOf(t, `[{"role":"assistant","content":[{"type":"thinking","thinking":"t"},{"type":"toolCall","id":"t1","name":"read"}],"stopReason":"toolUse"},{"role":"toolResult","toolCallId":"t1","toolName":"write"}]`)
-	assertMsgs(t, validateAnthropicTurns(thinking, newLog())[:1], `[{"role":"assistant","content":[{"type":"text","text":"[tool calls omitted]"}],"stopReason":"toolUse"}]`)
+	thinking := replaytest.Messages(t, `[{"role":"assistant","content":[{"type":"thinking","thinking":"t"},{"type":"toolCall","id":"t1","name":"read"}],"stopReason":"toolUse"},{"role":"toolResult","toolCallId":"t1","toolName":"write"}]`)
+	replaytest.AssertMessages(t, validateAnthropicTurns(thinking, newLog())[:1], `[{"role":"assistant","content":[{"type":"text","text":"[tool calls omitted]"}],"stopReason":"toolUse"}]`)
 }
 
 func TestRuleHeartbeat(t *testing.T) {
-	in := msgsOf(t, `[{"role":"user","content":"[OpenClaw heartbeat poll]"},{"role":"assistant","content":[{"type":"text","text":"**HEARTBEAT_OK**"}]},
+	in := replaytest.Messages(t, `[{"role":"user","content":"[OpenClaw heartbeat poll]"},{"role":"assistant","content":[{"type":"text","text":"**HEARTBEAT_OK**"}]},
 	 {"role":"user","content":"[OpenClaw heartbeat poll]"},{"role":"assistant","content":[{"type":"text","text":"Something happened: `+strings.Repeat("x", 301)+` HEARTBEAT_OK"}]}]`)
 	out := filterHeartbeatPairs(in, newLog())
 	if len(out) != 2 || !strings.HasPrefix(out[1].Get("content").([]any)[0].(*jsvalue.Object).Get("text").(string), "Something") {
 		t.Errorf("heartbeat filter kept %d messages", len(out))
 	}
 	for text, skip := range map[string]bool{"HEARTBEAT_OK": true, "Done. HEARTBEAT_OK.": true, "x HEARTBEAT_OK😀😀😀": false, "x HEARTBEAT_OK!!": true, "no token": false, "": true} {
-		if got := heartbeatShouldSkip(text); got != skip {
+		if got := HeartbeatShouldSkip(text); got != skip {
 			t.Errorf("heartbeatShouldSkip(%q) = %v", text, got)
 		}
 	}

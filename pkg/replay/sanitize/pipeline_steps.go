@@ -11,42 +11,44 @@ import (
 // release's function, so that a Change says which release did what. A new
 // release is a new table (pipelineFor) plus the steps it changed.
 
-// step is one rule of a release's pipeline.
-type step struct {
-	// rule names the OpenClaw function the step reproduces (Change.Rule).
-	rule string
-	// when reports whether the release runs the step for this run's policy
+// Step is one rule of a release's pipeline.
+type Step struct {
+	// Rule names the OpenClaw function the step reproduces (Change.Rule).
+	Rule string
+	// When reports whether the release runs the step for this run's policy
 	// and route (nil: always).
-	when func(r *run) bool
-	// apply runs the step; it copies what it changes.
-	apply func(r *run, in []Message) ([]Message, error)
+	When func(r *Run) bool
+	// Apply runs the step; it copies what it changes.
+	Apply func(r *Run, in []Message) ([]Message, error)
 }
 
-// pipeline is one release's replay pipeline.
-type pipeline struct {
-	release policy.Release
-	// prepare derives the run's values the steps share (nil: none).
-	prepare func(r *run)
-	// sanitize is sanitizeSessionHistory, validate validateReplayTurns, limit
+// Pipeline is one release's replay pipeline.
+type Pipeline struct {
+	Release policy.Release
+	// Policy resolves the route's replay policy as the release does.
+	Policy func(rt policy.Route) policy.Policy
+	// Prepare derives the run's values the steps share (nil: none).
+	Prepare func(r *Run)
+	// Sanitize is sanitizeSessionHistory, validate validateReplayTurns, limit
 	// what the embedded runner does between them and the model call.
-	sanitize, validate, limit []step
+	Sanitize, Validate, Limit []Step
 }
 
 // pipelineFor returns the pipeline of a release (zero: 2026.5.6).
-func pipelineFor(rel policy.Release) pipeline {
+func pipelineFor(rel policy.Release) Pipeline {
 	if rel == policy.Release96 {
 		return pipeline96()
 	}
 	return pipeline56()
 }
 
-func (r *run) runSteps(steps []step, msgs []Message) ([]Message, error) {
+func (r *Run) runSteps(steps []Step, msgs []Message) ([]Message, error) {
 	for _, s := range steps {
-		if s.when != nil && !s.when(r) {
+		if s.When != nil && !s.When(r) {
 			continue
 		}
-		r.log.rule = s.rule
-		out, err := s.apply(r, msgs)
+		r.log.rule = s.Rule
+		out, err := s.Apply(r, msgs)
 		if err != nil {
 			return nil, err
 		}
@@ -55,150 +57,155 @@ func (r *run) runSteps(steps []step, msgs []Message) ([]Message, error) {
 	return msgs, nil
 }
 
-// pure makes a step of a rule that needs only its change log.
-func pure(rule string, when func(r *run) bool, fn func(in []Message, log *changeLog) []Message) step {
-	return step{rule: rule, when: when, apply: func(r *run, in []Message) ([]Message, error) {
-		return fn(in, r.step(rule)), nil
+// Pure makes a step of a rule that needs only its change log.
+func Pure(rule string, when func(r *Run) bool, fn func(in []Message, log *ChangeLog) []Message) Step {
+	return Step{Rule: rule, When: when, Apply: func(r *Run, in []Message) ([]Message, error) {
+		return fn(in, r.Log(rule)), nil
 	}}
 }
 
 // Conditions shared by the tables.
-func polPreserveSignatures(r *run) bool { return r.pol.PreserveSignatures }
-func polDropReasoning(r *run) bool      { return r.pol.DropReasoningFromHistory }
-func polDropThinking(r *run) bool       { return r.pol.DropThinkingBlocks }
-func polRepairPairing(r *run) bool      { return r.pol.RepairToolUseResultPairing }
-func polGoogleOrdering(r *run) bool     { return r.pol.ApplyGoogleTurnOrdering }
-func polValidateGemini(r *run) bool     { return r.pol.ValidateGeminiTurns }
-func polValidateAnthropic(r *run) bool  { return r.pol.ValidateAnthropicTurns }
-func isResponses(r *run) bool           { return r.responses }
-func responsesRepair(r *run) bool       { return r.responses && r.pol.RepairToolUseResultPairing }
-func notResponsesRepair(r *run) bool    { return !r.responses && r.pol.RepairToolUseResultPairing }
-func polSanitizeIDs(r *run) bool        { return r.pol.SanitizeToolCallIDs && r.pol.ToolCallIDMode != "" }
-
-// providerAssistantFirstHook: the provider's plugin has a sanitizeReplayHistory
-// hook that puts a user turn first (the Google family).
-func providerAssistantFirstHook(r *run) bool {
-	if jsjson.Trim(r.opts.Provider) == "" {
-		return false
-	}
-	if r.release == policy.Release96 {
-		// 2026.9.6: the google-gemini replay family's sanitizeReplayHistory
-		// (provider-model-shared buildProviderReplayFamilyHooks ->
-		// provider-replay-helpers sanitizeGoogleGeminiReplayHistory).
-		return policy.Resolve96(policy.Route{Provider: r.opts.Provider, API: r.opts.API, Model: r.opts.Model}).Family == "google-gemini"
-	}
-	fam := policy.FamilyOf(r.opts.Provider)
-	return fam != nil && fam.AssistantFirstHook
+func polPreserveSignatures(r *Run) bool { return r.Policy.PreserveSignatures }
+func polDropReasoning(r *Run) bool      { return r.Policy.DropReasoningFromHistory }
+func polDropThinking(r *Run) bool       { return r.Policy.DropThinkingBlocks }
+func PolRepairPairing(r *Run) bool      { return r.Policy.RepairToolUseResultPairing }
+func polGoogleOrdering(r *Run) bool     { return r.Policy.ApplyGoogleTurnOrdering }
+func polValidateGemini(r *Run) bool     { return r.Policy.ValidateGeminiTurns }
+func PolValidateAnthropic(r *Run) bool  { return r.Policy.ValidateAnthropicTurns }
+func IsResponses(r *Run) bool           { return r.Responses }
+func ResponsesRepair(r *Run) bool       { return r.Responses && r.Policy.RepairToolUseResultPairing }
+func NotResponsesRepair(r *Run) bool    { return !r.Responses && r.Policy.RepairToolUseResultPairing }
+func PolSanitizeIDs(r *Run) bool {
+	return r.Policy.SanitizeToolCallIDs && r.Policy.ToolCallIDMode != ""
 }
 
-// sharedSteps are the steps both releases run the same way.
-type sharedSteps struct {
-	interSessionMarkers, dropReasoning, dropThinking, toolCallInputs, functionCallPairs,
-	toolResultDetails, staleUsage, usageSnapshots, providerHook, googleTurnOrdering, geminiTurns step
+// The steps both releases run the same way.
+
+func DropReasoningStep() Step {
+	return Pure(RuleDropReasoning, polDropReasoning, dropReasoningFromHistory)
 }
 
-func shared() sharedSteps {
-	return sharedSteps{
-		interSessionMarkers: pure(RuleInterSessionMarkers, nil, annotateInterSessionUserMessages),
-		dropReasoning:       pure(RuleDropReasoning, polDropReasoning, dropReasoningFromHistory),
-		dropThinking:        pure(RuleDropThinking, polDropThinking, dropThinkingBlocks),
-		toolCallInputs: step{rule: RuleToolCallInputs, apply: func(r *run, in []Message) ([]Message, error) {
-			return sanitizeToolCallInputs(in, toolInputOptions{
-				allowed:       normalizeAllowedToolNames(r.opts.AllowedToolNames),
-				ownedThinking: r.ownedThinking,
-			}, toolInputRelease56(), r.step(RuleToolCallInputs)), nil
-		}},
-		functionCallPairs: pure(RuleOpenAIFunctionCallPairs, isResponses, downgradeOpenAIFunctionCallReasoningPairs),
-		toolResultDetails: pure(RuleToolResultDetails, nil, stripToolResultDetails),
-		staleUsage:        pure(RuleStaleUsage, nil, stripStaleAssistantUsageBeforeLatestCompaction),
-		usageSnapshots: step{rule: RuleUsageSnapshots, apply: func(r *run, in []Message) ([]Message, error) {
-			return ensureAssistantUsageSnapshots(in, snapshotUsage56, r.step(RuleUsageSnapshots)), nil
-		}},
-		providerHook: step{rule: RuleProviderHook, when: providerAssistantFirstHook, apply: func(r *run, in []Message) ([]Message, error) {
-			return r.assistantFirstOrdering(in, RuleProviderHook), nil
-		}},
-		googleTurnOrdering: step{rule: RuleGoogleTurnOrdering, when: polGoogleOrdering, apply: func(r *run, in []Message) ([]Message, error) {
-			return r.assistantFirstOrdering(in, RuleGoogleTurnOrdering), nil
-		}},
-		geminiTurns: pure(RuleGeminiTurns, polValidateGemini, validateGeminiTurns),
-	}
+func DropThinkingStep() Step { return Pure(RuleDropThinking, polDropThinking, dropThinkingBlocks) }
+
+func FunctionCallPairsStep() Step {
+	return Pure(RuleOpenAIFunctionCallPairs, IsResponses, downgradeOpenAIFunctionCallReasoningPairs)
 }
 
-// pairingStep is sanitizeToolUseResultPairing under rule, with the synthetic
-// result text missingText ("" the default).
-func pairingStep(rule string, when func(r *run) bool, missingText func(r *run) string) step {
-	return step{rule: rule, when: when, apply: func(r *run, in []Message) ([]Message, error) {
-		return r.repairPairing(in, rule, missingText(r)), nil
+func ToolResultDetailsStep() Step { return Pure(RuleToolResultDetails, nil, StripToolResultDetails) }
+
+func StaleUsageStep() Step {
+	return Pure(RuleStaleUsage, nil, stripStaleAssistantUsageBeforeLatestCompaction)
+}
+
+// ProviderHookStep is the provider plugin's sanitizeReplayHistory hook that
+// puts a user turn first (the Google family); hasHook says whether the
+// route's provider has it (a blank provider never does).
+func ProviderHookStep(hasHook func(r *Run) bool) Step {
+	return Step{Rule: RuleProviderHook, When: func(r *Run) bool { return jsjson.Trim(r.Opts.Provider) != "" && hasHook(r) }, Apply: func(r *Run, in []Message) ([]Message, error) {
+		return r.assistantFirstOrdering(in, RuleProviderHook), nil
 	}}
 }
 
-func abortedText(*run) string { return missingResultAborted }
-func defaultText(*run) string { return "" }
+func GoogleTurnOrderingStep() Step {
+	return Step{Rule: RuleGoogleTurnOrdering, When: polGoogleOrdering, Apply: func(r *Run, in []Message) ([]Message, error) {
+		return r.assistantFirstOrdering(in, RuleGoogleTurnOrdering), nil
+	}}
+}
+
+func GeminiTurnsStep() Step { return Pure(RuleGeminiTurns, polValidateGemini, ValidateGeminiTurns) }
+
+// pairingStep is sanitizeToolUseResultPairing under rule, with the synthetic
+// result text missingText ("" the default).
+func pairingStep(rule string, when func(r *Run) bool, missingText func(r *Run) string) Step {
+	return Step{Rule: rule, When: when, Apply: func(r *Run, in []Message) ([]Message, error) {
+		return repairPairing(r, in, rule, missingText(r)), nil
+	}}
+}
+
+func AbortedText(*Run) string { return MissingResultAborted }
+func DefaultText(*Run) string { return "" }
 
 // pipeline56 is OpenClaw 2026.5.6: replay-history.ts's sanitizeSessionHistory
 // and validateReplayTurns (no bundled provider plugin of 2026.5.6 has its own
 // validateReplayTurns hook), then the runner's heartbeat filter and second
 // pairing repair.
-func pipeline56() pipeline {
-	sh := shared()
-	return pipeline{
-		release: policy.Release56,
-		prepare: func(r *run) {
-			api := r.opts.API
-			r.ownedThinking = r.pol.AllowProviderOwnedThinkingReplay(api)
-			r.responses = policy.IsResponsesAPI(api)
-			if snap := r.opts.PriorSnapshot; snap != nil && (r.opts.Provider != "" || api != "" || r.opts.Model != "") {
-				r.modelChanged = snap.Provider != r.opts.Provider || snap.ModelAPI != api || snap.ModelID != r.opts.Model
+func pipeline56() Pipeline {
+	return Pipeline{
+		Release: policy.Release56,
+		Policy: func(rt policy.Route) policy.Policy {
+			return policy.For(rt.Provider, rt.API, rt.Model)
+		},
+		Prepare: func(r *Run) {
+			api := r.Opts.API
+			r.OwnedThinking = r.Policy.AllowProviderOwnedThinkingReplay(api)
+			r.Responses = policy.IsResponsesAPI(api)
+			if snap := r.Opts.PriorSnapshot; snap != nil && (r.Opts.Provider != "" || api != "" || r.Opts.Model != "") {
+				r.ModelChanged = snap.Provider != r.Opts.Provider || snap.ModelAPI != api || snap.ModelID != r.Opts.Model
 			}
 		},
-		sanitize: []step{
-			sh.interSessionMarkers,
-			pure(RuleNormalizeAssistant, nil, normalizeAssistantReplayContent),
-			{rule: RuleImages, apply: func(r *run, in []Message) ([]Message, error) {
-				pol := r.pol
-				return r.sanitizeImages(in, imageStepOptions{
-					sanitizeIDs:    pol.SanitizeToolCallIDs && !r.ownedThinking && !r.responses,
-					idMode:         pol.ToolCallIDMode,
-					preserveNative: pol.PreserveNativeAnthropicToolUseIDs,
-					preserveSigs:   pol.PreserveSignatures,
-					thoughtSigs:    pol.SanitizeThoughtSignatures,
-				})
+		Sanitize: []Step{
+			Pure(RuleInterSessionMarkers, nil, annotateInterSessionUserMessages),
+			Pure(RuleNormalizeAssistant, nil, normalizeAssistantReplayContent),
+			{Rule: RuleImages, Apply: func(r *Run, in []Message) ([]Message, error) {
+				pol := r.Policy
+				o := ImageStepOptions{
+					IDMode:         pol.ToolCallIDMode,
+					PreserveNative: pol.PreserveNativeAnthropicToolUseIDs,
+					PreserveSigs:   pol.PreserveSignatures,
+					ThoughtSigs:    pol.SanitizeThoughtSignatures,
+					Images:         imageRelease56(),
+				}
+				if pol.SanitizeToolCallIDs && !r.OwnedThinking && !r.Responses {
+					ids := toolIDRelease56()
+					o.ToolIDs = &ids
+				}
+				return r.SanitizeImages(in, o)
 			}},
-			pure(RuleInvalidSignatures, polPreserveSignatures, func(in []Message, log *changeLog) []Message {
-				return stripInvalidThinkingSignatures(in, false, log)
+			Pure(RuleInvalidSignatures, polPreserveSignatures, func(in []Message, log *ChangeLog) []Message {
+				return StripInvalidThinkingSignatures(in, false, log)
 			}),
-			sh.dropReasoning,
-			sh.dropThinking,
-			sh.toolCallInputs,
-			pairingStep(RuleResponsesPairing, responsesRepair, abortedText),
-			{rule: RuleOpenAIReasoning, when: isResponses, apply: func(r *run, in []Message) ([]Message, error) {
-				return downgradeOpenAIReasoningBlocks(in, r.modelChanged, r.step(RuleOpenAIReasoning)), nil
+			DropReasoningStep(),
+			DropThinkingStep(),
+			{Rule: RuleToolCallInputs, Apply: func(r *Run, in []Message) ([]Message, error) {
+				return SanitizeToolCallInputs(in, ToolInputOptions{
+					Allowed:       NormalizeAllowedToolNames(r.Opts.AllowedToolNames),
+					OwnedThinking: r.OwnedThinking,
+				}, toolInputRelease56(), r.Log(RuleToolCallInputs)), nil
 			}},
-			sh.functionCallPairs,
-			{rule: RuleToolCallIDs, when: polSanitizeIDs, apply: func(r *run, in []Message) ([]Message, error) {
-				pol := r.pol
-				return sanitizeToolCallIDs(in, pol.ToolCallIDMode, toolIDOptions{
-					preserveNative:       pol.PreserveNativeAnthropicToolUseIDs,
-					preserveSafeThinking: r.ownedThinking,
-					allowed:              normalizeAllowedToolNames(r.opts.AllowedToolNames),
-				}, toolIDRelease56(), r.step(RuleToolCallIDs)), nil
+			pairingStep(RuleResponsesPairing, ResponsesRepair, AbortedText),
+			{Rule: RuleOpenAIReasoning, When: IsResponses, Apply: func(r *Run, in []Message) ([]Message, error) {
+				return downgradeOpenAIReasoningBlocks(in, r.ModelChanged, r.Log(RuleOpenAIReasoning)), nil
 			}},
-			pairingStep(RulePairing, notResponsesRepair, defaultText),
-			sh.toolResultDetails,
-			sh.staleUsage,
-			sh.usageSnapshots,
-			sh.providerHook,
-			sh.googleTurnOrdering,
+			FunctionCallPairsStep(),
+			{Rule: RuleToolCallIDs, When: PolSanitizeIDs, Apply: func(r *Run, in []Message) ([]Message, error) {
+				pol := r.Policy
+				return SanitizeToolCallIDs(in, pol.ToolCallIDMode, ToolIDOptions{
+					PreserveNative:       pol.PreserveNativeAnthropicToolUseIDs,
+					PreserveSafeThinking: r.OwnedThinking,
+					Allowed:              NormalizeAllowedToolNames(r.Opts.AllowedToolNames),
+				}, toolIDRelease56(), r.Log(RuleToolCallIDs)), nil
+			}},
+			pairingStep(RulePairing, NotResponsesRepair, DefaultText),
+			ToolResultDetailsStep(),
+			StaleUsageStep(),
+			{Rule: RuleUsageSnapshots, Apply: func(r *Run, in []Message) ([]Message, error) {
+				return EnsureAssistantUsageSnapshots(in, snapshotUsage56, r.Log(RuleUsageSnapshots)), nil
+			}},
+			ProviderHookStep(func(r *Run) bool {
+				fam := policy.FamilyOf(r.Opts.Provider)
+				return fam != nil && fam.AssistantFirstHook
+			}),
+			GoogleTurnOrderingStep(),
 		},
-		validate: []step{
-			sh.geminiTurns,
-			pure(RuleAnthropicTurns, polValidateAnthropic, validateAnthropicTurns),
+		Validate: []Step{
+			GeminiTurnsStep(),
+			Pure(RuleAnthropicTurns, PolValidateAnthropic, validateAnthropicTurns),
 		},
-		limit: []step{
-			pure(RuleHeartbeat, nil, filterHeartbeatPairs),
-			pairingStep(RuleSecondPairing, polRepairPairing, func(r *run) string {
-				if isLimitResponsesAPI(r.opts.API) {
-					return missingResultAborted
+		Limit: []Step{
+			Pure(RuleHeartbeat, nil, filterHeartbeatPairs),
+			pairingStep(RuleSecondPairing, PolRepairPairing, func(r *Run) string {
+				if isLimitResponsesAPI(r.Opts.API) {
+					return MissingResultAborted
 				}
 				return ""
 			}),

@@ -13,17 +13,17 @@ import (
 // which release made it.
 func TestPipelineTablesNameTheirSteps(t *testing.T) {
 	p56, p96 := pipelineFor(""), pipelineFor(policy.Release96)
-	if p56.release != policy.Release56 || p96.release != policy.Release96 {
-		t.Fatalf("releases: %q %q", p56.release, p96.release)
+	if p56.Release != policy.Release56 || p96.Release != policy.Release96 {
+		t.Fatalf("releases: %q %q", p56.Release, p96.Release)
 	}
-	rules := func(p pipeline) map[string]bool {
+	rules := func(p Pipeline) map[string]bool {
 		out := map[string]bool{}
-		for _, st := range [][]step{p.sanitize, p.validate, p.limit} {
+		for _, st := range [][]Step{p.Sanitize, p.Validate, p.Limit} {
 			for _, s := range st {
-				if s.rule == "" || s.apply == nil {
-					t.Fatalf("%s: a step without a rule or body", p.release)
+				if s.Rule == "" || s.Apply == nil {
+					t.Fatalf("%s: a step without a rule or body", p.Release)
 				}
-				out[s.rule] = true
+				out[s.Rule] = true
 			}
 		}
 		return out

@@ -43,16 +43,16 @@ var heartbeatTaskCompletions = []string{
 
 // messageText96 is 9.6's resolveMessageText: thinking and reasoning blocks
 // are skipped, input_text and output_text count as text.
-func messageText96(content any) (string, bool) { return joinTextBlocks(content, textBlockKind96) }
+func messageText96(content any) (string, bool) { return JoinTextBlocks(content, textBlockKind96) }
 
-func textBlockKind96(typ string) blockKind {
+func textBlockKind96(typ string) BlockKind {
 	switch typ {
 	case "thinking", "reasoning", "redacted_thinking":
-		return blockSkip
+		return BlockSkip
 	case "text", "input_text", "output_text":
-		return blockText
+		return BlockText
 	}
-	return blockOther
+	return BlockOther
 }
 
 func isContractToolResultBlock(b any) bool {
@@ -274,7 +274,7 @@ func isHeartbeatUserMessage96(m Message) bool {
 	if matchesHeartbeatPromptText(t, heartbeatResponseToolPrompt) {
 		return true
 	}
-	if !strings.HasPrefix(t, heartbeatTaskPrefix) {
+	if !strings.HasPrefix(t, HeartbeatTaskPrefix) {
 		return false
 	}
 	for _, c := range heartbeatTaskCompletions {
@@ -297,7 +297,7 @@ func isHeartbeatOkResponse96(m Message) bool {
 	if nonText {
 		return false
 	}
-	return isSilentReplyPayloadText(text) || heartbeatShouldSkip(text)
+	return IsSilentReplyPayloadText(text) || HeartbeatShouldSkip(text)
 }
 
 func advancePastAdjacentToolResults(in []Message, i int) int {
@@ -375,7 +375,7 @@ func heartbeatSpanEnd(in []Message, start int) int {
 
 // filterHeartbeatTranscriptArtifacts drops heartbeat prompts with the
 // acknowledgements and silent tool turns that followed them.
-func filterHeartbeatTranscriptArtifacts(in []Message, log *changeLog) []Message {
+func filterHeartbeatTranscriptArtifacts(in []Message, log *ChangeLog) []Message {
 	if len(in) == 0 {
 		return in
 	}
@@ -396,10 +396,10 @@ func filterHeartbeatTranscriptArtifacts(in []Message, log *changeLog) []Message 
 		if log != nil {
 			what, ok := whats[next-i-1]
 			if !ok {
-				what = "heartbeat prompt and " + countNoun(next-i-1, "message", "messages") + " of its span dropped"
+				what = "heartbeat prompt and " + CountNoun(next-i-1, "message", "messages") + " of its span dropped"
 				whats[next-i-1] = what
 			}
-			log.addText(i, KindMessageDropped, what)
+			log.AddText(i, KindMessageDropped, what)
 		}
 		i = next
 	}

@@ -165,15 +165,15 @@ func removeLineSpans(text string, spans []lineSpan) string {
 }
 
 func stripActiveMemoryPromptPrefixBlocks96(text string) string {
-	if !strings.Contains(text, activeMemoryOpenTag) {
+	if !strings.Contains(text, ActiveMemoryOpenTag) {
 		return text
 	}
 	var spans []lineSpan
 	header, ok := findTextLine(text, activeMemoryContextHeader, 0)
 	for ok {
 		next := header.next
-		if open, ok := readTextLine(text, header.next); ok && open.trimmed == activeMemoryOpenTag {
-			if cl, ok := findTextLine(text, activeMemoryCloseTag, open.next); ok {
+		if open, ok := readTextLine(text, header.next); ok && open.trimmed == ActiveMemoryOpenTag {
+			if cl, ok := findTextLine(text, ActiveMemoryCloseTag, open.next); ok {
 				next = skipEmptyLines(text, cl.next, true)
 				spans = append(spans, lineSpan{header.start, next})
 			}
@@ -197,7 +197,7 @@ func metadataToken(text string, from int) int {
 
 // stripInboundMetadata96 is 2026.9.6's stripInboundMetadata.
 func stripInboundMetadata96(text string) string {
-	withoutTS := leadingTimestampPrefix().ReplaceAllLiteralString(text, "")
+	withoutTS := LeadingTimestampPrefix().ReplaceAllLiteralString(text, "")
 	if !hasInboundMetadataSentinel(withoutTS) {
 		return withoutTS
 	}
@@ -223,7 +223,7 @@ func stripInboundMetadata96(text string) string {
 		}
 	}
 	out := strings.TrimRight(strings.TrimLeft(removeLineSpans(source, spans), "\n"), "\n")
-	return leadingTimestampPrefix().ReplaceAllLiteralString(out, "")
+	return LeadingTimestampPrefix().ReplaceAllLiteralString(out, "")
 }
 
 var (

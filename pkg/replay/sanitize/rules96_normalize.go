@@ -30,7 +30,7 @@ const silentReplyToken = "NO_REPLY"
 // isTranscriptOnlyOpenClawAssistantMessage: 5.6's provider/model test, or an
 // openclawDeliveryMirror marker of a known kind.
 func isTranscriptOnlyOpenClawAssistant96(m Message) bool {
-	if isTranscriptOnlyOpenClawAssistant(m) {
+	if IsTranscriptOnlyOpenClawAssistant(m) {
 		return true
 	}
 	marker, ok := jsvalue.AsObject(m.Get("openclawDeliveryMirror"))
@@ -52,7 +52,7 @@ func isStreamErrorFallbackContent(v any) bool {
 		return true
 	case string:
 		t := jsjson.Trim(c)
-		return t == "" || t == streamErrorFallbackText
+		return t == "" || t == StreamErrorFallbackText
 	case []any:
 		for _, b := range c {
 			bm, ok := jsvalue.AsObject(b)
@@ -74,9 +74,9 @@ func isStreamErrorFallbackContent(v any) bool {
 	return false
 }
 
-// hasOnlyAssistantReasoningContent (@openclaw/ai replay-turn-classification):
+// HasOnlyAssistantReasoningContent (@openclaw/ai replay-turn-classification):
 // thinking blocks and blank text only, at least one thinking block.
-func hasOnlyAssistantReasoningContent(m Message) bool {
+func HasOnlyAssistantReasoningContent(m Message) bool {
 	if jsvalue.Role(m) != "assistant" {
 		return false
 	}
@@ -111,16 +111,16 @@ func hasOnlyAssistantReasoningContent(m Message) bool {
 // media), transcript-only and failed empty assistant turns, silent (NO_REPLY)
 // and reasoning-only length-limited turns, display-only blocks and inbound
 // metadata, and a zero-usage stop turn that repeats the previous turn.
-func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
+func normalizeAssistantReplayContent96(in []Message, log *ChangeLog) []Message {
 	out := make([]Message, 0, len(in))
 	touched := false
 	for i, m := range in {
 		if m != nil && jsvalue.Role(m) == "user" {
-			next, _ := sanitizeUserReplayContent(m, true)
+			next, _ := SanitizeUserReplayContent(m, true)
 			if next == nil {
-				log.add(i, KindMessageDropped, "blank user turn dropped")
+				log.Add(i, KindMessageDropped, "blank user turn dropped")
 			} else if !sameMessage(next, m) {
-				log.add(i, KindBlockDropped, "blank user text removed")
+				log.Add(i, KindBlockDropped, "blank user text removed")
 			}
 			if next != nil {
 				out = append(out, next)
@@ -134,12 +134,12 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 		}
 		if isTranscriptOnlyOpenClawAssistant96(m) {
 			touched = true
-			log.add(i, KindMessageDropped, "transcript-only assistant row dropped")
+			log.Add(i, KindMessageDropped, "transcript-only assistant row dropped")
 			continue
 		}
-		if isStreamErrorFallbackContent(m.Get("content")) && (jsvalue.StringOrEmpty(m, "stopReason") == "error" || isZeroUsageEmptyStop(m.With("content", []any{}))) {
+		if isStreamErrorFallbackContent(m.Get("content")) && (jsvalue.StringOrEmpty(m, "stopReason") == "error" || IsZeroUsageEmptyStop(m.With("content", []any{}))) {
 			touched = true
-			log.add(i, KindMessageDropped, "empty %s assistant turn dropped", jsvalue.StringOrEmpty(m, "stopReason"))
+			log.Add(i, KindMessageDropped, "empty %s assistant turn dropped", jsvalue.StringOrEmpty(m, "stopReason"))
 			continue
 		}
 		am := m
@@ -148,12 +148,12 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 			touched = true
 			stripped := stripInternalMetadataForDisplay(s)
 			t := jsjson.Trim(stripped)
-			if t == "" || isSilentReplyPayloadText(t) {
-				log.add(i, KindMessageDropped, "assistant turn with only metadata, blank or silent text dropped")
+			if t == "" || IsSilentReplyPayloadText(t) {
+				log.Add(i, KindMessageDropped, "assistant turn with only metadata, blank or silent text dropped")
 				continue
 			}
 			text := jsvalue.TextBlock(stripped)
-			log.add(i, KindContentChanged, "string content wrapped as a text block")
+			log.Add(i, KindContentChanged, "string content wrapped as a text block")
 			out = append(out, replaceReplayOwnerContent(m, []any{text}))
 			continue
 		}
@@ -167,27 +167,27 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 			}
 			am = replaceReplayOwnerContent(m, content.([]any))
 			touched = true
-			log.add(i, KindContentChanged, "content that is not an array made one")
+			log.Add(i, KindContentChanged, "content that is not an array made one")
 		}
 		blocksIn := content.([]any)
-		next, changed := normalizeAssistantBlocks(am, blocksIn, assistantBlockRules96())
+		next, changed := NormalizeAssistantBlocks(am, blocksIn, assistantBlockRules96())
 		if changed {
 			touched = true
 			if next == nil {
-				log.add(i, KindMessageDropped, "assistant turn left empty (display blocks, metadata or silent text) dropped")
+				log.Add(i, KindMessageDropped, "assistant turn left empty (display blocks, metadata or silent text) dropped")
 				continue
 			}
-			log.add(i, KindContentChanged, "display blocks, inbound metadata or silent text removed")
+			log.Add(i, KindContentChanged, "display blocks, inbound metadata or silent text removed")
 			am = next
 		}
-		if jsvalue.StringOrEmpty(am, "stopReason") == "length" && hasOnlyAssistantReasoningContent(am) {
+		if jsvalue.StringOrEmpty(am, "stopReason") == "length" && HasOnlyAssistantReasoningContent(am) {
 			touched = true
-			log.add(i, KindMessageDropped, "length-limited turn with only reasoning dropped")
+			log.Add(i, KindMessageDropped, "length-limited turn with only reasoning dropped")
 			continue
 		}
 		if isBareDeliveryMirrorDuplicate(out, am) {
 			touched = true
-			log.add(i, KindMessageDropped, "zero-usage stop turn repeating the previous assistant turn dropped")
+			log.Add(i, KindMessageDropped, "zero-usage stop turn repeating the previous assistant turn dropped")
 			continue
 		}
 		out = append(out, am)
@@ -200,12 +200,12 @@ func normalizeAssistantReplayContent96(in []Message, log *changeLog) []Message {
 
 // assistantBlockRules96 is 2026.9.6's: internal metadata stripped for
 // display, managed display blocks and silent replies dropped.
-func assistantBlockRules96() assistantBlockRules {
-	return assistantBlockRules{
-		stripText:         stripInternalMetadataForDisplay,
-		dropDisplayBlocks: true,
-		dropSilent:        true,
-		replaceContent:    replaceReplayOwnerContent,
+func assistantBlockRules96() AssistantBlockRules {
+	return AssistantBlockRules{
+		StripText:         stripInternalMetadataForDisplay,
+		DropDisplayBlocks: true,
+		DropSilent:        true,
+		ReplaceContent:    replaceReplayOwnerContent,
 	}
 }
 
@@ -221,7 +221,7 @@ func isBareDeliveryMirrorDuplicate(out []Message, next Message) bool {
 	}
 	usage, ok := next.Lookup("usage")
 	if !ok || !jsvalue.IsObjectOrArray(usage) || hasNonzeroUsage(usage) || jsvalue.StringOrEmpty(next, "stopReason") != "stop" ||
-		len(toolCallsOf(prev)) > 0 || len(toolCallsOf(next)) > 0 {
+		len(ToolCallsOf(prev)) > 0 || len(ToolCallsOf(next)) > 0 {
 		return false
 	}
 	pc, ok1 := prev.Get("content").([]any)
@@ -236,7 +236,7 @@ func hasNonzeroUsage(v any) bool {
 	if !ok {
 		return false
 	}
-	if n.input > 0 || n.output > 0 || n.cacheRead > 0 || n.cacheWrite > 0 || n.total > 0 || n.reasoning > 0 {
+	if n.Input > 0 || n.Output > 0 || n.CacheRead > 0 || n.CacheWrite > 0 || n.Total > 0 || n.reasoning > 0 {
 		return true
 	}
 	return n.context != nil && n.context.state == "available" && (n.context.prompt > 0 || n.context.total > 0)
@@ -314,9 +314,9 @@ func stripEdgePunctuation(s string) string {
 	return strings.TrimRightFunc(s, unicode.IsPunct)
 }
 
-// isSilentReplyPayloadText: token-only, a JSON string of the token, an
+// IsSilentReplyPayloadText: token-only, a JSON string of the token, an
 // {"action": token} envelope, or reasoning followed by the token.
-func isSilentReplyPayloadText(text string) bool {
+func IsSilentReplyPayloadText(text string) bool {
 	if !hasSilentToken(text) {
 		// every way below to true matches NO_REPLY (case-insensitively) in
 		// text or in a suffix of it: skip the regular expressions

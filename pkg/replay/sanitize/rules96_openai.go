@@ -27,7 +27,7 @@ var (
 
 const responsesIDMaxLength = 64
 
-func isOpenAIToolCallType(t string) bool {
+func IsOpenAIToolCallType(t string) bool {
 	return t == "toolCall" || t == "toolUse" || t == "functionCall"
 }
 
@@ -74,7 +74,7 @@ func sliceUnits(s string, n int) string {
 
 // normalizeResponsesFunctionCallID is normalizeOpenAIResponsesFunctionCallId.
 func normalizeResponsesFunctionCallID(id string) string {
-	callID, itemID := splitFunctionCallPairing(id)
+	callID, itemID := SplitFunctionCallPairing(id)
 	paired := itemID != ""
 	value := callID
 	if paired {
@@ -88,7 +88,7 @@ func normalizeResponsesFunctionCallID(id string) string {
 }
 
 func shouldNormalizeResponsesID(id string) bool {
-	callID, itemID := splitFunctionCallPairing(id)
+	callID, itemID := SplitFunctionCallPairing(id)
 	paired := itemID != ""
 	if !responsesCallIDRE().MatchString(callID) {
 		return true
@@ -101,7 +101,7 @@ func shouldNormalizeResponsesID(id string) bool {
 
 // normalizeOpenAIResponsesToolCallIDs rewrites tool-call ids (and their
 // results' ids) that do not fit the Responses call_*/fc_* shape.
-func normalizeOpenAIResponsesToolCallIDs(in []Message, log *changeLog) []Message {
+func normalizeOpenAIResponsesToolCallIDs(in []Message, log *ChangeLog) []Message {
 	rewritten := map[string]string{}
 	resolve := func(id string) string {
 		if r, ok := rewritten[id]; ok {
@@ -122,7 +122,7 @@ func normalizeOpenAIResponsesToolCallIDs(in []Message, log *changeLog) []Message
 		out[i] = m
 	}
 	for i, m := range in {
-		if !isJSObjectMessage(m) {
+		if !IsJSObjectMessage(m) {
 			continue
 		}
 		switch jsvalue.Role(m) {
@@ -134,7 +134,7 @@ func normalizeOpenAIResponsesToolCallIDs(in []Message, log *changeLog) []Message
 			var next []any
 			for j, b := range content {
 				bm, ok := jsvalue.AsObject(b)
-				if !ok || !isOpenAIToolCallType(jsvalue.StringOrEmpty(bm, "type")) {
+				if !ok || !IsOpenAIToolCallType(jsvalue.StringOrEmpty(bm, "type")) {
 					continue
 				}
 				id, ok := jsvalue.StringMember(bm, "id")
@@ -149,14 +149,14 @@ func normalizeOpenAIResponsesToolCallIDs(in []Message, log *changeLog) []Message
 					next = append([]any(nil), content...)
 				}
 				next[j] = bm.With("id", nid)
-				log.add(i, KindIDRewritten, "tool call id %s -> %s (Responses call_/fc_ shape)", id, nid)
+				log.Add(i, KindIDRewritten, "tool call id %s -> %s (Responses call_/fc_ shape)", id, nid)
 			}
 			if next != nil {
 				set(i, replaceReplayOwnerContent(m, next))
 			}
 		case "toolResult":
 			if next := rewriteToolResultIDs(m, resolve); !sameMessage(next, m) {
-				log.add(i, KindIDRewritten, "tool result id -> %s", jsvalue.StringOrEmpty(next, "toolCallId"))
+				log.Add(i, KindIDRewritten, "tool result id -> %s", jsvalue.StringOrEmpty(next, "toolCallId"))
 				set(i, next)
 			}
 		}
@@ -207,7 +207,7 @@ func rewriteToolResultIDs(m Message, resolve func(string) string) Message {
 // dropStaleOpenAIReasoning drops replayable reasoning from assistant turns
 // at or before the latest model switch (nil: no switch); their text blocks
 // lose the msg_ pairing of their text signatures (the phase is kept).
-func dropStaleOpenAIReasoning(in []Message, before *float64, log *changeLog) []Message {
+func dropStaleOpenAIReasoning(in []Message, before *float64, log *ChangeLog) []Message {
 	if before == nil {
 		return in
 	}
@@ -215,7 +215,7 @@ func dropStaleOpenAIReasoning(in []Message, before *float64, log *changeLog) []M
 	anyChanged := false
 	for i, m := range in {
 		content, ok := jsvalue.ArrayMember(m, "content")
-		if !isJSObjectMessage(m) || jsvalue.Role(m) != "assistant" || !ok {
+		if !IsJSObjectMessage(m) || jsvalue.Role(m) != "assistant" || !ok {
 			out = append(out, m)
 			continue
 		}
@@ -231,7 +231,7 @@ func dropStaleOpenAIReasoning(in []Message, before *float64, log *changeLog) []M
 				continue
 			}
 			bm, ok := jsvalue.AsObject(b)
-			if !ok || jsvalue.StringOrEmpty(bm, "type") != "thinking" || !isReplayableReasoning(bm.Get("thinkingSignature")) {
+			if !ok || jsvalue.StringOrEmpty(bm, "type") != "thinking" || !IsReplayableReasoning(bm.Get("thinkingSignature")) {
 				next = append(next, b)
 				continue
 			}
@@ -243,7 +243,7 @@ func dropStaleOpenAIReasoning(in []Message, before *float64, log *changeLog) []M
 		}
 		anyChanged = true
 		if len(next) == 0 {
-			log.add(i, KindMessageDropped, "assistant turn from before the model switch held only reasoning: dropped")
+			log.Add(i, KindMessageDropped, "assistant turn from before the model switch held only reasoning: dropped")
 			continue
 		}
 		if droppedReasoning {
@@ -264,7 +264,7 @@ func dropStaleOpenAIReasoning(in []Message, before *float64, log *changeLog) []M
 				next[j] = nb
 			}
 		}
-		log.add(i, KindBlockDropped, "reasoning from before the model switch dropped")
+		log.Add(i, KindBlockDropped, "reasoning from before the model switch dropped")
 		out = append(out, replaceReplayOwnerContent(m, next))
 	}
 	if !anyChanged {

@@ -14,8 +14,8 @@ import (
 // syntheticMissingResultKey is SYNTHETIC_MISSING_TOOL_RESULT_DETAIL_KEY.
 const syntheticMissingResultKey = "openclawSyntheticMissingToolResult"
 
-// isJSObjectMessage is `message && typeof message === "object"`.
-func isJSObjectMessage(m Message) bool {
+// IsJSObjectMessage is `message && typeof message === "object"`.
+func IsJSObjectMessage(m Message) bool {
 	if m == nil {
 		return false
 	}
@@ -84,15 +84,15 @@ func normalizeToolResultName96(m Message, fallback any) Message {
 
 // normalizeLegacyToolResultID is normalizeLegacyToolResultId: a result
 // without an id under a turn with one call is that call's (marked an error).
-func normalizeLegacyToolResultID(m Message, calls []toolOccurrence) Message {
+func normalizeLegacyToolResultID(m Message, calls []ToolOccurrence) Message {
 	if toolResultID96(m) != "" || len(calls) != 1 {
 		return m
 	}
-	rn, cn := optionalString(m.Get("toolName")), optionalString(calls[0].name)
+	rn, cn := optionalString(m.Get("toolName")), optionalString(calls[0].Name)
 	if rn != "" && cn != "" && rn != cn {
 		return m
 	}
-	return spread(m, "toolCallId", calls[0].id, "isError", true)
+	return spread(m, "toolCallId", calls[0].ID, "isError", true)
 }
 
 // isSyntheticMissingToolResult: a result the repair made up.
@@ -107,7 +107,7 @@ func isSyntheticMissingToolResult(m Message) bool {
 	}
 	content, _ := jsvalue.ArrayMember(m, "content")
 	for _, b := range content {
-		if bm, ok := jsvalue.AsObject(b); ok && jsvalue.StringOrEmpty(bm, "type") == "text" && jsvalue.StringOrEmpty(bm, "text") == missingResultDefault {
+		if bm, ok := jsvalue.AsObject(b); ok && jsvalue.StringOrEmpty(bm, "type") == "text" && jsvalue.StringOrEmpty(bm, "text") == MissingResultDefault {
 			return true
 		}
 	}
@@ -119,7 +119,7 @@ type pairingFrame struct {
 	assistant   Message
 	remainder   []Message
 	unclaimed   []unclaimedResult
-	occurrences []*toolOccurrence
+	occurrences []*ToolOccurrence
 	failed      bool
 }
 
@@ -130,10 +130,10 @@ type unclaimedResult struct {
 }
 
 // classifyToolUseResultPairing assigns results to call occurrences.
-func classifyToolUseResultPairing(in []Message, log *changeLog) []*pairingFrame {
+func classifyToolUseResultPairing(in []Message, log *ChangeLog) []*pairingFrame {
 	var starts []int
 	for i, m := range in {
-		if m != nil && jsvalue.Role(m) == "assistant" && len(toolCallsOf(m)) > 0 {
+		if m != nil && jsvalue.Role(m) == "assistant" && len(ToolCallsOf(m)) > 0 {
 			starts = append(starts, i)
 		}
 	}
@@ -143,17 +143,17 @@ func classifyToolUseResultPairing(in []Message, log *changeLog) []*pairingFrame 
 		if fi+1 < len(starts) {
 			f.end = starts[fi+1]
 		}
-		calls := toolCallsOf(f.assistant)
-		pending := map[string][]*toolOccurrence{}
+		calls := ToolCallsOf(f.assistant)
+		pending := map[string][]*ToolOccurrence{}
 		for i := range calls {
 			occ := &calls[i]
 			f.occurrences = append(f.occurrences, occ)
-			pending[occ.id] = append(pending[occ.id], occ)
+			pending[occ.ID] = append(pending[occ.ID], occ)
 		}
-		synthetic := map[string][]*toolOccurrence{}
+		synthetic := map[string][]*ToolOccurrence{}
 		for index := start + 1; index < f.end; index++ {
 			m := in[index]
-			if !isJSObjectMessage(m) {
+			if !IsJSObjectMessage(m) {
 				continue
 			}
 			if jsvalue.Role(m) != "toolResult" {
@@ -162,22 +162,22 @@ func classifyToolUseResultPairing(in []Message, log *changeLog) []*pairingFrame 
 			}
 			norm := normalizeLegacyToolResultID(m, calls)
 			id := toolResultID96(norm)
-			var occ *toolOccurrence
+			var occ *ToolOccurrence
 			if id != "" && len(pending[id]) > 0 {
 				occ = pending[id][0]
 				pending[id] = pending[id][1:]
 			}
 			if occ != nil {
-				occ.result = normalizeToolResultName96(norm, occ.name)
-				occ.source, occ.sourceIndex = m, index
-				if isSyntheticMissingToolResult(occ.result) {
-					synthetic[occ.id] = append(synthetic[occ.id], occ)
+				occ.Result = normalizeToolResultName96(norm, occ.Name)
+				occ.Source, occ.SourceIndex = m, index
+				if isSyntheticMissingToolResult(occ.Result) {
+					synthetic[occ.ID] = append(synthetic[occ.ID], occ)
 				}
 				continue
 			}
 			called := false
 			for _, c := range f.occurrences {
-				called = called || c.id == id
+				called = called || c.ID == id
 			}
 			if id == "" || !called {
 				f.unclaimed = append(f.unclaimed, unclaimedResult{result: norm, source: m, index: index, id: id})
@@ -186,44 +186,44 @@ func classifyToolUseResultPairing(in []Message, log *changeLog) []*pairingFrame 
 			if !isSyntheticMissingToolResult(norm) && len(synthetic[id]) > 0 {
 				rep := synthetic[id][0]
 				synthetic[id] = synthetic[id][1:]
-				log.add(rep.sourceIndex, KindMessageDropped, "synthetic result for tool call %s replaced by the real one at %d", id, index)
-				rep.result = normalizeToolResultName96(norm, rep.name)
-				rep.source, rep.sourceIndex = m, index
+				log.Add(rep.SourceIndex, KindMessageDropped, "synthetic result for tool call %s replaced by the real one at %d", id, index)
+				rep.Result = normalizeToolResultName96(norm, rep.Name)
+				rep.Source, rep.SourceIndex = m, index
 				continue
 			}
-			log.add(index, KindMessageDropped, "duplicate tool result %s dropped", id)
+			log.Add(index, KindMessageDropped, "duplicate tool result %s dropped", id)
 		}
 		stop := jsvalue.StringOrEmpty(f.assistant, "stopReason")
 		f.failed = stop == "error" || stop == "aborted"
 		frames[fi] = f
 	}
-	unresolved := map[string][]*toolOccurrence{}
+	unresolved := map[string][]*ToolOccurrence{}
 	for _, f := range frames {
 		for _, occ := range f.occurrences {
-			if occ.result == nil || isSyntheticMissingToolResult(occ.result) {
-				unresolved[occ.id] = append(unresolved[occ.id], occ)
+			if occ.Result == nil || isSyntheticMissingToolResult(occ.Result) {
+				unresolved[occ.ID] = append(unresolved[occ.ID], occ)
 			}
 		}
 		for _, rec := range f.unclaimed {
-			var cands []*toolOccurrence
+			var cands []*ToolOccurrence
 			if rec.id != "" {
 				for _, c := range unresolved[rec.id] {
-					if c.result == nil || (isSyntheticMissingToolResult(c.result) && !isSyntheticMissingToolResult(rec.result)) {
+					if c.Result == nil || (isSyntheticMissingToolResult(c.Result) && !isSyntheticMissingToolResult(rec.result)) {
 						cands = append(cands, c)
 					}
 				}
 			}
 			if len(cands) != 1 {
-				log.add(rec.index, KindMessageDropped, "orphan tool result %s dropped (no unanswered call of that id)", rec.id)
+				log.Add(rec.index, KindMessageDropped, "orphan tool result %s dropped (no unanswered call of that id)", rec.id)
 				continue
 			}
 			c := cands[0]
-			if c.result != nil {
-				log.add(c.sourceIndex, KindMessageDropped, "synthetic result for tool call %s replaced by the real one at %d", c.id, rec.index)
+			if c.Result != nil {
+				log.Add(c.SourceIndex, KindMessageDropped, "synthetic result for tool call %s replaced by the real one at %d", c.ID, rec.index)
 			}
-			c.result = normalizeToolResultName96(rec.result, c.name)
-			c.source, c.sourceIndex = rec.source, rec.index
-			log.add(rec.index, KindResultMoved, "tool result %s moved after its call (message %d)", c.id, f.start)
+			c.Result = normalizeToolResultName96(rec.result, c.Name)
+			c.Source, c.SourceIndex = rec.source, rec.index
+			log.Add(rec.index, KindResultMoved, "tool result %s moved after its call (message %d)", c.ID, f.start)
 		}
 	}
 	return frames
@@ -233,10 +233,10 @@ func classifyToolUseResultPairing(in []Message, log *changeLog) []*pairingFrame 
 // occurrence gets its result right after the calling turn (a synthetic error
 // result when it has none), orphans and duplicates are dropped, and failed
 // (error/aborted) tool-call turns are dropped with their results.
-func (r *run) repairPairing96(in []Message, rule, missingText string) []Message {
-	log := r.step(rule)
+func repairPairing96(r *Run, in []Message, rule, missingText string) []Message {
+	log := r.Log(rule)
 	if missingText == "" {
-		missingText = missingResultDefault
+		missingText = MissingResultDefault
 	}
 	frames := classifyToolUseResultPairing(in, log)
 	out := make([]Message, 0, len(in)+4)
@@ -244,12 +244,12 @@ func (r *run) repairPairing96(in []Message, rule, missingText string) []Message 
 	pushUnframed := func(end int) {
 		for ; cursor < end; cursor++ {
 			m := in[cursor]
-			if !isJSObjectMessage(m) {
-				log.add(cursor, KindMessageDropped, "message that is not an object dropped")
+			if !IsJSObjectMessage(m) {
+				log.Add(cursor, KindMessageDropped, "message that is not an object dropped")
 				continue
 			}
 			if jsvalue.Role(m) == "toolResult" {
-				log.add(cursor, KindMessageDropped, "orphan tool result %s dropped (no tool call before it)", toolResultID96(m))
+				log.Add(cursor, KindMessageDropped, "orphan tool result %s dropped (no tool call before it)", toolResultID96(m))
 				continue
 			}
 			out = append(out, m)
@@ -259,31 +259,31 @@ func (r *run) repairPairing96(in []Message, rule, missingText string) []Message 
 		pushUnframed(f.start)
 		cursor = f.end
 		if f.failed {
-			log.add(f.start, KindMessageDropped, "%s assistant turn with %s dropped with its results", jsvalue.StringOrEmpty(f.assistant, "stopReason"), countNoun(len(f.occurrences), "tool call", "tool calls"))
+			log.Add(f.start, KindMessageDropped, "%s assistant turn with %s dropped with its results", jsvalue.StringOrEmpty(f.assistant, "stopReason"), CountNoun(len(f.occurrences), "tool call", "tool calls"))
 			out = append(out, f.remainder...)
 			continue
 		}
 		out = append(out, f.assistant)
 		for _, occ := range f.occurrences {
-			if occ.result != nil {
-				out = append(out, occ.result)
+			if occ.Result != nil {
+				out = append(out, occ.Result)
 				continue
 			}
 			name := any("unknown")
-			if occ.name != nil {
-				name = occ.name
+			if occ.Name != nil {
+				name = occ.Name
 			}
 			missing := jsvalue.NewObject(
 				"role", "toolResult",
-				"toolCallId", occ.id,
+				"toolCallId", occ.ID,
 				"toolName", name,
 				"content", []any{jsvalue.TextBlock(missingText)},
 				"details", jsvalue.NewObject(syntheticMissingResultKey, true, "reason", "missing_tool_result"),
 				"isError", true,
-				"timestamp", jsvalue.JSONNumber(float64(r.nowMillis())),
+				"timestamp", jsvalue.JSONNumber(float64(r.NowMillis())),
 			)
-			occ.result = missing
-			log.add(f.start, KindSyntheticResult, "synthetic result inserted for tool call %s (%v)", occ.id, name)
+			occ.Result = missing
+			log.Add(f.start, KindSyntheticResult, "synthetic result inserted for tool call %s (%v)", occ.ID, name)
 			out = append(out, missing)
 		}
 		out = append(out, f.remainder...)

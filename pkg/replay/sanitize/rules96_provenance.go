@@ -13,18 +13,18 @@ import (
 // explanation.
 
 func stripInterSessionPromptPrefix96(text string) string {
-	index := strings.Index(text, interSessionHeader)
+	index := strings.Index(text, InterSessionHeader)
 	if index == -1 {
 		return text
 	}
 	headerEnd := strings.IndexByte(text[index:], '\n')
 	var body string
 	if headerEnd == -1 {
-		body = text[index+len(interSessionHeader):]
+		body = text[index+len(InterSessionHeader):]
 	} else {
 		body = text[index+headerEnd+1:]
-		if strings.HasPrefix(body, interSessionExplanation) {
-			body = body[len(interSessionExplanation):]
+		if strings.HasPrefix(body, InterSessionExplanation) {
+			body = body[len(InterSessionExplanation):]
 			if strings.HasPrefix(body, "\r\n") {
 				body = body[2:]
 			} else if strings.HasPrefix(body, "\n") {
@@ -41,6 +41,6 @@ func stripInterSessionPromptPrefix96(text string) string {
 	return strings.Join(parts, "\n")
 }
 
-func annotateInterSessionUserMessages96(in []Message, log *changeLog) []Message {
-	return annotateInterSessionWith(in, stripInterSessionPromptPrefix96, log)
+func annotateInterSessionUserMessages96(in []Message, log *ChangeLog) []Message {
+	return AnnotateInterSessionWith(in, stripInterSessionPromptPrefix96, log)
 }

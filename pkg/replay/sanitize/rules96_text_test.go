@@ -36,17 +36,17 @@ func TestText96HelpersMatchOpenClaw(t *testing.T) {
 		case "stripInternalRuntimeContext":
 			got = stripInternalRuntimeContext(text)
 		case "isSilentReplyPayloadText":
-			got = isSilentReplyPayloadText(text)
+			got = IsSilentReplyPayloadText(text)
 		case "annotateInterSessionPromptText":
 			p, err := jsvalue.Parse(string(c.Args[1]))
 			if err != nil {
 				t.Fatal(err)
 			}
-			prov, ok := interSessionProvenance(jsvalue.NewObject("role", "user", "provenance", p))
+			prov, ok := InterSessionProvenance(jsvalue.NewObject("role", "user", "provenance", p))
 			if !ok {
 				t.Fatalf("%s: provenance not recognised", c.Args[1])
 			}
-			got = annotateInterSessionText(text, prov, stripInterSessionPromptPrefix96)
+			got = AnnotateInterSessionText(text, prov, stripInterSessionPromptPrefix96)
 		default:
 			t.Fatalf("unknown function %s", c.Fn)
 		}

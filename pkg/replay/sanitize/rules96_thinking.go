@@ -15,7 +15,7 @@ import (
 // shouldPreserveLatestAssistantThinking: the latest assistant turn is the
 // last message, or the current tool turn.
 func shouldPreserveLatestAssistantThinking(in []Message) bool {
-	latest := latestAssistantWithContent(in)
+	latest := LatestAssistantWithContent(in)
 	if latest < 0 {
 		return false
 	}
@@ -29,13 +29,13 @@ func shouldPreserveLatestAssistantThinking(in []Message) bool {
 			break
 		}
 	}
-	return isCurrentToolTurn(in, latest, latestUser)
+	return IsCurrentToolTurn(in, latest, latestUser)
 }
 
 // stripStaleThinkingSignaturesForCompactionReplay removes the signatures of
 // thinking blocks in assistant turns older than the latest compaction: they
 // are bound to the prompt prefix the compaction replaced.
-func stripStaleThinkingSignaturesForCompactionReplay(in []Message, log *changeLog) []Message {
+func stripStaleThinkingSignaturesForCompactionReplay(in []Message, log *ChangeLog) []Message {
 	latest := math.Inf(-1)
 	found := false
 	for _, m := range in {
@@ -52,7 +52,7 @@ func stripStaleThinkingSignaturesForCompactionReplay(in []Message, log *changeLo
 	}
 	var out []Message
 	for i, m := range in {
-		content, ok := assistantContent(m)
+		content, ok := AssistantContent(m)
 		if !ok {
 			continue
 		}
@@ -63,7 +63,7 @@ func stripStaleThinkingSignaturesForCompactionReplay(in []Message, log *changeLo
 		var next []any
 		for j, b := range content {
 			bm, ok := jsvalue.AsObject(b)
-			if !ok || !isThinkingBlock(b) {
+			if !ok || !IsThinkingBlock(b) {
 				continue
 			}
 			redacted := jsvalue.StringOrEmpty(bm, "type") == "redacted_thinking"
@@ -89,7 +89,7 @@ func stripStaleThinkingSignaturesForCompactionReplay(in []Message, log *changeLo
 			out = append([]Message(nil), in...)
 		}
 		out[i] = m.With("content", next)
-		log.add(i, KindContentChanged, "thinking signatures from before the latest compaction removed")
+		log.Add(i, KindContentChanged, "thinking signatures from before the latest compaction removed")
 	}
 	if out == nil {
 		return in
@@ -104,7 +104,7 @@ func parseDateFirstTimestampMs(v any) (float64, bool) {
 		return f, true
 	}
 	if s, ok := v.(string); ok {
-		if f, ok := jsDateParse(s); ok && math.Abs(f) <= 864e13 {
+		if f, ok := JSDateParse(s); ok && math.Abs(f) <= 864e13 {
 			return f, true
 		}
 	}

@@ -13,8 +13,8 @@ import (
 // keeps a first call_* id and gives repeats call_<hash>; a sessions_spawn
 // call with attachments no longer counts as needing a rewrite.
 
-func isReplaySafeThinkingMessage96(m Message, allowed allowedNames) bool {
-	return isReplaySafeThinking(m, allowed, toolNameNeedsTrim96)
+func isReplaySafeThinkingMessage96(m Message, allowed AllowedNames) bool {
+	return IsReplaySafeThinking(m, allowed, toolNameNeedsTrim96)
 }
 
 // toolNameNeedsTrim96 is 9.6's replay-mutation test in that check: a tool
@@ -25,17 +25,17 @@ func toolNameNeedsTrim96(bm *jsvalue.Object) bool {
 }
 
 // toolIDRelease96 is 2026.9.6's sanitizeToolCallIdsForCloudCodeAssist.
-func toolIDRelease96() toolIDRelease {
-	return toolIDRelease{objectsOnly: true, safeThinking: isReplaySafeThinkingMessage96, rewriteResult: rewriteToolResultIDs96}
+func toolIDRelease96() ToolIDRelease {
+	return ToolIDRelease{ObjectsOnly: true, SafeThinking: isReplaySafeThinkingMessage96, RewriteResult: rewriteToolResultIDs96}
 }
 
 // rewriteToolResultIDs96 rewrites all of a tool result's ids to the one its
 // primary id resolves to.
-func rewriteToolResultIDs96(i int, m Message, res *idResolver, log *changeLog) (Message, bool) {
-	next := rewriteToolResultIDs(m, res.resultID)
+func rewriteToolResultIDs96(i int, m Message, res *IDResolver, log *ChangeLog) (Message, bool) {
+	next := rewriteToolResultIDs(m, res.ResultID)
 	if sameMessage(next, m) {
 		return m, false
 	}
-	log.add(i, KindIDRewritten, "tool result id -> %s", jsvalue.StringOrEmpty(next, "toolCallId"))
+	log.Add(i, KindIDRewritten, "tool result id -> %s", jsvalue.StringOrEmpty(next, "toolCallId"))
 	return next, true
 }

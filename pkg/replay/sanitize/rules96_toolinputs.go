@@ -120,14 +120,14 @@ func hasSessionsSpawnAttachments(content []any) bool {
 // the next tool-calling turn, and whether any came after another message.
 func collectFollowingToolResults(in []Message, index int) (map[string]bool, bool) {
 	ids := map[string]bool{}
-	calls := toolCallsOf(in[index])
+	calls := ToolCallsOf(in[index])
 	sawOther, displaced := false, false
 	for _, m := range in[index+1:] {
-		if !isJSObjectMessage(m) {
+		if !IsJSObjectMessage(m) {
 			sawOther = true
 			continue
 		}
-		if jsvalue.Role(m) == "assistant" && len(toolCallsOf(m)) > 0 {
+		if jsvalue.Role(m) == "assistant" && len(ToolCallsOf(m)) > 0 {
 			break
 		}
 		if jsvalue.Role(m) == "toolResult" {
@@ -144,16 +144,16 @@ func collectFollowingToolResults(in []Message, index int) (map[string]bool, bool
 }
 
 // toolInputRelease96 is 2026.9.6's sanitizeToolCallInputs.
-func toolInputRelease96() toolInputRelease {
-	return toolInputRelease{
-		objectsOnly:    true,
-		isCallBlock:    isContractToolCallBlock,
-		keepSignedTurn: keepSignedTurn96,
-		sanitizeCall:   sanitizeToolCall96,
-		replaceContent: replaceReplayOwnerContent,
-		noteTurn: func(seen *toolInputCalls, m Message) {
-			for _, c := range toolCallsOf(m) {
-				seen.prior[c.id] = true
+func toolInputRelease96() ToolInputRelease {
+	return ToolInputRelease{
+		ObjectsOnly:    true,
+		IsCallBlock:    isContractToolCallBlock,
+		KeepSignedTurn: keepSignedTurn96,
+		SanitizeCall:   sanitizeToolCall96,
+		ReplaceContent: replaceReplayOwnerContent,
+		NoteTurn: func(seen *ToolInputCalls, m Message) {
+			for _, c := range ToolCallsOf(m) {
+				seen.Prior[c.ID] = true
 			}
 		},
 	}
@@ -163,13 +163,13 @@ func toolInputRelease96() toolInputRelease {
 // earlier kept signed turn claimed, whose sessions_spawn attachments have
 // their results, and, when its results were displaced, whose calls no
 // earlier turn made; keeping a displaced turn counts as a change.
-func keepSignedTurn96(seen *toolInputCalls, in []Message, i int, content []any, allowed allowedNames) (bool, bool) {
-	refs := toolCallsOf(in[i])
+func keepSignedTurn96(seen *ToolInputCalls, in []Message, i int, content []any, allowed AllowedNames) (bool, bool) {
+	refs := ToolCallsOf(in[i])
 	following, displaced := collectFollowingToolResults(in, i)
 	spawn := hasSessionsSpawnAttachments(content)
-	safe := replaySafeToolCalls(content, allowed, isContractToolCallBlock, toolCallNeedsChange96)
+	safe := ReplaySafeToolCalls(content, allowed, isContractToolCallBlock, toolCallNeedsChange96)
 	for _, r := range refs {
-		if seen.preserved[r.id] || (spawn && !following[r.id]) || (displaced && seen.prior[r.id]) {
+		if seen.Preserved[r.ID] || (spawn && !following[r.ID]) || (displaced && seen.Prior[r.ID]) {
 			safe = false
 		}
 	}
@@ -177,8 +177,8 @@ func keepSignedTurn96(seen *toolInputCalls, in []Message, i int, content []any, 
 		return false, false
 	}
 	for _, r := range refs {
-		seen.preserved[r.id] = true
-		seen.prior[r.id] = true
+		seen.Preserved[r.ID] = true
+		seen.Prior[r.ID] = true
 	}
 	return true, displaced
 }
@@ -186,25 +186,25 @@ func keepSignedTurn96(seen *toolInputCalls, in []Message, i int, content []any, 
 // sanitizeToolCall96 drops a call without input, id or an allowed name, or
 // never finished; removes the partialJson of a finished OpenAI Responses
 // call; trims the name.
-func sanitizeToolCall96(m Message, i, j int, bm *jsvalue.Object, allowed allowedNames, log *changeLog) (*jsvalue.Object, bool, bool) {
-	if !hasToolCallInput(bm) || !hasContractToolCallID(bm) || !isAllowedToolCallName(bm.Get("name"), allowed) {
-		log.add(i, KindBlockDropped, "tool call %d (%s) has no input, no id or an invalid name", j, describeCall(bm))
+func sanitizeToolCall96(m Message, i, j int, bm *jsvalue.Object, allowed AllowedNames, log *ChangeLog) (*jsvalue.Object, bool, bool) {
+	if !HasToolCallInput(bm) || !hasContractToolCallID(bm) || !IsAllowedToolCallName(bm.Get("name"), allowed) {
+		log.Add(i, KindBlockDropped, "tool call %d (%s) has no input, no id or an invalid name", j, DescribeCall(bm))
 		return nil, false, true
 	}
 	work, changed := bm, false
 	if isStringValue(bm.Get("partialJson")) {
 		if !isFinalizedOpenAIResponsesToolCall(m, bm) {
-			log.add(i, KindBlockDropped, "tool call %d (%s) was never finished (partialJson)", j, describeCall(bm))
+			log.Add(i, KindBlockDropped, "tool call %d (%s) was never finished (partialJson)", j, DescribeCall(bm))
 			return nil, false, true
 		}
 		work = bm.Clone()
 		work.Delete("partialJson")
 		changed = true
-		log.add(i, KindContentChanged, "tool call %d: partialJson of a finished call removed", j)
+		log.Add(i, KindContentChanged, "tool call %d: partialJson of a finished call removed", j)
 	}
 	if s, c := trimToolCallName96(work); c {
 		changed = true
-		log.add(i, KindContentChanged, "tool call %d name trimmed", j)
+		log.Add(i, KindContentChanged, "tool call %d name trimmed", j)
 		work = s
 	}
 	return work, true, changed

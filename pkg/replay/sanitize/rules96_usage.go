@@ -19,7 +19,7 @@ type contextUsage96 struct {
 }
 
 type normalizedUsage96 struct {
-	normalizedUsage
+	NormalizedUsage
 	reasoning float64
 	context   *contextUsage96
 }
@@ -62,42 +62,42 @@ func normalizeUsage96(raw any) (normalizedUsage96, bool) {
 		if !nested {
 			return jsvalue.Has(u, path)
 		}
-		return nestedPresent(u, key, sub)
+		return NestedPresent(u, key, sub)
 	}
-	n.cacheRead, n.hasRead = tokenCount(first("cacheRead", "cache_read", "cache_read_input_tokens", "cached_input_tokens", "cached", "cached_tokens", "input_tokens_details.cached_tokens", "prompt_tokens_details.cached_tokens"))
-	n.cacheWrite, n.hasWrite = tokenCount(first("cacheWrite", "cache_write", "cache_creation_input_tokens", "cache_write_input_tokens", "input_tokens_details.cache_write_tokens", "prompt_tokens_details.cache_write_tokens", "prompt_tokens_details.cache_creation_input_tokens"))
+	n.CacheRead, n.HasRead = TokenCount(first("cacheRead", "cache_read", "cache_read_input_tokens", "cached_input_tokens", "cached", "cached_tokens", "input_tokens_details.cached_tokens", "prompt_tokens_details.cached_tokens"))
+	n.CacheWrite, n.HasWrite = TokenCount(first("cacheWrite", "cache_write", "cache_creation_input_tokens", "cache_write_input_tokens", "input_tokens_details.cache_write_tokens", "prompt_tokens_details.cache_write_tokens", "prompt_tokens_details.cache_creation_input_tokens"))
 	_, directInput := jsvalue.Number(u.Get("input"))
 	if rawIn, ok := jsvalue.Number(first("input", "inputTokens", "input_tokens", "promptTokens", "prompt_tokens", "prompt_n", "timings.prompt_n")); ok {
 		cliCached := defined("cached_input_tokens") || defined("cached")
 		openAICached := defined("cached_tokens") || defined("input_tokens_details.cached_tokens") || defined("prompt_tokens_details.cached_tokens")
 		writeIncluded := defined("cache_write_input_tokens") || defined("input_tokens_details.cache_write_tokens") || defined("prompt_tokens_details.cache_write_tokens") || defined("prompt_tokens_details.cache_creation_input_tokens")
 		if openAICached || (!directInput && cliCached) {
-			rawIn -= n.cacheRead
+			rawIn -= n.CacheRead
 		}
 		if !directInput && writeIncluded {
-			rawIn -= n.cacheWrite
+			rawIn -= n.CacheWrite
 		}
-		n.input, n.hasInput = tokenCount(rawIn)
+		n.Input, n.HasInput = TokenCount(rawIn)
 	}
-	n.output, n.hasOutput = tokenCount(first("output", "outputTokens", "output_tokens", "completionTokens", "completion_tokens", "predicted_n", "timings.predicted_n"))
+	n.Output, n.HasOutput = TokenCount(first("output", "outputTokens", "output_tokens", "completionTokens", "completion_tokens", "predicted_n", "timings.predicted_n"))
 	if cu, ok := jsvalue.AsObject(u.Get("contextUsage")); ok {
 		switch cu.Get("state") {
 		case "unavailable":
 			n.context = &contextUsage96{state: "unavailable"}
 		case "available":
-			p, pOK := tokenCount(cu.Get("promptTokens"))
-			t, tOK := tokenCount(cu.Get("totalTokens"))
+			p, pOK := TokenCount(cu.Get("promptTokens"))
+			t, tOK := TokenCount(cu.Get("totalTokens"))
 			if pOK && tOK && t >= p {
 				n.context = &contextUsage96{state: "available", prompt: p, total: t}
 			}
 		}
 	}
-	reasoning, hasReasoning := tokenCount(first("reasoningTokens", "reasoning_tokens", "completion_tokens_details.reasoning_tokens", "output_tokens_details.reasoning_tokens", "output_tokens_details.thinking_tokens"))
+	reasoning, hasReasoning := TokenCount(first("reasoningTokens", "reasoning_tokens", "completion_tokens_details.reasoning_tokens", "output_tokens_details.reasoning_tokens", "output_tokens_details.thinking_tokens"))
 	n.reasoning = reasoning
-	n.total, n.hasTotal = tokenCount(first("total", "totalTokens", "total_tokens"))
+	n.Total, n.HasTotal = TokenCount(first("total", "totalTokens", "total_tokens"))
 	costTotal, hasCost := jsvalue.Number(first("cost.total"))
 	hasCost = hasCost && costTotal >= 0
-	if !n.hasInput && !n.hasOutput && !n.hasRead && !n.hasWrite && n.context == nil && !hasReasoning && !n.hasTotal && !hasCost {
+	if !n.HasInput && !n.HasOutput && !n.HasRead && !n.HasWrite && n.context == nil && !hasReasoning && !n.HasTotal && !hasCost {
 		return n, false
 	}
 	return n, true
@@ -107,19 +107,19 @@ func normalizeUsage96(raw any) (normalizedUsage96, bool) {
 // contextUsage).
 func snapshotUsage96(raw any) (*jsvalue.Object, bool) {
 	n, ok := normalizeUsage96(raw)
-	var cost *usageCost
+	var cost *UsageCost
 	if !ok {
 		n = normalizedUsage96{}
-		cost = &usageCost{}
+		cost = &UsageCost{}
 	} else {
-		if !n.hasTotal {
-			n.total = n.input + n.output + n.cacheRead + n.cacheWrite
+		if !n.HasTotal {
+			n.Total = n.Input + n.Output + n.CacheRead + n.CacheWrite
 		}
-		if c, ok := normalizeUsageCost(raw); ok {
+		if c, ok := NormalizeUsageCost(raw); ok {
 			cost = &c
 		}
 	}
-	if usageMatches(raw, n.normalizedUsage, cost) && contextUsageMatches(raw, n.context) {
+	if UsageMatches(raw, n.NormalizedUsage, cost) && contextUsageMatches(raw, n.context) {
 		return nil, true
 	}
 	var cu *jsvalue.Object
@@ -130,7 +130,7 @@ func snapshotUsage96(raw any) (*jsvalue.Object, bool) {
 			cu.Set("totalTokens", jsvalue.JSONNumber(n.context.total))
 		}
 	}
-	return snapshotValue(n.normalizedUsage, cu, cost), false
+	return SnapshotValue(n.NormalizedUsage, cu, cost), false
 }
 
 // contextUsageMatches: the stored contextUsage already equals the normalised one.

@@ -16,7 +16,7 @@ import (
 const (
 	heartbeatToken        = "HEARTBEAT_OK"
 	heartbeatPoll         = "[OpenClaw heartbeat poll]"
-	heartbeatTaskPrefix   = "Run the following periodic tasks (only those due based on their intervals):"
+	HeartbeatTaskPrefix   = "Run the following periodic tasks (only those due based on their intervals):"
 	heartbeatTaskAck      = "After completing all due tasks, reply HEARTBEAT_OK."
 	heartbeatAckMaxChars  = 300
 	heartbeatMarkupLeadRE = "^[*`~_]+"
@@ -31,35 +31,35 @@ var (
 
 // messageText is resolveMessageText: the joined text blocks and whether
 // anything else was there.
-func messageText(content any) (string, bool) { return joinTextBlocks(content, textBlockKind56) }
+func messageText(content any) (string, bool) { return JoinTextBlocks(content, textBlockKind56) }
 
-// blockKind is how resolveMessageText treats a content block type.
-type blockKind int
+// BlockKind is how resolveMessageText treats a content block type.
+type BlockKind int
 
 const (
-	blockOther blockKind = iota // makes the message not pure text
-	blockText                   // joined
-	blockSkip                   // ignored
+	BlockOther BlockKind = iota // makes the message not pure text
+	BlockText                   // joined
+	BlockSkip                   // ignored
 )
 
 // textBlockKind56 is 2026.5.6's: only "text" blocks are text.
-func textBlockKind56(typ string) blockKind {
+func textBlockKind56(typ string) BlockKind {
 	if typ == "text" {
-		return blockText
+		return BlockText
 	}
-	return blockOther
+	return BlockOther
 }
 
-// joinTextBlocks joins the text of a message's content blocks by the
+// JoinTextBlocks joins the text of a message's content blocks by the
 // release's block kinds, and says whether a block of another kind (or one
 // without a type, or a text block whose text is not a string) was there.
-func joinTextBlocks(content any, kind func(typ string) blockKind) (string, bool) {
+func JoinTextBlocks(content any, kind func(typ string) BlockKind) (string, bool) {
 	switch c := content.(type) {
 	case string:
 		return c, false
 	case []any:
 		if len(c) == 1 { // one text block: its text, without a copy
-			if bm, ok := jsvalue.AsObject(c[0]); ok && jsvalue.Has(bm, "type") && kind(jsvalue.StringOrEmpty(bm, "type")) == blockText {
+			if bm, ok := jsvalue.AsObject(c[0]); ok && jsvalue.Has(bm, "type") && kind(jsvalue.StringOrEmpty(bm, "type")) == BlockText {
 				if t, ok := jsvalue.StringMember(bm, "text"); ok {
 					return t, false
 				}
@@ -74,9 +74,9 @@ func joinTextBlocks(content any, kind func(typ string) blockKind) (string, bool)
 				continue
 			}
 			switch kind(jsvalue.StringOrEmpty(bm, "type")) {
-			case blockSkip:
+			case BlockSkip:
 				continue
-			case blockOther:
+			case BlockOther:
 				nonText = true
 				continue
 			}
@@ -137,7 +137,7 @@ func isHeartbeatUserMessage(m Message) bool {
 	if t == heartbeatPoll {
 		return true
 	}
-	return strings.HasPrefix(t, heartbeatTaskPrefix) && strings.Contains(t, heartbeatTaskAck)
+	return strings.HasPrefix(t, HeartbeatTaskPrefix) && strings.Contains(t, heartbeatTaskAck)
 }
 
 func isHeartbeatOkResponse(m Message) bool {
@@ -148,7 +148,7 @@ func isHeartbeatOkResponse(m Message) bool {
 	if nonText {
 		return false
 	}
-	return heartbeatShouldSkip(text)
+	return HeartbeatShouldSkip(text)
 }
 
 // tokenAtEnd is /HEARTBEAT_OK[^\w]{0,4}$/ (four UTF-16 units at most).
@@ -214,8 +214,8 @@ func normalizeHeartbeatMarkup(t string) string {
 	return markupTrailingRE().ReplaceAllLiteralString(normalized, "")
 }
 
-// heartbeatShouldSkip is stripHeartbeatToken(text, {mode: "heartbeat"}).shouldSkip.
-func heartbeatShouldSkip(raw string) bool {
+// HeartbeatShouldSkip is stripHeartbeatToken(text, {mode: "heartbeat"}).shouldSkip.
+func HeartbeatShouldSkip(raw string) bool {
 	t := jsjson.Trim(raw)
 	if t == "" {
 		return true
@@ -246,7 +246,7 @@ func heartbeatShouldSkip(raw string) bool {
 
 // filterHeartbeatPairs drops each heartbeat poll directly followed by a
 // bare HEARTBEAT_OK reply.
-func filterHeartbeatPairs(in []Message, log *changeLog) []Message {
+func filterHeartbeatPairs(in []Message, log *ChangeLog) []Message {
 	if len(in) < 2 {
 		return in
 	}
@@ -256,7 +256,7 @@ func filterHeartbeatPairs(in []Message, log *changeLog) []Message {
 			if out == nil {
 				out = append(make([]Message, 0, len(in)), in[:i]...)
 			}
-			log.add(i, KindMessageDropped, "heartbeat poll and its HEARTBEAT_OK reply dropped")
+			log.Add(i, KindMessageDropped, "heartbeat poll and its HEARTBEAT_OK reply dropped")
 			i++
 			continue
 		}

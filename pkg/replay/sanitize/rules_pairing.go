@@ -9,9 +9,9 @@ import (
 // (src/agents/session-transcript-repair.ts).
 
 const (
-	missingResultDefault = "[openclaw] missing tool result in session history; inserted synthetic error result for transcript repair."
-	// missingResultAborted is the synthetic text on OpenAI Responses routes.
-	missingResultAborted = "aborted"
+	MissingResultDefault = "[openclaw] missing tool result in session history; inserted synthetic error result for transcript repair."
+	// MissingResultAborted is the synthetic text on OpenAI Responses routes.
+	MissingResultAborted = "aborted"
 )
 
 // ToolResultID is extractToolResultId: toolCallId, else toolUseId.
@@ -27,7 +27,7 @@ func ToolResultID(m Message) string {
 
 // normalizeToolResultName trims the result's toolName, else fills it from
 // the call, else "unknown" (only when toolName was a string).
-func normalizeToolResultName(m Message, call toolOccurrence) (Message, bool) {
+func normalizeToolResultName(m Message, call ToolOccurrence) (Message, bool) {
 	raw, isStr := jsvalue.StringMember(m, "toolName")
 	if t := jsjson.Trim(raw); t != "" {
 		if raw == t {
@@ -35,7 +35,7 @@ func normalizeToolResultName(m Message, call toolOccurrence) (Message, bool) {
 		}
 		return m.With("toolName", t), true
 	}
-	if name, ok := call.stringName(); ok {
+	if name, ok := stringName(call); ok {
 		if t := jsjson.Trim(name); t != "" {
 			return m.With("toolName", t), true
 		}
@@ -48,18 +48,18 @@ func normalizeToolResultName(m Message, call toolOccurrence) (Message, bool) {
 
 // repairPairing runs repairToolUseResultPairing with the replay policy
 // (errored assistant turns dropped with their results) under rule name.
-func (r *run) repairPairing(in []Message, rule, missingText string) []Message {
+func repairPairing(r *Run, in []Message, rule, missingText string) []Message {
 	if missingText == "" {
-		missingText = missingResultDefault
+		missingText = MissingResultDefault
 	}
-	return repairToolUseResultPairing(in, missingText, r.nowMillis, r.step(rule))
+	return repairToolUseResultPairing(in, missingText, r.NowMillis, r.Log(rule))
 }
 
 // repairToolUseResultPairing moves each tool result directly after the
 // assistant turn that called it, drops duplicates and orphans, inserts a
 // synthetic error result for every call left without one, and drops failed
 // (error/aborted) tool-call turns together with their results.
-func repairToolUseResultPairing(in []Message, missingText string, now func() int64, log *changeLog) []Message {
+func repairToolUseResultPairing(in []Message, missingText string, now func() int64, log *ChangeLog) []Message {
 	out := make([]Message, 0, len(in)+4)
 	seen := map[string]bool{}
 	changed := false
@@ -67,7 +67,7 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 		id := ToolResultID(m)
 		if id != "" && seen[id] {
 			changed = true
-			log.add(index, KindMessageDropped, "duplicate tool result %s dropped", id)
+			log.Add(index, KindMessageDropped, "duplicate tool result %s dropped", id)
 			return
 		}
 		if id != "" {
@@ -85,21 +85,21 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 		case "assistant":
 		case "toolResult":
 			changed = true
-			log.add(i, KindMessageDropped, "orphan tool result %s dropped (no tool call before it)", ToolResultID(m))
+			log.Add(i, KindMessageDropped, "orphan tool result %s dropped (no tool call before it)", ToolResultID(m))
 			continue
 		default:
 			out = append(out, m)
 			continue
 		}
-		calls := toolCallsOf(m)
+		calls := ToolCallsOf(m)
 		if len(calls) == 0 {
 			out = append(out, m)
 			continue
 		}
 		// JavaScript's Map keeps the last name for a repeated id.
-		byID := map[string]toolOccurrence{}
+		byID := map[string]ToolOccurrence{}
 		for _, c := range calls {
-			byID[c.id] = c
+			byID[c.ID] = c
 		}
 		type spanResult struct {
 			msg   Message
@@ -123,13 +123,13 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 				if call, ok := byID[id]; ok && id != "" {
 					if seen[id] {
 						changed = true
-						log.add(j, KindMessageDropped, "duplicate tool result %s dropped", id)
+						log.Add(j, KindMessageDropped, "duplicate tool result %s dropped", id)
 						continue
 					}
 					norm, c := normalizeToolResultName(next, call)
 					if c {
 						changed = true
-						log.add(j, KindMetadataChanged, "tool result %s toolName set to %q", id, jsvalue.StringOrEmpty(norm, "toolName"))
+						log.Add(j, KindMetadataChanged, "tool result %s toolName set to %q", id, jsvalue.StringOrEmpty(norm, "toolName"))
 					}
 					if _, ok := span[id]; !ok {
 						span[id] = spanResult{norm, j}
@@ -137,7 +137,7 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 					continue
 				}
 				changed = true
-				log.add(j, KindMessageDropped, "orphan tool result %s dropped (not called by the turn before it)", id)
+				log.Add(j, KindMessageDropped, "orphan tool result %s dropped (not called by the turn before it)", id)
 				continue
 			}
 			remainder = append(remainder, next)
@@ -145,7 +145,7 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 		stop := jsvalue.StringOrEmpty(m, "stopReason")
 		if stop == "error" || stop == "aborted" {
 			changed = true
-			log.add(i, KindMessageDropped, "%s assistant turn with %s dropped with its %s", stop, countNoun(len(calls), "tool call", "tool calls"), countNoun(len(span), "result", "results"))
+			log.Add(i, KindMessageDropped, "%s assistant turn with %s dropped with its %s", stop, CountNoun(len(calls), "tool call", "tool calls"), CountNoun(len(span), "result", "results"))
 			out = append(out, remainder...)
 			i = j - 1
 			continue
@@ -153,33 +153,33 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 		out = append(out, m)
 		if len(span) > 0 && len(remainder) > 0 {
 			changed = true
-			log.add(i, KindResultMoved, "tool results moved before %s", countNoun(len(remainder), "interleaved message", "interleaved messages"))
+			log.Add(i, KindResultMoved, "tool results moved before %s", CountNoun(len(remainder), "interleaved message", "interleaved messages"))
 		}
 		for _, c := range calls {
-			if seen[c.id] {
+			if seen[c.ID] {
 				// A repeated id gets no second result.
 				changed = true
-				log.add(i, KindBlockDropped, "repeated tool call id %s: no second result", c.id)
+				log.Add(i, KindBlockDropped, "repeated tool call id %s: no second result", c.ID)
 				continue
 			}
-			if res, ok := span[c.id]; ok {
+			if res, ok := span[c.ID]; ok {
 				pushResult(res.msg, res.index)
 				continue
 			}
 			name := "unknown"
-			if s, ok := c.stringName(); ok {
+			if s, ok := stringName(c); ok {
 				name = s
 			}
 			synthetic := jsvalue.NewObject(
 				"role", "toolResult",
-				"toolCallId", c.id,
+				"toolCallId", c.ID,
 				"toolName", name,
 				"content", []any{jsvalue.TextBlock(missingText)},
 				"isError", true,
 				"timestamp", jsvalue.JSONNumber(float64(now())),
 			)
 			changed = true
-			log.add(i, KindSyntheticResult, "synthetic result inserted for tool call %s (%s)", c.id, name)
+			log.Add(i, KindSyntheticResult, "synthetic result inserted for tool call %s (%s)", c.ID, name)
 			pushResult(synthetic, i)
 		}
 		out = append(out, remainder...)
@@ -191,9 +191,9 @@ func repairToolUseResultPairing(in []Message, missingText string, now func() int
 	return out
 }
 
-// stripToolResultDetails deletes `details` from every tool result (a nil
+// StripToolResultDetails deletes `details` from every tool result (a nil
 // log records nothing: the 2026.9.6 LLM boundary runs it again so).
-func stripToolResultDetails(in []Message, log *changeLog) []Message {
+func StripToolResultDetails(in []Message, log *ChangeLog) []Message {
 	var out []Message
 	for i, m := range in {
 		if jsvalue.Role(m) != "toolResult" || !jsvalue.Has(m, "details") {
@@ -205,7 +205,7 @@ func stripToolResultDetails(in []Message, log *changeLog) []Message {
 		next := m.Clone()
 		next.Delete("details")
 		out[i] = next
-		log.add(i, KindMetadataChanged, "tool result details removed")
+		log.Add(i, KindMetadataChanged, "tool result details removed")
 	}
 	if out == nil {
 		return in
