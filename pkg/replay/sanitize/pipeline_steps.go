@@ -6,10 +6,12 @@ import (
 )
 
 // The pipeline of each release is data: a list of named steps per stage.
-// A step that both releases run the same way is one value shared by both
-// tables; a step a release changed is its own value, with a Rule naming that
-// release's function, so that a Change says which release did what. A new
-// release is a new table (pipelineFor) plus the steps it changed.
+// A step that every release runs the same way is made here (DropReasoningStep
+// and the others below) and listed by each release's table; a step a release
+// changed is its own value, with a Rule naming that release's function, so
+// that a Change says which release did what. A release is a package
+// (sanitize56, sanitize96) whose Pipeline is its table plus the steps and
+// values it has its own way; a new release is a new such package.
 
 // Step is one rule of a release's pipeline.
 type Step struct {
@@ -24,24 +26,18 @@ type Step struct {
 
 // Pipeline is one release's replay pipeline.
 type Pipeline struct {
+	// Release is the OpenClaw release the pipeline reproduces.
 	Release policy.Release
 	// Policy resolves the route's replay policy as the release does.
 	Policy func(rt policy.Route) policy.Policy
 	// Prepare derives the run's values the steps share (nil: none).
 	Prepare func(r *Run)
-	// Sanitize is sanitizeSessionHistory, validate validateReplayTurns, limit
-	// what the embedded runner does between them and the model call.
+	// Sanitize is sanitizeSessionHistory, Validate validateReplayTurns,
+	// Limit what the embedded runner does between them and the model call.
 	Sanitize, Validate, Limit []Step
 }
 
-// pipelineFor returns the pipeline of a release (zero: 2026.5.6).
-func pipelineFor(rel policy.Release) Pipeline {
-	if rel == policy.Release96 {
-		return pipeline96()
-	}
-	return pipeline56()
-}
-
+// runSteps applies the steps whose condition holds, in order.
 func (r *Run) runSteps(steps []Step, msgs []Message) ([]Message, error) {
 	for _, s := range steps {
 		if s.When != nil && !s.When(r) {
@@ -64,35 +60,58 @@ func Pure(rule string, when func(r *Run) bool, fn func(in []Message, log *Change
 	}}
 }
 
-// Conditions shared by the tables.
-func polPreserveSignatures(r *Run) bool { return r.Policy.PreserveSignatures }
-func polDropReasoning(r *Run) bool      { return r.Policy.DropReasoningFromHistory }
-func polDropThinking(r *Run) bool       { return r.Policy.DropThinkingBlocks }
-func PolRepairPairing(r *Run) bool      { return r.Policy.RepairToolUseResultPairing }
-func polGoogleOrdering(r *Run) bool     { return r.Policy.ApplyGoogleTurnOrdering }
-func polValidateGemini(r *Run) bool     { return r.Policy.ValidateGeminiTurns }
-func PolValidateAnthropic(r *Run) bool  { return r.Policy.ValidateAnthropicTurns }
-func IsResponses(r *Run) bool           { return r.Responses }
-func ResponsesRepair(r *Run) bool       { return r.Responses && r.Policy.RepairToolUseResultPairing }
-func NotResponsesRepair(r *Run) bool    { return !r.Responses && r.Policy.RepairToolUseResultPairing }
+// Step conditions (Step.When) of the shared steps: the policy says so.
+func polDropReasoning(r *Run) bool  { return r.Policy.DropReasoningFromHistory }
+func polDropThinking(r *Run) bool   { return r.Policy.DropThinkingBlocks }
+func polGoogleOrdering(r *Run) bool { return r.Policy.ApplyGoogleTurnOrdering }
+func polValidateGemini(r *Run) bool { return r.Policy.ValidateGeminiTurns }
+
+// PolRepairPairing is a step condition: the policy repairs tool-use/result
+// pairing.
+func PolRepairPairing(r *Run) bool { return r.Policy.RepairToolUseResultPairing }
+
+// PolValidateAnthropic is a step condition: the policy validates Anthropic
+// turns.
+func PolValidateAnthropic(r *Run) bool { return r.Policy.ValidateAnthropicTurns }
+
+// PolSanitizeIDs is a step condition: the policy sanitizes tool-call ids, in
+// a mode it names.
 func PolSanitizeIDs(r *Run) bool {
 	return r.Policy.SanitizeToolCallIDs && r.Policy.ToolCallIDMode != ""
 }
 
-// The steps both releases run the same way.
+// IsResponses is a step condition: the route is an OpenAI Responses API (as
+// the release's Prepare decided).
+func IsResponses(r *Run) bool { return r.Responses }
 
+// ResponsesRepair is a step condition: pairing repair on a Responses API.
+func ResponsesRepair(r *Run) bool { return r.Responses && r.Policy.RepairToolUseResultPairing }
+
+// NotResponsesRepair is a step condition: pairing repair on any other API.
+func NotResponsesRepair(r *Run) bool {
+	return !r.Responses && r.Policy.RepairToolUseResultPairing
+}
+
+// The steps every release runs the same way.
+
+// DropReasoningStep is dropReasoningFromHistory, when the policy says so.
 func DropReasoningStep() Step {
 	return Pure(RuleDropReasoning, polDropReasoning, dropReasoningFromHistory)
 }
 
+// DropThinkingStep is dropThinkingBlocks, when the policy says so.
 func DropThinkingStep() Step { return Pure(RuleDropThinking, polDropThinking, dropThinkingBlocks) }
 
+// FunctionCallPairsStep is downgradeOpenAIFunctionCallReasoningPairs, on the
+// OpenAI Responses APIs.
 func FunctionCallPairsStep() Step {
 	return Pure(RuleOpenAIFunctionCallPairs, IsResponses, downgradeOpenAIFunctionCallReasoningPairs)
 }
 
+// ToolResultDetailsStep is stripToolResultDetails.
 func ToolResultDetailsStep() Step { return Pure(RuleToolResultDetails, nil, StripToolResultDetails) }
 
+// StaleUsageStep is stripStaleAssistantUsageBeforeLatestCompaction.
 func StaleUsageStep() Step {
 	return Pure(RuleStaleUsage, nil, stripStaleAssistantUsageBeforeLatestCompaction)
 }
@@ -106,109 +125,21 @@ func ProviderHookStep(hasHook func(r *Run) bool) Step {
 	}}
 }
 
+// GoogleTurnOrderingStep is sanitizeGoogleTurnOrdering, when the policy says
+// so.
 func GoogleTurnOrderingStep() Step {
 	return Step{Rule: RuleGoogleTurnOrdering, When: polGoogleOrdering, Apply: func(r *Run, in []Message) ([]Message, error) {
 		return r.assistantFirstOrdering(in, RuleGoogleTurnOrdering), nil
 	}}
 }
 
+// GeminiTurnsStep is validateGeminiTurns, when the policy says so.
 func GeminiTurnsStep() Step { return Pure(RuleGeminiTurns, polValidateGemini, ValidateGeminiTurns) }
 
-// pairingStep is sanitizeToolUseResultPairing under rule, with the synthetic
-// result text missingText ("" the default).
-func pairingStep(rule string, when func(r *Run) bool, missingText func(r *Run) string) Step {
-	return Step{Rule: rule, When: when, Apply: func(r *Run, in []Message) ([]Message, error) {
-		return repairPairing(r, in, rule, missingText(r)), nil
-	}}
-}
-
+// AbortedText is a pairing repair's synthetic result text on the Responses
+// APIs (MissingResultAborted).
 func AbortedText(*Run) string { return MissingResultAborted }
-func DefaultText(*Run) string { return "" }
 
-// pipeline56 is OpenClaw 2026.5.6: replay-history.ts's sanitizeSessionHistory
-// and validateReplayTurns (no bundled provider plugin of 2026.5.6 has its own
-// validateReplayTurns hook), then the runner's heartbeat filter and second
-// pairing repair.
-func pipeline56() Pipeline {
-	return Pipeline{
-		Release: policy.Release56,
-		Policy: func(rt policy.Route) policy.Policy {
-			return policy.For(rt.Provider, rt.API, rt.Model)
-		},
-		Prepare: func(r *Run) {
-			api := r.Opts.API
-			r.OwnedThinking = r.Policy.AllowProviderOwnedThinkingReplay(api)
-			r.Responses = policy.IsResponsesAPI(api)
-			if snap := r.Opts.PriorSnapshot; snap != nil && (r.Opts.Provider != "" || api != "" || r.Opts.Model != "") {
-				r.ModelChanged = snap.Provider != r.Opts.Provider || snap.ModelAPI != api || snap.ModelID != r.Opts.Model
-			}
-		},
-		Sanitize: []Step{
-			Pure(RuleInterSessionMarkers, nil, annotateInterSessionUserMessages),
-			Pure(RuleNormalizeAssistant, nil, normalizeAssistantReplayContent),
-			{Rule: RuleImages, Apply: func(r *Run, in []Message) ([]Message, error) {
-				pol := r.Policy
-				o := ImageStepOptions{
-					IDMode:         pol.ToolCallIDMode,
-					PreserveNative: pol.PreserveNativeAnthropicToolUseIDs,
-					PreserveSigs:   pol.PreserveSignatures,
-					ThoughtSigs:    pol.SanitizeThoughtSignatures,
-					Images:         imageRelease56(),
-				}
-				if pol.SanitizeToolCallIDs && !r.OwnedThinking && !r.Responses {
-					ids := toolIDRelease56()
-					o.ToolIDs = &ids
-				}
-				return r.SanitizeImages(in, o)
-			}},
-			Pure(RuleInvalidSignatures, polPreserveSignatures, func(in []Message, log *ChangeLog) []Message {
-				return StripInvalidThinkingSignatures(in, false, log)
-			}),
-			DropReasoningStep(),
-			DropThinkingStep(),
-			{Rule: RuleToolCallInputs, Apply: func(r *Run, in []Message) ([]Message, error) {
-				return SanitizeToolCallInputs(in, ToolInputOptions{
-					Allowed:       NormalizeAllowedToolNames(r.Opts.AllowedToolNames),
-					OwnedThinking: r.OwnedThinking,
-				}, toolInputRelease56(), r.Log(RuleToolCallInputs)), nil
-			}},
-			pairingStep(RuleResponsesPairing, ResponsesRepair, AbortedText),
-			{Rule: RuleOpenAIReasoning, When: IsResponses, Apply: func(r *Run, in []Message) ([]Message, error) {
-				return downgradeOpenAIReasoningBlocks(in, r.ModelChanged, r.Log(RuleOpenAIReasoning)), nil
-			}},
-			FunctionCallPairsStep(),
-			{Rule: RuleToolCallIDs, When: PolSanitizeIDs, Apply: func(r *Run, in []Message) ([]Message, error) {
-				pol := r.Policy
-				return SanitizeToolCallIDs(in, pol.ToolCallIDMode, ToolIDOptions{
-					PreserveNative:       pol.PreserveNativeAnthropicToolUseIDs,
-					PreserveSafeThinking: r.OwnedThinking,
-					Allowed:              NormalizeAllowedToolNames(r.Opts.AllowedToolNames),
-				}, toolIDRelease56(), r.Log(RuleToolCallIDs)), nil
-			}},
-			pairingStep(RulePairing, NotResponsesRepair, DefaultText),
-			ToolResultDetailsStep(),
-			StaleUsageStep(),
-			{Rule: RuleUsageSnapshots, Apply: func(r *Run, in []Message) ([]Message, error) {
-				return EnsureAssistantUsageSnapshots(in, snapshotUsage56, r.Log(RuleUsageSnapshots)), nil
-			}},
-			ProviderHookStep(func(r *Run) bool {
-				fam := policy.FamilyOf(r.Opts.Provider)
-				return fam != nil && fam.AssistantFirstHook
-			}),
-			GoogleTurnOrderingStep(),
-		},
-		Validate: []Step{
-			GeminiTurnsStep(),
-			Pure(RuleAnthropicTurns, PolValidateAnthropic, validateAnthropicTurns),
-		},
-		Limit: []Step{
-			Pure(RuleHeartbeat, nil, filterHeartbeatPairs),
-			pairingStep(RuleSecondPairing, PolRepairPairing, func(r *Run) string {
-				if isLimitResponsesAPI(r.Opts.API) {
-					return MissingResultAborted
-				}
-				return ""
-			}),
-		},
-	}
-}
+// DefaultText is a pairing repair's default synthetic result text ("" asks
+// for MissingResultDefault).
+func DefaultText(*Run) string { return "" }

@@ -9,15 +9,14 @@ import (
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
-// filterHeartbeatPairs (src/auto-reply/heartbeat-filter.ts): a heartbeat poll
-// and the assistant's bare HEARTBEAT_OK reply carry nothing; the runner
-// drops such pairs before the model call.
+// What the releases' heartbeat filters share (src/auto-reply/heartbeat-filter.ts,
+// src/auto-reply/tokens.ts): the HEARTBEAT_OK token and the task prompt,
+// resolveMessageText's joining of text blocks, and stripHeartbeatToken.
 
 const (
-	heartbeatToken        = "HEARTBEAT_OK"
-	heartbeatPoll         = "[OpenClaw heartbeat poll]"
+	heartbeatToken = "HEARTBEAT_OK"
+	// HeartbeatTaskPrefix starts the heartbeat prompt of periodic tasks.
 	HeartbeatTaskPrefix   = "Run the following periodic tasks (only those due based on their intervals):"
-	heartbeatTaskAck      = "After completing all due tasks, reply HEARTBEAT_OK."
 	heartbeatAckMaxChars  = 300
 	heartbeatMarkupLeadRE = "^[*`~_]+"
 )
@@ -29,10 +28,6 @@ var (
 	markupTrailingRE = lazyre.New("[*`~_]+$")
 )
 
-// messageText is resolveMessageText: the joined text blocks and whether
-// anything else was there.
-func messageText(content any) (string, bool) { return JoinTextBlocks(content, textBlockKind56) }
-
 // BlockKind is how resolveMessageText treats a content block type.
 type BlockKind int
 
@@ -41,14 +36,6 @@ const (
 	BlockText                   // joined
 	BlockSkip                   // ignored
 )
-
-// textBlockKind56 is 2026.5.6's: only "text" blocks are text.
-func textBlockKind56(typ string) BlockKind {
-	if typ == "text" {
-		return BlockText
-	}
-	return BlockOther
-}
 
 // JoinTextBlocks joins the text of a message's content blocks by the
 // release's block kinds, and says whether a block of another kind (or one
@@ -92,63 +79,6 @@ func JoinTextBlocks(content any, kind func(typ string) BlockKind) (string, bool)
 		return "", false
 	}
 	return "", true
-}
-
-// firstNonSpace is the first non-white-space rune of a message's joined
-// text blocks (0 when none), to rule out most messages without joining.
-func firstNonSpace(content any) rune {
-	scan := func(s string) rune {
-		for _, r := range s {
-			if !jsjson.IsSpace(r) {
-				return r
-			}
-		}
-		return 0
-	}
-	switch c := content.(type) {
-	case string:
-		return scan(c)
-	case []any:
-		for _, b := range c {
-			bm, ok := jsvalue.AsObject(b)
-			if !ok || jsvalue.StringOrEmpty(bm, "type") != "text" {
-				continue
-			}
-			if r := scan(jsvalue.StringOrEmpty(bm, "text")); r != 0 {
-				return r
-			}
-		}
-	}
-	return 0
-}
-
-func isHeartbeatUserMessage(m Message) bool {
-	if jsvalue.Role(m) != "user" {
-		return false
-	}
-	if r := firstNonSpace(m.Get("content")); r != '[' && r != 'R' {
-		return false
-	}
-	text, _ := messageText(m.Get("content"))
-	t := jsjson.Trim(text)
-	if t == "" {
-		return false
-	}
-	if t == heartbeatPoll {
-		return true
-	}
-	return strings.HasPrefix(t, HeartbeatTaskPrefix) && strings.Contains(t, heartbeatTaskAck)
-}
-
-func isHeartbeatOkResponse(m Message) bool {
-	if jsvalue.Role(m) != "assistant" {
-		return false
-	}
-	text, nonText := messageText(m.Get("content"))
-	if nonText {
-		return false
-	}
-	return HeartbeatShouldSkip(text)
 }
 
 // tokenAtEnd is /HEARTBEAT_OK[^\w]{0,4}$/ (four UTF-16 units at most).
@@ -242,30 +172,4 @@ func HeartbeatShouldSkip(raw string) bool {
 		return true
 	}
 	return jsjson.Len(jsjson.Trim(text)) <= heartbeatAckMaxChars
-}
-
-// filterHeartbeatPairs drops each heartbeat poll directly followed by a
-// bare HEARTBEAT_OK reply.
-func filterHeartbeatPairs(in []Message, log *ChangeLog) []Message {
-	if len(in) < 2 {
-		return in
-	}
-	var out []Message
-	for i := 0; i < len(in); i++ {
-		if i+1 < len(in) && isHeartbeatUserMessage(in[i]) && isHeartbeatOkResponse(in[i+1]) {
-			if out == nil {
-				out = append(make([]Message, 0, len(in)), in[:i]...)
-			}
-			log.Add(i, KindMessageDropped, "heartbeat poll and its HEARTBEAT_OK reply dropped")
-			i++
-			continue
-		}
-		if out != nil {
-			out = append(out, in[i])
-		}
-	}
-	if out == nil {
-		return in
-	}
-	return out
 }

@@ -11,23 +11,22 @@ import (
 // optional tool-call id sanitization, image limits, blank text removal,
 // thought-signature stripping, and dropping assistant turns left empty.
 
+// ImageLabel labels the placeholder texts of omitted images; the
+// ImageOmitted texts replace an image block whose payload is empty or not
+// base64.
 const (
 	ImageLabel               = "session:history"
 	emptyContentPlaceholder  = "[empty content omitted]"
 	ImageOmittedEmptyPayload = "[" + ImageLabel + "] omitted empty image payload"
 	ImageOmittedInvalidB64   = "[" + ImageLabel + "] omitted image payload: invalid base64"
 	imageOmittedPrefix       = "[" + ImageLabel + "] omitted image payload: Error: "
-	// imageOmittedMissing96 is 2026.9.6's text for an image block whose
-	// data or mimeType is not a string (tool-images-*.mjs isImageTypeBlock).
-	imageOmittedMissing96 = "[" + ImageLabel + "] omitted image payload: missing data or mimeType"
-	// imageOmittedRastermill96 starts 2026.9.6's text for an image its
-	// library refuses (`String(err)` of a RastermillError).
-	imageOmittedRastermill96 = "[" + ImageLabel + "] omitted image payload: RastermillError: "
 )
 
+// ImageStepOptions is what the route's policy and the release say to
+// Run.SanitizeImages.
 type ImageStepOptions struct {
 	// ToolIDs, when set, is the release's sanitizeToolCallIdsForCloudCodeAssist,
-	// run first (mode idMode, strict when empty).
+	// run first (mode IDMode, strict when empty).
 	ToolIDs        *ToolIDRelease
 	IDMode         string
 	PreserveNative bool
@@ -234,10 +233,6 @@ func sanitizeContentImages(content []any, lim imageops.Limits, index int, log *C
 	return out
 }
 
-// imageRelease56 is 2026.5.6's sanitizeContentBlocksImages: an image block
-// without string data and mimeType is kept as it is.
-func imageRelease56() ImageRelease { return ImageRelease{Block: SanitizeImageBlock} }
-
 // SanitizeImageBlock returns the block to keep (an image or a placeholder
 // text) and what changed ("" when nothing visible did).
 func SanitizeImageBlock(bm *jsvalue.Object, data, mime string, lim imageops.Limits) (*jsvalue.Object, string) {
@@ -267,46 +262,6 @@ func SanitizeImageBlock(bm *jsvalue.Object, data, mime string, lim imageops.Limi
 		what = "mime type corrected to " + res.MimeType
 	}
 	return next, what
-}
-
-// imageRelease96 is 2026.9.6's sanitizeContentBlocksImages
-// (tool-images-*.mjs isImageTypeBlock): an image block without string data
-// and mimeType becomes a placeholder text.
-func imageRelease96() ImageRelease {
-	return ImageRelease{Block: sanitizeImageBlock96, MissingData: imageOmittedMissing96}
-}
-
-// sanitizeImageBlock96 is 2026.9.6's sanitizeContentBlocksImages for one
-// image block with string data and mimeType (tool-images-*.mjs): its
-// canonicalizeBase64 pads unpadded base64 (CanonicalBase64For96), and its
-// image library (Rastermill) refuses some images sharp takes and names its
-// errors otherwise (imageops.RastermillRefusal), and reads BMP headers: a
-// BMP within the limits is
-// kept as it is, under the declared type (its bytes are converted to PNG only
-// by the Anthropic transport, wire.anthropicImage96). Everything else
-// follows the shared rule.
-func sanitizeImageBlock96(bm *jsvalue.Object, data, mime string, lim imageops.Limits) (*jsvalue.Object, string) {
-	trimmed := jsjson.Trim(data)
-	if trimmed == "" {
-		return jsvalue.TextBlock(ImageOmittedEmptyPayload), "empty image payload omitted"
-	}
-	canonical, ok := imageops.CanonicalBase64For96(trimmed)
-	if !ok {
-		return jsvalue.TextBlock(ImageOmittedInvalidB64), "invalid base64 image omitted"
-	}
-	if sniffed := imageops.MimeFromBase64(canonical); sniffed != "" {
-		mime = sniffed
-	}
-	if why := imageops.RastermillRefusal(canonical, lim); why != "" {
-		return jsvalue.TextBlock(imageOmittedRastermill96 + why), "image omitted: " + why
-	}
-	if imageops.BMPWithinLimits(canonical, lim) {
-		next := bm.Clone()
-		next.Set("data", canonical)
-		next.Set("mimeType", mime)
-		return next, ""
-	}
-	return SanitizeImageBlock(bm, canonical, mime, lim)
 }
 
 // stripThoughtSignatures removes Claude-style thought signatures that other

@@ -10,6 +10,11 @@ import (
 
 // R10: OpenAI Responses replay rules (src/agents/pi-embedded-helpers/openai.ts).
 
+// IsOpenAIToolCallType: a toolCall, toolUse or functionCall block type.
+func IsOpenAIToolCallType(t string) bool {
+	return t == "toolCall" || t == "toolUse" || t == "functionCall"
+}
+
 // IsReplayableReasoning is parseOpenAIReasoningSignature != null: a thinking
 // signature that is (or encodes) {id: "rs_…", type: "reasoning[.…]"}.
 func IsReplayableReasoning(v any) bool {
@@ -43,69 +48,6 @@ func IsReplayableReasoning(v any) bool {
 		return false
 	}
 	return typ == "reasoning" || strings.HasPrefix(typ, "reasoning.")
-}
-
-func isReasoningBlock(b any) bool {
-	bm, ok := jsvalue.AsObject(b)
-	return ok && jsvalue.StringOrEmpty(bm, "type") == "thinking" && IsReplayableReasoning(bm.Get("thinkingSignature"))
-}
-
-// downgradeOpenAIReasoningBlocks drops replayable reasoning blocks that no
-// other block follows (orphan reasoning items are rejected), or all of them
-// after a model switch.
-func downgradeOpenAIReasoningBlocks(in []Message, modelChanged bool, log *ChangeLog) []Message {
-	out := make([]Message, 0, len(in))
-	anyChanged := false
-	for i, m := range in {
-		content, ok := AssistantContent(m)
-		if !ok {
-			out = append(out, m)
-			continue
-		}
-		next := make([]any, 0, len(content))
-		changed := false
-		for j, b := range content {
-			if !isReasoningBlock(b) {
-				next = append(next, b)
-				continue
-			}
-			if modelChanged {
-				changed = true
-				log.Add(i, KindBlockDropped, "reasoning block %d dropped after a model switch", j)
-				continue
-			}
-			if hasFollowingNonThinkingBlock(content, j) {
-				next = append(next, b)
-				continue
-			}
-			changed = true
-			log.Add(i, KindBlockDropped, "orphan reasoning block %d dropped (nothing follows it)", j)
-		}
-		if !changed {
-			out = append(out, m)
-			continue
-		}
-		anyChanged = true
-		if len(next) == 0 {
-			log.Add(i, KindMessageDropped, "assistant turn left empty dropped")
-			continue
-		}
-		out = append(out, m.With("content", next))
-	}
-	if !anyChanged {
-		return in
-	}
-	return out
-}
-
-func hasFollowingNonThinkingBlock(content []any, index int) bool {
-	for _, b := range content[index+1:] {
-		bm, ok := jsvalue.AsObject(b)
-		if !ok || jsvalue.StringOrEmpty(bm, "type") != "thinking" {
-			return true
-		}
-	}
-	return false
 }
 
 // SplitFunctionCallPairing splits "call_id|item_id".

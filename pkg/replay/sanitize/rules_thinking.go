@@ -21,6 +21,7 @@ func AssistantContent(m Message) ([]any, bool) {
 	return jsvalue.ArrayMember(m, "content")
 }
 
+// IsThinkingBlock: a thinking or redacted_thinking block.
 func IsThinkingBlock(b any) bool {
 	bm, ok := b.(*jsvalue.Object)
 	if !ok || bm == nil {

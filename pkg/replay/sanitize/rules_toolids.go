@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
@@ -16,7 +15,8 @@ import (
 // R11: tool-call id sanitization (src/agents/tool-call-id.ts,
 // sanitizeToolCallIdsForCloudCodeAssist): strict ids are [A-Za-z0-9] (at most
 // 40), strict9 ids exactly 9 of them (Mistral). Collisions are resolved with
-// hashes; tool results follow their call's new id.
+// hashes; tool results follow their call's new id. What each release does
+// its own way is a ToolIDRelease.
 
 const (
 	strict9Len     = 9
@@ -182,6 +182,8 @@ func (r *IDResolver) assistantID(id, style string) string {
 	return next
 }
 
+// ResultID is the new id of a tool result for call id: the oldest pending
+// new id of that call, else a new id for an orphan result.
 func (r *IDResolver) ResultID(id string) string {
 	if p := r.pending[id]; len(p) > 0 {
 		next := p[0]
@@ -206,12 +208,13 @@ func (r *IDResolver) preserve(id string) {
 	r.pending[id] = append(r.pending[id], id)
 }
 
+// ToolIDOptions is what the route's policy says to SanitizeToolCallIDs.
 type ToolIDOptions struct {
 	PreserveNative       bool
 	PreserveSafeThinking bool
 	Allowed              AllowedNames
 	// DuplicateStyle is 2026.9.6's duplicateToolCallIdStyle (see
-	// idResolver.assistantID); "" before 9.6.
+	// IDResolver.assistantID); "" before 9.6.
 	DuplicateStyle string
 }
 
@@ -228,17 +231,6 @@ type ToolIDRelease struct {
 	RewriteResult func(i int, m Message, res *IDResolver, log *ChangeLog) (next Message, changed bool)
 }
 
-// toolIDRelease56 is 2026.5.6's sanitizeToolCallIdsForCloudCodeAssist.
-func toolIDRelease56() ToolIDRelease {
-	return ToolIDRelease{SafeThinking: isReplaySafeThinkingMessage, RewriteResult: rewriteToolResultIDs56}
-}
-
-// isReplaySafeThinkingMessage is tool-call-id.ts's check for a signed
-// thinking turn whose ids must stay as they are.
-func isReplaySafeThinkingMessage(m Message, allowed AllowedNames) bool {
-	return IsReplaySafeThinking(m, allowed, toolCallNeedsReplayMutation)
-}
-
 // IsReplaySafeThinking is that check with the release's test for a tool
 // call that replay would change (needsMutation): a turn with thinking whose
 // tool calls are replay-safe.
@@ -252,73 +244,6 @@ func IsReplaySafeThinking(m Message, allowed AllowedNames, needsMutation func(*j
 		sawThinking = sawThinking || IsThinkingBlock(b)
 	}
 	return sawThinking && ReplaySafeToolCalls(content, allowed, IsRawToolCallBlock, needsMutation)
-}
-
-// toolCallNeedsReplayMutation: an untrimmed name or unredacted
-// sessions_spawn attachments.
-func toolCallNeedsReplayMutation(bm *jsvalue.Object) bool {
-	if raw, ok := jsvalue.StringMember(bm, "name"); ok && raw != "" && raw != jsjson.Trim(raw) {
-		return true
-	}
-	return hasUnredactedSessionsSpawnAttachments(bm)
-}
-
-func hasUnredactedSessionsSpawnAttachments(bm *jsvalue.Object) bool {
-	if !isSessionsSpawn(bm) {
-		return false
-	}
-	for _, key := range []string{"arguments", "input"} {
-		p, ok := jsvalue.AsObject(bm.Get(key))
-		if !ok {
-			continue
-		}
-		atts, ok := p.Get("attachments").([]any)
-		if !ok {
-			continue
-		}
-		for _, a := range atts {
-			if !isRedactedAttachment(a) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// rewriteToolResultIDs56 resolves a tool result's toolCallId and toolUseId
-// (one id when they are equal).
-func rewriteToolResultIDs56(i int, m Message, res *IDResolver, log *ChangeLog) (Message, bool) {
-	callID, _ := jsvalue.StringMember(m, "toolCallId")
-	useID, _ := jsvalue.StringMember(m, "toolUseId")
-	var nextCall, nextUse string
-	if callID != "" && useID != "" && callID == useID {
-		shared := res.ResultID(callID)
-		nextCall, nextUse = shared, shared
-	} else {
-		if callID != "" {
-			nextCall = res.ResultID(callID)
-		}
-		if useID != "" {
-			nextUse = res.ResultID(useID)
-		}
-	}
-	if nextCall == callID && nextUse == useID {
-		return m, false
-	}
-	next := m.Clone()
-	if nextCall != "" {
-		next.Set("toolCallId", nextCall)
-	}
-	if nextUse != "" {
-		next.Set("toolUseId", nextUse)
-	}
-	if nextCall != callID {
-		log.Add(i, KindIDRewritten, "tool result id %s -> %s", callID, nextCall)
-	}
-	if nextUse != useID {
-		log.Add(i, KindIDRewritten, "tool result toolUseId %s -> %s", useID, nextUse)
-	}
-	return next, true
 }
 
 // SanitizeToolCallIDs is sanitizeToolCallIdsForCloudCodeAssist as release

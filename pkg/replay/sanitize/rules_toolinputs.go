@@ -9,11 +9,11 @@ import (
 )
 
 // R9: sanitizeToolCallInputs (src/agents/session-transcript-repair.ts,
-// src/agents/tool-call-shared.ts).
+// src/agents/tool-call-shared.ts), with what each release does its own way
+// in a ToolInputRelease.
 
 const (
-	toolCallNameMaxChars     = 64
-	redactedAttachmentMarker = "__OPENCLAW_REDACTED__"
+	toolCallNameMaxChars = 64
 )
 
 var toolCallNameRE = lazyre.New(`^[A-Za-z0-9_:.-]+$`)
@@ -21,6 +21,8 @@ var toolCallNameRE = lazyre.New(`^[A-Za-z0-9_:.-]+$`)
 // AllowedNames is a normalised tool allow-list; nil means no list.
 type AllowedNames map[string]bool
 
+// NormalizeAllowedToolNames is the allow-list of the tool names, trimmed and
+// lower-cased (nil: no list, also when no name is left).
 func NormalizeAllowedToolNames(names []string) AllowedNames {
 	if names == nil {
 		return nil
@@ -64,124 +66,9 @@ func IsRawToolCallBlock(b any) bool {
 	return false
 }
 
+// HasToolCallInput: the call has a present input or arguments member.
 func HasToolCallInput(bm *jsvalue.Object) bool {
 	return jsvalue.Present(bm, "input") || jsvalue.Present(bm, "arguments")
-}
-
-func isRedactedAttachment(item any) bool {
-	m, ok := jsvalue.AsObject(item)
-	if !ok || m.Get("content") != redactedAttachmentMarker {
-		return false
-	}
-	for _, mb := range m.Members {
-		if mb.Key == "content" {
-			continue
-		}
-		allowed := false
-		for _, mk := range attachmentMetadataKeys() {
-			if mb.Key == mk {
-				allowed = true
-			}
-		}
-		s, isStr := mb.Value.(string)
-		if !allowed || !isStr || jsjson.Blank(s) {
-			return false
-		}
-	}
-	return true
-}
-
-// attachmentMetadataKeys are the metadata members OpenClaw keeps on a
-// sessions_spawn attachment it redacts, in its order.
-func attachmentMetadataKeys() [3]string { return [3]string{"name", "encoding", "mimeType"} }
-
-// redactAttachment is {content: marker, ...metadata} (the object literal's
-// order).
-func redactAttachment(item any) *jsvalue.Object {
-	next := jsvalue.NewObject("content", redactedAttachmentMarker)
-	if m, ok := jsvalue.AsObject(item); ok {
-		for _, k := range attachmentMetadataKeys() {
-			if s, ok := jsvalue.StringMember(m, k); ok && !jsjson.Blank(s) {
-				next.Set(k, s)
-			}
-		}
-	}
-	return next
-}
-
-// redactSessionsSpawnArgs redacts attachment contents and the ACP fields
-// resumeSessionId/streamTo; changed reports a new value (JavaScript
-// identity, so present ACP fields always count).
-func redactSessionsSpawnArgs(v any) (any, bool) {
-	m, ok := jsvalue.AsObject(v)
-	if !ok {
-		return v, false
-	}
-	changed := false
-	if raw, ok := m.Get("attachments").([]any); ok && raw != nil {
-		var next []any
-		for j, item := range raw {
-			if isRedactedAttachment(item) {
-				if next != nil {
-					next = append(next, item)
-				}
-				continue
-			}
-			if next == nil {
-				next = append(make([]any, 0, len(raw)), raw[:j]...)
-			}
-			next = append(next, redactAttachment(item))
-		}
-		if next != nil {
-			m = m.With("attachments", next)
-			changed = true
-		}
-	}
-	for _, k := range []string{"resumeSessionId", "streamTo"} {
-		if jsvalue.Has(m, k) {
-			if !changed {
-				m = m.Clone()
-			}
-			m.Set(k, redactedAttachmentMarker)
-			changed = true
-		}
-	}
-	return m, changed
-}
-
-func isSessionsSpawn(bm *jsvalue.Object) bool {
-	n, _ := jsvalue.StringMember(bm, "name")
-	return strings.ToLower(jsjson.Trim(n)) == "sessions_spawn"
-}
-
-// sanitizeToolCallBlock trims the name and, for sessions_spawn, redacts
-// attachment payloads. changed follows JavaScript identity.
-func sanitizeToolCallBlock(bm *jsvalue.Object) (*jsvalue.Object, bool) {
-	raw, isStr := jsvalue.StringMember(bm, "name")
-	trimmed := jsjson.Trim(raw)
-	nameChanged := isStr && trimmed != "" && raw != trimmed
-	if strings.ToLower(trimmed) != "sessions_spawn" || !isStr {
-		if !nameChanged {
-			return bm, false
-		}
-		return bm.With("name", trimmed), true
-	}
-	args, argsChanged := redactSessionsSpawnArgs(bm.Get("arguments"))
-	input, inputChanged := redactSessionsSpawnArgs(bm.Get("input"))
-	if !argsChanged && !inputChanged && !nameChanged {
-		return bm, false
-	}
-	next := bm.Clone()
-	if nameChanged {
-		next.Set("name", trimmed)
-	}
-	if argsChanged || jsvalue.Has(bm, "arguments") {
-		next.Set("arguments", args)
-	}
-	if inputChanged || jsvalue.Has(bm, "input") {
-		next.Set("input", input)
-	}
-	return next, true
 }
 
 // ReplaySafeToolCalls: content has a tool call (isCall) and every one has
@@ -204,12 +91,6 @@ func ReplaySafeToolCalls(content []any, allowed AllowedNames, isCall func(any) b
 		seen[id] = true
 	}
 	return sawCall
-}
-
-// toolCallBlockChanges56: sanitizeToolCallBlock would change the block.
-func toolCallBlockChanges56(bm *jsvalue.Object) bool {
-	_, changed := sanitizeToolCallBlock(bm)
-	return changed
 }
 
 // ToolCallsOf is extractToolCallsFromAssistant (readToolCall in 2026.9.6):
@@ -249,12 +130,8 @@ type ToolOccurrence struct {
 	contentIndex int
 }
 
-// stringName is the call's name when it is a string.
-func stringName(c ToolOccurrence) (string, bool) {
-	s, ok := c.Name.(string)
-	return s, ok
-}
-
+// ToolInputOptions is what the run says to SanitizeToolCallInputs: the tool
+// allow-list, and whether the route owns its thinking replay.
 type ToolInputOptions struct {
 	Allowed       AllowedNames
 	OwnedThinking bool
@@ -289,65 +166,6 @@ type ToolInputCalls struct {
 	Preserved map[string]bool
 	// Prior: ids of the calls of every assistant turn kept (2026.9.6).
 	Prior map[string]bool
-}
-
-// toolInputRelease56 is 2026.5.6's sanitizeToolCallInputs.
-func toolInputRelease56() ToolInputRelease {
-	return ToolInputRelease{
-		IsCallBlock:    IsRawToolCallBlock,
-		KeepSignedTurn: keepSignedTurn56,
-		SanitizeCall:   sanitizeToolCall56,
-		ReplaceContent: func(m Message, next []any) Message { return m.With("content", next) },
-	}
-}
-
-// keepSignedTurn56 keeps a replay-safe signed-thinking turn whose call ids
-// no earlier kept turn claimed.
-func keepSignedTurn56(seen *ToolInputCalls, in []Message, i int, content []any, allowed AllowedNames) (bool, bool) {
-	refs := ToolCallsOf(in[i])
-	safe := ReplaySafeToolCalls(content, allowed, IsRawToolCallBlock, toolCallBlockChanges56)
-	for _, r := range refs {
-		if seen.Preserved[r.ID] {
-			safe = false
-		}
-	}
-	if safe {
-		for _, r := range refs {
-			seen.Preserved[r.ID] = true
-		}
-	}
-	return safe, false
-}
-
-// sanitizeToolCall56 drops a call without input, id or an allowed name,
-// redacts sessions_spawn attachments and trims the name.
-func sanitizeToolCall56(_ Message, i, j int, bm *jsvalue.Object, allowed AllowedNames, log *ChangeLog) (*jsvalue.Object, bool, bool) {
-	id, _ := jsvalue.StringMember(bm, "id")
-	switch {
-	case !HasToolCallInput(bm):
-		log.Add(i, KindBlockDropped, "tool call %d (%s) has no input", j, DescribeCall(bm))
-		return nil, false, true
-	case jsjson.Blank(id):
-		log.Add(i, KindBlockDropped, "tool call %d (%s) has no id", j, DescribeCall(bm))
-		return nil, false, true
-	case !IsAllowedToolCallName(bm.Get("name"), allowed):
-		log.Add(i, KindBlockDropped, "tool call %d has an invalid name %q", j, jsvalue.StringOrEmpty(bm, "name"))
-		return nil, false, true
-	}
-	if isSessionsSpawn(bm) {
-		s, c := sanitizeToolCallBlock(bm)
-		if c {
-			log.Add(i, KindContentChanged, "sessions_spawn tool call %d: attachments redacted", j)
-		}
-		return s, true, c
-	}
-	if name, ok := jsvalue.StringMember(bm, "name"); ok {
-		if t := jsjson.Trim(name); t != name && t != "" {
-			log.Add(i, KindContentChanged, "tool call %d name trimmed to %q", j, t)
-			return bm.With("name", t), true, true
-		}
-	}
-	return bm, true, false
 }
 
 // SanitizeToolCallInputs drops tool calls that cannot be replayed (no input,
@@ -419,6 +237,8 @@ func SanitizeToolCallInputs(in []Message, o ToolInputOptions, rel ToolInputRelea
 	return out
 }
 
+// DescribeCall names a tool call for a change log: "name id", or "name
+// name" without an id.
 func DescribeCall(bm *jsvalue.Object) string {
 	name, _ := jsvalue.StringMember(bm, "name")
 	id, _ := jsvalue.StringMember(bm, "id")

@@ -81,6 +81,9 @@ func arrayOrEmpty(v any) []any {
 	return nil
 }
 
+// MergeAssistantTurns is two consecutive assistant turns as one: prev with
+// the contents joined and cur's usage, stopReason and errorMessage where cur
+// has them (truthy).
 func MergeAssistantTurns(prev, cur Message) Message {
 	content := append(append(make([]any, 0), arrayOrEmpty(prev.Get("content"))...), arrayOrEmpty(cur.Get("content"))...)
 	out := prev.With("content", content)
@@ -107,6 +110,8 @@ func userContentForMerge(v any) []any {
 	return nil
 }
 
+// MergeUserTurns is two consecutive user turns as one: cur with the
+// contents joined as blocks, and prev's timestamp when cur has none.
 func MergeUserTurns(prev, cur Message) Message {
 	content := append(append(make([]any, 0), userContentForMerge(prev.Get("content"))...), userContentForMerge(cur.Get("content"))...)
 	out := cur.With("content", content)
@@ -119,12 +124,6 @@ func MergeUserTurns(prev, cur Message) Message {
 		}
 	}
 	return out
-}
-
-// validateAnthropicTurns strips dangling tool calls, then merges consecutive
-// user turns.
-func validateAnthropicTurns(in []Message, log *ChangeLog) []Message {
-	return MergeConsecutive(StripDanglingAnthropicToolUses(in, log), "user", MergeUserTurns, log)
 }
 
 func isTurnsToolCallBlock(bm *jsvalue.Object) bool {

@@ -9,7 +9,9 @@ import (
 )
 
 // R14: usage normalisation (replay-history.ts, src/agents/usage.ts). Not on
-// the wire, but part of the sanitized messages the oracle prints.
+// the wire, but part of the sanitized messages the oracle prints. Each
+// release normalises a usage its own way; the snapshot object, the cost and
+// ensureAssistantUsageSnapshots are shared.
 
 func zeroUsageSnapshot() *jsvalue.Object {
 	return SnapshotValue(NormalizedUsage{}, nil, &UsageCost{})
@@ -83,25 +85,6 @@ func stripStaleAssistantUsageBeforeLatestCompaction(in []Message, log *ChangeLog
 	return out
 }
 
-// usageField returns the first present (non-null) value among keys
-// (JavaScript's `a ?? b ?? c`).
-func usageField(u *jsvalue.Object, keys ...string) any {
-	for _, k := range keys {
-		if v := u.Get(k); v != nil {
-			return v
-		}
-	}
-	return nil
-}
-
-func nested(u *jsvalue.Object, key, sub string) any {
-	m, ok := jsvalue.AsObject(u.Get(key))
-	if !ok {
-		return nil
-	}
-	return m.Get(sub)
-}
-
 // TokenCount is normalizeTokenCount: finite numbers, truncated, negatives 0.
 func TokenCount(v any) (float64, bool) {
 	f, ok := jsvalue.Number(v)
@@ -114,61 +97,21 @@ func TokenCount(v any) (float64, bool) {
 	return math.Min(math.Trunc(f), 9007199254740991), true
 }
 
+// NestedPresent: u[key] is an object with a sub member (`u[key]?.[sub] !==
+// undefined` for a present member).
 func NestedPresent(u *jsvalue.Object, key, sub string) bool {
 	m, ok := jsvalue.AsObject(u.Get(key))
 	return ok && jsvalue.Has(m, sub)
 }
 
+// NormalizedUsage is a usage's token counters as normalizeUsage reads them,
+// and which of them it found.
 type NormalizedUsage struct {
 	Input, Output, CacheRead, CacheWrite, Total      float64
 	HasInput, HasOutput, HasRead, HasWrite, HasTotal bool
 }
 
-// normalizeUsage reads the many usage spellings providers use.
-func normalizeUsage(raw any) (NormalizedUsage, bool) {
-	var n NormalizedUsage
-	if !jsvalue.Truthy(raw) {
-		return n, false
-	}
-	u, ok := raw.(*jsvalue.Object)
-	if !ok {
-		return n, false
-	}
-	inDetails := nested(u, "input_tokens_details", "cached_tokens")
-	promptDetails := nested(u, "prompt_tokens_details", "cached_tokens")
-	readV := usageField(u, "cacheRead", "cache_read", "cache_read_input_tokens", "cached_tokens")
-	if readV == nil {
-		readV = inDetails
-	}
-	if readV == nil {
-		readV = promptDetails
-	}
-	n.CacheRead, n.HasRead = TokenCount(readV)
-	inputV := usageField(u, "input", "inputTokens", "input_tokens", "promptTokens", "prompt_tokens", "prompt_n")
-	if inputV == nil {
-		inputV = nested(u, "timings", "prompt_n")
-	}
-	// `x !== undefined`: a JSON null counts as present.
-	openAIStyle := jsvalue.Has(u, "cached_tokens") || NestedPresent(u, "input_tokens_details", "cached_tokens") || NestedPresent(u, "prompt_tokens_details", "cached_tokens")
-	if rawIn, ok := jsvalue.Number(inputV); ok {
-		if openAIStyle && n.HasRead {
-			rawIn -= n.CacheRead
-		}
-		n.Input, n.HasInput = TokenCount(rawIn)
-	}
-	outV := usageField(u, "output", "outputTokens", "output_tokens", "completionTokens", "completion_tokens", "predicted_n")
-	if outV == nil {
-		outV = nested(u, "timings", "predicted_n")
-	}
-	n.Output, n.HasOutput = TokenCount(outV)
-	n.CacheWrite, n.HasWrite = TokenCount(usageField(u, "cacheWrite", "cache_write", "cache_creation_input_tokens"))
-	n.Total, n.HasTotal = TokenCount(usageField(u, "total", "totalTokens", "total_tokens"))
-	if !n.HasInput && !n.HasOutput && !n.HasRead && !n.HasWrite && !n.HasTotal {
-		return n, false
-	}
-	return n, true
-}
-
+// UsageCost is a normalised usage cost.
 type UsageCost struct{ input, output, cacheRead, cacheWrite, total float64 }
 
 // NormalizeUsageCost keeps a cost object with at least one finite field.
@@ -196,22 +139,6 @@ func NormalizeUsageCost(raw any) (UsageCost, bool) {
 		uc.total = uc.input + uc.output + uc.cacheRead + uc.cacheWrite
 	}
 	return uc, true
-}
-
-// usageSnapshot is normalizeAssistantUsageSnapshot: the counters and cost
-// the stored usage normalises to (no allocation).
-func usageSnapshot(raw any) (NormalizedUsage, *UsageCost) {
-	n, ok := normalizeUsage(raw)
-	if !ok {
-		return NormalizedUsage{HasTotal: true}, &UsageCost{}
-	}
-	if !n.HasTotal {
-		n.Total = n.Input + n.Output + n.CacheRead + n.CacheWrite
-	}
-	if c, ok := NormalizeUsageCost(raw); ok {
-		return n, &c
-	}
-	return n, nil
 }
 
 // SnapshotValue builds the usage object for a normalised snapshot: {input,
@@ -282,13 +209,4 @@ func EnsureAssistantUsageSnapshots(in []Message, snapshot func(raw any) (next *j
 		return in
 	}
 	return out
-}
-
-// snapshotUsage56 is 2026.5.6's normalised usage object.
-func snapshotUsage56(raw any) (*jsvalue.Object, bool) {
-	n, cost := usageSnapshot(raw)
-	if UsageMatches(raw, n, cost) {
-		return nil, true
-	}
-	return SnapshotValue(n, nil, cost), false
 }
