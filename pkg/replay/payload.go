@@ -116,7 +116,7 @@ func unrenderedReason(api string) string {
 // it (with no tools and default options). 2026.5.6 (the zero Release), through
 // pi-ai: runtime-context messages from earlier turns dropped, pi's
 // convertToLlm, then the API family's converter. 2026.9.6: its LLM boundary
-// (sanitize.Boundary96: timestamps in in.Location, inbound metadata, runtime
+// (sanitize96.Boundary: timestamps in in.Location, inbound metadata, runtime
 // context, the malformed-tool-call stream wrapper), the oracle's minimal
 // model record with in.ModelOverrides, then @openclaw/ai's converter
 // (package wire). The per-release steps are a table (payload_release.go).

@@ -8,7 +8,7 @@ import (
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 	"github.com/openclaw-tools/oc/pkg/replay/models"
-	"github.com/openclaw-tools/oc/pkg/replay/sanitize"
+	"github.com/openclaw-tools/oc/pkg/replay/sanitize/sanitize96"
 	"github.com/openclaw-tools/oc/pkg/replay/wire"
 )
 
@@ -18,7 +18,7 @@ import (
 // registered for api: bedrock-converse-stream").
 var ErrNotBuiltIn = errors.New("not built in")
 
-// release96 is OpenClaw 2026.9.6: its LLM boundary (sanitize.Boundary96), the
+// release96 is OpenClaw 2026.9.6: its LLM boundary (sanitize96.Boundary), the
 // oracle's minimal model record, and OpenClaw's `stream`
 // (dist/stream-*.mjs: @openclaw/ai's built-in providers plus the transport
 // host).
@@ -108,9 +108,9 @@ func applyModelOverrides(m models.Model, raw []byte) (models.Model, error) {
 	return m, nil
 }
 
-// boundary96 is 2026.9.6's LLM boundary (sanitize.Boundary96) for in.
+// boundary96 is 2026.9.6's LLM boundary (sanitize96.Boundary) for in.
 func boundary96(in *PayloadInput) ([]Message, error) {
-	return sanitize.Boundary96(sanitize.Boundary96Input{
+	return sanitize96.Boundary(sanitize96.BoundaryInput{
 		Provider: in.Provider, API: in.API, Model: in.Model, Messages: in.Messages,
 		Location: in.Location, SessionVersion: in.SessionVersion,
 	})

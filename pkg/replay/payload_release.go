@@ -6,7 +6,7 @@ import (
 
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay/models"
-	"github.com/openclaw-tools/oc/pkg/replay/sanitize"
+	"github.com/openclaw-tools/oc/pkg/replay/sanitize/sanitize56"
 	"github.com/openclaw-tools/oc/pkg/replay/wire"
 )
 
@@ -47,7 +47,7 @@ func release56() *payloadRelease {
 			return models.Resolve(in.Provider, in.API, in.Model, in.Reasoning), nil
 		},
 		boundary: func(in *PayloadInput) ([]Message, error) {
-			return sanitize.Boundary56(in.Messages), nil
+			return sanitize56.Boundary(in.Messages), nil
 		},
 		renderers: wire.Renderers56(),
 		unbuilt: func(api string) error {

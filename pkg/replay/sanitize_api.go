@@ -1,12 +1,16 @@
 package replay
 
 import (
+	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay/sanitize"
+	"github.com/openclaw-tools/oc/pkg/replay/sanitize/sanitize56"
+	"github.com/openclaw-tools/oc/pkg/replay/sanitize/sanitize96"
 	"github.com/openclaw-tools/oc/pkg/transcript"
 )
 
-// The sanitize stage lives in package sanitize; these are its names as
-// cmd and the compare glue have always called them.
+// The sanitize stage lives in package sanitize (what the releases share)
+// and one package per OpenClaw release (sanitize56, sanitize96); these are
+// its names as cmd and the compare glue have always called them.
 
 // Options configures Sanitize (see sanitize.Options).
 type Options = sanitize.Options
@@ -28,15 +32,29 @@ type OpenClawFailure = sanitize.OpenClawFailure
 // DefaultImageMaxDimensionPx is the image side limit without configuration.
 const DefaultImageMaxDimensionPx = sanitize.DefaultImageMaxDimensionPx
 
-// Sanitize runs the sanitize pipeline of opts' release over messages.
+// Sanitize runs a release's replay pipeline on the context messages (the
+// active branch as model messages): sanitizeSessionHistory,
+// validateReplayTurns, then the embedded runner's heartbeat filter and
+// pairing repair before the model call. opts.Release picks the release
+// (zero: 2026.5.6; see pipelineFor). The input is never modified.
 func Sanitize(messages []Message, opts Options) (*Result, error) {
-	return sanitize.Sanitize(messages, opts)
+	return pipelineFor(opts.Release).Run(messages, opts)
 }
 
-// ContextError is the error OpenClaw stops with for ctx, if any.
-func ContextError(ctx *transcript.Context) error { return sanitize.ContextError(ctx) }
+// pipelineFor returns the sanitize pipeline of a release (zero: 2026.5.6).
+func pipelineFor(rel policy.Release) sanitize.Pipeline {
+	if rel == policy.Release96 {
+		return sanitize96.Pipeline()
+	}
+	return sanitize56.Pipeline()
+}
 
-// ModelSnapshotsOnBranch returns the model snapshots of a branch's entries.
+// ContextError is the error OpenClaw stops with for ctx, if any (see
+// sanitize56.ContextError).
+func ContextError(ctx *transcript.Context) error { return sanitize56.ContextError(ctx) }
+
+// ModelSnapshotsOnBranch returns the model snapshots of a branch's entries
+// (what 2026.9.6 reads to date a model switch).
 func ModelSnapshotsOnBranch(entries [][]byte) ([]ModelSnapshot, error) {
-	return sanitize.ModelSnapshotsOnBranch(entries)
+	return sanitize96.ModelSnapshotsOnBranch(entries)
 }

@@ -77,20 +77,20 @@ func CheckAcceptance(api string, all []Message, pol policy.Policy) []string {
 		switch r {
 		case "assistant":
 			flush(i, "tool call %s has no result before the next assistant turn")
-			for _, c := range toolCallsOf(m) {
-				pending[c.id] = true
-				order = append(order, c.id)
+			for _, c := range ToolCallsOf(m) {
+				pending[c.ID] = true
+				order = append(order, c.ID)
 				switch {
-				case pol.ToolCallIDMode == policy.IDStrict9 && !strict9ID().MatchString(c.id):
-					add(i, "tool call id %q is not 9 letters/digits (Mistral rejects it)", c.id)
-				case pol.ToolCallIDMode == policy.IDStrict && !strictID().MatchString(c.id) && !nativeKimiToolCallID().MatchString(c.id) &&
-					!(pol.PreserveNativeAnthropicToolUseIDs && nativeAnthropicToolUseID().MatchString(c.id)):
-					add(i, "tool call id %q has characters outside [A-Za-z0-9]", c.id)
-				case api == "openai-completions" && strings.HasPrefix(c.id, "|"):
+				case pol.ToolCallIDMode == policy.IDStrict9 && !strict9ID().MatchString(c.ID):
+					add(i, "tool call id %q is not 9 letters/digits (Mistral rejects it)", c.ID)
+				case pol.ToolCallIDMode == policy.IDStrict && !strictID().MatchString(c.ID) && !nativeKimiToolCallID().MatchString(c.ID) &&
+					!(pol.PreserveNativeAnthropicToolUseIDs && nativeAnthropicToolUseID().MatchString(c.ID)):
+					add(i, "tool call id %q has characters outside [A-Za-z0-9]", c.ID)
+				case api == "openai-completions" && strings.HasPrefix(c.ID, "|"):
 					// pi-ai keeps the part before "|": an empty tool_call id,
 					// while the result keeps the whole id and pi-ai adds a
 					// "No result provided" result for the empty one.
-					add(i, "tool call id %q is sent as an empty tool_call id (pi-ai keeps the part before |), with its result under %q and a synthetic \"No result provided\" result: the provider will reject the request", c.id, c.id)
+					add(i, "tool call id %q is sent as an empty tool_call id (pi-ai keeps the part before |), with its result under %q and a synthetic \"No result provided\" result: the provider will reject the request", c.ID, c.ID)
 				}
 			}
 		case "toolResult":

@@ -1,22 +1,15 @@
 package sanitize
 
 import (
-	"fmt"
-
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
-// The LLM boundary: what OpenClaw 2026.5.6 does to the runner's message list
-// (the sanitize pipeline's `limited`) right before the provider converter.
-//
-//  1. stripHistoricalRuntimeContextCustomMessages (OpenClaw,
-//     src/agents/internal-runtime-context.ts): custom messages of type
-//     "openclaw.runtime-context" are dropped unless they come after the last
-//     user message (those describe the current turn). Without any user message
-//     they are all dropped.
-//  2. convertToLlm (pi-coding-agent, core/messages.ts): the agent's own message
-//     kinds become user messages; user, assistant and toolResult pass through;
-//     any other role is dropped.
+// What the LLM boundaries of the releases share (each release's Boundary is
+// in its package): dropping runtime-context custom messages of earlier turns
+// (stripHistoricalRuntimeContextCustomMessages, with the release's idea of
+// the current ones) and pi's convertToLlm (pi-coding-agent,
+// core/messages.ts), which makes the agent's own message kinds user
+// messages.
 
 // RuntimeContextCustomType is the customType of OpenClaw's runtime-context messages.
 const RuntimeContextCustomType = "openclaw.runtime-context"
@@ -29,22 +22,23 @@ const (
 	branchSummarySuffix     = "</summary>"
 )
 
-func isRuntimeContextMessage(m Message) bool {
+// IsRuntimeContextMessage: a custom message of type RuntimeContextCustomType.
+func IsRuntimeContextMessage(m Message) bool {
 	return m.Get("role") == "custom" && m.Get("customType") == RuntimeContextCustomType
 }
 
-// stripHistoricalRuntimeContext drops the runtime-context custom messages
+// StripHistoricalRuntimeContext drops the runtime-context custom messages
 // that are not current: all of them without a user message, else those
 // outside the range current picks around the last user message (from and
 // to inclusive). The input is not modified; it is returned as is when
 // nothing is dropped.
-func stripHistoricalRuntimeContext(msgs []Message, current func(msgs []Message, lastUser int) (from, to int)) []Message {
+func StripHistoricalRuntimeContext(msgs []Message, current func(msgs []Message, lastUser int) (from, to int)) []Message {
 	lastUser, found := -1, false
 	for i, m := range msgs {
 		if m.Get("role") == "user" {
 			lastUser = i
 		}
-		if isRuntimeContextMessage(m) {
+		if IsRuntimeContextMessage(m) {
 			found = true
 		}
 	}
@@ -57,7 +51,7 @@ func stripHistoricalRuntimeContext(msgs []Message, current func(msgs []Message, 
 	}
 	out := make([]Message, 0, len(msgs))
 	for i, m := range msgs {
-		if isRuntimeContextMessage(m) && (lastUser == -1 || i < from || i > to) {
+		if IsRuntimeContextMessage(m) && (lastUser == -1 || i < from || i > to) {
 			continue
 		}
 		out = append(out, m)
@@ -65,17 +59,11 @@ func stripHistoricalRuntimeContext(msgs []Message, current func(msgs []Message, 
 	return out
 }
 
-// runtimeContextAfterLastUser is 2026.5.6's current runtime context: the
-// messages after the last user message.
-func runtimeContextAfterLastUser(msgs []Message, lastUser int) (from, to int) {
-	return lastUser + 1, len(msgs) - 1
-}
-
-// convertToLLM is pi's convertToLlm: bashExecution, custom, branchSummary and
+// ConvertToLLM is pi's convertToLlm: bashExecution, custom, branchSummary and
 // compactionSummary messages become user messages (bashExecution marked
 // excludeFromContext is dropped), user/assistant/toolResult pass through and
 // other roles are dropped. Messages it creates carry the source timestamp.
-func convertToLLM(msgs []Message) []Message {
+func ConvertToLLM(msgs []Message) []Message {
 	out := make([]Message, 0, len(msgs))
 	for _, m := range msgs {
 		role, _ := m.Get("role").(string)
@@ -134,24 +122,4 @@ func bashExecutionText(m Message) string {
 		text += "\n\n[Output truncated. Full output: " + jsvalue.ToString(p, ok) + "]"
 	}
 	return text
-}
-
-// Boundary56 is OpenClaw 2026.5.6's LLM boundary through pi-ai 0.73:
-// runtime-context messages from earlier turns dropped, then pi's
-// convertToLlm.
-func Boundary56(msgs []Message) []Message {
-	return convertToLLM(stripHistoricalRuntimeContext(msgs, runtimeContextAfterLastUser))
-}
-
-// boundaryRun is what the LLM-boundary steps share: the first place where
-// the release would throw.
-type boundaryRun struct {
-	err error
-}
-
-// fail records the first error (later ones are not reached in JavaScript).
-func (b *boundaryRun) fail(format string, args ...any) {
-	if b.err == nil {
-		b.err = fmt.Errorf(format, args...)
-	}
 }

@@ -1,16 +1,23 @@
-// Package sanitize is what OpenClaw does to a session's messages before a
-// provider sees them, per release: the 2026.5.6 sanitize pipeline
-// (pipeline.go, rules_*.go) and the 2026.9.6 one (pipeline96.go,
-// rules96_*.go), each step in OpenClaw's order reporting what it changed,
-// and the LLM boundary the payload passes through before a wire renderer
-// (boundary.go for 2026.5.6, boundary96*.go for 2026.9.6).
+// Package sanitize is what the OpenClaw releases oc reproduces share of the
+// replay sanitize stage: what OpenClaw does to a session's messages before a
+// provider sees them. It holds the types (Message, Options, Result, Change,
+// ModelSnapshot, OpenClawFailure), the pipeline framework (a Pipeline is a
+// table of Steps per stage, run by Pipeline.Run with a Run threading the
+// route's policy, the change log and the values a release's Prepare
+// derives), the steps every release runs the same way (DropReasoningStep,
+// ..., ProviderHookStep), the rules and helpers more than one release uses,
+// the parts of the LLM boundary the releases share (ConvertToLLM,
+// StripHistoricalRuntimeContext) and CheckAcceptance.
 //
-// A rule both releases have, where they differ in a few places, is one
-// function that takes what differs: a small value each release makes (for
-// example toolIDRelease56 in rules_toolids.go and toolIDRelease96 in
-// rules96_toolids.go) or a flag (stripInvalidThinkingSignatures'
-// preserveLatest, false for 2026.5.6). The 9.6 files hold 9.6's own rules
-// and its values for the shared ones.
+// Each release is its own package that exports its pipeline and its LLM
+// boundary: sanitize56 (OpenClaw 2026.5.6) and sanitize96 (OpenClaw
+// 2026.9.6); replay.Sanitize picks one by Options.Release. A rule both
+// releases have, where they differ in a few places, is one function here
+// that takes what differs: a small value each release makes (for example a
+// ToolIDRelease, made by sanitize56's and sanitize96's toolIDRelease) or a
+// flag (StripInvalidThinkingSignatures' preserveLatest, false for 2026.5.6).
+// This package never imports a release package and never asks which release
+// runs; a new release is a new package beside the two.
 package sanitize
 
 import "github.com/openclaw-tools/oc/pkg/replay/jsvalue"

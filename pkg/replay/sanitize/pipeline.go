@@ -5,36 +5,23 @@ import (
 	"strings"
 	"time"
 
-	"github.com/openclaw-tools/oc/pkg/replay/imageops"
-	"github.com/openclaw-tools/oc/pkg/transcript"
-
 	"github.com/openclaw-tools/oc/pkg/policy"
+	"github.com/openclaw-tools/oc/pkg/replay/imageops"
 )
 
-// Rule names, in pipeline order (research/replay-policy.md §3). They name
-// the OpenClaw 2026.5.6 function each step reproduces.
+// Rule names of the steps every release runs the same way, in pipeline
+// order (research/replay-policy.md §3): each names the OpenClaw function the
+// step reproduces. A release package names the steps it has its own way.
 const (
-	RuleInterSessionMarkers     = "annotateInterSessionUserMessages"
-	RuleNormalizeAssistant      = "normalizeAssistantReplayContent"
 	RuleImages                  = "sanitizeSessionMessagesImages"
-	RuleInvalidSignatures       = "stripInvalidThinkingSignatures"
 	RuleDropReasoning           = "dropReasoningFromHistory"
 	RuleDropThinking            = "dropThinkingBlocks"
-	RuleToolCallInputs          = "sanitizeToolCallInputs"
-	RuleResponsesPairing        = "sanitizeToolUseResultPairing(responses)"
-	RuleOpenAIReasoning         = "downgradeOpenAIReasoningBlocks"
 	RuleOpenAIFunctionCallPairs = "downgradeOpenAIFunctionCallReasoningPairs"
-	RuleToolCallIDs             = "sanitizeToolCallIdsForCloudCodeAssist"
-	RulePairing                 = "sanitizeToolUseResultPairing"
 	RuleToolResultDetails       = "stripToolResultDetails"
 	RuleStaleUsage              = "stripStaleAssistantUsageBeforeLatestCompaction"
-	RuleUsageSnapshots          = "ensureAssistantUsageSnapshots"
 	RuleProviderHook            = "provider.sanitizeReplayHistory"
 	RuleGoogleTurnOrdering      = "sanitizeGoogleTurnOrdering"
 	RuleGeminiTurns             = "validateGeminiTurns"
-	RuleAnthropicTurns          = "validateAnthropicTurns"
-	RuleHeartbeat               = "filterHeartbeatPairs"
-	RuleSecondPairing           = "sanitizeToolUseResultPairing(after limit)"
 )
 
 // Stages of the pipeline output.
@@ -67,14 +54,20 @@ type Change struct {
 	What  string `json:"what"`
 }
 
-// changeLog collects the changes of the rule currently running.
-type changeLog struct {
+// ChangeLog collects the changes of the rule currently running.
+type ChangeLog struct {
 	stage string
 	rule  string
 	list  []Change
 }
 
-func (l *changeLog) add(index int, kind, format string, args ...any) {
+// NewChangeLog is a change log for the changes of a rule run outside a
+// pipeline's steps, recorded under stage and rule.
+func NewChangeLog(stage, rule string) *ChangeLog { return &ChangeLog{stage: stage, rule: rule} }
+
+// Add records a change of kind to message index under the log's stage and
+// rule; what is format with args (fmt.Sprintf).
+func (l *ChangeLog) Add(index int, kind, format string, args ...any) {
 	if l == nil {
 		return
 	}
@@ -85,18 +78,18 @@ func (l *changeLog) add(index int, kind, format string, args ...any) {
 	l.list = append(l.list, Change{Stage: l.stage, Rule: l.rule, Index: index, Kind: kind, What: what})
 }
 
-// addText is add with the text already made (rules that log the same text
-// for many messages make it once).
-// countNoun is n with the noun in the right number: "1 message",
+// CountNoun is n with the noun in the right number: "1 message",
 // "2 messages", "0 results".
-func countNoun(n int, one, many string) string {
+func CountNoun(n int, one, many string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, one)
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-func (l *changeLog) addText(index int, kind, what string) {
+// AddText is Add with the text already made (rules that log the same text
+// for many messages make it once).
+func (l *ChangeLog) AddText(index int, kind, what string) {
 	if l == nil {
 		return
 	}
@@ -120,9 +113,10 @@ const (
 	DefaultImageMaxBytes       = imageops.DefaultMaxBytes
 )
 
-// Options configures Sanitize.
+// Options configures a pipeline run (Pipeline.Run).
 type Options struct {
-	// Release is the OpenClaw release whose pipeline runs (zero: 2026.5.6).
+	// Release picks the pipeline replay.Sanitize runs (zero: 2026.5.6);
+	// Pipeline.Run does not read it.
 	Release  policy.Release
 	Provider string
 	API      string
@@ -141,8 +135,8 @@ type Options struct {
 	// ever detected.
 	PriorSnapshot *ModelSnapshot
 	// ModelSnapshots are the model snapshots on the session's active branch,
-	// in order (ModelSnapshotsOnBranch): 2026.9.6 reads them all, to date the
-	// latest model switch. nil: none (2026.5.6 ignores it).
+	// in order (sanitize96.ModelSnapshotsOnBranch): 2026.9.6 reads them all,
+	// to date the latest model switch. nil: none (2026.5.6 ignores it).
 	ModelSnapshots []ModelSnapshot
 	// Now gives Date.now() in milliseconds for synthetic messages (nil: the clock).
 	Now func() int64
@@ -159,35 +153,35 @@ type Result struct {
 	Changes []Change
 }
 
-// run is the state one Sanitize call threads through its rules.
-type run struct {
-	opts     Options
-	pol      policy.Policy
-	release  policy.Release
-	log      changeLog
+// Run is the state one pipeline run threads through its steps.
+type Run struct {
+	// Opts is the run's options, Policy the route's replay policy.
+	Opts     Options
+	Policy   policy.Policy
+	log      ChangeLog
 	now      int64
 	nowValid bool
-	// Values a release's prepare step derives once for its steps.
-	ownedThinking bool // shouldAllowProviderOwnedThinkingReplay
-	responses     bool // the OpenAI Responses family
-	modelChanged  bool // the route differs from the last model snapshot
-	// 2026.9.6: the latest model switch (readModelSnapshotState), and
-	// shouldPreserveLatestAssistantThinking of the image step's output.
-	latestSwitch           *float64
-	preserveLatestThinking bool
+	// Values a release's Prepare derives once for its steps.
+	OwnedThinking bool // shouldAllowProviderOwnedThinkingReplay
+	Responses     bool // the OpenAI Responses family
+	ModelChanged  bool // the route differs from the last model snapshot
+	// State holds the values a release's Prepare derives for its own steps
+	// only (nil: none); the release's steps know its type.
+	State any
 }
 
-func (r *run) step(rule string) *changeLog {
+// Log is the run's change log, recording under rule from now on.
+func (r *Run) Log(rule string) *ChangeLog {
 	r.log.rule = rule
 	return &r.log
 }
 
-// nowMillis is Date.now(), taken once per run so that every synthetic
+// NowMillis is Date.now(), taken once per run so that every synthetic
 // message of one run carries the same time.
-func (r *run) nowMillis() int64 {
+func (r *Run) NowMillis() int64 {
 	if !r.nowValid {
-		if r.opts.Now != nil {
-			r.now = r.opts.Now()
+		if r.Opts.Now != nil {
+			r.now = r.Opts.Now()
 		} else {
 			r.now = time.Now().UnixMilli()
 		}
@@ -196,40 +190,34 @@ func (r *run) nowMillis() int64 {
 	return r.now
 }
 
-// Sanitize runs a release's replay pipeline on the context messages (the
-// active branch as model messages): sanitizeSessionHistory,
-// validateReplayTurns, then the embedded runner's heartbeat filter and
-// pairing repair before the model call. opts.Release picks the release
-// (zero: 2026.5.6); its steps are the data of pipelineFor. The input is
+// Run runs the release's pipeline on the context messages (the active
+// branch as model messages): sanitizeSessionHistory, validateReplayTurns,
+// then what the embedded runner does before the model call. The input is
 // never modified.
-func Sanitize(messages []Message, opts Options) (*Result, error) {
-	pipe := pipelineFor(opts.Release)
-	pol := policy.ResolveFor(pipe.release, policy.Route{Provider: opts.Provider, API: opts.API, Model: opts.Model}).Policy
-	if pipe.release == policy.Release56 {
-		pol = policy.For(opts.Provider, opts.API, opts.Model)
-	}
+func (pipe Pipeline) Run(messages []Message, opts Options) (*Result, error) {
+	pol := pipe.Policy(policy.Route{Provider: opts.Provider, API: opts.API, Model: opts.Model})
 	if opts.Policy != nil {
 		pol = *opts.Policy
 	}
-	r := &run{opts: opts, pol: pol, release: pipe.release}
+	r := &Run{Opts: opts, Policy: pol}
 	res := &Result{Policy: pol}
 	for i, m := range messages {
 		if m == nil {
 			// JSON null, or a message entry without "message" (undefined):
 			// OpenClaw's sanitizer reads msg.role and throws.
-			return nil, &OpenClawFailure{What: fmt.Sprintf("context message %d is null or undefined: OpenClaw %s's sanitizer throws a TypeError on it (reading its role), so it sends nothing", i, pipe.release)}
+			return nil, &OpenClawFailure{What: fmt.Sprintf("context message %d is null or undefined: OpenClaw %s's sanitizer throws a TypeError on it (reading its role), so it sends nothing", i, pipe.Release)}
 		}
 	}
-	if pipe.prepare != nil {
-		pipe.prepare(r)
+	if pipe.Prepare != nil {
+		pipe.Prepare(r)
 	}
 	var err error
 	msgs := messages
 	for _, st := range []struct {
 		stage string
-		steps []step
+		steps []Step
 		out   *[]Message
-	}{{StageSanitize, pipe.sanitize, &res.Sanitized}, {StageValidate, pipe.validate, &res.Validated}, {StageLimit, pipe.limit, &res.Limited}} {
+	}{{StageSanitize, pipe.Sanitize, &res.Sanitized}, {StageValidate, pipe.Validate, &res.Validated}, {StageLimit, pipe.Limit, &res.Limited}} {
 		r.log.stage = st.stage
 		if msgs, err = r.runSteps(st.steps, msgs); err != nil {
 			return nil, err
@@ -240,23 +228,9 @@ func Sanitize(messages []Message, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// OpenClawFailure is an input on which OpenClaw 2026.5.6 itself fails
-// (throws, or never returns): there is no payload to show.
+// OpenClawFailure is an input on which OpenClaw itself fails (throws, or
+// never returns): there is no payload to show.
 type OpenClawFailure struct{ What string }
 
+// Error is the failure's description.
 func (e *OpenClawFailure) Error() string { return e.What }
-
-// ContextError is the OpenClawFailure of a context OpenClaw 2026.5.6 never
-// finishes building (its active branch runs into a parentId cycle), or nil.
-func ContextError(ctx *transcript.Context) error {
-	if ctx.CycleLine > 0 {
-		return &OpenClawFailure{What: fmt.Sprintf("line %d: the active branch runs into a cycle of parentId links: OpenClaw 2026.5.6's buildSessionContext never returns on it (the session hangs), so it sends nothing (oc inspect reports it as parent-cycle)", ctx.CycleLine)}
-	}
-	return nil
-}
-
-// isLimitResponsesAPI: the runner's second pairing repair uses the Responses
-// synthetic text on these APIs.
-func isLimitResponsesAPI(api string) bool {
-	return api == "openai-responses" || api == "azure-openai-responses" || api == "openai-codex-responses"
-}

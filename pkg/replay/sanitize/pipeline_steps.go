@@ -6,47 +6,45 @@ import (
 )
 
 // The pipeline of each release is data: a list of named steps per stage.
-// A step that both releases run the same way is one value shared by both
-// tables; a step a release changed is its own value, with a Rule naming that
-// release's function, so that a Change says which release did what. A new
-// release is a new table (pipelineFor) plus the steps it changed.
+// A step that every release runs the same way is made here (DropReasoningStep
+// and the others below) and listed by each release's table; a step a release
+// changed is its own value, with a Rule naming that release's function, so
+// that a Change says which release did what. A release is a package
+// (sanitize56, sanitize96) whose Pipeline is its table plus the steps and
+// values it has its own way; a new release is a new such package.
 
-// step is one rule of a release's pipeline.
-type step struct {
-	// rule names the OpenClaw function the step reproduces (Change.Rule).
-	rule string
-	// when reports whether the release runs the step for this run's policy
+// Step is one rule of a release's pipeline.
+type Step struct {
+	// Rule names the OpenClaw function the step reproduces (Change.Rule).
+	Rule string
+	// When reports whether the release runs the step for this run's policy
 	// and route (nil: always).
-	when func(r *run) bool
-	// apply runs the step; it copies what it changes.
-	apply func(r *run, in []Message) ([]Message, error)
+	When func(r *Run) bool
+	// Apply runs the step; it copies what it changes.
+	Apply func(r *Run, in []Message) ([]Message, error)
 }
 
-// pipeline is one release's replay pipeline.
-type pipeline struct {
-	release policy.Release
-	// prepare derives the run's values the steps share (nil: none).
-	prepare func(r *run)
-	// sanitize is sanitizeSessionHistory, validate validateReplayTurns, limit
-	// what the embedded runner does between them and the model call.
-	sanitize, validate, limit []step
+// Pipeline is one release's replay pipeline.
+type Pipeline struct {
+	// Release is the OpenClaw release the pipeline reproduces.
+	Release policy.Release
+	// Policy resolves the route's replay policy as the release does.
+	Policy func(rt policy.Route) policy.Policy
+	// Prepare derives the run's values the steps share (nil: none).
+	Prepare func(r *Run)
+	// Sanitize is sanitizeSessionHistory, Validate validateReplayTurns,
+	// Limit what the embedded runner does between them and the model call.
+	Sanitize, Validate, Limit []Step
 }
 
-// pipelineFor returns the pipeline of a release (zero: 2026.5.6).
-func pipelineFor(rel policy.Release) pipeline {
-	if rel == policy.Release96 {
-		return pipeline96()
-	}
-	return pipeline56()
-}
-
-func (r *run) runSteps(steps []step, msgs []Message) ([]Message, error) {
+// runSteps applies the steps whose condition holds, in order.
+func (r *Run) runSteps(steps []Step, msgs []Message) ([]Message, error) {
 	for _, s := range steps {
-		if s.when != nil && !s.when(r) {
+		if s.When != nil && !s.When(r) {
 			continue
 		}
-		r.log.rule = s.rule
-		out, err := s.apply(r, msgs)
+		r.log.rule = s.Rule
+		out, err := s.Apply(r, msgs)
 		if err != nil {
 			return nil, err
 		}
@@ -55,153 +53,93 @@ func (r *run) runSteps(steps []step, msgs []Message) ([]Message, error) {
 	return msgs, nil
 }
 
-// pure makes a step of a rule that needs only its change log.
-func pure(rule string, when func(r *run) bool, fn func(in []Message, log *changeLog) []Message) step {
-	return step{rule: rule, when: when, apply: func(r *run, in []Message) ([]Message, error) {
-		return fn(in, r.step(rule)), nil
+// Pure makes a step of a rule that needs only its change log.
+func Pure(rule string, when func(r *Run) bool, fn func(in []Message, log *ChangeLog) []Message) Step {
+	return Step{Rule: rule, When: when, Apply: func(r *Run, in []Message) ([]Message, error) {
+		return fn(in, r.Log(rule)), nil
 	}}
 }
 
-// Conditions shared by the tables.
-func polPreserveSignatures(r *run) bool { return r.pol.PreserveSignatures }
-func polDropReasoning(r *run) bool      { return r.pol.DropReasoningFromHistory }
-func polDropThinking(r *run) bool       { return r.pol.DropThinkingBlocks }
-func polRepairPairing(r *run) bool      { return r.pol.RepairToolUseResultPairing }
-func polGoogleOrdering(r *run) bool     { return r.pol.ApplyGoogleTurnOrdering }
-func polValidateGemini(r *run) bool     { return r.pol.ValidateGeminiTurns }
-func polValidateAnthropic(r *run) bool  { return r.pol.ValidateAnthropicTurns }
-func isResponses(r *run) bool           { return r.responses }
-func responsesRepair(r *run) bool       { return r.responses && r.pol.RepairToolUseResultPairing }
-func notResponsesRepair(r *run) bool    { return !r.responses && r.pol.RepairToolUseResultPairing }
-func polSanitizeIDs(r *run) bool        { return r.pol.SanitizeToolCallIDs && r.pol.ToolCallIDMode != "" }
+// Step conditions (Step.When) of the shared steps: the policy says so.
+func polDropReasoning(r *Run) bool  { return r.Policy.DropReasoningFromHistory }
+func polDropThinking(r *Run) bool   { return r.Policy.DropThinkingBlocks }
+func polGoogleOrdering(r *Run) bool { return r.Policy.ApplyGoogleTurnOrdering }
+func polValidateGemini(r *Run) bool { return r.Policy.ValidateGeminiTurns }
 
-// providerAssistantFirstHook: the provider's plugin has a sanitizeReplayHistory
-// hook that puts a user turn first (the Google family).
-func providerAssistantFirstHook(r *run) bool {
-	if jsjson.Trim(r.opts.Provider) == "" {
-		return false
-	}
-	if r.release == policy.Release96 {
-		// 2026.9.6: the google-gemini replay family's sanitizeReplayHistory
-		// (provider-model-shared buildProviderReplayFamilyHooks ->
-		// provider-replay-helpers sanitizeGoogleGeminiReplayHistory).
-		return policy.Resolve96(policy.Route{Provider: r.opts.Provider, API: r.opts.API, Model: r.opts.Model}).Family == "google-gemini"
-	}
-	fam := policy.FamilyOf(r.opts.Provider)
-	return fam != nil && fam.AssistantFirstHook
+// PolRepairPairing is a step condition: the policy repairs tool-use/result
+// pairing.
+func PolRepairPairing(r *Run) bool { return r.Policy.RepairToolUseResultPairing }
+
+// PolValidateAnthropic is a step condition: the policy validates Anthropic
+// turns.
+func PolValidateAnthropic(r *Run) bool { return r.Policy.ValidateAnthropicTurns }
+
+// PolSanitizeIDs is a step condition: the policy sanitizes tool-call ids, in
+// a mode it names.
+func PolSanitizeIDs(r *Run) bool {
+	return r.Policy.SanitizeToolCallIDs && r.Policy.ToolCallIDMode != ""
 }
 
-// sharedSteps are the steps both releases run the same way.
-type sharedSteps struct {
-	interSessionMarkers, dropReasoning, dropThinking, toolCallInputs, functionCallPairs,
-	toolResultDetails, staleUsage, usageSnapshots, providerHook, googleTurnOrdering, geminiTurns step
+// IsResponses is a step condition: the route is an OpenAI Responses API (as
+// the release's Prepare decided).
+func IsResponses(r *Run) bool { return r.Responses }
+
+// ResponsesRepair is a step condition: pairing repair on a Responses API.
+func ResponsesRepair(r *Run) bool { return r.Responses && r.Policy.RepairToolUseResultPairing }
+
+// NotResponsesRepair is a step condition: pairing repair on any other API.
+func NotResponsesRepair(r *Run) bool {
+	return !r.Responses && r.Policy.RepairToolUseResultPairing
 }
 
-func shared() sharedSteps {
-	return sharedSteps{
-		interSessionMarkers: pure(RuleInterSessionMarkers, nil, annotateInterSessionUserMessages),
-		dropReasoning:       pure(RuleDropReasoning, polDropReasoning, dropReasoningFromHistory),
-		dropThinking:        pure(RuleDropThinking, polDropThinking, dropThinkingBlocks),
-		toolCallInputs: step{rule: RuleToolCallInputs, apply: func(r *run, in []Message) ([]Message, error) {
-			return sanitizeToolCallInputs(in, toolInputOptions{
-				allowed:       normalizeAllowedToolNames(r.opts.AllowedToolNames),
-				ownedThinking: r.ownedThinking,
-			}, toolInputRelease56(), r.step(RuleToolCallInputs)), nil
-		}},
-		functionCallPairs: pure(RuleOpenAIFunctionCallPairs, isResponses, downgradeOpenAIFunctionCallReasoningPairs),
-		toolResultDetails: pure(RuleToolResultDetails, nil, stripToolResultDetails),
-		staleUsage:        pure(RuleStaleUsage, nil, stripStaleAssistantUsageBeforeLatestCompaction),
-		usageSnapshots: step{rule: RuleUsageSnapshots, apply: func(r *run, in []Message) ([]Message, error) {
-			return ensureAssistantUsageSnapshots(in, snapshotUsage56, r.step(RuleUsageSnapshots)), nil
-		}},
-		providerHook: step{rule: RuleProviderHook, when: providerAssistantFirstHook, apply: func(r *run, in []Message) ([]Message, error) {
-			return r.assistantFirstOrdering(in, RuleProviderHook), nil
-		}},
-		googleTurnOrdering: step{rule: RuleGoogleTurnOrdering, when: polGoogleOrdering, apply: func(r *run, in []Message) ([]Message, error) {
-			return r.assistantFirstOrdering(in, RuleGoogleTurnOrdering), nil
-		}},
-		geminiTurns: pure(RuleGeminiTurns, polValidateGemini, validateGeminiTurns),
-	}
+// The steps every release runs the same way.
+
+// DropReasoningStep is dropReasoningFromHistory, when the policy says so.
+func DropReasoningStep() Step {
+	return Pure(RuleDropReasoning, polDropReasoning, dropReasoningFromHistory)
 }
 
-// pairingStep is sanitizeToolUseResultPairing under rule, with the synthetic
-// result text missingText ("" the default).
-func pairingStep(rule string, when func(r *run) bool, missingText func(r *run) string) step {
-	return step{rule: rule, when: when, apply: func(r *run, in []Message) ([]Message, error) {
-		return r.repairPairing(in, rule, missingText(r)), nil
+// DropThinkingStep is dropThinkingBlocks, when the policy says so.
+func DropThinkingStep() Step { return Pure(RuleDropThinking, polDropThinking, dropThinkingBlocks) }
+
+// FunctionCallPairsStep is downgradeOpenAIFunctionCallReasoningPairs, on the
+// OpenAI Responses APIs.
+func FunctionCallPairsStep() Step {
+	return Pure(RuleOpenAIFunctionCallPairs, IsResponses, downgradeOpenAIFunctionCallReasoningPairs)
+}
+
+// ToolResultDetailsStep is stripToolResultDetails.
+func ToolResultDetailsStep() Step { return Pure(RuleToolResultDetails, nil, StripToolResultDetails) }
+
+// StaleUsageStep is stripStaleAssistantUsageBeforeLatestCompaction.
+func StaleUsageStep() Step {
+	return Pure(RuleStaleUsage, nil, stripStaleAssistantUsageBeforeLatestCompaction)
+}
+
+// ProviderHookStep is the provider plugin's sanitizeReplayHistory hook that
+// puts a user turn first (the Google family); hasHook says whether the
+// route's provider has it (a blank provider never does).
+func ProviderHookStep(hasHook func(r *Run) bool) Step {
+	return Step{Rule: RuleProviderHook, When: func(r *Run) bool { return jsjson.Trim(r.Opts.Provider) != "" && hasHook(r) }, Apply: func(r *Run, in []Message) ([]Message, error) {
+		return r.assistantFirstOrdering(in, RuleProviderHook), nil
 	}}
 }
 
-func abortedText(*run) string { return missingResultAborted }
-func defaultText(*run) string { return "" }
-
-// pipeline56 is OpenClaw 2026.5.6: replay-history.ts's sanitizeSessionHistory
-// and validateReplayTurns (no bundled provider plugin of 2026.5.6 has its own
-// validateReplayTurns hook), then the runner's heartbeat filter and second
-// pairing repair.
-func pipeline56() pipeline {
-	sh := shared()
-	return pipeline{
-		release: policy.Release56,
-		prepare: func(r *run) {
-			api := r.opts.API
-			r.ownedThinking = r.pol.AllowProviderOwnedThinkingReplay(api)
-			r.responses = policy.IsResponsesAPI(api)
-			if snap := r.opts.PriorSnapshot; snap != nil && (r.opts.Provider != "" || api != "" || r.opts.Model != "") {
-				r.modelChanged = snap.Provider != r.opts.Provider || snap.ModelAPI != api || snap.ModelID != r.opts.Model
-			}
-		},
-		sanitize: []step{
-			sh.interSessionMarkers,
-			pure(RuleNormalizeAssistant, nil, normalizeAssistantReplayContent),
-			{rule: RuleImages, apply: func(r *run, in []Message) ([]Message, error) {
-				pol := r.pol
-				return r.sanitizeImages(in, imageStepOptions{
-					sanitizeIDs:    pol.SanitizeToolCallIDs && !r.ownedThinking && !r.responses,
-					idMode:         pol.ToolCallIDMode,
-					preserveNative: pol.PreserveNativeAnthropicToolUseIDs,
-					preserveSigs:   pol.PreserveSignatures,
-					thoughtSigs:    pol.SanitizeThoughtSignatures,
-				})
-			}},
-			pure(RuleInvalidSignatures, polPreserveSignatures, func(in []Message, log *changeLog) []Message {
-				return stripInvalidThinkingSignatures(in, false, log)
-			}),
-			sh.dropReasoning,
-			sh.dropThinking,
-			sh.toolCallInputs,
-			pairingStep(RuleResponsesPairing, responsesRepair, abortedText),
-			{rule: RuleOpenAIReasoning, when: isResponses, apply: func(r *run, in []Message) ([]Message, error) {
-				return downgradeOpenAIReasoningBlocks(in, r.modelChanged, r.step(RuleOpenAIReasoning)), nil
-			}},
-			sh.functionCallPairs,
-			{rule: RuleToolCallIDs, when: polSanitizeIDs, apply: func(r *run, in []Message) ([]Message, error) {
-				pol := r.pol
-				return sanitizeToolCallIDs(in, pol.ToolCallIDMode, toolIDOptions{
-					preserveNative:       pol.PreserveNativeAnthropicToolUseIDs,
-					preserveSafeThinking: r.ownedThinking,
-					allowed:              normalizeAllowedToolNames(r.opts.AllowedToolNames),
-				}, toolIDRelease56(), r.step(RuleToolCallIDs)), nil
-			}},
-			pairingStep(RulePairing, notResponsesRepair, defaultText),
-			sh.toolResultDetails,
-			sh.staleUsage,
-			sh.usageSnapshots,
-			sh.providerHook,
-			sh.googleTurnOrdering,
-		},
-		validate: []step{
-			sh.geminiTurns,
-			pure(RuleAnthropicTurns, polValidateAnthropic, validateAnthropicTurns),
-		},
-		limit: []step{
-			pure(RuleHeartbeat, nil, filterHeartbeatPairs),
-			pairingStep(RuleSecondPairing, polRepairPairing, func(r *run) string {
-				if isLimitResponsesAPI(r.opts.API) {
-					return missingResultAborted
-				}
-				return ""
-			}),
-		},
-	}
+// GoogleTurnOrderingStep is sanitizeGoogleTurnOrdering, when the policy says
+// so.
+func GoogleTurnOrderingStep() Step {
+	return Step{Rule: RuleGoogleTurnOrdering, When: polGoogleOrdering, Apply: func(r *Run, in []Message) ([]Message, error) {
+		return r.assistantFirstOrdering(in, RuleGoogleTurnOrdering), nil
+	}}
 }
+
+// GeminiTurnsStep is validateGeminiTurns, when the policy says so.
+func GeminiTurnsStep() Step { return Pure(RuleGeminiTurns, polValidateGemini, ValidateGeminiTurns) }
+
+// AbortedText is a pairing repair's synthetic result text on the Responses
+// APIs (MissingResultAborted).
+func AbortedText(*Run) string { return MissingResultAborted }
+
+// DefaultText is a pairing repair's default synthetic result text ("" asks
+// for MissingResultDefault).
+func DefaultText(*Run) string { return "" }

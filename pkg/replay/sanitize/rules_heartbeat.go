@@ -9,15 +9,14 @@ import (
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
-// filterHeartbeatPairs (src/auto-reply/heartbeat-filter.ts): a heartbeat poll
-// and the assistant's bare HEARTBEAT_OK reply carry nothing; the runner
-// drops such pairs before the model call.
+// What the releases' heartbeat filters share (src/auto-reply/heartbeat-filter.ts,
+// src/auto-reply/tokens.ts): the HEARTBEAT_OK token and the task prompt,
+// resolveMessageText's joining of text blocks, and stripHeartbeatToken.
 
 const (
-	heartbeatToken        = "HEARTBEAT_OK"
-	heartbeatPoll         = "[OpenClaw heartbeat poll]"
-	heartbeatTaskPrefix   = "Run the following periodic tasks (only those due based on their intervals):"
-	heartbeatTaskAck      = "After completing all due tasks, reply HEARTBEAT_OK."
+	heartbeatToken = "HEARTBEAT_OK"
+	// HeartbeatTaskPrefix starts the heartbeat prompt of periodic tasks.
+	HeartbeatTaskPrefix   = "Run the following periodic tasks (only those due based on their intervals):"
 	heartbeatAckMaxChars  = 300
 	heartbeatMarkupLeadRE = "^[*`~_]+"
 )
@@ -29,37 +28,25 @@ var (
 	markupTrailingRE = lazyre.New("[*`~_]+$")
 )
 
-// messageText is resolveMessageText: the joined text blocks and whether
-// anything else was there.
-func messageText(content any) (string, bool) { return joinTextBlocks(content, textBlockKind56) }
-
-// blockKind is how resolveMessageText treats a content block type.
-type blockKind int
+// BlockKind is how resolveMessageText treats a content block type.
+type BlockKind int
 
 const (
-	blockOther blockKind = iota // makes the message not pure text
-	blockText                   // joined
-	blockSkip                   // ignored
+	BlockOther BlockKind = iota // makes the message not pure text
+	BlockText                   // joined
+	BlockSkip                   // ignored
 )
 
-// textBlockKind56 is 2026.5.6's: only "text" blocks are text.
-func textBlockKind56(typ string) blockKind {
-	if typ == "text" {
-		return blockText
-	}
-	return blockOther
-}
-
-// joinTextBlocks joins the text of a message's content blocks by the
+// JoinTextBlocks joins the text of a message's content blocks by the
 // release's block kinds, and says whether a block of another kind (or one
 // without a type, or a text block whose text is not a string) was there.
-func joinTextBlocks(content any, kind func(typ string) blockKind) (string, bool) {
+func JoinTextBlocks(content any, kind func(typ string) BlockKind) (string, bool) {
 	switch c := content.(type) {
 	case string:
 		return c, false
 	case []any:
 		if len(c) == 1 { // one text block: its text, without a copy
-			if bm, ok := jsvalue.AsObject(c[0]); ok && jsvalue.Has(bm, "type") && kind(jsvalue.StringOrEmpty(bm, "type")) == blockText {
+			if bm, ok := jsvalue.AsObject(c[0]); ok && jsvalue.Has(bm, "type") && kind(jsvalue.StringOrEmpty(bm, "type")) == BlockText {
 				if t, ok := jsvalue.StringMember(bm, "text"); ok {
 					return t, false
 				}
@@ -74,9 +61,9 @@ func joinTextBlocks(content any, kind func(typ string) blockKind) (string, bool)
 				continue
 			}
 			switch kind(jsvalue.StringOrEmpty(bm, "type")) {
-			case blockSkip:
+			case BlockSkip:
 				continue
-			case blockOther:
+			case BlockOther:
 				nonText = true
 				continue
 			}
@@ -92,63 +79,6 @@ func joinTextBlocks(content any, kind func(typ string) blockKind) (string, bool)
 		return "", false
 	}
 	return "", true
-}
-
-// firstNonSpace is the first non-white-space rune of a message's joined
-// text blocks (0 when none), to rule out most messages without joining.
-func firstNonSpace(content any) rune {
-	scan := func(s string) rune {
-		for _, r := range s {
-			if !jsjson.IsSpace(r) {
-				return r
-			}
-		}
-		return 0
-	}
-	switch c := content.(type) {
-	case string:
-		return scan(c)
-	case []any:
-		for _, b := range c {
-			bm, ok := jsvalue.AsObject(b)
-			if !ok || jsvalue.StringOrEmpty(bm, "type") != "text" {
-				continue
-			}
-			if r := scan(jsvalue.StringOrEmpty(bm, "text")); r != 0 {
-				return r
-			}
-		}
-	}
-	return 0
-}
-
-func isHeartbeatUserMessage(m Message) bool {
-	if jsvalue.Role(m) != "user" {
-		return false
-	}
-	if r := firstNonSpace(m.Get("content")); r != '[' && r != 'R' {
-		return false
-	}
-	text, _ := messageText(m.Get("content"))
-	t := jsjson.Trim(text)
-	if t == "" {
-		return false
-	}
-	if t == heartbeatPoll {
-		return true
-	}
-	return strings.HasPrefix(t, heartbeatTaskPrefix) && strings.Contains(t, heartbeatTaskAck)
-}
-
-func isHeartbeatOkResponse(m Message) bool {
-	if jsvalue.Role(m) != "assistant" {
-		return false
-	}
-	text, nonText := messageText(m.Get("content"))
-	if nonText {
-		return false
-	}
-	return heartbeatShouldSkip(text)
 }
 
 // tokenAtEnd is /HEARTBEAT_OK[^\w]{0,4}$/ (four UTF-16 units at most).
@@ -214,8 +144,8 @@ func normalizeHeartbeatMarkup(t string) string {
 	return markupTrailingRE().ReplaceAllLiteralString(normalized, "")
 }
 
-// heartbeatShouldSkip is stripHeartbeatToken(text, {mode: "heartbeat"}).shouldSkip.
-func heartbeatShouldSkip(raw string) bool {
+// HeartbeatShouldSkip is stripHeartbeatToken(text, {mode: "heartbeat"}).shouldSkip.
+func HeartbeatShouldSkip(raw string) bool {
 	t := jsjson.Trim(raw)
 	if t == "" {
 		return true
@@ -242,30 +172,4 @@ func heartbeatShouldSkip(raw string) bool {
 		return true
 	}
 	return jsjson.Len(jsjson.Trim(text)) <= heartbeatAckMaxChars
-}
-
-// filterHeartbeatPairs drops each heartbeat poll directly followed by a
-// bare HEARTBEAT_OK reply.
-func filterHeartbeatPairs(in []Message, log *changeLog) []Message {
-	if len(in) < 2 {
-		return in
-	}
-	var out []Message
-	for i := 0; i < len(in); i++ {
-		if i+1 < len(in) && isHeartbeatUserMessage(in[i]) && isHeartbeatOkResponse(in[i+1]) {
-			if out == nil {
-				out = append(make([]Message, 0, len(in)), in[:i]...)
-			}
-			log.add(i, KindMessageDropped, "heartbeat poll and its HEARTBEAT_OK reply dropped")
-			i++
-			continue
-		}
-		if out != nil {
-			out = append(out, in[i])
-		}
-	}
-	if out == nil {
-		return in
-	}
-	return out
 }

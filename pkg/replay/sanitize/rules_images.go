@@ -11,29 +11,41 @@ import (
 // optional tool-call id sanitization, image limits, blank text removal,
 // thought-signature stripping, and dropping assistant turns left empty.
 
+// ImageLabel labels the placeholder texts of omitted images; the
+// ImageOmitted texts replace an image block whose payload is empty or not
+// base64.
 const (
-	imageLabel               = "session:history"
+	ImageLabel               = "session:history"
 	emptyContentPlaceholder  = "[empty content omitted]"
-	imageOmittedEmptyPayload = "[" + imageLabel + "] omitted empty image payload"
-	imageOmittedInvalidB64   = "[" + imageLabel + "] omitted image payload: invalid base64"
-	imageOmittedPrefix       = "[" + imageLabel + "] omitted image payload: Error: "
-	// imageOmittedMissing96 is 2026.9.6's text for an image block whose
-	// data or mimeType is not a string (tool-images-*.mjs isImageTypeBlock).
-	imageOmittedMissing96 = "[" + imageLabel + "] omitted image payload: missing data or mimeType"
-	// imageOmittedRastermill96 starts 2026.9.6's text for an image its
-	// library refuses (`String(err)` of a RastermillError).
-	imageOmittedRastermill96 = "[" + imageLabel + "] omitted image payload: RastermillError: "
+	ImageOmittedEmptyPayload = "[" + ImageLabel + "] omitted empty image payload"
+	ImageOmittedInvalidB64   = "[" + ImageLabel + "] omitted image payload: invalid base64"
+	imageOmittedPrefix       = "[" + ImageLabel + "] omitted image payload: Error: "
 )
 
-type imageStepOptions struct {
-	sanitizeIDs    bool
-	idMode         string
-	preserveNative bool
-	preserveSigs   bool
-	thoughtSigs    *policy.ThoughtSignatures
-	// images96: 2026.9.6's sanitizeContentBlocksImages (see
-	// sanitizeImageBlock96).
-	images96 bool
+// ImageStepOptions is what the route's policy and the release say to
+// Run.SanitizeImages.
+type ImageStepOptions struct {
+	// ToolIDs, when set, is the release's sanitizeToolCallIdsForCloudCodeAssist,
+	// run first (mode IDMode, strict when empty).
+	ToolIDs        *ToolIDRelease
+	IDMode         string
+	PreserveNative bool
+	PreserveSigs   bool
+	ThoughtSigs    *policy.ThoughtSignatures
+	// Images is the release's sanitizeContentBlocksImages for one block.
+	Images ImageRelease
+}
+
+// ImageRelease is what a release's sanitizeContentBlocksImages does its own
+// way.
+type ImageRelease struct {
+	// Block checks one image block with string data and mimeType: the block
+	// to keep (an image or a placeholder text) and what changed ("" when
+	// nothing visible did).
+	Block func(bm *jsvalue.Object, data, mime string, lim imageops.Limits) (*jsvalue.Object, string)
+	// MissingData is the text that replaces an image block whose data or
+	// mimeType is not a string ("": such a block is kept as it is).
+	MissingData string
 }
 
 // dropEmptyTextBlocks removes text blocks whose text is blank.
@@ -84,18 +96,18 @@ func ensureNonEmptyContent(content []any) ([]any, bool) {
 	return []any{jsvalue.TextBlock(emptyContentPlaceholder)}, true
 }
 
-// sanitizeImages is sanitizeSessionMessagesImages with label "session:history".
-func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error) {
+// SanitizeImages is sanitizeSessionMessagesImages with label "session:history".
+func (r *Run) SanitizeImages(in []Message, o ImageStepOptions) ([]Message, error) {
 	msgs := in
-	if o.sanitizeIDs {
-		mode := o.idMode
+	if o.ToolIDs != nil {
+		mode := o.IDMode
 		if mode == "" {
 			mode = policy.IDStrict
 		}
-		msgs = sanitizeToolCallIDs(msgs, mode, toolIDOptions{preserveNative: o.preserveNative}, toolIDRelease56(), r.step(RuleImages+"/toolCallIds"))
+		msgs = SanitizeToolCallIDs(msgs, mode, ToolIDOptions{PreserveNative: o.PreserveNative}, *o.ToolIDs, r.Log(RuleImages+"/toolCallIds"))
 	}
-	log := r.step(RuleImages)
-	lim := imageops.Limits{MaxSide: r.opts.ImageMaxDimensionPx, MaxBytes: r.opts.ImageMaxBytes}
+	log := r.Log(RuleImages)
+	lim := imageops.Limits{MaxSide: r.Opts.ImageMaxDimensionPx, MaxBytes: r.Opts.ImageMaxBytes}
 	if lim.MaxSide <= 0 {
 		lim.MaxSide = DefaultImageMaxDimensionPx
 	}
@@ -111,27 +123,27 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 		switch jsvalue.Role(m) {
 		case "toolResult":
 			content, isArray := jsvalue.ArrayMember(m, "content")
-			next := sanitizeContentImages(content, lim, i, log, o.images96)
+			next := sanitizeContentImages(content, lim, i, log, o.Images)
 			next, dropped := dropEmptyTextBlocks(next)
 			if dropped > 0 {
-				log.add(i, KindBlockDropped, "%s removed from tool result", countNoun(dropped, "blank text block", "blank text blocks"))
+				log.Add(i, KindBlockDropped, "%s removed from tool result", CountNoun(dropped, "blank text block", "blank text blocks"))
 			}
 			next, placeholder := ensureNonEmptyContent(next)
 			if placeholder {
-				log.add(i, KindContentChanged, "empty tool result given %q", emptyContentPlaceholder)
+				log.Add(i, KindContentChanged, "empty tool result given %q", emptyContentPlaceholder)
 			}
 			out = append(out, withContent(m, content, isArray, next))
 			continue
 		case "user":
 			if content, ok := jsvalue.ArrayMember(m, "content"); ok {
-				next := sanitizeContentImages(content, lim, i, log, o.images96)
+				next := sanitizeContentImages(content, lim, i, log, o.Images)
 				next, dropped := dropEmptyTextBlocks(next)
 				if dropped > 0 {
-					log.add(i, KindBlockDropped, "%s removed from user turn", countNoun(dropped, "blank text block", "blank text blocks"))
+					log.Add(i, KindBlockDropped, "%s removed from user turn", CountNoun(dropped, "blank text block", "blank text blocks"))
 				}
 				next, placeholder := ensureNonEmptyContent(next)
 				if placeholder {
-					log.add(i, KindContentChanged, "empty user turn given %q", emptyContentPlaceholder)
+					log.Add(i, KindContentChanged, "empty user turn given %q", emptyContentPlaceholder)
 				}
 				out = append(out, withContent(m, content, true, next))
 				continue
@@ -143,30 +155,30 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 					out = append(out, m)
 					continue
 				}
-				next, dropped := dropEmptyTextBlocks(sanitizeContentImages(content, lim, i, log, o.images96))
+				next, dropped := dropEmptyTextBlocks(sanitizeContentImages(content, lim, i, log, o.Images))
 				if len(next) == 0 {
-					log.add(i, KindMessageDropped, "failed assistant turn with no content dropped")
+					log.Add(i, KindMessageDropped, "failed assistant turn with no content dropped")
 					continue
 				}
 				if dropped > 0 {
-					log.add(i, KindBlockDropped, "%s removed from failed assistant turn", countNoun(dropped, "blank text block", "blank text blocks"))
+					log.Add(i, KindBlockDropped, "%s removed from failed assistant turn", CountNoun(dropped, "blank text block", "blank text blocks"))
 				}
 				out = append(out, withContent(m, content, true, next))
 				continue
 			}
 			if isArray {
 				stripped := content
-				if !o.preserveSigs {
-					stripped = stripThoughtSignatures(content, o.thoughtSigs, i, log)
+				if !o.PreserveSigs {
+					stripped = stripThoughtSignatures(content, o.ThoughtSigs, i, log)
 				}
 				next, dropped := dropEmptyTextBlocks(stripped)
-				next = sanitizeContentImages(next, lim, i, log, o.images96)
+				next = sanitizeContentImages(next, lim, i, log, o.Images)
 				if len(next) == 0 {
-					log.add(i, KindMessageDropped, "assistant turn left empty after blank text removal dropped")
+					log.Add(i, KindMessageDropped, "assistant turn left empty after blank text removal dropped")
 					continue
 				}
 				if dropped > 0 {
-					log.add(i, KindBlockDropped, "%s removed from assistant turn", countNoun(dropped, "blank text block", "blank text blocks"))
+					log.Add(i, KindBlockDropped, "%s removed from assistant turn", CountNoun(dropped, "blank text block", "blank text blocks"))
 				}
 				out = append(out, withContent(m, content, true, next))
 				continue
@@ -180,7 +192,7 @@ func (r *run) sanitizeImages(in []Message, o imageStepOptions) ([]Message, error
 // sanitizeContentImages is sanitizeContentBlocksImages: every image block is
 // checked against the limits; oversized ones are re-encoded as JPEG, broken
 // ones become a text placeholder.
-func sanitizeContentImages(content []any, lim imageops.Limits, index int, log *changeLog, v96 bool) []any {
+func sanitizeContentImages(content []any, lim imageops.Limits, index int, log *ChangeLog, rel ImageRelease) []any {
 	var out []any
 	for j, b := range content {
 		bm, ok := jsvalue.AsObject(b)
@@ -192,7 +204,7 @@ func sanitizeContentImages(content []any, lim imageops.Limits, index int, log *c
 		}
 		data, ok1 := jsvalue.StringMember(bm, "data")
 		mime, ok2 := jsvalue.StringMember(bm, "mimeType")
-		if (!ok1 || !ok2) && !v96 {
+		if (!ok1 || !ok2) && rel.MissingData == "" {
 			if out != nil {
 				out = append(out, b)
 			}
@@ -206,14 +218,12 @@ func sanitizeContentImages(content []any, lim imageops.Limits, index int, log *c
 		var what string
 		switch {
 		case !ok1 || !ok2:
-			next, what = jsvalue.TextBlock(imageOmittedMissing96), "image without data or mimeType omitted"
-		case v96:
-			next, what = sanitizeImageBlock96(bm, data, mime, lim)
+			next, what = jsvalue.TextBlock(rel.MissingData), "image without data or mimeType omitted"
 		default:
-			next, what = sanitizeImageBlock(bm, data, mime, lim)
+			next, what = rel.Block(bm, data, mime, lim)
 		}
 		if what != "" {
-			log.add(index, KindContentChanged, "image block %d: %s", j, what)
+			log.Add(index, KindContentChanged, "image block %d: %s", j, what)
 		}
 		out = append(out, next)
 	}
@@ -223,16 +233,16 @@ func sanitizeContentImages(content []any, lim imageops.Limits, index int, log *c
 	return out
 }
 
-// sanitizeImageBlock returns the block to keep (an image or a placeholder
+// SanitizeImageBlock returns the block to keep (an image or a placeholder
 // text) and what changed ("" when nothing visible did).
-func sanitizeImageBlock(bm *jsvalue.Object, data, mime string, lim imageops.Limits) (*jsvalue.Object, string) {
+func SanitizeImageBlock(bm *jsvalue.Object, data, mime string, lim imageops.Limits) (*jsvalue.Object, string) {
 	trimmed := jsjson.Trim(data)
 	if trimmed == "" {
-		return jsvalue.TextBlock(imageOmittedEmptyPayload), "empty image payload omitted"
+		return jsvalue.TextBlock(ImageOmittedEmptyPayload), "empty image payload omitted"
 	}
 	canonical, ok := imageops.CanonicalBase64(trimmed)
 	if !ok {
-		return jsvalue.TextBlock(imageOmittedInvalidB64), "invalid base64 image omitted"
+		return jsvalue.TextBlock(ImageOmittedInvalidB64), "invalid base64 image omitted"
 	}
 	if sniffed := imageops.MimeFromBase64(canonical); sniffed != "" {
 		mime = sniffed
@@ -254,44 +264,11 @@ func sanitizeImageBlock(bm *jsvalue.Object, data, mime string, lim imageops.Limi
 	return next, what
 }
 
-// sanitizeImageBlock96 is 2026.9.6's sanitizeContentBlocksImages for one
-// image block with string data and mimeType (tool-images-*.mjs): its
-// canonicalizeBase64 pads unpadded base64 (CanonicalBase64For96), and its
-// image library (Rastermill) refuses some images sharp takes and names its
-// errors otherwise (imageops.RastermillRefusal), and reads BMP headers: a
-// BMP within the limits is
-// kept as it is, under the declared type (its bytes are converted to PNG only
-// by the Anthropic transport, wire.anthropicImage96). Everything else
-// follows the shared rule.
-func sanitizeImageBlock96(bm *jsvalue.Object, data, mime string, lim imageops.Limits) (*jsvalue.Object, string) {
-	trimmed := jsjson.Trim(data)
-	if trimmed == "" {
-		return jsvalue.TextBlock(imageOmittedEmptyPayload), "empty image payload omitted"
-	}
-	canonical, ok := imageops.CanonicalBase64For96(trimmed)
-	if !ok {
-		return jsvalue.TextBlock(imageOmittedInvalidB64), "invalid base64 image omitted"
-	}
-	if sniffed := imageops.MimeFromBase64(canonical); sniffed != "" {
-		mime = sniffed
-	}
-	if why := imageops.RastermillRefusal(canonical, lim); why != "" {
-		return jsvalue.TextBlock(imageOmittedRastermill96 + why), "image omitted: " + why
-	}
-	if imageops.BMPWithinLimits(canonical, lim) {
-		next := bm.Clone()
-		next.Set("data", canonical)
-		next.Set("mimeType", mime)
-		return next, ""
-	}
-	return sanitizeImageBlock(bm, canonical, mime, lim)
-}
-
 // stripThoughtSignatures removes Claude-style thought signatures that other
 // providers reject: by default a thought_signature starting "msg_"; with
 // allowBase64Only any thought_signature (and, with includeCamelCase,
 // thoughtSignature) that is not valid base64.
-func stripThoughtSignatures(content []any, opts *policy.ThoughtSignatures, index int, log *changeLog) []any {
+func stripThoughtSignatures(content []any, opts *policy.ThoughtSignatures, index int, log *ChangeLog) []any {
 	base64Only := opts != nil && opts.AllowBase64Only
 	camel := opts != nil && opts.IncludeCamelCase
 	shouldStrip := func(v any, present bool) bool {
@@ -331,7 +308,7 @@ func stripThoughtSignatures(content []any, opts *policy.ThoughtSignatures, index
 		if stripCamel {
 			next.Delete("thoughtSignature")
 		}
-		log.add(index, KindMetadataChanged, "thought signature removed from block %d", j)
+		log.Add(index, KindMetadataChanged, "thought signature removed from block %d", j)
 		out = append(out, next)
 	}
 	if out == nil {

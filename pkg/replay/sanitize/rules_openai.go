@@ -10,9 +10,14 @@ import (
 
 // R10: OpenAI Responses replay rules (src/agents/pi-embedded-helpers/openai.ts).
 
-// isReplayableReasoning is parseOpenAIReasoningSignature != null: a thinking
+// IsOpenAIToolCallType: a toolCall, toolUse or functionCall block type.
+func IsOpenAIToolCallType(t string) bool {
+	return t == "toolCall" || t == "toolUse" || t == "functionCall"
+}
+
+// IsReplayableReasoning is parseOpenAIReasoningSignature != null: a thinking
 // signature that is (or encodes) {id: "rs_…", type: "reasoning[.…]"}.
-func isReplayableReasoning(v any) bool {
+func IsReplayableReasoning(v any) bool {
 	var idV, typV any
 	switch x := v.(type) {
 	case string:
@@ -45,71 +50,8 @@ func isReplayableReasoning(v any) bool {
 	return typ == "reasoning" || strings.HasPrefix(typ, "reasoning.")
 }
 
-func isReasoningBlock(b any) bool {
-	bm, ok := jsvalue.AsObject(b)
-	return ok && jsvalue.StringOrEmpty(bm, "type") == "thinking" && isReplayableReasoning(bm.Get("thinkingSignature"))
-}
-
-// downgradeOpenAIReasoningBlocks drops replayable reasoning blocks that no
-// other block follows (orphan reasoning items are rejected), or all of them
-// after a model switch.
-func downgradeOpenAIReasoningBlocks(in []Message, modelChanged bool, log *changeLog) []Message {
-	out := make([]Message, 0, len(in))
-	anyChanged := false
-	for i, m := range in {
-		content, ok := assistantContent(m)
-		if !ok {
-			out = append(out, m)
-			continue
-		}
-		next := make([]any, 0, len(content))
-		changed := false
-		for j, b := range content {
-			if !isReasoningBlock(b) {
-				next = append(next, b)
-				continue
-			}
-			if modelChanged {
-				changed = true
-				log.add(i, KindBlockDropped, "reasoning block %d dropped after a model switch", j)
-				continue
-			}
-			if hasFollowingNonThinkingBlock(content, j) {
-				next = append(next, b)
-				continue
-			}
-			changed = true
-			log.add(i, KindBlockDropped, "orphan reasoning block %d dropped (nothing follows it)", j)
-		}
-		if !changed {
-			out = append(out, m)
-			continue
-		}
-		anyChanged = true
-		if len(next) == 0 {
-			log.add(i, KindMessageDropped, "assistant turn left empty dropped")
-			continue
-		}
-		out = append(out, m.With("content", next))
-	}
-	if !anyChanged {
-		return in
-	}
-	return out
-}
-
-func hasFollowingNonThinkingBlock(content []any, index int) bool {
-	for _, b := range content[index+1:] {
-		bm, ok := jsvalue.AsObject(b)
-		if !ok || jsvalue.StringOrEmpty(bm, "type") != "thinking" {
-			return true
-		}
-	}
-	return false
-}
-
-// splitFunctionCallPairing splits "call_id|item_id".
-func splitFunctionCallPairing(id string) (callID, itemID string) {
+// SplitFunctionCallPairing splits "call_id|item_id".
+func SplitFunctionCallPairing(id string) (callID, itemID string) {
 	sep := strings.IndexByte(id, '|')
 	if sep <= 0 || sep >= len(id)-1 {
 		return id, ""
@@ -121,7 +63,7 @@ func splitFunctionCallPairing(id string) (callID, itemID string) {
 // call part when no replayable reasoning block precedes them in the turn
 // (OpenAI rejects an fc_ item without its reasoning), and rewrites the tool
 // results that directly follow.
-func downgradeOpenAIFunctionCallReasoningPairs(in []Message, log *changeLog) []Message {
+func downgradeOpenAIFunctionCallReasoningPairs(in []Message, log *ChangeLog) []Message {
 	var out []Message
 	set := func(i int, m Message) {
 		if out == nil {
@@ -150,7 +92,7 @@ func downgradeOpenAIFunctionCallReasoningPairs(in []Message, log *changeLog) []M
 				if !ok {
 					continue
 				}
-				if jsvalue.StringOrEmpty(bm, "type") == "thinking" && isReplayableReasoning(bm.Get("thinkingSignature")) {
+				if jsvalue.StringOrEmpty(bm, "type") == "thinking" && IsReplayableReasoning(bm.Get("thinkingSignature")) {
 					seenReasoning = true
 					continue
 				}
@@ -163,7 +105,7 @@ func downgradeOpenAIFunctionCallReasoningPairs(in []Message, log *changeLog) []M
 				if !ok {
 					continue
 				}
-				callID, itemID := splitFunctionCallPairing(id)
+				callID, itemID := SplitFunctionCallPairing(id)
 				if seenReasoning || itemID == "" || !strings.HasPrefix(itemID, "fc_") {
 					continue
 				}
@@ -172,7 +114,7 @@ func downgradeOpenAIFunctionCallReasoningPairs(in []Message, log *changeLog) []M
 				}
 				local[id] = callID
 				next[j] = bm.With("id", callID)
-				log.add(i, KindIDRewritten, "tool call id %s -> %s (no reasoning item pairs with it)", id, callID)
+				log.Add(i, KindIDRewritten, "tool call id %s -> %s (no reasoning item pairs with it)", id, callID)
 			}
 			pending = nil
 			if len(local) > 0 {
@@ -194,7 +136,7 @@ func downgradeOpenAIFunctionCallReasoningPairs(in []Message, log *changeLog) []M
 							next, copied = m.Clone(), true
 						}
 						next.Set(key, nv)
-						log.add(i, KindIDRewritten, "tool result %s %s -> %s", key, v, nv)
+						log.Add(i, KindIDRewritten, "tool result %s %s -> %s", key, v, nv)
 					}
 				}
 			}

@@ -1,18 +1,31 @@
 package sanitize
 
 import (
-	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
 )
 
-// R12/R13: tool-use/result pairing repair and tool-result detail stripping
-// (src/agents/session-transcript-repair.ts).
+// R12/R13 (src/agents/session-transcript-repair.ts): what the releases'
+// tool-use/result pairing repairs share, and tool-result detail stripping.
 
 const (
-	missingResultDefault = "[openclaw] missing tool result in session history; inserted synthetic error result for transcript repair."
-	// missingResultAborted is the synthetic text on OpenAI Responses routes.
-	missingResultAborted = "aborted"
+	// MissingResultDefault is the synthetic result's text of a call left
+	// without one.
+	MissingResultDefault = "[openclaw] missing tool result in session history; inserted synthetic error result for transcript repair."
+	// MissingResultAborted is the synthetic text on OpenAI Responses routes.
+	MissingResultAborted = "aborted"
 )
+
+// IsJSObjectMessage is `message && typeof message === "object"`.
+func IsJSObjectMessage(m Message) bool {
+	if m == nil {
+		return false
+	}
+	if v, ok := jsvalue.NonObjectValue(m); ok {
+		_, arr := v.([]any)
+		return arr
+	}
+	return true
+}
 
 // ToolResultID is extractToolResultId: toolCallId, else toolUseId.
 func ToolResultID(m Message) string {
@@ -25,175 +38,9 @@ func ToolResultID(m Message) string {
 	return ""
 }
 
-// normalizeToolResultName trims the result's toolName, else fills it from
-// the call, else "unknown" (only when toolName was a string).
-func normalizeToolResultName(m Message, call toolOccurrence) (Message, bool) {
-	raw, isStr := jsvalue.StringMember(m, "toolName")
-	if t := jsjson.Trim(raw); t != "" {
-		if raw == t {
-			return m, false
-		}
-		return m.With("toolName", t), true
-	}
-	if name, ok := call.stringName(); ok {
-		if t := jsjson.Trim(name); t != "" {
-			return m.With("toolName", t), true
-		}
-	}
-	if isStr {
-		return m.With("toolName", "unknown"), true
-	}
-	return m, false
-}
-
-// repairPairing runs repairToolUseResultPairing with the replay policy
-// (errored assistant turns dropped with their results) under rule name.
-func (r *run) repairPairing(in []Message, rule, missingText string) []Message {
-	if missingText == "" {
-		missingText = missingResultDefault
-	}
-	return repairToolUseResultPairing(in, missingText, r.nowMillis, r.step(rule))
-}
-
-// repairToolUseResultPairing moves each tool result directly after the
-// assistant turn that called it, drops duplicates and orphans, inserts a
-// synthetic error result for every call left without one, and drops failed
-// (error/aborted) tool-call turns together with their results.
-func repairToolUseResultPairing(in []Message, missingText string, now func() int64, log *changeLog) []Message {
-	out := make([]Message, 0, len(in)+4)
-	seen := map[string]bool{}
-	changed := false
-	pushResult := func(m Message, index int) {
-		id := ToolResultID(m)
-		if id != "" && seen[id] {
-			changed = true
-			log.add(index, KindMessageDropped, "duplicate tool result %s dropped", id)
-			return
-		}
-		if id != "" {
-			seen[id] = true
-		}
-		out = append(out, m)
-	}
-	for i := 0; i < len(in); i++ {
-		m := in[i]
-		if m == nil {
-			out = append(out, m)
-			continue
-		}
-		switch jsvalue.Role(m) {
-		case "assistant":
-		case "toolResult":
-			changed = true
-			log.add(i, KindMessageDropped, "orphan tool result %s dropped (no tool call before it)", ToolResultID(m))
-			continue
-		default:
-			out = append(out, m)
-			continue
-		}
-		calls := toolCallsOf(m)
-		if len(calls) == 0 {
-			out = append(out, m)
-			continue
-		}
-		// JavaScript's Map keeps the last name for a repeated id.
-		byID := map[string]toolOccurrence{}
-		for _, c := range calls {
-			byID[c.id] = c
-		}
-		type spanResult struct {
-			msg   Message
-			index int
-		}
-		span := map[string]spanResult{}
-		var remainder []Message
-		j := i + 1
-		for ; j < len(in); j++ {
-			next := in[j]
-			if next == nil {
-				remainder = append(remainder, next)
-				continue
-			}
-			nr := jsvalue.Role(next)
-			if nr == "assistant" {
-				break
-			}
-			if nr == "toolResult" {
-				id := ToolResultID(next)
-				if call, ok := byID[id]; ok && id != "" {
-					if seen[id] {
-						changed = true
-						log.add(j, KindMessageDropped, "duplicate tool result %s dropped", id)
-						continue
-					}
-					norm, c := normalizeToolResultName(next, call)
-					if c {
-						changed = true
-						log.add(j, KindMetadataChanged, "tool result %s toolName set to %q", id, jsvalue.StringOrEmpty(norm, "toolName"))
-					}
-					if _, ok := span[id]; !ok {
-						span[id] = spanResult{norm, j}
-					}
-					continue
-				}
-				changed = true
-				log.add(j, KindMessageDropped, "orphan tool result %s dropped (not called by the turn before it)", id)
-				continue
-			}
-			remainder = append(remainder, next)
-		}
-		stop := jsvalue.StringOrEmpty(m, "stopReason")
-		if stop == "error" || stop == "aborted" {
-			changed = true
-			log.add(i, KindMessageDropped, "%s assistant turn with %s dropped with its %s", stop, countNoun(len(calls), "tool call", "tool calls"), countNoun(len(span), "result", "results"))
-			out = append(out, remainder...)
-			i = j - 1
-			continue
-		}
-		out = append(out, m)
-		if len(span) > 0 && len(remainder) > 0 {
-			changed = true
-			log.add(i, KindResultMoved, "tool results moved before %s", countNoun(len(remainder), "interleaved message", "interleaved messages"))
-		}
-		for _, c := range calls {
-			if seen[c.id] {
-				// A repeated id gets no second result.
-				changed = true
-				log.add(i, KindBlockDropped, "repeated tool call id %s: no second result", c.id)
-				continue
-			}
-			if res, ok := span[c.id]; ok {
-				pushResult(res.msg, res.index)
-				continue
-			}
-			name := "unknown"
-			if s, ok := c.stringName(); ok {
-				name = s
-			}
-			synthetic := jsvalue.NewObject(
-				"role", "toolResult",
-				"toolCallId", c.id,
-				"toolName", name,
-				"content", []any{jsvalue.TextBlock(missingText)},
-				"isError", true,
-				"timestamp", jsvalue.JSONNumber(float64(now())),
-			)
-			changed = true
-			log.add(i, KindSyntheticResult, "synthetic result inserted for tool call %s (%s)", c.id, name)
-			pushResult(synthetic, i)
-		}
-		out = append(out, remainder...)
-		i = j - 1
-	}
-	if !changed {
-		return in
-	}
-	return out
-}
-
-// stripToolResultDetails deletes `details` from every tool result (a nil
+// StripToolResultDetails deletes `details` from every tool result (a nil
 // log records nothing: the 2026.9.6 LLM boundary runs it again so).
-func stripToolResultDetails(in []Message, log *changeLog) []Message {
+func StripToolResultDetails(in []Message, log *ChangeLog) []Message {
 	var out []Message
 	for i, m := range in {
 		if jsvalue.Role(m) != "toolResult" || !jsvalue.Has(m, "details") {
@@ -205,7 +52,7 @@ func stripToolResultDetails(in []Message, log *changeLog) []Message {
 		next := m.Clone()
 		next.Delete("details")
 		out[i] = next
-		log.add(i, KindMetadataChanged, "tool result details removed")
+		log.Add(i, KindMetadataChanged, "tool result details removed")
 	}
 	if out == nil {
 		return in

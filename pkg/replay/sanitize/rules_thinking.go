@@ -13,15 +13,16 @@ func omittedReasoningContent() []any {
 	return []any{jsvalue.TextBlock(omittedReasoningText)}
 }
 
-// assistantContent returns an assistant message's array content.
-func assistantContent(m Message) ([]any, bool) {
+// AssistantContent returns an assistant message's array content.
+func AssistantContent(m Message) ([]any, bool) {
 	if jsvalue.Role(m) != "assistant" {
 		return nil, false
 	}
 	return jsvalue.ArrayMember(m, "content")
 }
 
-func isThinkingBlock(b any) bool {
+// IsThinkingBlock: a thinking or redacted_thinking block.
+func IsThinkingBlock(b any) bool {
 	bm, ok := b.(*jsvalue.Object)
 	if !ok || bm == nil {
 		return false
@@ -67,29 +68,29 @@ func replaceThinking(m Message, kept []any) Message {
 	return m.With("content", kept)
 }
 
-// latestAssistantWithContent is the index of the last assistant message
+// LatestAssistantWithContent is the index of the last assistant message
 // with array content (-1: none).
-func latestAssistantWithContent(in []Message) int {
+func LatestAssistantWithContent(in []Message) int {
 	for i := len(in) - 1; i >= 0; i-- {
-		if _, ok := assistantContent(in[i]); ok {
+		if _, ok := AssistantContent(in[i]); ok {
 			return i
 		}
 	}
 	return -1
 }
 
-// stripInvalidThinkingSignatures removes thinking blocks whose signature is
+// StripInvalidThinkingSignatures removes thinking blocks whose signature is
 // missing or blank (Anthropic and Bedrock reject them); a turn left empty
 // says "[assistant reasoning omitted]". preserveLatest (2026.9.6, where
 // providers reject a modified latest thinking block) leaves the latest
 // assistant turn alone.
-func stripInvalidThinkingSignatures(in []Message, preserveLatest bool, log *changeLog) []Message {
+func StripInvalidThinkingSignatures(in []Message, preserveLatest bool, log *ChangeLog) []Message {
 	latest := -1
 	if preserveLatest {
-		latest = latestAssistantWithContent(in)
+		latest = LatestAssistantWithContent(in)
 	}
 	unsigned := func(b any) bool {
-		return isThinkingBlock(b) && !hasReplayableThinkingSignature(b.(*jsvalue.Object))
+		return IsThinkingBlock(b) && !hasReplayableThinkingSignature(b.(*jsvalue.Object))
 	}
 	return dropAssistantBlocks(in, log, func(i int) bool { return i == latest }, unsigned, "unsigned thinking block removed", "unsigned thinking blocks removed")
 }
@@ -98,10 +99,10 @@ func stripInvalidThinkingSignatures(in []Message, preserveLatest bool, log *chan
 // skip does not exclude, copying only the messages it changes; a turn left
 // empty says "[assistant reasoning omitted]". what names the blocks in the
 // change log.
-func dropAssistantBlocks(in []Message, log *changeLog, skip func(i int) bool, drop func(b any) bool, one, many string) []Message {
+func dropAssistantBlocks(in []Message, log *ChangeLog, skip func(i int) bool, drop func(b any) bool, one, many string) []Message {
 	var out []Message
 	for i, m := range in {
-		content, ok := assistantContent(m)
+		content, ok := AssistantContent(m)
 		if !ok || (skip != nil && skip(i)) {
 			continue
 		}
@@ -117,7 +118,7 @@ func dropAssistantBlocks(in []Message, log *changeLog, skip func(i int) bool, dr
 		if out == nil {
 			out = append([]Message(nil), in...)
 		}
-		log.addText(i, KindBlockDropped, countNoun(len(content)-len(kept), one, many))
+		log.AddText(i, KindBlockDropped, CountNoun(len(content)-len(kept), one, many))
 		out[i] = replaceThinking(m, kept)
 	}
 	if out == nil {
@@ -128,22 +129,22 @@ func dropAssistantBlocks(in []Message, log *changeLog, skip func(i int) bool, dr
 
 // dropThinkingBlocks removes thinking blocks from every assistant turn but
 // the latest one (older Claude models must not see earlier reasoning).
-func dropThinkingBlocks(in []Message, log *changeLog) []Message {
+func dropThinkingBlocks(in []Message, log *ChangeLog) []Message {
 	latest := -1
 	for i := len(in) - 1; i >= 0; i-- {
-		if _, ok := assistantContent(in[i]); ok {
+		if _, ok := AssistantContent(in[i]); ok {
 			latest = i
 			break
 		}
 	}
-	return dropAssistantBlocks(in, log, func(i int) bool { return i == latest }, isThinkingBlock, "thinking block removed from an earlier turn", "thinking blocks removed from an earlier turn")
+	return dropAssistantBlocks(in, log, func(i int) bool { return i == latest }, IsThinkingBlock, "thinking block removed from an earlier turn", "thinking blocks removed from an earlier turn")
 }
 
-// isCurrentToolTurn is shouldPreserveCurrentToolTurnReasoning: the assistant
+// IsCurrentToolTurn is shouldPreserveCurrentToolTurnReasoning: the assistant
 // turn that called a tool after the latest user message, directly after it,
 // with a tool result following before any user turn.
-func isCurrentToolTurn(msgs []Message, index, latestUser int) bool {
-	content, ok := assistantContent(msgs[index])
+func IsCurrentToolTurn(msgs []Message, index, latestUser int) bool {
+	content, ok := AssistantContent(msgs[index])
 	if index < latestUser || !ok {
 		return false
 	}
@@ -178,7 +179,7 @@ func isCurrentToolTurn(msgs []Message, index, latestUser int) bool {
 
 // dropReasoningFromHistory removes thinking blocks from every assistant turn
 // except the current tool turn (Gemma 4 over OpenAI-compatible endpoints).
-func dropReasoningFromHistory(in []Message, log *changeLog) []Message {
+func dropReasoningFromHistory(in []Message, log *ChangeLog) []Message {
 	latestUser := -1
 	for i := len(in) - 1; i >= 0; i-- {
 		if jsvalue.Role(in[i]) == "user" {
@@ -186,5 +187,5 @@ func dropReasoningFromHistory(in []Message, log *changeLog) []Message {
 			break
 		}
 	}
-	return dropAssistantBlocks(in, log, func(i int) bool { return isCurrentToolTurn(in, i, latestUser) }, isThinkingBlock, "reasoning block removed from history", "reasoning blocks removed from history")
+	return dropAssistantBlocks(in, log, func(i int) bool { return IsCurrentToolTurn(in, i, latestUser) }, IsThinkingBlock, "reasoning block removed from history", "reasoning blocks removed from history")
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/openclaw-tools/oc/internal/jsjson"
 	"github.com/openclaw-tools/oc/internal/lazyre"
 	"github.com/openclaw-tools/oc/pkg/policy"
 	"github.com/openclaw-tools/oc/pkg/replay/jsvalue"
@@ -16,7 +15,8 @@ import (
 // R11: tool-call id sanitization (src/agents/tool-call-id.ts,
 // sanitizeToolCallIdsForCloudCodeAssist): strict ids are [A-Za-z0-9] (at most
 // 40), strict9 ids exactly 9 of them (Mistral). Collisions are resolved with
-// hashes; tool results follow their call's new id.
+// hashes; tool results follow their call's new id. What each release does
+// its own way is a ToolIDRelease.
 
 const (
 	strict9Len     = 9
@@ -127,9 +127,9 @@ func clipUTF16(s string, n int) string {
 	return s[:n]
 }
 
-// idResolver is createOccurrenceAwareResolver: each raw id gets a new id per
+// IDResolver is createOccurrenceAwareResolver: each raw id gets a new id per
 // occurrence; tool results take the oldest pending id of their raw id.
-type idResolver struct {
+type IDResolver struct {
 	mode           string
 	used           map[string]bool
 	assistantSeen  map[string]int
@@ -138,15 +138,15 @@ type idResolver struct {
 	preserveNative bool
 }
 
-func newIDResolver(mode string, reserved map[string]bool, preserveNative bool) *idResolver {
+func newIDResolver(mode string, reserved map[string]bool, preserveNative bool) *IDResolver {
 	used := map[string]bool{}
 	for k := range reserved {
 		used[k] = true
 	}
-	return &idResolver{mode: mode, used: used, assistantSeen: map[string]int{}, orphanSeen: map[string]int{}, pending: map[string][]string{}, preserveNative: preserveNative}
+	return &IDResolver{mode: mode, used: used, assistantSeen: map[string]int{}, orphanSeen: map[string]int{}, pending: map[string][]string{}, preserveNative: preserveNative}
 }
 
-func (r *idResolver) allocate(seed string) string {
+func (r *IDResolver) allocate(seed string) string {
 	next := makeUniqueToolID(seed, r.mode, r.used)
 	r.used[next] = true
 	return next
@@ -155,7 +155,7 @@ func (r *idResolver) allocate(seed string) string {
 // assistantID is createOccurrenceAwareResolver's resolveAssistantId. style
 // is 2026.9.6's duplicateToolCallIdStyle: "openai" keeps a first call_* id
 // and gives repeats call_<hash>; "" (the only style before 9.6) does neither.
-func (r *idResolver) assistantID(id, style string) string {
+func (r *IDResolver) assistantID(id, style string) string {
 	occ := r.assistantSeen[id] + 1
 	r.assistantSeen[id] = occ
 	var next string
@@ -182,7 +182,9 @@ func (r *idResolver) assistantID(id, style string) string {
 	return next
 }
 
-func (r *idResolver) resultID(id string) string {
+// ResultID is the new id of a tool result for call id: the oldest pending
+// new id of that call, else a new id for an orphan result.
+func (r *IDResolver) ResultID(id string) string {
 	if p := r.pending[id]; len(p) > 0 {
 		next := p[0]
 		if len(p) == 1 {
@@ -201,152 +203,75 @@ func (r *idResolver) resultID(id string) string {
 	return r.allocate(fmt.Sprintf("%s:tool_result:%d", id, occ))
 }
 
-func (r *idResolver) preserve(id string) {
+func (r *IDResolver) preserve(id string) {
 	r.used[id] = true
 	r.pending[id] = append(r.pending[id], id)
 }
 
-type toolIDOptions struct {
-	preserveNative       bool
-	preserveSafeThinking bool
-	allowed              allowedNames
-	// duplicateStyle is 2026.9.6's duplicateToolCallIdStyle (see
-	// idResolver.assistantID); "" before 9.6.
-	duplicateStyle string
+// ToolIDOptions is what the route's policy says to SanitizeToolCallIDs.
+type ToolIDOptions struct {
+	PreserveNative       bool
+	PreserveSafeThinking bool
+	Allowed              AllowedNames
+	// DuplicateStyle is 2026.9.6's duplicateToolCallIdStyle (see
+	// IDResolver.assistantID); "" before 9.6.
+	DuplicateStyle string
 }
 
-// toolIDRelease is what a release's sanitizeToolCallIdsForCloudCodeAssist
+// ToolIDRelease is what a release's sanitizeToolCallIdsForCloudCodeAssist
 // does its own way.
-type toolIDRelease struct {
-	// objectsOnly: messages that are not JavaScript objects are passed over
+type ToolIDRelease struct {
+	// ObjectsOnly: messages that are not JavaScript objects are passed over
 	// (2026.9.6 checks; 2026.5.6 reads their role, which is never a match).
-	objectsOnly bool
-	// safeThinking is the check for a signed-thinking turn whose ids stay.
-	safeThinking func(m Message, allowed allowedNames) bool
-	// rewriteResult gives tool result i its resolved ids, logging what it
+	ObjectsOnly bool
+	// SafeThinking is the check for a signed-thinking turn whose ids stay.
+	SafeThinking func(m Message, allowed AllowedNames) bool
+	// RewriteResult gives tool result i its resolved ids, logging what it
 	// changed; changed false leaves the message as it is.
-	rewriteResult func(i int, m Message, res *idResolver, log *changeLog) (next Message, changed bool)
+	RewriteResult func(i int, m Message, res *IDResolver, log *ChangeLog) (next Message, changed bool)
 }
 
-// toolIDRelease56 is 2026.5.6's sanitizeToolCallIdsForCloudCodeAssist.
-func toolIDRelease56() toolIDRelease {
-	return toolIDRelease{safeThinking: isReplaySafeThinkingMessage, rewriteResult: rewriteToolResultIDs56}
-}
-
-// isReplaySafeThinkingMessage is tool-call-id.ts's check for a signed
-// thinking turn whose ids must stay as they are.
-func isReplaySafeThinkingMessage(m Message, allowed allowedNames) bool {
-	return isReplaySafeThinking(m, allowed, toolCallNeedsReplayMutation)
-}
-
-// isReplaySafeThinking is that check with the release's test for a tool
+// IsReplaySafeThinking is that check with the release's test for a tool
 // call that replay would change (needsMutation): a turn with thinking whose
 // tool calls are replay-safe.
-func isReplaySafeThinking(m Message, allowed allowedNames, needsMutation func(*jsvalue.Object) bool) bool {
+func IsReplaySafeThinking(m Message, allowed AllowedNames, needsMutation func(*jsvalue.Object) bool) bool {
 	content, ok := jsvalue.ArrayMember(m, "content")
 	if !ok {
 		return false
 	}
 	sawThinking := false
 	for _, b := range content {
-		sawThinking = sawThinking || isThinkingBlock(b)
+		sawThinking = sawThinking || IsThinkingBlock(b)
 	}
-	return sawThinking && replaySafeToolCalls(content, allowed, isRawToolCallBlock, needsMutation)
+	return sawThinking && ReplaySafeToolCalls(content, allowed, IsRawToolCallBlock, needsMutation)
 }
 
-// toolCallNeedsReplayMutation: an untrimmed name or unredacted
-// sessions_spawn attachments.
-func toolCallNeedsReplayMutation(bm *jsvalue.Object) bool {
-	if raw, ok := jsvalue.StringMember(bm, "name"); ok && raw != "" && raw != jsjson.Trim(raw) {
-		return true
-	}
-	return hasUnredactedSessionsSpawnAttachments(bm)
-}
-
-func hasUnredactedSessionsSpawnAttachments(bm *jsvalue.Object) bool {
-	if !isSessionsSpawn(bm) {
-		return false
-	}
-	for _, key := range []string{"arguments", "input"} {
-		p, ok := jsvalue.AsObject(bm.Get(key))
-		if !ok {
-			continue
-		}
-		atts, ok := p.Get("attachments").([]any)
-		if !ok {
-			continue
-		}
-		for _, a := range atts {
-			if !isRedactedAttachment(a) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// rewriteToolResultIDs56 resolves a tool result's toolCallId and toolUseId
-// (one id when they are equal).
-func rewriteToolResultIDs56(i int, m Message, res *idResolver, log *changeLog) (Message, bool) {
-	callID, _ := jsvalue.StringMember(m, "toolCallId")
-	useID, _ := jsvalue.StringMember(m, "toolUseId")
-	var nextCall, nextUse string
-	if callID != "" && useID != "" && callID == useID {
-		shared := res.resultID(callID)
-		nextCall, nextUse = shared, shared
-	} else {
-		if callID != "" {
-			nextCall = res.resultID(callID)
-		}
-		if useID != "" {
-			nextUse = res.resultID(useID)
-		}
-	}
-	if nextCall == callID && nextUse == useID {
-		return m, false
-	}
-	next := m.Clone()
-	if nextCall != "" {
-		next.Set("toolCallId", nextCall)
-	}
-	if nextUse != "" {
-		next.Set("toolUseId", nextUse)
-	}
-	if nextCall != callID {
-		log.add(i, KindIDRewritten, "tool result id %s -> %s", callID, nextCall)
-	}
-	if nextUse != useID {
-		log.add(i, KindIDRewritten, "tool result toolUseId %s -> %s", useID, nextUse)
-	}
-	return next, true
-}
-
-// sanitizeToolCallIDs is sanitizeToolCallIdsForCloudCodeAssist as release
+// SanitizeToolCallIDs is sanitizeToolCallIdsForCloudCodeAssist as release
 // rel has it.
-func sanitizeToolCallIDs(in []Message, mode string, o toolIDOptions, rel toolIDRelease, log *changeLog) []Message {
+func SanitizeToolCallIDs(in []Message, mode string, o ToolIDOptions, rel ToolIDRelease, log *ChangeLog) []Message {
 	var reserved map[string]bool
 	preserved := map[int]bool{}
-	if o.preserveSafeThinking {
+	if o.PreserveSafeThinking {
 		reserved = map[string]bool{}
 		for i, m := range in {
-			if rel.objectsOnly && !isJSObjectMessage(m) || jsvalue.Role(m) != "assistant" || !rel.safeThinking(m, o.allowed) {
+			if rel.ObjectsOnly && !IsJSObjectMessage(m) || jsvalue.Role(m) != "assistant" || !rel.SafeThinking(m, o.Allowed) {
 				continue
 			}
-			calls := toolCallsOf(m)
+			calls := ToolCallsOf(m)
 			clash := false
 			for _, c := range calls {
-				clash = clash || reserved[c.id]
+				clash = clash || reserved[c.ID]
 			}
 			if clash {
 				continue
 			}
 			preserved[i] = true
 			for _, c := range calls {
-				reserved[c.id] = true
+				reserved[c.ID] = true
 			}
 		}
 	}
-	res := newIDResolver(mode, reserved, o.preserveNative)
+	res := newIDResolver(mode, reserved, o.PreserveNative)
 	var out []Message
 	set := func(i int, m Message) {
 		if out == nil {
@@ -355,14 +280,14 @@ func sanitizeToolCallIDs(in []Message, mode string, o toolIDOptions, rel toolIDR
 		out[i] = m
 	}
 	for i, m := range in {
-		if rel.objectsOnly && !isJSObjectMessage(m) {
+		if rel.ObjectsOnly && !IsJSObjectMessage(m) {
 			continue
 		}
 		switch jsvalue.Role(m) {
 		case "assistant":
 			if preserved[i] {
-				for _, c := range toolCallsOf(m) {
-					res.preserve(c.id)
+				for _, c := range ToolCallsOf(m) {
+					res.preserve(c.ID)
 				}
 				continue
 			}
@@ -373,14 +298,14 @@ func sanitizeToolCallIDs(in []Message, mode string, o toolIDOptions, rel toolIDR
 			var next []any
 			for j, b := range content {
 				bm, ok := jsvalue.AsObject(b)
-				if !ok || !isOpenAIToolCallType(jsvalue.StringOrEmpty(bm, "type")) {
+				if !ok || !IsOpenAIToolCallType(jsvalue.StringOrEmpty(bm, "type")) {
 					continue
 				}
 				id, _ := jsvalue.StringMember(bm, "id")
 				if id == "" {
 					continue
 				}
-				nid := res.assistantID(id, o.duplicateStyle)
+				nid := res.assistantID(id, o.DuplicateStyle)
 				if nid == id {
 					continue
 				}
@@ -388,13 +313,13 @@ func sanitizeToolCallIDs(in []Message, mode string, o toolIDOptions, rel toolIDR
 					next = append([]any(nil), content...)
 				}
 				next[j] = bm.With("id", nid)
-				log.add(i, KindIDRewritten, "tool call id %s -> %s", id, nid)
+				log.Add(i, KindIDRewritten, "tool call id %s -> %s", id, nid)
 			}
 			if next != nil {
 				set(i, m.With("content", next))
 			}
 		case "toolResult":
-			if next, changed := rel.rewriteResult(i, m, res, log); changed {
+			if next, changed := rel.RewriteResult(i, m, res, log); changed {
 				set(i, next)
 			}
 		}

@@ -15,8 +15,8 @@ const googleBootstrapText = "(session bootstrap)"
 // assistantFirstOrdering is sanitizeGoogleAssistantFirstOrdering: a history
 // that starts with an assistant turn gets a "(session bootstrap)" user turn
 // in front (Gemini and strict OpenAI-compatible servers reject it otherwise).
-func (r *run) assistantFirstOrdering(in []Message, rule string) []Message {
-	log := r.step(rule)
+func (r *Run) assistantFirstOrdering(in []Message, rule string) []Message {
+	log := r.Log(rule)
 	if len(in) == 0 {
 		return in
 	}
@@ -29,16 +29,16 @@ func (r *run) assistantFirstOrdering(in []Message, rule string) []Message {
 	if jsvalue.Role(first) != "assistant" {
 		return in
 	}
-	log.add(0, KindMessageInserted, "history starts with an assistant turn: %q user turn prepended", googleBootstrapText)
+	log.Add(0, KindMessageInserted, "history starts with an assistant turn: %q user turn prepended", googleBootstrapText)
 	out := make([]Message, 0, len(in)+1)
-	boot := jsvalue.NewObject("role", "user", "content", googleBootstrapText, "timestamp", jsvalue.JSONNumber(float64(r.nowMillis())))
+	boot := jsvalue.NewObject("role", "user", "content", googleBootstrapText, "timestamp", jsvalue.JSONNumber(float64(r.NowMillis())))
 	out = append(out, boot)
 	return append(out, in...)
 }
 
-// mergeConsecutive is validateTurnsWithConsecutiveMerge: messages of role
+// MergeConsecutive is validateTurnsWithConsecutiveMerge: messages of role
 // `target` that follow one another are merged into one.
-func mergeConsecutive(in []Message, target string, merge func(prev, cur Message) Message, log *changeLog) []Message {
+func MergeConsecutive(in []Message, target string, merge func(prev, cur Message) Message, log *ChangeLog) []Message {
 	if len(in) == 0 {
 		return in
 	}
@@ -64,7 +64,7 @@ func mergeConsecutive(in []Message, target string, merge func(prev, cur Message)
 		if r == last && last == target {
 			if prev := out[len(out)-1]; prev != nil {
 				out[len(out)-1] = merge(prev, m)
-				log.addText(i, KindMessagesMerged, merged)
+				log.AddText(i, KindMessagesMerged, merged)
 				continue
 			}
 		}
@@ -81,7 +81,10 @@ func arrayOrEmpty(v any) []any {
 	return nil
 }
 
-func mergeAssistantTurns(prev, cur Message) Message {
+// MergeAssistantTurns is two consecutive assistant turns as one: prev with
+// the contents joined and cur's usage, stopReason and errorMessage where cur
+// has them (truthy).
+func MergeAssistantTurns(prev, cur Message) Message {
 	content := append(append(make([]any, 0), arrayOrEmpty(prev.Get("content"))...), arrayOrEmpty(cur.Get("content"))...)
 	out := prev.With("content", content)
 	for _, k := range []string{"usage", "stopReason", "errorMessage"} {
@@ -92,9 +95,9 @@ func mergeAssistantTurns(prev, cur Message) Message {
 	return out
 }
 
-// validateGeminiTurns merges consecutive assistant turns.
-func validateGeminiTurns(in []Message, log *changeLog) []Message {
-	return mergeConsecutive(in, "assistant", mergeAssistantTurns, log)
+// ValidateGeminiTurns merges consecutive assistant turns.
+func ValidateGeminiTurns(in []Message, log *ChangeLog) []Message {
+	return MergeConsecutive(in, "assistant", MergeAssistantTurns, log)
 }
 
 func userContentForMerge(v any) []any {
@@ -107,7 +110,9 @@ func userContentForMerge(v any) []any {
 	return nil
 }
 
-func mergeUserTurns(prev, cur Message) Message {
+// MergeUserTurns is two consecutive user turns as one: cur with the
+// contents joined as blocks, and prev's timestamp when cur has none.
+func MergeUserTurns(prev, cur Message) Message {
 	content := append(append(make([]any, 0), userContentForMerge(prev.Get("content"))...), userContentForMerge(cur.Get("content"))...)
 	out := cur.With("content", content)
 	// timestamp: current.timestamp ?? previous.timestamp (undefined is omitted).
@@ -119,12 +124,6 @@ func mergeUserTurns(prev, cur Message) Message {
 		}
 	}
 	return out
-}
-
-// validateAnthropicTurns strips dangling tool calls, then merges consecutive
-// user turns.
-func validateAnthropicTurns(in []Message, log *changeLog) []Message {
-	return mergeConsecutive(stripDanglingAnthropicToolUses(in, log), "user", mergeUserTurns, log)
 }
 
 func isTurnsToolCallBlock(bm *jsvalue.Object) bool {
@@ -227,10 +226,10 @@ func omittedToolCallsContent(m Message) []any {
 	return []any{jsvalue.TextBlock("[tool calls omitted]")}
 }
 
-// stripDanglingAnthropicToolUses removes tool calls no following tool result
+// StripDanglingAnthropicToolUses removes tool calls no following tool result
 // answers ("tool_use ids were found without tool_result blocks"). A thinking
 // turn cannot be edited: its whole content is replaced instead.
-func stripDanglingAnthropicToolUses(in []Message, log *changeLog) []Message {
+func StripDanglingAnthropicToolUses(in []Message, log *ChangeLog) []Message {
 	out := make([]Message, 0, len(in))
 	for i, m := range in {
 		if jsvalue.Role(m) != "assistant" {
@@ -238,13 +237,13 @@ func stripDanglingAnthropicToolUses(in []Message, log *changeLog) []Message {
 			continue
 		}
 		content := arrayOrEmpty(m.Get("content"))
-		if len(content) == 0 || len(toolCallsOf(m)) == 0 {
+		if len(content) == 0 || len(ToolCallsOf(m)) == 0 {
 			out = append(out, m)
 			continue
 		}
 		hasThinking := false
 		for _, b := range content {
-			if isThinkingBlock(b) {
+			if IsThinkingBlock(b) {
 				hasThinking = true
 			}
 		}
@@ -272,7 +271,7 @@ func stripDanglingAnthropicToolUses(in []Message, log *changeLog) []Message {
 				out = append(out, m)
 				continue
 			}
-			log.add(i, KindContentChanged, "thinking turn with unanswered tool calls replaced by %q", "[tool calls omitted]")
+			log.Add(i, KindContentChanged, "thinking turn with unanswered tool calls replaced by %q", "[tool calls omitted]")
 			out = append(out, m.With("content", omittedToolCallsContent(m)))
 			continue
 		}
@@ -291,7 +290,7 @@ func stripDanglingAnthropicToolUses(in []Message, log *changeLog) []Message {
 				kept = append(kept, b)
 				continue
 			}
-			log.add(i, KindBlockDropped, "tool call %s has no result before the next assistant turn", jsvalue.StringOrEmpty(bm, "id"))
+			log.Add(i, KindBlockDropped, "tool call %s has no result before the next assistant turn", jsvalue.StringOrEmpty(bm, "id"))
 		}
 		if len(kept) == len(content) {
 			out = append(out, m)

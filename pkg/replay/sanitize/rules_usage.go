@@ -9,10 +9,12 @@ import (
 )
 
 // R14: usage normalisation (replay-history.ts, src/agents/usage.ts). Not on
-// the wire, but part of the sanitized messages the oracle prints.
+// the wire, but part of the sanitized messages the oracle prints. Each
+// release normalises a usage its own way; the snapshot object, the cost and
+// ensureAssistantUsageSnapshots are shared.
 
 func zeroUsageSnapshot() *jsvalue.Object {
-	return snapshotValue(normalizedUsage{}, nil, &usageCost{})
+	return SnapshotValue(NormalizedUsage{}, nil, &UsageCost{})
 }
 
 // parseMessageTimestamp: a finite number, or a string Date.parse accepts.
@@ -21,14 +23,14 @@ func parseMessageTimestamp(v any) (float64, bool) {
 		return f, true
 	}
 	if s, ok := v.(string); ok {
-		return jsDateParse(s)
+		return JSDateParse(s)
 	}
 	return 0, false
 }
 
-// jsDateParse covers the date strings transcripts hold: ISO 8601 / RFC 3339
+// JSDateParse covers the date strings transcripts hold: ISO 8601 / RFC 3339
 // forms and RFC 1123 dates.
-func jsDateParse(s string) (float64, bool) {
+func JSDateParse(s string) (float64, bool) {
 	s = strings.TrimSpace(s)
 	layouts := []string{
 		time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02T15:04", "2006-01-02T15:04Z07:00",
@@ -48,7 +50,7 @@ func jsDateParse(s string) (float64, bool) {
 
 // stripStaleAssistantUsageBeforeLatestCompaction zeroes the usage of
 // assistant turns older than the latest compaction summary.
-func stripStaleAssistantUsageBeforeLatestCompaction(in []Message, log *changeLog) []Message {
+func stripStaleAssistantUsageBeforeLatestCompaction(in []Message, log *ChangeLog) []Message {
 	latest := -1
 	var latestTS float64
 	latestHasTS := false
@@ -75,7 +77,7 @@ func stripStaleAssistantUsageBeforeLatestCompaction(in []Message, log *changeLog
 			out = append([]Message(nil), in...)
 		}
 		out[i] = m.With("usage", zeroUsageSnapshot())
-		log.add(i, KindMetadataChanged, "usage zeroed (before the latest compaction)")
+		log.Add(i, KindMetadataChanged, "usage zeroed (before the latest compaction)")
 	}
 	if out == nil {
 		return in
@@ -83,27 +85,8 @@ func stripStaleAssistantUsageBeforeLatestCompaction(in []Message, log *changeLog
 	return out
 }
 
-// usageField returns the first present (non-null) value among keys
-// (JavaScript's `a ?? b ?? c`).
-func usageField(u *jsvalue.Object, keys ...string) any {
-	for _, k := range keys {
-		if v := u.Get(k); v != nil {
-			return v
-		}
-	}
-	return nil
-}
-
-func nested(u *jsvalue.Object, key, sub string) any {
-	m, ok := jsvalue.AsObject(u.Get(key))
-	if !ok {
-		return nil
-	}
-	return m.Get(sub)
-}
-
-// tokenCount is normalizeTokenCount: finite numbers, truncated, negatives 0.
-func tokenCount(v any) (float64, bool) {
+// TokenCount is normalizeTokenCount: finite numbers, truncated, negatives 0.
+func TokenCount(v any) (float64, bool) {
 	f, ok := jsvalue.Number(v)
 	if !ok {
 		return 0, false
@@ -114,72 +97,32 @@ func tokenCount(v any) (float64, bool) {
 	return math.Min(math.Trunc(f), 9007199254740991), true
 }
 
-func nestedPresent(u *jsvalue.Object, key, sub string) bool {
+// NestedPresent: u[key] is an object with a sub member (`u[key]?.[sub] !==
+// undefined` for a present member).
+func NestedPresent(u *jsvalue.Object, key, sub string) bool {
 	m, ok := jsvalue.AsObject(u.Get(key))
 	return ok && jsvalue.Has(m, sub)
 }
 
-type normalizedUsage struct {
-	input, output, cacheRead, cacheWrite, total      float64
-	hasInput, hasOutput, hasRead, hasWrite, hasTotal bool
+// NormalizedUsage is a usage's token counters as normalizeUsage reads them,
+// and which of them it found.
+type NormalizedUsage struct {
+	Input, Output, CacheRead, CacheWrite, Total      float64
+	HasInput, HasOutput, HasRead, HasWrite, HasTotal bool
 }
 
-// normalizeUsage reads the many usage spellings providers use.
-func normalizeUsage(raw any) (normalizedUsage, bool) {
-	var n normalizedUsage
-	if !jsvalue.Truthy(raw) {
-		return n, false
-	}
-	u, ok := raw.(*jsvalue.Object)
-	if !ok {
-		return n, false
-	}
-	inDetails := nested(u, "input_tokens_details", "cached_tokens")
-	promptDetails := nested(u, "prompt_tokens_details", "cached_tokens")
-	readV := usageField(u, "cacheRead", "cache_read", "cache_read_input_tokens", "cached_tokens")
-	if readV == nil {
-		readV = inDetails
-	}
-	if readV == nil {
-		readV = promptDetails
-	}
-	n.cacheRead, n.hasRead = tokenCount(readV)
-	inputV := usageField(u, "input", "inputTokens", "input_tokens", "promptTokens", "prompt_tokens", "prompt_n")
-	if inputV == nil {
-		inputV = nested(u, "timings", "prompt_n")
-	}
-	// `x !== undefined`: a JSON null counts as present.
-	openAIStyle := jsvalue.Has(u, "cached_tokens") || nestedPresent(u, "input_tokens_details", "cached_tokens") || nestedPresent(u, "prompt_tokens_details", "cached_tokens")
-	if rawIn, ok := jsvalue.Number(inputV); ok {
-		if openAIStyle && n.hasRead {
-			rawIn -= n.cacheRead
-		}
-		n.input, n.hasInput = tokenCount(rawIn)
-	}
-	outV := usageField(u, "output", "outputTokens", "output_tokens", "completionTokens", "completion_tokens", "predicted_n")
-	if outV == nil {
-		outV = nested(u, "timings", "predicted_n")
-	}
-	n.output, n.hasOutput = tokenCount(outV)
-	n.cacheWrite, n.hasWrite = tokenCount(usageField(u, "cacheWrite", "cache_write", "cache_creation_input_tokens"))
-	n.total, n.hasTotal = tokenCount(usageField(u, "total", "totalTokens", "total_tokens"))
-	if !n.hasInput && !n.hasOutput && !n.hasRead && !n.hasWrite && !n.hasTotal {
-		return n, false
-	}
-	return n, true
-}
+// UsageCost is a normalised usage cost.
+type UsageCost struct{ input, output, cacheRead, cacheWrite, total float64 }
 
-type usageCost struct{ input, output, cacheRead, cacheWrite, total float64 }
-
-// normalizeUsageCost keeps a cost object with at least one finite field.
-func normalizeUsageCost(raw any) (usageCost, bool) {
+// NormalizeUsageCost keeps a cost object with at least one finite field.
+func NormalizeUsageCost(raw any) (UsageCost, bool) {
 	u, ok := jsvalue.AsObject(raw)
 	if !ok {
-		return usageCost{}, false
+		return UsageCost{}, false
 	}
 	c, ok := jsvalue.AsObject(u.Get("cost"))
 	if !ok {
-		return usageCost{}, false
+		return UsageCost{}, false
 	}
 	in, okIn := jsvalue.Number(c.Get("input"))
 	out, okOut := jsvalue.Number(c.Get("output"))
@@ -187,9 +130,9 @@ func normalizeUsageCost(raw any) (usageCost, bool) {
 	write, okWrite := jsvalue.Number(c.Get("cacheWrite"))
 	total, okTotal := jsvalue.Number(c.Get("total"))
 	if !okIn && !okOut && !okRead && !okWrite && !okTotal {
-		return usageCost{}, false
+		return UsageCost{}, false
 	}
-	uc := usageCost{input: in, output: out, cacheRead: read, cacheWrite: write}
+	uc := UsageCost{input: in, output: out, cacheRead: read, cacheWrite: write}
 	if okTotal {
 		uc.total = total
 	} else {
@@ -198,32 +141,16 @@ func normalizeUsageCost(raw any) (usageCost, bool) {
 	return uc, true
 }
 
-// usageSnapshot is normalizeAssistantUsageSnapshot: the counters and cost
-// the stored usage normalises to (no allocation).
-func usageSnapshot(raw any) (normalizedUsage, *usageCost) {
-	n, ok := normalizeUsage(raw)
-	if !ok {
-		return normalizedUsage{hasTotal: true}, &usageCost{}
-	}
-	if !n.hasTotal {
-		n.total = n.input + n.output + n.cacheRead + n.cacheWrite
-	}
-	if c, ok := normalizeUsageCost(raw); ok {
-		return n, &c
-	}
-	return n, nil
-}
-
-// snapshotValue builds the usage object for a normalised snapshot: {input,
+// SnapshotValue builds the usage object for a normalised snapshot: {input,
 // output, cacheRead, cacheWrite, contextUsage (2026.9.6, when not nil),
 // totalTokens, cost (when not nil)}.
-func snapshotValue(n normalizedUsage, contextUsage *jsvalue.Object, cost *usageCost) *jsvalue.Object {
-	snap := jsvalue.NewObject("input", jsvalue.JSONNumber(n.input), "output", jsvalue.JSONNumber(n.output),
-		"cacheRead", jsvalue.JSONNumber(n.cacheRead), "cacheWrite", jsvalue.JSONNumber(n.cacheWrite))
+func SnapshotValue(n NormalizedUsage, contextUsage *jsvalue.Object, cost *UsageCost) *jsvalue.Object {
+	snap := jsvalue.NewObject("input", jsvalue.JSONNumber(n.Input), "output", jsvalue.JSONNumber(n.Output),
+		"cacheRead", jsvalue.JSONNumber(n.CacheRead), "cacheWrite", jsvalue.JSONNumber(n.CacheWrite))
 	if contextUsage != nil {
 		snap.Set("contextUsage", contextUsage)
 	}
-	snap.Set("totalTokens", jsvalue.JSONNumber(n.total))
+	snap.Set("totalTokens", jsvalue.JSONNumber(n.Total))
 	if cost != nil {
 		snap.Set("cost", jsvalue.NewObject("input", jsvalue.JSONNumber(cost.input), "output", jsvalue.JSONNumber(cost.output),
 			"cacheRead", jsvalue.JSONNumber(cost.cacheRead), "cacheWrite", jsvalue.JSONNumber(cost.cacheWrite), "total", jsvalue.JSONNumber(cost.total)))
@@ -231,8 +158,8 @@ func snapshotValue(n normalizedUsage, contextUsage *jsvalue.Object, cost *usageC
 	return snap
 }
 
-// usageMatches: the stored usage already equals its normalised snapshot.
-func usageMatches(raw any, n normalizedUsage, cost *usageCost) bool {
+// UsageMatches: the stored usage already equals its normalised snapshot.
+func UsageMatches(raw any, n NormalizedUsage, cost *UsageCost) bool {
 	u, ok := jsvalue.AsObject(raw)
 	if !ok {
 		return false
@@ -241,7 +168,7 @@ func usageMatches(raw any, n normalizedUsage, cost *usageCost) bool {
 		f, ok := jsvalue.Number(u.Get(key))
 		return ok && f == want
 	}
-	if !eq("input", n.input) || !eq("output", n.output) || !eq("cacheRead", n.cacheRead) || !eq("cacheWrite", n.cacheWrite) || !eq("totalTokens", n.total) {
+	if !eq("input", n.Input) || !eq("output", n.Output) || !eq("cacheRead", n.CacheRead) || !eq("cacheWrite", n.CacheWrite) || !eq("totalTokens", n.Total) {
 		return false
 	}
 	stored, hasCost := u.Lookup("cost")
@@ -259,10 +186,10 @@ func usageMatches(raw any, n normalizedUsage, cost *usageCost) bool {
 	return ceq("input", cost.input) && ceq("output", cost.output) && ceq("cacheRead", cost.cacheRead) && ceq("cacheWrite", cost.cacheWrite) && ceq("total", cost.total)
 }
 
-// ensureAssistantUsageSnapshots gives every assistant turn the usage
+// EnsureAssistantUsageSnapshots gives every assistant turn the usage
 // object the release's snapshot makes of its usage (same: the usage already
 // is that object).
-func ensureAssistantUsageSnapshots(in []Message, snapshot func(raw any) (next *jsvalue.Object, same bool), log *changeLog) []Message {
+func EnsureAssistantUsageSnapshots(in []Message, snapshot func(raw any) (next *jsvalue.Object, same bool), log *ChangeLog) []Message {
 	var out []Message
 	for i, m := range in {
 		if jsvalue.Role(m) != "assistant" {
@@ -276,19 +203,10 @@ func ensureAssistantUsageSnapshots(in []Message, snapshot func(raw any) (next *j
 			out = append([]Message(nil), in...)
 		}
 		out[i] = m.With("usage", next)
-		log.add(i, KindMetadataChanged, "usage normalised")
+		log.Add(i, KindMetadataChanged, "usage normalised")
 	}
 	if out == nil {
 		return in
 	}
 	return out
-}
-
-// snapshotUsage56 is 2026.5.6's normalised usage object.
-func snapshotUsage56(raw any) (*jsvalue.Object, bool) {
-	n, cost := usageSnapshot(raw)
-	if usageMatches(raw, n, cost) {
-		return nil, true
-	}
-	return snapshotValue(n, nil, cost), false
 }

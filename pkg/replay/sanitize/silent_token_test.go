@@ -24,11 +24,11 @@ func TestSilentReplyPayloadTextNeedsToken(t *testing.T) {
 		"NO_REPLY", " no_reply ", `"NO_REPLY"`, `{"action":"NO_REPLY"}`, "<think>x</think>NO_REPLY", "thinking:\nNO_REPLY",
 		"I will stay quiet. NO_REPLY", "hello", `"NO\u005fREPLY"`, "", "<think>x</think>",
 	} {
-		if isSilentReplyPayloadText(s) && !hasSilentToken(s) {
+		if IsSilentReplyPayloadText(s) && !hasSilentToken(s) {
 			t.Errorf("%q: silent without the token", s)
 		}
 	}
-	if !isSilentReplyPayloadText("<think>x</think>NO_REPLY") || isSilentReplyPayloadText("hello") {
+	if !IsSilentReplyPayloadText("<think>x</think>NO_REPLY") || IsSilentReplyPayloadText("hello") {
 		t.Fatal("pre-check changed the answer on plain cases")
 	}
 }

