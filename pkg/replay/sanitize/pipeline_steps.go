@@ -102,6 +102,18 @@ func DropReasoningStep() Step {
 // DropThinkingStep is dropThinkingBlocks, when the policy says so.
 func DropThinkingStep() Step { return Pure(RuleDropThinking, polDropThinking, dropThinkingBlocks) }
 
+// ToolCallInputsStep is sanitizeToolCallInputs under rule, with a
+// release's values for it: the live tool registry's names and the
+// provider-owned thinking the run's prepare step worked out.
+func ToolCallInputsStep(rule string, rel ToolInputRelease) Step {
+	return Step{Rule: rule, Apply: func(r *Run, in []Message) ([]Message, error) {
+		return SanitizeToolCallInputs(in, ToolInputOptions{
+			Allowed:       NormalizeAllowedToolNames(r.Opts.AllowedToolNames),
+			OwnedThinking: r.OwnedThinking,
+		}, rel, r.Log(rule)), nil
+	}}
+}
+
 // FunctionCallPairsStep is downgradeOpenAIFunctionCallReasoningPairs, on the
 // OpenAI Responses APIs.
 func FunctionCallPairsStep() Step {

@@ -68,12 +68,7 @@ func Pipeline() sanitize.Pipeline {
 			}),
 			sanitize.DropReasoningStep(),
 			sanitize.DropThinkingStep(),
-			{Rule: RuleToolCallInputs, Apply: func(r *sanitize.Run, in []sanitize.Message) ([]sanitize.Message, error) {
-				return sanitize.SanitizeToolCallInputs(in, sanitize.ToolInputOptions{
-					Allowed:       sanitize.NormalizeAllowedToolNames(r.Opts.AllowedToolNames),
-					OwnedThinking: r.OwnedThinking,
-				}, toolInputRelease(), r.Log(RuleToolCallInputs)), nil
-			}},
+			sanitize.ToolCallInputsStep(RuleToolCallInputs, toolInputRelease()),
 			pairingStep(RuleResponsesPairing, sanitize.ResponsesRepair, sanitize.AbortedText),
 			{Rule: RuleOpenAIReasoning, When: sanitize.IsResponses, Apply: func(r *sanitize.Run, in []sanitize.Message) ([]sanitize.Message, error) {
 				return downgradeOpenAIReasoningBlocks(in, r.ModelChanged, r.Log(RuleOpenAIReasoning)), nil

@@ -165,12 +165,7 @@ func Pipeline() sanitize.Pipeline {
 			}},
 			sanitize.DropReasoningStep(),
 			sanitize.DropThinkingStep(),
-			{Rule: RuleToolCallInputs, Apply: func(r *sanitize.Run, in []sanitize.Message) ([]sanitize.Message, error) {
-				return sanitize.SanitizeToolCallInputs(in, sanitize.ToolInputOptions{
-					Allowed:       sanitize.NormalizeAllowedToolNames(r.Opts.AllowedToolNames),
-					OwnedThinking: r.OwnedThinking,
-				}, toolInputRelease(), r.Log(RuleToolCallInputs)), nil
-			}},
+			sanitize.ToolCallInputsStep(RuleToolCallInputs, toolInputRelease()),
 			pairing(RuleResponsesPairing, sanitize.ResponsesRepair, sanitize.AbortedText),
 			{Rule: RuleStaleOpenAIReasoning, When: sanitize.IsResponses, Apply: func(r *sanitize.Run, in []sanitize.Message) ([]sanitize.Message, error) {
 				return dropStaleOpenAIReasoning(in, stateOf(r).latestSwitch, r.Log(RuleStaleOpenAIReasoning)), nil
