@@ -29,13 +29,18 @@ func (v *visits) check(value []byte, start, node int) {
 
 func (v *visits) Member(key, value []byte, start, node int) {
 	v.check(value, start, node)
-	v.members = append(v.members, fmt.Sprintf("%s=%s", key, value))
+	v.members = append(v.members, fmt.Sprintf("%s=%s", asText(key), value))
 }
 
 func (v *visits) MessageMember(key, value []byte, start, node int) {
 	v.check(value, start, node)
-	v.message = append(v.message, fmt.Sprintf("%s=%s", key, value))
+	v.message = append(v.message, fmt.Sprintf("%s=%s", asText(key), value))
 }
+
+// asText reads each byte of key that is not UTF-8 as U+FFFD, as the
+// reference's decoder does. Walk leaves such a key's bytes as they are: a key
+// is only ever matched against ASCII names, which neither spelling equals.
+func asText(key []byte) string { return string([]rune(string(key))) }
 
 // reference is what an entry decoder read member by member from the text
 // before Walk: every member of the object (keys unescaped), then the
