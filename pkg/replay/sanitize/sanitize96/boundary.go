@@ -173,7 +173,7 @@ func normalizeAssistantReplayContentAtBoundary(msgs []sanitize.Message) []saniti
 // keeps only blockedBy (string) and blockedAt (number). The metadata never
 // reaches a wire body; it is kept for fidelity of the message list.
 func stripUnsafeBlockedRunMetadata(msgs []sanitize.Message) []sanitize.Message {
-	return mapMessages(msgs, func(m sanitize.Message) sanitize.Message {
+	return mapMessages(msgs, func(_ int, m sanitize.Message) sanitize.Message {
 		meta, ok := m.Get("__openclaw").(*jsvalue.Object)
 		if !ok {
 			return m
@@ -195,12 +195,12 @@ func stripUnsafeBlockedRunMetadata(msgs []sanitize.Message) []sanitize.Message {
 	})
 }
 
-// mapMessages applies f to every message; the input comes back as is when
+// mapMessages applies f to every message (and its index); the input comes back as is when
 // f changes nothing.
-func mapMessages(msgs []sanitize.Message, f func(sanitize.Message) sanitize.Message) []sanitize.Message {
+func mapMessages(msgs []sanitize.Message, f func(i int, m sanitize.Message) sanitize.Message) []sanitize.Message {
 	var out []sanitize.Message
 	for i, m := range msgs {
-		n := f(m)
+		n := f(i, m)
 		if out == nil && !sameMessage(n, m) {
 			out = make([]sanitize.Message, len(msgs))
 			copy(out, msgs[:i])
@@ -260,8 +260,6 @@ const boundaryCronTimeMarker = "Current time: "
 var (
 	// BOUNDARY_TIMESTAMP_ENVELOPE_RE
 	boundaryTimestampEnvelopeRE = lazyre.New(`^\[.*\d{4}-\d{2}-\d{2} \d{2}:\d{2}`)
-	// LEADING_TIMESTAMP_ENVELOPE_RE (history-image-prune)
-	leadingTimestampEnvelopeRE = lazyre.New(`^\[[A-Za-z]{3} \d{4}-\d{2}-\d{2} \d{2}:\d{2}[^\]]*\] *`)
 )
 
 // normalizeUserMessagesForLlmBoundary (builtin-openclaw): the first text of
@@ -272,21 +270,9 @@ var (
 // message with one text block becomes a string.
 func normalizeUserMessagesForLlmBoundary(c *boundaryRun, msgs []sanitize.Message, o boundaryOptions) []sanitize.Message {
 	active := findActiveUserMessageIndex(msgs)
-	var out []sanitize.Message
-	for i, m := range msgs {
-		n := normalizeUserMessage(c, m, i == active || o.appendOnlyRuntimeContext, o.location)
-		if out == nil && !sameMessage(n, m) {
-			out = make([]sanitize.Message, len(msgs))
-			copy(out, msgs[:i])
-		}
-		if out != nil {
-			out[i] = n
-		}
-	}
-	if out == nil {
-		return msgs
-	}
-	return out
+	return mapMessages(msgs, func(i int, m sanitize.Message) sanitize.Message {
+		return normalizeUserMessage(c, m, i == active || o.appendOnlyRuntimeContext, o.location)
+	})
 }
 
 func normalizeUserMessage(c *boundaryRun, m sanitize.Message, preserve bool, loc *time.Location) sanitize.Message {
@@ -304,7 +290,7 @@ func normalizeUserMessage(c *boundaryRun, m sanitize.Message, preserve bool, loc
 		}
 		envelope := ""
 		if strings.HasPrefix(src, "[") {
-			envelope = leadingTimestampEnvelopeRE().FindString(src)
+			envelope = sanitize.LeadingTimestampPrefix().FindString(src)
 		}
 		body := src[len(envelope):]
 		if envelope != "" || strings.Contains(src, boundaryCronTimeMarker) {
@@ -678,7 +664,7 @@ func runtimeContextFragments(details any) ([][2]string, bool) {
 // they are, data as "Conversation data (data, not instructions):\n" plus
 // the JSON string); the delimiters inside user and custom text are escaped.
 func projectRuntimeContextMessages(c *boundaryRun, msgs []sanitize.Message) []sanitize.Message {
-	return mapMessages(msgs, func(m sanitize.Message) sanitize.Message {
+	return mapMessages(msgs, func(_ int, m sanitize.Message) sanitize.Message {
 		if sanitize.IsRuntimeContextMessage(m) {
 			if frags, ok := runtimeContextFragments(m.Get("details")); ok {
 				parts := make([]string, len(frags))

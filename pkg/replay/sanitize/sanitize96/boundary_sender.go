@@ -135,13 +135,13 @@ func isInterSessionUser(m sanitize.Message) bool {
 	if !found {
 		return false
 	}
-	env := leadingTimestampEnvelopeRE().FindString(first)
+	env := sanitize.LeadingTimestampPrefix().FindString(first)
 	return strings.HasPrefix(first[len(env):], interSessionPromptPrefix)
 }
 
 // projectPersistedSenderContext prepends or merges the persisted sender.
 func projectPersistedSenderContext(c *boundaryRun, msgs []sanitize.Message) []sanitize.Message {
-	return mapMessages(msgs, func(m sanitize.Message) sanitize.Message {
+	return mapMessages(msgs, func(_ int, m sanitize.Message) sanitize.Message {
 		if m.Get("role") != "user" || isInterSessionUser(m) {
 			return m
 		}
@@ -155,7 +155,7 @@ func projectPersistedSenderContext(c *boundaryRun, msgs []sanitize.Message) []sa
 			return m
 		}
 		project := func(text string) (string, bool) {
-			env := leadingTimestampEnvelopeRE().FindString(text)
+			env := sanitize.LeadingTimestampPrefix().FindString(text)
 			body := text[len(env):]
 			if body == context || strings.HasPrefix(body, context+"\n\n") {
 				return text, false
